@@ -1,0 +1,88 @@
+#include "mbx/result.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *const mbx_result_columns[MBX_RESULT_NCOLS] = {
+    "benchmark",  "procs",    "bytes",   "n",         "mean_us",        "tmean_us",  "median_us",
+    "min_us",     "max_us",   "q1_us",   "q3_us",     "stddev_us",      "stderr_us", "ci95_lo_us",
+    "ci95_hi_us", "outliers", "status",  "stop_rule", "bandwidth_MBps", "timing",    "overhead_us",
+    "nmin",       "nmax",     "batches", "wall_s",    "label",
+};
+
+const char *const mbx_obs_columns[MBX_OBS_NCOLS] = {"benchmark", "procs", "bytes", "obs",
+                                                    "time_us"};
+
+const char *mbx_point_status_name(mbx_point_status s)
+{
+    switch (s) {
+    case MBX_POINT_SETTLED: return "SETTLED";
+    case MBX_POINT_UNSETTLED: return "UNSETTLED";
+    case MBX_POINT_UNRELIABLE: return "UNRELIABLE";
+    }
+    return "?";
+}
+
+double mbx_result_bandwidth(const mbx_result *r)
+{
+    if (r->bytes == 0 || !(r->s.median > 0))
+        return NAN;
+    return (double)r->bytes / r->s.median / 1e6;
+}
+
+/* Microseconds with 0.1 ns resolution; undefined values stay empty. */
+static void put_us(mbx_result_fields *o, int i, double seconds)
+{
+    if (isfinite(seconds)) {
+        snprintf(o->store[i], sizeof o->store[i], "%.4f", seconds * 1e6);
+        o->field[i] = o->store[i];
+    } else {
+        o->field[i] = "";
+    }
+}
+
+static void put_u(mbx_result_fields *o, int i, unsigned long long v)
+{
+    snprintf(o->store[i], sizeof o->store[i], "%llu", v);
+    o->field[i] = o->store[i];
+}
+
+void mbx_result_format(const mbx_result *r, mbx_result_fields *o)
+{
+    memset(o, 0, sizeof *o);
+    o->field[0] = r->benchmark;
+    put_u(o, 1, (unsigned long long)r->procs);
+    put_u(o, 2, (unsigned long long)r->bytes);
+    put_u(o, 3, (unsigned long long)r->s.n);
+    put_us(o, 4, r->s.mean);
+    put_us(o, 5, r->s.tmean);
+    put_us(o, 6, r->s.median);
+    put_us(o, 7, r->s.min);
+    put_us(o, 8, r->s.max);
+    put_us(o, 9, r->s.q1);
+    put_us(o, 10, r->s.q3);
+    put_us(o, 11, r->s.stddev);
+    put_us(o, 12, r->s.stderr_);
+    put_us(o, 13, r->s.ci_lo);
+    put_us(o, 14, r->s.ci_hi);
+    put_u(o, 15, (unsigned long long)r->s.outliers);
+    o->field[16] = mbx_point_status_name(r->status);
+    mbx_stop_format(&r->stop, o->store[17], sizeof o->store[17]);
+    o->field[17] = o->store[17];
+    double bw = mbx_result_bandwidth(r);
+    if (isfinite(bw)) {
+        snprintf(o->store[18], sizeof o->store[18], "%.3f", bw);
+        o->field[18] = o->store[18];
+    } else {
+        o->field[18] = "";
+    }
+    o->field[19] = r->timing;
+    put_us(o, 20, r->overhead);
+    put_u(o, 21, (unsigned long long)r->nmin);
+    put_u(o, 22, (unsigned long long)r->nmax);
+    put_u(o, 23, (unsigned long long)r->batches);
+    snprintf(o->store[24], sizeof o->store[24], "%.6f", r->wall);
+    o->field[24] = o->store[24];
+    o->field[25] = r->label ? r->label : "";
+}

@@ -1,0 +1,52 @@
+/* State shared by the engine's modules; not part of the public API. */
+#ifndef MBX_ENGINE_INTERNAL_H
+#define MBX_ENGINE_INTERNAL_H
+
+#include "mbx/bench.h"
+#include "mbx/command.h"
+#include "mbx/engine.h"
+
+struct mbx_engine {
+    MPI_Comm cmd;  /* the command communicator (a duplicate) */
+    MPI_Comm node; /* ranks sharing this rank's node */
+    int rank, size;
+    uint32_t seq;
+
+    mbx_timer_info timer;
+    double max_overhead;
+    int configured;
+
+    /* The point in flight, on every rank. */
+    const mbx_bench *bench;
+    mbx_bench_ctx ctx;
+    int in_point, member;
+    MPI_Comm *subcomm; /* subcomm[p]: the first p ranks, made on first use */
+
+    double *local, *reduced; /* batch buffers: k times + 1 error flag */
+    size_t cap;
+
+    /* Rank 0: observations of the current point and scratch for stats. */
+    double *obs, *scratch;
+    size_t obs_cap;
+
+    mbx_job_info job;
+    int have_job;
+    int exit_code;
+    int quit;
+};
+
+/* Rank 0: broadcast cmd (and payload, if any) and execute it locally. */
+int mbx_engine_submit(mbx_engine *e, mbx_cmd *cmd, void *payload);
+
+/* Every rank: execute one decoded command. */
+int mbx_engine_dispatch(mbx_engine *e, const mbx_cmd *cmd, void *payload);
+
+/* Handlers in measure.c */
+int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd);
+int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd);
+int mbx_point_end(mbx_engine *e);
+
+/* Handlers in envcap.c */
+int mbx_describe_exec(mbx_engine *e);
+
+#endif

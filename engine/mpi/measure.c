@@ -1,0 +1,284 @@
+/* Measuring one point (DESIGN, "Measuring one point").
+ *
+ * Every rank: POINT_BEGIN sets up the communicator and buffers and runs one
+ * untimed warm-up; each BATCH runs k observations and reduces the per-
+ * observation maxima to rank 0 in one MPI_Reduce; POINT_END frees. Rank 0
+ * drives these commands from mbx_engine_measure() and applies the stop
+ * rule between batches, never inside one. */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_internal.h"
+#include "mbx/stats.h"
+
+#define BATCH_FIRST 8
+#define BATCH_MAX 65536
+#define BATCH_TARGET_S 0.1 /* so a front end can redraw several times a second */
+#define NOT_TIMED (-DBL_MAX)
+
+static int ensure_batch(mbx_engine *e, size_t k)
+{
+    if (k + 1 <= e->cap)
+        return MBX_OK;
+    size_t cap = e->cap ? e->cap : 64;
+    while (cap < k + 1)
+        cap *= 2;
+    double *l = realloc(e->local, cap * sizeof *l);
+    if (l)
+        e->local = l;
+    double *r = realloc(e->reduced, cap * sizeof *r);
+    if (r)
+        e->reduced = r;
+    if (!l || !r)
+        return MBX_E_NOMEM;
+    e->cap = cap;
+    return MBX_OK;
+}
+
+static void free_buffers(mbx_engine *e)
+{
+    free(e->ctx.sbuf);
+    free(e->ctx.rbuf);
+    e->ctx.sbuf = e->ctx.rbuf = NULL;
+}
+
+static int alloc_buffers(mbx_engine *e, size_t len)
+{
+    /* Never a zero-size buffer: MPI calls with count 0 still get a pointer. */
+    size_t n = len ? len : 64;
+    void *s = NULL, *r = NULL;
+    if (posix_memalign(&s, 4096, n) != 0)
+        s = NULL;
+    if (posix_memalign(&r, 4096, n) != 0)
+        r = NULL;
+    e->ctx.sbuf = s;
+    e->ctx.rbuf = r;
+    if (!s || !r) {
+        free_buffers(e);
+        return MBX_E_NOMEM;
+    }
+    /* Touch every page now so first-touch faults are not timed. */
+    memset(s, 0x5a, n);
+    memset(r, 0, n);
+    e->ctx.buf_len = n;
+    return MBX_OK;
+}
+
+static int subcomm_for(mbx_engine *e, int procs, MPI_Comm *out)
+{
+    /* subcomm[p] holds the communicator of the first p ranks; ranks outside
+     * it keep MPI_COMM_SELF as a "made, not a member" marker. */
+    if (e->subcomm[procs] == MPI_COMM_NULL) {
+        MPI_Comm c;
+        int color = e->rank < procs ? 0 : MPI_UNDEFINED;
+        if (MPI_Comm_split(e->cmd, color, e->rank, &c) != MPI_SUCCESS)
+            return MBX_E_MPI;
+        e->subcomm[procs] = c == MPI_COMM_NULL ? MPI_COMM_SELF : c;
+    }
+    *out = e->rank < procs ? e->subcomm[procs] : MPI_COMM_NULL;
+    return MBX_OK;
+}
+
+int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd)
+{
+    int err = 0;
+    if (e->in_point)
+        (void)mbx_point_end(e);
+    const mbx_bench *b = mbx_bench_get(cmd->bench_id);
+    int procs = cmd->procs;
+    if (!b || procs < b->min_procs || procs < 1 || procs > e->size || cmd->bytes > INT32_MAX)
+        return MBX_E_INVAL; /* identical on every rank: all return here */
+
+    memset(&e->ctx, 0, sizeof e->ctx);
+    MPI_Comm comm = MPI_COMM_NULL;
+    if (subcomm_for(e, procs, &comm) < 0)
+        err = 1;
+    e->bench = b;
+    e->member = comm != MPI_COMM_NULL;
+    e->in_point = 1;
+    if (!err && e->member) {
+        e->ctx.comm = comm;
+        MPI_Comm_rank(comm, &e->ctx.rank);
+        MPI_Comm_size(comm, &e->ctx.size);
+        e->ctx.bytes = cmd->bytes;
+        e->ctx.count = (int)(cmd->bytes / b->unit);
+        e->ctx.timer = e->timer.kind;
+        if (alloc_buffers(e, (size_t)b->buf_bytes(cmd->bytes, procs)) < 0)
+            err = 1;
+        if (!err && b->setup && b->setup(&e->ctx) != MPI_SUCCESS)
+            err = 1;
+        double warm;
+        if (!err && b->run(&e->ctx, 1, &warm) != MPI_SUCCESS)
+            err = 1;
+    }
+    int anyerr = 0;
+    if (MPI_Allreduce(&err, &anyerr, 1, MPI_INT, MPI_MAX, e->cmd) != MPI_SUCCESS)
+        anyerr = 1;
+    if (anyerr) {
+        (void)mbx_point_end(e);
+        return MBX_E_MPI;
+    }
+    return MBX_OK;
+}
+
+int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd)
+{
+    size_t k = (size_t)cmd->iarg[0];
+    if (k == 0 || k > BATCH_MAX)
+        return MBX_E_INVAL;
+    int rc = ensure_batch(e, k);
+    int failed = rc < 0 || !e->in_point;
+    if (!failed && e->member) {
+        e->ctx.timing = 0;
+        int mrc = e->bench->run(&e->ctx, k, e->local);
+        failed = mrc != MPI_SUCCESS;
+        /* Each rank corrects with its own overhead; non-timing ranks must
+         * not win the maximum. */
+        for (size_t i = 0; i < k; i++)
+            e->local[i] = e->ctx.timing && !failed ? e->local[i] - e->timer.overhead : NOT_TIMED;
+    } else if (!failed) {
+        for (size_t i = 0; i < k; i++)
+            e->local[i] = NOT_TIMED;
+    }
+    if (failed && rc < 0)
+        return rc; /* cannot take part in the reduction without buffers */
+    e->local[k] = failed ? 1.0 : 0.0;
+    if (MPI_Reduce(e->local, e->reduced, (int)k + 1, MPI_DOUBLE, MPI_MAX, 0, e->cmd) != MPI_SUCCESS)
+        return MBX_E_MPI;
+    return MBX_OK;
+}
+
+int mbx_point_end(mbx_engine *e)
+{
+    if (e->in_point && e->member && e->bench && e->bench->teardown)
+        e->bench->teardown(&e->ctx);
+    free_buffers(e);
+    e->in_point = 0;
+    e->member = 0;
+    e->bench = NULL;
+    return MBX_OK;
+}
+
+static int ensure_obs(mbx_engine *e, size_t n)
+{
+    if (n <= e->obs_cap)
+        return MBX_OK;
+    size_t cap = e->obs_cap ? e->obs_cap : 256;
+    while (cap < n)
+        cap *= 2;
+    double *o = realloc(e->obs, cap * sizeof *o);
+    if (o)
+        e->obs = o;
+    double *s = realloc(e->scratch, cap * sizeof *s);
+    if (s)
+        e->scratch = s;
+    if (!o || !s)
+        return MBX_E_NOMEM;
+    e->obs_cap = cap;
+    return MBX_OK;
+}
+
+static size_t next_batch(size_t prev, double mean_s, size_t n, size_t limit)
+{
+    size_t k = prev ? 2 * prev : BATCH_FIRST;
+    if (mean_s > 0) {
+        double by_time = BATCH_TARGET_S / mean_s;
+        if (by_time < (double)k)
+            k = by_time < 1.0 ? 1 : (size_t)by_time;
+    }
+    if (k > BATCH_MAX)
+        k = BATCH_MAX;
+    if (k > limit - n)
+        k = limit - n;
+    return k;
+}
+
+int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_fn progress,
+                       void *ud, mbx_result *out, const double **obs, size_t *nobs)
+{
+    if (!e || e->rank != 0 || !spec || !out || !e->configured)
+        return MBX_E_INVAL;
+    const mbx_bench *b = mbx_bench_get(spec->bench_id);
+    if (!b || spec->procs < b->min_procs || spec->procs > e->size)
+        return MBX_E_INVAL;
+    size_t nmin = spec->nmin, nmax = spec->nmax;
+    if (spec->stop.kind == MBX_STOP_FIXED)
+        nmin = nmax = spec->stop.fixed;
+    if (nmin < 1 || nmin > nmax)
+        return MBX_E_INVAL;
+
+    double t_begin = MPI_Wtime();
+    mbx_cmd c = {.opcode = MBX_OP_POINT_BEGIN,
+                 .bench_id = spec->bench_id,
+                 .procs = spec->procs,
+                 .bytes = spec->bytes};
+    int rc = mbx_engine_submit(e, &c, NULL);
+    if (rc < 0)
+        return rc;
+
+    size_t n = 0, k = 0, batches = 0;
+    double raw_sum = 0.0;
+    mbx_summary s;
+    memset(&s, 0, sizeof s);
+    mbx_stop_verdict verdict = MBX_STOP_GO_ON;
+    while (verdict == MBX_STOP_GO_ON) {
+        k = next_batch(k, n ? raw_sum / (double)n : 0.0, n, nmax);
+        if ((rc = ensure_obs(e, n + k)) < 0)
+            break;
+        mbx_cmd bc = {.opcode = MBX_OP_BATCH};
+        bc.iarg[0] = (int64_t)k;
+        if ((rc = mbx_engine_submit(e, &bc, NULL)) < 0)
+            break;
+        if (e->reduced[k] != 0.0) {
+            rc = MBX_E_MPI;
+            break;
+        }
+        for (size_t i = 0; i < k; i++) {
+            double v = e->reduced[i] / b->divisor;
+            e->obs[n + i] = v;
+            raw_sum += v > 0 ? v : 0.0;
+        }
+        n += k;
+        batches++;
+        if ((rc = mbx_stats_summarize(e->obs, n, e->scratch, &s)) < 0)
+            break;
+        verdict = mbx_stop_eval(&spec->stop, &s, e->timer.resolution, nmin, nmax);
+        if (progress) {
+            mbx_progress p = {spec, &s, mbx_stop_progress(&spec->stop, &s), batches};
+            if (progress(ud, &p) != 0) {
+                rc = MBX_E_ABORTED;
+                break;
+            }
+        }
+    }
+    mbx_cmd ec = {.opcode = MBX_OP_POINT_END};
+    int erc = mbx_engine_submit(e, &ec, NULL);
+    if (rc < 0)
+        return rc;
+    if (erc < 0)
+        return erc;
+
+    memset(out, 0, sizeof *out);
+    out->benchmark = b->name;
+    out->timing = b->timing;
+    out->procs = spec->procs;
+    out->bytes = spec->bytes;
+    out->s = s;
+    out->stop = spec->stop;
+    out->nmin = nmin;
+    out->nmax = nmax;
+    out->overhead = e->timer.overhead;
+    out->batches = batches;
+    out->wall = MPI_Wtime() - t_begin;
+    if (!(s.median > 0))
+        out->status = MBX_POINT_UNRELIABLE;
+    else
+        out->status = verdict == MBX_STOP_MET ? MBX_POINT_SETTLED : MBX_POINT_UNSETTLED;
+    if (obs)
+        *obs = e->obs;
+    if (nobs)
+        *nobs = n;
+    return MBX_OK;
+}

@@ -1,0 +1,71 @@
+/* mpibex plans: what to measure, from a plan file (INI) or the command line.
+ *
+ * A plan is a list of measurements. In a plan file each [section] is one
+ * measurement (the section name is its label) with these keys, the same as
+ * the `run` options:
+ *   bench  = comma-separated benchmark names (required)
+ *   sizes  = MIN:MAX[:FACTOR] or a list (see sizes.h); default 1:4MiB:2
+ *   stop   = stop rule (see stop.h); default stderr:0.03
+ *   nmin   = minimum observations, 1..MBX_NMAX_LIMIT; default 16
+ *   nmax   = maximum observations, 1..MBX_NMAX_LIMIT; default 1000
+ * Lines starting with # or ; are comments; blank lines are ignored; keys
+ * outside any section are an error; unknown keys are an error.
+ * Benchmark names are checked by the caller (the registry lives in the MPI
+ * engine). Pure C, no MPI. */
+#ifndef MBX_PLAN_H
+#define MBX_PLAN_H
+
+#include <stddef.h>
+
+#include "mbx/sizes.h"
+#include "mbx/status.h"
+#include "mbx/stop.h"
+
+#define MBX_PLAN_MAX_BENCH 64
+#define MBX_PLAN_MAX_MEAS 64
+#define MBX_NAME_MAX 64
+
+typedef struct mbx_measurement {
+    char label[MBX_NAME_MAX];
+    char bench[MBX_PLAN_MAX_BENCH][MBX_NAME_MAX];
+    size_t nbench;
+    mbx_size_list sizes;
+    mbx_stop_rule stop;
+    size_t nmin, nmax;
+} mbx_measurement;
+
+typedef struct mbx_plan {
+    mbx_measurement meas[MBX_PLAN_MAX_MEAS];
+    size_t nmeas;
+} mbx_plan;
+
+/* Which plan keys were given explicitly (used for command-line overrides). */
+typedef struct mbx_plan_overrides {
+    const char *bench, *sizes, *stop, *nmin, *nmax; /* NULL: not given */
+} mbx_plan_overrides;
+
+/* Initialize m with defaults and the given label. */
+void mbx_measurement_defaults(mbx_measurement *m, const char *label);
+
+/* Set one key of a measurement from its text value. On error writes a one-
+ * line message naming the key and what is allowed into msg. */
+MBX_NODISCARD int mbx_measurement_set(mbx_measurement *m, const char *key, const char *value,
+                                      char *msg, size_t msglen);
+
+/* Check invariants that span keys (nmin <= nmax, at least one bench).
+ * The message names the field. */
+MBX_NODISCARD int mbx_measurement_check(const mbx_measurement *m, char *msg, size_t msglen);
+
+/* Parse INI text (name is used in messages, e.g. the file path). Messages
+ * look like "plan.ini:12: nmin: expected an integer in 1..10000000". */
+MBX_NODISCARD int mbx_plan_parse(const char *text, const char *name, mbx_plan *out, char *msg,
+                                 size_t msglen);
+
+/* Read and parse a file; an unreadable file is MBX_E_IO with a message. */
+MBX_NODISCARD int mbx_plan_load(const char *path, mbx_plan *out, char *msg, size_t msglen);
+
+/* Apply command-line overrides to every measurement of a plan. */
+MBX_NODISCARD int mbx_plan_override(mbx_plan *plan, const mbx_plan_overrides *ov, char *msg,
+                                    size_t msglen);
+
+#endif

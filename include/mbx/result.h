@@ -1,0 +1,61 @@
+/* mpibex results: one measured point, and its CSV row.
+ *
+ * The column list below is a contract (docs/csv-format.md): scripts and later
+ * features (merge, resume, compare) read these exact names. New columns may
+ * be appended; none may be renamed or removed. Pure C, no MPI. */
+#ifndef MBX_RESULT_H
+#define MBX_RESULT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mbx/stats.h"
+#include "mbx/status.h"
+#include "mbx/stop.h"
+
+#define MBX_FORMAT_VERSION 1
+
+typedef enum mbx_point_status {
+    MBX_POINT_SETTLED = 0,    /* the stop rule was met */
+    MBX_POINT_UNSETTLED = 1,  /* stopped at n_max without meeting it */
+    MBX_POINT_UNRELIABLE = 2, /* overhead correction anomalous (corrected median <= 0) */
+} mbx_point_status;
+
+const char *mbx_point_status_name(mbx_point_status s);
+
+/* One point, all times in seconds. */
+typedef struct mbx_result {
+    const char *benchmark; /* registry name (not owned) */
+    const char *label;     /* plan section (not owned) */
+    const char *timing;    /* "half_round_trip" or "max_over_ranks" */
+    int procs;
+    uint64_t bytes;
+    mbx_summary s;
+    mbx_point_status status;
+    mbx_stop_rule stop;
+    size_t nmin, nmax;
+    double overhead; /* timer overhead subtracted from each observation */
+    size_t batches;
+    double wall; /* wall time spent on the point, seconds */
+} mbx_result;
+
+#define MBX_RESULT_NCOLS 26
+extern const char *const mbx_result_columns[MBX_RESULT_NCOLS];
+
+/* Bandwidth in MB/s (10^6 bytes per second) from the median time;
+ * NAN when bytes is 0 or the median is not positive. */
+double mbx_result_bandwidth(const mbx_result *r);
+
+/* Format r as CSV fields. `store` provides the text storage; fields[i]
+ * points into it (or is "" for undefined values). */
+typedef struct mbx_result_fields {
+    char store[MBX_RESULT_NCOLS][48];
+    const char *field[MBX_RESULT_NCOLS];
+} mbx_result_fields;
+void mbx_result_format(const mbx_result *r, mbx_result_fields *out);
+
+/* Columns of the raw-observation file (OUT.obs.csv). */
+#define MBX_OBS_NCOLS 5
+extern const char *const mbx_obs_columns[MBX_OBS_NCOLS];
+
+#endif

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Configure and build mpibex. usage: scripts/build.sh [BUILD_DIR] [cmake args...]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+dir=${1:-$root/build}
+shift || true
+cmake -S "$root" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+cmake --build "$dir" -j "$(nproc)"

@@ -1,0 +1,206 @@
+/* Check a results CSV written by `mpibex run` through libcsv's reader:
+ * required columns, parseable numbers, order statistics in order, and every
+ * SETTLED row meeting its own stop rule. Optional checks: the environment
+ * sidecar, the raw observation file, expected row count and benchmarks.
+ *
+ * usage: csvcheck RESULTS.csv [--env ENV.csv] [--obs OBS.csv] [--rows N]
+ *                 [--bench NAME]... [--procs P]
+ * Exit 0 when every check passes, 1 otherwise (each failure printed). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mbx/csvio.h"
+#include "mbx/result.h"
+#include "mbx/stop.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "csvcheck: " __VA_ARGS__);                                             \
+            fputc('\n', stderr);                                                                   \
+            failures++;                                                                            \
+        }                                                                                          \
+    } while (0)
+
+static double num(const mbx_csv_table *t, size_t r, const char *col)
+{
+    int c = mbx_csv_table_col(t, col);
+    if (c < 0 || (size_t)c >= t->ncols[r] || t->cell[r][c][0] == '\0')
+        return NAN;
+    char *end;
+    double v = strtod(t->cell[r][c], &end);
+    return *end == '\0' ? v : NAN;
+}
+
+static const char *str(const mbx_csv_table *t, size_t r, const char *col)
+{
+    int c = mbx_csv_table_col(t, col);
+    return c < 0 || (size_t)c >= t->ncols[r] ? "" : t->cell[r][c];
+}
+
+/* Values are printed with 4 decimals in microseconds: allow that rounding. */
+static int le_rounded(double ratio_num, double ratio_den, double eps)
+{
+    double slack = 1e-4 / ratio_den;
+    return ratio_num / ratio_den <= eps + slack + 1e-12;
+}
+
+static void check_row(const mbx_csv_table *t, size_t r)
+{
+    const char *bench = str(t, r, "benchmark");
+    double n = num(t, r, "n"), mean = num(t, r, "mean_us"), tmean = num(t, r, "tmean_us");
+    double med = num(t, r, "median_us"), mn = num(t, r, "min_us"), mx = num(t, r, "max_us");
+    double q1 = num(t, r, "q1_us"), q3 = num(t, r, "q3_us"), sd = num(t, r, "stddev_us");
+    double se = num(t, r, "stderr_us"), lo = num(t, r, "ci95_lo_us"), hi = num(t, r, "ci95_hi_us");
+    double nmin = num(t, r, "nmin"), nmax = num(t, r, "nmax"), bytes = num(t, r, "bytes");
+    const char *status = str(t, r, "status");
+    CHECK(n >= 1, "row %zu (%s): n = %g", r, bench, n);
+    CHECK(n >= nmin || strcmp(status, "SETTLED") != 0, "row %zu: settled with n < nmin", r);
+    CHECK(n <= nmax, "row %zu (%s): n %g > nmax %g", r, bench, n, nmax);
+    CHECK(mn <= q1 && q1 <= med && med <= q3 && q3 <= mx, "row %zu (%s): quantiles out of order", r,
+          bench);
+    CHECK(mn <= mean && mean <= mx && mn <= tmean && tmean <= mx, "row %zu: mean outside range", r);
+    CHECK(lo <= med && med <= hi, "row %zu (%s): median outside its CI", r, bench);
+    CHECK(n < 2 || (sd >= 0 && se >= 0), "row %zu: negative spread", r);
+    CHECK(!strcmp(status, "SETTLED") || !strcmp(status, "UNSETTLED") ||
+              !strcmp(status, "UNRELIABLE"),
+          "row %zu: unknown status '%s'", r, status);
+    CHECK(strcmp(status, "UNRELIABLE") == 0 || med > 0, "row %zu: non-positive median", r);
+    double bw = num(t, r, "bandwidth_MBps");
+    if (bytes > 0 && med > 0)
+        CHECK(fabs(bw - bytes / med) <= 0.01 + 1e-3 * bw, "row %zu: bandwidth %g != %g", r, bw,
+              bytes / med);
+    mbx_stop_rule rule;
+    char msg[128];
+    CHECK(mbx_stop_parse(str(t, r, "stop_rule"), &rule, msg, sizeof msg) == MBX_OK,
+          "row %zu: bad stop_rule '%s'", r, str(t, r, "stop_rule"));
+    if (strcmp(status, "SETTLED") != 0)
+        return;
+    switch (rule.kind) {
+    case MBX_STOP_STDERR:
+        CHECK(le_rounded(se, tmean, rule.eps), "row %zu (%s %g B): SETTLED but stderr/tmean = %g",
+              r, bench, bytes, se / tmean);
+        break;
+    case MBX_STOP_CV:
+        CHECK(le_rounded(sd, mean, rule.eps), "row %zu: SETTLED but cv = %g", r, sd / mean);
+        break;
+    case MBX_STOP_CI:
+        CHECK(le_rounded((hi - lo) / 2, med, rule.eps), "row %zu: SETTLED but CI half-width %g", r,
+              (hi - lo) / 2 / med);
+        break;
+    case MBX_STOP_FIXED:
+        CHECK(n == (double)rule.fixed, "row %zu: fixed:%zu but n = %g", r, rule.fixed, n);
+        break;
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: csvcheck RESULTS.csv [--env F] [--obs F] [--rows N] "
+                        "[--bench NAME]... [--procs P]\n");
+        return 2;
+    }
+    const char *env = NULL, *obsf = NULL, *want_bench[32];
+    long rows = -1, procs = -1;
+    int nwant = 0;
+    for (int i = 2; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--env"))
+            env = argv[i + 1];
+        else if (!strcmp(argv[i], "--obs"))
+            obsf = argv[i + 1];
+        else if (!strcmp(argv[i], "--rows"))
+            rows = atol(argv[i + 1]);
+        else if (!strcmp(argv[i], "--procs"))
+            procs = atol(argv[i + 1]);
+        else if (!strcmp(argv[i], "--bench") && nwant < 32)
+            want_bench[nwant++] = argv[i + 1];
+    }
+    mbx_csv_table t;
+    if (mbx_csv_read_file(argv[1], &t) < 0) {
+        fprintf(stderr, "csvcheck: cannot parse %s\n", argv[1]);
+        return 1;
+    }
+    CHECK(t.nrows >= 1, "no header row");
+    for (int c = 0; c < MBX_RESULT_NCOLS; c++)
+        CHECK(mbx_csv_table_col(&t, mbx_result_columns[c]) >= 0, "missing column %s",
+              mbx_result_columns[c]);
+    if (failures) {
+        mbx_csv_table_free(&t);
+        return 1;
+    }
+    double total_n = 0;
+    for (size_t r = 1; r < t.nrows; r++) {
+        CHECK(t.ncols[r] == t.ncols[0], "row %zu has %zu fields, header %zu", r, t.ncols[r],
+              t.ncols[0]);
+        check_row(&t, r);
+        total_n += num(&t, r, "n");
+        if (procs > 0)
+            CHECK(num(&t, r, "procs") == (double)procs, "row %zu: procs %s", r,
+                  str(&t, r, "procs"));
+    }
+    if (rows >= 0)
+        CHECK((long)t.nrows - 1 == rows, "expected %ld rows, found %zu", rows, t.nrows - 1);
+    for (int w = 0; w < nwant; w++) {
+        int seen = 0;
+        for (size_t r = 1; r < t.nrows; r++)
+            seen |= strcmp(str(&t, r, "benchmark"), want_bench[w]) == 0;
+        CHECK(seen, "no row for benchmark %s", want_bench[w]);
+    }
+    if (env) {
+        mbx_csv_table e;
+        if (mbx_csv_read_file(env, &e) < 0) {
+            CHECK(0, "cannot parse %s", env);
+        } else {
+            static const char *const keys[] = {"format_version",
+                                               "tool_version",
+                                               "mpi_library_version",
+                                               "ranks",
+                                               "hosts",
+                                               "ranks_per_host",
+                                               "rank.0.binding",
+                                               "timer",
+                                               "timer_resolution_s",
+                                               "timer_overhead_s",
+                                               "sync",
+                                               "compiler",
+                                               "cflags"};
+            for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+                int seen = 0;
+                for (size_t r = 1; r < e.nrows; r++)
+                    seen |= e.ncols[r] == 2 && strcmp(e.cell[r][0], keys[k]) == 0;
+                CHECK(seen, "%s: no key %s", env, keys[k]);
+            }
+            for (size_t r = 1; r < e.nrows; r++) {
+                const char *k = e.cell[r][0];
+                /* Only whitelisted environment variables may appear. */
+                if (strncmp(k, "env.", 4) == 0)
+                    CHECK(!strncmp(k + 4, "MPICH_", 6) || !strncmp(k + 4, "MPIR_CVAR_", 10) ||
+                              !strncmp(k + 4, "UCX_", 4) || !strncmp(k + 4, "OMPI_", 5) ||
+                              !strncmp(k + 4, "FI_", 3),
+                          "%s: non-whitelisted variable %s", env, k);
+            }
+            mbx_csv_table_free(&e);
+        }
+    }
+    if (obsf) {
+        mbx_csv_table o;
+        if (mbx_csv_read_file(obsf, &o) < 0) {
+            CHECK(0, "cannot parse %s", obsf);
+        } else {
+            CHECK((double)(o.nrows - 1) == total_n, "%s: %zu observations, results say %g", obsf,
+                  o.nrows - 1, total_n);
+            CHECK(mbx_csv_table_col(&o, "time_us") >= 0, "%s: no time_us column", obsf);
+            mbx_csv_table_free(&o);
+        }
+    }
+    size_t nrows = t.nrows ? t.nrows - 1 : 0;
+    mbx_csv_table_free(&t);
+    if (failures == 0)
+        printf("csvcheck: %s: %zu rows OK\n", argv[1], nrows);
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,149 @@
+/* Engine round trip on N ranks: rank 0 drives NOPs, DESCRIBE, CONFIGURE
+ * and measurements of several benchmarks through the command loop; the
+ * other ranks serve. Checks the job description, the results against their
+ * stop rules, an invalid spec rejected on rank 0 alone, and that QUIT's exit
+ * code reaches every rank. Any failed check aborts the job (non-zero exit). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mbx/bench.h"
+#include "mbx/engine.h"
+
+#define QUIT_CODE 7
+
+static void require(int cond, const char *what)
+{
+    if (!cond) {
+        fprintf(stderr, "test_cmdloop: FAILED: %s\n", what);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+}
+
+static int count_progress(void *ud, const mbx_progress *p)
+{
+    (void)p;
+    ++*(int *)ud;
+    return 0;
+}
+
+static int abort_at_once(void *ud, const mbx_progress *p)
+{
+    (void)ud;
+    (void)p;
+    return 1;
+}
+
+static void measure(mbx_engine *e, const char *name, uint64_t bytes, mbx_stop_rule rule,
+                    size_t nmin, size_t nmax)
+{
+    int id = mbx_bench_find(name);
+    require(id >= 0, "benchmark in registry");
+    mbx_point_spec spec = {
+        id, mbx_bench_align(mbx_bench_get(id), bytes), mbx_engine_size(e), rule, nmin, nmax};
+    mbx_result r;
+    const double *obs = NULL;
+    size_t nobs = 0;
+    int calls = 0;
+    require(mbx_engine_measure(e, &spec, count_progress, &calls, &r, &obs, &nobs) == MBX_OK,
+            "measure succeeds");
+    require(calls >= 1 && (size_t)calls == r.batches, "one progress call per batch");
+    require(nobs == r.s.n && obs != NULL, "observations returned");
+    require(strcmp(r.benchmark, name) == 0, "result names its benchmark");
+    if (rule.kind == MBX_STOP_FIXED) {
+        require(r.s.n == rule.fixed, "fixed:N takes exactly N observations");
+    } else {
+        require(r.s.n <= nmax, "n <= nmax");
+        if (r.status == MBX_POINT_SETTLED) {
+            require(r.s.n >= nmin, "settled only after nmin");
+            if (rule.kind == MBX_STOP_STDERR)
+                require(r.s.stderr_ / r.s.tmean < rule.eps, "settled meets stderr rule");
+            if (rule.kind == MBX_STOP_CV)
+                require(r.s.stddev / r.s.mean < rule.eps, "settled meets cv rule");
+        } else if (r.status == MBX_POINT_UNSETTLED) {
+            require(r.s.n == nmax, "unsettled only at nmax");
+        }
+    }
+    double sum = 0;
+    for (size_t i = 0; i < nobs; i++)
+        sum += obs[i];
+    require(fabs(sum / (double)nobs - r.s.mean) <= 1e-9 * fabs(r.s.mean) + 1e-15,
+            "mean matches the observations");
+    printf("%-20s %8llu B  n=%4zu  median %.3f us  %s\n", name, (unsigned long long)spec.bytes,
+           r.s.n, r.s.median * 1e6, mbx_point_status_name(r.status));
+}
+
+static void root(mbx_engine *e)
+{
+    for (int i = 0; i < 100; i++)
+        require(mbx_engine_nop(e) == MBX_OK, "nop");
+    const mbx_job_info *job;
+    require(mbx_engine_describe(e, &job) == MBX_OK, "describe");
+    require(job->nranks == mbx_engine_size(e), "describe sees every rank");
+    require(job->nhosts >= 1 && job->max_ranks_per_host >= 1, "hosts counted");
+    require(job->mem_per_rank > 0, "memory known");
+    for (int r = 0; r < job->nranks; r++)
+        require(job->rank[r].host[0] != '\0' && job->rank[r].binding[0] != '\0',
+                "host and binding of every rank");
+
+    mbx_point_spec bad = {0, 8, mbx_engine_size(e), {MBX_STOP_STDERR, 0.03, 0}, 16, 100};
+    mbx_result r;
+    require(mbx_engine_measure(e, &bad, NULL, NULL, &r, NULL, NULL) == MBX_E_INVAL,
+            "measure before configure is refused");
+
+    mbx_timer_info ti;
+    double worst;
+    require(mbx_engine_configure(e, MBX_TIMER_CLOCK, &ti, &worst) == MBX_OK, "configure");
+    require(ti.resolution > 0 && ti.resolution < 1e-3, "timer resolution plausible");
+    require(ti.overhead >= 0 && worst >= ti.overhead, "overhead measured");
+
+    bad.nmin = 200; /* > nmax */
+    require(mbx_engine_measure(e, &bad, NULL, NULL, &r, NULL, NULL) == MBX_E_INVAL,
+            "nmin > nmax refused");
+    bad.nmin = 16;
+    bad.procs = mbx_engine_size(e) + 1;
+    require(mbx_engine_measure(e, &bad, NULL, NULL, &r, NULL, NULL) == MBX_E_INVAL,
+            "too many procs refused");
+
+    mbx_stop_rule se = {MBX_STOP_STDERR, 0.05, 0}, cv = {MBX_STOP_CV, 0.5, 0};
+    mbx_stop_rule fixed = {MBX_STOP_FIXED, 0, 37};
+    measure(e, "pingpong.send_recv", 1, se, 16, 300);
+    measure(e, "pingpong.isend_recv", 4096, cv, 8, 200);
+    measure(e, "coll.barrier", 0, fixed, 1, 1000);
+    measure(e, "coll.allreduce", 1024, se, 16, 200);
+    measure(e, "coll.alltoall", 64, se, 16, 100);
+
+    /* A cancelled point leaves the loop usable. */
+    mbx_point_spec sp = {mbx_bench_find("coll.bcast"), 64, mbx_engine_size(e), se, 16, 100};
+    require(mbx_engine_measure(e, &sp, abort_at_once, NULL, &r, NULL, NULL) == MBX_E_ABORTED,
+            "progress callback cancels");
+    measure(e, "coll.bcast", 64, se, 16, 100);
+
+    require(mbx_engine_configure(e, MBX_TIMER_WTIME, &ti, &worst) == MBX_OK, "wtime timer");
+    measure(e, "pingpong.ssend_recv", 8, se, 16, 200);
+
+    mbx_kvlist env = {0};
+    require(mbx_engine_environment(e, &env) == MBX_OK, "environment");
+    require(mbx_kv_get(&env, "timer") && strcmp(mbx_kv_get(&env, "timer"), "wtime") == 0,
+            "environment names the timer");
+    mbx_kv_free(&env);
+    require(mbx_engine_quit(e, QUIT_CODE) == MBX_OK, "quit");
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    mbx_engine *e;
+    require(mbx_engine_create(MPI_COMM_WORLD, &e) == MBX_OK, "create");
+    if (mbx_engine_rank(e) == 0) {
+        root(e);
+    } else {
+        int code = -1;
+        require(mbx_engine_serve(e, &code) == MBX_OK, "serve");
+        require(code == QUIT_CODE, "quit code reaches every rank");
+    }
+    mbx_engine_destroy(e);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,296 @@
+/* Unit tests for the CSV writer and reader (libcsv underneath). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "mbx/csvio.h"
+
+#ifndef MBX_TMP_DIR
+#error "compile with -DMBX_TMP_DIR=\"<a writable directory>\""
+#endif
+
+#define NCOLS 4
+
+static const char *const header[NCOLS] = {"name", "value", "note", "bytes"};
+
+/* Each row exercises something the quoting must survive. */
+static const char *const rows[][NCOLS] = {
+    {"plain", "1.5", "x", "64"},
+    {"a,b", "say \"hi\"", "line1\nline2", "4096"},
+    {"", NULL, "crlf\r\nend", ""},
+    {" lead", "trail ", "\ttab", "\t"},
+    {"h\xc3\xa9llo w\xc3\xb6rld \xe2\x9c\x93", "\xe6\x97\xa5\xe6\x9c\xac", "\xf0\x9f\x9a\x80", "x"},
+    {"\"", ",", "\"\"", "\"quoted\""},
+    {"#hash", ";semi", "=1+1", "trailing empties"},
+    {"x", "", NULL, NULL},
+    {NULL, NULL, NULL, NULL},
+    {"\n", "\r", ",\n\"", " "},
+};
+#define NROWS (sizeof rows / sizeof rows[0])
+
+static void tmp_path(char *buf, size_t len, const char *name)
+{
+    snprintf(buf, len, "%s/test_csvio_%ld_%s", MBX_TMP_DIR, (long)getpid(), name);
+}
+
+static void assert_cell(const mbx_csv_table *t, size_t r, size_t c, const char *want)
+{
+    assert_true(r < t->nrows);
+    assert_true(c < t->ncols[r]);
+    assert_string_equal(t->cell[r][c], want ? want : "");
+}
+
+static void test_roundtrip(void **state)
+{
+    (void)state;
+    char path[512];
+    tmp_path(path, sizeof path, "roundtrip.csv");
+    mbx_csv_writer *w = NULL;
+    assert_int_equal(mbx_csv_writer_open(path, header, NCOLS, &w), MBX_OK);
+    assert_non_null(w);
+    for (size_t r = 0; r < NROWS; r++) {
+        assert_int_equal(mbx_csv_writer_row(w, rows[r]), MBX_OK);
+    }
+    assert_int_equal(mbx_csv_writer_close(w), MBX_OK);
+
+    mbx_csv_table t;
+    assert_int_equal(mbx_csv_read_file(path, &t), MBX_OK);
+    assert_int_equal(t.nrows, NROWS + 1);
+    for (size_t c = 0; c < NCOLS; c++) {
+        assert_cell(&t, 0, c, header[c]);
+    }
+    for (size_t r = 0; r < NROWS; r++) {
+        assert_int_equal(t.ncols[r + 1], NCOLS);
+        for (size_t c = 0; c < NCOLS; c++) {
+            assert_cell(&t, r + 1, c, rows[r][c]);
+        }
+    }
+    assert_int_equal(mbx_csv_table_col(&t, "note"), 2);
+    mbx_csv_table_free(&t);
+    assert_int_equal(t.nrows, 0);
+    mbx_csv_table_free(&t); /* freeing twice is harmless */
+    unlink(path);
+}
+
+static void test_rows_flushed(void **state)
+{
+    (void)state;
+    char path[512];
+    tmp_path(path, sizeof path, "flush.csv");
+    mbx_csv_writer *w = NULL;
+    assert_int_equal(mbx_csv_writer_open(path, header, NCOLS, &w), MBX_OK);
+    const char *const row[NCOLS] = {"a", "b", "c", "d"};
+    assert_int_equal(mbx_csv_writer_row(w, row), MBX_OK);
+    /* Read while the writer is still open: every row must be on disk. */
+    mbx_csv_table t;
+    assert_int_equal(mbx_csv_read_file(path, &t), MBX_OK);
+    assert_int_equal(t.nrows, 2);
+    assert_cell(&t, 1, 3, "d");
+    mbx_csv_table_free(&t);
+    assert_int_equal(mbx_csv_writer_close(w), MBX_OK);
+    unlink(path);
+}
+
+static void test_single_column(void **state)
+{
+    (void)state;
+    char path[512];
+    tmp_path(path, sizeof path, "single.csv");
+    const char *const cols[] = {"only"};
+    const char *const empty[] = {""}, *const null[] = {NULL}, *const a[] = {"a"};
+    mbx_csv_writer *w = NULL;
+    assert_int_equal(mbx_csv_writer_open(path, cols, 1, &w), MBX_OK);
+    assert_int_equal(mbx_csv_writer_row(w, empty), MBX_OK);
+    assert_int_equal(mbx_csv_writer_row(w, null), MBX_OK);
+    assert_int_equal(mbx_csv_writer_row(w, a), MBX_OK);
+    assert_int_equal(mbx_csv_writer_close(w), MBX_OK);
+    /* A lone empty field must not become a blank line, which reads as no row. */
+    mbx_csv_table t;
+    assert_int_equal(mbx_csv_read_file(path, &t), MBX_OK);
+    assert_int_equal(t.nrows, 4);
+    assert_cell(&t, 1, 0, "");
+    assert_cell(&t, 2, 0, "");
+    assert_cell(&t, 3, 0, "a");
+    mbx_csv_table_free(&t);
+    unlink(path);
+}
+
+static void test_fputrow_text(void **state)
+{
+    (void)state;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    const char *const fields[] = {"a", "b,c", "d\"e", NULL, "x\ny", " s", "", "1.5e-06"};
+    assert_int_equal(mbx_csv_fputrow(f, fields, 8), MBX_OK);
+    const char *const lone[] = {NULL};
+    assert_int_equal(mbx_csv_fputrow(f, lone, 1), MBX_OK);
+    rewind(f);
+    char buf[256];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    assert_string_equal(buf, "a,\"b,c\",\"d\"\"e\",,\"x\ny\",\" s\",,1.5e-06\n\"\"\n");
+    assert_int_equal(mbx_csv_fputrow(f, fields, 0), MBX_E_INVAL);
+    assert_int_equal(mbx_csv_fputrow(NULL, fields, 1), MBX_E_INVAL);
+    assert_int_equal(mbx_csv_fputrow(f, NULL, 1), MBX_E_INVAL);
+    fclose(f);
+}
+
+static void test_read_buffer(void **state)
+{
+    (void)state;
+    const char *text = "a,b\r\n\r\n1,\"2\r\n2\"\n\n3"; /* blank lines, CRLF, no final EOL */
+    mbx_csv_table t;
+    assert_int_equal(mbx_csv_read_buffer(text, strlen(text), &t), MBX_OK);
+    assert_int_equal(t.nrows, 3);
+    assert_int_equal(t.ncols[0], 2);
+    assert_int_equal(t.ncols[1], 2);
+    assert_int_equal(t.ncols[2], 1); /* ragged rows are kept as they are */
+    assert_cell(&t, 0, 1, "b");
+    assert_cell(&t, 1, 1, "2\r\n2");
+    assert_cell(&t, 2, 0, "3");
+    mbx_csv_table_free(&t);
+
+    assert_int_equal(mbx_csv_read_buffer("", 0, &t), MBX_OK);
+    assert_int_equal(t.nrows, 0);
+    assert_int_equal(mbx_csv_table_col(&t, "a"), -1);
+    mbx_csv_table_free(&t);
+    assert_int_equal(mbx_csv_read_buffer(NULL, 0, &t), MBX_OK);
+    mbx_csv_table_free(&t);
+    assert_int_equal(mbx_csv_read_buffer(NULL, 3, &t), MBX_E_INVAL);
+    assert_int_equal(mbx_csv_read_buffer("a", 1, NULL), MBX_E_INVAL);
+
+    /* Only len bytes count, not a later NUL. */
+    assert_int_equal(mbx_csv_read_buffer("x,y,z", 3, &t), MBX_OK);
+    assert_int_equal(t.ncols[0], 2);
+    assert_cell(&t, 0, 1, "y");
+    mbx_csv_table_free(&t);
+}
+
+static void read_bad(const char *text)
+{
+    mbx_csv_table t;
+    assert_int_equal(mbx_csv_read_buffer(text, strlen(text), &t), MBX_E_PROTO);
+    assert_int_equal(t.nrows, 0);
+    assert_null(t.cell);
+    assert_null(t.ncols);
+    mbx_csv_table_free(&t);
+}
+
+static void test_malformed(void **state)
+{
+    (void)state;
+    read_bad("a,\"unterminated\n");
+    read_bad("h1,h2\nok,row\na,\"never closed");
+    read_bad("a,b\"c\n");
+    read_bad("\"a\"x,b\n");
+
+    char path[512];
+    tmp_path(path, sizeof path, "bad.csv");
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs("h1,h2\n1,\"2\n", f);
+    assert_int_equal(fclose(f), 0);
+    mbx_csv_table t;
+    assert_int_equal(mbx_csv_read_file(path, &t), MBX_E_PROTO);
+    assert_int_equal(t.nrows, 0);
+    mbx_csv_table_free(&t);
+    unlink(path);
+}
+
+static void test_io_errors(void **state)
+{
+    (void)state;
+    mbx_csv_table t;
+    assert_int_equal(mbx_csv_read_file("/nonexistent/mbx/x.csv", &t), MBX_E_IO);
+    assert_int_equal(t.nrows, 0);
+    mbx_csv_table_free(&t);
+    assert_int_equal(mbx_csv_read_file(MBX_TMP_DIR, &t), MBX_E_IO);
+    assert_int_equal(mbx_csv_read_file(NULL, &t), MBX_E_INVAL);
+
+    mbx_csv_writer *w = (mbx_csv_writer *)&t; /* must be reset to NULL */
+    assert_int_equal(mbx_csv_writer_open("/nonexistent/mbx/x.csv", header, NCOLS, &w), MBX_E_IO);
+    assert_null(w);
+    const char *const bad_cols[] = {"a", NULL};
+    char path[512];
+    tmp_path(path, sizeof path, "never.csv");
+    assert_int_equal(mbx_csv_writer_open(path, bad_cols, 2, &w), MBX_E_INVAL);
+    assert_int_equal(mbx_csv_writer_open(path, header, 0, &w), MBX_E_INVAL);
+    assert_int_equal(access(path, F_OK), -1);
+    assert_int_equal(mbx_csv_writer_close(NULL), MBX_OK);
+    assert_int_equal(mbx_csv_writer_row(NULL, header), MBX_E_INVAL);
+
+    /* A full disk is reported at open (the header is flushed at once). */
+    if (access("/dev/full", W_OK) == 0) {
+        assert_int_equal(mbx_csv_writer_open("/dev/full", header, NCOLS, &w), MBX_E_IO);
+        assert_null(w);
+    }
+}
+
+static void test_table_col(void **state)
+{
+    (void)state;
+    const char *text = "time,bytes,bench\n1,2,3\n";
+    mbx_csv_table t;
+    assert_int_equal(mbx_csv_read_buffer(text, strlen(text), &t), MBX_OK);
+    assert_int_equal(mbx_csv_table_col(&t, "time"), 0);
+    assert_int_equal(mbx_csv_table_col(&t, "bytes"), 1);
+    assert_int_equal(mbx_csv_table_col(&t, "bench"), 2);
+    assert_int_equal(mbx_csv_table_col(&t, "Bytes"), -1);
+    assert_int_equal(mbx_csv_table_col(&t, "1"), -1); /* only the header row counts */
+    assert_int_equal(mbx_csv_table_col(&t, NULL), -1);
+    assert_int_equal(mbx_csv_table_col(NULL, "time"), -1);
+    mbx_csv_table_free(&t);
+}
+
+static void test_large_file(void **state)
+{
+    (void)state;
+    /* Many rows with multi-line fields, so reads split quoted fields. */
+    enum { N = 5000 };
+    char path[512];
+    tmp_path(path, sizeof path, "large.csv");
+    const char *const cols[] = {"i", "text"};
+    mbx_csv_writer *w = NULL;
+    assert_int_equal(mbx_csv_writer_open(path, cols, 2, &w), MBX_OK);
+    for (int i = 0; i < N; i++) {
+        char num[16], text[64];
+        snprintf(num, sizeof num, "%d", i);
+        snprintf(text, sizeof text, "row %d, \"quoted\"\nsecond line", i);
+        const char *const row[] = {num, text};
+        assert_int_equal(mbx_csv_writer_row(w, row), MBX_OK);
+    }
+    assert_int_equal(mbx_csv_writer_close(w), MBX_OK);
+    mbx_csv_table t;
+    assert_int_equal(mbx_csv_read_file(path, &t), MBX_OK);
+    assert_int_equal(t.nrows, N + 1);
+    for (int i = 0; i < N; i++) {
+        char num[16], text[64];
+        snprintf(num, sizeof num, "%d", i);
+        snprintf(text, sizeof text, "row %d, \"quoted\"\nsecond line", i);
+        assert_int_equal(t.ncols[i + 1], 2);
+        assert_cell(&t, (size_t)i + 1, 0, num);
+        assert_cell(&t, (size_t)i + 1, 1, text);
+    }
+    mbx_csv_table_free(&t);
+    unlink(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_roundtrip),     cmocka_unit_test(test_rows_flushed),
+        cmocka_unit_test(test_single_column), cmocka_unit_test(test_fputrow_text),
+        cmocka_unit_test(test_read_buffer),   cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_io_errors),     cmocka_unit_test(test_table_col),
+        cmocka_unit_test(test_large_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

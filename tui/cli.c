@@ -1,0 +1,125 @@
+#include "cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "mbx/version.h"
+
+/* "--opt value" or "--opt=value"; returns the value or NULL (and a message). */
+static const char *take_value(int argc, char **argv, int *i, const char *name, char *msg,
+                              size_t len)
+{
+    const char *a = argv[*i];
+    size_t nl = strlen(name);
+    if (a[nl] == '=')
+        return a + nl + 1;
+    if (*i + 1 >= argc) {
+        snprintf(msg, len, "%s: missing value", name);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static int is_opt(const char *a, const char *name)
+{
+    size_t nl = strlen(name);
+    return strncmp(a, name, nl) == 0 && (a[nl] == '\0' || a[nl] == '=');
+}
+
+int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t len)
+{
+    memset(o, 0, sizeof *o);
+    o->timer = MBX_TIMER_CLOCK;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v = NULL;
+        const char **slot = NULL, *name = NULL;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            o->help = 1;
+            return 0;
+        } else if (strcmp(a, "--raw") == 0) {
+            o->raw = 1;
+            continue;
+        } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+            o->quiet = 1;
+            continue;
+        } else if (strcmp(a, "-o") == 0 || is_opt(a, "--output")) {
+            name = a[1] == 'o' ? "-o" : "--output";
+            slot = &o->output;
+        } else if (is_opt(a, "--bench")) {
+            name = "--bench", slot = &o->ov.bench;
+        } else if (is_opt(a, "--sizes")) {
+            name = "--sizes", slot = &o->ov.sizes;
+        } else if (is_opt(a, "--stop")) {
+            name = "--stop", slot = &o->ov.stop;
+        } else if (is_opt(a, "--nmin")) {
+            name = "--nmin", slot = &o->ov.nmin;
+        } else if (is_opt(a, "--nmax")) {
+            name = "--nmax", slot = &o->ov.nmax;
+        } else if (is_opt(a, "--timer")) {
+            if (!(v = take_value(argc, argv, &i, "--timer", msg, len)))
+                return 2;
+            if (mbx_timer_parse(v, &o->timer) < 0) {
+                snprintf(msg, len, "--timer: expected clock or wtime (got '%s')", v);
+                return 2;
+            }
+            continue;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            snprintf(msg, len, "unknown option '%s' (see 'mpibex run --help')", a);
+            return 2;
+        } else {
+            if (o->plan_path) {
+                snprintf(msg, len, "plan: only one plan file is allowed (got '%s' and '%s')",
+                         o->plan_path, a);
+                return 2;
+            }
+            o->plan_path = a;
+            continue;
+        }
+        if (!(v = take_value(argc, argv, &i, name, msg, len)))
+            return 2;
+        if (*v == '\0') {
+            snprintf(msg, len, "%s: empty value", name);
+            return 2;
+        }
+        *slot = v;
+    }
+    return 0;
+}
+
+void mbx_cli_usage(void)
+{
+    printf("mpibex %s - MPI Benchmark EXplorer\n"
+           "\n"
+           "Usage:\n"
+           "  mpiexec -n N mpibex run [PLAN.ini] [options]   measure, print a table, write CSV\n"
+           "  mpibex list                                    every benchmark, one line each\n"
+           "  mpiexec -n N mpibex idle [SECONDS]             CPU use of ranks waiting for work\n"
+           "  mpibex --help | --version\n"
+           "\n"
+           "Run 'mpibex run --help' for the measurement options. Without a plan file and\n"
+           "without --bench, 'run' measures the built-in quick plan (samples/quick.ini).\n"
+           "Documentation: man mpibex, docs/ in the source tree.\n",
+           MBX_VERSION);
+}
+
+void mbx_cli_run_usage(void)
+{
+    printf("Usage: mpiexec -n N mpibex run [PLAN.ini] [options]\n"
+           "\n"
+           "Options (with a plan file they override the key in every section):\n"
+           "  --bench LIST        comma-separated benchmarks (see 'mpibex list')\n"
+           "  --sizes RANGE       MIN:MAX[:FACTOR] or a list; 1, 64, 4K, 4KiB, 1M, 1MiB\n"
+           "                      (K/M/G are binary multiples); default 1:4MiB:2\n"
+           "  --stop RULE         stderr:EPS | cv:EPS | ci:EPS | fixed:N, EPS as 0.03 or 3%%;\n"
+           "                      default stderr:3%%\n"
+           "  --nmin N            minimum observations per point (default %d)\n"
+           "  --nmax N            maximum observations per point (default %d)\n"
+           "  --timer clock|wtime clock_gettime(CLOCK_MONOTONIC) (default) or MPI_Wtime\n"
+           "  -o, --output FILE   results CSV; FILE.env.csv gets the environment\n"
+           "  --raw               also write every observation to FILE.obs.csv\n"
+           "  -q, --quiet         no progress lines on stderr\n"
+           "  -h, --help          this text\n"
+           "\n"
+           "Exit status: 0 success, 1 a measurement failed, 2 bad input.\n",
+           MBX_NMIN_DEFAULT, MBX_NMAX_DEFAULT);
+}

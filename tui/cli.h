@@ -1,0 +1,27 @@
+/* Command-line parsing for `mpibex run` and friends. Front end only. */
+#ifndef MBX_CLI_H
+#define MBX_CLI_H
+
+#include <stddef.h>
+
+#include "mbx/plan.h"
+#include "mbx/timer.h"
+
+typedef struct mbx_run_opts {
+    const char *plan_path; /* NULL: --bench or the embedded quick plan */
+    mbx_plan_overrides ov;
+    const char *output; /* -o: results CSV, NULL for none */
+    int raw;            /* --raw: also OUT.obs.csv */
+    mbx_timer_kind timer;
+    int quiet; /* no progress on stderr */
+    int help;
+} mbx_run_opts;
+
+/* Parse the arguments after "run". Returns 0 on success, 2 on bad input
+ * with a one-line message (no "mpibex: " prefix) in msg. */
+int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t len);
+
+void mbx_cli_usage(void);     /* mpibex --help, on stdout */
+void mbx_cli_run_usage(void); /* mpibex run --help, on stdout */
+
+#endif
