@@ -164,14 +164,14 @@ static int expand_points(run_state *st, int nranks, char *msg)
                 last = bytes;
                 uint64_t need = 2 * b->buf_bytes(bytes, nranks);
                 if (bytes > INT32_MAX || need > st->job->mem_per_rank / 10 * 9) {
-                    char a[32], h[32];
+                    char a[32], h[32], sz[32];
                     human_bytes((double)need, a, sizeof a);
                     human_bytes((double)st->job->mem_per_rank, h, sizeof h);
+                    mbx_size_format(bytes, sz, sizeof sz);
                     snprintf(msg, MSG_LEN,
-                             "sizes: %llu bytes of %s needs %s of buffers per rank; allowed: "
-                             "at most 90%% of the %s available per rank, and under 2GiB a "
-                             "message",
-                             (unsigned long long)bytes, b->name, a, h);
+                             "sizes: %s at %s needs %s of buffers per rank; allowed: at most "
+                             "90%% of the %s available per rank, and messages under 2GiB",
+                             b->name, sz, a, h);
                     return 2;
                 }
                 st->pts[st->npts++] = (point){me, id, bytes};
