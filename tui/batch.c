@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,27 @@
 extern const char mbx_embedded_quick_plan[];
 
 #define MSG_LEN 512
+
+/* Set by SIGINT/SIGTERM (hydra forwards Ctrl-C to every rank). Rank 0 checks
+ * it between batches and points, drops the point in flight, and quits every
+ * rank cleanly; other ranks ignore it and wait for that QUIT. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+static void catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND; /* a second signal acts at once */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
 
 typedef struct point {
     const mbx_measurement *meas;
@@ -223,6 +245,8 @@ static int open_outputs(run_state *st, mbx_engine *e, char *msg)
 static int on_progress(void *ud, const mbx_progress *p)
 {
     run_state *st = ud;
+    if (stop_signal)
+        return 1;
     if (st->opt.quiet || !st->tty)
         return 0;
     double now = MPI_Wtime();
@@ -310,6 +334,19 @@ static int write_result(run_state *st, const mbx_result *r, const double *obs, s
     return 0;
 }
 
+/* Report a stop by signal; `inflight` is the point dropped, if any. */
+static int interrupted(const run_state *st, const point *inflight)
+{
+    char lost[160] = "";
+    if (inflight)
+        snprintf(lost, sizeof lost, "; the point in flight (%s at %llu bytes) was dropped",
+                 mbx_bench_get(inflight->bench_id)->name, (unsigned long long)inflight->bytes);
+    fprintf(stderr, "mpibex: stopped by signal %d: %zu of %zu points finished%s%s%s\n",
+            (int)stop_signal, st->done, st->npts, st->opt.output ? " and are in " : "",
+            st->opt.output ? st->opt.output : "", lost);
+    return 128 + (int)stop_signal;
+}
+
 static int measure_all(run_state *st, mbx_engine *e, int nranks)
 {
     size_t counts[3] = {0, 0, 0};
@@ -317,6 +354,8 @@ static int measure_all(run_state *st, mbx_engine *e, int nranks)
     print_header(st, nranks);
     for (size_t i = 0; i < st->npts; i++) {
         const point *p = &st->pts[i];
+        if (stop_signal)
+            return interrupted(st, NULL);
         mbx_point_spec spec = {p->bench_id,   p->bytes,      nranks,
                                p->meas->stop, p->meas->nmin, p->meas->nmax};
         mbx_result r;
@@ -325,6 +364,8 @@ static int measure_all(run_state *st, mbx_engine *e, int nranks)
         int rc = mbx_engine_measure(e, &spec, on_progress, st, &r, &obs, &nobs);
         if (st->tty && !st->opt.quiet)
             fprintf(stderr, "\r\033[K");
+        if (rc == MBX_E_ABORTED)
+            return interrupted(st, p);
         if (rc < 0) {
             fprintf(stderr, "mpibex: %s at %llu bytes failed: %s\n",
                     mbx_bench_get(p->bench_id)->name, (unsigned long long)p->bytes,
@@ -392,6 +433,7 @@ static int root_run(mbx_engine *e, int argc, char **argv, run_state *st)
 
 int mbx_batch_run(int argc, char **argv)
 {
+    catch_signals(); /* before MPI_Init: Ctrl-C during start-up is handled too */
     MPI_Init(NULL, NULL);
     mbx_engine *e = NULL;
     if (mbx_engine_create(MPI_COMM_WORLD, &e) < 0) {

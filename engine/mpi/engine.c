@@ -12,6 +12,7 @@
 #define SPIN_POINT_S 0.050
 #define SLEEP_MIN_NS 50000L
 #define SLEEP_MAX_NS 4000000L
+#define SLEEP_QUIET_MAX_NS 1000000L /* a bystander of a batch: back within 1 ms */
 
 static double wall_now(void)
 {
@@ -85,27 +86,41 @@ int mbx_engine_size(const mbx_engine *e)
     return e->size;
 }
 
+/* Test req until done: poll for `spin` seconds, then sleep between tests
+ * from SLEEP_MIN_NS doubling up to max_ns. */
+static int wait_backoff(MPI_Request *req, double spin, long max_ns)
+{
+    double start = spin > 0 ? wall_now() : 0.0;
+    long pause = 0;
+    for (;;) {
+        int done = 0;
+        if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+            return MBX_E_MPI;
+        if (done)
+            return MBX_OK;
+        if (pause == 0 && spin > 0 && wall_now() - start < spin)
+            continue;
+        pause = pause ? pause * 2 : SLEEP_MIN_NS;
+        if (pause > max_ns)
+            pause = max_ns;
+        struct timespec ts = {0, pause};
+        nanosleep(&ts, NULL);
+    }
+}
+
+int mbx_engine_wait(MPI_Request *req, int quiet)
+{
+    if (quiet)
+        return wait_backoff(req, 0.0, SLEEP_QUIET_MAX_NS);
+    return MPI_Wait(req, MPI_STATUS_IGNORE) == MPI_SUCCESS ? MBX_OK : MBX_E_MPI;
+}
+
 static int wait_command(mbx_engine *e, unsigned char *buf)
 {
     MPI_Request req;
     if (MPI_Ibcast(buf, MBX_CMD_WIRE_SIZE, MPI_BYTE, 0, e->cmd, &req) != MPI_SUCCESS)
         return MBX_E_MPI;
-    double start = wall_now(), spin = e->in_point ? SPIN_POINT_S : SPIN_IDLE_S;
-    long pause = 0;
-    for (;;) {
-        int done = 0;
-        if (MPI_Test(&req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-            return MBX_E_MPI;
-        if (done)
-            return MBX_OK;
-        if (pause == 0 && wall_now() - start < spin)
-            continue;
-        pause = pause ? pause * 2 : SLEEP_MIN_NS;
-        if (pause > SLEEP_MAX_NS)
-            pause = SLEEP_MAX_NS;
-        struct timespec ts = {0, pause};
-        nanosleep(&ts, NULL);
-    }
+    return wait_backoff(&req, e->in_point ? SPIN_POINT_S : SPIN_IDLE_S, SLEEP_MAX_NS);
 }
 
 int mbx_engine_serve(mbx_engine *e, int *exit_code)

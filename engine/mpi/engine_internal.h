@@ -41,6 +41,10 @@ int mbx_engine_submit(mbx_engine *e, mbx_cmd *cmd, void *payload);
 /* Every rank: execute one decoded command. */
 int mbx_engine_dispatch(mbx_engine *e, const mbx_cmd *cmd, void *payload);
 
+/* Complete a request; with `quiet`, test with a sleeping back-off instead
+ * of busy-polling (for ranks that are not being timed). */
+int mbx_engine_wait(MPI_Request *req, int quiet);
+
 /* Handlers in measure.c */
 int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd);
 int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd);

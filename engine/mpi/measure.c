@@ -145,7 +145,14 @@ int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd)
     if (failed && rc < 0)
         return rc; /* cannot take part in the reduction without buffers */
     e->local[k] = failed ? 1.0 : 0.0;
-    if (MPI_Reduce(e->local, e->reduced, (int)k + 1, MPI_DOUBLE, MPI_MAX, 0, e->cmd) != MPI_SUCCESS)
+    /* Ranks that did not time (the ping-pong responder, bystanders) reach
+     * the reduction while others may still be measuring: they must not
+     * busy-poll a core the timed ranks need, so they wait sleeping. */
+    int quiet = !(e->member && e->ctx.timing);
+    MPI_Request req;
+    if (MPI_Ireduce(e->local, e->reduced, (int)k + 1, MPI_DOUBLE, MPI_MAX, 0, e->cmd, &req) !=
+            MPI_SUCCESS ||
+        mbx_engine_wait(&req, quiet) < 0)
         return MBX_E_MPI;
     return MBX_OK;
 }

@@ -49,6 +49,11 @@ mbx_run_and_check(mpi.rules.n2 2 120 ${MBX_OUT}/rules.csv
   RUN run ${CMAKE_CURRENT_SOURCE_DIR}/mpi/rules.ini -o ${MBX_OUT}/rules.csv --timer wtime
   CHECK "--rows 8")
 
+add_test(NAME mpi.interrupt.n2
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/interrupt.sh ${MPIEXEC_EXECUTABLE}
+                 ${MPIEXEC_NUMPROC_FLAG} $<TARGET_FILE:mpibex> $<TARGET_FILE:csvcheck> ${MBX_OUT})
+set_tests_properties(mpi.interrupt.n2 PROPERTIES TIMEOUT 60 LABELS mpi PROCESSORS 2)
+
 mbx_mpi_test(mpi.idle.n2 2 60 $<TARGET_FILE:mpibex> idle 0.5)
 set_tests_properties(mpi.idle.n2 PROPERTIES PASS_REGULAR_EXPRESSION "worst waiting rank: [0-9.]+ % of a core")
 
