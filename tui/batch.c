@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "job.h"
 #include "mbx/bench.h"
 #include "mbx/csvio.h"
 #include "mbx/engine.h"
@@ -23,27 +23,6 @@
 extern const char mbx_embedded_quick_plan[];
 
 #define MSG_LEN 512
-
-/* Set by SIGINT/SIGTERM (hydra forwards Ctrl-C to every rank). Rank 0 checks
- * it between batches and points, drops the point in flight, and quits every
- * rank cleanly; other ranks ignore it and wait for that QUIT. */
-static volatile sig_atomic_t stop_signal;
-
-static void on_signal(int sig)
-{
-    stop_signal = sig;
-}
-
-static void catch_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND; /* a second signal acts at once */
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-}
 
 typedef struct point {
     const mbx_measurement *meas;
@@ -245,7 +224,7 @@ static int open_outputs(run_state *st, mbx_engine *e, char *msg)
 static int on_progress(void *ud, const mbx_progress *p)
 {
     run_state *st = ud;
-    if (stop_signal)
+    if (mbx_stop_signal)
         return 1;
     if (st->opt.quiet || !st->tty)
         return 0;
@@ -342,9 +321,9 @@ static int interrupted(const run_state *st, const point *inflight)
         snprintf(lost, sizeof lost, "; the point in flight (%s at %llu bytes) was dropped",
                  mbx_bench_get(inflight->bench_id)->name, (unsigned long long)inflight->bytes);
     fprintf(stderr, "mpibex: stopped by signal %d: %zu of %zu points finished%s%s%s\n",
-            (int)stop_signal, st->done, st->npts, st->opt.output ? " and are in " : "",
+            (int)mbx_stop_signal, st->done, st->npts, st->opt.output ? " and are in " : "",
             st->opt.output ? st->opt.output : "", lost);
-    return 128 + (int)stop_signal;
+    return 128 + (int)mbx_stop_signal;
 }
 
 static int measure_all(run_state *st, mbx_engine *e, int nranks)
@@ -354,7 +333,7 @@ static int measure_all(run_state *st, mbx_engine *e, int nranks)
     print_header(st, nranks);
     for (size_t i = 0; i < st->npts; i++) {
         const point *p = &st->pts[i];
-        if (stop_signal)
+        if (mbx_stop_signal)
             return interrupted(st, NULL);
         mbx_point_spec spec = {p->bench_id,   p->bytes,      nranks,
                                p->meas->stop, p->meas->nmin, p->meas->nmax};
@@ -431,101 +410,23 @@ static int root_run(mbx_engine *e, int argc, char **argv, run_state *st)
     return measure_all(st, e, nranks);
 }
 
-int mbx_batch_run(int argc, char **argv)
+static int batch_root(mbx_engine *e, int argc, char **argv)
 {
-    catch_signals(); /* before MPI_Init: Ctrl-C during start-up is handled too */
-    MPI_Init(NULL, NULL);
-    mbx_engine *e = NULL;
-    if (mbx_engine_create(MPI_COMM_WORLD, &e) < 0) {
-        fprintf(stderr, "mpibex: cannot set up the MPI engine\n");
-        MPI_Abort(MPI_COMM_WORLD, 1);
+    run_state st;
+    memset(&st, 0, sizeof st);
+    int code = root_run(e, argc, argv, &st);
+    if (mbx_csv_writer_close(st.csv) < 0 || mbx_csv_writer_close(st.obs) < 0) {
+        fprintf(stderr, "mpibex: closing '%s' failed: %s\n", st.opt.output, strerror(errno));
+        code = 1;
     }
-    int code = 0;
-    if (mbx_engine_rank(e) != 0) {
-        int rc = mbx_engine_serve(e, &code);
-        if (rc < 0) {
-            fprintf(stderr, "mpibex: rank %d: command loop failed: %s\n", mbx_engine_rank(e),
-                    mbx_strerror(rc));
-            MPI_Abort(MPI_COMM_WORLD, 1);
-        }
-    } else {
-        run_state st;
-        memset(&st, 0, sizeof st);
-        code = root_run(e, argc, argv, &st);
-        if (mbx_csv_writer_close(st.csv) < 0 || mbx_csv_writer_close(st.obs) < 0) {
-            fprintf(stderr, "mpibex: closing '%s' failed: %s\n", st.opt.output, strerror(errno));
-            code = 1;
-        }
-        free(st.plan);
-        free(st.pts);
-        free(st.env_path);
-        free(st.obs_path);
-        if (mbx_engine_quit(e, code) < 0) {
-            fprintf(stderr, "mpibex: could not stop the other ranks\n");
-            MPI_Abort(MPI_COMM_WORLD, code ? code : 1);
-        }
-    }
-    mbx_engine_destroy(e);
-    MPI_Finalize();
+    free(st.plan);
+    free(st.pts);
+    free(st.env_path);
+    free(st.obs_path);
     return code;
 }
 
-int mbx_batch_idle(int argc, char **argv)
+int mbx_batch_run(int argc, char **argv)
 {
-    MPI_Init(NULL, NULL);
-    mbx_engine *e = NULL;
-    if (mbx_engine_create(MPI_COMM_WORLD, &e) < 0) {
-        fprintf(stderr, "mpibex: cannot set up the MPI engine\n");
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    int code = 0;
-    if (mbx_engine_rank(e) != 0) {
-        if (mbx_engine_serve(e, &code) < 0)
-            MPI_Abort(MPI_COMM_WORLD, 1);
-    } else {
-        double secs = 5.0;
-        char *end = NULL;
-        if (argc > 0) {
-            secs = strtod(argv[0], &end);
-            if (end == argv[0] || *end != '\0' || !(secs >= 0.1 && secs <= 3600)) {
-                fprintf(stderr,
-                        "mpibex: idle: SECONDS: expected a number in 0.1..3600 (got "
-                        "'%s')\n",
-                        argv[0]);
-                code = 2;
-            }
-        }
-        const mbx_job_info *job;
-        double *before = NULL;
-        if (code == 0 && mbx_engine_describe(e, &job) == 0 &&
-            (before = malloc((size_t)job->nranks * sizeof *before))) {
-            for (int r = 0; r < job->nranks; r++)
-                before[r] = job->rank[r].cpu_seconds;
-            double w0 = job->wall;
-            struct timespec ts = {(time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9)};
-            nanosleep(&ts, NULL);
-            if (mbx_engine_describe(e, &job) == 0) {
-                double wall = job->wall - w0, worst = 0;
-                printf("# CPU use of each waiting rank while rank 0 slept %.1f s\n", wall);
-                printf("rank,host,cpu_s,cpu_percent\n");
-                for (int r = 1; r < job->nranks; r++) {
-                    double c = job->rank[r].cpu_seconds - before[r];
-                    printf("%d,%s,%.4f,%.2f\n", r, job->rank[r].host, c, 100.0 * c / wall);
-                    if (c / wall > worst)
-                        worst = c / wall;
-                }
-                printf("# worst waiting rank: %.2f %% of a core\n", 100.0 * worst);
-            } else {
-                code = 1;
-            }
-        } else if (code == 0) {
-            code = 1;
-        }
-        free(before);
-        if (mbx_engine_quit(e, code) < 0)
-            MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    mbx_engine_destroy(e);
-    MPI_Finalize();
-    return code;
+    return mbx_job_run(argc, argv, batch_root);
 }

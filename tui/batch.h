@@ -2,8 +2,8 @@
 #ifndef MBX_BATCH_H
 #define MBX_BATCH_H
 
-/* Both initialize and finalize MPI themselves and return the exit code. */
-int mbx_batch_run(int argc, char **argv);
-int mbx_batch_idle(int argc, char **argv);
+/* Each initializes and finalizes MPI itself and returns the exit code. */
+int mbx_batch_run(int argc, char **argv); /* mpibex run */
+int mbx_idle_run(int argc, char **argv);  /* mpibex idle */
 
 #endif

@@ -37,7 +37,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "run") == 0)
         return mbx_batch_run(argc - 2, argv + 2);
     if (strcmp(cmd, "idle") == 0)
-        return mbx_batch_idle(argc - 2, argv + 2);
+        return mbx_idle_run(argc - 2, argv + 2);
     fprintf(stderr, "mpibex: unknown command '%s' (try 'mpibex --help')\n", cmd);
     return 2;
 }

@@ -3,10 +3,11 @@
 #include <assert.h>
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "msg.h"
 
 #define PLAN_DEFAULT_SIZES "1:4MiB:2"
 #define PLAN_FILE_MAX ((size_t)1 << 20)
@@ -15,17 +16,6 @@
 
 enum { KEY_BENCH, KEY_SIZES, KEY_STOP, KEY_NMIN, KEY_NMAX, KEY_COUNT };
 static const char *const key_names[KEY_COUNT] = {"bench", "sizes", "stop", "nmin", "nmax"};
-
-static void set_msg(char *msg, size_t msglen, const char *fmt, ...)
-{
-    if (msg == NULL || msglen == 0) {
-        return;
-    }
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, msglen, fmt, ap);
-    va_end(ap);
-}
 
 static int key_index(const char *key)
 {
@@ -78,7 +68,7 @@ static int set_bench(mbx_measurement *m, char *value, char *why, size_t whylen)
         size_t len = strlen(name);
         if (len == 0 || len >= MBX_NAME_MAX ||
             strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789._") != len) {
-            set_msg(
+            mbx_msgf(
                 why, whylen,
                 "bad benchmark name \"%.*s\"; expected a comma-separated list of names of 1..%d "
                 "characters a-z 0-9 . _ (e.g. pingpong.send_recv)",
@@ -87,13 +77,13 @@ static int set_bench(mbx_measurement *m, char *value, char *why, size_t whylen)
         }
         for (size_t i = 0; i < n; i++) {
             if (strcmp(names[i], name) == 0) {
-                set_msg(why, whylen, "benchmark \"%s\" is listed twice", name);
+                mbx_msgf(why, whylen, "benchmark \"%s\" is listed twice", name);
                 return MBX_E_INVAL;
             }
         }
         if (n == MBX_PLAN_MAX_BENCH) {
-            set_msg(why, whylen, "too many benchmarks; at most %d per measurement",
-                    MBX_PLAN_MAX_BENCH);
+            mbx_msgf(why, whylen, "too many benchmarks; at most %d per measurement",
+                     MBX_PLAN_MAX_BENCH);
             return MBX_E_INVAL;
         }
         memcpy(names[n++], name, len + 1);
@@ -117,7 +107,7 @@ static int parse_count(const char *value, size_t *out, char *why, size_t whylen)
         ok = v <= MBX_NMAX_LIMIT;
     }
     if (!ok || v < 1) {
-        set_msg(why, whylen, "expected an integer in 1..%d", MBX_NMAX_LIMIT);
+        mbx_msgf(why, whylen, "expected an integer in 1..%d", MBX_NMAX_LIMIT);
         return MBX_E_INVAL;
     }
     *out = (size_t)v;
@@ -130,23 +120,23 @@ static int set_key(mbx_measurement *m, const char *key, const char *value, char 
 {
     int k = key ? key_index(key) : -1;
     if (k < 0) {
-        set_msg(why, whylen, "unknown key; allowed keys: " KEYS_ALLOWED);
+        mbx_msgf(why, whylen, "unknown key; allowed keys: " KEYS_ALLOWED);
         return MBX_E_UNKNOWN;
     }
     if (value == NULL) {
-        set_msg(why, whylen, "no value given");
+        mbx_msgf(why, whylen, "no value given");
         return MBX_E_INVAL;
     }
     char *copy = malloc(strlen(value) + 1);
     if (copy == NULL) {
-        set_msg(why, whylen, "out of memory");
+        mbx_msgf(why, whylen, "out of memory");
         return MBX_E_NOMEM;
     }
     strcpy(copy, value);
     char *v = trim(copy);
     int rc = MBX_OK;
     if (*v == '\0') {
-        set_msg(why, whylen, "empty value");
+        mbx_msgf(why, whylen, "empty value");
         rc = MBX_E_INVAL;
     } else if (k == KEY_BENCH) {
         rc = set_bench(m, v, why, whylen);
@@ -154,7 +144,7 @@ static int set_key(mbx_measurement *m, const char *key, const char *value, char 
         /* Parse aside so a bad value leaves the measurement untouched. */
         mbx_size_list *tmp = malloc(sizeof *tmp);
         if (tmp == NULL) {
-            set_msg(why, whylen, "out of memory");
+            mbx_msgf(why, whylen, "out of memory");
             rc = MBX_E_NOMEM;
         } else if ((rc = mbx_sizes_parse(v, tmp, why, whylen)) == MBX_OK) {
             memcpy(m->sizes.v, tmp->v, tmp->n * sizeof tmp->v[0]);
@@ -182,12 +172,12 @@ int mbx_measurement_set(mbx_measurement *m, const char *key, const char *value, 
 {
     char why[REASON_MAX];
     if (m == NULL) {
-        set_msg(msg, msglen, "no measurement given");
+        mbx_msgf(msg, msglen, "no measurement given");
         return MBX_E_INVAL;
     }
     int rc = set_key(m, key, value, why, sizeof why);
     if (rc < 0) {
-        set_msg(msg, msglen, "%s: %s", key ? key : "(null)", why);
+        mbx_msgf(msg, msglen, "%s: %s", key ? key : "(null)", why);
     }
     return rc;
 }
@@ -195,15 +185,15 @@ int mbx_measurement_set(mbx_measurement *m, const char *key, const char *value, 
 int mbx_measurement_check(const mbx_measurement *m, char *msg, size_t msglen)
 {
     if (m->nbench == 0) {
-        set_msg(msg, msglen, "bench: required");
+        mbx_msgf(msg, msglen, "bench: required");
         return MBX_E_INVAL;
     }
     if (m->sizes.n == 0) {
-        set_msg(msg, msglen, "sizes: no sizes");
+        mbx_msgf(msg, msglen, "sizes: no sizes");
         return MBX_E_INVAL;
     }
     if (m->nmin > m->nmax) {
-        set_msg(msg, msglen, "nmin: %zu is larger than nmax (%zu)", m->nmin, m->nmax);
+        mbx_msgf(msg, msglen, "nmin: %zu is larger than nmax (%zu)", m->nmin, m->nmax);
         return MBX_E_INVAL;
     }
     return MBX_OK;
@@ -221,7 +211,7 @@ static int section_line(struct parse_state *st, char *line, int lineno, char *ms
 {
     size_t len = strlen(line);
     if (line[len - 1] != ']') {
-        set_msg(msg, msglen, "%s:%d: expected a section header like [label]", st->name, lineno);
+        mbx_msgf(msg, msglen, "%s:%d: expected a section header like [label]", st->name, lineno);
         return MBX_E_INVAL;
     }
     line[len - 1] = '\0';
@@ -229,23 +219,23 @@ static int section_line(struct parse_state *st, char *line, int lineno, char *ms
     size_t n = strlen(label);
     if (n == 0 || n >= MBX_NAME_MAX ||
         strspn(label, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-") != n) {
-        set_msg(msg, msglen,
-                "%s:%d: bad section label [%.*s]; expected 1..%d characters: letters, digits, "
-                ". _ -",
-                st->name, lineno, MBX_NAME_MAX, label, MBX_NAME_MAX - 1);
+        mbx_msgf(msg, msglen,
+                 "%s:%d: bad section label [%.*s]; expected 1..%d characters: letters, digits, "
+                 ". _ -",
+                 st->name, lineno, MBX_NAME_MAX, label, MBX_NAME_MAX - 1);
         return MBX_E_INVAL;
     }
     mbx_plan *plan = st->plan;
     for (size_t i = 0; i < plan->nmeas; i++) {
         if (strcmp(plan->meas[i].label, label) == 0) {
-            set_msg(msg, msglen, "%s:%d: duplicate section [%s] (first at line %d)", st->name,
-                    lineno, label, st->section_line[i]);
+            mbx_msgf(msg, msglen, "%s:%d: duplicate section [%s] (first at line %d)", st->name,
+                     lineno, label, st->section_line[i]);
             return MBX_E_INVAL;
         }
     }
     if (plan->nmeas == MBX_PLAN_MAX_MEAS) {
-        set_msg(msg, msglen, "%s:%d: too many sections; at most %d measurements per plan", st->name,
-                lineno, MBX_PLAN_MAX_MEAS);
+        mbx_msgf(msg, msglen, "%s:%d: too many sections; at most %d measurements per plan",
+                 st->name, lineno, MBX_PLAN_MAX_MEAS);
         return MBX_E_INVAL;
     }
     st->section_line[plan->nmeas] = lineno;
@@ -259,37 +249,37 @@ static int key_line(struct parse_state *st, char *line, int lineno, char *msg, s
 {
     char *eq = strchr(line, '=');
     if (eq == NULL) {
-        set_msg(msg, msglen, "%s:%d: expected key = value, a [section] header or a # comment",
-                st->name, lineno);
+        mbx_msgf(msg, msglen, "%s:%d: expected key = value, a [section] header or a # comment",
+                 st->name, lineno);
         return MBX_E_INVAL;
     }
     *eq = '\0';
     char *key = trim(line);
     char *value = trim(eq + 1);
     if (*key == '\0') {
-        set_msg(msg, msglen, "%s:%d: missing key before '='", st->name, lineno);
+        mbx_msgf(msg, msglen, "%s:%d: missing key before '='", st->name, lineno);
         return MBX_E_INVAL;
     }
     int k = key_index(key);
     if (k < 0) {
-        set_msg(msg, msglen, "%s:%d: %s: unknown key; allowed keys: " KEYS_ALLOWED, st->name,
-                lineno, key);
+        mbx_msgf(msg, msglen, "%s:%d: %s: unknown key; allowed keys: " KEYS_ALLOWED, st->name,
+                 lineno, key);
         return MBX_E_UNKNOWN;
     }
     if (st->cur == NULL) {
-        set_msg(msg, msglen, "%s:%d: %s: key outside a section; start one with [label]", st->name,
-                lineno, key);
+        mbx_msgf(msg, msglen, "%s:%d: %s: key outside a section; start one with [label]", st->name,
+                 lineno, key);
         return MBX_E_INVAL;
     }
     if (st->key_line[k] != 0) {
-        set_msg(msg, msglen, "%s:%d: %s: duplicate key in [%s] (first at line %d)", st->name,
-                lineno, key, st->cur->label, st->key_line[k]);
+        mbx_msgf(msg, msglen, "%s:%d: %s: duplicate key in [%s] (first at line %d)", st->name,
+                 lineno, key, st->cur->label, st->key_line[k]);
         return MBX_E_INVAL;
     }
     char why[REASON_MAX];
     int rc = set_key(st->cur, key, value, why, sizeof why);
     if (rc < 0) {
-        set_msg(msg, msglen, "%s:%d: %s: %s", st->name, lineno, key, why);
+        mbx_msgf(msg, msglen, "%s:%d: %s: %s", st->name, lineno, key, why);
         return rc;
     }
     st->key_line[k] = lineno;
@@ -300,7 +290,7 @@ static int check_current(struct parse_state *st, char *msg, size_t msglen)
 {
     char why[REASON_MAX];
     if (st->cur != NULL && mbx_measurement_check(st->cur, why, sizeof why) < 0) {
-        set_msg(msg, msglen, "%s: [%s]: %s", st->name, st->cur->label, why);
+        mbx_msgf(msg, msglen, "%s: [%s]: %s", st->name, st->cur->label, why);
         return MBX_E_INVAL;
     }
     return MBX_OK;
@@ -312,7 +302,7 @@ int mbx_plan_parse(const char *text, const char *name, mbx_plan *out, char *msg,
         name = "plan";
     }
     if (text == NULL || out == NULL) {
-        set_msg(msg, msglen, "%s: no plan given", name);
+        mbx_msgf(msg, msglen, "%s: no plan given", name);
         return MBX_E_INVAL;
     }
     struct parse_state *st = calloc(1, sizeof *st);
@@ -320,7 +310,7 @@ int mbx_plan_parse(const char *text, const char *name, mbx_plan *out, char *msg,
     if (st == NULL || buf == NULL) {
         free(st);
         free(buf);
-        set_msg(msg, msglen, "%s: out of memory", name);
+        mbx_msgf(msg, msglen, "%s: out of memory", name);
         return MBX_E_NOMEM;
     }
     strcpy(buf, text);
@@ -349,7 +339,7 @@ int mbx_plan_parse(const char *text, const char *name, mbx_plan *out, char *msg,
         rc = check_current(st, msg, msglen);
     }
     if (rc == MBX_OK && out->nmeas == 0) {
-        set_msg(msg, msglen, "%s: no measurements; add a [label] section with bench = ...", name);
+        mbx_msgf(msg, msglen, "%s: no measurements; add a [label] section with bench = ...", name);
         rc = MBX_E_INVAL;
     }
     free(buf);
@@ -360,31 +350,31 @@ int mbx_plan_parse(const char *text, const char *name, mbx_plan *out, char *msg,
 int mbx_plan_load(const char *path, mbx_plan *out, char *msg, size_t msglen)
 {
     if (path == NULL) {
-        set_msg(msg, msglen, "no plan path given");
+        mbx_msgf(msg, msglen, "no plan path given");
         return MBX_E_INVAL;
     }
     FILE *f = fopen(path, "rb");
     if (f == NULL) {
-        set_msg(msg, msglen, "cannot read plan %s: %s", path, strerror(errno));
+        mbx_msgf(msg, msglen, "cannot read plan %s: %s", path, strerror(errno));
         return MBX_E_IO;
     }
     /* One byte more than the limit tells "exactly 1 MiB" from "larger". */
     char *buf = malloc(PLAN_FILE_MAX + 2);
     if (buf == NULL) {
         fclose(f);
-        set_msg(msg, msglen, "cannot read plan %s: out of memory", path);
+        mbx_msgf(msg, msglen, "cannot read plan %s: out of memory", path);
         return MBX_E_NOMEM;
     }
     size_t n = fread(buf, 1, PLAN_FILE_MAX + 1, f);
     int rc = MBX_OK;
     if (ferror(f)) {
-        set_msg(msg, msglen, "cannot read plan %s: %s", path, strerror(errno));
+        mbx_msgf(msg, msglen, "cannot read plan %s: %s", path, strerror(errno));
         rc = MBX_E_IO;
     } else if (n > PLAN_FILE_MAX) {
-        set_msg(msg, msglen, "plan %s is larger than 1 MiB; is it really a plan?", path);
+        mbx_msgf(msg, msglen, "plan %s is larger than 1 MiB; is it really a plan?", path);
         rc = MBX_E_INVAL;
     } else if (memchr(buf, '\0', n) != NULL) {
-        set_msg(msg, msglen, "plan %s contains a NUL byte; expected a text file", path);
+        mbx_msgf(msg, msglen, "plan %s contains a NUL byte; expected a text file", path);
         rc = MBX_E_INVAL;
     } else {
         buf[n] = '\0';
@@ -398,7 +388,7 @@ int mbx_plan_load(const char *path, mbx_plan *out, char *msg, size_t msglen)
 int mbx_plan_override(mbx_plan *plan, const mbx_plan_overrides *ov, char *msg, size_t msglen)
 {
     if (plan == NULL || ov == NULL) {
-        set_msg(msg, msglen, "no plan given");
+        mbx_msgf(msg, msglen, "no plan given");
         return MBX_E_INVAL;
     }
     const char *value[KEY_COUNT] = {ov->bench, ov->sizes, ov->stop, ov->nmin, ov->nmax};
@@ -408,14 +398,14 @@ int mbx_plan_override(mbx_plan *plan, const mbx_plan_overrides *ov, char *msg, s
      * on a scratch copy first keeps a bad option from half-applying. */
     mbx_measurement *scratch = malloc(sizeof *scratch);
     if (scratch == NULL) {
-        set_msg(msg, msglen, "out of memory");
+        mbx_msgf(msg, msglen, "out of memory");
         return MBX_E_NOMEM;
     }
     mbx_measurement_defaults(scratch, "");
     for (int k = 0; k < KEY_COUNT; k++) {
         if (value[k] != NULL &&
             (rc = set_key(scratch, key_names[k], value[k], why, sizeof why)) < 0) {
-            set_msg(msg, msglen, "--%s: %s", key_names[k], why);
+            mbx_msgf(msg, msglen, "--%s: %s", key_names[k], why);
             free(scratch);
             return rc;
         }
@@ -425,7 +415,7 @@ int mbx_plan_override(mbx_plan *plan, const mbx_plan_overrides *ov, char *msg, s
         for (int k = 0; k < KEY_COUNT; k++) {
             if (value[k] != NULL &&
                 (rc = set_key(&plan->meas[i], key_names[k], value[k], why, sizeof why)) < 0) {
-                set_msg(msg, msglen, "--%s: %s", key_names[k], why);
+                mbx_msgf(msg, msglen, "--%s: %s", key_names[k], why);
                 return rc;
             }
         }
@@ -434,9 +424,9 @@ int mbx_plan_override(mbx_plan *plan, const mbx_plan_overrides *ov, char *msg, s
         const mbx_measurement *m = &plan->meas[i];
         if (mbx_measurement_check(m, why, sizeof why) < 0) {
             if (m->label[0] != '\0') {
-                set_msg(msg, msglen, "[%s]: %s", m->label, why);
+                mbx_msgf(msg, msglen, "[%s]: %s", m->label, why);
             } else {
-                set_msg(msg, msglen, "%s", why);
+                mbx_msgf(msg, msglen, "%s", why);
             }
             return MBX_E_INVAL;
         }

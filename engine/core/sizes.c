@@ -3,10 +3,11 @@
 #include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "msg.h"
 
 #define SIZE_ALLOWED "sizes like 1, 64, 4K, 4KiB, 1M, 1MiB (binary multiples), up to 1TiB"
 #define RANGE_ALLOWED "expected MIN:MAX[:FACTOR] or a list, " SIZE_ALLOWED
@@ -16,17 +17,6 @@
 /* Longest item worth copying: anything longer is garbage for sure, and a
  * fixed buffer keeps the parsers allocation-free. */
 #define ITEM_MAX 64
-
-static void set_msg(char *msg, size_t msglen, const char *fmt, ...)
-{
-    if (msg == NULL || msglen == 0) {
-        return;
-    }
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, msglen, fmt, ap);
-    va_end(ap);
-}
 
 /* Copy text[0..len) without surrounding whitespace into buf; 0 if it does
  * not fit. */
@@ -79,15 +69,15 @@ static int size_parse(const char *text, uint64_t *out, char *why, size_t whylen)
 {
     char buf[ITEM_MAX];
     if (!trimmed_copy(text, strlen(text), buf, sizeof buf)) {
-        set_msg(why, whylen, "size \"%.20s...\" is too long", text);
+        mbx_msgf(why, whylen, "size \"%.20s...\" is too long", text);
         return MBX_E_INVAL;
     }
     if (buf[0] == '\0') {
-        set_msg(why, whylen, "empty size");
+        mbx_msgf(why, whylen, "empty size");
         return MBX_E_INVAL;
     }
     if (buf[0] == '-') {
-        set_msg(why, whylen, "\"%s\": negative sizes are not allowed", buf);
+        mbx_msgf(why, whylen, "\"%s\": negative sizes are not allowed", buf);
         return MBX_E_INVAL;
     }
     const char *p = buf;
@@ -100,20 +90,20 @@ static int size_parse(const char *text, uint64_t *out, char *why, size_t whylen)
         p++;
     }
     if (p == buf) {
-        set_msg(why, whylen, "\"%s\" is not a size", buf);
+        mbx_msgf(why, whylen, "\"%s\" is not a size", buf);
         return MBX_E_INVAL;
     }
     if (*p == '.' || *p == 'e' || *p == 'E') {
-        set_msg(why, whylen, "\"%s\": fractional sizes are not allowed", buf);
+        mbx_msgf(why, whylen, "\"%s\": fractional sizes are not allowed", buf);
         return MBX_E_INVAL;
     }
     unsigned shift = 0;
     if (!suffix_shift(p, &shift)) {
-        set_msg(why, whylen, "\"%s\": unknown suffix \"%s\"", buf, p);
+        mbx_msgf(why, whylen, "\"%s\": unknown suffix \"%s\"", buf, p);
         return MBX_E_INVAL;
     }
     if (v > (MBX_SIZE_MAX_BYTES >> shift)) {
-        set_msg(why, whylen, "\"%s\" is too large", buf);
+        mbx_msgf(why, whylen, "\"%s\" is too large", buf);
         return MBX_E_INVAL;
     }
     *out = v << shift;
@@ -124,11 +114,11 @@ int mbx_size_parse(const char *text, uint64_t *out, char *msg, size_t msglen)
 {
     char why[128];
     if (text == NULL || out == NULL) {
-        set_msg(msg, msglen, "no size given; expected " SIZE_ALLOWED);
+        mbx_msgf(msg, msglen, "no size given; expected " SIZE_ALLOWED);
         return MBX_E_INVAL;
     }
     if (size_parse(text, out, why, sizeof why) < 0) {
-        set_msg(msg, msglen, "%s; expected " SIZE_ALLOWED, why);
+        mbx_msgf(msg, msglen, "%s; expected " SIZE_ALLOWED, why);
         return MBX_E_INVAL;
     }
     return MBX_OK;
@@ -138,7 +128,7 @@ static int parse_factor(const char *text, double *out, char *msg, size_t msglen)
 {
     char buf[ITEM_MAX];
     if (!trimmed_copy(text, strlen(text), buf, sizeof buf) || buf[0] == '\0') {
-        set_msg(msg, msglen, "bad FACTOR; " FACTOR_ALLOWED);
+        mbx_msgf(msg, msglen, "bad FACTOR; " FACTOR_ALLOWED);
         return MBX_E_INVAL;
     }
     size_t n = strlen(buf);
@@ -152,13 +142,13 @@ static int parse_factor(const char *text, double *out, char *msg, size_t msglen)
     }
     /* strtod alone would also take hex, inf and nan. */
     if (strspn(buf, "0123456789.") != n) {
-        set_msg(msg, msglen, "FACTOR \"%s\" is not a number; " FACTOR_ALLOWED, buf);
+        mbx_msgf(msg, msglen, "FACTOR \"%s\" is not a number; " FACTOR_ALLOWED, buf);
         return MBX_E_INVAL;
     }
     char *end = NULL;
     double f = strtod(buf, &end);
     if (end != buf + n || !(f > 1.0) || f > 1024.0) {
-        set_msg(msg, msglen, "FACTOR \"%s\" is out of range; " FACTOR_ALLOWED, buf);
+        mbx_msgf(msg, msglen, "FACTOR \"%s\" is out of range; " FACTOR_ALLOWED, buf);
         return MBX_E_INVAL;
     }
     *out = f;
@@ -168,9 +158,9 @@ static int parse_factor(const char *text, double *out, char *msg, size_t msglen)
 static int push(mbx_size_list *out, uint64_t v, char *msg, size_t msglen)
 {
     if (out->n >= MBX_SIZES_MAX_POINTS) {
-        set_msg(msg, msglen,
-                "more than %d sizes; use a larger FACTOR, a narrower range or a shorter list",
-                MBX_SIZES_MAX_POINTS);
+        mbx_msgf(msg, msglen,
+                 "more than %d sizes; use a larger FACTOR, a narrower range or a shorter list",
+                 MBX_SIZES_MAX_POINTS);
         return MBX_E_INVAL;
     }
     out->v[out->n++] = v;
@@ -200,7 +190,7 @@ static int expand_range(uint64_t lo, uint64_t hi, double factor, mbx_size_list *
         k = next > k + 1.0 ? next : k + 1.0;
         if (k >= 0x1p52) {
             /* k + 1 would no longer change k: the loop could not finish. */
-            set_msg(msg, msglen, "FACTOR %.17g is too close to 1; " FACTOR_ALLOWED, factor);
+            mbx_msgf(msg, msglen, "FACTOR %.17g is too close to 1; " FACTOR_ALLOWED, factor);
             return MBX_E_INVAL;
         }
     }
@@ -216,11 +206,11 @@ static int parse_range(const char *text, mbx_size_list *out, char *msg, size_t m
         const char *colon = strchr(p, ':');
         size_t len = colon ? (size_t)(colon - p) : strlen(p);
         if (nparts == 3) {
-            set_msg(msg, msglen, "too many ':' in \"%s\"; " RANGE_ALLOWED, text);
+            mbx_msgf(msg, msglen, "too many ':' in \"%s\"; " RANGE_ALLOWED, text);
             return MBX_E_INVAL;
         }
         if (!trimmed_copy(p, len, part[nparts], sizeof part[nparts])) {
-            set_msg(msg, msglen, "\"%.*s\" is too long; " RANGE_ALLOWED, (int)len, p);
+            mbx_msgf(msg, msglen, "\"%.*s\" is too long; " RANGE_ALLOWED, (int)len, p);
             return MBX_E_INVAL;
         }
         nparts++;
@@ -233,26 +223,26 @@ static int parse_range(const char *text, mbx_size_list *out, char *msg, size_t m
     double factor = 2.0;
     char why[128];
     if (size_parse(part[0], &lo, why, sizeof why) < 0) {
-        set_msg(msg, msglen, "MIN: %s; " RANGE_ALLOWED, why);
+        mbx_msgf(msg, msglen, "MIN: %s; " RANGE_ALLOWED, why);
         return MBX_E_INVAL;
     }
     if (size_parse(part[1], &hi, why, sizeof why) < 0) {
-        set_msg(msg, msglen, "MAX: %s; " RANGE_ALLOWED, why);
+        mbx_msgf(msg, msglen, "MAX: %s; " RANGE_ALLOWED, why);
         return MBX_E_INVAL;
     }
     if (nparts == 3 && parse_factor(part[2], &factor, msg, msglen) < 0) {
         return MBX_E_INVAL;
     }
     if (lo < 1) {
-        set_msg(msg, msglen,
-                "range MIN must be at least 1 (list 0 explicitly: 0,1,8); " RANGE_ALLOWED);
+        mbx_msgf(msg, msglen,
+                 "range MIN must be at least 1 (list 0 explicitly: 0,1,8); " RANGE_ALLOWED);
         return MBX_E_INVAL;
     }
     if (lo > hi) {
         char a[32], b[32];
         mbx_size_format(lo, a, sizeof a);
         mbx_size_format(hi, b, sizeof b);
-        set_msg(msg, msglen, "reversed range: MIN (%s) > MAX (%s); " RANGE_ALLOWED, a, b);
+        mbx_msgf(msg, msglen, "reversed range: MIN (%s) > MAX (%s); " RANGE_ALLOWED, a, b);
         return MBX_E_INVAL;
     }
     return expand_range(lo, hi, factor, out, msg, msglen);
@@ -269,18 +259,18 @@ static int parse_list(const char *text, mbx_size_list *out, char *msg, size_t ms
         char item[ITEM_MAX];
         uint64_t v = 0;
         if (!trimmed_copy(p, len, item, sizeof item)) {
-            set_msg(msg, msglen, "\"%.*s\" is too long; " RANGE_ALLOWED, (int)len, p);
+            mbx_msgf(msg, msglen, "\"%.*s\" is too long; " RANGE_ALLOWED, (int)len, p);
             return MBX_E_INVAL;
         }
         if (size_parse(item, &v, why, sizeof why) < 0) {
-            set_msg(msg, msglen, "%s; " RANGE_ALLOWED, why);
+            mbx_msgf(msg, msglen, "%s; " RANGE_ALLOWED, why);
             return MBX_E_INVAL;
         }
         if (out->n > 0 && v <= out->v[out->n - 1]) {
             char a[32], b[32];
             mbx_size_format(v, a, sizeof a);
             mbx_size_format(out->v[out->n - 1], b, sizeof b);
-            set_msg(msg, msglen, "a list must be strictly ascending, but %s follows %s", a, b);
+            mbx_msgf(msg, msglen, "a list must be strictly ascending, but %s follows %s", a, b);
             return MBX_E_INVAL;
         }
         if ((rc = push(out, v, msg, msglen)) < 0) {
@@ -296,7 +286,7 @@ static int parse_list(const char *text, mbx_size_list *out, char *msg, size_t ms
 int mbx_sizes_parse(const char *text, mbx_size_list *out, char *msg, size_t msglen)
 {
     if (text == NULL || out == NULL) {
-        set_msg(msg, msglen, "no sizes given; " RANGE_ALLOWED);
+        mbx_msgf(msg, msglen, "no sizes given; " RANGE_ALLOWED);
         return MBX_E_INVAL;
     }
     out->n = 0;

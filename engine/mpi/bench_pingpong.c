@@ -1,23 +1,14 @@
 /* Ping-pong between rank 0 and the last rank of the point's communicator.
  * Rank 0 times each round trip on its own; the engine halves it. There is
- * no barrier between observations: the exchange synchronizes itself. */
+ * no barrier between observations: the exchange synchronizes itself. The
+ * variants differ only in how a message is sent, so one loop serves all,
+ * with a switch that the branch predictor resolves after the first pass. */
 #include "mbx/bench.h"
 
 #define PP_TAG 17
 #define SYNC_TAG 18
 
-/* An untimed zero-byte round trip before each batch: the command that
- * starts a batch reaches the two ranks at different times (it travels a
- * broadcast tree), and the first timed round trip must not include that. */
-static int pair_sync(const mbx_bench_ctx *c)
-{
-    int peer = c->size - 1, other = c->rank == 0 ? peer : 0;
-    char z = 0;
-    if (c->rank != 0 && c->rank != peer)
-        return MPI_SUCCESS;
-    return MPI_Sendrecv(&z, 0, MPI_BYTE, other, SYNC_TAG, &z, 0, MPI_BYTE, other, SYNC_TAG, c->comm,
-                        MPI_STATUS_IGNORE);
-}
+enum pp_send { SEND_STD, SEND_SYNC, SEND_ISEND };
 
 static uint64_t pp_buf_bytes(uint64_t bytes, int procs)
 {
@@ -25,78 +16,70 @@ static uint64_t pp_buf_bytes(uint64_t bytes, int procs)
     return bytes;
 }
 
-static int pp_send_recv(mbx_bench_ctx *c, size_t k, double *t)
+/* An untimed zero-byte round trip before each batch: the command that
+ * starts a batch reaches the two ranks at different times (it travels a
+ * broadcast tree), and the first timed round trip must not include that. */
+static int pair_sync(const mbx_bench_ctx *c, int other)
 {
-    int peer = c->size - 1, n = c->count, rc = pair_sync(c);
-    MPI_Comm comm = c->comm;
-    if (c->rank == 0) {
-        c->timing = 1;
-        for (size_t i = 0; i < k && rc == MPI_SUCCESS; i++) {
-            double t0 = mbx_timer_now(c->timer);
-            rc = MPI_Send(c->sbuf, n, MPI_BYTE, peer, PP_TAG, comm);
-            if (rc == MPI_SUCCESS)
-                rc = MPI_Recv(c->rbuf, n, MPI_BYTE, peer, PP_TAG, comm, MPI_STATUS_IGNORE);
-            t[i] = mbx_timer_now(c->timer) - t0;
-        }
-    } else if (c->rank == peer) {
-        for (size_t i = 0; i < k && rc == MPI_SUCCESS; i++) {
-            rc = MPI_Recv(c->rbuf, n, MPI_BYTE, 0, PP_TAG, comm, MPI_STATUS_IGNORE);
-            if (rc == MPI_SUCCESS)
-                rc = MPI_Send(c->sbuf, n, MPI_BYTE, 0, PP_TAG, comm);
-        }
-    }
-    return rc;
+    char z = 0;
+    return MPI_Sendrecv(&z, 0, MPI_BYTE, other, SYNC_TAG, &z, 0, MPI_BYTE, other, SYNC_TAG, c->comm,
+                        MPI_STATUS_IGNORE);
 }
 
-static int pp_ssend_recv(mbx_bench_ctx *c, size_t k, double *t)
+static inline int pp_send(const mbx_bench_ctx *c, enum pp_send how, int to)
 {
-    int peer = c->size - 1, n = c->count, rc = pair_sync(c);
-    MPI_Comm comm = c->comm;
-    if (c->rank == 0) {
-        c->timing = 1;
-        for (size_t i = 0; i < k && rc == MPI_SUCCESS; i++) {
-            double t0 = mbx_timer_now(c->timer);
-            rc = MPI_Ssend(c->sbuf, n, MPI_BYTE, peer, PP_TAG, comm);
-            if (rc == MPI_SUCCESS)
-                rc = MPI_Recv(c->rbuf, n, MPI_BYTE, peer, PP_TAG, comm, MPI_STATUS_IGNORE);
-            t[i] = mbx_timer_now(c->timer) - t0;
-        }
-    } else if (c->rank == peer) {
-        for (size_t i = 0; i < k && rc == MPI_SUCCESS; i++) {
-            rc = MPI_Recv(c->rbuf, n, MPI_BYTE, 0, PP_TAG, comm, MPI_STATUS_IGNORE);
-            if (rc == MPI_SUCCESS)
-                rc = MPI_Ssend(c->sbuf, n, MPI_BYTE, 0, PP_TAG, comm);
-        }
-    }
-    return rc;
-}
-
-static int pp_isend_recv(mbx_bench_ctx *c, size_t k, double *t)
-{
-    int peer = c->size - 1, n = c->count, rc = pair_sync(c);
-    MPI_Comm comm = c->comm;
     MPI_Request req;
+    int rc;
+    switch (how) {
+    case SEND_SYNC: return MPI_Ssend(c->sbuf, c->count, MPI_BYTE, to, PP_TAG, c->comm);
+    case SEND_ISEND:
+        rc = MPI_Isend(c->sbuf, c->count, MPI_BYTE, to, PP_TAG, c->comm, &req);
+        return rc == MPI_SUCCESS ? MPI_Wait(&req, MPI_STATUS_IGNORE) : rc;
+    case SEND_STD: break;
+    }
+    return MPI_Send(c->sbuf, c->count, MPI_BYTE, to, PP_TAG, c->comm);
+}
+
+static inline int pp_recv(const mbx_bench_ctx *c, int from)
+{
+    return MPI_Recv(c->rbuf, c->count, MPI_BYTE, from, PP_TAG, c->comm, MPI_STATUS_IGNORE);
+}
+
+static int pp_loop(mbx_bench_ctx *c, size_t k, double *t, enum pp_send how)
+{
+    int peer = c->size - 1, rc = MPI_SUCCESS;
     if (c->rank == 0) {
         c->timing = 1;
+        rc = pair_sync(c, peer);
         for (size_t i = 0; i < k && rc == MPI_SUCCESS; i++) {
             double t0 = mbx_timer_now(c->timer);
-            rc = MPI_Isend(c->sbuf, n, MPI_BYTE, peer, PP_TAG, comm, &req);
+            rc = pp_send(c, how, peer);
             if (rc == MPI_SUCCESS)
-                rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
-            if (rc == MPI_SUCCESS)
-                rc = MPI_Recv(c->rbuf, n, MPI_BYTE, peer, PP_TAG, comm, MPI_STATUS_IGNORE);
+                rc = pp_recv(c, peer);
             t[i] = mbx_timer_now(c->timer) - t0;
         }
     } else if (c->rank == peer) {
+        rc = pair_sync(c, 0);
         for (size_t i = 0; i < k && rc == MPI_SUCCESS; i++) {
-            rc = MPI_Recv(c->rbuf, n, MPI_BYTE, 0, PP_TAG, comm, MPI_STATUS_IGNORE);
+            rc = pp_recv(c, 0);
             if (rc == MPI_SUCCESS)
-                rc = MPI_Isend(c->sbuf, n, MPI_BYTE, 0, PP_TAG, comm, &req);
-            if (rc == MPI_SUCCESS)
-                rc = MPI_Wait(&req, MPI_STATUS_IGNORE);
+                rc = pp_send(c, how, 0);
         }
     }
     return rc;
+}
+
+static int run_send(mbx_bench_ctx *c, size_t k, double *t)
+{
+    return pp_loop(c, k, t, SEND_STD);
+}
+static int run_ssend(mbx_bench_ctx *c, size_t k, double *t)
+{
+    return pp_loop(c, k, t, SEND_SYNC);
+}
+static int run_isend(mbx_bench_ctx *c, size_t k, double *t)
+{
+    return pp_loop(c, k, t, SEND_ISEND);
 }
 
 #define PINGPONG(nm, fn, text)                                                                     \
@@ -107,11 +90,11 @@ static int pp_isend_recv(mbx_bench_ctx *c, size_t k, double *t)
     }
 
 const mbx_bench mbx_bench_pingpong_table[] = {
-    PINGPONG("pingpong.send_recv", pp_send_recv,
+    PINGPONG("pingpong.send_recv", run_send,
              "MPI_Send / MPI_Recv ping-pong, rank 0 <-> last rank; half round trip"),
-    PINGPONG("pingpong.ssend_recv", pp_ssend_recv,
+    PINGPONG("pingpong.ssend_recv", run_ssend,
              "MPI_Ssend / MPI_Recv ping-pong (synchronous send both ways); half round trip"),
-    PINGPONG("pingpong.isend_recv", pp_isend_recv,
+    PINGPONG("pingpong.isend_recv", run_isend,
              "MPI_Isend + MPI_Wait / MPI_Recv ping-pong; half round trip"),
 };
 const size_t mbx_bench_pingpong_count =

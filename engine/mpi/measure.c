@@ -18,22 +18,23 @@
 #define BATCH_TARGET_S 0.1 /* so a front end can redraw several times a second */
 #define NOT_TIMED (-DBL_MAX)
 
-static int ensure_batch(mbx_engine *e, size_t k)
+/* Grow two parallel arrays of doubles to hold at least `need` each. */
+static int grow_pair(double **a, double **b, size_t *cap, size_t need)
 {
-    if (k + 1 <= e->cap)
+    if (need <= *cap)
         return MBX_OK;
-    size_t cap = e->cap ? e->cap : 64;
-    while (cap < k + 1)
-        cap *= 2;
-    double *l = realloc(e->local, cap * sizeof *l);
-    if (l)
-        e->local = l;
-    double *r = realloc(e->reduced, cap * sizeof *r);
-    if (r)
-        e->reduced = r;
-    if (!l || !r)
+    size_t c = *cap ? *cap : 256;
+    while (c < need)
+        c *= 2;
+    double *x = realloc(*a, c * sizeof *x);
+    if (x)
+        *a = x;
+    double *y = realloc(*b, c * sizeof *y);
+    if (y)
+        *b = y;
+    if (!x || !y)
         return MBX_E_NOMEM;
-    e->cap = cap;
+    *cap = c;
     return MBX_OK;
 }
 
@@ -128,7 +129,7 @@ int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd)
     size_t k = (size_t)cmd->iarg[0];
     if (k == 0 || k > BATCH_MAX)
         return MBX_E_INVAL;
-    int rc = ensure_batch(e, k);
+    int rc = grow_pair(&e->local, &e->reduced, &e->cap, k + 1);
     int failed = rc < 0 || !e->in_point;
     if (!failed && e->member) {
         e->ctx.timing = 0;
@@ -165,25 +166,6 @@ int mbx_point_end(mbx_engine *e)
     e->in_point = 0;
     e->member = 0;
     e->bench = NULL;
-    return MBX_OK;
-}
-
-static int ensure_obs(mbx_engine *e, size_t n)
-{
-    if (n <= e->obs_cap)
-        return MBX_OK;
-    size_t cap = e->obs_cap ? e->obs_cap : 256;
-    while (cap < n)
-        cap *= 2;
-    double *o = realloc(e->obs, cap * sizeof *o);
-    if (o)
-        e->obs = o;
-    double *s = realloc(e->scratch, cap * sizeof *s);
-    if (s)
-        e->scratch = s;
-    if (!o || !s)
-        return MBX_E_NOMEM;
-    e->obs_cap = cap;
     return MBX_OK;
 }
 
@@ -232,7 +214,7 @@ int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
     mbx_stop_verdict verdict = MBX_STOP_GO_ON;
     while (verdict == MBX_STOP_GO_ON) {
         k = next_batch(k, n ? raw_sum / (double)n : 0.0, n, nmax);
-        if ((rc = ensure_obs(e, n + k)) < 0)
+        if ((rc = grow_pair(&e->obs, &e->scratch, &e->obs_cap, n + k)) < 0)
             break;
         mbx_cmd bc = {.opcode = MBX_OP_BATCH};
         bc.iarg[0] = (int64_t)k;

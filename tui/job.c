@@ -1,0 +1,53 @@
+#include "job.h"
+
+#include <stdio.h>
+#include <string.h>
+
+volatile sig_atomic_t mbx_stop_signal;
+
+static void on_signal(int sig)
+{
+    mbx_stop_signal = sig;
+}
+
+/* hydra forwards Ctrl-C to every rank. Rank 0 stops between batches and
+ * quits every rank cleanly; the others ignore the flag and wait for it. */
+static void catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+int mbx_job_run(int argc, char **argv, mbx_root_fn root)
+{
+    catch_signals(); /* before MPI_Init: Ctrl-C during start-up is handled too */
+    MPI_Init(NULL, NULL);
+    mbx_engine *e = NULL;
+    if (mbx_engine_create(MPI_COMM_WORLD, &e) < 0) {
+        fprintf(stderr, "mpibex: cannot set up the MPI engine\n");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    int code = 0;
+    if (mbx_engine_rank(e) != 0) {
+        int rc = mbx_engine_serve(e, &code);
+        if (rc < 0) {
+            fprintf(stderr, "mpibex: rank %d: command loop failed: %s\n", mbx_engine_rank(e),
+                    mbx_strerror(rc));
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    } else {
+        code = root(e, argc, argv);
+        if (mbx_engine_quit(e, code) < 0) {
+            fprintf(stderr, "mpibex: could not stop the other ranks\n");
+            MPI_Abort(MPI_COMM_WORLD, code ? code : 1);
+        }
+    }
+    mbx_engine_destroy(e);
+    MPI_Finalize();
+    return code;
+}
