@@ -36,6 +36,17 @@ mbx_mpi_test(mpi.cmdloop.n4 4 240 $<TARGET_FILE:test_cmdloop>)
 mbx_run_and_check(mpi.quick.n2 2 120 ${MBX_OUT}/quick2.csv
   RUN run ${MBX_SAMPLES}/quick.ini -o ${MBX_OUT}/quick2.csv --raw
   CHECK "--env ${MBX_OUT}/quick2.env.csv --obs ${MBX_OUT}/quick2.obs.csv --procs 2 --bench pingpong.send_recv --bench coll.allreduce --rows 31")
+# On 2 cores, 4 busy-polling ranks make each collective wait out scheduler
+# slices (about 8 ms), so the 4-rank run caps observations per point.
+mbx_run_and_check(mpi.quick.n4 4 240 ${MBX_OUT}/quick4.csv
+  RUN run ${MBX_SAMPLES}/quick.ini --nmin 8 --nmax 24 -q -o ${MBX_OUT}/quick4.csv
+  CHECK "--procs 4 --rows 31 --env ${MBX_OUT}/quick4.env.csv")
+mbx_run_and_check(mpi.pingpong.n2 2 120 ${MBX_OUT}/pingpong2.csv
+  RUN run ${MBX_SAMPLES}/pingpong.ini -q -o ${MBX_OUT}/pingpong2.csv
+  CHECK "--procs 2 --rows 23 --bench pingpong.send_recv")
+mbx_run_and_check(mpi.pingpong.n4 4 120 ${MBX_OUT}/pingpong4.csv
+  RUN run ${MBX_SAMPLES}/pingpong.ini -q -o ${MBX_OUT}/pingpong4.csv
+  CHECK "--procs 4 --rows 23 --bench pingpong.send_recv")
 mbx_run_and_check(mpi.embedded.n2 2 120 ${MBX_OUT}/embedded2.csv
   RUN run -o ${MBX_OUT}/embedded2.csv
   CHECK "--rows 31 --env ${MBX_OUT}/embedded2.env.csv")
