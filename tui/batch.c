@@ -410,7 +410,7 @@ static int root_run(mbx_engine *e, int argc, char **argv, run_state *st)
     return measure_all(st, e, nranks);
 }
 
-static int batch_root(mbx_engine *e, int argc, char **argv)
+int mbx_batch_root(mbx_engine *e, int argc, char **argv)
 {
     run_state st;
     memset(&st, 0, sizeof st);
@@ -428,5 +428,5 @@ static int batch_root(mbx_engine *e, int argc, char **argv)
 
 int mbx_batch_run(int argc, char **argv)
 {
-    return mbx_job_run(argc, argv, batch_root);
+    return mbx_job_run(argc, argv, mbx_batch_root);
 }

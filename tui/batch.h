@@ -6,4 +6,9 @@
 int mbx_batch_run(int argc, char **argv); /* mpibex run */
 int mbx_idle_run(int argc, char **argv);  /* mpibex idle */
 
+struct mbx_engine;
+/* Rank 0's part of `run` inside a job already started (the explorer falls
+ * back to it when rank 0 has no terminal). */
+int mbx_batch_root(struct mbx_engine *e, int argc, char **argv);
+
 #endif

@@ -1,9 +1,13 @@
 /* mpibex: dispatch to a front end. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "batch.h"
 #include "cli.h"
+#include "explore.h"
+#include "launcher.h"
 #include "mbx/bench.h"
 #include "mbx/version.h"
 
@@ -17,27 +21,54 @@ static int list_benchmarks(void)
     return 0;
 }
 
+/* The explorer under MPI: `mpiexec -n N mpibex [explorer options]`. */
+static int explore_with(int argc, char **argv)
+{
+    char **v = calloc((size_t)argc + 1, sizeof *v);
+    if (!v)
+        return 1;
+    v[0] = "explore";
+    for (int i = 1; i < argc; i++)
+        v[i] = argv[i];
+    int rc = mbx_explore_main(argc, v);
+    free(v);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "mpibex: no command given (try 'mpibex --help')\n");
-        return 2;
-    }
-    const char *cmd = argv[1];
-    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "help") == 0) {
+    const char *cmd = argc > 1 ? argv[1] : "";
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
         mbx_cli_usage();
         return 0;
     }
-    if (strcmp(cmd, "-V") == 0 || strcmp(cmd, "--version") == 0) {
+    if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
         printf("mpibex %s (%s, %s)\n", MBX_VERSION, MBX_COMPILER, MBX_BUILD_TYPE);
         return 0;
     }
-    if (strcmp(cmd, "list") == 0)
+    if (!strcmp(cmd, "list"))
         return list_benchmarks();
-    if (strcmp(cmd, "run") == 0)
+    if (!strcmp(cmd, "run"))
         return mbx_batch_run(argc - 2, argv + 2);
-    if (strcmp(cmd, "idle") == 0)
+    if (!strcmp(cmd, "idle"))
         return mbx_idle_run(argc - 2, argv + 2);
-    fprintf(stderr, "mpibex: unknown command '%s' (try 'mpibex --help')\n", cmd);
-    return 2;
+    if (!strcmp(cmd, "explore"))
+        return mbx_explore_main(argc - 1, argv + 1);
+    if (cmd[0] != '\0' && cmd[0] != '-') {
+        fprintf(stderr, "mpibex: unknown command '%s' (try 'mpibex --help')\n", cmd);
+        return 2;
+    }
+    /* No command: the explorer. Outside MPI this process is the launcher
+     * that starts the job; inside, it is one of the job's ranks. */
+    if (mbx_launcher_outside_mpi()) {
+        char self[4096];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        if (n <= 0) {
+            fprintf(stderr, "mpibex: cannot find my own executable (/proc/self/exe)\n");
+            return 1;
+        }
+        self[n] = '\0';
+        return mbx_launcher_main(argc, argv, self);
+    }
+    return explore_with(argc, argv);
 }

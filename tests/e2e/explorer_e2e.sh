@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# End to end through the real launcher and mpiexec -n 2, in tmux: start,
+# run, see braille plot cells appear, resize mid-run, export a CSV that
+# parses, quit, find the shell prompt back with a sane terminal and no
+# leftover process; then Ctrl-C mid-run (the autosaved CSV of finished
+# points still parses). Prints figures: key-to-screen latency, draw time.
+# usage: explorer_e2e.sh MPIBEX CSVCHECK WORKDIR
+set -u
+mpibex=$1 check=$2 work=$3
+sess=mbxe2e$$
+rm -rf "$work"
+mkdir -p "$work"
+fails=0
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+cap() { tmux capture-pane -p -t "$sess" 2>/dev/null; }
+# wait_for REGEX SECONDS: poll the pane until it matches
+wait_for() {
+  local end=$((SECONDS + $2))
+  while [ $SECONDS -lt $end ]; do
+    cap | grep -Eq -- "$1" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+cleanup() {
+  tmux kill-session -t "$sess" 2>/dev/null
+  pkill -f "$mpibex explore" 2>/dev/null
+}
+trap cleanup EXIT
+
+tmux new-session -d -s "$sess" -x 120 -y 36 "env -i HOME=$work PATH=$PATH TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 bash --norc --noprofile"
+tmux send-keys -t "$sess" "cd $work && PS1='PROMPT> '" Enter
+wait_for "PROMPT>" 10 || fail "shell prompt"
+
+# 1. start the explorer on 2 ranks with the quick plan preloaded
+tmux send-keys -t "$sess" "$mpibex -n 2 --autosave $work/auto; echo EXIT=\$?" Enter
+if wait_for "1 Picker" 30; then pass "explorer up through the launcher and mpiexec -n 2"; else fail "explorer did not start"; cap; fi
+wait_for "2 ranks on 1 host" 5 && pass "title shows the job" || fail "title"
+
+# key-to-screen latency: switch screens and time until the pane shows it
+t0=$(date +%s%N)
+tmux send-keys -t "$sess" 2
+wait_for "\[2 Parameters\]" 5 || fail "params screen"
+t1=$(date +%s%N)
+echo "FIGURE: key-to-screen latency (tmux send-keys to capture-pane) $(( (t1 - t0) / 1000000 )) ms"
+tmux send-keys -t "$sess" 1
+
+# 2. run; braille cells appear; resize mid-run
+tmux send-keys -t "$sess" r
+wait_for "\[3 Run\]" 5 || fail "run view"
+# Braille cells are U+2801..U+28FF: UTF-8 bytes E2 A0..A3 xx.
+braille() { cap | LC_ALL=C grep -qaP '\xe2[\xa0-\xa3][\x80-\xbf]'; }
+end=$((SECONDS + 20))
+until braille || [ $SECONDS -ge $end ]; do sleep 0.1; done
+if braille; then pass "braille plot cells appear"; else fail "no braille cells"; cap; fi
+tmux resize-window -t "$sess" -x 100 -y 30
+sleep 0.5
+rows=$(cap | wc -l)
+[ "$rows" -le 30 ] && cap | tail -1 | grep -q "quit" && pass "resized to 100x30, footer on the last row" || fail "resize (rows=$rows)"
+if wait_for "done: [0-9]+ points" 60; then pass "run finished"; else fail "run did not finish"; cap; fi
+
+# 3. export: clear the suggested name, type ours, confirm
+tmux send-keys -t "$sess" e
+wait_for "Export CSV to:" 5 || fail "export prompt"
+for _ in $(seq 1 40); do tmux send-keys -t "$sess" BSpace; done
+tmux send-keys -t "$sess" "$work/out.csv" Enter
+if wait_for "exported [0-9]+ points to" 10; then pass "export message"; else fail "export"; cap; fi
+"$check" "$work/out.csv" --env "$work/out.env.csv" >/dev/null && pass "exported CSV parses, every SETTLED row meets its rule" || fail "exported CSV"
+# the overwrite question
+tmux send-keys -t "$sess" e
+wait_for "Export CSV to:" 5
+for _ in $(seq 1 40); do tmux send-keys -t "$sess" BSpace; done
+tmux send-keys -t "$sess" "$work/out.csv" Enter
+wait_for "exists. Overwrite\? \(y/n\)" 5 && pass "overwrite question" || fail "overwrite question"
+tmux send-keys -t "$sess" n
+
+# 4. quit: prompt back, terminal sane, nothing left
+tmux send-keys -t "$sess" q
+if wait_for "EXIT=0" 20; then pass "quit, exit 0"; else fail "no clean exit"; cap; fi
+log=$(cap | grep -o "log: [^ ]*" | tail -1 | cut -d' ' -f2)
+[ -n "$log" ] && grep -h "explorer: .* frames" "$log" | sed 's/^/FIGURE: /'
+tmux send-keys -t "$sess" "stty -a | tr ' ;' '\n\n' | grep -xE -- '-?(icanon|echo)' | tr '\n' ' '; echo" Enter
+wait_for "^icanon echo" 5 && pass "terminal sane (icanon echo)" || { fail "terminal modes"; cap | tail -3; }
+sleep 0.5
+pgrep -f "$mpibex explore" >/dev/null && fail "a rank is left running" || pass "no leftover process"
+
+# 5. Ctrl-C mid-run: a long run, interrupted after a few points
+tmux send-keys -t "$sess" clear Enter
+tmux send-keys -t "$sess" "$mpibex -n 2 --autosave $work/auto2 --start --plan $work/long.ini; echo EXIT=\$?" Enter
+cat >"$work/long.ini" <<'INI'
+[long]
+bench = pingpong.send_recv, coll.bcast
+sizes = 1:4MiB:sqrt2
+stop = stderr:0.5%
+nmax = 100000
+INI
+wait_for "point ([3-9]|[1-9][0-9])/" 40 || fail "long run did not progress"
+tmux send-keys -t "$sess" C-c
+if wait_for "EXIT=130" 20; then pass "Ctrl-C: exit 130"; else fail "Ctrl-C exit"; cap | tail -5; fi
+auto=$(ls "$work"/auto2/*.csv 2>/dev/null | head -1)
+[ -n "$auto" ] && "$check" "$auto" >/dev/null && pass "autosaved CSV of finished points parses ($(($(wc -l <"$auto") - 1)) rows)" || fail "autosave after Ctrl-C"
+tmux send-keys -t "$sess" "stty -a | tr ' ;' '\n\n' | grep -xE -- '-?(icanon|echo)' | tr '\n' ' '; echo" Enter
+wait_for "^icanon echo" 5 && pass "terminal sane after Ctrl-C" || fail "terminal after Ctrl-C"
+sleep 0.5
+pgrep -f "$mpibex explore" >/dev/null && fail "a rank is left after Ctrl-C" || pass "no leftover process after Ctrl-C"
+
+echo "$fails failure(s)"
+[ $fails -eq 0 ]

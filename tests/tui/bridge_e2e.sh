@@ -1,0 +1,256 @@
+#!/usr/bin/env bash
+# End-to-end tests of the terminal bridge: the real launcher (through
+# tests/tui/launcher_driver.c), mpiexec, and tests/tui/term_echo.c standing
+# in for the explorer, driven in tmux (send-keys, capture-pane,
+# resize-window).
+#
+#   bridge_e2e.sh LAUNCHER_DRIVER TERM_ECHO
+#
+# Cases: (a) tty bridge, (b) socket bridge on 127.0.0.1, (c) strangers on
+# the socket port, (d) Ctrl-C, (e) SIGTERM to the launcher, (f) auto. Each
+# check prints PASS or FAIL; the exit status is non-zero on any FAIL. Only
+# 127.0.0.1 is used. Every wait is bounded.
+set -u
+
+if [ $# -ne 2 ]; then
+    echo "usage: $0 LAUNCHER_DRIVER TERM_ECHO" >&2
+    exit 2
+fi
+driver=$(readlink -f "$1")
+echo_bin=$(readlink -f "$2")
+for tool in tmux mpiexec python3; do
+    command -v "$tool" >/dev/null || { echo "FAIL: $tool not found"; exit 1; }
+done
+[ -x "$driver" ] && [ -x "$echo_bin" ] || { echo "FAIL: $driver or $echo_bin not executable"; exit 1; }
+
+work=$(mktemp -d /tmp/mbx-bridge-e2e.XXXXXX)
+mkdir "$work/tmp" # the launcher's private status directories go here
+mark="e2e-$$-$RANDOM$RANDOM"   # in the environment of everything the launcher starts
+sock="mbx-bridge-e2e-$$"        # a private tmux server
+sess=""
+fails=0
+
+T() { tmux -L "$sock" "$@"; }
+
+pids_with_mark() {
+    local p
+    for p in /proc/[0-9]*; do
+        if { tr '\0' '\n' <"$p/environ"; } 2>/dev/null | grep -qxF "MBX_E2E_MARK=$mark"; then
+            echo "${p#/proc/}"
+        fi
+    done
+}
+
+cleanup() {
+    local p
+    for p in $(pids_with_mark); do kill -KILL "$p" 2>/dev/null; done
+    T kill-server 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+pass() { echo "PASS: $sess: $*"; }
+fail() { echo "FAIL: $sess: $*"; fails=$((fails + 1)); }
+check() { # DESCRIPTION COMMAND...
+    local what=$1
+    shift
+    if "$@"; then pass "$what"; else fail "$what"; fi
+}
+
+screen() { T capture-pane -p -t "$sess" -S -200; }
+
+# wait_for REGEX SECONDS: until the pane shows a line matching REGEX.
+wait_for() {
+    local i
+    for ((i = 0; i < $2 * 10; i++)); do
+        screen | grep -qE -- "$1" && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+wait_file() { # FILE SECONDS
+    local i
+    for ((i = 0; i < $2 * 10; i++)); do
+        [ -s "$1" ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+# start_case NAME LAUNCHER-OPTIONS...: a fresh 100x30 pane, its terminal
+# modes saved, then the launcher started in it, logging to $work/NAME.log
+# (or, with default_log set, to its default place under $work/state).
+default_log=""
+start_case() {
+    sess=$1
+    shift
+    local logging="--log $work/$sess.log"
+    [ -n "$default_log" ] && logging=""
+    T new-session -d -s "$sess" -x 100 -y 30 "env PS1='E2E> ' bash --norc --noprofile"
+    wait_for '^E2E>' 10 || fail "no shell prompt"
+    T send-keys -t "$sess" "stty -g >$work/$sess.stty-before" Enter
+    wait_file "$work/$sess.stty-before" 5 || fail "could not save the terminal modes"
+    T send-keys -t "$sess" "TMPDIR=$work/tmp XDG_STATE_HOME=$work/state MBX_E2E_MARK=$mark MBX_EXPLORE_CMD=$echo_bin $driver $* $logging; echo EXIT=\$?" Enter
+}
+
+launcher_pid() {
+    local shell
+    shell=$(T display-message -p -t "$sess" '#{pane_pid}')
+    [ -n "$shell" ] && pgrep -P "$shell" | head -n 1
+}
+
+exit_code() { screen | sed -n 's/^EXIT=\([0-9]*\)$/\1/p' | tail -n 1; }
+
+modes_sane() { # FILE of stty -a: icanon and echo set ("-icanon" would be off)
+    local words
+    words=$(tr ' ;\n' '\n\n\n' <"$1")
+    grep -qx icanon <<<"$words" && grep -qx echo <<<"$words"
+}
+
+no_stranger_bytes() { ! screen | grep -qE 'GET /|key:(47|48)'; }
+
+# The launcher is gone, the prompt is back, the terminal modes are as they
+# were (and sane), and nothing the launcher started is still running.
+check_end() {
+    local want=$1 code left
+    check "launcher exited" wait_for '^EXIT=[0-9]+$' 20
+    code=$(exit_code)
+    case $want in
+        0) check "exit code 0 (got ${code:-none})" test "${code:-x}" = 0 ;;
+        nonzero) check "exit code non-zero (got ${code:-none})" test "${code:-0}" != 0 ;;
+    esac
+    check "shell prompt back" wait_for '^E2E> ?$' 5
+    if [ -n "$default_log" ]; then
+        check "log path printed" wait_for "^mpibex: log: $work/state/mpibex/explore-[0-9-]+\.log$" 1
+    else
+        check "log path printed" wait_for "^mpibex: log: $work/$sess.log$" 1
+    fi
+    T send-keys -t "$sess" "stty -g >$work/$sess.stty-after; stty -a >$work/$sess.stty-a" Enter
+    wait_file "$work/$sess.stty-a" 5
+    check "terminal modes restored exactly" cmp -s "$work/$sess.stty-before" "$work/$sess.stty-after"
+    check "icanon and echo on" modes_sane "$work/$sess.stty-a"
+    check "status directory removed" test -z "$(ls -A "$work/tmp")"
+    left=$(pids_with_mark | wc -l)
+    check "no process left (found $left)" test "$left" -eq 0
+    for p in $(pids_with_mark); do echo "  left: $p $(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)"; done
+    T kill-session -t "$sess"
+}
+
+# Keys, a resize, and 'q', on a job that greeted us with the given kind.
+drive_echo() {
+    local kind=$1
+    check "hello line with kind=$kind" wait_for "^mbx-term-echo kind=$kind size=30x100" 20
+    T send-keys -t "$sess" -l ab
+    check "key a echoed" wait_for '^key:61' 5
+    check "key b echoed" wait_for '^key:62' 5
+    T resize-window -t "$sess" -x 120 -y 40
+    check "resize seen" wait_for '^size=40x120' 5
+}
+
+# stranger MODE HOST PORT TOKEN: connects, says MODE's thing, prints the
+# number of bytes that came back, then "closed" or "open".
+stranger() {
+    python3 - "$@" <<'EOF'
+import socket, sys
+mode, host, port, token = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+s = socket.create_connection((host, port), timeout=5)
+if mode == "wrong":
+    bad = ("0" if token[0] != "0" else "1") + token[1:]
+    s.sendall(b"H\0\0\0\x40" + bad.encode())
+elif mode == "garbage":
+    s.sendall(b"GET / HTTP/1.0\r\n\r\n")
+elif mode == "replay":
+    s.sendall(b"H\0\0\0\x40" + token.encode())
+s.settimeout(5)
+got, state = b"", "open"
+try:
+    while True:
+        chunk = s.recv(4096)
+        if not chunk:
+            state = "closed"
+            break
+        got += chunk
+except ConnectionResetError:
+    state = "closed"
+except socket.timeout:
+    pass
+print(len(got), state)
+EOF
+}
+
+# (a) tty bridge
+start_case tty --bridge tty
+drive_echo tty
+T send-keys -t "$sess" -l q
+check_end 0
+
+# (b) socket bridge
+start_case socket --bridge socket --bridge-addr 127.0.0.1
+drive_echo socket
+T send-keys -t "$sess" -l q
+check_end 0
+check "log has the connection" grep -q '^bridge: rank 0 connected from 127.0.0.1:' "$work/socket.log"
+
+# (c) strangers while a socket job runs
+start_case stranger --bridge socket --bridge-addr 127.0.0.1
+check "hello line" wait_for '^mbx-term-echo kind=socket' 20
+lp=$(launcher_pid)
+job=""
+[ -n "$lp" ] && job=$(pgrep -P "$lp" | head -n 1)
+env_of_job=""
+[ -n "$job" ] && env_of_job=$({ tr '\0' '\n' <"/proc/$job/environ"; } 2>/dev/null)
+addr=$(sed -n 's/^MBX_BRIDGE=//p' <<<"$env_of_job")
+token=$(sed -n 's/^MBX_BRIDGE_TOKEN=//p' <<<"$env_of_job")
+port=${addr##*:}
+check "bridge address and token in the job's environment ($addr)" \
+    test "${addr%:*}" = 127.0.0.1 -a ${#token} -eq 64
+for mode in wrong garbage replay silent; do
+    reply=$(stranger "$mode" 127.0.0.1 "${port:-1}" "${token:-x}" 2>&1)
+    check "$mode connection: nothing sent back, closed (got: $reply)" test "$reply" = "0 closed"
+done
+check "log: wrong token refused" grep -qE '^bridge: refused connection from 127\.0\.0\.1:[0-9]+ \(wrong token\)$' "$work/stranger.log"
+check "log: garbage refused" grep -qE '^bridge: refused connection from 127\.0\.0\.1:[0-9]+ \(malformed hello: unknown frame type\)$' "$work/stranger.log"
+check "log: replay refused" grep -qE '^bridge: refused connection from 127\.0\.0\.1:[0-9]+ \(token already used\)$' "$work/stranger.log"
+check "log: silent refused" grep -qE '^bridge: refused connection from 127\.0\.0\.1:[0-9]+ \(no hello within 2 s\)$' "$work/stranger.log"
+check "no stranger bytes on screen" no_stranger_bytes
+T send-keys -t "$sess" -l z
+check "the real session still works" wait_for '^key:7a' 5
+T send-keys -t "$sess" -l q
+check_end 0
+
+# (d) Ctrl-C, with either bridge
+for mode in tty socket; do
+    start_case "ctrl-c-$mode" --bridge "$mode" --bridge-addr 127.0.0.1
+    check "hello line" wait_for "^mbx-term-echo kind=$mode" 20
+    T send-keys -t "$sess" C-c
+    check_end nonzero
+done
+
+# (e) SIGTERM to the launcher, with either bridge
+for mode in tty socket; do
+    start_case "sigterm-$mode" --bridge "$mode" --bridge-addr 127.0.0.1
+    check "hello line" wait_for "^mbx-term-echo kind=$mode" 20
+    lp=$(launcher_pid)
+    check "launcher found" test -n "$lp"
+    [ -n "$lp" ] && kill -TERM "$lp"
+    check_end nonzero
+done
+
+# (f) auto on the same host: rank 0 opens the terminal by name; the log
+# goes to its default place
+default_log=1
+start_case auto --bridge-addr 127.0.0.1
+check "hello line with kind=tty" wait_for '^mbx-term-echo kind=tty' 20
+T send-keys -t "$sess" -l q
+check_end 0
+logs=("$work"/state/mpibex/explore-*.log)
+check "one default log file, mode 600" test ${#logs[@]} -eq 1 -a "$(stat -c %a "${logs[0]}")" = 600
+check "log directory mode 700" test "$(stat -c %a "$work/state/mpibex")" = 700
+default_log=""
+
+if [ "$fails" -ne 0 ]; then
+    echo "bridge_e2e: $fails check(s) failed"
+    exit 1
+fi
+echo "bridge_e2e: all checks passed"

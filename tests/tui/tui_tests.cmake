@@ -1,0 +1,31 @@
+# TUI tests: pure modules (cmocka), headless golden screens, tmux end to end.
+function(mbx_tui_unit name)
+  add_executable(${name} tui/${name}.c)
+  target_include_directories(${name} PRIVATE ${MBX_CMOCKA_INCLUDE_DIR})
+  target_link_libraries(${name} PRIVATE mbx_tuicore ${MBX_CMOCKA_LIBRARY})
+  add_test(NAME unit.${name} COMMAND ${name})
+  set_tests_properties(unit.${name} PROPERTIES TIMEOUT 60 LABELS unit)
+endfunction()
+
+mbx_tui_unit(test_canvas)
+mbx_tui_unit(test_axis)
+mbx_tui_unit(test_layout)
+mbx_tui_unit(test_theme)
+mbx_tui_unit(test_bridgeproto)
+target_compile_definitions(test_theme PRIVATE MBX_THEMES_DIR="${CMAKE_SOURCE_DIR}/themes")
+
+# Golden screens of the main views under a 256-colour, an 8-colour and a
+# no-colour terminal (regenerate: MBX_UPDATE_GOLDEN=1 ctest -R tui.golden).
+foreach(term xterm-256color xterm xterm-mono)
+  add_test(NAME tui.golden.${term}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/headless_test.sh $<TARGET_FILE:mpibex> ${term}
+                   ${CMAKE_CURRENT_SOURCE_DIR}/tui/keys/views.keys
+                   ${CMAKE_CURRENT_SOURCE_DIR}/tui/golden/${term} ${CMAKE_CURRENT_BINARY_DIR}/headless/${term})
+  set_tests_properties(tui.golden.${term} PROPERTIES TIMEOUT 60 LABELS tui)
+endforeach()
+
+# End to end through the real launcher, mpiexec -n 2 and tmux.
+add_test(NAME e2e.explorer
+         COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/explorer_e2e.sh $<TARGET_FILE:mpibex>
+                 $<TARGET_FILE:csvcheck> ${CMAKE_CURRENT_BINARY_DIR}/e2e-explorer)
+set_tests_properties(e2e.explorer PROPERTIES TIMEOUT 300 LABELS e2e RUN_SERIAL TRUE)

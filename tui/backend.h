@@ -1,0 +1,31 @@
+/* What the explorer measures with: the MPI engine, or a deterministic fake
+ * for headless tests and demos. The explorer only ever talks to this. */
+#ifndef MBX_BACKEND_H
+#define MBX_BACKEND_H
+
+#include "mbx/engine.h"
+
+typedef struct mbx_backend mbx_backend;
+
+struct mbx_backend {
+    int nranks;
+    uint64_t mem_per_rank; /* bytes a rank may use for buffers */
+    char desc[160];        /* "2 ranks on 1 host, MPICH Version: 4.0.2" */
+    int (*configure)(mbx_backend *b, mbx_timer_kind timer, mbx_timer_info *out);
+    int (*measure)(mbx_backend *b, const mbx_point_spec *spec, mbx_progress_fn progress, void *ud,
+                   mbx_result *out, const double **obs, size_t *nobs);
+    int (*environment)(mbx_backend *b, mbx_kvlist *out);
+    double (*now)(mbx_backend *b); /* seconds; simulated for the fake */
+    void *impl;
+};
+
+/* The engine on rank 0 (after describe). */
+int mbx_backend_engine(mbx_engine *e, mbx_backend *out);
+
+/* The fake: nranks simulated ranks; each benchmark's time grows linearly
+ * with size (latency + bytes / bandwidth, with per-benchmark constants),
+ * with deterministic noise; time only advances by what it "measures". */
+void mbx_backend_fake(int nranks, mbx_backend *out);
+void mbx_backend_fake_free(mbx_backend *b);
+
+#endif

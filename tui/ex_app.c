@@ -1,0 +1,430 @@
+/* The explorer's loop: keys, run control, prompts. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ex_keys.h"
+#include "ex_keysrc.h"
+#include "explorer.h"
+#include "job.h"
+#include "mbx/bench.h"
+#include "mbx/csvio.h"
+
+#define REDRAW_S 0.1 /* at least 10 frames a second while measuring */
+
+static double wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void ex_set_msg(explorer *x, int role, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(x->msg, sizeof x->msg, fmt, ap);
+    va_end(ap);
+    x->msg_role = role;
+}
+
+double ex_elapsed(const explorer *x)
+{
+    if (!x->npts)
+        return 0;
+    /* While paused or stopped, the clock stands at t_pause_begin. */
+    double end = x->running && !x->paused ? x->be->now(x->be) : x->t_pause_begin;
+    return end - x->t_start - x->t_pause_total;
+}
+
+static void set_pause(explorer *x, int on)
+{
+    if (on == x->paused || !x->running)
+        return;
+    double now = x->be->now(x->be);
+    if (on)
+        x->t_pause_begin = now;
+    else
+        x->t_pause_total += now - x->t_pause_begin;
+    x->paused = on;
+}
+
+static void open_autosave(explorer *x)
+{
+    x->autosave_path[0] = '\0';
+    if (!x->autosave_dir[0])
+        return;
+    mkdir(x->autosave_dir, 0700);
+    time_t t = time(NULL);
+    char stamp[32];
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime(&t));
+    snprintf(x->autosave_path, sizeof x->autosave_path, "%s/explorer-%s-%ld.csv", x->autosave_dir,
+             stamp, (long)getpid());
+    if (mbx_csv_writer_open(x->autosave_path, mbx_result_columns, MBX_RESULT_NCOLS, &x->autosave) <
+        0) {
+        ex_set_msg(x, MBX_ROLE_WARNING, "cannot autosave to %s: %s", x->autosave_path,
+                   strerror(errno));
+        x->autosave_path[0] = '\0';
+        x->autosave = NULL;
+    }
+}
+
+/* Expand the selection and parameters into points; 0 if there is nothing
+ * to run (with a message saying why). */
+static int plan_points(explorer *x)
+{
+    if (!ex_params_ok(x)) {
+        ex_set_msg(x, MBX_ROLE_ERROR, "fix the parameters first (2)");
+        x->screen = EX_PARAMS;
+        return 0;
+    }
+    if (ex_picker_count(x) == 0) {
+        ex_set_msg(x, MBX_ROLE_ERROR, "select at least one benchmark first (1)");
+        x->screen = EX_PICKER;
+        return 0;
+    }
+    free(x->pts);
+    x->pts = calloc(EX_MAX_POINTS, sizeof *x->pts);
+    x->npts = 0;
+    if (!x->pts)
+        return 0;
+    for (size_t b = 0; b < mbx_bench_count() && b < EX_MAX_BENCH; b++) {
+        if (!x->sel[b])
+            continue;
+        const mbx_bench *bn = mbx_bench_get((int)b);
+        for (int pi = 0; pi < x->nprocs; pi++) {
+            if (x->procs[pi] < bn->min_procs) {
+                ex_set_msg(x, MBX_ROLE_WARNING, "%s needs at least %d ranks: skipped at %d",
+                           bn->name, bn->min_procs, x->procs[pi]);
+                continue;
+            }
+            size_t nsz = (bn->flags & MBX_BENCH_SIZED) ? x->meas.sizes.n : 1;
+            uint64_t last = UINT64_MAX;
+            for (size_t si = 0; si < nsz && x->npts < EX_MAX_POINTS; si++) {
+                uint64_t bytes = mbx_bench_align(bn, x->meas.sizes.v[si]);
+                if (bytes == last)
+                    continue;
+                last = bytes;
+                uint64_t need = 2 * bn->buf_bytes(bytes, x->procs[pi]);
+                if (bytes > INT32_MAX || need > x->be->mem_per_rank / 10 * 9) {
+                    ex_set_msg(x, MBX_ROLE_ERROR,
+                               "sizes: %s at %llu bytes needs more memory than a rank has",
+                               bn->name, (unsigned long long)bytes);
+                    x->screen = EX_PARAMS;
+                    x->npts = 0;
+                    return 0;
+                }
+                x->pts[x->npts++] = (ex_point){(int)b, bytes, x->procs[pi], EX_PENDING, NAN, {0}};
+            }
+        }
+    }
+    return x->npts > 0;
+}
+
+void ex_start_run(explorer *x)
+{
+    if (x->running)
+        return;
+    x->msg[0] = '\0';
+    if (!plan_points(x))
+        return;
+    if (x->configured_timer != (int)x->timer) {
+        if (x->be->configure(x->be, x->timer, &x->tinfo) < 0) {
+            ex_set_msg(x, MBX_ROLE_ERROR, "timer: %s cannot be used here",
+                       mbx_timer_name(x->timer));
+            return;
+        }
+        x->configured_timer = (int)x->timer;
+    }
+    mbx_csv_writer_close(x->autosave);
+    x->autosave = NULL;
+    open_autosave(x);
+    x->ndone = x->cur = 0;
+    x->running = 1;
+    x->paused = x->cancel = 0;
+    x->t_start = x->be->now(x->be);
+    x->t_pause_total = 0;
+    x->exported = 0;
+    x->screen = EX_RUN;
+    if (x->autosave_path[0])
+        ex_set_msg(x, MBX_ROLE_DIM, "autosaving every finished point to %s", x->autosave_path);
+}
+
+static void begin_export(explorer *x)
+{
+    if (x->ndone == 0) {
+        ex_set_msg(x, MBX_ROLE_WARNING, "nothing to export yet");
+        return;
+    }
+    time_t t = time(NULL);
+    if (x->headless) /* golden screens must not depend on the clock */
+        snprintf(x->input, sizeof x->input, "mpibex-results.csv");
+    else
+        strftime(x->input, sizeof x->input, "mpibex-%Y%m%d-%H%M%S.csv", localtime(&t));
+    x->prompt = EX_PROMPT_EXPORT;
+}
+
+static void do_export(explorer *x, const char *path)
+{
+    char msg[256];
+    if (ex_export(x, path, msg, sizeof msg) == 0) {
+        x->exported = 1;
+        ex_set_msg(x, MBX_ROLE_OK, "%s", msg);
+    } else {
+        ex_set_msg(x, MBX_ROLE_ERROR, "%s", msg);
+    }
+}
+
+static int prompt_key(explorer *x, int key)
+{
+    size_t len = strlen(x->input);
+    switch (x->prompt) {
+    case EX_PROMPT_EXPORT:
+        if (key == 27) {
+            x->prompt = EX_PROMPT_NONE;
+        } else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+            if (!len)
+                return 1;
+            snprintf(x->pending_path, sizeof x->pending_path, "%s", x->input);
+            struct stat sb;
+            if (stat(x->pending_path, &sb) == 0) {
+                x->prompt = EX_PROMPT_OVERWRITE;
+            } else {
+                x->prompt = EX_PROMPT_NONE;
+                do_export(x, x->pending_path);
+            }
+        } else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+            if (len)
+                x->input[len - 1] = '\0';
+        } else if (key >= 32 && key < 127 && len + 1 < sizeof x->input) {
+            x->input[len] = (char)key;
+            x->input[len + 1] = '\0';
+        }
+        return 1;
+    case EX_PROMPT_OVERWRITE:
+        x->prompt = EX_PROMPT_NONE;
+        if (key == 'y' || key == 'Y')
+            do_export(x, x->pending_path);
+        else
+            ex_set_msg(x, MBX_ROLE_DIM, "not exported");
+        return 1;
+    case EX_PROMPT_QUIT:
+        x->prompt = EX_PROMPT_NONE;
+        if (key == 'y' || key == 'Y') {
+            x->quit = 1;
+            x->cancel = 1;
+        }
+        return 1;
+    case EX_PROMPT_NONE: break;
+    }
+    return 0;
+}
+
+static void cycle_theme(explorer *x)
+{
+    char names[32][32];
+    int n = mbx_theme_list(x->theme_dir, x->theme_dirs, names, 32), cur = 0;
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], x->theme_name) == 0)
+            cur = i;
+    if (n == 0)
+        return;
+    const char *next = names[(cur + 1) % n];
+    char msg[256];
+    mbx_theme t;
+    if (mbx_theme_load(next, x->theme_dir, x->theme_dirs, &t, NULL, 0, msg, sizeof msg) < 0) {
+        ex_set_msg(x, MBX_ROLE_ERROR, "%s", msg);
+        return;
+    }
+    x->theme = t;
+    snprintf(x->theme_name, sizeof x->theme_name, "%s", next);
+    ex_colors_init(x);
+    ex_set_msg(x, MBX_ROLE_DIM, "theme %s", next);
+}
+
+int ex_handle_key(explorer *x, int key)
+{
+    if (key == EX_KEY_EOF) { /* the end of a headless script */
+        x->quit = x->cancel = 1;
+        return 1;
+    }
+    if (x->help) {
+        x->help = 0;
+        return 1;
+    }
+    if (x->prompt != EX_PROMPT_NONE)
+        return prompt_key(x, key);
+    /* Text entry owns the keyboard while it is open. */
+    if (x->screen == EX_PICKER && x->filtering)
+        return ex_picker_key(x, key);
+    if (x->screen == EX_PARAMS && x->editing)
+        return ex_params_key(x, key);
+    ex_action a = ex_key_action(key, x->screen);
+    switch (a) {
+    case EXA_QUIT:
+        if (x->ndone > 0 && !x->exported)
+            x->prompt = EX_PROMPT_QUIT;
+        else
+            x->quit = x->cancel = 1;
+        return 1;
+    case EXA_HELP: x->help = 1; return 1;
+    case EXA_NEXT_SCREEN: x->screen = (ex_screen)((x->screen + 1) % EX_NSCREENS); return 1;
+    case EXA_PICKER: x->screen = EX_PICKER; return 1;
+    case EXA_PARAMS: x->screen = EX_PARAMS; return 1;
+    case EXA_RUNVIEW: x->screen = EX_RUN; return 1;
+    case EXA_RESULTS: x->screen = EX_RESULTS; return 1;
+    case EXA_START: ex_start_run(x); return 1;
+    case EXA_PAUSE:
+        set_pause(x, !x->paused);
+        ex_set_msg(x, MBX_ROLE_WARNING, "%s", x->paused ? "paused: p resumes" : "");
+        return 1;
+    case EXA_CANCEL:
+        if (x->running) {
+            x->cancel = 1;
+            ex_set_msg(x, MBX_ROLE_WARNING, "cancelled: the point in flight was dropped");
+        }
+        return 1;
+    case EXA_BANDWIDTH: x->bandwidth = !x->bandwidth; return 1;
+    case EXA_EXPORT: begin_export(x); return 1;
+    case EXA_THEME: cycle_theme(x); return 1;
+    case EXA_GLYPHS:
+        x->glyphs = (mbx_glyphs)((x->glyphs + 1) % 3);
+        if (!x->utf8 && x->glyphs != MBX_GLYPHS_ASCII)
+            x->glyphs = MBX_GLYPHS_ASCII;
+        return 1;
+    default: break;
+    }
+    switch (x->screen) {
+    case EX_PICKER: return ex_picker_key(x, key);
+    case EX_PARAMS: return ex_params_key(x, key);
+    case EX_RESULTS: return ex_results_key(x, key);
+    default: return 0;
+    }
+}
+
+static void poll_size(explorer *x, int *changed)
+{
+    int r = x->rows, c = x->cols;
+    if (x->headless)
+        ex_keysrc_size(x->keys, &r, &c);
+    else if (x->term)
+        mbx_term_size(x->term, &r, &c);
+    if ((r != x->rows || c != x->cols) && r > 0 && c > 0) {
+        resizeterm(r, c);
+        x->rows = r;
+        x->cols = c;
+        *changed = 1;
+    }
+}
+
+int ex_tick(explorer *x, int wait_ms)
+{
+    int changed = 0;
+    poll_size(x, &changed);
+    for (;;) {
+        int k = ex_keysrc_next(x->keys, x, wait_ms);
+        if (k == ERR)
+            break;
+        wait_ms = 0;
+        double t0 = wall();
+        changed |= ex_handle_key(x, k);
+        if (changed && !x->headless) {
+            ex_draw(x);
+            x->last_key_lag = wall() - t0;
+            x->last_draw = wall();
+            changed = 0;
+        }
+        poll_size(x, &changed);
+        if (x->quit)
+            break;
+    }
+    if (mbx_stop_signal || (x->term && mbx_term_lost(x->term)))
+        x->quit = x->cancel = 1;
+    if (!x->headless && (changed || (x->running && wall() - x->last_draw >= REDRAW_S))) {
+        ex_draw(x);
+        x->last_draw = wall();
+    }
+    return x->cancel || x->quit;
+}
+
+static int on_progress(void *ud, const mbx_progress *p)
+{
+    explorer *x = ud;
+    x->live = *p->s;
+    x->have_live = 1;
+    x->pts[x->cur].rel = p->rel;
+    if (ex_tick(x, 0))
+        return 1;
+    while (x->paused && !x->cancel && !x->quit)
+        ex_tick(x, 100);
+    return x->cancel || x->quit;
+}
+
+static void run_one_point(explorer *x)
+{
+    ex_point *p = &x->pts[x->cur];
+    p->state = EX_RUNNING;
+    x->have_live = 0;
+    mbx_point_spec spec = {p->bench_id,  p->bytes,     p->procs,
+                           x->meas.stop, x->meas.nmin, x->meas.nmax};
+    mbx_result r;
+    int rc = x->be->measure(x->be, &spec, on_progress, x, &r, NULL, NULL);
+    if (rc == MBX_OK) {
+        r.label = "explorer";
+        p->r = r;
+        p->state = EX_DONE;
+        x->ndone++;
+        if (x->autosave) {
+            mbx_result_fields f;
+            mbx_result_format(&p->r, &f);
+            if (mbx_csv_writer_row(x->autosave, f.field) < 0)
+                ex_set_msg(x, MBX_ROLE_WARNING, "autosave to %s failed", x->autosave_path);
+        }
+        x->cur++;
+    } else {
+        p->state = EX_DROPPED;
+        x->running = 0;
+        if (rc != MBX_E_ABORTED)
+            ex_set_msg(x, MBX_ROLE_ERROR, "%s at %llu bytes failed: %s",
+                       mbx_bench_get(p->bench_id)->name, (unsigned long long)p->bytes,
+                       mbx_strerror(rc));
+    }
+    if (x->cur >= x->npts && x->running) {
+        x->running = 0;
+        size_t c[3] = {0, 0, 0};
+        for (size_t i = 0; i < x->npts; i++)
+            if (x->pts[i].state == EX_DONE)
+                c[x->pts[i].r.status]++;
+        ex_set_msg(x, MBX_ROLE_OK, "done: %zu points (%zu settled, %zu unsettled, %zu unreliable)",
+                   x->ndone, c[0], c[1], c[2]);
+    }
+    if (!x->running)
+        x->t_pause_begin = x->be->now(x->be); /* freeze the elapsed clock */
+    x->cancel = 0;
+}
+
+int ex_main_loop(explorer *x)
+{
+    if (x->start_now)
+        ex_start_run(x);
+    if (!x->headless) {
+        ex_draw(x);
+        x->last_draw = wall();
+    }
+    while (!x->quit) {
+        if (x->running && !x->paused) {
+            run_one_point(x);
+            if (!x->headless)
+                ex_draw(x), x->last_draw = wall();
+            continue;
+        }
+        ex_tick(x, 100);
+    }
+    return 0;
+}

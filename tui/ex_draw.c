@@ -1,0 +1,281 @@
+/* Drawing primitives of the explorer: theme roles to curses attributes,
+ * clipped UTF-8 text, the frame (title, body, footer, overlays), and the
+ * screen dump used by headless tests. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <wchar.h>
+
+#include "ex_keys.h"
+#include "explorer.h"
+#include "mbx/version.h"
+
+static attr_t to_curses_attrs(unsigned a)
+{
+    attr_t r = A_NORMAL;
+    if (a & MBX_ATTR_BOLD)
+        r |= A_BOLD;
+    if (a & MBX_ATTR_DIM)
+        r |= A_DIM;
+    if (a & MBX_ATTR_UNDERLINE)
+        r |= A_UNDERLINE;
+    if (a & MBX_ATTR_REVERSE)
+        r |= A_REVERSE;
+    if (a & MBX_ATTR_ITALIC)
+        r |= A_ITALIC;
+    if (a & MBX_ATTR_STANDOUT)
+        r |= A_STANDOUT;
+    return r;
+}
+
+static int map_color(const explorer *x, mbx_color c)
+{
+    if (c.kind == MBX_COLOR_DEFAULT)
+        return -1;
+    return x->color_mode >= 256 ? mbx_color_to_256(c) : mbx_color_to_8(c);
+}
+
+void ex_colors_init(explorer *x)
+{
+    x->color_mode = 0;
+    if (x->no_color || !has_colors())
+        return;
+    start_color();
+    use_default_colors();
+    if (COLORS >= 256 && COLOR_PAIRS > MBX_ROLE_COUNT)
+        x->color_mode = 256;
+    else if (COLORS >= 8 && COLOR_PAIRS > MBX_ROLE_COUNT)
+        x->color_mode = 8;
+    else
+        return;
+    for (int r = 0; r < MBX_ROLE_COUNT; r++)
+        init_pair((short)(r + 1), (short)map_color(x, x->theme.role[r].fg),
+                  (short)map_color(x, x->theme.role[r].bg));
+}
+
+attr_t ex_attr(const explorer *x, int role)
+{
+    if (role < 0 || role >= MBX_ROLE_COUNT)
+        role = MBX_ROLE_NORMAL;
+    if (x->color_mode == 0)
+        return to_curses_attrs(x->theme.role[role].mono_attrs);
+    return COLOR_PAIR(role + 1) | to_curses_attrs(x->theme.role[role].attrs);
+}
+
+void ex_put(explorer *x, int y, int x0, int w, int role, const char *s)
+{
+    if (y < 0 || y >= x->rows || x0 < 0 || x0 >= x->cols || w <= 0 || !s)
+        return;
+    if (x0 + w > x->cols)
+        w = x->cols - x0;
+    wchar_t buf[512];
+    int used = 0, n = 0;
+    mbstate_t st;
+    memset(&st, 0, sizeof st);
+    const char *p = s;
+    size_t left = strlen(s);
+    while (left > 0 && n < 511) {
+        wchar_t wc;
+        size_t k = mbrtowc(&wc, p, left, &st);
+        if (k == (size_t)-1 || k == (size_t)-2) {
+            wc = L'?';
+            k = 1;
+            memset(&st, 0, sizeof st);
+        } else if (k == 0) {
+            break;
+        }
+        int cw = wcwidth(wc);
+        if (cw < 0)
+            cw = 1, wc = L'?';
+        if (used + cw > w)
+            break;
+        buf[n++] = wc;
+        used += cw;
+        p += k;
+        left -= k;
+    }
+    buf[n] = L'\0';
+    attrset(ex_attr(x, role));
+    mvaddnwstr(y, x0, buf, n);
+    attrset(A_NORMAL);
+}
+
+void ex_fill(explorer *x, int y, int x0, int w, int role)
+{
+    if (y < 0 || y >= x->rows || x0 < 0 || w <= 0)
+        return;
+    if (x0 + w > x->cols)
+        w = x->cols - x0;
+    attrset(ex_attr(x, role));
+    mvhline(y, x0, ' ', w);
+    attrset(A_NORMAL);
+}
+
+static void draw_title(explorer *x, const mbx_rect *r)
+{
+    static const char *const names[] = {"1 Picker", "2 Parameters", "3 Run", "4 Results"};
+    ex_fill(x, r->y, r->x, r->w, MBX_ROLE_TITLE);
+    char head[32];
+    snprintf(head, sizeof head, " mpibex %s ", MBX_VERSION);
+    ex_put(x, r->y, r->x, r->w, MBX_ROLE_TITLE, head);
+    int col = r->x + (int)strlen(head) + 1;
+    for (int s = 0; s < EX_NSCREENS; s++) {
+        int len = (int)strlen(names[s]) + 2;
+        char tab[24];
+        snprintf(tab, sizeof tab, s == (int)x->screen ? "[%s]" : " %s ", names[s]);
+        ex_put(x, r->y, col, len, s == (int)x->screen ? MBX_ROLE_SELECTED : MBX_ROLE_TITLE, tab);
+        col += len + 1;
+    }
+    /* The job's description, right-aligned, cut to what is left. */
+    int room = r->x + r->w - col - 2, dl = (int)strlen(x->be->desc);
+    if (room > 8)
+        ex_put(x, r->y, dl < room ? r->x + r->w - dl - 1 : col + 1, room, MBX_ROLE_TITLE,
+               x->be->desc);
+}
+
+static void draw_prompt(explorer *x, const mbx_rect *r)
+{
+    char line[400];
+    switch (x->prompt) {
+    case EX_PROMPT_EXPORT: snprintf(line, sizeof line, "Export CSV to: %s_", x->input); break;
+    case EX_PROMPT_OVERWRITE:
+        snprintf(line, sizeof line, "%.300s exists. Overwrite? (y/n)", x->pending_path);
+        break;
+    case EX_PROMPT_QUIT:
+        snprintf(line, sizeof line, "Results are not exported. Quit anyway? (y/n)");
+        break;
+    default: return;
+    }
+    ex_fill(x, r->y, r->x, r->w, MBX_ROLE_CURSOR);
+    ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_CURSOR, line);
+}
+
+void ex_draw(explorer *x)
+{
+    double t0 = x->be->now(x->be);
+    struct timespec w0;
+    clock_gettime(CLOCK_MONOTONIC, &w0);
+    (void)t0;
+    erase();
+    mbx_frame_layout f;
+    mbx_layout_frame(x->rows, x->cols, &f);
+    if (!f.ok) {
+        char m[96];
+        snprintf(m, sizeof m, "terminal too small: %dx%d, need %dx%d", x->cols, x->rows,
+                 MBX_MIN_COLS, MBX_MIN_ROWS);
+        ex_put(x, x->rows / 2, 0, x->cols, MBX_ROLE_WARNING, m);
+    } else {
+        draw_title(x, &f.title);
+        switch (x->screen) {
+        case EX_PICKER: ex_draw_picker(x, &f.body); break;
+        case EX_PARAMS: ex_draw_params(x, &f.body); break;
+        case EX_RUN: ex_draw_run(x); break;
+        case EX_RESULTS: ex_draw_results(x, &f.body); break;
+        case EX_NSCREENS: break;
+        }
+        if (x->prompt != EX_PROMPT_NONE)
+            draw_prompt(x, &f.footer);
+        else
+            ex_draw_footer(x, &f.footer);
+        if (x->help)
+            ex_draw_help(x);
+    }
+    wnoutrefresh(stdscr);
+    doupdate();
+    struct timespec w1;
+    clock_gettime(CLOCK_MONOTONIC, &w1);
+    double dt = (double)(w1.tv_sec - w0.tv_sec) + 1e-9 * (double)(w1.tv_nsec - w0.tv_nsec);
+    x->draw_total += dt;
+    if (dt > x->draw_max)
+        x->draw_max = dt;
+    x->frames++;
+}
+
+static const char *attr_words(attr_t a, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    static const struct {
+        attr_t a;
+        const char *n;
+    } names[] = {{A_BOLD, "bold"},       {A_DIM, "dim"},       {A_UNDERLINE, "underline"},
+                 {A_REVERSE, "reverse"}, {A_ITALIC, "italic"}, {A_STANDOUT, "standout"}};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (a & names[i].a)
+            snprintf(buf + strlen(buf), len - strlen(buf), " %s", names[i].n);
+    return buf;
+}
+
+/* Text first (one line a row, UTF-8), then the attributes as runs per row:
+ * "@row col-col role fg/bg attrs". Golden files compare both, so a change
+ * of colour under a 256-, 8- or no-colour terminal shows. */
+int ex_dump(explorer *x, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "# screen %dx%d colors=%d glyphs=%d\n", x->cols, x->rows, x->color_mode,
+            (int)x->glyphs);
+    for (int y = 0; y < x->rows; y++) {
+        char line[4096];
+        size_t used = 0;
+        for (int c = 0; c < x->cols; c++) {
+            cchar_t cc;
+            wchar_t wc[CCHARW_MAX + 1];
+            attr_t a;
+            short pair;
+            if (mvin_wch(y, c, &cc) == ERR || getcchar(&cc, wc, &a, &pair, NULL) == ERR)
+                wc[0] = L' ';
+            char mb[MB_LEN_MAX];
+            mbstate_t st;
+            memset(&st, 0, sizeof st);
+            size_t k = wcrtomb(mb, wc[0] ? wc[0] : L' ', &st);
+            if (k == (size_t)-1) {
+                mb[0] = '?';
+                k = 1;
+            }
+            if (used + k < sizeof line) {
+                memcpy(line + used, mb, k);
+                used += k;
+            }
+            if (wcwidth(wc[0]) == 2)
+                c++;
+        }
+        while (used > 0 && line[used - 1] == ' ')
+            used--;
+        line[used] = '\0';
+        fprintf(f, "%s\n", line);
+    }
+    for (int y = 0; y < x->rows; y++) {
+        int start = 0;
+        attr_t prev_a = 0;
+        short prev_p = -1;
+        for (int c = 0; c <= x->cols; c++) {
+            attr_t a = 0;
+            short pair = 0;
+            if (c < x->cols) {
+                cchar_t cc;
+                wchar_t wc[CCHARW_MAX + 1];
+                if (mvin_wch(y, c, &cc) != ERR)
+                    getcchar(&cc, wc, &a, &pair, NULL);
+                a &= ~A_COLOR;
+            }
+            if (c == x->cols || (c > 0 && (a != prev_a || pair != prev_p))) {
+                if (prev_p > 0 || prev_a != 0) {
+                    short fg = -1, bg = -1;
+                    if (prev_p > 0)
+                        pair_content(prev_p, &fg, &bg);
+                    char words[64];
+                    fprintf(f, "@%d %d-%d %s %d/%d%s\n", y, start, c - 1,
+                            prev_p > 0 ? mbx_role_name((mbx_role)(prev_p - 1)) : "-", fg, bg,
+                            attr_words(prev_a, words, sizeof words));
+                }
+                start = c;
+            }
+            prev_a = a;
+            prev_p = pair;
+        }
+    }
+    return fclose(f) == 0 ? 0 : -1;
+}

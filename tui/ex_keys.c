@@ -1,0 +1,149 @@
+#include "ex_keys.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define CTRL(c) ((c)&0x1f)
+
+typedef struct ex_keydef {
+    int key[3];        /* up to three keys, 0-terminated */
+    const char *label; /* as shown in the footer and help */
+    const char *word;  /* the footer's name for it */
+    const char *help;
+    unsigned screens;
+    int footer; /* shown in the footer of those screens */
+    ex_action act;
+} ex_keydef;
+
+/* Order matters: the footer lists entries in this order, and the first
+ * binding of a key for a screen wins. */
+static const ex_keydef keytab[] = {
+    {{'q', 0, 0}, "q", "quit", "quit (asks when results are not exported)", S_ALL, 1, EXA_QUIT},
+    {{'?', KEY_F(1), 0}, "?", "help", "this help", S_ALL, 1, EXA_HELP},
+    {{'\t', 0, 0}, "Tab", "screens", "next screen", S_ALL, 1, EXA_NEXT_SCREEN},
+    {{'1', 0, 0}, "1", "picker", "benchmark picker", S_ALL, 0, EXA_PICKER},
+    {{'2', 0, 0}, "2", "params", "parameters", S_ALL, 0, EXA_PARAMS},
+    {{'3', 0, 0}, "3", "run view", "run view", S_ALL, 0, EXA_RUNVIEW},
+    {{'4', 0, 0}, "4", "results", "results table", S_ALL, 0, EXA_RESULTS},
+    {{'r', KEY_F(5), 0},
+     "r",
+     "run",
+     "run the selected benchmarks",
+     S_PICK | S_PARM | S_RES,
+     1,
+     EXA_START},
+    {{' ', 0, 0},
+     "Space",
+     "select",
+     "select or unselect a benchmark (all of a pattern on its row)",
+     S_PICK,
+     1,
+     EXA_TOGGLE},
+    {{'a', 0, 0}, "a", "all", "select every benchmark shown", S_PICK, 1, EXA_ALL},
+    {{'n', 0, 0}, "n", "none", "select none", S_PICK, 0, EXA_NOSEL},
+    {{'/', 0, 0},
+     "/",
+     "filter",
+     "filter by typing (Enter keeps, Esc clears)",
+     S_PICK,
+     1,
+     EXA_FILTER},
+    {{'\n', KEY_ENTER, '\r'},
+     "Enter",
+     "open",
+     "open a pattern / edit a field / next",
+     S_PICK | S_PARM,
+     1,
+     EXA_ENTER},
+    {{'p', ' ', 0}, "p", "pause", "pause or resume", S_RUN, 1, EXA_PAUSE},
+    {{'c', 0, 0},
+     "c",
+     "cancel",
+     "cancel the run (the point in flight is dropped)",
+     S_RUN,
+     1,
+     EXA_CANCEL},
+    {{'b', 0, 0}, "b", "latency/bandwidth", "plot latency or bandwidth", S_RUN, 1, EXA_BANDWIDTH},
+    {{'e', 0, 0}, "e", "export", "export results to CSV", S_RUN | S_RES, 1, EXA_EXPORT},
+    {{'s', 0, 0}, "s", "sort", "sort by the next column", S_RES, 1, EXA_SORT},
+    {{'S', 0, 0}, "S", "reverse", "reverse the sort order", S_RES, 0, EXA_REVERSE},
+    {{'t', 0, 0}, "t", "theme", "next colour theme", S_ALL, 0, EXA_THEME},
+    {{'g', 0, 0}, "g", "glyphs", "next glyph set (braille, block, ascii)", S_ALL, 0, EXA_GLYPHS},
+    {{KEY_UP, 'k', 0}, "Up/k", "up", "move up", S_PICK | S_PARM | S_RES, 0, EXA_UP},
+    {{KEY_DOWN, 'j', 0}, "Down/j", "down", "move down", S_PICK | S_PARM | S_RES, 0, EXA_DOWN},
+    {{KEY_PPAGE, CTRL('b'), 0}, "PgUp", "page up", "page up", S_PICK | S_RES, 0, EXA_PGUP},
+    {{KEY_NPAGE, CTRL('f'), 0}, "PgDn", "page down", "page down", S_PICK | S_RES, 0, EXA_PGDN},
+    {{KEY_HOME, 0, 0}, "Home", "top", "first row", S_PICK | S_RES, 0, EXA_HOME},
+    {{KEY_END, 'G', 0}, "End/G", "bottom", "last row", S_PICK | S_RES, 0, EXA_END},
+    {{KEY_LEFT, 'h', 0}, "Left/h", "previous", "previous choice", S_PARM, 0, EXA_LEFT},
+    {{KEY_RIGHT, 'l', 0}, "Right/l", "next", "next choice", S_PARM, 0, EXA_RIGHT},
+};
+#define NKEYS (sizeof keytab / sizeof keytab[0])
+
+ex_action ex_key_action(int key, ex_screen s)
+{
+    for (size_t i = 0; i < NKEYS; i++) {
+        if (!(keytab[i].screens & (1u << s)))
+            continue;
+        for (int j = 0; j < 3 && keytab[i].key[j]; j++)
+            if (keytab[i].key[j] == key)
+                return keytab[i].act;
+    }
+    return EXA_NONE;
+}
+
+const char *ex_key_name(int key, char *buf, size_t len)
+{
+    const char *n = keyname(key);
+    snprintf(buf, len, "%s", n ? n : "?");
+    return buf;
+}
+
+void ex_draw_footer(explorer *x, const mbx_rect *r)
+{
+    ex_fill(x, r->y, r->x, r->w, MBX_ROLE_FOOTER);
+    int col = r->x, end = r->x + r->w;
+    for (size_t i = 0; i < NKEYS && col < end; i++) {
+        if (!keytab[i].footer || !(keytab[i].screens & (1u << x->screen)))
+            continue;
+        const char *word = keytab[i].word;
+        int need = (int)strlen(keytab[i].label) + 1 + (int)strlen(word) + 2;
+        if (col + need > end)
+            break;
+        ex_put(x, r->y, col, (int)strlen(keytab[i].label), MBX_ROLE_FOOTER_KEY, keytab[i].label);
+        col += (int)strlen(keytab[i].label);
+        ex_put(x, r->y, col, (int)strlen(word) + 1, MBX_ROLE_FOOTER, " ");
+        ex_put(x, r->y, col + 1, (int)strlen(word), MBX_ROLE_FOOTER, word);
+        col += (int)strlen(word) + 3;
+    }
+}
+
+void ex_draw_help(explorer *x)
+{
+    int h = (int)NKEYS + 4, w = 72;
+    if (h > x->rows - 2)
+        h = x->rows - 2;
+    if (w > x->cols - 2)
+        w = x->cols - 2;
+    int y0 = (x->rows - h) / 2, x0 = (x->cols - w) / 2;
+    for (int y = 0; y < h; y++)
+        ex_fill(x, y0 + y, x0, w, MBX_ROLE_NORMAL);
+    ex_put(x, y0, x0, w, MBX_ROLE_TITLE, " mpibex keys (any key closes)");
+    ex_fill(x, y0, x0 + 29, w - 29, MBX_ROLE_TITLE);
+    static const char *const sname[] = {"pick", "parm", "run", "res"};
+    for (size_t i = 0; i < NKEYS && (int)i + 2 < h - 1; i++) {
+        int y = y0 + 2 + (int)i;
+        char where[24] = "";
+        if (keytab[i].screens == S_ALL) {
+            snprintf(where, sizeof where, "all");
+        } else {
+            for (int s = 0; s < EX_NSCREENS; s++)
+                if (keytab[i].screens & (1u << s))
+                    snprintf(where + strlen(where), sizeof where - strlen(where), "%s%s",
+                             where[0] ? "," : "", sname[s]);
+        }
+        ex_put(x, y, x0 + 2, 8, MBX_ROLE_FOOTER_KEY, keytab[i].label);
+        ex_put(x, y, x0 + 11, w - 28, MBX_ROLE_NORMAL, keytab[i].help);
+        ex_put(x, y, x0 + w - 16, 15, MBX_ROLE_DIM, where);
+    }
+}

@@ -1,0 +1,51 @@
+/* The explorer's one key table: dispatch, the footer and the help overlay
+ * are all generated from it, so they cannot disagree. (internal) */
+#ifndef MBX_EX_KEYS_H
+#define MBX_EX_KEYS_H
+
+#include "explorer.h"
+
+typedef enum ex_action {
+    EXA_NONE = 0,
+    EXA_QUIT,
+    EXA_HELP,
+    EXA_NEXT_SCREEN,
+    EXA_PICKER,
+    EXA_PARAMS,
+    EXA_RUNVIEW,
+    EXA_RESULTS,
+    EXA_START,
+    EXA_PAUSE,
+    EXA_CANCEL,
+    EXA_BANDWIDTH,
+    EXA_THEME,
+    EXA_GLYPHS,
+    EXA_EXPORT,
+    EXA_UP,
+    EXA_DOWN,
+    EXA_PGUP,
+    EXA_PGDN,
+    EXA_HOME,
+    EXA_END,
+    EXA_LEFT,
+    EXA_RIGHT,
+    EXA_TOGGLE,
+    EXA_ALL,
+    EXA_NOSEL,
+    EXA_FILTER,
+    EXA_ENTER,
+    EXA_SORT,
+    EXA_REVERSE,
+} ex_action;
+
+/* Screens a binding applies to. */
+#define S_PICK (1u << EX_PICKER)
+#define S_PARM (1u << EX_PARAMS)
+#define S_RUN (1u << EX_RUN)
+#define S_RES (1u << EX_RESULTS)
+#define S_ALL (S_PICK | S_PARM | S_RUN | S_RES)
+
+/* The action bound to key on screen s (EXA_NONE if none). */
+ex_action ex_key_action(int key, ex_screen s);
+
+#endif

@@ -1,0 +1,35 @@
+/* Where the explorer's keys come from (internal): the terminal through
+ * curses, or a headless script of tokens:
+ *   a single printable character   that key (r, q, ?, /, 2, ...)
+ *   enter esc tab space bs up down left right pgup pgdn home end f1 f5
+ *   text:abc                      the keys a, b, c
+ *   tick:N                        N polls with no key (lets a run go on)
+ *   dump:NAME                     write the screen to DIR/NAME.txt
+ *   resize:COLSxROWS              the terminal changes size
+ * Whitespace separates tokens; '#' starts a comment to the end of the line.
+ * After the last token the source returns EX_KEY_EOF. */
+#ifndef MBX_EX_KEYSRC_H
+#define MBX_EX_KEYSRC_H
+
+#include "explorer.h"
+
+#define EX_KEY_EOF (KEY_MAX + 1)
+
+/* From curses (ncurses must be initialized). */
+ex_keysrc *ex_keysrc_terminal(void);
+/* From a script file; dumps go to dir. NULL with a message on error. */
+ex_keysrc *ex_keysrc_script(const char *path, const char *dir, int rows, int cols, char *msg,
+                            size_t msglen);
+void ex_keysrc_free(ex_keysrc *k);
+
+/* The next key, waiting at most wait_ms (terminal only), or ERR. Script
+ * actions (dump, resize) are carried out on x on the way. */
+int ex_keysrc_next(ex_keysrc *k, explorer *x, int wait_ms);
+
+/* The size a script set last (unchanged otherwise). */
+void ex_keysrc_size(ex_keysrc *k, int *rows, int *cols);
+
+/* Dumps written, and whether any failed (headless exit status). */
+int ex_keysrc_dumps(const ex_keysrc *k, int *failed);
+
+#endif

@@ -1,0 +1,208 @@
+/* The benchmark picker: the registry as a tree (pattern, then variant),
+ * multi-select, filtered by typing after '/'. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ex_keys.h"
+#include "explorer.h"
+#include "mbx/bench.h"
+
+#define MAX_PATTERNS 8
+
+typedef struct row {
+    int pattern; /* index into the pattern list */
+    int bench;   /* registry id, or -1 for the pattern's own row */
+} row;
+
+static int patterns(const char *names[MAX_PATTERNS])
+{
+    int n = 0;
+    for (size_t i = 0; i < mbx_bench_count(); i++) {
+        const char *p = mbx_bench_get((int)i)->pattern;
+        int seen = 0;
+        for (int j = 0; j < n; j++)
+            seen |= strcmp(names[j], p) == 0;
+        if (!seen && n < MAX_PATTERNS)
+            names[n++] = p;
+    }
+    return n;
+}
+
+static int matches(const explorer *x, const mbx_bench *b)
+{
+    return x->filter[0] == '\0' || strstr(b->name, x->filter) != NULL ||
+           strstr(b->summary, x->filter) != NULL;
+}
+
+/* The rows on screen, in order; a pattern with no match is left out. */
+static int visible_rows(const explorer *x, row *out, int max)
+{
+    const char *pn[MAX_PATTERNS];
+    int np = patterns(pn), n = 0;
+    for (int p = 0; p < np; p++) {
+        int first = n;
+        if (n < max)
+            out[n++] = (row){p, -1};
+        int any = 0;
+        for (size_t i = 0; i < mbx_bench_count(); i++) {
+            const mbx_bench *b = mbx_bench_get((int)i);
+            if (strcmp(b->pattern, pn[p]) != 0 || !matches(x, b))
+                continue;
+            any = 1;
+            if (!x->collapsed[p] && n < max)
+                out[n++] = (row){p, (int)i};
+        }
+        if (!any)
+            n = first;
+    }
+    return n;
+}
+
+int ex_picker_count(const explorer *x)
+{
+    int n = 0;
+    for (size_t i = 0; i < mbx_bench_count() && i < EX_MAX_BENCH; i++)
+        n += x->sel[i] != 0;
+    return n;
+}
+
+static void select_pattern(explorer *x, int p, int on)
+{
+    const char *pn[MAX_PATTERNS];
+    patterns(pn);
+    for (size_t i = 0; i < mbx_bench_count() && i < EX_MAX_BENCH; i++) {
+        const mbx_bench *b = mbx_bench_get((int)i);
+        if (strcmp(b->pattern, pn[p]) == 0 && matches(x, b))
+            x->sel[i] = (unsigned char)on;
+    }
+}
+
+static int pattern_state(const explorer *x, int p)
+{
+    const char *pn[MAX_PATTERNS];
+    patterns(pn);
+    int all = 1, any = 0;
+    for (size_t i = 0; i < mbx_bench_count() && i < EX_MAX_BENCH; i++) {
+        const mbx_bench *b = mbx_bench_get((int)i);
+        if (strcmp(b->pattern, pn[p]) != 0 || !matches(x, b))
+            continue;
+        all &= x->sel[i] != 0;
+        any |= x->sel[i] != 0;
+    }
+    return all ? 2 : any ? 1 : 0;
+}
+
+int ex_picker_key(explorer *x, int key)
+{
+    row rows[EX_MAX_BENCH + MAX_PATTERNS];
+    if (x->filtering) {
+        size_t len = strlen(x->filter);
+        if (key == 27) {
+            x->filter[0] = '\0';
+            x->filtering = 0;
+        } else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+            x->filtering = 0;
+        } else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+            if (len > 0)
+                x->filter[len - 1] = '\0';
+        } else if (key >= 32 && key < 127 && len + 1 < sizeof x->filter) {
+            x->filter[len] = (char)key;
+            x->filter[len + 1] = '\0';
+        } else {
+            return 0;
+        }
+        x->pcursor = 0;
+        x->ptop = 0;
+        return 1;
+    }
+    int n = visible_rows(x, rows, (int)(sizeof rows / sizeof *rows));
+    ex_action a = ex_key_action(key, EX_PICKER);
+    const row *cur = n > 0 && x->pcursor < n ? &rows[x->pcursor] : NULL;
+    switch (a) {
+    case EXA_UP: x->pcursor = x->pcursor > 0 ? x->pcursor - 1 : 0; break;
+    case EXA_DOWN: x->pcursor = x->pcursor + 1 < n ? x->pcursor + 1 : x->pcursor; break;
+    case EXA_PGUP: x->pcursor = x->pcursor > 10 ? x->pcursor - 10 : 0; break;
+    case EXA_PGDN: x->pcursor = x->pcursor + 10 < n ? x->pcursor + 10 : (n > 0 ? n - 1 : 0); break;
+    case EXA_HOME: x->pcursor = 0; break;
+    case EXA_END: x->pcursor = n > 0 ? n - 1 : 0; break;
+    case EXA_TOGGLE:
+        if (!cur)
+            return 0;
+        if (cur->bench >= 0)
+            x->sel[cur->bench] = !x->sel[cur->bench];
+        else
+            select_pattern(x, cur->pattern, pattern_state(x, cur->pattern) != 2);
+        break;
+    case EXA_ENTER:
+        if (cur && cur->bench < 0)
+            x->collapsed[cur->pattern] = !x->collapsed[cur->pattern];
+        else
+            x->screen = EX_PARAMS;
+        break;
+    case EXA_ALL:
+    case EXA_NOSEL:
+        for (int i = 0; i < n; i++)
+            if (rows[i].bench >= 0)
+                x->sel[rows[i].bench] = a == EXA_ALL;
+        if (a == EXA_ALL) /* collapsed patterns too */
+            for (int p = 0; p < MAX_PATTERNS; p++)
+                if (x->collapsed[p])
+                    select_pattern(x, p, 1);
+        break;
+    case EXA_FILTER: x->filtering = 1; break;
+    default: return 0;
+    }
+    return 1;
+}
+
+void ex_draw_picker(explorer *x, const mbx_rect *body)
+{
+    row rows[EX_MAX_BENCH + MAX_PATTERNS];
+    int n = visible_rows(x, rows, (int)(sizeof rows / sizeof *rows));
+    if (x->pcursor >= n)
+        x->pcursor = n > 0 ? n - 1 : 0;
+    const char *pn[MAX_PATTERNS];
+    patterns(pn);
+
+    char head[128];
+    snprintf(head, sizeof head, "Benchmarks: %d selected of %zu", ex_picker_count(x),
+             mbx_bench_count());
+    ex_put(x, body->y, body->x + 1, body->w - 1, MBX_ROLE_NORMAL, head);
+    char filt[80];
+    if (x->filtering || x->filter[0]) {
+        snprintf(filt, sizeof filt, "filter: %s%s", x->filter, x->filtering ? "_" : "");
+        ex_put(x, body->y, body->x + 40, body->w - 40,
+               x->filtering ? MBX_ROLE_CURSOR : MBX_ROLE_DIM, filt);
+    }
+    int list_h = body->h - 3;
+    if (x->pcursor < x->ptop)
+        x->ptop = x->pcursor;
+    if (x->pcursor >= x->ptop + list_h)
+        x->ptop = x->pcursor - list_h + 1;
+    for (int i = 0; i < list_h && x->ptop + i < n; i++) {
+        const row *r = &rows[x->ptop + i];
+        int y = body->y + 2 + i, sel = x->ptop + i == x->pcursor;
+        char line[256];
+        if (r->bench < 0) {
+            static const char *const mark[] = {"[ ]", "[-]", "[x]"};
+            int cnt = 0;
+            for (size_t b = 0; b < mbx_bench_count(); b++)
+                cnt += strcmp(mbx_bench_get((int)b)->pattern, pn[r->pattern]) == 0;
+            snprintf(line, sizeof line, "%s %s %s (%d)", x->collapsed[r->pattern] ? "+" : "-",
+                     mark[pattern_state(x, r->pattern)], pn[r->pattern], cnt);
+        } else {
+            const mbx_bench *b = mbx_bench_get(r->bench);
+            snprintf(line, sizeof line, "    %s %-22s >=%d  %s", x->sel[r->bench] ? "[x]" : "[ ]",
+                     b->name, b->min_procs, b->summary);
+        }
+        if (sel)
+            ex_fill(x, y, body->x, body->w, MBX_ROLE_CURSOR);
+        int role = sel                                   ? MBX_ROLE_CURSOR
+                   : (r->bench >= 0 && x->sel[r->bench]) ? MBX_ROLE_SELECTED
+                                                         : MBX_ROLE_NORMAL;
+        ex_put(x, y, body->x + 1, body->w - 2, role, line);
+    }
+    if (n == 0)
+        ex_put(x, body->y + 2, body->x + 2, body->w - 2, MBX_ROLE_DIM,
+               "no benchmark matches the filter (Esc clears it)");
+}

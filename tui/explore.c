@@ -1,0 +1,380 @@
+/* Entry of the explorer: options, the terminal (or a headless virtual
+ * screen), looks, and a teardown that leaves the terminal sane on every
+ * path. */
+#include "explore.h"
+
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "batch.h"
+#include "ex_keysrc.h"
+#include "explorer.h"
+#include "job.h"
+#include "mbx/bench.h"
+#include "mbx/csvio.h"
+#include "mbx/version.h"
+
+extern const char mbx_embedded_quick_plan[];
+
+#ifndef MBX_THEMES_INSTALL_DIR
+#define MBX_THEMES_INSTALL_DIR "/usr/local/share/mpibex/themes"
+#endif
+#ifndef MBX_THEMES_SOURCE_DIR
+#define MBX_THEMES_SOURCE_DIR "themes"
+#endif
+
+static const char *const theme_dirs[] = {MBX_THEMES_INSTALL_DIR, MBX_THEMES_SOURCE_DIR, NULL};
+
+typedef struct opts {
+    const char *plan, *theme, *theme_dir, *glyphs, *autosave, *keys, *dump_dir, *term_type;
+    int start, no_color, fake, help, hl_cols, hl_rows;
+} opts;
+
+void mbx_explore_usage(void)
+{
+    printf("Usage: mpibex [-n N] [launcher options] [explorer options]\n"
+           "       mpiexec -n N mpibex explore [explorer options]\n"
+           "\n"
+           "Explorer options:\n"
+           "  --plan FILE          preload a plan (its benchmarks, and the first section's\n"
+           "                       parameters); default: the built-in quick plan\n"
+           "  --start              start measuring at once\n"
+           "  --theme NAME|PATH    colour theme (default, light, okabe-ito, high-contrast)\n"
+           "  --theme-dir DIR      look for NAME.theme in DIR first\n"
+           "  --no-color           attributes only (also when NO_COLOR is set)\n"
+           "  --glyphs SET         braille, block or ascii (default: braille in UTF-8 locales)\n"
+           "  --autosave DIR|none  where every finished point is saved as it lands\n"
+           "                       (default $XDG_STATE_HOME/mpibex or ~/.local/state/mpibex)\n"
+           "  --fake N             a simulated back end with N ranks, no MPI (demos, tests)\n"
+           "  --headless COLSxROWS draw to a virtual screen; needs --keys (and --fake)\n"
+           "  --keys FILE          headless key script; --dump-dir DIR for its screen dumps\n"
+           "  --term TYPE          headless terminal type (default xterm-256color)\n");
+}
+
+static int bad(const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, "mpibex: ");
+    fprintf(stderr, fmt, a, b);
+    fputc('\n', stderr);
+    return 2;
+}
+
+static int parse(int argc, char **argv, opts *o)
+{
+    memset(o, 0, sizeof o[0]);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char **slot = NULL;
+        if (!strcmp(a, "--start")) {
+            o->start = 1;
+            continue;
+        } else if (!strcmp(a, "--no-color")) {
+            o->no_color = 1;
+            continue;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            o->help = 1;
+            return 0;
+        } else if (!strcmp(a, "--plan")) {
+            slot = &o->plan;
+        } else if (!strcmp(a, "--theme")) {
+            slot = &o->theme;
+        } else if (!strcmp(a, "--theme-dir")) {
+            slot = &o->theme_dir;
+        } else if (!strcmp(a, "--glyphs")) {
+            slot = &o->glyphs;
+        } else if (!strcmp(a, "--autosave")) {
+            slot = &o->autosave;
+        } else if (!strcmp(a, "--keys")) {
+            slot = &o->keys;
+        } else if (!strcmp(a, "--dump-dir")) {
+            slot = &o->dump_dir;
+        } else if (!strcmp(a, "--term")) {
+            slot = &o->term_type;
+        } else if (!strcmp(a, "--fake") || !strcmp(a, "--headless")) {
+            if (i + 1 >= argc)
+                return bad("%s: missing value", a, "");
+            const char *v = argv[++i];
+            if (!strcmp(a, "--fake")) {
+                char *end;
+                long n = strtol(v, &end, 10);
+                if (end == v || *end || n < 1 || n > 4096)
+                    return bad("--fake: expected a rank count in 1..4096 (got '%s')%s", v, "");
+                o->fake = (int)n;
+            } else if (sscanf(v, "%dx%d", &o->hl_cols, &o->hl_rows) != 2 || o->hl_cols < 1 ||
+                       o->hl_rows < 1 || o->hl_cols > 1000 || o->hl_rows > 500) {
+                return bad("--headless: expected COLSxROWS like 100x30 (got '%s')%s", v, "");
+            }
+            continue;
+        } else {
+            return bad("explore: unknown option '%s' (see 'mpibex explore --help')%s", a, "");
+        }
+        if (i + 1 >= argc || argv[i + 1][0] == '\0')
+            return bad("%s: missing value%s", a, "");
+        *slot = argv[++i];
+    }
+    if (o->glyphs && strcmp(o->glyphs, "braille") && strcmp(o->glyphs, "block") &&
+        strcmp(o->glyphs, "ascii"))
+        return bad("--glyphs: expected braille, block or ascii (got '%s')%s", o->glyphs, "");
+    if (o->hl_cols && (!o->keys || !o->fake))
+        return bad("--headless: needs --keys FILE and --fake N%s%s", "", "");
+    return 0;
+}
+
+static int setup_explorer(explorer *x, const opts *o, char *msg, size_t msglen)
+{
+    x->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+    x->glyphs = x->utf8 ? MBX_GLYPHS_BRAILLE : MBX_GLYPHS_ASCII;
+    if (o->glyphs)
+        x->glyphs = !strcmp(o->glyphs, "braille") ? MBX_GLYPHS_BRAILLE
+                    : !strcmp(o->glyphs, "block") ? MBX_GLYPHS_BLOCK
+                                                  : MBX_GLYPHS_ASCII;
+    x->no_color = o->no_color || (getenv("NO_COLOR") && getenv("NO_COLOR")[0]);
+    x->theme_dir = o->theme_dir;
+    x->theme_dirs = theme_dirs;
+    snprintf(x->theme_name, sizeof x->theme_name, "%s", o->theme ? o->theme : "default");
+    if (mbx_theme_load(x->theme_name, x->theme_dir, theme_dirs, &x->theme, NULL, 0, msg, msglen) <
+        0)
+        return 2;
+    x->configured_timer = -1;
+    x->start_now = o->start;
+
+    mbx_plan *plan = calloc(1, sizeof *plan);
+    if (!plan)
+        return 1;
+    int rc = o->plan ? mbx_plan_load(o->plan, plan, msg, msglen)
+                     : mbx_plan_parse(mbx_embedded_quick_plan, "quick.ini (built in)", plan, msg,
+                                      msglen);
+    if (rc < 0) {
+        free(plan);
+        return 2;
+    }
+    for (size_t m = 0; m < plan->nmeas; m++)
+        for (size_t b = 0; b < plan->meas[m].nbench; b++) {
+            int id = mbx_bench_find(plan->meas[m].bench[b]);
+            if (id < 0 || id >= EX_MAX_BENCH) {
+                snprintf(msg, msglen, "bench: unknown benchmark '%s' in [%s]",
+                         plan->meas[m].bench[b], plan->meas[m].label);
+                free(plan);
+                return 2;
+            }
+            x->sel[id] = 1;
+        }
+    ex_params_init(x, &plan->meas[0]);
+    free(plan);
+
+    if (o->autosave && !strcmp(o->autosave, "none")) {
+        x->autosave_dir[0] = '\0';
+    } else if (o->autosave) {
+        snprintf(x->autosave_dir, sizeof x->autosave_dir, "%s", o->autosave);
+    } else if (!x->headless) {
+        const char *st = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+        if (st && st[0] == '/')
+            snprintf(x->autosave_dir, sizeof x->autosave_dir, "%s/mpibex", st);
+        else if (home)
+            snprintf(x->autosave_dir, sizeof x->autosave_dir, "%s/.local/state/mpibex", home);
+    }
+    return 0;
+}
+
+static void curses_setup(explorer *x)
+{
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    curs_set(0);
+    set_escdelay(25);
+    ex_colors_init(x);
+    getmaxyx(stdscr, x->rows, x->cols);
+}
+
+static void teardown(explorer *x)
+{
+    if (x->scr) {
+        endwin();
+        delscreen(x->scr);
+        x->scr = NULL;
+    }
+    mbx_csv_writer_close(x->autosave);
+    x->autosave = NULL;
+    ex_keysrc_free(x->keys);
+    x->keys = NULL;
+    free(x->pts);
+    x->pts = NULL;
+}
+
+/* A crash must not leave the user's terminal in raw mode on the alternate
+ * screen: reset it with a plain write, then die as we would have. */
+static mbx_term *crash_term;
+
+static void on_crash(int sig)
+{
+    if (crash_term)
+        mbx_term_emergency_reset(crash_term);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void catch_crashes(mbx_term *t)
+{
+    crash_term = t;
+    signal(SIGSEGV, on_crash);
+    signal(SIGBUS, on_crash);
+    signal(SIGFPE, on_crash);
+    signal(SIGABRT, on_crash);
+}
+
+static void summary(explorer *x, FILE *out)
+{
+    if (!out)
+        return;
+    if (x->autosave_path[0] && x->ndone)
+        fprintf(out, "mpibex: %zu points measured; autosaved in %s\r\n", x->ndone,
+                x->autosave_path);
+    fflush(out);
+}
+
+static int headless_main(const opts *o)
+{
+    explorer x;
+    memset(&x, 0, sizeof x);
+    mbx_backend be;
+    mbx_backend_fake(o->fake, &be);
+    x.be = &be;
+    x.headless = 1;
+    char msg[300];
+    int rc = setup_explorer(&x, o, msg, sizeof msg);
+    if (rc) {
+        fprintf(stderr, "mpibex: %s\n", msg);
+        mbx_backend_fake_free(&be);
+        return rc;
+    }
+    x.keys = ex_keysrc_script(o->keys, o->dump_dir, o->hl_rows, o->hl_cols, msg, sizeof msg);
+    if (!x.keys) {
+        fprintf(stderr, "mpibex: %s\n", msg);
+        mbx_backend_fake_free(&be);
+        return 2;
+    }
+    char num[16];
+    snprintf(num, sizeof num, "%d", o->hl_rows);
+    setenv("LINES", num, 1);
+    snprintf(num, sizeof num, "%d", o->hl_cols);
+    setenv("COLUMNS", num, 1);
+    use_env(TRUE);
+    x.devnull_out = fopen("/dev/null", "w");
+    x.devnull_in = fopen("/dev/null", "r");
+    x.scr = newterm(o->term_type ? o->term_type : "xterm-256color", x.devnull_out, x.devnull_in);
+    if (!x.scr) {
+        fprintf(stderr, "mpibex: --term: unknown terminal type '%s'\n", o->term_type);
+        ex_keysrc_free(x.keys);
+        mbx_backend_fake_free(&be);
+        return 2;
+    }
+    curses_setup(&x);
+    ex_main_loop(&x);
+    int failed = 0, dumps = ex_keysrc_dumps(x.keys, &failed);
+    teardown(&x);
+    fclose(x.devnull_out);
+    fclose(x.devnull_in);
+    mbx_backend_fake_free(&be);
+    printf("headless: %d screen dumps, %zu points measured, %zu frames\n", dumps, x.ndone,
+           x.frames);
+    return failed ? 1 : 0;
+}
+
+/* The explorer on a real terminal, with any back end. */
+static int interactive(mbx_backend *be, const opts *o)
+{
+    explorer x;
+    memset(&x, 0, sizeof x);
+    x.be = be;
+    char msg[300];
+    int rc = setup_explorer(&x, o, msg, sizeof msg);
+    if (rc) {
+        fprintf(stderr, "mpibex: %s\n", msg);
+        return rc;
+    }
+    rc = mbx_term_open(&x.term, msg, sizeof msg);
+    if (rc < 0) {
+        fprintf(stderr, "mpibex: %s\n", msg);
+        return rc == MBX_E_UNSUPPORTED ? 3 : 1; /* 3: no terminal at all */
+    }
+    catch_crashes(x.term);
+    const char *tt = getenv("TERM");
+    x.scr = newterm(tt && tt[0] ? tt : "xterm-256color", mbx_term_out(x.term), mbx_term_in(x.term));
+    if (!x.scr) {
+        fprintf(stderr, "mpibex: TERM: unknown terminal type '%s'\n", tt ? tt : "");
+        mbx_term_close(x.term);
+        return 1;
+    }
+    x.keys = ex_keysrc_terminal();
+    curses_setup(&x);
+    ex_main_loop(&x);
+    int code = mbx_stop_signal ? 128 + (int)mbx_stop_signal : 0;
+    if (x.frames)
+        fprintf(stderr, "mpibex: explorer: %zu frames, draw %.2f ms mean, %.2f ms max\n", x.frames,
+                1e3 * x.draw_total / (double)x.frames, 1e3 * x.draw_max);
+    FILE *out = mbx_term_out(x.term);
+    teardown(&x);
+    summary(&x, out);
+    mbx_term_write_status(code);
+    crash_term = NULL;
+    mbx_term_close(x.term);
+    return code;
+}
+
+static opts g_opts;
+
+static int explore_root(mbx_engine *e, int argc, char **argv)
+{
+    int rc = parse(argc, argv, &g_opts);
+    if (rc)
+        return rc;
+    if (g_opts.help) {
+        mbx_explore_usage();
+        return 0;
+    }
+    mbx_backend be;
+    if ((rc = mbx_backend_engine(e, &be)) < 0) {
+        fprintf(stderr, "mpibex: describing the job failed: %s\n", mbx_strerror(rc));
+        return 1;
+    }
+    rc = interactive(&be, &g_opts);
+    if (rc == 3) {
+        /* Under MPI with no terminal at all: do what a batch job wants. */
+        fprintf(stderr, "mpibex: rank 0 has no terminal, so the explorer cannot start; running "
+                        "the built-in quick plan in batch mode instead (start the explorer "
+                        "with 'mpibex -n N' from a terminal; batch runs: 'mpibex run --help')\n");
+        char *none[] = {NULL};
+        return mbx_batch_root(e, 0, none);
+    }
+    return rc;
+}
+
+int mbx_explore_main(int argc, char **argv)
+{
+    setlocale(LC_ALL, "");
+    opts o;
+    int rc = parse(argc, argv, &o);
+    if (rc)
+        return rc;
+    if (o.help) {
+        mbx_explore_usage();
+        return 0;
+    }
+    if (o.hl_cols)
+        return headless_main(&o);
+    if (o.fake) {
+        mbx_backend be;
+        mbx_backend_fake(o.fake, &be);
+        rc = interactive(&be, &o);
+        mbx_backend_fake_free(&be);
+        return rc == 3 ? 2 : rc;
+    }
+    return mbx_job_run(argc, argv, explore_root);
+}

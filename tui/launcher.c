@@ -1,0 +1,256 @@
+#include "launcher.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "launcher_job.h"
+
+#define MAX_RANKS 4096
+
+enum { BRIDGE_AUTO, BRIDGE_TTY, BRIDGE_SOCKET };
+
+typedef struct opts {
+    long n;
+    int bridge, help;
+    const char *launcher, *bridge_addr, *log;
+    char **pass; /* explorer options, in order */
+    int npass;
+} opts;
+
+int mbx_launcher_outside_mpi(void)
+{
+    static const char *const vars[] = {"PMI_RANK", "PMI_SIZE", "PMIX_RANK", "OMPI_COMM_WORLD_SIZE",
+                                       "MPI_LOCALRANKID"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+        if (getenv(vars[i]))
+            return 0;
+    /* SLURM_PROCID alone is also set in a batch script, outside any step. */
+    return !(getenv("SLURM_PROCID") && getenv("SLURM_STEP_ID"));
+}
+
+static void usage(void)
+{
+    printf("usage: mpibex [-n N] [--launcher CMD] [--bridge auto|tty|socket]\n"
+           "              [--bridge-addr ADDR] [--log FILE] [explorer options]\n"
+           "\n"
+           "Starts the explorer as an MPI job of N ranks and gives rank 0 this terminal.\n"
+           "\n"
+           "  -n N                ranks, 1..%d (default 2)\n"
+           "  --launcher CMD      how to start the job (default $MBX_LAUNCHER, else mpiexec);\n"
+           "                      \"%%n\" in CMD becomes N, otherwise \"-n N\" is appended\n"
+           "  --bridge MODE       how rank 0 reaches this terminal: tty (opens it by name,\n"
+           "                      same host only), socket (relayed over TCP with a one-time\n"
+           "                      token), auto (offers both; the default)\n"
+           "  --bridge-addr ADDR  address to listen on and to give rank 0 (default: every\n"
+           "                      interface, announced as this host's name)\n"
+           "  --log FILE          every rank's output (default: a new file in\n"
+           "                      $XDG_STATE_HOME/mpibex/ or ~/.local/state/mpibex/)\n"
+           "  -h, --help          this help\n"
+           "\n"
+           "Explorer options are listed by 'mpibex explore --help'.\n"
+           "For batch runs without a terminal: mpiexec -n N mpibex run PLAN.ini\n",
+           MAX_RANKS);
+}
+
+/* reason may hold one %s, filled with got. */
+static int bad(const char *opt, const char *reason, const char *got, const char *allowed)
+{
+    char why[256];
+    snprintf(why, sizeof why, reason, got ? got : "");
+    fprintf(stderr, "mpibex: %s: %s; allowed %s\n", opt, why, allowed);
+    return 2;
+}
+
+/* "--opt value" or "--opt=value" (and "-nN" for -n); NULL when missing. */
+static const char *value_of(int argc, char **argv, int *i, size_t namelen)
+{
+    const char *a = argv[*i];
+    if (a[namelen] == '=' && a[1] == '-')
+        return a + namelen + 1;
+    if (a[namelen] != '\0')
+        return a + namelen;
+    return *i + 1 < argc ? argv[++*i] : NULL;
+}
+
+static int is_opt(const char *a, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(a, name, n) == 0 && (a[n] == '\0' || a[n] == '=');
+}
+
+static int parse(int argc, char **argv, opts *o)
+{
+    static const char *const allowed_n = "1..4096";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            o->help = 1;
+        } else if (strncmp(a, "-n", 2) == 0) {
+            char *end;
+            if (!(v = value_of(argc, argv, &i, 2)))
+                return bad("-n", "missing value", NULL, allowed_n);
+            errno = 0;
+            o->n = strtol(v, &end, 10);
+            if (*v == '\0' || *end != '\0' || errno)
+                return bad("-n", "'%s' is not a whole number", v, allowed_n);
+            if (o->n < 1 || o->n > MAX_RANKS)
+                return bad("-n", "%s is out of range", v, allowed_n);
+        } else if (is_opt(a, "--launcher")) {
+            v = value_of(argc, argv, &i, strlen("--launcher"));
+            if (!v || strspn(v, " \t\n") == strlen(v))
+                return bad("--launcher", "missing command", NULL, "a command such as 'mpiexec'");
+            o->launcher = v;
+        } else if (is_opt(a, "--bridge")) {
+            v = value_of(argc, argv, &i, strlen("--bridge"));
+            if (!v)
+                return bad("--bridge", "missing value", NULL, "auto, tty, socket");
+            if (strcmp(v, "auto") == 0)
+                o->bridge = BRIDGE_AUTO;
+            else if (strcmp(v, "tty") == 0)
+                o->bridge = BRIDGE_TTY;
+            else if (strcmp(v, "socket") == 0)
+                o->bridge = BRIDGE_SOCKET;
+            else
+                return bad("--bridge", "unknown mode '%s'", v, "auto, tty, socket");
+        } else if (is_opt(a, "--bridge-addr")) {
+            if (!(v = value_of(argc, argv, &i, strlen("--bridge-addr"))) || !*v)
+                return bad("--bridge-addr", "missing value", NULL,
+                           "an address or name of this host");
+            o->bridge_addr = v;
+        } else if (is_opt(a, "--log")) {
+            if (!(v = value_of(argc, argv, &i, strlen("--log"))) || !*v)
+                return bad("--log", "missing value", NULL, "a file path");
+            o->log = v;
+        } else {
+            o->pass[o->npass++] = argv[i];
+        }
+    }
+    return 0;
+}
+
+/* Splits on blanks (no quoting: a launcher that needs it can be a script).
+ * Each "%n" becomes nstr; *has_n tells whether any word had one. */
+static int split_words(const char *s, const char *nstr, char **out, int max, int *has_n)
+{
+    int count = 0;
+    while (*s) {
+        size_t len = strcspn(s, " \t\n");
+        if (len > 0) {
+            char *w = malloc(len * (strlen(nstr) + 1) + 1), *p = w;
+            if (!w || count == max) {
+                free(w);
+                return -1;
+            }
+            for (size_t k = 0; k < len; k++) {
+                if (s[k] == '%' && k + 1 < len && s[k + 1] == 'n') {
+                    p += sprintf(p, "%s", nstr);
+                    k++;
+                    *has_n = 1;
+                } else {
+                    *p++ = s[k];
+                }
+            }
+            *p = '\0';
+            out[count++] = w;
+            s += len;
+        } else {
+            s++;
+        }
+    }
+    return count;
+}
+
+static void free_argv(char **argv)
+{
+    for (char **a = argv; a && *a; a++)
+        free(*a);
+    free(argv);
+}
+
+/* launcher words [-n N] (SELF explore | $MBX_EXPLORE_CMD) explorer-options */
+static char **build_argv(const opts *o, const char *self)
+{
+    const char *launcher = o->launcher, *env = getenv("MBX_LAUNCHER");
+    const char *explore = getenv("MBX_EXPLORE_CMD");
+    char nstr[16];
+    int has_n = 0, ignored = 0, k, m = 2;
+    char **argv = calloc((size_t)o->npass + 200, sizeof *argv);
+    if (!launcher)
+        launcher = env && *env ? env : "mpiexec";
+    snprintf(nstr, sizeof nstr, "%ld", o->n);
+    if (!argv || (k = split_words(launcher, nstr, argv, 128, &has_n)) <= 0) {
+        free_argv(argv);
+        return NULL;
+    }
+    if (!has_n) {
+        argv[k++] = strdup("-n");
+        argv[k++] = strdup(nstr);
+    }
+    /* Test hook, deliberately undocumented: MBX_EXPLORE_CMD replaces
+     * "SELF explore", so the end-to-end tests can run a stand-in for the
+     * explorer (tests/tui/term_echo.c) through the real launcher. */
+    if (explore && *explore) {
+        m = split_words(explore, nstr, argv + k, 64, &ignored);
+    } else {
+        argv[k] = strdup(self);
+        argv[k + 1] = strdup("explore");
+    }
+    if (m <= 0) {
+        free_argv(argv);
+        return NULL;
+    }
+    k += m;
+    for (int i = 0; i < o->npass; i++)
+        argv[k++] = strdup(o->pass[i]);
+    for (int i = 0; i < k; i++) {
+        if (!argv[i]) { /* a strdup failed: the list would end early */
+            for (int j = i + 1; j < k; j++)
+                free(argv[j]);
+            free_argv(argv);
+            return NULL;
+        }
+    }
+    return argv;
+}
+
+int mbx_launcher_main(int argc, char **argv, const char *self)
+{
+    opts o = {.n = 2, .bridge = BRIDGE_AUTO};
+    int rc;
+    if (!(o.pass = calloc((size_t)argc + 1, sizeof *o.pass))) {
+        fprintf(stderr, "mpibex: out of memory\n");
+        return 1;
+    }
+    if ((rc = parse(argc, argv, &o)) != 0 || o.help) {
+        if (o.help)
+            usage();
+        free(o.pass);
+        return rc;
+    }
+    if (!isatty(0)) {
+        fprintf(stderr,
+                "mpibex: the explorer needs a terminal; for batch runs use: "
+                "mpiexec -n %ld mpibex run PLAN.ini\n",
+                o.n);
+        free(o.pass);
+        return 2;
+    }
+    char **job_argv = build_argv(&o, self);
+    if (!job_argv) {
+        free(o.pass);
+        return bad("--launcher", "cannot build the command line from '%s'", o.launcher,
+                   "a command such as 'mpiexec'");
+    }
+    mbx_ljob_spec spec = {.argv = job_argv,
+                          .tty = o.bridge != BRIDGE_SOCKET,
+                          .socket = o.bridge != BRIDGE_TTY,
+                          .bridge_addr = o.bridge_addr,
+                          .log_path = o.log};
+    rc = mbx_ljob_run(&spec);
+    free_argv(job_argv);
+    free(o.pass);
+    return rc;
+}

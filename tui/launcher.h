@@ -1,0 +1,29 @@
+/* `mpibex` started by a user in a terminal, outside MPI: the launcher.
+ *
+ *   mpibex [-n N] [--launcher CMD] [--bridge auto|tty|socket]
+ *          [--bridge-addr ADDR] [--log FILE] [explorer options]
+ *
+ * It runs CMD (default "mpiexec", or $MBX_LAUNCHER) split into words, with
+ * every "%n" replaced by N (default 2) or, when CMD has no "%n", followed by
+ * "-n N"; then the path of this mpibex binary, "explore", and the explorer
+ * options. The job's stdin is /dev/null (so the launcher never steals a key
+ * from rank 0); every rank's stdout and stderr go to the log file (default
+ * $XDG_STATE_HOME/mpibex/ or ~/.local/state/mpibex/, one file a run; its
+ * path is printed on exit). It passes the variables of term.h, waits for the
+ * job, restores the terminal whatever happened, and exits with rank 0's code
+ * (from MBX_STATUS_FILE; otherwise the launcher's status; 128+signal when
+ * the launcher command was killed by a signal). */
+#ifndef MBX_LAUNCHER_H
+#define MBX_LAUNCHER_H
+
+/* 1 when this process was not started by an MPI launcher (none of PMI_RANK,
+ * PMI_SIZE, PMIX_RANK, OMPI_COMM_WORLD_SIZE, MPI_LOCALRANKID, and not a
+ * Slurm task step: SLURM_PROCID together with SLURM_STEP_ID). */
+int mbx_launcher_outside_mpi(void);
+
+/* argv[0] is "mpibex"; self is the absolute path of the running binary
+ * (/proc/self/exe). Returns the process exit code; bad options exit 2 with
+ * one line on stderr. */
+int mbx_launcher_main(int argc, char **argv, const char *self);
+
+#endif

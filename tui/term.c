@@ -1,0 +1,213 @@
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE /* openpty, TIOCGWINSZ */
+#endif
+#include "term.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "mbx/status.h"
+#include "term_bridge.h"
+
+static const char reset_seq[] = "\033[0m\033[?25h\033[?1049l";
+
+struct mbx_term {
+    const char *kind;
+    FILE *in, *out;
+    int fd; /* what rank 0 draws to: size queries and emergency resets */
+    mbx_term_bridge *bridge;
+};
+
+static FILE *dup_open(int fd, const char *mode)
+{
+    int fd2 = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    FILE *f = fd2 >= 0 ? fdopen(fd2, mode) : NULL;
+    if (!f && fd2 >= 0)
+        close(fd2);
+    return f;
+}
+
+/* Two FILEs on one terminal: ncurses reads keys from one and draws on the
+ * other. Takes fd in every case; release() frees what was made. */
+static int wrap_fds(mbx_term *t, int fd, const char *kind, char *why, size_t len)
+{
+    t->kind = kind;
+    if (!(t->in = fdopen(fd, "r")))
+        close(fd);
+    else if ((t->out = dup_open(fd, "w")) != NULL)
+        t->fd = fileno(t->out);
+    if (!t->out)
+        snprintf(why, len, "%s: %s", kind, strerror(errno));
+    return t->out ? 0 : -1;
+}
+
+static int same_host(void)
+{
+    const char *launch = getenv("MBX_LAUNCH_HOST");
+    char here[256] = "";
+    if (!launch || !*launch)
+        return 1;
+    if (gethostname(here, sizeof here - 1) < 0)
+        return 0;
+    return strcmp(here, launch) == 0;
+}
+
+static int open_tty(mbx_term *t, const char *path, char *why, size_t len)
+{
+    /* O_NOCTTY: rank 0 is a session leader without a terminal (hydra's
+     * setsid); the user's terminal must not become its controlling one. */
+    int fd = open(path, O_RDWR | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(why, len, "cannot open the terminal %s: %s", path, strerror(errno));
+        return -1;
+    }
+    if (!isatty(fd)) {
+        snprintf(why, len, "%s is not a terminal", path);
+        close(fd);
+        return -1;
+    }
+    return wrap_fds(t, fd, "tty", why, len);
+}
+
+static int open_socket(mbx_term *t, const char *addr, char *why, size_t len)
+{
+    int slave = -1;
+    if (mbx_term_bridge_open(&t->bridge, addr, getenv("MBX_BRIDGE_TOKEN"), &slave, why, len) < 0)
+        return -1;
+    return wrap_fds(t, slave, "socket", why, len);
+}
+
+static void release(mbx_term *t)
+{
+    /* Slaves first: the relay then reads the last screen bytes (endwin's
+     * restore) up to EIO before it stops. */
+    if (t->in)
+        fclose(t->in);
+    if (t->out)
+        fclose(t->out);
+    mbx_term_bridge_close(t->bridge);
+    free(t);
+}
+
+static int try_open(mbx_term **out, int (*open_fn)(mbx_term *, const char *, char *, size_t),
+                    const char *arg, char *why, size_t len)
+{
+    mbx_term *t = calloc(1, sizeof *t);
+    if (!t) {
+        snprintf(why, len, "out of memory");
+        return -1;
+    }
+    t->fd = -1;
+    if (open_fn(t, arg, why, len) == 0) {
+        *out = t;
+        return 0;
+    }
+    release(t);
+    return -1;
+}
+
+static int open_stdio(mbx_term *t, const char *unused, char *why, size_t len)
+{
+    (void)unused;
+    t->kind = "stdio";
+    if ((t->in = dup_open(0, "r")) && (t->out = dup_open(1, "w"))) {
+        t->fd = fileno(t->out);
+        return 0;
+    }
+    snprintf(why, len, "stdio: %s", strerror(errno));
+    return -1;
+}
+
+int mbx_term_open(mbx_term **out, char *msg, size_t msglen)
+{
+    const char *tty = getenv("MBX_TTY"), *bridge = getenv("MBX_BRIDGE");
+    char why[256] = "";
+    *out = NULL;
+    if (tty && *tty) {
+        if (!same_host())
+            snprintf(why, sizeof why, "the terminal %s is on host %s, rank 0 is not", tty,
+                     getenv("MBX_LAUNCH_HOST"));
+        else if (try_open(out, open_tty, tty, why, sizeof why) == 0)
+            return MBX_OK;
+    }
+    /* When both fail, the bridge's reason is the more useful one. */
+    if (bridge && *bridge && try_open(out, open_socket, bridge, why, sizeof why) == 0)
+        return MBX_OK;
+    if (isatty(0) && isatty(1) && try_open(out, open_stdio, NULL, why, sizeof why) == 0)
+        return MBX_OK;
+    if ((tty && *tty) || (bridge && *bridge)) {
+        snprintf(msg, msglen, "%s", why);
+        return MBX_E_IO;
+    }
+    snprintf(msg, msglen,
+             "no terminal: rank 0 has none and no launcher named one "
+             "(start the explorer with 'mpibex -n N')");
+    return MBX_E_UNSUPPORTED;
+}
+
+FILE *mbx_term_in(mbx_term *t)
+{
+    return t->in;
+}
+
+FILE *mbx_term_out(mbx_term *t)
+{
+    return t->out;
+}
+
+const char *mbx_term_kind(const mbx_term *t)
+{
+    return t->kind;
+}
+
+int mbx_term_size(mbx_term *t, int *rows, int *cols)
+{
+    struct winsize ws;
+    if (ioctl(t->fd, TIOCGWINSZ, &ws) < 0 || ws.ws_row == 0 || ws.ws_col == 0)
+        return MBX_E_IO;
+    *rows = ws.ws_row;
+    *cols = ws.ws_col;
+    return MBX_OK;
+}
+
+int mbx_term_lost(mbx_term *t)
+{
+    if (t->bridge)
+        return mbx_term_bridge_lost(t->bridge);
+    struct pollfd p = {.fd = fileno(t->in), .events = 0};
+    return poll(&p, 1, 0) == 1 && (p.revents & (POLLHUP | POLLERR | POLLNVAL));
+}
+
+void mbx_term_close(mbx_term *t)
+{
+    if (t)
+        release(t);
+}
+
+void mbx_term_emergency_reset(mbx_term *t)
+{
+    if (t && t->fd >= 0) {
+        ssize_t w = write(t->fd, reset_seq, sizeof reset_seq - 1);
+        (void)w;
+    }
+}
+
+void mbx_term_write_status(int code)
+{
+    const char *path = getenv("MBX_STATUS_FILE");
+    char line[32];
+    if (!path || !*path)
+        return;
+    int n = snprintf(line, sizeof line, "%d\n", code);
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return; /* rank 0 on another host: the launcher falls back on mpiexec's status */
+    ssize_t w = write(fd, line, (size_t)n);
+    (void)w;
+    close(fd);
+}
