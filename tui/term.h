@@ -27,8 +27,8 @@ typedef struct mbx_term mbx_term;
  * MBX_E_IO when one was named but could not be opened or authenticated. */
 int mbx_term_open(mbx_term **out, char *msg, size_t msglen);
 
-FILE *mbx_term_in(mbx_term *t);  /* for newterm(): keys */
-FILE *mbx_term_out(mbx_term *t); /* for newterm(): screen */
+FILE *mbx_term_in(mbx_term *t);               /* for newterm(): keys */
+FILE *mbx_term_out(mbx_term *t);              /* for newterm(): screen */
 const char *mbx_term_kind(const mbx_term *t); /* "tty", "socket" or "stdio" */
 
 /* Current size (TIOCGWINSZ on the terminal rank 0 draws to); 0 on success.

@@ -28,22 +28,22 @@
 #include <stddef.h>
 
 typedef enum mbx_role {
-    MBX_ROLE_NORMAL = 0, /* body text */
-    MBX_ROLE_TITLE,      /* title bar */
-    MBX_ROLE_FOOTER,     /* footer bar */
-    MBX_ROLE_FOOTER_KEY, /* key names in the footer and help */
-    MBX_ROLE_AXIS,       /* axes, tick labels */
-    MBX_ROLE_GRID,       /* grid lines */
-    MBX_ROLE_SELECTED,   /* a selected item (picker check, sorted column) */
-    MBX_ROLE_CURSOR,     /* the cursor line */
-    MBX_ROLE_DIM,        /* secondary text, hints */
-    MBX_ROLE_WARNING,    /* UNSETTLED, warnings */
-    MBX_ROLE_ERROR,      /* UNRELIABLE, errors, invalid input */
-    MBX_ROLE_OK,         /* SETTLED, ok marks */
+    MBX_ROLE_NORMAL = 0,   /* body text */
+    MBX_ROLE_TITLE,        /* title bar */
+    MBX_ROLE_FOOTER,       /* footer bar */
+    MBX_ROLE_FOOTER_KEY,   /* key names in the footer and help */
+    MBX_ROLE_AXIS,         /* axes, tick labels */
+    MBX_ROLE_GRID,         /* grid lines */
+    MBX_ROLE_SELECTED,     /* a selected item (picker check, sorted column) */
+    MBX_ROLE_CURSOR,       /* the cursor line */
+    MBX_ROLE_DIM,          /* secondary text, hints */
+    MBX_ROLE_WARNING,      /* UNSETTLED, warnings */
+    MBX_ROLE_ERROR,        /* UNRELIABLE, errors, invalid input */
+    MBX_ROLE_OK,           /* SETTLED, ok marks */
     MBX_ROLE_SE_CONVERGED, /* convergence bar at or below target */
     MBX_ROLE_SE_PENDING,   /* convergence bar above target */
     MBX_ROLE_SE_TARGET,    /* the target line in the convergence panel */
-    MBX_ROLE_SERIES1,    /* ... MBX_ROLE_SERIES1 + 7 */
+    MBX_ROLE_SERIES1,      /* ... MBX_ROLE_SERIES1 + 7 */
     MBX_ROLE_COUNT = MBX_ROLE_SERIES1 + 8
 } mbx_role;
 
@@ -99,8 +99,7 @@ int mbx_theme_load(const char *name, const char *dir_opt, const char *const *ins
 
 /* Names of the themes found on the same search path (deduplicated, sorted),
  * "default" always included; returns how many were written (at most max). */
-int mbx_theme_list(const char *dir_opt, const char *const *install_dirs, char names[][32],
-                   int max);
+int mbx_theme_list(const char *dir_opt, const char *const *install_dirs, char names[][32], int max);
 
 const char *mbx_role_name(mbx_role r); /* "series.1", "footer.key", ... */
 
