@@ -91,12 +91,15 @@ void mbx_cli_usage(void)
     printf("mpibex %s - MPI Benchmark EXplorer\n"
            "\n"
            "Usage:\n"
+           "  mpibex [-n N] [--launcher CMD] [--bridge auto|tty|socket] [--log FILE]\n"
+           "         [explorer options]                      the live explorer (N = 2)\n"
            "  mpiexec -n N mpibex run [PLAN.ini] [options]   measure, print a table, write CSV\n"
            "  mpibex list                                    every benchmark, one line each\n"
            "  mpiexec -n N mpibex idle [SECONDS]             CPU use of ranks waiting for work\n"
            "  mpibex --help | --version\n"
            "\n"
-           "Run 'mpibex run --help' for the measurement options. Without a plan file and\n"
+           "Run 'mpibex explore --help' for the explorer options and 'mpibex run --help'\n"
+           "for the measurement options. Without a plan file and\n"
            "without --bench, 'run' measures the built-in quick plan (samples/quick.ini).\n"
            "Documentation: man mpibex, docs/ in the source tree.\n",
            MBX_VERSION);

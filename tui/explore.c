@@ -300,9 +300,11 @@ static int interactive(mbx_backend *be, const opts *o)
         return rc;
     }
     rc = mbx_term_open(&x.term, msg, sizeof msg);
+    if (rc == MBX_E_UNSUPPORTED)
+        return 3; /* no terminal at all: the caller decides what to do */
     if (rc < 0) {
         fprintf(stderr, "mpibex: %s\n", msg);
-        return rc == MBX_E_UNSUPPORTED ? 3 : 1; /* 3: no terminal at all */
+        return 1;
     }
     catch_crashes(x.term);
     const char *tt = getenv("TERM");
@@ -374,6 +376,8 @@ int mbx_explore_main(int argc, char **argv)
         mbx_backend_fake(o.fake, &be);
         rc = interactive(&be, &o);
         mbx_backend_fake_free(&be);
+        if (rc == 3)
+            fprintf(stderr, "mpibex: explore --fake needs a terminal (or --headless)\n");
         return rc == 3 ? 2 : rc;
     }
     return mbx_job_run(argc, argv, explore_root);

@@ -52,15 +52,8 @@ typedef struct job {
     int have_saved;
     mbx_lrelay *relay;
     pid_t pid;
-    int interrupted; /* the last of SIGINT, SIGQUIT, SIGTERM, SIGHUP passed on to the job */
+    int interrupted; /* what stopped the job: Ctrl-C, Ctrl-\\, SIGTERM, SIGHUP; 0 if nothing */
 } job;
-
-static long long now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void mkdir_parents(char *dir)
 {
@@ -328,7 +321,7 @@ static int wait_job(job *j)
             n += MBX_LRELAY_NFDS;
         }
         if (kill_at) {
-            long long left = kill_at - now_ms();
+            long long left = kill_at - mbx_bridge_now_ms();
             timeout = left <= 0 ? 0 : (timeout < 0 || left < timeout ? (int)left : timeout);
         }
         if (poll(p, (nfds_t)n, timeout) < 0)
@@ -340,7 +333,7 @@ static int wait_job(job *j)
             if ((sigs[i] == SIGTERM || sigs[i] == SIGHUP) && !kill_at) {
                 dprintf(j->logfd, "mpibex: launcher got signal %d, stopping the job\n", sigs[i]);
                 kill(j->pid, SIGTERM);
-                kill_at = now_ms() + KILL_GRACE_MS;
+                kill_at = mbx_bridge_now_ms() + KILL_GRACE_MS;
                 j->interrupted = sigs[i];
             } else if (sigs[i] == SIGWINCH && j->relay) {
                 mbx_lrelay_winch(j->relay);
@@ -355,7 +348,7 @@ static int wait_job(job *j)
         for (pid_t w; (w = waitpid(-1, &status, WNOHANG)) > 0;)
             if (w == j->pid)
                 return status;
-        if (kill_at && now_ms() >= kill_at) {
+        if (kill_at && mbx_bridge_now_ms() >= kill_at) {
             dprintf(j->logfd, "mpibex: the job ignored SIGTERM for %d s, killing it\n",
                     KILL_GRACE_MS / 1000);
             signal_descendants(SIGKILL);

@@ -15,7 +15,6 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <termios.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bridgeproto.h"
@@ -43,13 +42,6 @@ struct mbx_lrelay {
     size_t out_off, out_len; /* frames waiting to go to rank 0 */
     unsigned char out[OUT_CAP];
 };
-
-static long long now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 __attribute__((format(printf, 2, 3))) static void log_line(mbx_lrelay *r, const char *fmt, ...)
 {
@@ -201,7 +193,7 @@ static void accept_new(mbx_lrelay *r)
         struct pending tmp = {.fd = fd};
         struct pending *slot = pc ? pc : &tmp;
         slot->fd = fd;
-        slot->deadline = now_ms() + HELLO_MS;
+        slot->deadline = mbx_bridge_now_ms() + HELLO_MS;
         snprintf(slot->peer, sizeof slot->peer, strchr(host, ':') ? "[%s]:%s" : "%s:%s", host,
                  serv);
         if (!pc)
@@ -360,7 +352,7 @@ void mbx_lrelay_pollfds(mbx_lrelay *r, struct pollfd *p, int *timeout_ms)
     for (int i = 0; i < MAX_PENDING; i++) {
         if (r->pend[i].fd < 0)
             continue;
-        long long left = r->pend[i].deadline - now_ms();
+        long long left = r->pend[i].deadline - mbx_bridge_now_ms();
         p[3 + i].fd = r->pend[i].fd;
         if (*timeout_ms < 0 || left < *timeout_ms)
             *timeout_ms = left < 0 ? 0 : (int)left;
@@ -381,7 +373,7 @@ int mbx_lrelay_handle(mbx_lrelay *r, const struct pollfd *p)
         struct pending *pc = &r->pend[i];
         if (pc->fd >= 0 && p[3 + i].fd == pc->fd && (p[3 + i].revents & any))
             hear_pending(r, pc);
-        if (pc->fd >= 0 && now_ms() >= pc->deadline)
+        if (pc->fd >= 0 && mbx_bridge_now_ms() >= pc->deadline)
             drop_pending(r, pc, "no hello within 2 s");
     }
     if (p[0].revents & POLLIN)
@@ -401,9 +393,9 @@ int mbx_lrelay_used(const mbx_lrelay *r)
 
 void mbx_lrelay_drain(mbx_lrelay *r, int ms)
 {
-    long long deadline = now_ms() + ms;
+    long long deadline = mbx_bridge_now_ms() + ms;
     while (r->conn >= 0) {
-        long long left = deadline - now_ms();
+        long long left = deadline - mbx_bridge_now_ms();
         struct pollfd p = {.fd = r->conn, .events = POLLIN};
         if (left <= 0 || poll(&p, 1, (int)left) <= 0)
             return;

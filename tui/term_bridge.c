@@ -18,7 +18,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bridgeproto.h"
@@ -38,16 +37,9 @@ struct mbx_term_bridge {
     unsigned char topty[MBX_BRIDGE_MAX_PAYLOAD];
 };
 
-static long long now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static int ms_left(long long deadline)
 {
-    long long left = deadline - now_ms();
+    long long left = deadline - mbx_bridge_now_ms();
     return left < 0 ? 0 : (int)left;
 }
 
@@ -247,7 +239,7 @@ static void *relay_main(void *arg)
     for (;;) {
         int lost = atomic_load(&b->lost), draining = deadline != 0;
         if (!draining && atomic_load(&b->stopping))
-            deadline = now_ms() + DRAIN_MS, draining = 1;
+            deadline = mbx_bridge_now_ms() + DRAIN_MS, draining = 1;
         if (draining && (ms_left(deadline) == 0 || lost || (!master_open && b->so_len == 0)))
             break;
         struct pollfd p[3] = {{.fd = b->wake[0], .events = draining ? 0 : POLLIN},
@@ -304,7 +296,7 @@ static void *relay_main(void *arg)
         unsigned char bye[MBX_BRIDGE_HEADER];
         size_t n = 0;
         if (mbx_bridge_encode(bye, sizeof bye, MBX_BRIDGE_GOODBYE, NULL, 0, &n) == 0)
-            send_all(b->sock, bye, n, now_ms() + 200);
+            send_all(b->sock, bye, n, mbx_bridge_now_ms() + 200);
     }
     return NULL;
 }
@@ -333,7 +325,7 @@ static int start_relay(mbx_term_bridge *b, char *why, size_t len)
 int mbx_term_bridge_open(mbx_term_bridge **out, const char *addr, const char *token, int *slave,
                          char *why, size_t len)
 {
-    long long deadline = now_ms() + HANDSHAKE_MS;
+    long long deadline = mbx_bridge_now_ms() + HANDSHAKE_MS;
     struct winsize ws = {0};
     mbx_term_bridge *b = calloc(1, sizeof *b);
     *out = NULL;

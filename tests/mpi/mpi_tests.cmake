@@ -107,15 +107,10 @@ add_test(NAME badinput.unwritable_output
                  ${MBX_MPIEXEC} 2 ${MPIEXEC_PREFLAGS} $<TARGET_FILE:mpibex> run --bench coll.bcast -o ${MBX_OUT}/nodir/x.csv)
 set_tests_properties(badinput.unwritable_output PROPERTIES TIMEOUT 60 LABELS "mpi;badinput" PROCESSORS 2)
 
-# Under the sanitizers, MPICH and UCX leave allocations made in a module they
-# unload at finalize; LeakSanitizer then reports them as "<unknown module>"
-# with no symbol to suppress. Leak checking stays on for the unit tests (our
-# own core code); MPI processes keep ASan and UBSan but not LSan.
-if(MBX_SANITIZE)
-  get_property(_mbx_tests DIRECTORY PROPERTY TESTS)
-  foreach(_t IN LISTS _mbx_tests)
-    if(NOT _t MATCHES "^unit\\.")
-      set_property(TEST ${_t} APPEND PROPERTY ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0:abort_on_error=0")
-    endif()
-  endforeach()
-endif()
+
+# Under MPI with no terminal at all, `mpibex` says why the explorer cannot
+# start and measures the built-in quick plan in batch mode instead.
+add_test(NAME mpi.notty.n2
+         COMMAND bash -c "${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 $<TARGET_FILE:mpibex> </dev/null 2>&1 | cat")
+set_tests_properties(mpi.notty.n2 PROPERTIES TIMEOUT 120 LABELS mpi PROCESSORS 2
+  PASS_REGULAR_EXPRESSION "rank 0 has no terminal, so the explorer cannot start.*done: 31 points")

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <time.h>
 
 struct mbx_bridge_decoder {
     size_t start, end; /* unread bytes are buf[start..end) */
@@ -149,6 +150,13 @@ int mbx_bridge_winsize(const mbx_bridge_frame *f, unsigned *rows, unsigned *cols
     *rows = (unsigned)f->payload[0] << 8 | f->payload[1];
     *cols = (unsigned)f->payload[2] << 8 | f->payload[3];
     return MBX_OK;
+}
+
+long long mbx_bridge_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 int mbx_bridge_token_new(char out[MBX_BRIDGE_TOKEN_CHARS + 1])

@@ -70,6 +70,9 @@ MBX_NODISCARD int mbx_bridge_encode_winsize(void *out, size_t cap, unsigned rows
 /* Rows and columns of a W frame; MBX_E_PROTO for any other frame. */
 MBX_NODISCARD int mbx_bridge_winsize(const mbx_bridge_frame *f, unsigned *rows, unsigned *cols);
 
+/* Milliseconds on CLOCK_MONOTONIC, for both ends' deadlines. */
+long long mbx_bridge_now_ms(void);
+
 /* A fresh one-time token: 32 bytes from getrandom() as 64 lowercase hex
  * characters and a NUL. MBX_E_IO when the kernel gives no randomness. */
 MBX_NODISCARD int mbx_bridge_token_new(char out[MBX_BRIDGE_TOKEN_CHARS + 1]);
