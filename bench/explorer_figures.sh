@@ -8,7 +8,7 @@
 # usage: bench/explorer_figures.sh [BUILD_DIR] [PAIRS]
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-$root/build}
+build=$(cd "${1:-$root/build}" && pwd)
 pairs=${2:-5}
 mpibex=$build/mpibex
 work=$(mktemp -d)
@@ -37,7 +37,11 @@ echo "== CPU of each rank while the explorer shows a menu (5 s)"
 tmux send-keys -t "$sess" "$mpibex -n 2 --autosave none; echo EXIT=\$?" Enter
 wait_for "1 Picker" 30 || { echo "explorer did not start"; exit 1; }
 sleep 1
-pids=$(pgrep -f "$mpibex explore")
+# The ranks are the processes with PMI_RANK (mpiexec's own command line
+# also names "mpibex explore").
+pids=$(for p in $(pgrep -f "$mpibex explore"); do
+  tr '\0' '\n' </proc/$p/environ 2>/dev/null | grep -q '^PMI_RANK=' && echo "$p"
+done)
 ticks=$(getconf CLK_TCK)
 declare -A before
 for p in $pids; do before[$p]=$(awk '{print $14 + $15}' /proc/$p/stat); done

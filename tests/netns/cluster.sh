@@ -164,16 +164,19 @@ up() {
     done
     trap - ERR
     set +E
-    # Wait (bounded) until host 1 reaches every other host: the bridge ports
-    # need a moment to forward.
-    for ((i = 2; i <= n; i++)); do
-        local t
-        for ((t = 0; t < 50; t++)); do
-            ip netns exec "${PREFIX}1" ping -c1 -W1 -q "$NET.$i" >/dev/null 2>&1 && break
-            sleep 0.1
+    # Wait (bounded) until every link is up and every bridge port forwards
+    # (no STP, so that is at once in practice, but not guaranteed).
+    local t ready
+    for ((t = 0; t < 50; t++)); do
+        ready=1
+        for ((i = 1; i <= n; i++)); do
+            bridge -n "$SWITCH" link show dev "vh$i" 2>/dev/null | grep -q "state forwarding" || ready=0
+            ip -n "$PREFIX$i" link show dev eth0 | grep -q "LOWER_UP" || ready=0
         done
-        [ $t -lt 50 ] || { down; die "up: $PREFIX$i does not answer from ${PREFIX}1"; }
+        [ $ready -eq 1 ] && break
+        sleep 0.1
     done
+    [ $ready -eq 1 ] || { down; die "up: the links did not come up within 5 s"; }
     echo "cluster.sh: $n hosts up (${PREFIX}1..$PREFIX$n = $NET.1..$NET.$n)${rate:+, eth0 egress shaped to $rate}"
 }
 
