@@ -105,5 +105,29 @@ wait_for "^icanon echo" 5 && pass "terminal sane after Ctrl-C" || fail "terminal
 sleep 0.5
 pgrep -f "$mpibex explore" >/dev/null && fail "a rank is left after Ctrl-C" || pass "no leftover process after Ctrl-C"
 
+# 6. a rank crashes mid-run (SIGKILL of rank 1): the job ends, the launcher
+#    restores the terminal and reports a failure code, nothing is left
+tmux send-keys -t "$sess" clear Enter
+tmux send-keys -t "$sess" "$mpibex -n 2 --autosave none --start --plan $work/long.ini; echo EXIT=\$?" Enter
+wait_for "point ([2-9]|[1-9][0-9])/" 40 || fail "run for the crash case did not start"
+rank1=$(for p in $(pgrep -f "$mpibex explore"); do
+  tr '\0' '\n' </proc/$p/environ 2>/dev/null | grep -q '^PMI_RANK=1$' && echo "$p"
+done | head -1)
+[ -n "$rank1" ] && kill -KILL "$rank1"
+if wait_for "EXIT=[1-9][0-9]*" 30; then pass "rank crash: launcher exits with $(cap | grep -o 'EXIT=[0-9]*' | tail -1)"; else fail "rank crash: no exit"; cap | tail -5; fi
+tmux send-keys -t "$sess" "stty -a | tr ' ;' '\n\n' | grep -xE -- '-?(icanon|echo)' | tr '\n' ' '; echo" Enter
+wait_for "^icanon echo" 5 && pass "terminal sane after a rank crash" || fail "terminal after a rank crash"
+sleep 1
+pgrep -f "$mpibex explore" >/dev/null && fail "a rank is left after a rank crash" || pass "no leftover process after a rank crash"
+
+# 7. the terminal closes under the explorer (the tmux window is killed):
+#    the launcher gets SIGHUP and takes the job down
+tmux send-keys -t "$sess" "$mpibex -n 2 --autosave none; echo EXIT=\$?" Enter
+wait_for "1 Picker" 30 || fail "explorer for the hang-up case"
+tmux kill-session -t "$sess"
+end=$((SECONDS + 20))
+while pgrep -f "$mpibex explore" >/dev/null && [ $SECONDS -lt $end ]; do sleep 0.2; done
+pgrep -f "$mpibex explore" >/dev/null && fail "a rank is left after the terminal closed" || pass "terminal closed: no process left"
+
 echo "$fails failure(s)"
 [ $fails -eq 0 ]
