@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "batch.h"
@@ -181,6 +182,23 @@ static int setup_explorer(explorer *x, const opts *o, char *msg, size_t msglen)
     return 0;
 }
 
+/* Ctrl-Z on the user's terminal would stop the launcher and mpiexec while
+ * the ranks run on; the explorer has no use for suspend, so switch the
+ * suspend characters off (endwin restores the saved modes). Ctrl-C keeps
+ * working: hydra forwards it and rank 0 winds down. */
+static void no_suspend(FILE *in)
+{
+    struct termios t;
+    int fd = in ? fileno(in) : -1;
+    if (fd < 0 || tcgetattr(fd, &t) != 0)
+        return;
+    t.c_cc[VSUSP] = _POSIX_VDISABLE;
+#ifdef VDSUSP
+    t.c_cc[VDSUSP] = _POSIX_VDISABLE;
+#endif
+    tcsetattr(fd, TCSANOW, &t);
+}
+
 static void curses_setup(explorer *x)
 {
     cbreak();
@@ -316,6 +334,7 @@ static int interactive(mbx_backend *be, const opts *o)
     }
     x.keys = ex_keysrc_terminal();
     curses_setup(&x);
+    no_suspend(mbx_term_in(x.term));
     ex_main_loop(&x);
     int code = mbx_stop_signal ? 128 + (int)mbx_stop_signal : 0;
     if (x.frames)

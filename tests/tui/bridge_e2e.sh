@@ -45,6 +45,7 @@ cleanup() {
     local p
     for p in $(pids_with_mark); do kill -KILL "$p" 2>/dev/null; done
     T kill-server 2>/dev/null
+    rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$sock"
     rm -rf "$work"
 }
 trap cleanup EXIT

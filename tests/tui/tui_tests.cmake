@@ -29,3 +29,17 @@ add_test(NAME e2e.explorer
          COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/explorer_e2e.sh $<TARGET_FILE:mpibex>
                  $<TARGET_FILE:csvcheck> ${CMAKE_CURRENT_BINARY_DIR}/e2e-explorer)
 set_tests_properties(e2e.explorer PROPERTIES TIMEOUT 300 LABELS e2e RUN_SERIAL TRUE)
+
+# The launcher and terminal bridge on their own, through a test driver and
+# an echo program as rank 0: tty and socket bridges, resize, strangers with
+# wrong, replayed and garbage tokens, Ctrl-C, SIGTERM.
+add_executable(launcher_driver tui/launcher_driver.c ${CMAKE_SOURCE_DIR}/tui/launcher.c
+               ${CMAKE_SOURCE_DIR}/tui/launcher_job.c ${CMAKE_SOURCE_DIR}/tui/launcher_relay.c)
+target_link_libraries(launcher_driver PRIVATE mbx_tuicore)
+add_executable(term_echo tui/term_echo.c ${CMAKE_SOURCE_DIR}/tui/term.c
+               ${CMAKE_SOURCE_DIR}/tui/term_bridge.c)
+target_link_libraries(term_echo PRIVATE mbx_tuicore MPI::MPI_C util Threads::Threads)
+add_test(NAME e2e.bridge
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/bridge_e2e.sh $<TARGET_FILE:launcher_driver>
+                 $<TARGET_FILE:term_echo>)
+set_tests_properties(e2e.bridge PROPERTIES TIMEOUT 300 LABELS e2e RUN_SERIAL TRUE)
