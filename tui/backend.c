@@ -143,18 +143,7 @@ static int fake_measure(mbx_backend *b, const mbx_point_spec *spec, mbx_progress
         }
         k *= 2;
     }
-    memset(out, 0, sizeof *out);
-    out->benchmark = bn->name;
-    out->timing = bn->timing;
-    out->procs = spec->procs;
-    out->bytes = spec->bytes;
-    out->s = s;
-    out->stop = spec->stop;
-    out->nmin = nmin;
-    out->nmax = nmax;
-    out->overhead = f->timer.overhead;
-    out->batches = batches;
-    out->status = v == MBX_STOP_MET ? MBX_POINT_SETTLED : MBX_POINT_UNSETTLED;
+    mbx_result_fill(out, spec, &s, v, nmin, nmax, f->timer.overhead, batches, 0.0);
     if (obs)
         *obs = f->obs;
     if (nobs)

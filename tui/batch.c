@@ -50,19 +50,6 @@ static void fail(const char *msg)
     fprintf(stderr, "mpibex: %s\n", msg);
 }
 
-static char *sidecar(const char *out, const char *suffix)
-{
-    size_t n = strlen(out);
-    if (n > 4 && strcmp(out + n - 4, ".csv") == 0)
-        n -= 4;
-    char *p = malloc(n + strlen(suffix) + 1);
-    if (p) {
-        memcpy(p, out, n);
-        strcpy(p + n, suffix);
-    }
-    return p;
-}
-
 /* Writable without creating it: the directory accepts files and an
  * existing file may be replaced. */
 static int check_writable(const char *path, char *msg)
@@ -186,8 +173,8 @@ static int open_outputs(run_state *st, mbx_engine *e, char *msg)
 {
     if (!st->opt.output)
         return 0;
-    st->env_path = sidecar(st->opt.output, ".env.csv");
-    st->obs_path = st->opt.raw ? sidecar(st->opt.output, ".obs.csv") : NULL;
+    st->env_path = mbx_csv_sidecar(st->opt.output, ".env.csv");
+    st->obs_path = st->opt.raw ? mbx_csv_sidecar(st->opt.output, ".obs.csv") : NULL;
     if (!st->env_path || (st->opt.raw && !st->obs_path)) {
         snprintf(msg, MSG_LEN, "out of memory");
         return 1;

@@ -169,19 +169,6 @@ void ex_draw_results(explorer *x, const mbx_rect *body)
     free(rows);
 }
 
-static char *sidecar(const char *out, const char *suffix)
-{
-    size_t n = strlen(out);
-    if (n > 4 && strcmp(out + n - 4, ".csv") == 0)
-        n -= 4;
-    char *p = malloc(n + strlen(suffix) + 1);
-    if (p) {
-        memcpy(p, out, n);
-        strcpy(p + n, suffix);
-    }
-    return p;
-}
-
 int ex_export(explorer *x, const char *path, char *msg, size_t msglen)
 {
     mbx_csv_writer *w = NULL;
@@ -195,7 +182,7 @@ int ex_export(explorer *x, const char *path, char *msg, size_t msglen)
     }
     if (mbx_csv_writer_close(w) < 0 && rc >= 0)
         rc = MBX_E_IO;
-    char *env_path = sidecar(path, ".env.csv");
+    char *env_path = mbx_csv_sidecar(path, ".env.csv");
     if (rc >= 0 && env_path) {
         mbx_kvlist env = {0};
         static const char *const kvcols[] = {"key", "value"};

@@ -320,3 +320,16 @@ int mbx_csv_table_col(const mbx_csv_table *t, const char *name)
     }
     return -1;
 }
+
+char *mbx_csv_sidecar(const char *path, const char *suffix)
+{
+    size_t n = strlen(path);
+    if (n > 4 && strcmp(path + n - 4, ".csv") == 0)
+        n -= 4;
+    char *p = malloc(n + strlen(suffix) + 1);
+    if (p) {
+        memcpy(p, path, n);
+        strcpy(p + n, suffix);
+    }
+    return p;
+}

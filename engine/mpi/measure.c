@@ -184,6 +184,29 @@ static size_t next_batch(size_t prev, double mean_s, size_t n, size_t limit)
     return k;
 }
 
+void mbx_result_fill(mbx_result *out, const mbx_point_spec *spec, const mbx_summary *s,
+                     mbx_stop_verdict verdict, size_t nmin, size_t nmax, double overhead,
+                     size_t batches, double wall)
+{
+    const mbx_bench *b = mbx_bench_get(spec->bench_id);
+    memset(out, 0, sizeof *out);
+    out->benchmark = b ? b->name : "?";
+    out->timing = b ? b->timing : "?";
+    out->procs = spec->procs;
+    out->bytes = spec->bytes;
+    out->s = *s;
+    out->stop = spec->stop;
+    out->nmin = nmin;
+    out->nmax = nmax;
+    out->overhead = overhead;
+    out->batches = batches;
+    out->wall = wall;
+    if (!(s->median > 0))
+        out->status = MBX_POINT_UNRELIABLE;
+    else
+        out->status = verdict == MBX_STOP_MET ? MBX_POINT_SETTLED : MBX_POINT_UNSETTLED;
+}
+
 int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_fn progress,
                        void *ud, mbx_result *out, const double **obs, size_t *nobs)
 {
@@ -249,22 +272,8 @@ int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
     if (erc < 0)
         return erc;
 
-    memset(out, 0, sizeof *out);
-    out->benchmark = b->name;
-    out->timing = b->timing;
-    out->procs = spec->procs;
-    out->bytes = spec->bytes;
-    out->s = s;
-    out->stop = spec->stop;
-    out->nmin = nmin;
-    out->nmax = nmax;
-    out->overhead = e->timer.overhead;
-    out->batches = batches;
-    out->wall = MPI_Wtime() - t_begin;
-    if (!(s.median > 0))
-        out->status = MBX_POINT_UNRELIABLE;
-    else
-        out->status = verdict == MBX_STOP_MET ? MBX_POINT_SETTLED : MBX_POINT_UNSETTLED;
+    mbx_result_fill(out, spec, &s, verdict, nmin, nmax, e->timer.overhead, batches,
+                    MPI_Wtime() - t_begin);
     if (obs)
         *obs = e->obs;
     if (nobs)

@@ -40,6 +40,11 @@ MBX_NODISCARD int mbx_csv_read_file(const char *path, mbx_csv_table *out);
 MBX_NODISCARD int mbx_csv_read_buffer(const char *data, size_t len, mbx_csv_table *out);
 void mbx_csv_table_free(mbx_csv_table *t);
 
+/* The path of a sidecar file: OUT.csv -> OUT<suffix> (".env.csv"), and
+ * OUT -> OUT<suffix> when OUT does not end in ".csv". Caller frees; NULL
+ * when out of memory. */
+char *mbx_csv_sidecar(const char *path, const char *suffix);
+
 /* Index of column `name` in the header row, or -1. */
 int mbx_csv_table_col(const mbx_csv_table *t, const char *name);
 

@@ -102,6 +102,14 @@ MBX_NODISCARD int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec,
                                      mbx_progress_fn progress, void *ud, mbx_result *out,
                                      const double **obs, size_t *nobs);
 
+/* Fill a result from a finished measurement (any back end): benchmark and
+ * timing from the registry, and the status by the rules: UNRELIABLE when
+ * the corrected median is not positive, else SETTLED when the rule was met,
+ * else UNSETTLED. label is left NULL. */
+void mbx_result_fill(mbx_result *out, const mbx_point_spec *spec, const mbx_summary *s,
+                     mbx_stop_verdict verdict, size_t nmin, size_t nmax, double overhead,
+                     size_t batches, double wall);
+
 /* Environment capture for the sidecar file: tool version, MPI library,
  * ranks and hosts, binding of every rank, timer, sync, compiler and flags,
  * and library-tuning variables (MPICH_*, MPIR_CVAR_*, UCX_*, OMPI_*, FI_*)

@@ -42,4 +42,4 @@ if [ $# -lt 2 ]; then
 fi
 host=$1
 shift
-exec "$here/cluster.sh" exec "$host" sh -c "$*"
+exec "$here/cluster.sh" exec "$host" sh -c "exec $*"
