@@ -48,6 +48,11 @@ int mbx_job_run(int argc, char **argv, mbx_root_fn root)
         }
     }
     mbx_engine_destroy(e);
+    /* MPICH 4.0.2 with UCX over TCP (every job across hosts) disconnects
+     * before its PMI barrier in MPI_Finalize: a rank that arrives late (an
+     * idle rank polling with a back-off) then waits forever for a peer that
+     * stopped progressing. Arriving together avoids it. */
+    MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();
     return code;
 }

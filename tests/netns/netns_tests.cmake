@@ -1,0 +1,17 @@
+# Multi-host tests on network namespaces of this one machine (tests/netns/
+# cluster.sh): MPI traffic over a real TCP link between "hosts", and the
+# explorer's socket bridge with rank 0 on another host than the terminal.
+# They need root (CAP_NET_ADMIN, CAP_SYS_ADMIN) and exit 77, counted as
+# skipped, where namespaces cannot be made. They create and remove
+# namespaces of fixed names (mbxh1.., mbxsw), hence RUN_SERIAL.
+# Included from tests/CMakeLists.txt after mpi/mpi_tests.cmake (csvcheck).
+foreach(_mbx_netns_test IN ITEMS pingpong_two_hosts bridge_two_hosts)
+  add_test(NAME netns.${_mbx_netns_test}
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/${_mbx_netns_test}.sh
+                   $<TARGET_FILE:mpibex> $<TARGET_FILE:csvcheck>)
+  set_tests_properties(netns.${_mbx_netns_test} PROPERTIES
+                       TIMEOUT 180
+                       LABELS netns
+                       RUN_SERIAL TRUE
+                       SKIP_RETURN_CODE 77)
+endforeach()
