@@ -15,7 +15,9 @@
 
 #define BATCH_FIRST 8
 #define BATCH_MAX 65536
-#define BATCH_TARGET_S 0.1 /* so a front end can redraw several times a second */
+/* A batch lasts about this long, so a front end redraws at least every
+ * 2 * BATCH_TARGET_S and a key shows within 200 ms. */
+#define BATCH_TARGET_S 0.05
 #define NOT_TIMED (-DBL_MAX)
 
 /* Grow two parallel arrays of doubles to hold at least `need` each. */
@@ -229,6 +231,7 @@ int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
     int rc = mbx_engine_submit(e, &c, NULL);
     if (rc < 0)
         return rc;
+    double t_setup = MPI_Wtime() - t_begin;
 
     size_t n = 0, k = 0, batches = 0;
     double raw_sum = 0.0;
@@ -236,7 +239,9 @@ int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
     memset(&s, 0, sizeof s);
     mbx_stop_verdict verdict = MBX_STOP_GO_ON;
     while (verdict == MBX_STOP_GO_ON) {
-        k = next_batch(k, n ? raw_sum / (double)n : 0.0, n, nmax);
+        /* Before any observation, the set-up with its one warm-up call is
+         * the only (pessimistic) estimate of an observation's cost. */
+        k = next_batch(k, n ? raw_sum / (double)n : t_setup, n, nmax);
         if ((rc = grow_pair(&e->obs, &e->scratch, &e->obs_cap, n + k)) < 0)
             break;
         mbx_cmd bc = {.opcode = MBX_OP_BATCH};
