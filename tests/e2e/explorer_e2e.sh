@@ -50,7 +50,18 @@ key_latency() {
 }
 echo "FIGURE: key-to-screen latency in a menu: $(key_latency 2 '\[2 Parameters\]') ms, $(key_latency 1 '\[1 Picker\]') ms"
 
-# 2. run; braille cells appear; resize mid-run
+# 2. pick: none, then filter for allreduce and select it and ping-pong
+tmux send-keys -t "$sess" n
+wait_for "0 selected of" 5 && pass "picker: select none" || fail "picker: none"
+tmux send-keys -t "$sess" / a l l r e d Enter
+wait_for "filter: allred" 5 || fail "picker: filter"
+tmux send-keys -t "$sess" j Space
+wait_for "1 selected of" 5 && pass "picker: filtered and selected coll.allreduce" || fail "picker: select"
+tmux send-keys -t "$sess" / Escape
+tmux send-keys -t "$sess" j Space
+wait_for "2 selected of" 5 && pass "picker: selected a second benchmark" || fail "picker: second"
+
+# 3. run; braille cells appear; resize mid-run
 tmux send-keys -t "$sess" r
 wait_for "\[3 Run\]" 5 || fail "run view"
 # Braille cells are U+2801..U+28FF: UTF-8 bytes E2 A0..A3 xx.
@@ -63,8 +74,10 @@ sleep 0.5
 rows=$(cap | wc -l)
 [ "$rows" -le 30 ] && cap | tail -1 | grep -q "quit" && pass "resized to 100x30, footer on the last row" || fail "resize (rows=$rows)"
 if wait_for "done: [0-9]+ points" 60; then pass "run finished"; else fail "run did not finish"; cap; fi
+series=$(cap | grep -cE "^.*[o+] (allreduce|send_recv|ssend_recv) ")
+[ "$series" -eq 2 ] && pass "the legend shows exactly the 2 picked series" || { fail "legend ($series series)"; cap | head -8; }
 
-# 3. export: clear the suggested name, type ours, confirm
+# 4. export: clear the suggested name, type ours, confirm
 tmux send-keys -t "$sess" e
 wait_for "Export CSV to:" 5 || fail "export prompt"
 for _ in $(seq 1 40); do tmux send-keys -t "$sess" BSpace; done
@@ -79,7 +92,7 @@ tmux send-keys -t "$sess" "$work/out.csv" Enter
 wait_for "exists. Overwrite\? \(y/n\)" 5 && pass "overwrite question" || fail "overwrite question"
 tmux send-keys -t "$sess" n
 
-# 4. quit: prompt back, terminal sane, nothing left
+# 5. quit: prompt back, terminal sane, nothing left
 tmux send-keys -t "$sess" q
 if wait_for "EXIT=0" 20; then pass "quit, exit 0"; else fail "no clean exit"; cap; fi
 log=$(cap | grep -o "log: [^ ]*" | tail -1 | cut -d' ' -f2)
@@ -89,7 +102,7 @@ wait_for "^icanon echo" 5 && pass "terminal sane (icanon echo)" || { fail "termi
 sleep 0.5
 pgrep -f "$mpibex explore" >/dev/null && fail "a rank is left running" || pass "no leftover process"
 
-# 5. Ctrl-C mid-run: a long run, interrupted after a few points
+# 6. Ctrl-C mid-run: a long run, interrupted after a few points
 tmux send-keys -t "$sess" clear Enter
 tmux send-keys -t "$sess" "$mpibex -n 2 --autosave $work/auto2 --start --plan $work/long.ini; echo EXIT=\$?" Enter
 cat >"$work/long.ini" <<'INI'
@@ -110,7 +123,7 @@ wait_for "^icanon echo" 5 && pass "terminal sane after Ctrl-C" || fail "terminal
 sleep 0.5
 pgrep -f "$mpibex explore" >/dev/null && fail "a rank is left after Ctrl-C" || pass "no leftover process after Ctrl-C"
 
-# 6. a rank crashes mid-run (SIGKILL of rank 1): the job ends, the launcher
+# 7. a rank crashes mid-run (SIGKILL of rank 1): the job ends, the launcher
 #    restores the terminal and reports a failure code, nothing is left
 tmux send-keys -t "$sess" clear Enter
 tmux send-keys -t "$sess" "$mpibex -n 2 --autosave none --start --plan $work/long.ini; echo EXIT=\$?" Enter
@@ -125,7 +138,7 @@ wait_for "^icanon echo" 5 && pass "terminal sane after a rank crash" || fail "te
 sleep 1
 pgrep -f "$mpibex explore" >/dev/null && fail "a rank is left after a rank crash" || pass "no leftover process after a rank crash"
 
-# 7. the terminal closes under the explorer (the tmux window is killed):
+# 8. the terminal closes under the explorer (the tmux window is killed):
 #    the launcher gets SIGHUP and takes the job down
 tmux send-keys -t "$sess" "$mpibex -n 2 --autosave none; echo EXIT=\$?" Enter
 wait_for "1 Picker" 30 || fail "explorer for the hang-up case"
