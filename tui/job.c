@@ -2,8 +2,24 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 volatile sig_atomic_t mbx_stop_signal;
+
+/* MPICH 4.0.2 with UCX over TCP can still deadlock inside MPI_Finalize (one
+ * rank blocks in the PMI fence while its peer waits for it to progress a
+ * UCX disconnect; the barrier below makes it rare, not impossible). Every
+ * result is written before Finalize starts, so a rank stuck there this long
+ * leaves with the exit code it was going to return. */
+#define FINALIZE_TIMEOUT_S 10
+
+static volatile sig_atomic_t finalize_code;
+
+static void finalize_timeout(int sig)
+{
+    (void)sig;
+    _exit(finalize_code);
+}
 
 static void on_signal(int sig)
 {
@@ -53,6 +69,10 @@ int mbx_job_run(int argc, char **argv, mbx_root_fn root)
      * idle rank polling with a back-off) then waits forever for a peer that
      * stopped progressing. Arriving together avoids it. */
     MPI_Barrier(MPI_COMM_WORLD);
+    finalize_code = code;
+    signal(SIGALRM, finalize_timeout);
+    alarm(FINALIZE_TIMEOUT_S);
     MPI_Finalize();
+    alarm(0);
     return code;
 }
