@@ -61,7 +61,8 @@ void mbx_engine_destroy(mbx_engine *e)
         (void)mbx_point_end(e);
     if (e->subcomm)
         for (int p = 0; p <= e->size; p++)
-            if (e->subcomm[p] != MPI_COMM_NULL)
+            /* MPI_COMM_SELF marks "made, not a member" (measure.c). */
+            if (e->subcomm[p] != MPI_COMM_NULL && e->subcomm[p] != MPI_COMM_SELF)
                 MPI_Comm_free(&e->subcomm[p]);
     free(e->subcomm);
     if (e->node != MPI_COMM_NULL)

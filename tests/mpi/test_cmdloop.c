@@ -35,13 +35,12 @@ static int abort_at_once(void *ud, const mbx_progress *p)
     return 1;
 }
 
-static void measure(mbx_engine *e, const char *name, uint64_t bytes, mbx_stop_rule rule,
-                    size_t nmin, size_t nmax)
+static void measure_on(mbx_engine *e, const char *name, uint64_t bytes, int procs,
+                       mbx_stop_rule rule, size_t nmin, size_t nmax)
 {
     int id = mbx_bench_find(name);
     require(id >= 0, "benchmark in registry");
-    mbx_point_spec spec = {
-        id, mbx_bench_align(mbx_bench_get(id), bytes), mbx_engine_size(e), rule, nmin, nmax};
+    mbx_point_spec spec = {id, mbx_bench_align(mbx_bench_get(id), bytes), procs, rule, nmin, nmax};
     mbx_result r;
     const double *obs = NULL;
     size_t nobs = 0;
@@ -51,6 +50,7 @@ static void measure(mbx_engine *e, const char *name, uint64_t bytes, mbx_stop_ru
     require(calls >= 1 && (size_t)calls == r.batches, "one progress call per batch");
     require(nobs == r.s.n && obs != NULL, "observations returned");
     require(strcmp(r.benchmark, name) == 0, "result names its benchmark");
+    require(r.procs == procs, "result names its process count");
     if (rule.kind == MBX_STOP_FIXED) {
         require(r.s.n == rule.fixed, "fixed:N takes exactly N observations");
     } else {
@@ -70,8 +70,15 @@ static void measure(mbx_engine *e, const char *name, uint64_t bytes, mbx_stop_ru
         sum += obs[i];
     require(fabs(sum / (double)nobs - r.s.mean) <= 1e-9 * fabs(r.s.mean) + 1e-15,
             "mean matches the observations");
-    printf("%-20s %8llu B  n=%4zu  median %.3f us  %s\n", name, (unsigned long long)spec.bytes,
-           r.s.n, r.s.median * 1e6, mbx_point_status_name(r.status));
+    printf("%-20s %8llu B  P=%d  n=%4zu  median %.3f us  %s\n", name,
+           (unsigned long long)spec.bytes, procs, r.s.n, r.s.median * 1e6,
+           mbx_point_status_name(r.status));
+}
+
+static void measure(mbx_engine *e, const char *name, uint64_t bytes, mbx_stop_rule rule,
+                    size_t nmin, size_t nmax)
+{
+    measure_on(e, name, bytes, mbx_engine_size(e), rule, nmin, nmax);
 }
 
 static void root(mbx_engine *e)
@@ -119,6 +126,16 @@ static void root(mbx_engine *e)
     require(mbx_engine_measure(e, &sp, abort_at_once, NULL, &r, NULL, NULL) == MBX_E_ABORTED,
             "progress callback cancels");
     measure(e, "coll.bcast", 64, se, 16, 100);
+
+    /* Sub-communicators of the first P ranks (the explorer's process
+     * counts): the other ranks stand by, and come back for the next point. */
+    int size = mbx_engine_size(e);
+    measure_on(e, "coll.barrier", 0, 1, se, 8, 100);
+    if (size >= 3) {
+        measure_on(e, "coll.allreduce", 64, 2, se, 16, 100);
+        measure_on(e, "pingpong.send_recv", 8, size - 1, se, 16, 200);
+    }
+    measure(e, "coll.allgather", 32, se, 16, 100);
 
     require(mbx_engine_configure(e, MBX_TIMER_WTIME, &ti, &worst) == MBX_OK, "wtime timer");
     measure(e, "pingpong.ssend_recv", 8, se, 16, 200);
