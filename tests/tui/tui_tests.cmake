@@ -1,10 +1,6 @@
 # TUI tests: pure modules (cmocka), headless golden screens, tmux end to end.
 function(mbx_tui_unit name)
-  add_executable(${name} tui/${name}.c)
-  target_include_directories(${name} PRIVATE ${MBX_CMOCKA_INCLUDE_DIR})
-  target_link_libraries(${name} PRIVATE mbx_tuicore ${MBX_CMOCKA_LIBRARY})
-  add_test(NAME unit.${name} COMMAND ${name})
-  set_tests_properties(unit.${name} PROPERTIES TIMEOUT 60 LABELS unit)
+  mbx_cmocka_test(tui ${name} mbx_tuicore)
 endfunction()
 
 mbx_tui_unit(test_canvas)
