@@ -13,10 +13,10 @@
 
 /* Status comes before the optional columns so it stays visible on 80-100
  * column terminals. */
-enum { C_BENCH, C_PROCS, C_BYTES, C_N, C_MEDIAN, C_CI, C_ERR, C_STATUS, C_TMEAN, C_BW, C_COUNT };
-static const char *const col_names[C_COUNT] = {"benchmark", "procs", "bytes",  "n",     "median",
-                                               "ci95",      "err",   "status", "tmean", "MB/s"};
-static const int col_w[C_COUNT] = {19, 5, 5, 6, 8, 17, 6, 10, 8, 7};
+enum { C_BENCH, C_BYTES, C_N, C_MEDIAN, C_CI, C_ERR, C_STATUS, C_PROCS, C_TMEAN, C_BW, C_COUNT };
+static const char *const col_names[C_COUNT] = {"benchmark", "bytes",  "n",     "median", "ci95",
+                                               "err",       "status", "procs", "tmean",  "MB/s"};
+static const int col_w[C_COUNT] = {19, 5, 5, 8, 16, 6, 10, 5, 8, 7};
 
 static const explorer *sort_ctx;
 

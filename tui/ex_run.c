@@ -156,7 +156,9 @@ static void draw_legend(explorer *x, const mbx_rect *r, const int *ids, int nser
                                     val, sizeof val);
                 break;
             }
-        snprintf(line, sizeof line, "%c %-16.16s %s", markers[s % MBX_NSERIES], nm, val);
+        int nw = r->w - 14; /* marker, name, a value of up to 10 characters */
+        nw = nw < 6 ? 6 : nw > 16 ? 16 : nw;
+        snprintf(line, sizeof line, "%c %-*.*s %s", markers[s % MBX_NSERIES], nw, nw, nm, val);
         ex_put(x, r->y + 1 + s, r->x + 1, r->w - 1, MBX_ROLE_SERIES1 + s % MBX_NSERIES, line);
     }
 }
@@ -176,15 +178,21 @@ static void draw_conv(explorer *x, const mbx_rect *r)
     /* Keep the point in flight in view, with the ones just done above it. */
     size_t last = x->running ? x->cur : (x->ndone ? x->ndone - 1 : 0);
     size_t first = last + 1 > (size_t)lines ? last + 1 - (size_t)lines : 0;
-    int barw = r->w - 27; /* label 16, gap, bar, gap, mark 9 */
+    /* Wide: label 16, bar, "0.56% ok". Narrow side columns (80-column
+     * terminals) drop the number and keep the bar and the word: the numbers
+     * are in the status line and the results table. */
+    int wide = r->w >= 32, markw = wide ? 12 : 5, labw = wide ? 14 : 13;
+    int barw = r->w - 1 - labw - 1 - markw;
+    if (barw < 1)
+        barw = 1;
     for (size_t i = first; i <= last && i < x->npts; i++) {
         const ex_point *p = &x->pts[i];
         int y = r->y + 1 + (int)(i - first);
         char nm[24], sz[12], label[40];
         short_name(mbx_bench_get(p->bench_id)->name, nm, sizeof nm);
         mbx_axis_format((double)p->bytes, MBX_AXIS_BYTES, 0, sz, sizeof sz);
-        snprintf(label, sizeof label, "%-9.9s %5s", nm, p->bytes ? sz : "-");
-        ex_put(x, y, r->x + 1, 16, MBX_ROLE_NORMAL, label);
+        snprintf(label, sizeof label, "%-*.*s %5s", labw - 7, labw - 7, nm, p->bytes ? sz : "-");
+        ex_put(x, y, r->x + 1, labw, MBX_ROLE_NORMAL, label);
         double rel = p->state == EX_DONE ? mbx_stop_progress(&p->r.stop, &p->r.s) : p->rel;
         double frac = eps > 0 ? rel / eps / 2.0 : rel; /* target sits at the middle */
         if (!isfinite(frac) || frac < 0)
@@ -197,12 +205,13 @@ static void draw_conv(explorer *x, const mbx_rect *r)
             const char *g = c < fill ? (x->utf8 ? "\u2588" : "#") : target ? "|" : " ";
             int role = c < fill ? (conv ? MBX_ROLE_SE_CONVERGED : MBX_ROLE_SE_PENDING)
                                 : MBX_ROLE_SE_TARGET;
-            ex_put(x, y, r->x + 17 + c, 1, role, g);
+            ex_put(x, y, r->x + 1 + labw + c, 1, role, g);
         }
         char mark[16];
         int role = MBX_ROLE_DIM;
         if (p->state == EX_RUNNING) {
-            snprintf(mark, sizeof mark, "%5.2f%% ...", 100 * (isfinite(rel) ? rel : 0));
+            snprintf(mark, sizeof mark, wide ? "%.2f%% ..." : "...",
+                     100 * (isfinite(rel) ? rel : 0));
         } else if (p->state == EX_DONE) {
             const char *st = p->r.status == MBX_POINT_SETTLED     ? "ok"
                              : p->r.status == MBX_POINT_UNSETTLED ? "UNSET"
@@ -210,12 +219,16 @@ static void draw_conv(explorer *x, const mbx_rect *r)
             role = p->r.status == MBX_POINT_SETTLED     ? MBX_ROLE_OK
                    : p->r.status == MBX_POINT_UNSETTLED ? MBX_ROLE_WARNING
                                                         : MBX_ROLE_ERROR;
-            snprintf(mark, sizeof mark, "%5.2f%% %s", 100 * (isfinite(rel) ? rel : 0), st);
+            if (wide)
+                snprintf(mark, sizeof mark, "%.2f%% %s", 100 * (isfinite(rel) ? rel : 0), st);
+            else
+                snprintf(mark, sizeof mark, "%s", st);
         } else {
-            snprintf(mark, sizeof mark, "%s", p->state == EX_DROPPED ? "dropped" : "pending");
+            snprintf(mark, sizeof mark, "%s",
+                     p->state == EX_DROPPED ? (wide ? "dropped" : "drop")
+                                            : (wide ? "pending" : "wait"));
         }
-        ex_put(x, y, r->x + 18 + (barw > 0 ? barw : 0), r->w - 18 - (barw > 0 ? barw : 0), role,
-               mark);
+        ex_put(x, y, r->x + 2 + labw + barw, r->w - 2 - labw - barw, role, mark);
     }
 }
 

@@ -158,9 +158,9 @@ static void test_run_side_width(void **state)
     (void)state;
     mbx_run_layout L;
     mbx_layout_run(40, 80, 3, &L);
-    assert_int_equal(L.legend.w, 24); /* 30 % = 24 */
+    assert_int_equal(L.legend.w, 28); /* 35 % = 28 */
     mbx_layout_run(40, 100, 3, &L);
-    assert_int_equal(L.legend.w, 30);
+    assert_int_equal(L.legend.w, 35);
     mbx_layout_run(40, 250, 3, &L);
     assert_int_equal(L.legend.w, 40); /* capped */
     mbx_layout_run(40, 60, 3, &L);

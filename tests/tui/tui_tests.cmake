@@ -19,6 +19,13 @@ foreach(term xterm-256color xterm xterm-mono)
                    ${CMAKE_CURRENT_SOURCE_DIR}/tui/golden/${term} ${CMAKE_CURRENT_BINARY_DIR}/headless/${term})
   set_tests_properties(tui.golden.${term} PROPERTIES TIMEOUT 60 LABELS tui)
 endforeach()
+# An 80x24 terminal: the side column narrows, the convergence marks drop
+# their numbers, the results keep the status column.
+add_test(NAME tui.golden.80x24
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/headless_test.sh $<TARGET_FILE:mpibex> xterm-256color
+                 ${CMAKE_CURRENT_SOURCE_DIR}/tui/keys/small.keys
+                 ${CMAKE_CURRENT_SOURCE_DIR}/tui/golden/80x24 ${CMAKE_CURRENT_BINARY_DIR}/headless/80x24 80x24)
+set_tests_properties(tui.golden.80x24 PROPERTIES TIMEOUT 60 LABELS tui)
 
 # End to end through the real launcher, mpiexec -n 2 and tmux.
 add_test(NAME e2e.explorer

@@ -58,10 +58,11 @@ void mbx_layout_run(int rows, int cols, int nseries, mbx_run_layout *out)
     out->status = rect(f.body.y + f.body.h - sh, 0, sh, cols);
 
     int uy = f.body.y, uh = f.body.h - sh;
-    /* About 30 % for the side column, but never at the plot's expense:
+    /* About 35 % for the side column (the convergence bars need room), but
+     * never at the plot's expense:
      * the plot keeps ceil(60 %) of the width even if the side gets narrower
      * than SIDE_MIN (only possible below MBX_MIN_COLS). */
-    int side = clamp((3 * cols + 5) / 10, SIDE_MIN, SIDE_MAX);
+    int side = clamp((35 * cols + 50) / 100, SIDE_MIN, SIDE_MAX);
     int plot_min = (6 * cols + 9) / 10;
     if (side > cols - plot_min) {
         side = cols - plot_min;

@@ -32,7 +32,7 @@ void mbx_layout_frame(int rows, int cols, mbx_frame_layout *out);
 
 /* nseries: legend entries wanted (the legend takes nseries + 2 rows, at most
  * half the body; the convergence panel takes the rest of the column). The
- * side column is 24..40 columns wide, about 30 % of the screen. */
+ * side column is 24..40 columns wide, about 35 % of the screen. */
 void mbx_layout_run(int rows, int cols, int nseries, mbx_run_layout *out);
 
 /* Whether two rectangles share a cell; whether r lies inside 0..rows, 0..cols. */
