@@ -154,10 +154,8 @@ static void draw_prompt(explorer *x, const mbx_rect *r)
 
 void ex_draw(explorer *x)
 {
-    double t0 = x->be->now(x->be);
     struct timespec w0;
     clock_gettime(CLOCK_MONOTONIC, &w0);
-    (void)t0;
     erase();
     mbx_frame_layout f;
     mbx_layout_frame(x->rows, x->cols, &f);

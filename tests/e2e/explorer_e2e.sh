@@ -6,23 +6,12 @@
 # points still parses). Prints figures: key-to-screen latency, draw time.
 # usage: explorer_e2e.sh MPIBEX CSVCHECK WORKDIR
 set -u
+. "$(dirname "$(readlink -f "$0")")/../lib.sh"
 mpibex=$1 check=$2 work=$3
 sess=mbxe2e$$
 rm -rf "$work"
 mkdir -p "$work"
-fails=0
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-cap() { tmux capture-pane -p -t "$sess" 2>/dev/null; }
-# wait_for REGEX SECONDS: poll the pane until it matches
-wait_for() {
-  local end=$((SECONDS + $2))
-  while [ $SECONDS -lt $end ]; do
-    cap | grep -Eq -- "$1" && return 0
-    sleep 0.1
-  done
-  return 1
-}
+screen() { tmux capture-pane -p -t "$sess" 2>/dev/null; }
 cleanup() {
   tmux kill-session -t "$sess" 2>/dev/null
   pkill -f "$mpibex explore" 2>/dev/null
@@ -35,7 +24,7 @@ wait_for "PROMPT>" 10 || fail "shell prompt"
 
 # 1. start the explorer on 2 ranks with the quick plan preloaded
 tmux send-keys -t "$sess" "$mpibex -n 2 --autosave $work/auto; echo EXIT=\$?" Enter
-if wait_for "1 Picker" 30; then pass "explorer up through the launcher and mpiexec -n 2"; else fail "explorer did not start"; cap; fi
+if wait_for "1 Picker" 30; then pass "explorer up through the launcher and mpiexec -n 2"; else fail "explorer did not start"; screen; fi
 wait_for "2 ranks on 1 host" 5 && pass "title shows the job" || fail "title"
 
 # key_latency KEY REGEX: ms from send-keys until the pane shows REGEX,
@@ -44,7 +33,7 @@ key_latency() {
   local t0 t1 end=$((SECONDS + 5))
   t0=$(date +%s%N)
   tmux send-keys -t "$sess" "$1"
-  until cap | grep -Eq -- "$2" || [ $SECONDS -ge $end ]; do sleep 0.01; done
+  until screen | grep -Eq -- "$2" || [ $SECONDS -ge $end ]; do sleep 0.01; done
   t1=$(date +%s%N)
   echo $(((t1 - t0) / 1000000))
 }
@@ -65,24 +54,24 @@ wait_for "2 selected of" 5 && pass "picker: selected a second benchmark" || fail
 tmux send-keys -t "$sess" r
 wait_for "\[3 Run\]" 5 || fail "run view"
 # Braille cells are U+2801..U+28FF: UTF-8 bytes E2 A0..A3 xx.
-braille() { cap | LC_ALL=C grep -qaP '\xe2[\xa0-\xa3][\x80-\xbf]'; }
+braille() { screen | LC_ALL=C grep -qaP '\xe2[\xa0-\xa3][\x80-\xbf]'; }
 end=$((SECONDS + 20))
 until braille || [ $SECONDS -ge $end ]; do sleep 0.1; done
-if braille; then pass "braille plot cells appear"; else fail "no braille cells"; cap; fi
+if braille; then pass "braille plot cells appear"; else fail "no braille cells"; screen; fi
 tmux resize-window -t "$sess" -x 100 -y 30
 sleep 0.5
-rows=$(cap | wc -l)
-[ "$rows" -le 30 ] && cap | tail -1 | grep -q "quit" && pass "resized to 100x30, footer on the last row" || fail "resize (rows=$rows)"
-if wait_for "done: [0-9]+ points" 60; then pass "run finished"; else fail "run did not finish"; cap; fi
-series=$(cap | grep -cE "^.*[o+] (allreduce|send_recv|ssend_recv) ")
-[ "$series" -eq 2 ] && pass "the legend shows exactly the 2 picked series" || { fail "legend ($series series)"; cap | head -8; }
+rows=$(screen | wc -l)
+[ "$rows" -le 30 ] && screen | tail -1 | grep -q "quit" && pass "resized to 100x30, footer on the last row" || fail "resize (rows=$rows)"
+if wait_for "done: [0-9]+ points" 60; then pass "run finished"; else fail "run did not finish"; screen; fi
+series=$(screen | grep -cE "^.*[o+] (allreduce|send_recv|ssend_recv) ")
+[ "$series" -eq 2 ] && pass "the legend shows exactly the 2 picked series" || { fail "legend ($series series)"; screen | head -8; }
 
 # 4. export: clear the suggested name, type ours, confirm
 tmux send-keys -t "$sess" e
 wait_for "Export CSV to:" 5 || fail "export prompt"
 for _ in $(seq 1 40); do tmux send-keys -t "$sess" BSpace; done
 tmux send-keys -t "$sess" "$work/out.csv" Enter
-if wait_for "exported [0-9]+ points to" 10; then pass "export message"; else fail "export"; cap; fi
+if wait_for "exported [0-9]+ points to" 10; then pass "export message"; else fail "export"; screen; fi
 "$check" "$work/out.csv" --env "$work/out.env.csv" >/dev/null && pass "exported CSV parses, every SETTLED row meets its rule" || fail "exported CSV"
 # the overwrite question
 tmux send-keys -t "$sess" e
@@ -94,11 +83,11 @@ tmux send-keys -t "$sess" n
 
 # 5. quit: prompt back, terminal sane, nothing left
 tmux send-keys -t "$sess" q
-if wait_for "EXIT=0" 20; then pass "quit, exit 0"; else fail "no clean exit"; cap; fi
-log=$(cap | grep -o "log: [^ ]*" | tail -1 | cut -d' ' -f2)
+if wait_for "EXIT=0" 20; then pass "quit, exit 0"; else fail "no clean exit"; screen; fi
+log=$(screen | grep -o "log: [^ ]*" | tail -1 | cut -d' ' -f2)
 [ -n "$log" ] && grep -h "explorer: .* frames" "$log" | sed 's/^/FIGURE: /'
 tmux send-keys -t "$sess" "stty -a | tr ' ;' '\n\n' | grep -xE -- '-?(icanon|echo)' | tr '\n' ' '; echo" Enter
-wait_for "^icanon echo" 5 && pass "terminal sane (icanon echo)" || { fail "terminal modes"; cap | tail -3; }
+wait_for "^icanon echo" 5 && pass "terminal sane (icanon echo)" || { fail "terminal modes"; screen | tail -3; }
 sleep 0.5
 pgrep -f "$mpibex explore" >/dev/null && fail "a rank is left running" || pass "no leftover process"
 
@@ -115,7 +104,7 @@ INI
 wait_for "point ([3-9]|[1-9][0-9])/" 40 || fail "long run did not progress"
 echo "FIGURE: key-to-screen latency while measuring: $(key_latency b 'bandwidth MB/s') ms, $(key_latency b 'median time vs') ms, $(key_latency b 'bandwidth MB/s') ms"
 tmux send-keys -t "$sess" C-c
-if wait_for "EXIT=130" 20; then pass "Ctrl-C: exit 130"; else fail "Ctrl-C exit"; cap | tail -5; fi
+if wait_for "EXIT=130" 20; then pass "Ctrl-C: exit 130"; else fail "Ctrl-C exit"; screen | tail -5; fi
 auto=$(ls "$work"/auto2/*.csv 2>/dev/null | head -1)
 [ -n "$auto" ] && "$check" "$auto" >/dev/null && pass "autosaved CSV of finished points parses ($(($(wc -l <"$auto") - 1)) rows)" || fail "autosave after Ctrl-C"
 tmux send-keys -t "$sess" "stty -a | tr ' ;' '\n\n' | grep -xE -- '-?(icanon|echo)' | tr '\n' ' '; echo" Enter
@@ -132,7 +121,7 @@ rank1=$(for p in $(pgrep -f "$mpibex explore"); do
   tr '\0' '\n' </proc/$p/environ 2>/dev/null | grep -q '^PMI_RANK=1$' && echo "$p"
 done | head -1)
 [ -n "$rank1" ] && kill -KILL "$rank1"
-if wait_for "EXIT=[1-9][0-9]*" 30; then pass "rank crash: launcher exits with $(cap | grep -o 'EXIT=[0-9]*' | tail -1)"; else fail "rank crash: no exit"; cap | tail -5; fi
+if wait_for "EXIT=[1-9][0-9]*" 30; then pass "rank crash: launcher exits with $(screen | grep -o 'EXIT=[0-9]*' | tail -1)"; else fail "rank crash: no exit"; screen | tail -5; fi
 tmux send-keys -t "$sess" "stty -a | tr ' ;' '\n\n' | grep -xE -- '-?(icanon|echo)' | tr '\n' ' '; echo" Enter
 wait_for "^icanon echo" 5 && pass "terminal sane after a rank crash" || fail "terminal after a rank crash"
 sleep 1
@@ -147,5 +136,4 @@ end=$((SECONDS + 20))
 while pgrep -f "$mpibex explore" >/dev/null && [ $SECONDS -lt $end ]; do sleep 0.2; done
 pgrep -f "$mpibex explore" >/dev/null && fail "a rank is left after the terminal closed" || pass "terminal closed: no process left"
 
-echo "$fails failure(s)"
-[ $fails -eq 0 ]
+mbx_finish

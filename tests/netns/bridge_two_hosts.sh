@@ -36,6 +36,7 @@
 # Every wait is bounded; the namespaces and the tmux server are removed on
 # every way out. Only 198.18.0.1 and 198.18.0.2 are used.
 set -u
+. "$(dirname "$(readlink -f "$0")")/../lib.sh"
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
     echo "usage: $0 MPIBEX [CSVCHECK]" >&2
@@ -72,23 +73,11 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
 
-fails=0
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 T() { tmux -S "$sock" "$@" 9>&-; } # the lock stays with this script
 screen() { T capture-pane -p -t "$sess" 2>/dev/null; }
 show_screen() { screen | sed 's/^/    | /'; }
 
-# wait_for REGEX SECONDS: until a line of the pane matches.
-wait_for() {
-    local i
-    for ((i = 0; i < $2 * 10; i++)); do
-        screen | grep -qE -- "$1" && return 0
-        sleep 0.1
-    done
-    return 1
-}
 
 # pids_in HOST: processes in that host's namespace.
 pids_in() { ip netns pids "$1" 2>/dev/null; }
@@ -269,5 +258,4 @@ for ((i = 0; i < 20; i++)); do
 done
 if [ -z "$left" ]; then pass "no rank left running"; else fail "ranks left running: $(echo "$left" | tr '\n' ';')"; fi
 
-echo "$fails failure(s)"
-[ $fails -eq 0 ]
+mbx_finish

@@ -29,6 +29,7 @@
 # MPI_Finalize avoids it. A job that wrote its results but did not exit is
 # reported as such a hang (confirmed with gdb when it is installed).
 set -u
+. "$(dirname "$(readlink -f "$0")")/../lib.sh"
 
 if [ $# -ne 2 ]; then
     echo "usage: $0 MPIBEX CSVCHECK" >&2
@@ -65,9 +66,6 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 trap 'exit 129' HUP
 
-fails=0
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 # csv_field FILE BENCH BYTES COLUMN: one value of the results CSV, found by
 # the column's name in the header.
@@ -204,5 +202,4 @@ if run_pingpong shaped100mbit 100mbit; then
     fi
 fi
 
-echo "$fails failure(s)"
-[ $fails -eq 0 ]
+mbx_finish

@@ -11,6 +11,7 @@
 # check prints PASS or FAIL; the exit status is non-zero on any FAIL. Only
 # 127.0.0.1 is used. Every wait is bounded.
 set -u
+. "$(dirname "$(readlink -f "$0")")/../lib.sh"
 
 if [ $# -ne 2 ]; then
     echo "usage: $0 LAUNCHER_DRIVER TERM_ECHO" >&2
@@ -28,7 +29,6 @@ mkdir "$work/tmp" # the launcher's private status directories go here
 mark="e2e-$$-$RANDOM$RANDOM"   # in the environment of everything the launcher starts
 sock="mbx-bridge-e2e-$$"        # a private tmux server
 sess=""
-fails=0
 
 T() { tmux -L "$sock" "$@"; }
 
@@ -50,8 +50,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-pass() { echo "PASS: $sess: $*"; }
-fail() { echo "FAIL: $sess: $*"; fails=$((fails + 1)); }
 check() { # DESCRIPTION COMMAND...
     local what=$1
     shift
@@ -60,15 +58,6 @@ check() { # DESCRIPTION COMMAND...
 
 screen() { T capture-pane -p -t "$sess" -S -200; }
 
-# wait_for REGEX SECONDS: until the pane shows a line matching REGEX.
-wait_for() {
-    local i
-    for ((i = 0; i < $2 * 10; i++)); do
-        screen | grep -qE -- "$1" && return 0
-        sleep 0.1
-    done
-    return 1
-}
 
 wait_file() { # FILE SECONDS
     local i
@@ -85,6 +74,7 @@ wait_file() { # FILE SECONDS
 default_log=""
 start_case() {
     sess=$1
+    test_case=$1
     shift
     local logging="--log $work/$sess.log"
     [ -n "$default_log" ] && logging=""

@@ -1,0 +1,26 @@
+# Shared helpers of the shell tests (sourced): results and bounded polling.
+# A script defines screen() (what wait_for reads, e.g. a tmux pane) and may
+# set test_case to prefix its results; it ends with mbx_finish.
+fails=0
+pass() { echo "PASS: ${test_case:+$test_case: }$*"; }
+fail() {
+    echo "FAIL: ${test_case:+$test_case: }$*"
+    fails=$((fails + 1))
+}
+
+# wait_for REGEX SECONDS: poll screen() every 0.1 s until a line matches
+# (SECONDS is a whole number).
+wait_for() {
+    local i
+    for ((i = 0; i < $2 * 10; i++)); do
+        screen | grep -qE -- "$1" && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+# The closing line and exit status of a test script.
+mbx_finish() {
+    echo "$fails failure(s)"
+    [ "$fails" -eq 0 ]
+}
