@@ -322,8 +322,12 @@ static int measure_all(run_state *st, mbx_engine *e, int nranks)
         const point *p = &st->pts[i];
         if (mbx_stop_signal)
             return interrupted(st, NULL);
-        mbx_point_spec spec = {p->bench_id,   p->bytes,      nranks,
-                               p->meas->stop, p->meas->nmin, p->meas->nmax};
+        mbx_point_spec spec = {.bench_id = p->bench_id,
+                               .bytes = p->bytes,
+                               .procs = nranks,
+                               .stop = p->meas->stop,
+                               .nmin = p->meas->nmin,
+                               .nmax = p->meas->nmax};
         mbx_result r;
         const double *obs = NULL;
         size_t nobs = 0;

@@ -371,8 +371,12 @@ static void run_one_point(explorer *x)
     ex_point *p = &x->pts[x->cur];
     p->state = EX_RUNNING;
     x->have_live = 0;
-    mbx_point_spec spec = {p->bench_id,  p->bytes,     p->procs,
-                           x->meas.stop, x->meas.nmin, x->meas.nmax};
+    mbx_point_spec spec = {.bench_id = p->bench_id,
+                           .bytes = p->bytes,
+                           .procs = p->procs,
+                           .stop = x->meas.stop,
+                           .nmin = x->meas.nmin,
+                           .nmax = x->meas.nmax};
     mbx_result r;
     int rc = x->be->measure(x->be, &spec, on_progress, x, &r, NULL, NULL);
     if (rc == MBX_OK) {

@@ -5,10 +5,12 @@
 #include <string.h>
 
 const char *const mbx_result_columns[MBX_RESULT_NCOLS] = {
-    "benchmark",  "procs",    "bytes",   "n",         "mean_us",        "tmean_us",  "median_us",
-    "min_us",     "max_us",   "q1_us",   "q3_us",     "stddev_us",      "stderr_us", "ci95_lo_us",
-    "ci95_hi_us", "outliers", "status",  "stop_rule", "bandwidth_MBps", "timing",    "overhead_us",
-    "nmin",       "nmax",     "batches", "wall_s",    "label",
+    "benchmark",      "procs",      "bytes",       "n",        "mean_us", "tmean_us",
+    "median_us",      "min_us",     "max_us",      "q1_us",    "q3_us",   "stddev_us",
+    "stderr_us",      "ci95_lo_us", "ci95_hi_us",  "outliers", "status",  "stop_rule",
+    "bandwidth_MBps", "timing",     "overhead_us", "nmin",     "nmax",    "batches",
+    "wall_s",         "label",      "root",        "op",       "param",   "param_name",
+    "ranks",          "refined",    "validated",
 };
 
 const char *const mbx_obs_columns[MBX_OBS_NCOLS] = {"benchmark", "procs", "bytes", "obs",
@@ -85,4 +87,20 @@ void mbx_result_format(const mbx_result *r, mbx_result_fields *o)
     snprintf(o->store[24], sizeof o->store[24], "%.6f", r->wall);
     o->field[24] = o->store[24];
     o->field[25] = r->label ? r->label : "";
+    if (r->root >= 0)
+        put_u(o, 26, (unsigned long long)r->root);
+    else
+        o->field[26] = "";
+    o->field[27] = r->op ? r->op : "";
+    if (r->param_name) {
+        snprintf(o->store[28], sizeof o->store[28], "%lld", (long long)r->param);
+        o->field[28] = o->store[28];
+        o->field[29] = r->param_name;
+    } else {
+        o->field[28] = o->field[29] = "";
+    }
+    snprintf(o->store[30], sizeof o->store[30], "%s", r->ranks);
+    o->field[30] = o->store[30];
+    o->field[31] = r->refined ? "1" : "0";
+    o->field[32] = r->validated ? "yes" : "no";
 }

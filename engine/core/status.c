@@ -13,6 +13,7 @@ const char *mbx_strerror(int status)
     case MBX_E_UNKNOWN: return "unknown name";
     case MBX_E_UNSUPPORTED: return "not supported";
     case MBX_E_ABORTED: return "aborted";
+    case MBX_E_VALIDATE: return "received data was wrong (validation failed)";
     default: return "unknown error";
     }
 }

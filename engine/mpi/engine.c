@@ -72,6 +72,7 @@ void mbx_engine_destroy(mbx_engine *e)
     free(e->local);
     free(e->reduced);
     free(e->obs);
+    free(e->scan);
     free(e->scratch);
     free(e->job.rank);
     free(e);
@@ -207,6 +208,8 @@ int mbx_engine_dispatch(mbx_engine *e, const mbx_cmd *cmd, void *payload)
     case MBX_OP_POINT_BEGIN: return mbx_point_begin(e, cmd);
     case MBX_OP_BATCH: return mbx_point_batch(e, cmd);
     case MBX_OP_POINT_END: return mbx_point_end(e);
+    case MBX_OP_VALIDATE: return mbx_point_validate(e);
+    case MBX_OP_PAIR_SCAN: return mbx_pair_scan_exec(e, cmd);
     case MBX_OP_QUIT:
         if (e->in_point)
             (void)mbx_point_end(e);

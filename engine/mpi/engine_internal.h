@@ -29,6 +29,9 @@ struct mbx_engine {
     double *obs, *scratch;
     size_t obs_cap;
 
+    int bad;      /* the last VALIDATE's worst verdict, on every rank */
+    double *scan; /* rank 0: the last PAIR_SCAN's latencies, size entries */
+
     mbx_job_info job;
     int have_job;
     int exit_code;
@@ -49,6 +52,8 @@ int mbx_engine_wait(MPI_Request *req, int quiet);
 int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd);
 int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd);
 int mbx_point_end(mbx_engine *e);
+int mbx_point_validate(mbx_engine *e);
+int mbx_pair_scan_exec(mbx_engine *e, const mbx_cmd *cmd);
 
 /* Handlers in envcap.c */
 int mbx_describe_exec(mbx_engine *e);

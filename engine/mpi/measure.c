@@ -7,6 +7,7 @@
  * rule between batches, never inside one. */
 #include <float.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,6 +94,16 @@ int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd)
     int procs = cmd->procs;
     if (!b || procs < b->min_procs || procs < 1 || procs > e->size || cmd->bytes > INT32_MAX)
         return MBX_E_INVAL; /* identical on every rank: all return here */
+    int64_t param = cmd->iarg[0];
+    int pa = (int)cmd->iarg[1], pb = (int)cmd->iarg[2], root = (int)cmd->iarg[3];
+    if (pa == pb) {
+        pa = 0;
+        pb = procs - 1;
+    }
+    if (param < 0 || pa < 0 || pb < 0 || pa >= procs || pb >= procs || root < 0 || root >= procs)
+        return MBX_E_INVAL;
+    if (param == 0)
+        param = b->param_default;
 
     memset(&e->ctx, 0, sizeof e->ctx);
     MPI_Comm comm = MPI_COMM_NULL;
@@ -108,6 +119,11 @@ int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd)
         e->ctx.bytes = cmd->bytes;
         e->ctx.count = (int)(cmd->bytes / b->unit);
         e->ctx.timer = e->timer.kind;
+        e->ctx.tick = e->timer.resolution;
+        e->ctx.param = param;
+        e->ctx.pair_a = pa;
+        e->ctx.pair_b = pb;
+        e->ctx.root = root;
         if (alloc_buffers(e, (size_t)b->buf_bytes(cmd->bytes, procs)) < 0)
             err = 1;
         if (!err && b->setup && b->setup(&e->ctx) != MPI_SUCCESS)
@@ -160,6 +176,100 @@ int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd)
     return MBX_OK;
 }
 
+/* Every rank: run the benchmark's check once, untimed, and bring the worst
+ * verdict to rank 0 (e->bad: 1 wrong data, 2 an MPI error, 3 no check). */
+int mbx_point_validate(mbx_engine *e)
+{
+    int mine = 0;
+    if (!e->in_point)
+        mine = 2;
+    else if (e->member && !e->bench->check)
+        mine = 3;
+    else if (e->member) {
+        int bad = 0;
+        if (e->bench->check(&e->ctx, &bad) != MPI_SUCCESS)
+            mine = 2;
+        else if (bad)
+            mine = 1;
+    }
+    int worst = 0;
+    if (MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, e->cmd) != MPI_SUCCESS)
+        return MBX_E_MPI;
+    e->bad = worst;
+    return MBX_OK;
+}
+
+/* Every rank: rank 0 pings each other rank in turn (iarg[0] round trips
+ * after one warm-up); rank 0 keeps the median round trip / 2 of each. */
+int mbx_pair_scan_exec(mbx_engine *e, const mbx_cmd *cmd)
+{
+    int rounds = (int)cmd->iarg[0];
+    if (rounds < 1 || rounds > 1000)
+        return MBX_E_INVAL;
+    char byte = 0;
+    int rc = MPI_SUCCESS;
+    if (e->rank == 0) {
+        double *t = malloc(sizeof *t * (size_t)rounds);
+        double *scr = malloc(sizeof *scr * (size_t)rounds);
+        free(e->scan);
+        e->scan = calloc((size_t)e->size, sizeof *e->scan);
+        int fail = !t || !scr || !e->scan;
+        for (int peer = 1; peer < e->size; peer++) {
+            /* Every peer waits for its turn, so the loop must reach it even
+             * after a failure: the go byte says whether to measure. */
+            int go = fail ? 0 : rounds;
+            rc = MPI_Send(&go, 1, MPI_INT, peer, 31, e->cmd);
+            for (int i = -1; rc == MPI_SUCCESS && i < go; i++) {
+                double t0 = MPI_Wtime();
+                rc = MPI_Send(&byte, 1, MPI_BYTE, peer, 32, e->cmd);
+                if (rc == MPI_SUCCESS)
+                    rc = MPI_Recv(&byte, 1, MPI_BYTE, peer, 32, e->cmd, MPI_STATUS_IGNORE);
+                if (i >= 0)
+                    t[i] = (MPI_Wtime() - t0) / 2;
+            }
+            if (rc != MPI_SUCCESS)
+                fail = 1;
+            if (!fail) {
+                mbx_summary s;
+                if (mbx_stats_summarize(t, (size_t)rounds, scr, &s) < 0)
+                    fail = 1;
+                else
+                    e->scan[peer] = s.median;
+            }
+        }
+        free(t);
+        free(scr);
+        return fail ? MBX_E_MPI : MBX_OK;
+    }
+    int go = 0;
+    rc = MPI_Recv(&go, 1, MPI_INT, 0, 31, e->cmd, MPI_STATUS_IGNORE);
+    for (int i = -1; rc == MPI_SUCCESS && i < go; i++) {
+        rc = MPI_Recv(&byte, 1, MPI_BYTE, 0, 32, e->cmd, MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Send(&byte, 1, MPI_BYTE, 0, 32, e->cmd);
+    }
+    return rc == MPI_SUCCESS ? MBX_OK : MBX_E_MPI;
+}
+
+int mbx_engine_pair_scan(mbx_engine *e, int rounds, double *lat, int *far)
+{
+    if (!e || e->rank != 0 || !lat || !far || rounds < 1 || rounds > 1000)
+        return MBX_E_INVAL;
+    mbx_cmd c = {.opcode = MBX_OP_PAIR_SCAN};
+    c.iarg[0] = rounds;
+    int rc = mbx_engine_submit(e, &c, NULL);
+    if (rc < 0)
+        return rc;
+    *far = e->size > 1 ? 1 : 0;
+    lat[0] = 0.0;
+    for (int i = 1; i < e->size; i++) {
+        lat[i] = e->scan[i];
+        if (lat[i] > lat[*far])
+            *far = i;
+    }
+    return MBX_OK;
+}
+
 int mbx_point_end(mbx_engine *e)
 {
     if (e->in_point && e->member && e->bench && e->bench->teardown)
@@ -203,6 +313,24 @@ void mbx_result_fill(mbx_result *out, const mbx_point_spec *spec, const mbx_summ
     out->overhead = overhead;
     out->batches = batches;
     out->wall = wall;
+    out->root = -1;
+    if (b && (b->flags & MBX_BENCH_ROOTED))
+        out->root = spec->root;
+    out->op = b ? b->op : NULL;
+    if (b && (b->flags & MBX_BENCH_PARAM)) {
+        out->param_name = b->param_name;
+        out->param = spec->param ? spec->param : b->param_default;
+    }
+    if (b && (b->flags & MBX_BENCH_PAIR)) {
+        int pa = spec->pair_a, pb = spec->pair_b;
+        if (pa == pb)
+            pa = 0, pb = spec->procs - 1;
+        snprintf(out->ranks, sizeof out->ranks, "%d,%d", pa, pb);
+    } else if (spec->procs > 1) {
+        snprintf(out->ranks, sizeof out->ranks, "0-%d", spec->procs - 1);
+    } else {
+        snprintf(out->ranks, sizeof out->ranks, "0");
+    }
     if (!(s->median > 0))
         out->status = MBX_POINT_UNRELIABLE;
     else
@@ -228,6 +356,10 @@ int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
                  .bench_id = spec->bench_id,
                  .procs = spec->procs,
                  .bytes = spec->bytes};
+    c.iarg[0] = spec->param;
+    c.iarg[1] = spec->pair_a;
+    c.iarg[2] = spec->pair_b;
+    c.iarg[3] = spec->root;
     int rc = mbx_engine_submit(e, &c, NULL);
     if (rc < 0)
         return rc;
@@ -270,15 +402,24 @@ int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
             }
         }
     }
+    int bad = 0;
+    if (rc >= 0 && spec->validate) {
+        mbx_cmd vc = {.opcode = MBX_OP_VALIDATE};
+        rc = mbx_engine_submit(e, &vc, NULL);
+        bad = e->bad;
+    }
     mbx_cmd ec = {.opcode = MBX_OP_POINT_END};
     int erc = mbx_engine_submit(e, &ec, NULL);
     if (rc < 0)
         return rc;
     if (erc < 0)
         return erc;
+    if (bad)
+        return bad == 1 ? MBX_E_VALIDATE : bad == 3 ? MBX_E_UNSUPPORTED : MBX_E_MPI;
 
     mbx_result_fill(out, spec, &s, verdict, nmin, nmax, e->timer.overhead, batches,
                     MPI_Wtime() - t_begin);
+    out->validated = spec->validate;
     if (obs)
         *obs = e->obs;
     if (nobs)

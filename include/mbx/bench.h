@@ -26,10 +26,19 @@ typedef struct mbx_bench_ctx {
     int timing; /* set by setup/run: 1 if this rank's t[] are meaningful */
     int count;  /* elements of the benchmark's datatype in one message */
     void *priv; /* the benchmark's own state, made in setup */
+    /* Parameters of the point (mbx_point_spec), already checked: */
+    int64_t param;      /* MBX_BENCH_PARAM benchmarks: e.g. work pieces; else 0 */
+    int pair_a, pair_b; /* ping-pong ranks in comm (pair_a != pair_b) */
+    int root;           /* rooted collectives and master-worker: root in comm */
+    double tick;        /* the timer's resolution, seconds (inner-loop sizing) */
 } mbx_bench_ctx;
 
 enum {
-    MBX_BENCH_SIZED = 1u << 0, /* varies over message size */
+    MBX_BENCH_SIZED = 1u << 0,  /* varies over message size */
+    MBX_BENCH_PAIR = 1u << 1,   /* two ranks exchange (pair_a, pair_b); the rest wait */
+    MBX_BENCH_ROOTED = 1u << 2, /* has a root (ctx->root) */
+    MBX_BENCH_PARAM = 1u << 3,  /* uses ctx->param (param_name says what it is) */
+    MBX_BENCH_INNER = 1u << 4,  /* one observation is an inner loop of calls, time per call */
 };
 
 typedef struct mbx_bench {
@@ -48,6 +57,14 @@ typedef struct mbx_bench {
     /* Run k observations. Returns an MPI error code (MPI_SUCCESS). */
     int (*run)(mbx_bench_ctx *ctx, size_t k, double *t);
     void (*teardown)(mbx_bench_ctx *ctx);
+    /* Optional (--validate): on every rank of comm, after the timed loop,
+     * fill the send buffers with a known pattern, run the operation once
+     * untimed and check what arrived; set *bad to 1 on this rank if it is
+     * wrong (floating reductions within a tolerance). MPI error code. */
+    int (*check)(mbx_bench_ctx *ctx, int *bad);
+    const char *op;         /* reduction op and type ("MPI_SUM/MPI_FLOAT"), or NULL */
+    const char *param_name; /* MBX_BENCH_PARAM: "pieces"; NULL otherwise */
+    int64_t param_default;  /* used when the point's param is 0 */
 } mbx_bench;
 
 /* The registry, in display order. */

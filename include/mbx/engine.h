@@ -78,6 +78,11 @@ typedef struct mbx_point_spec {
     int procs;      /* the first `procs` ranks take part, 1..size */
     mbx_stop_rule stop;
     size_t nmin, nmax;
+    /* Zero means "the default" for each of these, so {0} stays valid: */
+    int64_t param;      /* MBX_BENCH_PARAM: e.g. master-worker pieces; 0: param_default */
+    int pair_a, pair_b; /* ping-pong pair as ranks of the point; pair_a == pair_b: 0 and procs-1 */
+    int root;           /* rooted benchmarks: root rank of the point, 0..procs-1 */
+    int validate;       /* after the stop rule, check received data (MBX_E_VALIDATE) */
 } mbx_point_spec;
 
 typedef struct mbx_progress {
@@ -101,6 +106,14 @@ typedef int (*mbx_progress_fn)(void *ud, const mbx_progress *p);
 MBX_NODISCARD int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec,
                                      mbx_progress_fn progress, void *ud, mbx_result *out,
                                      const double **obs, size_t *nobs);
+
+/* Quick latency scan (rank 0 only, collective through the command loop):
+ * rank 0 runs `rounds` untimed-warm 1-byte round trips with each other rank
+ * in turn; lat[i] receives the median one-way latency to rank i in seconds
+ * (lat[0] = 0); lat must hold size entries. *far is the rank with the
+ * largest latency (ties: the lowest rank). Used to pick the ping-pong pair
+ * that crosses the network on an SMP cluster. */
+MBX_NODISCARD int mbx_engine_pair_scan(mbx_engine *e, int rounds, double *lat, int *far);
 
 /* Fill a result from a finished measurement (any back end): benchmark and
  * timing from the registry, and the status by the rules: UNRELIABLE when

@@ -37,9 +37,17 @@ typedef struct mbx_result {
     double overhead; /* timer overhead subtracted from each observation */
     size_t batches;
     double wall; /* wall time spent on the point, seconds */
+    /* Parameters of the point (columns 27..): */
+    int root;               /* rooted benchmarks; -1: none (empty field) */
+    const char *op;         /* "MPI_SUM/MPI_FLOAT", or NULL (empty field) */
+    int64_t param;          /* with param_name; ignored when param_name is NULL */
+    const char *param_name; /* "pieces", or NULL (both fields empty) */
+    char ranks[32];         /* ranks of the job that took part: "0-3", "0,3" */
+    int refined;            /* 1: added by adaptive refinement; 0: a grid point */
+    int validated;          /* 1: received data was checked and right (--validate) */
 } mbx_result;
 
-#define MBX_RESULT_NCOLS 26
+#define MBX_RESULT_NCOLS 33
 extern const char *const mbx_result_columns[MBX_RESULT_NCOLS];
 
 /* Bandwidth in MB/s (10^6 bytes per second) from the median time;

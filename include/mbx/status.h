@@ -23,6 +23,7 @@ typedef enum mbx_status {
     MBX_E_UNKNOWN = -7,     /* unknown name (benchmark, key, opcode) */
     MBX_E_UNSUPPORTED = -8, /* valid request this build or job cannot do */
     MBX_E_ABORTED = -9,     /* work was cancelled on request */
+    MBX_E_VALIDATE = -10,   /* a benchmark received wrong data (--validate) */
 } mbx_status;
 
 /* A short static English description of a status; never NULL. */

@@ -40,7 +40,12 @@ static void measure_on(mbx_engine *e, const char *name, uint64_t bytes, int proc
 {
     int id = mbx_bench_find(name);
     require(id >= 0, "benchmark in registry");
-    mbx_point_spec spec = {id, mbx_bench_align(mbx_bench_get(id), bytes), procs, rule, nmin, nmax};
+    mbx_point_spec spec = {.bench_id = id,
+                           .bytes = mbx_bench_align(mbx_bench_get(id), bytes),
+                           .procs = procs,
+                           .stop = rule,
+                           .nmin = nmin,
+                           .nmax = nmax};
     mbx_result r;
     const double *obs = NULL;
     size_t nobs = 0;
@@ -94,7 +99,12 @@ static void root(mbx_engine *e)
         require(job->rank[r].host[0] != '\0' && job->rank[r].binding[0] != '\0',
                 "host and binding of every rank");
 
-    mbx_point_spec bad = {0, 8, mbx_engine_size(e), {MBX_STOP_STDERR, 0.03, 0}, 16, 100};
+    mbx_point_spec bad = {.bench_id = 0,
+                          .bytes = 8,
+                          .procs = mbx_engine_size(e),
+                          .stop = {MBX_STOP_STDERR, 0.03, 0},
+                          .nmin = 16,
+                          .nmax = 100};
     mbx_result r;
     require(mbx_engine_measure(e, &bad, NULL, NULL, &r, NULL, NULL) == MBX_E_INVAL,
             "measure before configure is refused");
@@ -122,7 +132,12 @@ static void root(mbx_engine *e)
     measure(e, "coll.alltoall", 64, se, 16, 100);
 
     /* A cancelled point leaves the loop usable. */
-    mbx_point_spec sp = {mbx_bench_find("coll.bcast"), 64, mbx_engine_size(e), se, 16, 100};
+    mbx_point_spec sp = {.bench_id = mbx_bench_find("coll.bcast"),
+                         .bytes = 64,
+                         .procs = mbx_engine_size(e),
+                         .stop = se,
+                         .nmin = 16,
+                         .nmax = 100};
     require(mbx_engine_measure(e, &sp, abort_at_once, NULL, &r, NULL, NULL) == MBX_E_ABORTED,
             "progress callback cancels");
     measure(e, "coll.bcast", 64, se, 16, 100);
