@@ -327,7 +327,8 @@ static int measure_all(run_state *st, mbx_engine *e, int nranks)
                                .procs = nranks,
                                .stop = p->meas->stop,
                                .nmin = p->meas->nmin,
-                               .nmax = p->meas->nmax};
+                               .nmax = p->meas->nmax,
+                               .validate = st->opt.validate};
         mbx_result r;
         const double *obs = NULL;
         size_t nobs = 0;

@@ -39,6 +39,9 @@ int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t 
         } else if (strcmp(a, "--raw") == 0) {
             o->raw = 1;
             continue;
+        } else if (strcmp(a, "--validate") == 0) {
+            o->validate = 1;
+            continue;
         } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
             o->quiet = 1;
             continue;
@@ -120,6 +123,8 @@ void mbx_cli_run_usage(void)
            "  --timer clock|wtime clock_gettime(CLOCK_MONOTONIC) (default) or MPI_Wtime\n"
            "  -o, --output FILE   results CSV; FILE.env.csv gets the environment\n"
            "  --raw               also write every observation to FILE.obs.csv\n"
+           "  --validate          after each point, check the data that arrived; wrong data\n"
+           "                      is an error (exit 1), never a number\n"
            "  -q, --quiet         no progress lines on stderr\n"
            "  -h, --help          this text\n"
            "\n"

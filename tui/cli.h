@@ -12,6 +12,7 @@ typedef struct mbx_run_opts {
     mbx_plan_overrides ov;
     const char *output; /* -o: results CSV, NULL for none */
     int raw;            /* --raw: also OUT.obs.csv */
+    int validate;       /* --validate: check received data after each point */
     mbx_timer_kind timer;
     int quiet; /* no progress on stderr */
     int help;

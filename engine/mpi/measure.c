@@ -120,6 +120,8 @@ int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd)
         e->ctx.count = (int)(cmd->bytes / b->unit);
         e->ctx.timer = e->timer.kind;
         e->ctx.tick = e->timer.resolution;
+        e->ctx.overhead = e->timer.overhead;
+        e->ctx.inner = 1;
         e->ctx.param = param;
         e->ctx.pair_a = pa;
         e->ctx.pair_b = pb;
@@ -155,8 +157,10 @@ int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd)
         failed = mrc != MPI_SUCCESS;
         /* Each rank corrects with its own overhead; non-timing ranks must
          * not win the maximum. */
+        double per = e->ctx.inner > 1 ? (double)e->ctx.inner : 1.0;
         for (size_t i = 0; i < k; i++)
-            e->local[i] = e->ctx.timing && !failed ? e->local[i] - e->timer.overhead : NOT_TIMED;
+            e->local[i] =
+                e->ctx.timing && !failed ? (e->local[i] - e->timer.overhead) / per : NOT_TIMED;
     } else if (!failed) {
         for (size_t i = 0; i < k; i++)
             e->local[i] = NOT_TIMED;

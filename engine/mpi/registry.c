@@ -2,9 +2,22 @@
 
 #include "mbx/bench.h"
 
+/* Every pattern's table, in display order. */
+static const struct {
+    const mbx_bench *v;
+    const size_t *n;
+} tables[] = {
+    {mbx_bench_pingpong_table, &mbx_bench_pingpong_count},
+    {mbx_bench_coll_table, &mbx_bench_coll_count},
+};
+#define NTABLES (sizeof tables / sizeof tables[0])
+
 size_t mbx_bench_count(void)
 {
-    return mbx_bench_pingpong_count + mbx_bench_coll_count;
+    size_t n = 0;
+    for (size_t t = 0; t < NTABLES; t++)
+        n += *tables[t].n;
+    return n;
 }
 
 const mbx_bench *mbx_bench_get(int id)
@@ -12,11 +25,11 @@ const mbx_bench *mbx_bench_get(int id)
     if (id < 0)
         return NULL;
     size_t i = (size_t)id;
-    if (i < mbx_bench_pingpong_count)
-        return &mbx_bench_pingpong_table[i];
-    i -= mbx_bench_pingpong_count;
-    if (i < mbx_bench_coll_count)
-        return &mbx_bench_coll_table[i];
+    for (size_t t = 0; t < NTABLES; t++) {
+        if (i < *tables[t].n)
+            return &tables[t].v[i];
+        i -= *tables[t].n;
+    }
     return NULL;
 }
 

@@ -31,6 +31,11 @@ typedef struct mbx_bench_ctx {
     int pair_a, pair_b; /* ping-pong ranks in comm (pair_a != pair_b) */
     int root;           /* rooted collectives and master-worker: root in comm */
     double tick;        /* the timer's resolution, seconds (inner-loop sizing) */
+    double overhead;    /* the timer's overhead on this rank, seconds */
+    /* MBX_BENCH_INNER: calls per observation, set by setup (default 1). The
+     * engine subtracts the timer overhead once per observation, then
+     * divides by inner. */
+    int64_t inner;
 } mbx_bench_ctx;
 
 enum {

@@ -28,10 +28,10 @@
 typedef struct mbx_refine mbx_refine;
 
 typedef struct mbx_refine_opts {
-    double eps;       /* stop when every splittable segment's error is < eps; > 0 */
-    size_t budget;    /* at most this many points proposed by mbx_refine_next */
-    uint64_t align;   /* proposed x are multiples of align; 0 is taken as 1 */
-    int geometric;    /* 1: split at sqrt(a b) (message sizes); 0: at (a + b) / 2 */
+    double eps;     /* stop when every splittable segment's error is < eps; > 0 */
+    size_t budget;  /* at most this many points proposed by mbx_refine_next */
+    uint64_t align; /* proposed x are multiples of align; 0 is taken as 1 */
+    int geometric;  /* 1: split at sqrt(a b) (message sizes); 0: at (a + b) / 2 */
 } mbx_refine_opts;
 
 /* Errors: MBX_E_INVAL for eps <= 0 or not finite, MBX_E_NOMEM. */
