@@ -28,6 +28,11 @@ static int eng_environment(mbx_backend *b, mbx_kvlist *out)
     return mbx_engine_environment(b->impl, out);
 }
 
+static int eng_pair_scan(mbx_backend *b, double *lat, int *far)
+{
+    return mbx_engine_pair_scan(b->impl, 20, lat, far);
+}
+
 static double eng_now(mbx_backend *b)
 {
     (void)b;
@@ -55,6 +60,7 @@ int mbx_backend_engine(mbx_engine *e, mbx_backend *out)
     out->configure = eng_configure;
     out->measure = eng_measure;
     out->environment = eng_environment;
+    out->pair_scan = eng_pair_scan;
     out->now = eng_now;
     out->impl = e;
     return MBX_OK;
@@ -86,14 +92,77 @@ static int fake_configure(mbx_backend *b, mbx_timer_kind timer, mbx_timer_info *
     return MBX_OK;
 }
 
-/* Per benchmark: latency and bandwidth chosen to look like a small cluster. */
-static double fake_time(int bench_id, uint64_t bytes, int procs)
+/* FNV-1a of a name: per-benchmark constants that do not depend on the
+ * benchmark's place in the registry. */
+static uint32_t name_hash(const char *s)
 {
-    const mbx_bench *bn = mbx_bench_get(bench_id);
-    double lat = 0.4e-6 * (1.0 + 0.35 * bench_id), bw = 8e9 / (1.0 + 0.2 * bench_id);
-    if (strcmp(bn->pattern, "coll") == 0)
-        lat *= log2((double)procs) + 1.0;
-    return lat + (double)bytes / bw;
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+/* One-way latency from rank 0 to rank r: odd ranks across the "socket". */
+static double fake_rank_lat(int r)
+{
+    return r == 0 ? 0.0 : 0.2e-6 + (r % 2 ? 0.3e-6 : 0.0) + 0.01e-6 * (r / 2);
+}
+
+#define FAKE_EAGER 12288.0 /* the ping-pong's protocol switch */
+
+static double fake_time(const mbx_point_spec *sp)
+{
+    const mbx_bench *bn = mbx_bench_get(sp->bench_id);
+    uint32_t h = name_hash(bn->name);
+    double lat = 0.4e-6 * (1.0 + (double)(h % 64) / 32.0);
+    double bw = 8e9 / (1.0 + (double)((h >> 6) % 16) / 8.0);
+    double m = (double)sp->bytes, lp = log2((double)sp->procs);
+    if (strcmp(bn->pattern, "simple") == 0)
+        return 20e-9 * (1.0 + (double)(h % 16) / 4.0);
+    if (bn->flags & MBX_BENCH_PAIR) {
+        int a = sp->pair_a, b = sp->pair_b;
+        if (a == b)
+            a = 0, b = sp->procs - 1;
+        lat += fabs(fake_rank_lat(b) - fake_rank_lat(a));
+        /* Eager copies to the switch, then a faster zero-copy slope. */
+        if (m <= FAKE_EAGER)
+            return lat + m / bw;
+        return lat + FAKE_EAGER / bw + (m - FAKE_EAGER) / (2.5 * bw);
+    }
+    double data = (double)bn->buf_bytes(sp->bytes, sp->procs);
+    if (bn->flags & MBX_BENCH_PARAM) { /* pieces shared by procs - 1 workers */
+        double pieces = (double)(sp->param ? sp->param : bn->param_default);
+        double workers = sp->procs > 1 ? sp->procs - 1 : 1;
+        return lat * (1.0 + lp) + pieces / workers * (lat + m / bw);
+    }
+    return lat * (1.0 + lp) + data / bw * (1.0 + 0.5 * lp);
+}
+
+/* The checks the engine makes of a point, so the explorer's specs are
+ * tested against the same rules headless. */
+static int fake_check(const mbx_backend *b, const mbx_point_spec *sp, const mbx_bench *bn)
+{
+    int pa = sp->pair_a, pb = sp->pair_b;
+    if (pa == pb)
+        pa = 0, pb = sp->procs - 1;
+    if (sp->procs < bn->min_procs || sp->procs < 1 || sp->procs > b->nranks || sp->param < 0 ||
+        pa < 0 || pb < 0 || pa >= sp->procs || pb >= sp->procs || sp->root < 0 ||
+        sp->root >= sp->procs || sp->bytes > INT32_MAX)
+        return MBX_E_INVAL;
+    return MBX_OK;
+}
+
+static int fake_pair_scan(mbx_backend *b, double *lat, int *far)
+{
+    fake *f = b->impl;
+    *far = 0;
+    for (int r = 0; r < b->nranks; r++) {
+        lat[r] = fake_rank_lat(r);
+        if (lat[r] > lat[*far])
+            *far = r;
+        f->clock += 20 * 2 * lat[r];
+    }
+    return MBX_OK;
 }
 
 static int fake_measure(mbx_backend *b, const mbx_point_spec *spec, mbx_progress_fn progress,
@@ -101,8 +170,9 @@ static int fake_measure(mbx_backend *b, const mbx_point_spec *spec, mbx_progress
 {
     fake *f = b->impl;
     const mbx_bench *bn = mbx_bench_get(spec->bench_id);
-    if (!bn)
+    if (!bn || fake_check(b, spec, bn) < 0)
         return MBX_E_INVAL;
+    double t0 = f->clock;
     size_t nmin = spec->nmin, nmax = spec->nmax, n = 0, k = 8, batches = 0;
     if (spec->stop.kind == MBX_STOP_FIXED)
         nmin = nmax = spec->stop.fixed;
@@ -116,7 +186,7 @@ static int fake_measure(mbx_backend *b, const mbx_point_spec *spec, mbx_progress
             return MBX_E_NOMEM;
         f->cap = nmax;
     }
-    double base = fake_time(spec->bench_id, spec->bytes, spec->procs);
+    double base = fake_time(spec);
     mbx_summary s;
     memset(&s, 0, sizeof s);
     mbx_stop_verdict v = MBX_STOP_GO_ON;
@@ -143,7 +213,8 @@ static int fake_measure(mbx_backend *b, const mbx_point_spec *spec, mbx_progress
         }
         k *= 2;
     }
-    mbx_result_fill(out, spec, &s, v, nmin, nmax, f->timer.overhead, batches, 0.0);
+    mbx_result_fill(out, spec, &s, v, nmin, nmax, f->timer.overhead, batches, f->clock - t0);
+    out->validated = 0; /* the fake moves no data, so it never claims a check */
     if (obs)
         *obs = f->obs;
     if (nobs)
@@ -181,6 +252,7 @@ void mbx_backend_fake(int nranks, mbx_backend *out)
     out->configure = fake_configure;
     out->measure = fake_measure;
     out->environment = fake_environment;
+    out->pair_scan = fake_pair_scan;
     out->now = fake_now;
     out->impl = f;
 }

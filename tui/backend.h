@@ -15,6 +15,9 @@ struct mbx_backend {
     int (*measure)(mbx_backend *b, const mbx_point_spec *spec, mbx_progress_fn progress, void *ud,
                    mbx_result *out, const double **obs, size_t *nobs);
     int (*environment)(mbx_backend *b, mbx_kvlist *out);
+    /* Ping-pong pair scan: lat[i] the one-way latency from rank 0 to rank i
+     * (nranks entries, lat[0] = 0), *far the rank with the largest. */
+    int (*pair_scan)(mbx_backend *b, double *lat, int *far);
     double (*now)(mbx_backend *b); /* seconds; simulated for the fake */
     void *impl;
 };
@@ -22,9 +25,13 @@ struct mbx_backend {
 /* The engine on rank 0 (after describe). */
 int mbx_backend_engine(mbx_engine *e, mbx_backend *out);
 
-/* The fake: nranks simulated ranks; each benchmark's time grows linearly
- * with size (latency + bytes / bandwidth, with per-benchmark constants),
- * with deterministic noise; time only advances by what it "measures". */
+/* The fake: nranks simulated ranks, deterministic noise, and time that only
+ * advances by what it "measures". Its curves are shaped like real ones so
+ * refinement has work to do: a ping-pong switches protocol at 12 KiB (its
+ * slope drops), collectives grow with log2 P, master-worker with the
+ * pieces per worker; constants come from a hash of the benchmark's name, so
+ * adding benchmarks to the registry changes no other curve. Odd ranks sit
+ * "across the socket": the pair scan finds the highest odd rank. */
 void mbx_backend_fake(int nranks, mbx_backend *out);
 void mbx_backend_fake_free(mbx_backend *b);
 

@@ -14,35 +14,56 @@
 
 #include "cli.h"
 #include "job.h"
+#include "journal.h"
 #include "mbx/bench.h"
 #include "mbx/csvio.h"
 #include "mbx/engine.h"
 #include "mbx/plan.h"
+#include "mbx/refine.h"
 #include "mbx/version.h"
 
 extern const char mbx_embedded_quick_plan[];
 
 #define MSG_LEN 512
 
-typedef struct point {
+/* A curve: one benchmark at fixed parameters, measured along one axis
+ * (message size, or process count for unsized benchmarks), grid first,
+ * then adaptive refinement when the plan asks for it. */
+enum { AXIS_NONE, AXIS_SIZE, AXIS_PROCS };
+
+typedef struct series {
     const mbx_measurement *meas;
     int bench_id;
-    uint64_t bytes;
-} point;
+    int64_t param;  /* 0: the benchmark's default */
+    int procs;      /* AXIS_SIZE / AXIS_NONE */
+    uint64_t bytes; /* AXIS_PROCS / AXIS_NONE */
+    int axis;
+    uint64_t *grid; /* x: bytes or procs */
+    size_t ngrid;
+    int refine; /* refinement applies */
+} series;
 
 typedef struct run_state {
     mbx_run_opts opt;
     mbx_plan *plan;
-    point *pts;
-    size_t npts;
+    series *ser;
+    size_t nser;
+    size_t ngrid; /* grid points over every series */
     const mbx_job_info *job;
     mbx_timer_info timer;
     double max_overhead;
+    int pair_a, pair_b; /* the ping-pong pair */
+    int need_pair;
+    uint64_t hash;
     mbx_csv_writer *csv, *obs;
-    char *env_path, *obs_path;
+    FILE *journal;
+    char *env_path, *obs_path, *journal_path;
+    mbx_resume res;
     double t0, last_progress;
-    size_t done;
+    size_t done, refined, skipped, kept_grid;
+    size_t counts[3];
     int tty;
+    char notes[1024]; /* comment lines for the table's head */
 } run_state;
 
 static void fail(const char *msg)
@@ -115,14 +136,94 @@ static int build_plan(run_state *st, char *msg)
     return 0;
 }
 
-/* Resolve names, check rank counts and memory, expand the points. */
-static int expand_points(run_state *st, int nranks, char *msg)
+static int check_memory(run_state *st, const mbx_bench *b, uint64_t bytes, int procs, char *msg)
+{
+    uint64_t need = 2 * b->buf_bytes(bytes, procs);
+    if (bytes > INT32_MAX || need > st->job->mem_per_rank / 10 * 9) {
+        char a[32], h[32], sz[32];
+        human_bytes((double)need, a, sizeof a);
+        human_bytes((double)st->job->mem_per_rank, h, sizeof h);
+        mbx_size_format(bytes, sz, sizeof sz);
+        snprintf(msg, MSG_LEN,
+                 "sizes: %s at %s needs %s of buffers per rank; allowed: at most "
+                 "90%% of the %s available per rank, and messages under 2GiB",
+                 b->name, sz, a, h);
+        return 2;
+    }
+    return 0;
+}
+
+static series *add_series(run_state *st, size_t cap, const mbx_measurement *me, int id,
+                          int64_t param, char *msg)
+{
+    if (st->nser == cap) {
+        snprintf(msg, MSG_LEN, "too many curves in the plan (at most %zu)", cap);
+        return NULL;
+    }
+    series *s = &st->ser[st->nser++];
+    memset(s, 0, sizeof *s);
+    s->meas = me;
+    s->bench_id = id;
+    s->param = param;
+    return s;
+}
+
+/* The process counts of a measurement, checked against the job. */
+static int procs_of(const mbx_measurement *me, const mbx_bench *b, int nranks, const int **pv,
+                    size_t *pn, int *one, char *msg)
+{
+    if (me->procs_all) {
+        *one = nranks;
+        *pv = one;
+        *pn = 1;
+    } else {
+        *pv = me->procs;
+        *pn = me->nprocs;
+    }
+    for (size_t i = 0; i < *pn; i++) {
+        int p = (*pv)[i];
+        if (p > nranks) {
+            snprintf(msg, MSG_LEN, "procs: %d in [%s] is more than the job's %d ranks", p,
+                     me->label, nranks);
+            return 2;
+        }
+        if (p < b->min_procs) {
+            snprintf(msg, MSG_LEN, "procs: %s needs at least %d ranks; [%s] asks for %d", b->name,
+                     b->min_procs, me->label, p);
+            return 2;
+        }
+        if ((b->flags & MBX_BENCH_ROOTED) && me->root >= p) {
+            snprintf(msg, MSG_LEN, "root: %d is not a rank of a %d-process point; allowed 0..%d",
+                     me->root, p, p - 1);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+/* Resolve names, check ranks, roots, pairs and memory, build the curves. */
+static int build_series(run_state *st, int nranks, char *msg)
 {
     size_t cap = 0;
-    for (size_t m = 0; m < st->plan->nmeas; m++)
-        cap += st->plan->meas[m].nbench * (st->plan->meas[m].sizes.n + 1);
-    st->pts = calloc(cap ? cap : 1, sizeof *st->pts);
-    if (!st->pts) {
+    for (size_t m = 0; m < st->plan->nmeas; m++) {
+        /* A range is a wish, not a list: it ends at the job's size, so one
+         * plan serves jobs of every size. */
+        mbx_measurement *mm = &st->plan->meas[m];
+        if (mm->procs_range && mm->procs[mm->nprocs - 1] > nranks && mm->procs[0] <= nranks) {
+            while (mm->nprocs > 0 && mm->procs[mm->nprocs - 1] >= nranks)
+                mm->nprocs--;
+            mm->procs[mm->nprocs++] = nranks;
+            size_t used = strlen(st->notes);
+            snprintf(st->notes + used, sizeof st->notes - used,
+                     "# [%s]: the procs range ends at the job's %d ranks\n", mm->label, nranks);
+        }
+    }
+    for (size_t m = 0; m < st->plan->nmeas; m++) {
+        const mbx_measurement *me = &st->plan->meas[m];
+        cap += me->nbench * (me->nparam ? me->nparam : 1) * (me->nprocs ? me->nprocs : 1);
+    }
+    st->ser = calloc(cap ? cap : 1, sizeof *st->ser);
+    if (!st->ser) {
         snprintf(msg, MSG_LEN, "out of memory");
         return 1;
     }
@@ -143,30 +244,93 @@ static int expand_points(run_state *st, int nranks, char *msg)
                          b->min_procs, nranks);
                 return 2;
             }
-            size_t nsz = (b->flags & MBX_BENCH_SIZED) ? me->sizes.n : 1;
-            uint64_t last = UINT64_MAX;
-            for (size_t si = 0; si < nsz; si++) {
-                uint64_t bytes = mbx_bench_align(b, me->sizes.v[si]);
-                if (bytes == last)
-                    continue; /* two requested sizes round to one measured size */
-                last = bytes;
-                uint64_t need = 2 * b->buf_bytes(bytes, nranks);
-                if (bytes > INT32_MAX || need > st->job->mem_per_rank / 10 * 9) {
-                    char a[32], h[32], sz[32];
-                    human_bytes((double)need, a, sizeof a);
-                    human_bytes((double)st->job->mem_per_rank, h, sizeof h);
-                    mbx_size_format(bytes, sz, sizeof sz);
-                    snprintf(msg, MSG_LEN,
-                             "sizes: %s at %s needs %s of buffers per rank; allowed: at most "
-                             "90%% of the %s available per rank, and messages under 2GiB",
-                             b->name, sz, a, h);
+            int sized = (b->flags & MBX_BENCH_SIZED) != 0, one = nranks, rc;
+            const int *pv = &one;
+            size_t pn = 1;
+            if (b->flags & MBX_BENCH_PAIR) {
+                /* Ping-pong runs on the whole job; the pair exchanges. */
+                st->need_pair = 1;
+                if (!me->pair_auto && (me->pair_a >= nranks || me->pair_b >= nranks)) {
+                    snprintf(msg, MSG_LEN, "pair: %d,%d is not a pair of ranks 0..%d of the job",
+                             me->pair_a, me->pair_b, nranks - 1);
                     return 2;
                 }
-                st->pts[st->npts++] = (point){me, id, bytes};
+            } else if (b->flags & MBX_BENCH_INNER) {
+                one = 1; /* one rank times calls; the others would only wait */
+            } else if ((rc = procs_of(me, b, nranks, &pv, &pn, &one, msg)) != 0) {
+                return rc;
+            }
+            if (me->nparam && !(b->flags & MBX_BENCH_PARAM)) {
+                snprintf(msg, MSG_LEN, "param: %s takes no parameter (only %s)", b->name,
+                         "benchmarks that list one, e.g. mw.* pieces");
+                return 2;
+            }
+            size_t npar = me->nparam ? me->nparam : 1;
+            for (size_t pi = 0; pi < npar; pi++) {
+                int64_t param = me->nparam ? me->param[pi] : 0;
+                if (!sized && pn > 1) {
+                    series *s = add_series(st, cap, me, id, param, msg);
+                    if (!s)
+                        return 1;
+                    s->axis = AXIS_PROCS;
+                    s->refine = me->refine > 0 && me->procs_range;
+                    if (!(s->grid = calloc(pn, sizeof *s->grid)))
+                        return 1;
+                    for (size_t k = 0; k < pn; k++)
+                        s->grid[s->ngrid++] = (uint64_t)pv[k];
+                    st->ngrid += s->ngrid;
+                    continue;
+                }
+                for (size_t k = 0; k < pn; k++) {
+                    series *s = add_series(st, cap, me, id, param, msg);
+                    if (!s)
+                        return 1;
+                    s->procs = pv[k];
+                    s->axis = sized ? AXIS_SIZE : AXIS_NONE;
+                    s->refine = sized && me->refine > 0;
+                    if (!(s->grid = calloc(sized ? me->sizes.n : 1, sizeof *s->grid)))
+                        return 1;
+                    size_t nsz = sized ? me->sizes.n : 1;
+                    uint64_t last = UINT64_MAX;
+                    for (size_t si = 0; si < nsz; si++) {
+                        uint64_t bytes = mbx_bench_align(b, me->sizes.v[si]);
+                        if (bytes == last)
+                            continue; /* two requested sizes round to one measured size */
+                        last = bytes;
+                        if ((rc = check_memory(st, b, bytes, s->procs, msg)) != 0)
+                            return rc;
+                        s->grid[s->ngrid++] = bytes;
+                    }
+                    st->ngrid += s->ngrid;
+                }
             }
         }
     }
     return 0;
+}
+
+/* The fingerprint a resumed run must match: everything that decides which
+ * points exist and how they are measured. */
+static uint64_t plan_hash(const run_state *st, int nranks)
+{
+    char buf[512];
+    uint64_t h = MBX_FNV_OFFSET;
+    int n = snprintf(buf, sizeof buf, "ranks=%d timer=%d validate=%d", nranks, (int)st->opt.timer,
+                     st->opt.validate);
+    h = mbx_fnv1a(h, buf, (size_t)n);
+    for (size_t i = 0; i < st->nser; i++) {
+        const series *s = &st->ser[i];
+        const mbx_measurement *me = s->meas;
+        char rule[64];
+        mbx_stop_format(&me->stop, rule, sizeof rule);
+        n = snprintf(buf, sizeof buf, "|%s|%s|%lld|%d|%llu|%d|%d|%s|%zu|%zu|%g|%zu|%d|%d,%d,%d",
+                     me->label, mbx_bench_get(s->bench_id)->name, (long long)s->param, s->procs,
+                     (unsigned long long)s->bytes, s->axis, s->refine, rule, me->nmin, me->nmax,
+                     me->refine, me->budget, me->root, me->pair_auto, me->pair_a, me->pair_b);
+        h = mbx_fnv1a(h, buf, (size_t)n);
+        h = mbx_fnv1a(h, s->grid, s->ngrid * sizeof *s->grid);
+    }
+    return h;
 }
 
 static int open_outputs(run_state *st, mbx_engine *e, char *msg)
@@ -174,8 +338,9 @@ static int open_outputs(run_state *st, mbx_engine *e, char *msg)
     if (!st->opt.output)
         return 0;
     st->env_path = mbx_csv_sidecar(st->opt.output, ".env.csv");
+    st->journal_path = mbx_csv_sidecar(st->opt.output, ".journal");
     st->obs_path = st->opt.raw ? mbx_csv_sidecar(st->opt.output, ".obs.csv") : NULL;
-    if (!st->env_path || (st->opt.raw && !st->obs_path)) {
+    if (!st->env_path || !st->journal_path || (st->opt.raw && !st->obs_path)) {
         snprintf(msg, MSG_LEN, "out of memory");
         return 1;
     }
@@ -196,10 +361,19 @@ static int open_outputs(run_state *st, mbx_engine *e, char *msg)
     if (mbx_csv_writer_close(w) < 0 && rc >= 0)
         rc = MBX_E_IO;
     mbx_kv_free(&env);
+    int (*open)(const char *, const char *const *, size_t, mbx_csv_writer **) =
+        st->opt.resume ? mbx_csv_writer_append : mbx_csv_writer_open;
     if (rc >= 0)
-        rc = mbx_csv_writer_open(st->opt.output, mbx_result_columns, MBX_RESULT_NCOLS, &st->csv);
+        rc = open(st->opt.output, mbx_result_columns, MBX_RESULT_NCOLS, &st->csv);
     if (rc >= 0 && st->obs_path)
-        rc = mbx_csv_writer_open(st->obs_path, mbx_obs_columns, MBX_OBS_NCOLS, &st->obs);
+        rc = open(st->obs_path, mbx_obs_columns, MBX_OBS_NCOLS, &st->obs);
+    if (rc >= 0) {
+        st->journal = mbx_journal_open(st->journal_path, st->hash, st->opt.resume);
+        if (!st->journal)
+            rc = MBX_E_IO;
+        else if (!st->opt.resume || !st->res.have_pair)
+            mbx_journal_pair(st->journal, st->pair_a, st->pair_b);
+    }
     if (rc < 0) {
         snprintf(msg, MSG_LEN, "-o: cannot write results next to '%s': %s", st->opt.output,
                  strerror(errno));
@@ -219,9 +393,9 @@ static int on_progress(void *ud, const mbx_progress *p)
     if (now - st->last_progress < 0.1)
         return 0;
     st->last_progress = now;
-    fprintf(stderr, "\r\033[K[%zu/%zu] %s %llu B  n=%zu  err=%.2f%% (target %.2f%%)", st->done + 1,
-            st->npts, mbx_bench_get(p->spec->bench_id)->name, (unsigned long long)p->spec->bytes,
-            p->s->n, 100.0 * p->rel,
+    fprintf(stderr, "\r\033[K[%zu/%zu%s] %s P=%d %llu B  n=%zu  err=%.2f%% (target %.2f%%)",
+            st->done + 1, st->ngrid, st->refined ? "+" : "", mbx_bench_get(p->spec->bench_id)->name,
+            p->spec->procs, (unsigned long long)p->spec->bytes, p->s->n, 100.0 * p->rel,
             p->spec->stop.kind == MBX_STOP_FIXED ? 100.0 : 100.0 * p->spec->stop.eps);
     return 0;
 }
@@ -231,16 +405,16 @@ static void print_header(const run_state *st, int nranks)
     printf("# mpibex %s; %d ranks on %d host%s; timer %s (resolution %.0f ns, overhead %.0f ns)\n",
            MBX_VERSION, nranks, st->job->nhosts, st->job->nhosts == 1 ? "" : "s",
            mbx_timer_name(st->timer.kind), st->timer.resolution * 1e9, st->timer.overhead * 1e9);
-    printf("# ping-pong: half round trip; collectives: max over ranks after a barrier; "
-           "times in microseconds\n");
-    printf("%-22s %5s %10s %6s %11s %11s %23s %7s %10s  %s\n", "# benchmark", "procs", "bytes", "n",
-           "median_us", "tmean_us", "ci95_us", "err", "MB/s", "status");
+    printf("# ping-pong: half round trip between the ranks shown; collectives and master-worker: "
+           "the first P ranks; times in microseconds; + marks a refined point\n");
+    printf("%-26s %5s %-7s %11s %6s %11s %11s %23s %7s %10s  %s\n", "# benchmark", "procs", "ranks",
+           "bytes", "n", "median_us", "tmean_us", "ci95_us", "err", "MB/s", "status");
     fflush(stdout);
 }
 
 static void print_row(const mbx_result *r)
 {
-    char ci[48], bw[24];
+    char ci[48], bw[24], name[48], bytes[32];
     snprintf(ci, sizeof ci, "[%.4g, %.4g]", r->s.ci_lo * 1e6, r->s.ci_hi * 1e6);
     double b = mbx_result_bandwidth(r);
     if (isfinite(b))
@@ -253,9 +427,14 @@ static void print_row(const mbx_result *r)
         snprintf(relbuf, sizeof relbuf, "-");
     else
         snprintf(relbuf, sizeof relbuf, "%.2f%%", 100.0 * rel);
-    printf("%-22s %5d %10llu %6zu %11.4f %11.4f %23s %7s %10s  %s\n", r->benchmark, r->procs,
-           (unsigned long long)r->bytes, r->s.n, r->s.median * 1e6, r->s.tmean * 1e6, ci, relbuf,
-           bw, mbx_point_status_name(r->status));
+    if (r->param_name)
+        snprintf(name, sizeof name, "%s %s=%lld", r->benchmark, r->param_name, (long long)r->param);
+    else
+        snprintf(name, sizeof name, "%s", r->benchmark);
+    snprintf(bytes, sizeof bytes, "%s%llu", r->refined ? "+" : "", (unsigned long long)r->bytes);
+    printf("%-26s %5d %-7s %11s %6zu %11.4f %11.4f %23s %7s %10s  %s\n", name, r->procs, r->ranks,
+           bytes, r->s.n, r->s.median * 1e6, r->s.tmean * 1e6, ci, relbuf, bw,
+           mbx_point_status_name(r->status));
     fflush(stdout);
 }
 
@@ -272,9 +451,13 @@ static void progress_line(run_state *st, int force)
         return;
     }
     st->last_progress = now;
-    double eta = st->done ? el / (double)st->done * (double)(st->npts - st->done) : 0;
-    fprintf(stderr, "progress: %zu/%zu points (%.0f%%), %.1f s elapsed, ETA %.0f s\n", st->done,
-            st->npts, 100.0 * (double)st->done / (double)st->npts, el, eta);
+    size_t grid_done = st->done - st->refined + st->kept_grid;
+    double eta = grid_done ? el / (double)st->done * (double)(st->ngrid - grid_done) : 0;
+    fprintf(stderr,
+            "progress: %zu/%zu grid points (%.0f%%) + %zu refined, %.1f s elapsed, "
+            "ETA %.0f s (grid)\n",
+            grid_done, st->ngrid, 100.0 * (double)grid_done / (double)st->ngrid, st->refined, el,
+            eta);
 }
 
 static int write_result(run_state *st, const mbx_result *r, const double *obs, size_t nobs)
@@ -300,67 +483,297 @@ static int write_result(run_state *st, const mbx_result *r, const double *obs, s
     return 0;
 }
 
-/* Report a stop by signal; `inflight` is the point dropped, if any. */
-static int interrupted(const run_state *st, const point *inflight)
+/* Report a stop by signal; `inflight` names the point dropped, if any. */
+static int interrupted(const run_state *st, const char *inflight)
 {
-    char lost[160] = "";
+    char lost[200] = "";
     if (inflight)
-        snprintf(lost, sizeof lost, "; the point in flight (%s at %llu bytes) was dropped",
-                 mbx_bench_get(inflight->bench_id)->name, (unsigned long long)inflight->bytes);
-    fprintf(stderr, "mpibex: stopped by signal %d: %zu of %zu points finished%s%s%s\n",
-            (int)mbx_stop_signal, st->done, st->npts, st->opt.output ? " and are in " : "",
-            st->opt.output ? st->opt.output : "", lost);
+        snprintf(lost, sizeof lost, "; the point in flight (%s) was dropped", inflight);
+    fprintf(stderr, "mpibex: stopped by signal %d: %zu points finished%s%s%s%s\n",
+            (int)mbx_stop_signal, st->done, st->opt.output ? " and are in " : "",
+            st->opt.output ? st->opt.output : "", lost,
+            st->opt.output ? "; continue with --resume" : "");
     return 128 + (int)mbx_stop_signal;
+}
+
+/* One point of a curve at x. Returns 0 (measured, or skipped as finished),
+ * or an exit code. *y gets the median in seconds (NAN if none). */
+typedef struct pointref {
+    const series *s;
+    uint64_t x;
+    int refined;
+} pointref;
+
+static void spec_of(const run_state *st, const pointref *p, mbx_point_spec *spec)
+{
+    const series *s = p->s;
+    const mbx_measurement *me = s->meas;
+    const mbx_bench *b = mbx_bench_get(s->bench_id);
+    memset(spec, 0, sizeof *spec);
+    spec->bench_id = s->bench_id;
+    spec->bytes = s->axis == AXIS_PROCS ? 0 : p->x; /* unsized: the grid holds 0 */
+    spec->procs = s->axis == AXIS_PROCS ? (int)p->x : s->procs;
+    spec->stop = me->stop;
+    spec->nmin = me->nmin;
+    spec->nmax = me->nmax;
+    spec->param = s->param;
+    spec->root = (b->flags & MBX_BENCH_ROOTED) ? me->root : 0;
+    if (b->flags & MBX_BENCH_PAIR) {
+        spec->pair_a = st->pair_a;
+        spec->pair_b = st->pair_b;
+    }
+    spec->validate = st->opt.validate;
+}
+
+static void key_of(const mbx_point_spec *spec, const char *label, char *key)
+{
+    const mbx_bench *b = mbx_bench_get(spec->bench_id);
+    long long param =
+        (b->flags & MBX_BENCH_PARAM) ? (spec->param ? spec->param : b->param_default) : 0;
+    mbx_point_key(key, MBX_KEY_MAX, label, b->name, spec->procs, spec->bytes, param,
+                  (b->flags & MBX_BENCH_ROOTED) ? spec->root : -1);
+}
+
+static int measure_point(run_state *st, mbx_engine *e, const pointref *p, double *y)
+{
+    mbx_point_spec spec;
+    char key[MBX_KEY_MAX];
+    spec_of(st, p, &spec);
+    key_of(&spec, p->s->meas->label, key);
+    *y = NAN;
+    long done = mbx_resume_find(&st->res, key);
+    if (done >= 0) {
+        *y = st->res.median_s[done];
+        st->skipped++;
+        st->kept_grid += (size_t)!st->res.refined[done];
+        return 0;
+    }
+    if (mbx_stop_signal)
+        return interrupted(st, NULL);
+    mbx_journal_begin(st->journal, key, p->refined);
+    mbx_result r;
+    const double *obs = NULL;
+    size_t nobs = 0;
+    int rc = mbx_engine_measure(e, &spec, on_progress, st, &r, &obs, &nobs);
+    if (st->tty && !st->opt.quiet)
+        fprintf(stderr, "\r\033[K");
+    const char *name = mbx_bench_get(spec.bench_id)->name;
+    if (rc == MBX_E_ABORTED) {
+        char what[160];
+        snprintf(what, sizeof what, "%s, %d procs, %llu bytes", name, spec.procs,
+                 (unsigned long long)spec.bytes);
+        return interrupted(st, what);
+    }
+    if (rc < 0) {
+        fprintf(stderr, "mpibex: %s on %d procs at %llu bytes failed: %s\n", name, spec.procs,
+                (unsigned long long)spec.bytes, mbx_strerror(rc));
+        return 1;
+    }
+    r.label = p->s->meas->label;
+    r.refined = p->refined;
+    print_row(&r);
+    if (write_result(st, &r, obs, nobs) < 0) {
+        fprintf(stderr, "mpibex: writing '%s' failed: %s\n", st->opt.output, strerror(errno));
+        return 1;
+    }
+    mbx_journal_done(st->journal, key);
+    st->counts[r.status]++;
+    st->done++;
+    st->refined += (size_t)p->refined;
+    if (r.status != MBX_POINT_UNRELIABLE)
+        *y = r.s.median;
+    progress_line(st, 0);
+    return 0;
+}
+
+/* Is this the point that was in flight when the resumed run died? */
+static int is_inflight(const run_state *st, const pointref *p)
+{
+    if (!st->res.inflight[0])
+        return 0;
+    mbx_point_spec spec;
+    char key[MBX_KEY_MAX];
+    spec_of(st, p, &spec);
+    key_of(&spec, p->s->meas->label, key);
+    return strcmp(key, st->res.inflight) == 0;
+}
+
+/* Describe a curve for the summary lines: "coll.bcast [bc] P=4". */
+static void series_name(const series *s, char *buf, size_t len)
+{
+    const mbx_bench *b = mbx_bench_get(s->bench_id);
+    int n = snprintf(buf, len, "%s [%s]", b->name, s->meas->label);
+    if (s->axis == AXIS_PROCS)
+        snprintf(buf + n, len - (size_t)n, " over P");
+    else
+        snprintf(buf + n, len - (size_t)n, " P=%d", s->procs);
+}
+
+/* A median joins the curve; refine rejects only non-positive times, which
+ * the callers have already filtered. */
+static void feed(mbx_refine *rf, uint64_t x, double y)
+{
+    if (mbx_refine_add(rf, x, y) < 0)
+        return;
+}
+
+/* Grid, then refinement; finished points of a resumed run feed the curve
+ * without being measured again. The point that was in flight when a
+ * resumed run died is left for last (*deferred). */
+static int run_series(run_state *st, mbx_engine *e, const series *s, pointref *deferred)
+{
+    const mbx_bench *b = mbx_bench_get(s->bench_id);
+    /* Refined points a resumed run already finished: in the curve, and
+     * counted against the budget. */
+    char curve[MBX_KEY_MAX];
+    mbx_point_spec sp0;
+    pointref p0 = {s, s->grid[0], 0};
+    spec_of(st, &p0, &sp0);
+    long long pv = (b->flags & MBX_BENCH_PARAM) ? (sp0.param ? sp0.param : b->param_default) : 0;
+    mbx_curve_key(curve, sizeof curve, s->meas->label, b->name, pv,
+                  (b->flags & MBX_BENCH_ROOTED) ? sp0.root : -1);
+    size_t spent = 0;
+    for (size_t i = 0; i < st->res.n; i++)
+        if (st->res.refined[i] && strcmp(st->res.curve[i], curve) == 0 &&
+            (s->axis == AXIS_PROCS || st->res.procs[i] == s->procs))
+            spent++;
+    size_t budget = s->refine && s->meas->budget > spent ? s->meas->budget - spent : 0;
+    mbx_refine *rf = NULL;
+    mbx_refine_opts ro = {.eps = s->refine ? s->meas->refine : 0.5,
+                          .budget = budget,
+                          .align = s->axis == AXIS_SIZE ? b->unit : 1,
+                          .geometric = s->axis == AXIS_SIZE,
+                          .min_ratio = s->axis == AXIS_SIZE ? MBX_REFINE_MIN_RATIO : 0.0};
+    if (s->axis != AXIS_NONE && mbx_refine_create(&ro, &rf) < 0)
+        return 1;
+    int code = 0;
+    for (size_t i = 0; i < s->ngrid && !code; i++) {
+        pointref p = {s, s->grid[i], 0};
+        if (is_inflight(st, &p)) {
+            *deferred = p;
+            continue;
+        }
+        double y;
+        code = measure_point(st, e, &p, &y);
+        if (!code && rf && y > 0)
+            feed(rf, p.x, y);
+    }
+    for (size_t i = 0; !code && rf && i < st->res.n; i++)
+        if (st->res.refined[i] && strcmp(st->res.curve[i], curve) == 0 && st->res.median_s[i] > 0) {
+            if (s->axis == AXIS_PROCS)
+                feed(rf, (uint64_t)st->res.procs[i], st->res.median_s[i]);
+            else if (st->res.procs[i] == s->procs)
+                feed(rf, st->res.bytes[i], st->res.median_s[i]);
+        }
+    if (!code && rf && s->refine) {
+        uint64_t x;
+        double err;
+        while (!code && mbx_refine_next(rf, &x, &err) == 1) {
+            pointref p = {s, x, 1};
+            if (is_inflight(st, &p)) {
+                if (!deferred->s)
+                    *deferred = p; /* else it is the deferred grid point */
+                continue;          /* measured last; its segment stays pending */
+            }
+            double y;
+            code = measure_point(st, e, &p, &y);
+            if (!code && y > 0)
+                feed(rf, x, y);
+        }
+    }
+    if (!code && rf && mbx_refine_count(rf) >= 3) {
+        char name[160];
+        series_name(s, name, sizeof name);
+        printf("# curve %s: %zu points (%zu refined), worst segment prediction error %.2f%%%s\n",
+               name, mbx_refine_count(rf), mbx_refine_proposed(rf) + spent,
+               100.0 * mbx_refine_worst_any(rf), s->refine ? "" : " (refinement off)");
+        if (s->refine)
+            printf("#   refinement target %.2f%%, budget %zu\n", 100.0 * s->meas->refine,
+                   s->meas->budget);
+        fflush(stdout);
+    }
+    mbx_refine_free(rf);
+    return code;
 }
 
 static int measure_all(run_state *st, mbx_engine *e, int nranks)
 {
-    size_t counts[3] = {0, 0, 0};
+    (void)nranks;
     st->t0 = MPI_Wtime();
-    print_header(st, nranks);
-    for (size_t i = 0; i < st->npts; i++) {
-        const point *p = &st->pts[i];
-        if (mbx_stop_signal)
-            return interrupted(st, NULL);
-        mbx_point_spec spec = {.bench_id = p->bench_id,
-                               .bytes = p->bytes,
-                               .procs = nranks,
-                               .stop = p->meas->stop,
-                               .nmin = p->meas->nmin,
-                               .nmax = p->meas->nmax,
-                               .validate = st->opt.validate};
-        mbx_result r;
-        const double *obs = NULL;
-        size_t nobs = 0;
-        int rc = mbx_engine_measure(e, &spec, on_progress, st, &r, &obs, &nobs);
-        if (st->tty && !st->opt.quiet)
-            fprintf(stderr, "\r\033[K");
-        if (rc == MBX_E_ABORTED)
-            return interrupted(st, p);
-        if (rc < 0) {
-            fprintf(stderr, "mpibex: %s at %llu bytes failed: %s\n",
-                    mbx_bench_get(p->bench_id)->name, (unsigned long long)p->bytes,
-                    mbx_strerror(rc));
-            return 1;
-        }
-        r.label = p->meas->label;
-        print_row(&r);
-        if (write_result(st, &r, obs, nobs) < 0) {
-            fprintf(stderr, "mpibex: writing '%s' failed: %s\n", st->opt.output, strerror(errno));
-            return 1;
-        }
-        counts[r.status]++;
-        st->done++;
-        progress_line(st, st->done == st->npts);
+    if (st->res.n || st->res.inflight[0])
+        printf("# resumed: %zu finished points kept%s%s%s\n", st->res.n,
+               st->res.inflight[0] ? "; the point in flight (" : "",
+               st->res.inflight[0] ? st->res.inflight : "",
+               st->res.inflight[0] ? ") is measured last" : "");
+    pointref deferred = {0};
+    for (size_t i = 0; i < st->nser; i++) {
+        int code = run_series(st, e, &st->ser[i], &deferred);
+        if (code)
+            return code;
+    }
+    if (deferred.s) {
+        double y;
+        int code = measure_point(st, e, &deferred, &y);
+        if (code)
+            return code;
     }
     if (!st->opt.quiet) {
-        fprintf(stderr, "done: %zu points (%zu settled, %zu unsettled, %zu unreliable) in %.1f s",
-                st->npts, counts[0], counts[1], counts[2], MPI_Wtime() - st->t0);
+        progress_line(st, 1);
+        fprintf(stderr,
+                "done: %zu points measured (%zu refined; %zu settled, %zu unsettled, %zu "
+                "unreliable) in %.1f s",
+                st->done, st->refined, st->counts[0], st->counts[1], st->counts[2],
+                MPI_Wtime() - st->t0);
+        if (st->skipped)
+            fprintf(stderr, "; %zu finished points kept from the interrupted run", st->skipped);
         if (st->opt.output)
             fprintf(stderr, "; results in %s, environment in %s%s%s", st->opt.output, st->env_path,
                     st->obs_path ? ", observations in " : "", st->obs_path ? st->obs_path : "");
         fprintf(stderr, "\n");
     }
+    return 0;
+}
+
+/* The ping-pong pair: given, kept from the resumed run, or scanned. */
+static int choose_pair(run_state *st, mbx_engine *e, int nranks, char *msg)
+{
+    const mbx_measurement *me = NULL;
+    for (size_t i = 0; i < st->nser && !me; i++)
+        if (mbx_bench_get(st->ser[i].bench_id)->flags & MBX_BENCH_PAIR)
+            me = st->ser[i].meas;
+    st->pair_a = 0;
+    st->pair_b = nranks - 1;
+    if (!me)
+        return 0;
+    if (!me->pair_auto) {
+        st->pair_a = me->pair_a;
+        st->pair_b = me->pair_b;
+        return 0;
+    }
+    if (st->res.have_pair) {
+        st->pair_a = st->res.pair_a;
+        st->pair_b = st->res.pair_b;
+        printf("# ping-pong pair: ranks %d and %d (kept from the resumed run)\n", st->pair_a,
+               st->pair_b);
+        return 0;
+    }
+    if (nranks <= 2)
+        return 0;
+    double *lat = calloc((size_t)nranks, sizeof *lat);
+    int far = nranks - 1, rc;
+    if (!lat || (rc = mbx_engine_pair_scan(e, 20, lat, &far)) < 0) {
+        free(lat);
+        snprintf(msg, MSG_LEN, "the ping-pong pair scan failed");
+        return 1;
+    }
+    st->pair_b = far;
+    double lo = INFINITY;
+    for (int i = 1; i < nranks; i++)
+        lo = fmin(lo, lat[i]);
+    printf("# ping-pong pair: ranks 0 and %d, the largest latency from rank 0 (%.3f us; the "
+           "smallest is %.3f us; 1-byte scan of %d ranks)\n",
+           far, lat[far] * 1e6, lo * 1e6, nranks - 1);
+    free(lat);
     return 0;
 }
 
@@ -376,8 +789,12 @@ static int root_run(mbx_engine *e, int argc, char **argv, run_state *st)
         mbx_cli_run_usage();
         return 0;
     }
+    if (st->opt.resume && !st->opt.output) {
+        fail("--resume: needs -o FILE, the results file of the run to continue");
+        return 2;
+    }
     if ((rc = build_plan(st, msg)) != 0 || (rc = mbx_engine_describe(e, &st->job)) < 0 ||
-        (rc = expand_points(st, nranks, msg)) != 0 ||
+        (rc = build_series(st, nranks, msg)) != 0 ||
         (st->opt.output && (rc = check_writable(st->opt.output, msg)) != 0)) {
         if (rc == -1)
             rc = 2;
@@ -388,11 +805,30 @@ static int root_run(mbx_engine *e, int argc, char **argv, run_state *st)
         fail(msg);
         return rc;
     }
+    st->hash = plan_hash(st, nranks);
+    if (st->opt.resume) {
+        char *jp = mbx_csv_sidecar(st->opt.output, ".journal");
+        rc = jp ? mbx_resume_load(st->opt.output, jp, st->hash, &st->res, msg, sizeof msg) : 1;
+        free(jp);
+        if (rc) {
+            fail(msg);
+            return rc;
+        }
+        if (st->res.torn_bytes)
+            fprintf(stderr, "mpibex: --resume: cut a torn last row (%zu bytes) off %s\n",
+                    st->res.torn_bytes, st->opt.output);
+    }
     if ((rc = mbx_engine_configure(e, st->opt.timer, &st->timer, &st->max_overhead)) < 0) {
         snprintf(msg, sizeof msg, "--timer: %s cannot be used here: %s",
                  mbx_timer_name(st->opt.timer), mbx_strerror(rc));
         fail(msg);
         return 2;
+    }
+    print_header(st, nranks);
+    fputs(st->notes, stdout);
+    if ((rc = choose_pair(st, e, nranks, msg)) != 0) {
+        fail(msg);
+        return rc;
     }
     if ((rc = open_outputs(st, e, msg)) != 0) {
         fail(msg);
@@ -411,10 +847,19 @@ int mbx_batch_root(mbx_engine *e, int argc, char **argv)
         fprintf(stderr, "mpibex: closing '%s' failed: %s\n", st.opt.output, strerror(errno));
         code = 1;
     }
+    if (st.journal)
+        fclose(st.journal);
+    /* A complete run needs no journal; an interrupted one keeps it. */
+    if (code == 0 && st.journal_path)
+        (void)unlink(st.journal_path);
+    for (size_t i = 0; i < st.nser; i++)
+        free(st.ser[i].grid);
+    free(st.ser);
     free(st.plan);
-    free(st.pts);
     free(st.env_path);
     free(st.obs_path);
+    free(st.journal_path);
+    mbx_resume_free(&st.res);
     return code;
 }
 

@@ -58,6 +58,21 @@ int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t 
             name = "--nmin", slot = &o->ov.nmin;
         } else if (is_opt(a, "--nmax")) {
             name = "--nmax", slot = &o->ov.nmax;
+        } else if (is_opt(a, "--procs")) {
+            name = "--procs", slot = &o->ov.procs;
+        } else if (is_opt(a, "--param")) {
+            name = "--param", slot = &o->ov.param;
+        } else if (is_opt(a, "--root")) {
+            name = "--root", slot = &o->ov.root;
+        } else if (is_opt(a, "--pair")) {
+            name = "--pair", slot = &o->ov.pair;
+        } else if (is_opt(a, "--refine")) {
+            name = "--refine", slot = &o->ov.refine;
+        } else if (is_opt(a, "--budget")) {
+            name = "--budget", slot = &o->ov.budget;
+        } else if (strcmp(a, "--resume") == 0) {
+            o->resume = 1;
+            continue;
         } else if (is_opt(a, "--timer")) {
             if (!(v = take_value(argc, argv, &i, "--timer", msg, len)))
                 return 2;
@@ -98,6 +113,7 @@ void mbx_cli_usage(void)
            "         [explorer options]                      the live explorer (N = 2)\n"
            "  mpiexec -n N mpibex run [PLAN.ini] [options]   measure, print a table, write CSV\n"
            "  mpibex list                                    every benchmark, one line each\n"
+           "  mpibex merge A.csv B.csv ... -o OUT.csv        merge the results of several runs\n"
            "  mpiexec -n N mpibex idle [SECONDS]             CPU use of ranks waiting for work\n"
            "  mpibex --help | --version\n"
            "\n"
@@ -120,9 +136,21 @@ void mbx_cli_run_usage(void)
            "                      default stderr:3%%\n"
            "  --nmin N            minimum observations per point (default %d)\n"
            "  --nmax N            maximum observations per point (default %d)\n"
+           "  --procs P           process counts: all (default), a list 2,4,8, or a range\n"
+           "                      A:B[:F] (grid by factor F, default 2; refined over P)\n"
+           "  --param LIST        benchmark parameter values (mw.*: work pieces)\n"
+           "  --root R            root rank of rooted collectives and master-worker (0)\n"
+           "  --pair auto|A,B     ping-pong ranks; auto (default) scans for the pair with\n"
+           "                      the largest latency from rank 0\n"
+           "  --refine off|EPS    adaptive refinement until every segment's prediction\n"
+           "                      error is below EPS (e.g. 5%%); default off\n"
+           "  --budget N          most points refinement adds per curve (default 32)\n"
            "  --timer clock|wtime clock_gettime(CLOCK_MONOTONIC) (default) or MPI_Wtime\n"
            "  -o, --output FILE   results CSV; FILE.env.csv gets the environment\n"
            "  --raw               also write every observation to FILE.obs.csv\n"
+           "  --resume            continue an interrupted run of the same plan into FILE:\n"
+           "                      keep its finished points, measure the rest, and the point\n"
+           "                      that was in flight last\n"
            "  --validate          after each point, check the data that arrived; wrong data\n"
            "                      is an error (exit 1), never a number\n"
            "  -q, --quiet         no progress lines on stderr\n"

@@ -13,6 +13,7 @@ typedef struct mbx_run_opts {
     const char *output; /* -o: results CSV, NULL for none */
     int raw;            /* --raw: also OUT.obs.csv */
     int validate;       /* --validate: check received data after each point */
+    int resume;         /* --resume: continue OUT.csv from its journal */
     mbx_timer_kind timer;
     int quiet; /* no progress on stderr */
     int help;

@@ -75,20 +75,42 @@ static void open_autosave(explorer *x)
     }
 }
 
-/* Expand the selection and parameters into points; 0 if there is nothing
- * to run (with a message saying why). */
+/* The ping-pong pair of a point: the form's A,B, or with auto rank 0 and
+ * the farthest rank of the scan. */
+static void pair_of(const explorer *x, int *a, int *b)
+{
+    if (!x->meas.pair_auto) {
+        *a = x->meas.pair_a;
+        *b = x->meas.pair_b;
+    } else {
+        *a = 0;
+        *b = x->scanned ? x->far : x->be->nranks - 1;
+    }
+}
+
+/* The process counts a benchmark runs at, as the batch front end does:
+ * a ping-pong on the whole job (its pair exchanges, the rest wait), an
+ * inner-loop benchmark on one rank, everything else at the form's counts. */
+static const int *counts_for(const explorer *x, const mbx_bench *bn, int *one, int *n)
+{
+    if (bn->flags & MBX_BENCH_PAIR) {
+        *one = x->be->nranks;
+        *n = 1;
+        return one;
+    }
+    if (bn->flags & MBX_BENCH_INNER) {
+        *one = 1;
+        *n = 1;
+        return one;
+    }
+    *n = x->nprocs;
+    return x->procs;
+}
+
+/* Expand the selection and parameters into grid points; 0 if there is
+ * nothing to run (with a message saying why). */
 static int plan_points(explorer *x)
 {
-    if (!ex_params_ok(x)) {
-        ex_set_msg(x, MBX_ROLE_ERROR, "fix the parameters first (2)");
-        x->screen = EX_PARAMS;
-        return 0;
-    }
-    if (ex_picker_count(x) == 0) {
-        ex_set_msg(x, MBX_ROLE_ERROR, "select at least one benchmark first (1)");
-        x->screen = EX_PICKER;
-        return 0;
-    }
     free(x->pts);
     x->pts = calloc(EX_MAX_POINTS, sizeof *x->pts);
     x->npts = 0;
@@ -98,33 +120,93 @@ static int plan_points(explorer *x)
         if (!x->sel[b])
             continue;
         const mbx_bench *bn = mbx_bench_get((int)b);
-        for (int pi = 0; pi < x->nprocs; pi++) {
-            if (x->procs[pi] < bn->min_procs) {
-                ex_set_msg(x, MBX_ROLE_WARNING, "%s needs at least %d ranks: skipped at %d",
-                           bn->name, bn->min_procs, x->procs[pi]);
-                continue;
+        int one, np, pa = 0, pb = 0;
+        const int *pv = counts_for(x, bn, &one, &np);
+        if (bn->flags & MBX_BENCH_PAIR) {
+            pair_of(x, &pa, &pb);
+            if (pa >= x->be->nranks || pb >= x->be->nranks) {
+                ex_set_msg(x, MBX_ROLE_ERROR, "pair: %d,%d is not a pair of ranks 0..%d of the job",
+                           pa, pb, x->be->nranks - 1);
+                x->screen = EX_PARAMS;
+                return 0;
             }
-            size_t nsz = (bn->flags & MBX_BENCH_SIZED) ? x->meas.sizes.n : 1;
-            uint64_t last = UINT64_MAX;
-            for (size_t si = 0; si < nsz && x->npts < EX_MAX_POINTS; si++) {
-                uint64_t bytes = mbx_bench_align(bn, x->meas.sizes.v[si]);
-                if (bytes == last)
+        }
+        size_t npar = (bn->flags & MBX_BENCH_PARAM) && x->meas.nparam ? x->meas.nparam : 1;
+        for (size_t pi = 0; pi < npar; pi++) {
+            int64_t param = (bn->flags & MBX_BENCH_PARAM) && x->meas.nparam ? x->meas.param[pi] : 0;
+            for (int k = 0; k < np; k++) {
+                int procs = pv[k];
+                if (procs < bn->min_procs) {
+                    ex_set_msg(x, MBX_ROLE_WARNING, "%s needs at least %d ranks: skipped at %d",
+                               bn->name, bn->min_procs, procs);
                     continue;
-                last = bytes;
-                uint64_t need = 2 * bn->buf_bytes(bytes, x->procs[pi]);
-                if (bytes > INT32_MAX || need > x->be->mem_per_rank / 10 * 9) {
+                }
+                int root = (bn->flags & MBX_BENCH_ROOTED) ? x->meas.root : 0;
+                if (root >= procs) {
                     ex_set_msg(x, MBX_ROLE_ERROR,
-                               "sizes: %s at %llu bytes needs more memory than a rank has",
-                               bn->name, (unsigned long long)bytes);
+                               "root: %d is not a rank of a %d-process point of %s; allowed 0..%d",
+                               root, procs, bn->name, procs - 1);
                     x->screen = EX_PARAMS;
                     x->npts = 0;
                     return 0;
                 }
-                x->pts[x->npts++] = (ex_point){(int)b, bytes, x->procs[pi], EX_PENDING, NAN, {0}};
+                size_t nsz = (bn->flags & MBX_BENCH_SIZED) ? x->meas.sizes.n : 1;
+                uint64_t last = UINT64_MAX;
+                for (size_t si = 0; si < nsz && x->npts < EX_MAX_POINTS; si++) {
+                    uint64_t bytes = mbx_bench_align(bn, x->meas.sizes.v[si]);
+                    if (bytes == last)
+                        continue;
+                    last = bytes;
+                    uint64_t need = 2 * bn->buf_bytes(bytes, procs);
+                    if (bytes > INT32_MAX || need > x->be->mem_per_rank / 10 * 9) {
+                        ex_set_msg(x, MBX_ROLE_ERROR,
+                                   "sizes: %s at %llu bytes needs more memory than a rank has",
+                                   bn->name, (unsigned long long)bytes);
+                        x->screen = EX_PARAMS;
+                        x->npts = 0;
+                        return 0;
+                    }
+                    x->pts[x->npts++] = (ex_point){.bench_id = (int)b,
+                                                   .bytes = bytes,
+                                                   .procs = procs,
+                                                   .param = param,
+                                                   .root = root,
+                                                   .pair_a = pa,
+                                                   .pair_b = pb,
+                                                   .origin = EX_GRID,
+                                                   .refiner = -1,
+                                                   .state = EX_PENDING,
+                                                   .rel = NAN};
+                }
             }
         }
     }
     return x->npts > 0;
+}
+
+static int any_pair_selected(const explorer *x)
+{
+    for (size_t b = 0; b < mbx_bench_count() && b < EX_MAX_BENCH; b++)
+        if (x->sel[b] && (mbx_bench_get((int)b)->flags & MBX_BENCH_PAIR))
+            return 1;
+    return 0;
+}
+
+/* Pair auto: one quick latency scan from rank 0 at the start of a run. */
+static int scan_pair(explorer *x)
+{
+    x->scanned = 0;
+    if (!x->meas.pair_auto || !any_pair_selected(x) || x->be->nranks < 2 || !x->be->pair_scan)
+        return 1;
+    free(x->lat);
+    x->lat = calloc((size_t)x->be->nranks, sizeof *x->lat);
+    int rc = x->lat ? x->be->pair_scan(x->be, x->lat, &x->far) : MBX_E_NOMEM;
+    if (rc < 0) {
+        ex_set_msg(x, MBX_ROLE_ERROR, "pair: the latency scan failed: %s", mbx_strerror(rc));
+        return 0;
+    }
+    x->scanned = 1;
+    return 1;
 }
 
 void ex_start_run(explorer *x)
@@ -132,8 +214,16 @@ void ex_start_run(explorer *x)
     if (x->running)
         return;
     x->msg[0] = '\0';
-    if (!plan_points(x))
+    if (!ex_params_ok(x)) {
+        ex_set_msg(x, MBX_ROLE_ERROR, "fix the parameters first (2)");
+        x->screen = EX_PARAMS;
         return;
+    }
+    if (ex_picker_count(x) == 0) {
+        ex_set_msg(x, MBX_ROLE_ERROR, "select at least one benchmark first (1)");
+        x->screen = EX_PICKER;
+        return;
+    }
     if (x->configured_timer != (int)x->timer) {
         if (x->be->configure(x->be, x->timer, &x->tinfo) < 0) {
             ex_set_msg(x, MBX_ROLE_ERROR, "timer: %s cannot be used here",
@@ -142,6 +232,12 @@ void ex_start_run(explorer *x)
         }
         x->configured_timer = (int)x->timer;
     }
+    if (!scan_pair(x) || !plan_points(x))
+        return;
+    ex_refine_reset(x);
+    x->cmp = x->choosing = x->ratios = 0;
+    if (x->xdim == EX_DIM_PROCS && ex_run_nprocs(x) < 2)
+        x->xdim = EX_DIM_SIZE;
     mbx_csv_writer_close(x->autosave);
     x->autosave = NULL;
     open_autosave(x);
@@ -265,6 +361,8 @@ int ex_handle_key(explorer *x, int key)
         return ex_picker_key(x, key);
     if (x->screen == EX_PARAMS && x->editing)
         return ex_params_key(x, key);
+    if (x->screen == EX_RUN && x->choosing)
+        return ex_compare_key(x, key);
     ex_action a = ex_key_action(key, x->screen);
     switch (a) {
     case EXA_QUIT:
@@ -291,6 +389,33 @@ int ex_handle_key(explorer *x, int key)
         }
         return 1;
     case EXA_BANDWIDTH: x->bandwidth = !x->bandwidth; return 1;
+    case EXA_XAXIS:
+        if (x->xdim == EX_DIM_SIZE && ex_run_nprocs(x) < 2) {
+            ex_set_msg(x, MBX_ROLE_WARNING,
+                       "x: the run has one process count; give several in 2 processes (2:8)");
+            return 1;
+        }
+        x->xdim = x->xdim == EX_DIM_SIZE ? EX_DIM_PROCS : EX_DIM_SIZE;
+        x->cmp = x->choosing = x->ratios = 0; /* the curves are different ones */
+        return 1;
+    case EXA_COMPARE:
+        if (x->cmp) {
+            x->cmp = x->ratios = 0;
+            return 1;
+        }
+        if (ex_compare_count(x) < 2) {
+            ex_set_msg(x, MBX_ROLE_WARNING, "compare: the run has fewer than two curves");
+            return 1;
+        }
+        x->choosing = 1;
+        x->ccursor = x->ctop = 0;
+        return 1;
+    case EXA_RATIOS:
+        if (!x->cmp)
+            ex_set_msg(x, MBX_ROLE_WARNING, "ratios: compare two curves first (v)");
+        else
+            x->ratios = !x->ratios;
+        return 1;
     case EXA_EXPORT: begin_export(x); return 1;
     case EXA_THEME: cycle_theme(x); return 1;
     case EXA_GLYPHS:
@@ -376,14 +501,21 @@ static void run_one_point(explorer *x)
                            .procs = p->procs,
                            .stop = x->meas.stop,
                            .nmin = x->meas.nmin,
-                           .nmax = x->meas.nmax};
+                           .nmax = x->meas.nmax,
+                           .param = p->param,
+                           .pair_a = p->pair_a,
+                           .pair_b = p->pair_b,
+                           .root = p->root,
+                           .validate = x->validate};
     mbx_result r;
     int rc = x->be->measure(x->be, &spec, on_progress, x, &r, NULL, NULL);
     if (rc == MBX_OK) {
         r.label = "explorer";
+        r.refined = p->origin != EX_GRID;
         p->r = r;
         p->state = EX_DONE;
         x->ndone++;
+        x->nrefined += (size_t)r.refined;
         if (x->autosave) {
             mbx_result_fields f;
             mbx_result_format(&p->r, &f);
@@ -391,12 +523,13 @@ static void run_one_point(explorer *x)
                 ex_set_msg(x, MBX_ROLE_WARNING, "autosave to %s failed", x->autosave_path);
         }
         x->cur++;
+        ex_refine_after(x, x->cur - 1);
     } else {
         p->state = EX_DROPPED;
         x->running = 0;
         if (rc != MBX_E_ABORTED)
-            ex_set_msg(x, MBX_ROLE_ERROR, "%s at %llu bytes failed: %s",
-                       mbx_bench_get(p->bench_id)->name, (unsigned long long)p->bytes,
+            ex_set_msg(x, MBX_ROLE_ERROR, "%s at %llu bytes on %d processes failed: %s",
+                       mbx_bench_get(p->bench_id)->name, (unsigned long long)p->bytes, p->procs,
                        mbx_strerror(rc));
     }
     if (x->cur >= x->npts && x->running) {
@@ -405,8 +538,10 @@ static void run_one_point(explorer *x)
         for (size_t i = 0; i < x->npts; i++)
             if (x->pts[i].state == EX_DONE)
                 c[x->pts[i].r.status]++;
-        ex_set_msg(x, MBX_ROLE_OK, "done: %zu points (%zu settled, %zu unsettled, %zu unreliable)",
-                   x->ndone, c[0], c[1], c[2]);
+        ex_set_msg(x, MBX_ROLE_OK,
+                   "done: %zu points, %zu of them refined (%zu settled, %zu unsettled, %zu "
+                   "unreliable)",
+                   x->ndone, x->nrefined, c[0], c[1], c[2]);
     }
     if (!x->running)
         x->t_pause_begin = x->be->now(x->be); /* freeze the elapsed clock */

@@ -19,7 +19,7 @@ typedef struct ex_keydef {
  * binding of a key for a screen wins. */
 static const ex_keydef keytab[] = {
     {{'q', 0, 0}, "q", "quit", "quit (asks when results are not exported)", S_ALL, 1, EXA_QUIT},
-    {{'?', KEY_F(1), 0}, "?", "help", "this help", S_ALL, 1, EXA_HELP},
+    {{'?', KEY_F(1), 0}, "?", "help", "this help", S_ALL | S_CHOOSE, 1, EXA_HELP},
     {{'\t', 0, 0}, "Tab", "screens", "next screen", S_ALL, 1, EXA_NEXT_SCREEN},
     {{'1', 0, 0}, "1", "picker", "benchmark picker", S_ALL, 0, EXA_PICKER},
     {{'2', 0, 0}, "2", "params", "parameters", S_ALL, 0, EXA_PARAMS},
@@ -64,13 +64,42 @@ static const ex_keydef keytab[] = {
      1,
      EXA_CANCEL},
     {{'b', 0, 0}, "b", "latency/bandwidth", "plot latency or bandwidth", S_RUN, 1, EXA_BANDWIDTH},
+    {{'x', 0, 0},
+     "x",
+     "size/P",
+     "x axis: message size or process count P (ranks 0..P-1)",
+     S_RUN,
+     1,
+     EXA_XAXIS},
+    {{'v', 0, 0},
+     "v",
+     "compare",
+     "compare two curves: pick A and B, their ratio A/B under the plot",
+     S_RUN,
+     1,
+     EXA_COMPARE},
+    {{'=', 0, 0}, "=", "ratios", "list A/B at every common x", S_RUN, 0, EXA_RATIOS},
     {{'e', 0, 0}, "e", "export", "export results to CSV", S_RUN | S_RES, 1, EXA_EXPORT},
     {{'s', 0, 0}, "s", "sort", "sort by the next column", S_RES, 1, EXA_SORT},
     {{'S', 0, 0}, "S", "reverse", "reverse the sort order", S_RES, 0, EXA_REVERSE},
     {{'t', 0, 0}, "t", "theme", "next colour theme", S_ALL, 0, EXA_THEME},
     {{'g', 0, 0}, "g", "glyphs", "next glyph set (braille, block, ascii)", S_ALL, 0, EXA_GLYPHS},
-    {{KEY_UP, 'k', 0}, "Up/k", "up", "move up", S_PICK | S_PARM | S_RES, 0, EXA_UP},
-    {{KEY_DOWN, 'j', 0}, "Down/j", "down", "move down", S_PICK | S_PARM | S_RES, 0, EXA_DOWN},
+    {{'\n', KEY_ENTER, '\r'},
+     "Enter",
+     "choose",
+     "take the curve under the cursor as A, then as B",
+     S_CHOOSE,
+     1,
+     EXA_CHOOSE},
+    {{27, 'q', 0}, "Esc/q", "back", "close the chooser", S_CHOOSE, 1, EXA_BACK},
+    {{KEY_UP, 'k', 0}, "Up/k", "up", "move up", S_PICK | S_PARM | S_RES | S_CHOOSE, 0, EXA_UP},
+    {{KEY_DOWN, 'j', 0},
+     "Down/j",
+     "down",
+     "move down",
+     S_PICK | S_PARM | S_RES | S_CHOOSE,
+     0,
+     EXA_DOWN},
     {{KEY_PPAGE, CTRL('b'), 0}, "PgUp", "page up", "page up", S_PICK | S_RES, 0, EXA_PGUP},
     {{KEY_NPAGE, CTRL('f'), 0}, "PgDn", "page down", "page down", S_PICK | S_RES, 0, EXA_PGDN},
     {{KEY_HOME, 0, 0}, "Home", "top", "first row", S_PICK | S_RES, 0, EXA_HOME},
@@ -82,8 +111,18 @@ static const ex_keydef keytab[] = {
 
 ex_action ex_key_action(int key, ex_screen s)
 {
+    return ex_key_action_in(key, 1u << s);
+}
+
+unsigned ex_key_context(const explorer *x)
+{
+    return x->screen == EX_RUN && x->choosing ? S_CHOOSE : 1u << x->screen;
+}
+
+ex_action ex_key_action_in(int key, unsigned ctx)
+{
     for (size_t i = 0; i < NKEYS; i++) {
-        if (!(keytab[i].screens & (1u << s)))
+        if (!(keytab[i].screens & ctx))
             continue;
         for (int j = 0; j < 3 && keytab[i].key[j]; j++)
             if (keytab[i].key[j] == key)
@@ -103,8 +142,9 @@ void ex_draw_footer(explorer *x, const mbx_rect *r)
 {
     ex_fill(x, r->y, r->x, r->w, MBX_ROLE_FOOTER);
     int col = r->x, end = r->x + r->w;
+    unsigned ctx = ex_key_context(x);
     for (size_t i = 0; i < NKEYS && col < end; i++) {
-        if (!keytab[i].footer || !(keytab[i].screens & (1u << x->screen)))
+        if (!keytab[i].footer || !(keytab[i].screens & ctx))
             continue;
         const char *word = keytab[i].word;
         int need = (int)strlen(keytab[i].label) + 1 + (int)strlen(word) + 2;
@@ -118,9 +158,19 @@ void ex_draw_footer(explorer *x, const mbx_rect *r)
     }
 }
 
+/* The keys of the screen in view (and the chooser's while it is open),
+ * in table order; two columns when one does not fit. */
 void ex_draw_help(explorer *x)
 {
-    int h = (int)NKEYS + 4, w = 72;
+    unsigned ctx = ex_key_context(x);
+    size_t idx[NKEYS];
+    int n = 0;
+    for (size_t i = 0; i < NKEYS; i++)
+        if (keytab[i].screens & ctx)
+            idx[n++] = i;
+    int avail = x->rows - 2 - 4, ncol = n > avail && x->cols >= 100 ? 2 : 1;
+    int per = (n + ncol - 1) / ncol;
+    int h = per + 4, w = ncol == 2 ? x->cols - 4 : 72;
     if (h > x->rows - 2)
         h = x->rows - 2;
     if (w > x->cols - 2)
@@ -128,22 +178,22 @@ void ex_draw_help(explorer *x)
     int y0 = (x->rows - h) / 2, x0 = (x->cols - w) / 2;
     for (int y = 0; y < h; y++)
         ex_fill(x, y0 + y, x0, w, MBX_ROLE_NORMAL);
-    ex_put(x, y0, x0, w, MBX_ROLE_TITLE, " mpibex keys (any key closes)");
-    ex_fill(x, y0, x0 + 29, w - 29, MBX_ROLE_TITLE);
-    static const char *const sname[] = {"pick", "parm", "run", "res"};
-    for (size_t i = 0; i < NKEYS && (int)i + 2 < h - 1; i++) {
-        int y = y0 + 2 + (int)i;
-        char where[24] = "";
-        if (keytab[i].screens == S_ALL) {
-            snprintf(where, sizeof where, "all");
-        } else {
-            for (int s = 0; s < EX_NSCREENS; s++)
-                if (keytab[i].screens & (1u << s))
-                    snprintf(where + strlen(where), sizeof where - strlen(where), "%s%s",
-                             where[0] ? "," : "", sname[s]);
+    static const char *const sname[] = {"picker", "parameters", "run view", "results"};
+    char head[96];
+    snprintf(head, sizeof head, " mpibex keys: %s (any key closes)",
+             ctx == S_CHOOSE ? "series chooser" : sname[x->screen]);
+    ex_fill(x, y0, x0, w, MBX_ROLE_TITLE);
+    ex_put(x, y0, x0, w, MBX_ROLE_TITLE, head);
+    int cw = w / ncol;
+    for (int k = 0; k < n; k++) {
+        int c = k / per, row = k % per, y = y0 + 2 + row;
+        if (2 + row >= h - 1) {
+            if (row == per - 1 || 2 + row == h - 1)
+                ex_put(x, y0 + h - 1, x0 + 2, w - 4, MBX_ROLE_DIM, "(more: enlarge the terminal)");
+            continue;
         }
-        ex_put(x, y, x0 + 2, 8, MBX_ROLE_FOOTER_KEY, keytab[i].label);
-        ex_put(x, y, x0 + 11, w - 28, MBX_ROLE_NORMAL, keytab[i].help);
-        ex_put(x, y, x0 + w - 16, 15, MBX_ROLE_DIM, where);
+        const ex_keydef *d = &keytab[idx[k]];
+        ex_put(x, y, x0 + c * cw + 2, 8, MBX_ROLE_FOOTER_KEY, d->label);
+        ex_put(x, y, x0 + c * cw + 11, cw - 12, MBX_ROLE_NORMAL, d->help);
     }
 }

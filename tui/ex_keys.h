@@ -36,6 +36,11 @@ typedef enum ex_action {
     EXA_ENTER,
     EXA_SORT,
     EXA_REVERSE,
+    EXA_XAXIS,
+    EXA_COMPARE,
+    EXA_RATIOS,
+    EXA_CHOOSE,
+    EXA_BACK,
 } ex_action;
 
 /* Screens a binding applies to. */
@@ -44,8 +49,12 @@ typedef enum ex_action {
 #define S_RUN (1u << EX_RUN)
 #define S_RES (1u << EX_RESULTS)
 #define S_ALL (S_PICK | S_PARM | S_RUN | S_RES)
+/* Not a screen: the series chooser open over the run view owns the keys. */
+#define S_CHOOSE (1u << EX_NSCREENS)
 
 /* The action bound to key on screen s (EXA_NONE if none). */
 ex_action ex_key_action(int key, ex_screen s);
+/* The same for a context mask (a screen bit or S_CHOOSE). */
+ex_action ex_key_action_in(int key, unsigned ctx);
 
 #endif

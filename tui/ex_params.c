@@ -9,6 +9,10 @@
 #include "explorer.h"
 #include "mbx/sizes.h"
 
+/* The explorer refines by default; a plan that sets refine wins. */
+#define EX_REFINE_DEFAULT "5%"
+#define EX_BUDGET_DEFAULT "16"
+
 typedef struct fielddef {
     const char *label;
     const char *hint;
@@ -18,19 +22,42 @@ typedef struct fielddef {
 static const char *const rules[] = {"stderr", "cv", "ci", "fixed", NULL};
 static const char *const timers[] = {"clock", "wtime", NULL};
 static const char *const syncs[] = {"barrier", NULL};
+static const char *const onoff[] = {"off", "on", NULL};
 
+/* Hints naming a range of ranks get it filled in (%d: the last rank). */
 static const fielddef fields[EX_NFIELDS] = {
     {"size min", "bytes: 1, 64, 4K, 4KiB, 1M (binary multiples)", NULL},
     {"size max", "always measured", NULL},
     {"size factor", "> 1 and <= 1024, or sqrt2", NULL},
-    {"processes", "rank counts: all, or a list like 2,4", NULL},
+    {"processes", "all, 2,4,8, or A:B[:F] of 1..%d+1 (F: factor, 2)", NULL},
     {"stop rule", "stderr (SKaMPI), cv (Sphinx), ci (median CI), fixed", rules},
     {"EPS / N", "target, 0.03 or 3%; N for fixed", NULL},
     {"n_min", "minimum observations", NULL},
     {"n_max", "maximum observations (UNSETTLED when reached)", NULL},
+    {"refine", "off, or EPS (5%): error target of a segment", NULL},
+    {"refine budget", "0..10000: most points added to one curve", NULL},
+    {"root", "0..%d: root of rooted collectives and mw.*", NULL},
+    {"pieces", "default, N or N,M: mw.* work pieces", NULL},
+    {"pair", "auto (farthest from 0), or A,B in 0..%d", NULL},
+    {"validate", "check the data that arrived (per point)", onoff},
     {"timer", "clock_gettime(MONOTONIC) or MPI_Wtime", timers},
     {"sync", "barrier (window sync comes later)", syncs},
 };
+
+static void hint(const explorer *x, int f, char *buf, size_t len)
+{
+    const char *h = fields[f].hint;
+    const char *pct = strstr(h, "%d");
+    if (!pct) {
+        snprintf(buf, len, "%s", h);
+        return;
+    }
+    int last = x->be->nranks - 1;
+    if (pct[2] == '+') /* "%d+1": the count, not the last rank */
+        snprintf(buf, len, "%.*s%d%s", (int)(pct - h), h, last + 1, pct + 4);
+    else
+        snprintf(buf, len, "%.*s%d%s", (int)(pct - h), h, last, pct + 2);
+}
 
 static int choice_index(const char *const *choices, const char *v)
 {
@@ -38,6 +65,31 @@ static int choice_index(const char *const *choices, const char *v)
         if (strcmp(choices[i], v) == 0)
             return i;
     return 0;
+}
+
+/* A plan's process counts as the form writes them: all, the range A:B
+ * when that gives the same counts, else the list. */
+static void format_procs(const mbx_measurement *m, char *buf, size_t len)
+{
+    if (m->procs_all || m->nprocs == 0) {
+        snprintf(buf, len, "all");
+        return;
+    }
+    if (m->procs_range) {
+        mbx_measurement t;
+        mbx_measurement_defaults(&t, "");
+        char r[32], msg[200];
+        snprintf(r, sizeof r, "%d:%d", m->procs[0], m->procs[m->nprocs - 1]);
+        if (mbx_measurement_set(&t, "procs", r, msg, sizeof msg) == 0 && t.nprocs == m->nprocs &&
+            memcmp(t.procs, m->procs, m->nprocs * sizeof m->procs[0]) == 0) {
+            snprintf(buf, len, "%s", r);
+            return;
+        }
+    }
+    size_t k = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < m->nprocs && k < len; i++)
+        k += (size_t)snprintf(buf + k, len - k, "%s%d", i ? "," : "", m->procs[i]);
 }
 
 void ex_params_init(explorer *x, const mbx_measurement *m)
@@ -50,7 +102,7 @@ void ex_params_init(explorer *x, const mbx_measurement *m)
     /* A plan's grid came from some factor; the ratio of its first step is it. */
     double f = m->sizes.n > 1 ? (double)m->sizes.v[1] / (double)m->sizes.v[0] : 2.0;
     snprintf(x->field[EX_F_FACTOR], sizeof x->field[0], "%g", f > 1 ? f : 2.0);
-    snprintf(x->field[EX_F_PROCS], sizeof x->field[0], "all");
+    format_procs(m, x->field[EX_F_PROCS], sizeof x->field[0]);
     static const char *const kinds[] = {"stderr", "cv", "ci", "fixed"};
     snprintf(x->field[EX_F_RULE], sizeof x->field[0], "%s", kinds[m->stop.kind]);
     if (m->stop.kind == MBX_STOP_FIXED)
@@ -59,44 +111,97 @@ void ex_params_init(explorer *x, const mbx_measurement *m)
         snprintf(x->field[EX_F_EPS], sizeof x->field[0], "%g%%", 100.0 * m->stop.eps);
     snprintf(x->field[EX_F_NMIN], sizeof x->field[0], "%zu", m->nmin);
     snprintf(x->field[EX_F_NMAX], sizeof x->field[0], "%zu", m->nmax);
+    if (m->refine > 0) {
+        snprintf(x->field[EX_F_REFINE], sizeof x->field[0], "%g%%", 100.0 * m->refine);
+        snprintf(x->field[EX_F_BUDGET], sizeof x->field[0], "%zu", m->budget);
+    } else {
+        snprintf(x->field[EX_F_REFINE], sizeof x->field[0], "%s", EX_REFINE_DEFAULT);
+        snprintf(x->field[EX_F_BUDGET], sizeof x->field[0], "%s", EX_BUDGET_DEFAULT);
+    }
+    snprintf(x->field[EX_F_ROOT], sizeof x->field[0], "%d", m->root);
+    if (m->nparam == 0) {
+        snprintf(x->field[EX_F_PIECES], sizeof x->field[0], "default");
+    } else {
+        size_t k = 0;
+        for (size_t i = 0; i < m->nparam && k < sizeof x->field[0]; i++)
+            k += (size_t)snprintf(x->field[EX_F_PIECES] + k, sizeof x->field[0] - k, "%s%lld",
+                                  i ? "," : "", (long long)m->param[i]);
+    }
+    if (m->pair_auto)
+        snprintf(x->field[EX_F_PAIR], sizeof x->field[0], "auto");
+    else
+        snprintf(x->field[EX_F_PAIR], sizeof x->field[0], "%d,%d", m->pair_a, m->pair_b);
+    snprintf(x->field[EX_F_VALIDATE], sizeof x->field[0], "off");
     snprintf(x->field[EX_F_TIMER], sizeof x->field[0], "%s", mbx_timer_name(x->timer));
     snprintf(x->field[EX_F_SYNC], sizeof x->field[0], "barrier");
     ex_params_validate(x);
 }
 
-static void parse_procs(explorer *x)
+/* The core parsers name their key ("budget: ..."); the form names its
+ * field ("refine budget: ..."). */
+static void field_err(explorer *x, int f, const char *key, const char *msg)
 {
-    const char *t = x->field[EX_F_PROCS];
+    size_t kl = strlen(key);
+    const char *rest = strncmp(msg, key, kl) == 0 && msg[kl] == ':' ? msg + kl + 1 : msg;
+    while (*rest == ' ')
+        rest++;
+    snprintf(x->ferr[f], sizeof x->ferr[0], "%s: %.180s", fields[f].label, rest);
+}
+
+/* Process counts: the plan's syntax (its own reasons for a bad factor or
+ * order), then the job's limit. */
+static void check_procs(explorer *x, mbx_measurement *m)
+{
+    char msg[200];
+    int n = x->be->nranks;
     x->nprocs = 0;
-    if (strcmp(t, "all") == 0) {
-        x->procs[x->nprocs++] = x->be->nranks;
+    x->procs_range = 0;
+    if (mbx_measurement_set(m, "procs", x->field[EX_F_PROCS], msg, sizeof msg) < 0) {
+        if (strstr(msg, "expected all"))
+            snprintf(x->ferr[EX_F_PROCS], sizeof x->ferr[0],
+                     "processes: all, a list 2,4,8 or a range A:B[:F]; counts 1..%d", n);
+        else
+            field_err(x, EX_F_PROCS, "procs", msg);
         return;
     }
-    char buf[64];
-    snprintf(buf, sizeof buf, "%s", t);
-    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok;
-         tok = strtok_r(NULL, ",", &save)) {
-        char *end;
-        long v = strtol(tok, &end, 10);
-        if (end == tok || *end != '\0' || v < 1 || v > x->be->nranks) {
-            snprintf(x->ferr[EX_F_PROCS], sizeof x->ferr[0],
-                     "processes: expected all or a list of counts in 1..%d (got '%s')",
-                     x->be->nranks, tok);
-            x->nprocs = 0;
-            return;
-        }
-        if (x->nprocs > 0 && v <= x->procs[x->nprocs - 1]) {
-            snprintf(x->ferr[EX_F_PROCS], sizeof x->ferr[0],
-                     "processes: counts must be ascending (got %ld after %d)", v,
-                     x->procs[x->nprocs - 1]);
-            x->nprocs = 0;
-            return;
-        }
-        if (x->nprocs < EX_MAX_PROCS)
-            x->procs[x->nprocs++] = (int)v;
+    if (m->procs_all) {
+        x->procs[x->nprocs++] = n;
+        return;
     }
-    if (x->nprocs == 0)
-        snprintf(x->ferr[EX_F_PROCS], sizeof x->ferr[0], "processes: expected all or a list");
+    if (m->nprocs && m->procs[m->nprocs - 1] > n) { /* ascending: the last is the largest */
+        snprintf(x->ferr[EX_F_PROCS], sizeof x->ferr[0],
+                 "processes: %d is more than the job's ranks; counts 1..%d",
+                 m->procs[m->nprocs - 1], n);
+        return;
+    }
+    for (size_t i = 0; i < m->nprocs && i < EX_MAX_PROCS; i++)
+        x->procs[x->nprocs++] = m->procs[i];
+    x->procs_range = m->procs_range && m->nprocs > 2;
+}
+
+/* Root, pieces, pair, refinement: the plan's parsers, ranks checked against
+ * the job, messages short enough for the form's line. */
+static void check_skampi(explorer *x, mbx_measurement *m)
+{
+    char msg[200];
+    int last = x->be->nranks - 1;
+    if (mbx_measurement_set(m, "root", x->field[EX_F_ROOT], msg, sizeof msg) < 0 || m->root > last)
+        snprintf(x->ferr[EX_F_ROOT], sizeof x->ferr[0], "root: a rank in 0..%d", last);
+    if (strcmp(x->field[EX_F_PIECES], "default") != 0 &&
+        mbx_measurement_set(m, "param", x->field[EX_F_PIECES], msg, sizeof msg) < 0)
+        snprintf(x->ferr[EX_F_PIECES], sizeof x->ferr[0],
+                 "pieces: default, or N or N,M with each in 1..%d", MBX_PARAM_LIMIT);
+    if (mbx_measurement_set(m, "pair", x->field[EX_F_PAIR], msg, sizeof msg) < 0 ||
+        (!m->pair_auto && (m->pair_a > last || m->pair_b > last)))
+        snprintf(x->ferr[EX_F_PAIR], sizeof x->ferr[0],
+                 "pair: auto, or two different ranks A,B in 0..%d", last);
+    if (mbx_measurement_set(m, "refine", x->field[EX_F_REFINE], msg, sizeof msg) < 0)
+        snprintf(x->ferr[EX_F_REFINE], sizeof x->ferr[0],
+                 "refine: off, or EPS in (0, 1) like 5%% or 0.05");
+    if (mbx_measurement_set(m, "budget", x->field[EX_F_BUDGET], msg, sizeof msg) < 0)
+        snprintf(x->ferr[EX_F_BUDGET], sizeof x->ferr[0], "refine budget: an integer in 0..%d",
+                 MBX_BUDGET_LIMIT);
+    x->validate = strcmp(x->field[EX_F_VALIDATE], "on") == 0;
 }
 
 void ex_params_validate(explorer *x)
@@ -137,7 +242,8 @@ void ex_params_validate(explorer *x)
         m.nmin > m.nmax)
         snprintf(x->ferr[EX_F_NMIN], sizeof x->ferr[0], "nmin: %zu is larger than nmax (%zu)",
                  m.nmin, m.nmax);
-    parse_procs(x);
+    check_procs(x, &m);
+    check_skampi(x, &m);
     mbx_timer_kind tk;
     if (mbx_timer_parse(x->field[EX_F_TIMER], &tk) == 0)
         x->timer = tk;
@@ -222,7 +328,7 @@ void ex_draw_params(explorer *x, const mbx_rect *body)
         if (cur)
             ex_fill(x, y, body->x, body->w, MBX_ROLE_CURSOR);
         int role = cur ? MBX_ROLE_CURSOR : MBX_ROLE_NORMAL;
-        ex_put(x, y, body->x + 2, 14, role, fields[f].label);
+        ex_put(x, y, body->x + 2, 15, role, fields[f].label);
         char val[96];
         if (fields[f].choices)
             snprintf(val, sizeof val, "< %s >", x->field[f]);
@@ -232,8 +338,9 @@ void ex_draw_params(explorer *x, const mbx_rect *body)
         if (x->ferr[f][0]) {
             ex_put(x, y, body->x + 36, body->w - 37, MBX_ROLE_ERROR, x->ferr[f]);
         } else {
-            ex_put(x, y, body->x + 36, body->w - 37, cur ? MBX_ROLE_CURSOR : MBX_ROLE_DIM,
-                   fields[f].hint);
+            char h[160];
+            hint(x, f, h, sizeof h);
+            ex_put(x, y, body->x + 36, body->w - 37, cur ? MBX_ROLE_CURSOR : MBX_ROLE_DIM, h);
         }
     }
     y++;
@@ -249,8 +356,35 @@ void ex_draw_params(explorer *x, const mbx_rect *body)
                  x->meas.sizes.n, a, b, ex_picker_count(x), ex_picker_count(x) == 1 ? "" : "s",
                  x->nprocs, x->nprocs == 1 ? "" : "s");
         ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_OK, line);
+        if (++y >= body->y + body->h)
+            return;
+        if (x->meas.refine > 0 && x->meas.budget > 0)
+            snprintf(line, sizeof line, "refined to %g%% with up to %zu more points a curve, %s",
+                     100.0 * x->meas.refine, x->meas.budget,
+                     x->procs_range ? "over size and P" : "over size");
+        else
+            snprintf(line, sizeof line, "no refinement: the grid only");
+        ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_DIM, line);
+        if (++y < body->y + body->h)
+            ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_DIM,
+                   "a point on P processes runs on ranks 0..P-1 of the job");
     } else {
-        ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_ERROR,
-               "fix the fields marked in red before running");
+        /* The whole message of the field under the cursor (or the first in
+         * error): the column beside the field may cut it. */
+        int f = x->ferr[x->fcursor][0] ? x->fcursor : 0, more = 0;
+        while (!x->ferr[f][0] && f + 1 < EX_NFIELDS)
+            f++;
+        for (int i = 0; i < EX_NFIELDS; i++)
+            more += i != f && x->ferr[i][0];
+        if (more)
+            snprintf(line, sizeof line, "%s (and %d more field%s in red)", x->ferr[f], more,
+                     more == 1 ? "" : "s");
+        else
+            snprintf(line, sizeof line, "%s", x->ferr[f]);
+        ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_ERROR, line);
     }
+    /* Why the last run did not start (root, pair or memory against the
+     * selection), or anything else the loop had to say. */
+    if (x->msg[0] && y + 2 < body->y + body->h)
+        ex_put(x, y + 2, body->x + 2, body->w - 3, x->msg_role, x->msg);
 }

@@ -7,7 +7,7 @@
 #include "explorer.h"
 #include "mbx/bench.h"
 
-#define MAX_PATTERNS 8
+#define MAX_PATTERNS EX_MAX_PATTERNS
 
 typedef struct row {
     int pattern; /* index into the pattern list */
@@ -118,11 +118,18 @@ int ex_picker_key(explorer *x, int key)
     int n = visible_rows(x, rows, (int)(sizeof rows / sizeof *rows));
     ex_action a = ex_key_action(key, EX_PICKER);
     const row *cur = n > 0 && x->pcursor < n ? &rows[x->pcursor] : NULL;
+    int page = x->rows - 6 > 1 ? x->rows - 6 : 1; /* the list's height: a page */
     switch (a) {
     case EXA_UP: x->pcursor = x->pcursor > 0 ? x->pcursor - 1 : 0; break;
     case EXA_DOWN: x->pcursor = x->pcursor + 1 < n ? x->pcursor + 1 : x->pcursor; break;
-    case EXA_PGUP: x->pcursor = x->pcursor > 10 ? x->pcursor - 10 : 0; break;
-    case EXA_PGDN: x->pcursor = x->pcursor + 10 < n ? x->pcursor + 10 : (n > 0 ? n - 1 : 0); break;
+    case EXA_PGUP:
+        x->pcursor = x->pcursor > page ? x->pcursor - page : 0;
+        x->ptop = x->ptop > page ? x->ptop - page : 0;
+        break;
+    case EXA_PGDN:
+        x->pcursor = x->pcursor + page < n ? x->pcursor + page : (n > 0 ? n - 1 : 0);
+        x->ptop += page;
+        break;
     case EXA_HOME: x->pcursor = 0; break;
     case EXA_END: x->pcursor = n > 0 ? n - 1 : 0; break;
     case EXA_TOGGLE:
@@ -175,10 +182,22 @@ void ex_draw_picker(explorer *x, const mbx_rect *body)
                x->filtering ? MBX_ROLE_CURSOR : MBX_ROLE_DIM, filt);
     }
     int list_h = body->h - 3;
+    if (list_h < 1)
+        list_h = 1;
+    if (x->ptop > n - list_h)
+        x->ptop = n - list_h > 0 ? n - list_h : 0;
     if (x->pcursor < x->ptop)
         x->ptop = x->pcursor;
     if (x->pcursor >= x->ptop + list_h)
         x->ptop = x->pcursor - list_h + 1;
+    int namew = 18;
+    for (size_t b = 0; b < mbx_bench_count(); b++) {
+        int len = (int)strlen(mbx_bench_get((int)b)->name);
+        namew = len > namew ? len : namew;
+    }
+    /* Which pattern the top row belongs to, when its header scrolled away. */
+    const row *top = n > 0 ? &rows[x->ptop] : NULL;
+    int sticky = top && top->bench >= 0;
     for (int i = 0; i < list_h && x->ptop + i < n; i++) {
         const row *r = &rows[x->ptop + i];
         int y = body->y + 2 + i, sel = x->ptop + i == x->pcursor;
@@ -192,15 +211,38 @@ void ex_draw_picker(explorer *x, const mbx_rect *body)
                      mark[pattern_state(x, r->pattern)], pn[r->pattern], cnt);
         } else {
             const mbx_bench *b = mbx_bench_get(r->bench);
-            snprintf(line, sizeof line, "    %s %-22s >=%d  %s", x->sel[r->bench] ? "[x]" : "[ ]",
-                     b->name, b->min_procs, b->summary);
+            snprintf(line, sizeof line, "    %s %-*s >=%d  %s", x->sel[r->bench] ? "[x]" : "[ ]",
+                     namew, b->name, b->min_procs, b->summary);
         }
         if (sel)
             ex_fill(x, y, body->x, body->w, MBX_ROLE_CURSOR);
         int role = sel                                   ? MBX_ROLE_CURSOR
                    : (r->bench >= 0 && x->sel[r->bench]) ? MBX_ROLE_SELECTED
                                                          : MBX_ROLE_NORMAL;
-        ex_put(x, y, body->x + 1, body->w - 2, role, line);
+        ex_put(x, y, body->x + 1, body->w - 3, role, line);
+    }
+    /* A scroll bar in the last column when the list is longer than the
+     * screen, and where the list stands. */
+    if (n > list_h) {
+        int thumb = list_h * list_h / n, pos = (list_h - thumb) * x->ptop / (n - list_h);
+        if (thumb < 1)
+            thumb = 1;
+        for (int i = 0; i < list_h; i++) {
+            int on = i >= pos && i < pos + thumb;
+            ex_put(x, body->y + 2 + i, body->x + body->w - 1, 1,
+                   on ? MBX_ROLE_SELECTED : MBX_ROLE_DIM,
+                   on ? (x->utf8 ? "\u2588" : "#") : (x->utf8 ? "\u2502" : "|"));
+        }
+        char where[64];
+        snprintf(where, sizeof where, "rows %d-%d of %d", x->ptop + 1,
+                 x->ptop + list_h < n ? x->ptop + list_h : n, n);
+        ex_put(x, body->y + 1, body->x + body->w - (int)strlen(where) - 1, (int)strlen(where),
+               MBX_ROLE_DIM, where);
+    }
+    if (sticky) {
+        char head[64];
+        snprintf(head, sizeof head, "%s (continued)", pn[top->pattern]);
+        ex_put(x, body->y + 1, body->x + 2, (int)strlen(head), MBX_ROLE_DIM, head);
     }
     if (n == 0)
         ex_put(x, body->y + 2, body->x + 2, body->w - 2, MBX_ROLE_DIM,

@@ -12,13 +12,57 @@
 #include "mbx/csvio.h"
 
 /* Status comes before the optional columns so it stays visible on 80-100
- * column terminals. */
-enum { C_BENCH, C_BYTES, C_N, C_MEDIAN, C_CI, C_ERR, C_STATUS, C_PROCS, C_TMEAN, C_BW, C_COUNT };
-static const char *const col_names[C_COUNT] = {"benchmark", "bytes",  "n",     "median", "ci95",
-                                               "err",       "status", "procs", "tmean",  "MB/s"};
-static const int col_w[C_COUNT] = {19, 5, 5, 8, 16, 6, 10, 5, 8, 7};
+ * column terminals; a refined point's bytes carry the plot's ^ mark. Root,
+ * parameter and refined appear when some point has them. */
+enum {
+    C_BENCH,
+    C_BYTES,
+    C_N,
+    C_MEDIAN,
+    C_CI,
+    C_ERR,
+    C_STATUS,
+    C_PROCS,
+    C_RANKS,
+    C_ROOT,
+    C_PARAM,
+    C_REFINED,
+    C_TMEAN,
+    C_BW,
+    C_COUNT
+};
+static const char *const col_names[C_COUNT] = {"benchmark", "bytes",   "n",     "median", "ci95",
+                                               "err",       "status",  "procs", "ranks",  "root",
+                                               "param",     "refined", "tmean", "MB/s"};
+static const int col_w[C_COUNT] = {19, 6, 5, 8, 16, 6, 10, 5, 7, 4, 8, 7, 8, 7};
 
 static const explorer *sort_ctx;
+
+/* Whether column c applies to the finished points of the run. */
+static int applies(const explorer *x, int c)
+{
+    if (c != C_ROOT && c != C_PARAM && c != C_REFINED)
+        return 1;
+    for (size_t i = 0; i < x->npts; i++) {
+        const mbx_result *r = &x->pts[i].r;
+        if (x->pts[i].state != EX_DONE)
+            continue;
+        if ((c == C_ROOT && r->root >= 0) || (c == C_PARAM && r->param_name) ||
+            (c == C_REFINED && r->refined))
+            return 1;
+    }
+    return 0;
+}
+
+/* The parameter column is named after the parameter ("pieces"). */
+static const char *col_name(const explorer *x, int c)
+{
+    if (c == C_PARAM)
+        for (size_t i = 0; i < x->npts; i++)
+            if (x->pts[i].state == EX_DONE && x->pts[i].r.param_name)
+                return x->pts[i].r.param_name;
+    return col_names[c];
+}
 
 static double sort_key(const ex_point *p, int col)
 {
@@ -32,6 +76,9 @@ static double sort_key(const ex_point *p, int col)
     case C_ERR: return mbx_stop_progress(&p->r.stop, &p->r.s);
     case C_BW: return mbx_result_bandwidth(&p->r);
     case C_STATUS: return p->r.status;
+    case C_ROOT: return p->r.root;
+    case C_PARAM: return p->r.param_name ? (double)p->r.param : -1;
+    case C_REFINED: return p->r.refined;
     default: return 0;
     }
 }
@@ -39,14 +86,24 @@ static double sort_key(const ex_point *p, int col)
 static int cmp_rows(const void *a, const void *b)
 {
     const ex_point *p = *(const ex_point *const *)a, *q = *(const ex_point *const *)b;
-    int c = 0;
-    if (sort_ctx->sort_col == C_BENCH) {
-        c = strcmp(p->r.benchmark, q->r.benchmark);
+    int c = 0, col = sort_ctx->sort_col;
+    if (col == C_BENCH || col == C_RANKS) {
+        c = col == C_BENCH ? strcmp(p->r.benchmark, q->r.benchmark)
+                           : strcmp(p->r.ranks, q->r.ranks);
     } else {
-        double u = sort_key(p, sort_ctx->sort_col), v = sort_key(q, sort_ctx->sort_col);
+        double u = sort_key(p, col), v = sort_key(q, col);
         c = isnan(u) ? (isnan(v) ? 0 : 1) : isnan(v) ? -1 : (u > v) - (u < v);
     }
-    if (c == 0) /* stable by measured order */
+    /* Ties: along the curve (a refined point among its neighbours), then
+     * in measured order. */
+    static const int ties[] = {C_PARAM, C_ROOT, C_PROCS, C_BYTES};
+    if (c == 0)
+        c = strcmp(p->r.benchmark, q->r.benchmark);
+    for (size_t i = 0; c == 0 && i < sizeof ties / sizeof *ties; i++) {
+        double u = sort_key(p, ties[i]), v = sort_key(q, ties[i]);
+        c = (u > v) - (u < v);
+    }
+    if (c == 0)
         c = (p > q) - (p < q);
     return sort_ctx->sort_desc ? -c : c;
 }
@@ -75,7 +132,11 @@ int ex_results_key(explorer *x, int key)
         break;
     case EXA_HOME: x->rcursor = 0; break;
     case EXA_END: x->rcursor = n ? (int)n - 1 : 0; break;
-    case EXA_SORT: x->sort_col = (x->sort_col + 1) % C_COUNT; break;
+    case EXA_SORT:
+        do
+            x->sort_col = (x->sort_col + 1) % C_COUNT;
+        while (!applies(x, x->sort_col));
+        break;
     case EXA_REVERSE: x->sort_desc = !x->sort_desc; break;
     default: return 0;
     }
@@ -88,8 +149,30 @@ static void cell_text(const explorer *x, const ex_point *p, int c, char *buf, si
     char a[16], b[16];
     switch (c) {
     case C_BENCH: snprintf(buf, len, "%s", r->benchmark); break;
-    case C_PROCS: snprintf(buf, len, "%d", r->procs); break;
-    case C_BYTES: mbx_axis_format((double)r->bytes, MBX_AXIS_BYTES, 0, buf, (int)len); break;
+    case C_PROCS: snprintf(buf, len, "%d%s", r->procs, p->origin == EX_REF_PROCS ? "^" : ""); break;
+    case C_BYTES:
+        /* Refined sizes are often not round: exact below a million. */
+        if (r->bytes % 1024 == 0 || r->bytes >= 1000000)
+            mbx_axis_format((double)r->bytes, MBX_AXIS_BYTES, 0, buf, (int)len);
+        else
+            snprintf(buf, len, "%llu", (unsigned long long)r->bytes);
+        if (p->origin == EX_REF_SIZE && strlen(buf) + 1 < len)
+            strcat(buf, "^");
+        break;
+    case C_RANKS: snprintf(buf, len, "%s", r->ranks); break;
+    case C_ROOT:
+        if (r->root >= 0)
+            snprintf(buf, len, "%d", r->root);
+        else
+            snprintf(buf, len, "-");
+        break;
+    case C_PARAM:
+        if (r->param_name)
+            snprintf(buf, len, "%lld", (long long)r->param);
+        else
+            snprintf(buf, len, "-");
+        break;
+    case C_REFINED: snprintf(buf, len, "%s", r->refined ? "yes" : ""); break;
     case C_N: snprintf(buf, len, "%zu", r->s.n); break;
     case C_MEDIAN: mbx_axis_format(r->s.median, MBX_AXIS_SECONDS, x->utf8, buf, (int)len); break;
     case C_TMEAN: mbx_axis_format(r->s.tmean, MBX_AXIS_SECONDS, x->utf8, buf, (int)len); break;
@@ -124,20 +207,47 @@ void ex_draw_results(explorer *x, const mbx_rect *body)
     const ex_point **rows = malloc((x->npts ? x->npts : 1) * sizeof *rows);
     if (!rows)
         return;
+    if (!applies(x, x->sort_col))
+        x->sort_col = C_BENCH;
     size_t n = sorted_rows(x, rows);
+    int show[C_COUNT], w[C_COUNT], order[C_COUNT];
+    /* Wide terminals give long benchmark names their room. */
+    for (int c = 0; c < C_COUNT; c++) {
+        show[c] = applies(x, c);
+        w[c] = col_w[c];
+        order[c] = c;
+    }
+    /* A run over several process counts: P is part of the point, so it
+     * goes beside the size (and names get shorter on narrow screens). */
+    if (ex_run_nprocs(x) > 1) {
+        for (int c = C_PROCS; c > C_BYTES + 1; c--)
+            order[c] = order[c - 1];
+        order[C_BYTES + 1] = C_PROCS;
+        if (body->w < 100)
+            w[C_BENCH] = 14;
+    }
+    if (body->w >= 100)
+        for (size_t i = 0; i < n; i++) {
+            int len = (int)strlen(rows[i]->r.benchmark);
+            if (len > w[C_BENCH])
+                w[C_BENCH] = len > 26 ? 26 : len;
+        }
     char head[128];
     snprintf(head, sizeof head, "Results: %zu points%s  (sorted by %s%s; s next column, S reverse)",
              n,
              x->exported ? ", exported"
              : n         ? ", not exported (e exports)"
                          : "",
-             col_names[x->sort_col], x->sort_desc ? ", descending" : "");
+             col_name(x, x->sort_col), x->sort_desc ? ", descending" : "");
     ex_put(x, body->y, body->x + 1, body->w - 1, MBX_ROLE_NORMAL, head);
     int col = body->x + 1, y = body->y + 2;
-    for (int c = 0; c < C_COUNT && col < body->x + body->w; c++) {
-        ex_put(x, y, col, col_w[c], c == x->sort_col ? MBX_ROLE_SELECTED : MBX_ROLE_AXIS,
-               col_names[c]);
-        col += col_w[c] + 1;
+    for (int k = 0; k < C_COUNT && col < body->x + body->w; k++) {
+        int c = order[k];
+        if (!show[c])
+            continue;
+        ex_put(x, y, col, w[c], c == x->sort_col ? MBX_ROLE_SELECTED : MBX_ROLE_AXIS,
+               col_name(x, c));
+        col += w[c] + 1;
     }
     int list_h = body->h - 3;
     if (x->rcursor >= (int)n)
@@ -152,7 +262,10 @@ void ex_draw_results(explorer *x, const mbx_rect *body)
         if (cur)
             ex_fill(x, yy, body->x, body->w, MBX_ROLE_CURSOR);
         col = body->x + 1;
-        for (int c = 0; c < C_COUNT && col < body->x + body->w; c++) {
+        for (int k = 0; k < C_COUNT && col < body->x + body->w; k++) {
+            int c = order[k];
+            if (!show[c])
+                continue;
             char t[64];
             cell_text(x, p, c, t, sizeof t);
             int role = cur ? MBX_ROLE_CURSOR : MBX_ROLE_NORMAL;
@@ -160,8 +273,8 @@ void ex_draw_results(explorer *x, const mbx_rect *body)
                 role = p->r.status == MBX_POINT_SETTLED     ? MBX_ROLE_OK
                        : p->r.status == MBX_POINT_UNSETTLED ? MBX_ROLE_WARNING
                                                             : MBX_ROLE_ERROR;
-            ex_put(x, yy, col, col_w[c], role, t);
-            col += col_w[c] + 1;
+            ex_put(x, yy, col, w[c], role, t);
+            col += w[c] + 1;
         }
     }
     if (n == 0)

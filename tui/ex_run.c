@@ -1,5 +1,7 @@
 /* The run view: a log-log plot on a braille (block, ASCII) canvas, the
- * legend, one convergence bar per point, and the status block. */
+ * legend, one convergence bar per point, and the status block. The x axis
+ * is message size or process count; with two curves compared, a strip
+ * under the plot shows their ratio. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,23 +10,11 @@
 #include "explorer.h"
 #include "mbx/bench.h"
 
-#define YLABEL_W 7
+#define REFINED_MARK '^'
 
 static const char markers[MBX_NSERIES] = {'o', '+', 'x', '*', '#', '@', '%', '&'};
 
-/* Series are the run's benchmarks in order of first appearance. */
-static int series_of(const explorer *x, int bench_id, int *ids, int *n)
-{
-    for (int i = 0; i < *n; i++)
-        if (ids[i] == bench_id)
-            return i;
-    if (*n < EX_MAX_BENCH)
-        ids[(*n)++] = bench_id;
-    (void)x;
-    return *n - 1;
-}
-
-static double point_y(const explorer *x, const ex_point *p)
+double ex_point_y(const explorer *x, const ex_point *p)
 {
     if (p->state != EX_DONE)
         return NAN;
@@ -33,134 +23,345 @@ static double point_y(const explorer *x, const ex_point *p)
     return p->r.s.median;
 }
 
-static void short_name(const char *name, char *buf, size_t len)
+static int owner_role(int owner)
 {
-    const char *dot = strchr(name, '.');
-    snprintf(buf, len, "%s", dot ? dot + 1 : name);
+    if (owner == EX_OWNER_GRID)
+        return MBX_ROLE_AXIS;
+    if (owner == EX_OWNER_RATIO)
+        return MBX_ROLE_NORMAL;
+    return MBX_ROLE_SERIES1 + (owner - 1) % MBX_NSERIES;
 }
 
-static void draw_plot(explorer *x, const mbx_rect *r, int *ids, int nser)
+/* ---- the x axis: log bytes, or process counts (linear over a short
+ * range, log over a long one) ---- */
+
+ex_xaxis ex_xaxis_fit(int dim, double lo, double hi)
 {
-    mbx_axis_kind yk = x->bandwidth ? MBX_AXIS_MBPS : MBX_AXIS_SECONDS;
-    char title[96];
-    snprintf(title, sizeof title, "%s vs message size (log-log; b toggles)",
-             x->bandwidth ? "bandwidth MB/s, bytes / median" : "median time");
-    ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, title);
-    int pw = r->w - YLABEL_W - 2, ph = r->h - 3; /* a blank column before the legend */
-    if (pw < 8 || ph < 3)
-        return;
-    int py = r->y + 1, px = r->x + YLABEL_W + 1;
-
-    double bmin = INFINITY, bmax = 0, ymin = INFINITY, ymax = 0;
-    for (size_t i = 0; i < x->npts; i++) {
-        const ex_point *p = &x->pts[i];
-        if (p->bytes == 0)
-            continue;
-        bmin = fmin(bmin, (double)p->bytes);
-        bmax = fmax(bmax, (double)p->bytes);
-        double v = point_y(x, p);
-        if (v > 0 && isfinite(v)) {
-            ymin = fmin(ymin, v);
-            ymax = fmax(ymax, v);
-        }
+    ex_xaxis a;
+    memset(&a, 0, sizeof a);
+    if (dim == EX_DIM_PROCS && hi - lo <= 128) {
+        a.lin = 1;
+        a.lo = lo;
+        a.hi = hi > lo ? hi : lo + 1;
+        return a;
     }
-    if (!(bmax > 0))
-        bmin = 1, bmax = 1024;
-    if (!(ymax > 0))
-        ymin = yk == MBX_AXIS_MBPS ? 1 : 1e-6, ymax = ymin * 10;
-    mbx_scale xs = mbx_scale_fit(bmin, bmax, MBX_AXIS_BYTES);
-    mbx_scale ys = mbx_scale_fit(ymin, ymax, yk);
+    a.s = mbx_scale_fit(lo, hi, MBX_AXIS_BYTES);
+    return a;
+}
 
-    mbx_canvas *cv = mbx_canvas_new(pw, ph, x->glyphs);
-    if (!cv)
+int ex_xaxis_pixel(const ex_xaxis *a, double v, int pixels)
+{
+    if (!a->lin)
+        return mbx_scale_pixel(&a->s, v, pixels, 0);
+    return (int)lround((v - a->lo) / (a->hi - a->lo) * (pixels - 1));
+}
+
+static void xticks(const ex_xaxis *a, int max, int utf8, mbx_ticks *t)
+{
+    if (!a->lin) {
+        mbx_axis_ticks(&a->s, MBX_AXIS_BYTES, max, utf8, t);
         return;
-    int dw = mbx_canvas_dot_width(cv), dh = mbx_canvas_dot_height(cv);
-    for (int s = 0; s < nser; s++) {
-        int lastx = -1, lasty = -1;
-        for (size_t i = 0; i < x->npts; i++) {
-            const ex_point *p = &x->pts[i];
-            double v = point_y(x, p);
-            if (p->bench_id != ids[s] || p->bytes == 0 || !(v > 0) || !isfinite(v))
-                continue;
-            int dx = mbx_scale_pixel(&xs, (double)p->bytes, dw, 0);
-            int dy = mbx_scale_pixel(&ys, v, dh, 1);
-            if (lastx >= 0)
-                mbx_canvas_line(cv, lastx, lasty, dx, dy, s % MBX_NSERIES + 1);
-            lastx = dx, lasty = dy;
-        }
-        /* Markers after lines so they stay visible; status beats series. */
-        for (size_t i = 0; i < x->npts; i++) {
-            const ex_point *p = &x->pts[i];
-            double v = point_y(x, p);
-            if (p->bench_id != ids[s] || p->bytes == 0 || !(v > 0) || !isfinite(v))
-                continue;
-            char m = p->r.status == MBX_POINT_UNSETTLED    ? '?'
-                     : p->r.status == MBX_POINT_UNRELIABLE ? '!'
-                                                           : markers[s % MBX_NSERIES];
-            mbx_canvas_mark(cv, mbx_scale_pixel(&xs, (double)p->bytes, dw, 0),
-                            mbx_scale_pixel(&ys, v, dh, 1), m, s % MBX_NSERIES + 1);
-        }
     }
+    static const int steps[] = {1, 2, 4, 5, 8, 10, 16, 20, 25, 32, 50, 64, 100};
+    int step = 128;
+    for (size_t i = 0; i < sizeof steps / sizeof *steps; i++)
+        if ((a->hi - a->lo) / steps[i] + 1 <= max) {
+            step = steps[i];
+            break;
+        }
+    t->n = 0;
+    for (long v = (long)ceil(a->lo / step) * step; v <= a->hi && t->n < MBX_AXIS_MAX_TICKS;
+         v += step) {
+        t->value[t->n] = (double)v;
+        snprintf(t->label[t->n], sizeof t->label[0], "%ld", v);
+        t->n++;
+    }
+}
+
+/* ---- the view: which curves, in which order ---- */
+
+typedef struct view {
+    ex_series ser[EX_MAX_SERIES];
+    char names[EX_MAX_SERIES][48];
+    int nser;
+    int draw[EX_MAX_SERIES]; /* drawn: all, or the two compared */
+    int cmp_idx[2];          /* indices of A and B, -1 when absent */
+    int any_refined;
+    ex_xaxis xa;
+    int pw, ph, px, py, dw, dh;
+} view;
+
+static int in_series(const ex_point *p, const ex_series *s)
+{
+    ex_series t;
+    return ex_series_of(p, s->dim, &t) && ex_series_eq(&t, s);
+}
+
+static void build_view(explorer *x, view *v)
+{
+    v->nser = ex_series_list(x, x->xdim, v->ser, EX_MAX_SERIES);
+    ex_series_names(x, v->ser, v->nser, v->names);
+    v->cmp_idx[0] = v->cmp_idx[1] = -1;
+    for (int s = 0; s < v->nser; s++) {
+        v->draw[s] = !x->cmp;
+        for (int k = 0; k < 2 && x->cmp; k++)
+            if (ex_series_eq(&v->ser[s], &x->cmp_s[k])) {
+                v->cmp_idx[k] = s;
+                v->draw[s] = 1;
+            }
+    }
+    v->any_refined = 0;
+    for (size_t i = 0; i < x->npts; i++)
+        if (x->pts[i].origin != EX_GRID && x->pts[i].state == EX_DONE)
+            v->any_refined = 1;
+}
+
+static int drawn(const view *v, const explorer *x, const ex_point *p)
+{
+    for (int s = 0; s < v->nser; s++)
+        if (v->draw[s] && in_series(p, &v->ser[s]))
+            return s + 1;
+    (void)x;
+    return 0;
+}
+
+/* ---- the plot ---- */
+
+void ex_draw_canvas(explorer *x, mbx_canvas *cv, int py, int px)
+{
+    int pw = mbx_canvas_cols(cv), ph = mbx_canvas_rows(cv);
     for (int row = 0; row < ph; row++)
         for (int col = 0; col < pw; col++) {
             char cell[8];
             int owner;
             mbx_canvas_cell(cv, col, row, cell, &owner);
             if (owner > 0)
-                ex_put(x, py + row, px + col, 1, MBX_ROLE_SERIES1 + owner - 1, cell);
+                ex_put(x, py + row, px + col, 1, owner_role(owner), cell);
         }
-    mbx_canvas_free(cv);
+}
 
-    /* Axes: a frame line left and below, labels at the ticks. */
-    const char *vbar = x->utf8 ? "\u2502" : "|", *hbar = x->utf8 ? "\u2500" : "-";
-    const char *corner = x->utf8 ? "\u2514" : "+";
-    for (int row = 0; row < ph; row++)
-        ex_put(x, py + row, px - 1, 1, MBX_ROLE_AXIS, vbar);
-    ex_put(x, py + ph, px - 1, 1, MBX_ROLE_AXIS, corner);
-    for (int col = 0; col < pw; col++)
-        ex_put(x, py + ph, px + col, 1, MBX_ROLE_AXIS, hbar);
-    mbx_ticks t;
-    mbx_axis_ticks(&ys, yk, ph / 2 + 1, x->utf8, &t);
-    for (int i = 0; i < t.n; i++) {
-        int row = mbx_scale_pixel(&ys, t.value[i], ph, 1);
-        char lab[16];
-        snprintf(lab, sizeof lab, "%*s", YLABEL_W - 1, t.label[i]);
-        ex_put(x, py + row, r->x, YLABEL_W - 1, MBX_ROLE_AXIS, lab);
+static void draw_curves(explorer *x, view *v, mbx_canvas *cv, const mbx_scale *ys)
+{
+    static const ex_point *pts[EX_MAX_POINTS];
+    int dw = mbx_canvas_dot_width(cv), dh = mbx_canvas_dot_height(cv);
+    for (int s = 0; s < v->nser; s++) {
+        if (!v->draw[s])
+            continue;
+        int owner = s % MBX_NSERIES + 1, lastx = -1, lasty = -1;
+        size_t n = ex_series_points(x, &v->ser[s], pts, EX_MAX_POINTS);
+        /* Points are in measuring order; a curve is drawn in x order. */
+        for (size_t i = 0; i < n; i++) {
+            double y = ex_point_y(x, pts[i]);
+            if (!(y > 0) || !isfinite(y))
+                continue;
+            int dx = ex_xaxis_pixel(&v->xa, ex_point_x(pts[i], x->xdim), dw);
+            int dy = mbx_scale_pixel(ys, y, dh, 1);
+            if (lastx >= 0)
+                mbx_canvas_line(cv, lastx, lasty, dx, dy, owner);
+            lastx = dx, lasty = dy;
+        }
+        /* Markers after lines so they stay visible. Where two share a
+         * cell, status beats refined beats the series' own marker: drawn
+         * in that order of passes, the last writer wins. */
+        for (int pass = 0; pass < 3; pass++)
+            for (size_t i = 0; i < n; i++) {
+                const ex_point *p = pts[i];
+                double y = ex_point_y(x, p);
+                int st = p->r.status != MBX_POINT_SETTLED, rf = p->origin != EX_GRID;
+                if (!(y > 0) || !isfinite(y) || pass != (st ? 2 : rf ? 1 : 0))
+                    continue;
+                char m = p->r.status == MBX_POINT_UNSETTLED    ? '?'
+                         : p->r.status == MBX_POINT_UNRELIABLE ? '!'
+                         : rf                                  ? REFINED_MARK
+                                                               : markers[s % MBX_NSERIES];
+                mbx_canvas_mark(cv, ex_xaxis_pixel(&v->xa, ex_point_x(p, x->xdim), dw),
+                                mbx_scale_pixel(ys, y, dh, 1), m, owner);
+            }
     }
-    mbx_axis_ticks(&xs, MBX_AXIS_BYTES, pw / 7 + 1, x->utf8, &t);
+}
+
+void ex_frame_left(explorer *x, int py, int px, int rows)
+{
+    const char *vbar = x->utf8 ? "\u2502" : "|";
+    for (int row = 0; row < rows; row++)
+        ex_put(x, py + row, px - 1, 1, MBX_ROLE_AXIS, vbar);
+}
+
+static void y_labels(explorer *x, const mbx_scale *ys, mbx_axis_kind yk, int py, int x0, int ph)
+{
+    mbx_ticks t;
+    mbx_axis_ticks(ys, yk, ph / 2 + 1, x->utf8, &t);
+    for (int i = 0; i < t.n; i++) {
+        int row = mbx_scale_pixel(ys, t.value[i], ph, 1);
+        char lab[16];
+        snprintf(lab, sizeof lab, "%*s", EX_YLABEL_W - 1, t.label[i]);
+        ex_put(x, py + row, x0, EX_YLABEL_W - 1, MBX_ROLE_AXIS, lab);
+    }
+}
+
+static void x_axis(explorer *x, const view *v, const mbx_rect *r, int y)
+{
+    const char *hbar = x->utf8 ? "\u2500" : "-", *corner = x->utf8 ? "\u2514" : "+";
+    ex_put(x, y, v->px - 1, 1, MBX_ROLE_AXIS, corner);
+    for (int col = 0; col < v->pw; col++)
+        ex_put(x, y, v->px + col, 1, MBX_ROLE_AXIS, hbar);
+    mbx_ticks t;
+    xticks(&v->xa, v->pw / 7 + 1, x->utf8, &t);
     int next_free = 0;
     for (int i = 0; i < t.n; i++) {
-        int col = mbx_scale_pixel(&xs, t.value[i], pw, 0);
-        int len = (int)strlen(t.label[i]), start = px + col - len / 2;
+        int col = ex_xaxis_pixel(&v->xa, t.value[i], v->pw);
+        int len = (int)strlen(t.label[i]), start = v->px + col - len / 2;
         if (start + len > r->x + r->w) /* the last tick's label ends at the edge */
             start = r->x + r->w - len;
         if (start < next_free)
             continue;
-        ex_put(x, py + ph + 1, start, len, MBX_ROLE_AXIS, t.label[i]);
+        ex_put(x, y + 1, start, len, MBX_ROLE_AXIS, t.label[i]);
         next_free = start + len + 1;
     }
 }
 
-static void draw_legend(explorer *x, const mbx_rect *r, const int *ids, int nser)
+static void draw_plot(explorer *x, const mbx_rect *r, view *v)
 {
-    ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, "series");
-    for (int s = 0; s < nser && s + 1 < r->h; s++) {
-        char nm[48], line[96], val[16] = "";
-        short_name(mbx_bench_get(ids[s])->name, nm, sizeof nm);
-        /* The last measured value of the series, as a reading aid. */
-        for (size_t i = x->npts; i-- > 0;)
-            if (x->pts[i].bench_id == ids[s] && x->pts[i].state == EX_DONE) {
-                double v = point_y(x, &x->pts[i]);
-                if (isfinite(v))
-                    mbx_axis_format(v, x->bandwidth ? MBX_AXIS_MBPS : MBX_AXIS_SECONDS, x->utf8,
-                                    val, sizeof val);
+    mbx_axis_kind yk = x->bandwidth ? MBX_AXIS_MBPS : MBX_AXIS_SECONDS;
+    char title[160];
+    const char *what = x->bandwidth ? "bandwidth MB/s, bytes / median" : "median time";
+    if (x->xdim == EX_DIM_SIZE)
+        snprintf(title, sizeof title, "%s vs message size (log-log; b, x toggle)", what);
+    else
+        snprintf(title, sizeof title, "%s vs processes P: ranks 0..P-1 (x: size)", what);
+    if ((int)strlen(title) > r->w - 2) /* the keys are in the footer too */
+        *strrchr(title, '(') = '\0';
+    ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, title);
+    int sh = 0;
+    if (x->cmp) {
+        sh = r->h / 3;
+        sh = sh < 3 ? 3 : sh > 7 ? 7 : sh;
+        sh |= 1; /* odd: the 1.0 line sits on a whole row */
+    }
+    v->pw = r->w - EX_YLABEL_W - 2; /* a blank column before the legend */
+    v->ph = r->h - 3 - (sh ? sh + 1 : 0);
+    if (v->pw < 8 || v->ph < 3)
+        return;
+    v->py = r->y + 1;
+    v->px = r->x + EX_YLABEL_W + 1;
+
+    double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
+    for (size_t i = 0; i < x->npts; i++) {
+        const ex_point *p = &x->pts[i];
+        double px = ex_point_x(p, x->xdim);
+        if (!drawn(v, x, p) || !(px > 0))
+            continue;
+        xmin = fmin(xmin, px);
+        xmax = fmax(xmax, px);
+        double y = ex_point_y(x, p);
+        if (y > 0 && isfinite(y)) {
+            ymin = fmin(ymin, y);
+            ymax = fmax(ymax, y);
+        }
+    }
+    if (!(xmax > 0))
+        xmin = 1, xmax = x->xdim == EX_DIM_SIZE ? 1024 : 2;
+    if (!(ymax > 0))
+        ymin = yk == MBX_AXIS_MBPS ? 1 : 1e-6, ymax = ymin * 10;
+    v->xa = ex_xaxis_fit(x->xdim, xmin, xmax);
+    mbx_scale ys = mbx_scale_fit(ymin, ymax, yk);
+
+    mbx_canvas *cv = mbx_canvas_new(v->pw, v->ph, x->glyphs);
+    if (!cv)
+        return;
+    v->dw = mbx_canvas_dot_width(cv);
+    v->dh = mbx_canvas_dot_height(cv);
+    draw_curves(x, v, cv, &ys);
+    ex_draw_canvas(x, cv, v->py, v->px);
+    mbx_canvas_free(cv);
+    ex_frame_left(x, v->py, v->px, v->ph);
+    y_labels(x, &ys, yk, v->py, r->x, v->ph);
+    int below = v->py + v->ph;
+    if (sh) {
+        char head[160];
+        int a = v->cmp_idx[0], b = v->cmp_idx[1];
+        int room = r->x + r->w - v->px - 2;
+        snprintf(head, sizeof head, "A/B: %s / %s (above 1.0: A %s)", a >= 0 ? v->names[a] : "?",
+                 b >= 0 ? v->names[b] : "?", x->bandwidth ? "faster" : "slower");
+        if ((int)strlen(head) > room)
+            snprintf(head, sizeof head, "A/B: %s / %s", a >= 0 ? v->names[a] : "?",
+                     b >= 0 ? v->names[b] : "?");
+        ex_put(x, below, v->px - 1, r->x + r->w - v->px, MBX_ROLE_AXIS, x->utf8 ? "\u251c" : "+");
+        ex_put(x, below, v->px + 1, r->x + r->w - v->px - 1, MBX_ROLE_DIM, head);
+        ex_draw_ratio_strip(x, &v->xa, below + 1, v->px, v->pw, sh);
+        below += 1 + sh;
+    }
+    x_axis(x, v, r, below);
+}
+
+/* ---- the side column ---- */
+
+static void draw_legend(explorer *x, const mbx_rect *r, const view *v)
+{
+    ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL,
+           x->cmp ? "compared (v ends, = ratios)" : "series");
+    int rows = r->h - 1 - v->any_refined, line = 0;
+    for (int s = 0; s < v->nser && line < rows; s++) {
+        if (!v->draw[s])
+            continue;
+        if (line == rows - 1 && !x->cmp) {
+            int left = 0;
+            for (int k = s; k < v->nser; k++)
+                left += v->draw[k];
+            if (left > 1) {
+                char more[32];
+                snprintf(more, sizeof more, "  +%d more", left);
+                ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_DIM, more);
+                line++;
                 break;
             }
-        int nw = r->w - 14; /* marker, name, a value of up to 10 characters */
-        nw = nw < 6 ? 6 : nw > 16 ? 16 : nw;
-        snprintf(line, sizeof line, "%c %-*.*s %s", markers[s % MBX_NSERIES], nw, nw, nm, val);
-        ex_put(x, r->y + 1 + s, r->x + 1, r->w - 1, MBX_ROLE_SERIES1 + s % MBX_NSERIES, line);
+        }
+        char lv[16] = "";
+        /* The value at the curve's right end so far, as a reading aid. */
+        double bx = -1, by = NAN;
+        for (size_t i = 0; i < x->npts; i++) {
+            const ex_point *p = &x->pts[i];
+            double y = ex_point_y(x, p);
+            if (p->state == EX_DONE && in_series(p, &v->ser[s]) && isfinite(y) &&
+                ex_point_x(p, x->xdim) > bx)
+                bx = ex_point_x(p, x->xdim), by = y;
+        }
+        if (isfinite(by))
+            mbx_axis_format(by, x->bandwidth ? MBX_AXIS_MBPS : MBX_AXIS_SECONDS, x->utf8, lv,
+                            sizeof lv);
+        char tag[4] = "";
+        if (x->cmp)
+            snprintf(tag, sizeof tag, "%s ", s == v->cmp_idx[0] ? "A" : "B");
+        int nw = r->w - 14 - (int)strlen(tag); /* marker, name, a value of up to 10 */
+        nw = nw < 6 ? 6 : nw > 24 ? 24 : nw;
+        char text[128];
+        snprintf(text, sizeof text, "%c %s%-*.*s %s", markers[s % MBX_NSERIES], tag, nw, nw,
+                 v->names[s], lv);
+        ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_SERIES1 + s % MBX_NSERIES, text);
+        line++;
     }
+    if (v->any_refined && r->h >= 2) {
+        char text[64];
+        snprintf(text, sizeof text, "%c refined point (eps %g%%)", REFINED_MARK,
+                 100 * x->meas.refine);
+        ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_DIM, text);
+    }
+}
+
+static void conv_label(const explorer *x, const ex_point *p, int labw, int multi, char *out,
+                       size_t len)
+{
+    const char *name = mbx_bench_get(p->bench_id)->name, *dot = strchr(name, '.');
+    char sz[12], pc[8] = "";
+    mbx_axis_format((double)p->bytes, MBX_AXIS_BYTES, 0, sz, sizeof sz);
+    if (multi)
+        snprintf(pc, sizeof pc, "x%d", p->procs);
+    int pw = multi ? (int)strlen(pc) + 1 : 0, nw = labw - 8 - pw;
+    if (nw < 1)
+        nw = 1;
+    snprintf(out, len, "%-*.*s %6s%s%s%c", nw, nw, dot ? dot + 1 : name, p->bytes ? sz : "-",
+             multi ? " " : "", pc, p->origin != EX_GRID ? REFINED_MARK : ' ');
+    (void)x;
 }
 
 static void draw_conv(explorer *x, const mbx_rect *r)
@@ -176,23 +377,25 @@ static void draw_conv(explorer *x, const mbx_rect *r)
     if (lines <= 0 || x->npts == 0)
         return;
     /* Keep the point in flight in view, with the ones just done above it. */
-    size_t last = x->running ? x->cur : (x->ndone ? x->ndone - 1 : 0);
+    size_t last = x->running ? x->cur : (x->cur ? x->cur - 1 : 0);
     size_t first = last + 1 > (size_t)lines ? last + 1 - (size_t)lines : 0;
-    /* Wide: label 16, bar, "0.56% ok". Narrow side columns (80-column
+    /* Wide: label, bar, "0.56% ok". Narrow side columns (80-column
      * terminals) drop the number and keep the bar and the word: the numbers
-     * are in the status line and the results table. */
-    int wide = r->w >= 32, markw = wide ? 12 : 5, labw = wide ? 14 : 13;
+     * are in the status line and the results table. A run over several
+     * process counts shows P in the label. */
+    int multi = ex_run_nprocs(x) > 1;
+    int wide = r->w >= 32, markw = wide ? 12 : 5, labw = (wide ? 15 : 14) + (multi ? 4 : 0);
+    if (multi && wide)
+        markw = 10;
     int barw = r->w - 1 - labw - 1 - markw;
     if (barw < 1)
         barw = 1;
     for (size_t i = first; i <= last && i < x->npts; i++) {
         const ex_point *p = &x->pts[i];
         int y = r->y + 1 + (int)(i - first);
-        char nm[24], sz[12], label[40];
-        short_name(mbx_bench_get(p->bench_id)->name, nm, sizeof nm);
-        mbx_axis_format((double)p->bytes, MBX_AXIS_BYTES, 0, sz, sizeof sz);
-        snprintf(label, sizeof label, "%-*.*s %5s", labw - 7, labw - 7, nm, p->bytes ? sz : "-");
-        ex_put(x, y, r->x + 1, labw, MBX_ROLE_NORMAL, label);
+        char label[48];
+        conv_label(x, p, labw, multi, label, sizeof label);
+        ex_put(x, y, r->x + 1, labw, p->origin != EX_GRID ? MBX_ROLE_DIM : MBX_ROLE_NORMAL, label);
         double rel = p->state == EX_DONE ? mbx_stop_progress(&p->r.stop, &p->r.s) : p->rel;
         double frac = eps > 0 ? rel / eps / 2.0 : rel; /* target sits at the middle */
         if (!isfinite(frac) || frac < 0)
@@ -232,9 +435,46 @@ static void draw_conv(explorer *x, const mbx_rect *r)
     }
 }
 
+/* ---- the status block ---- */
+
+/* What a point's ranks are: the ping-pong pair, or the first P. */
+static void ranks_text(const ex_point *p, char *buf, size_t len)
+{
+    const mbx_bench *b = mbx_bench_get(p->bench_id);
+    if (b->flags & MBX_BENCH_PAIR)
+        snprintf(buf, len, "ranks %d,%d", p->pair_a, p->pair_b);
+    else if (p->procs > 1)
+        snprintf(buf, len, "ranks 0..%d", p->procs - 1);
+    else
+        snprintf(buf, len, "rank 0");
+}
+
+static void status_info(explorer *x, char *line, size_t len)
+{
+    size_t k = 0;
+    line[0] = '\0';
+    const ex_refiner *rf = ex_refine_active(x);
+    if (x->running && rf) {
+        char nm[1][48];
+        ex_series_names(x, &rf->s, 1, nm);
+        double w = mbx_refine_worst(rf->r);
+        k += (size_t)snprintf(
+            line, len, "refining %s%s: worst segment %.1f%% %s target %g%%, %zu/%zu added", nm[0],
+            rf->s.dim == EX_DIM_PROCS ? " over P" : "", 100 * w, w < x->meas.refine ? "<" : ">",
+            100 * x->meas.refine, rf->added, x->meas.budget);
+        return;
+    }
+    if (x->scanned && k < len)
+        k += (size_t)snprintf(line + k, len - k,
+                              "ping-pong pair 0,%d (auto: farthest from rank 0, %.2fus)  ", x->far,
+                              x->lat ? x->lat[x->far] * 1e6 : 0);
+    if (k < len && ex_run_nprocs(x) > 1)
+        snprintf(line + k, len - k, "a point on P processes runs on ranks 0..P-1 (the first P)");
+}
+
 static void draw_status(explorer *x, const mbx_rect *r)
 {
-    char line[320];
+    char line[400];
     double el = ex_elapsed(x);
     double frac = x->npts ? (double)x->ndone / (double)x->npts : 0;
     char eta[32] = "-";
@@ -245,26 +485,47 @@ static void draw_status(explorer *x, const mbx_rect *r)
     const char *state = x->running ? (x->paused ? "PAUSED" : "running")
                         : x->npts  ? (x->ndone == x->npts ? "done" : "stopped")
                                    : "idle: pick benchmarks (1), then r";
-    int barw = 20, fill = (int)lround(frac * barw);
-    char bar[64];
+    int barw = r->w >= 100 ? 20 : 10, fill = (int)lround(frac * barw);
+    char bar[64], ref[32] = "";
     for (int i = 0; i < barw; i++)
         bar[i] = i < fill ? '#' : '.';
     bar[barw] = '\0';
-    snprintf(line, sizeof line, "point %zu/%zu [%s] %3.0f%%  elapsed %.1fs  ETA %s  %s",
-             x->ndone + (x->running ? 1 : 0), x->npts, bar, 100 * frac, el, eta, state);
+    if (x->nrefined)
+        snprintf(ref, sizeof ref, " (%zu refined)", x->nrefined);
+    snprintf(line, sizeof line, "point %zu/%zu%s [%s] %3.0f%%  elapsed %.1fs  ETA %s  %s",
+             x->ndone + (x->running ? 1 : 0), x->npts, ref, bar, 100 * frac, el, eta, state);
     ex_put(x, r->y, r->x + 1, r->w - 1, x->paused ? MBX_ROLE_WARNING : MBX_ROLE_NORMAL, line);
 
     if (x->running && x->cur < x->npts && x->have_live) {
         const ex_point *p = &x->pts[x->cur];
-        char med[16], lo[16], hi[16], sz[16];
+        char med[16], lo[16], hi[16], sz[16], rk[32];
         mbx_axis_format(x->live.median, MBX_AXIS_SECONDS, x->utf8, med, sizeof med);
         mbx_axis_format(x->live.ci_lo, MBX_AXIS_SECONDS, x->utf8, lo, sizeof lo);
         mbx_axis_format(x->live.ci_hi, MBX_AXIS_SECONDS, x->utf8, hi, sizeof hi);
         mbx_axis_format((double)p->bytes, MBX_AXIS_BYTES, 0, sz, sizeof sz);
-        snprintf(line, sizeof line, "%s %sB x%d: n=%zu median %s CI95 [%s, %s] err %.2f%%",
-                 mbx_bench_get(p->bench_id)->name, sz, p->procs, x->live.n, med, lo, hi,
-                 100 * (isfinite(p->rel) ? p->rel : 0));
+        ranks_text(p, rk, sizeof rk);
+        const ex_refiner *rf = ex_refine_active(x);
+        char tail[96] = "";
+        if (p->origin != EX_GRID && rf)
+            snprintf(tail, sizeof tail, "  %c refining: worst segment %.1f%% > %g%%", REFINED_MARK,
+                     100 * rf->err, 100 * x->meas.refine);
+        const char *name = mbx_bench_get(p->bench_id)->name, *dot = strchr(name, '.');
+        double err = 100 * (isfinite(p->rel) ? p->rel : 0);
+        /* As much as fits: the interval goes first, then the full name. */
+        snprintf(line, sizeof line, "%s %sB %s: n=%zu median %s CI95 [%s, %s] err %.2f%%%s", name,
+                 sz, rk, x->live.n, med, lo, hi, err, tail);
+        if ((int)strlen(line) > r->w - 1)
+            snprintf(line, sizeof line, "%s %sB %s: median %s err %.2f%%%s", name, sz, rk, med, err,
+                     tail);
+        if ((int)strlen(line) > r->w - 1 && tail[0])
+            snprintf(line, sizeof line,
+                     "%s %sB: %s err %.1f%%  %c refining: worst segment %.1f%% > %g%%",
+                     dot ? dot + 1 : name, sz, med, err, REFINED_MARK, 100 * rf->err,
+                     100 * x->meas.refine);
         ex_put(x, r->y + 1, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, line);
+    } else {
+        status_info(x, line, sizeof line);
+        ex_put(x, r->y + 1, r->x + 1, r->w - 1, MBX_ROLE_DIM, line);
     }
     if (x->msg[0])
         ex_put(x, r->y + 2, r->x + 1, r->w - 1, x->msg_role, x->msg);
@@ -272,13 +533,18 @@ static void draw_status(explorer *x, const mbx_rect *r)
 
 void ex_draw_run(explorer *x)
 {
-    int ids[EX_MAX_BENCH], nser = 0;
-    for (size_t i = 0; i < x->npts; i++)
-        series_of(x, x->pts[i].bench_id, ids, &nser);
+    static view v; /* large; one view is drawn at a time */
+    build_view(x, &v);
+    int nleg = x->cmp ? 2 : v.nser;
     mbx_run_layout l;
-    mbx_layout_run(x->rows, x->cols, nser, &l);
-    draw_plot(x, &l.plot, ids, nser);
-    draw_legend(x, &l.legend, ids, nser);
-    draw_conv(x, &l.conv);
+    mbx_layout_run(x->rows, x->cols, nleg + v.any_refined, &l);
+    draw_plot(x, &l.plot, &v);
+    draw_legend(x, &l.legend, &v);
+    if (x->cmp && x->ratios)
+        ex_draw_ratio_table(x, &l.conv);
+    else
+        draw_conv(x, &l.conv);
     draw_status(x, &l.status);
+    if (x->choosing)
+        ex_draw_chooser(x, &l.plot);
 }

@@ -224,6 +224,12 @@ static void teardown(explorer *x)
     x->keys = NULL;
     free(x->pts);
     x->pts = NULL;
+    ex_refine_reset(x);
+    free(x->ref);
+    x->ref = NULL;
+    x->capref = 0;
+    free(x->lat);
+    x->lat = NULL;
 }
 
 /* A crash must not leave the user's terminal in raw mode on the alternate

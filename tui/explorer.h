@@ -11,15 +11,19 @@
 #include <stdint.h>
 
 #include "backend.h"
+#include "core/axis.h"
 #include "core/canvas.h"
 #include "core/layout.h"
 #include "core/theme.h"
 #include "mbx/plan.h"
+#include "mbx/refine.h"
 #include "term.h"
 
-#define EX_MAX_BENCH 64
-#define EX_MAX_POINTS 8192
-#define EX_MAX_PROCS 64
+#define EX_MAX_BENCH 128
+#define EX_MAX_POINTS 8192 /* refinement stops adding points here */
+#define EX_MAX_PROCS MBX_PLAN_MAX_PROCS
+#define EX_MAX_PATTERNS 16
+#define EX_MAX_SERIES 256
 
 typedef enum ex_screen { EX_PICKER = 0, EX_PARAMS, EX_RUN, EX_RESULTS, EX_NSCREENS } ex_screen;
 
@@ -32,6 +36,12 @@ typedef enum ex_field {
     EX_F_EPS,
     EX_F_NMIN,
     EX_F_NMAX,
+    EX_F_REFINE,
+    EX_F_BUDGET,
+    EX_F_ROOT,
+    EX_F_PIECES,
+    EX_F_PAIR,
+    EX_F_VALIDATE,
     EX_F_TIMER,
     EX_F_SYNC,
     EX_NFIELDS
@@ -39,14 +49,50 @@ typedef enum ex_field {
 
 typedef enum ex_pstate { EX_PENDING = 0, EX_RUNNING, EX_DONE, EX_DROPPED } ex_pstate;
 
+/* The x axis of a curve: message size, or process count P (the point runs
+ * on the first P ranks of the job). */
+typedef enum ex_dim { EX_DIM_SIZE = 0, EX_DIM_PROCS = 1 } ex_dim;
+
+/* Why a point is in the run: the grid of the form, or a refinement along
+ * one dimension (it then belongs to curves along that dimension only). */
+enum { EX_GRID = 0, EX_REF_SIZE = 1, EX_REF_PROCS = 2 };
+
 typedef struct ex_point {
     int bench_id;
     uint64_t bytes;
     int procs;
+    int64_t param;      /* MBX_BENCH_PARAM: the value; 0: the benchmark's default */
+    int root;           /* MBX_BENCH_ROOTED: the root; else 0 */
+    int pair_a, pair_b; /* MBX_BENCH_PAIR: the two ranks; else 0, 0 */
+    int origin;         /* EX_GRID, EX_REF_SIZE or EX_REF_PROCS */
+    int refiner;        /* refined points: index into explorer.ref */
     ex_pstate state;
     double rel;   /* the rule's relative error, live while running */
     mbx_result r; /* valid when EX_DONE */
 } ex_point;
+
+/* One curve: everything but its x fixed. Along EX_DIM_SIZE the curve is
+ * (benchmark, procs, param, root) over bytes; along EX_DIM_PROCS it is
+ * (benchmark, bytes, param, root) over P. */
+typedef struct ex_series {
+    int dim;
+    int bench_id;
+    uint64_t bytes; /* EX_DIM_PROCS only */
+    int procs;      /* EX_DIM_SIZE only */
+    int64_t param;
+    int root;
+} ex_series;
+
+/* Adaptive refinement of one curve (mbx_refine), started when its grid
+ * points are all done; it adds one point at a time. */
+typedef struct ex_refiner {
+    ex_series s;
+    mbx_refine *r;
+    int finished;    /* nothing more to propose (or the cap was hit) */
+    int outstanding; /* a proposed point is pending or running */
+    size_t added;    /* points proposed so far */
+    double err;      /* error of the segment split last */
+} ex_refiner;
 
 typedef enum ex_prompt_kind {
     EX_PROMPT_NONE = 0,
@@ -81,7 +127,7 @@ typedef struct explorer {
 
     /* picker */
     unsigned char sel[EX_MAX_BENCH];
-    unsigned char collapsed[8];
+    unsigned char collapsed[EX_MAX_PATTERNS];
     int pcursor, ptop;
     char filter[32];
     int filtering;
@@ -93,6 +139,8 @@ typedef struct explorer {
     mbx_measurement meas; /* the last valid parameters */
     int procs[EX_MAX_PROCS];
     int nprocs;
+    int procs_range; /* the counts came from a range A:B[:F]: refined over P */
+    int validate;
     mbx_timer_kind timer;
     int configured_timer; /* timer the back end is configured with, -1 none */
     mbx_timer_info tinfo;
@@ -104,6 +152,23 @@ typedef struct explorer {
     double t_start, t_pause_total, t_pause_begin;
     mbx_summary live;
     int have_live;
+    size_t nrefined; /* points added by refinement in this run */
+
+    /* refinement: one refiner a curve, in the order they started */
+    ex_refiner *ref;
+    size_t nref, capref;
+
+    /* the ping-pong pair scan of this run (pair auto) */
+    double *lat; /* one-way latency from rank 0 to each rank, be->nranks entries */
+    int scanned, far;
+
+    /* run view: x axis, comparison of two curves */
+    int xdim; /* ex_dim */
+    int cmp;  /* 1: series cmp_s[0] (A) and cmp_s[1] (B) are compared */
+    ex_series cmp_s[2];
+    int choosing; /* the series chooser: 0 closed, 1 picking A, 2 picking B */
+    int ccursor, ctop;
+    int ratios;    /* the side column lists A/B at each common x */
     char msg[256]; /* the status line's message */
     int msg_role;
 
@@ -152,6 +217,47 @@ int ex_picker_count(const explorer *x);
 
 /* ex_run.c */
 void ex_draw_run(explorer *x);
+double ex_point_y(const explorer *x, const ex_point *p); /* plotted value, NAN if none */
+/* The plot's x axis: log bytes, or process counts (linear over a short
+ * range, log over a long one). */
+typedef struct ex_xaxis {
+    int lin;
+    double lo, hi; /* lin */
+    mbx_scale s;   /* log */
+} ex_xaxis;
+ex_xaxis ex_xaxis_fit(int dim, double lo, double hi);
+int ex_xaxis_pixel(const ex_xaxis *a, double v, int pixels);
+#define EX_YLABEL_W 7
+#define EX_OWNER_GRID (MBX_NSERIES + 1)  /* canvas owner: the ratio strip's 1.0 line */
+#define EX_OWNER_RATIO (MBX_NSERIES + 2) /* canvas owner: the ratio curve */
+void ex_draw_canvas(explorer *x, mbx_canvas *cv, int py, int px); /* cells by owner */
+void ex_frame_left(explorer *x, int py, int px, int rows);
+
+/* ex_refine.c: curves, and their adaptive refinement */
+int ex_series_of(const ex_point *p, int dim, ex_series *out); /* 0: not on such a curve */
+int ex_series_eq(const ex_series *a, const ex_series *b);
+double ex_point_x(const ex_point *p, int dim);
+int ex_series_list(const explorer *x, int dim, ex_series *out, int max);
+/* The finished points of curve s that have an x (> 0), in increasing x. */
+size_t ex_series_points(const explorer *x, const ex_series *s, const ex_point **out, size_t max);
+/* Names of n series, as short as they can be while telling them apart. */
+void ex_series_names(const explorer *x, const ex_series *s, int n, char (*names)[48]);
+int ex_run_nprocs(const explorer *x); /* distinct process counts among the run's points */
+void ex_refine_reset(explorer *x);
+void ex_refine_after(explorer *x, size_t idx); /* point idx finished: feed, start, propose */
+const ex_refiner *ex_refine_active(const explorer *x); /* the refiner proposing now, or NULL */
+
+/* ex_compare.c: the series chooser, ratios of two curves */
+int ex_compare_count(const explorer *x); /* curves the chooser offers */
+int ex_compare_key(explorer *x, int key);
+void ex_draw_chooser(explorer *x, const mbx_rect *plot);
+/* A/B at every x both curves have, in increasing x: fills xs, ratio and
+ * (if not NULL) the two points, up to max; returns the count. */
+int ex_compare_ratios(const explorer *x, double *xs, double *ratio, const ex_point **pa,
+                      const ex_point **pb, int max);
+void ex_draw_ratio_table(explorer *x, const mbx_rect *r);
+/* The strip under a compared plot: A/B on a log axis centred on 1. */
+void ex_draw_ratio_strip(explorer *x, const ex_xaxis *xa, int py, int px, int pw, int sh);
 
 /* ex_results.c */
 int ex_results_key(explorer *x, int key);
@@ -168,6 +274,7 @@ int ex_dump(explorer *x, const char *path); /* the screen as text + attributes *
 
 /* ex_keys.c: the key table; footer and help are generated from it */
 void ex_draw_footer(explorer *x, const mbx_rect *r);
+unsigned ex_key_context(const explorer *x); /* the screen bit, or the chooser's */
 void ex_draw_help(explorer *x);
 const char *ex_key_name(int key, char *buf, size_t len);
 

@@ -10,13 +10,19 @@
 #include "launcher.h"
 #include "mbx/bench.h"
 #include "mbx/version.h"
+#include "merge.h"
 
 static int list_benchmarks(void)
 {
-    printf("%-22s %-9s %-5s %s\n", "# benchmark", "pattern", "ranks", "description");
+    int w = 11;
+    for (size_t i = 0; i < mbx_bench_count(); i++) {
+        int n = (int)strlen(mbx_bench_get((int)i)->name);
+        w = n > w ? n : w;
+    }
+    printf("%-*s %-9s %-5s %s\n", w, "# benchmark", "pattern", "ranks", "description");
     for (size_t i = 0; i < mbx_bench_count(); i++) {
         const mbx_bench *b = mbx_bench_get((int)i);
-        printf("%-22s %-9s >=%-3d %s\n", b->name, b->pattern, b->min_procs, b->summary);
+        printf("%-*s %-9s >=%-3d %s\n", w, b->name, b->pattern, b->min_procs, b->summary);
     }
     return 0;
 }
@@ -52,6 +58,8 @@ int main(int argc, char **argv)
         return mbx_batch_run(argc - 2, argv + 2);
     if (!strcmp(cmd, "idle"))
         return mbx_idle_run(argc - 2, argv + 2);
+    if (!strcmp(cmd, "merge"))
+        return mbx_merge_cmd(argc - 2, argv + 2);
     if (!strcmp(cmd, "explore"))
         return mbx_explore_main(argc - 1, argv + 1);
     if (cmd[0] != '\0' && cmd[0] != '-') {

@@ -3,6 +3,8 @@
 #include <csv.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 struct mbx_csv_writer {
     FILE *f;
@@ -58,8 +60,8 @@ static int write_row(mbx_csv_writer *w, const char *const *fields)
     return rc;
 }
 
-int mbx_csv_writer_open(const char *path, const char *const *cols, size_t ncols,
-                        mbx_csv_writer **out)
+static int writer_open(const char *path, const char *const *cols, size_t ncols,
+                       mbx_csv_writer **out, int append)
 {
     if (out != NULL) {
         *out = NULL;
@@ -76,18 +78,70 @@ int mbx_csv_writer_open(const char *path, const char *const *cols, size_t ncols,
     if (w == NULL) {
         return MBX_E_NOMEM;
     }
-    w->f = fopen(path, "wb");
+    w->f = fopen(path, append ? "ab" : "wb");
     if (w->f == NULL) {
         free(w);
         return MBX_E_IO;
     }
     w->ncols = ncols;
-    if (write_row(w, cols) < 0) {
+    if ((!append || ftell(w->f) == 0) && write_row(w, cols) < 0) {
         (void)mbx_csv_writer_close(w);
         return MBX_E_IO;
     }
     *out = w;
     return MBX_OK;
+}
+
+int mbx_csv_writer_open(const char *path, const char *const *cols, size_t ncols,
+                        mbx_csv_writer **out)
+{
+    return writer_open(path, cols, ncols, out, 0);
+}
+
+int mbx_csv_writer_append(const char *path, const char *const *cols, size_t ncols,
+                          mbx_csv_writer **out)
+{
+    return writer_open(path, cols, ncols, out, 1);
+}
+
+int mbx_csv_trim_torn(const char *path, size_t *removed)
+{
+    if (removed != NULL) {
+        *removed = 0;
+    }
+    FILE *f = fopen(path, "rb+");
+    if (f == NULL) {
+        return MBX_E_IO;
+    }
+    int rc = MBX_OK;
+    long size = -1, keep = 0;
+    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0) {
+        rc = MBX_E_IO;
+    }
+    /* Walk back to the last newline: everything after it is a torn row. */
+    for (long pos = size - 1; rc == MBX_OK && pos >= 0; pos--) {
+        if (fseek(f, pos, SEEK_SET) != 0) {
+            rc = MBX_E_IO;
+            break;
+        }
+        int c = fgetc(f);
+        if (c == '\n') {
+            keep = pos + 1;
+            break;
+        }
+    }
+    if (fclose(f) != 0 && rc == MBX_OK) {
+        rc = MBX_E_IO;
+    }
+    if (rc == MBX_OK && keep < size) {
+        if (truncate(path, (off_t)keep) != 0) {
+            return MBX_E_IO;
+        }
+        if (removed != NULL) {
+            *removed = (size_t)(size - keep);
+        }
+    }
+    return rc;
 }
 
 int mbx_csv_writer_row(mbx_csv_writer *w, const char *const *fields)

@@ -11,11 +11,25 @@
 
 #define PLAN_DEFAULT_SIZES "1:4MiB:2"
 #define PLAN_FILE_MAX ((size_t)1 << 20)
-#define KEYS_ALLOWED "bench, sizes, stop, nmin, nmax"
+#define KEYS_ALLOWED "bench, sizes, stop, nmin, nmax, procs, param, root, pair, refine, budget"
 #define REASON_MAX 512
 
-enum { KEY_BENCH, KEY_SIZES, KEY_STOP, KEY_NMIN, KEY_NMAX, KEY_COUNT };
-static const char *const key_names[KEY_COUNT] = {"bench", "sizes", "stop", "nmin", "nmax"};
+enum {
+    KEY_BENCH,
+    KEY_SIZES,
+    KEY_STOP,
+    KEY_NMIN,
+    KEY_NMAX,
+    KEY_PROCS,
+    KEY_PARAM,
+    KEY_ROOT,
+    KEY_PAIR,
+    KEY_REFINE,
+    KEY_BUDGET,
+    KEY_COUNT
+};
+static const char *const key_names[KEY_COUNT] = {
+    "bench", "sizes", "stop", "nmin", "nmax", "procs", "param", "root", "pair", "refine", "budget"};
 
 static int key_index(const char *key)
 {
@@ -51,6 +65,165 @@ void mbx_measurement_defaults(mbx_measurement *m, const char *label)
     m->stop.eps = MBX_STOP_DEFAULT_EPS;
     m->nmin = MBX_NMIN_DEFAULT;
     m->nmax = MBX_NMAX_DEFAULT;
+    m->procs_all = 1;
+    m->pair_auto = 1;
+    m->budget = MBX_BUDGET_DEFAULT;
+}
+
+/* A non-negative decimal integer up to lim; -1 if it is not one. */
+static long long parse_int(const char *s, long long lim)
+{
+    size_t len = strlen(s);
+    if (len == 0 || len > 12 || strspn(s, "0123456789") != len)
+        return -1;
+    long long v = strtoll(s, NULL, 10);
+    return v <= lim ? v : -1;
+}
+
+static int set_procs(mbx_measurement *m, char *v, char *why, size_t whylen)
+{
+    int list[MBX_PLAN_MAX_PROCS];
+    size_t n = 0;
+    int range = 0;
+    if (strcmp(v, "all") == 0) {
+        m->procs_all = 1;
+        m->procs_range = 0;
+        m->nprocs = 0;
+        return MBX_OK;
+    }
+    if (strchr(v, ':')) {
+        char *p1 = strchr(v, ':'), *p2 = strchr(p1 + 1, ':');
+        *p1 = '\0';
+        if (p2)
+            *p2 = '\0';
+        long long a = parse_int(trim(v), MBX_PROCS_LIMIT),
+                  b = parse_int(trim(p1 + 1), MBX_PROCS_LIMIT);
+        double f = 2.0;
+        char *end = NULL;
+        if (p2) {
+            f = strtod(trim(p2 + 1), &end);
+            if (end == p2 + 1 || *end != '\0' || !(f > 1.0 && f <= 64.0)) {
+                mbx_msgf(why, whylen, "range factor F must be a number with 1 < F <= 64 (A:B:F)");
+                return MBX_E_INVAL;
+            }
+        }
+        if (a < 1 || b < a) {
+            mbx_msgf(why, whylen,
+                     "expected all, a list like 2,4,8, or a range A:B[:F] with 1 <= A <= B <= %d",
+                     MBX_PROCS_LIMIT);
+            return MBX_E_INVAL;
+        }
+        double x = (double)a;
+        while (n < MBX_PLAN_MAX_PROCS - 1 && (long long)(x + 0.5) < b) {
+            int p = (int)(x + 0.5);
+            if (n == 0 || p > list[n - 1])
+                list[n++] = p;
+            x *= f;
+        }
+        if (n == 0 || list[n - 1] < b)
+            list[n++] = (int)b;
+        range = 1;
+    } else {
+        for (char *save = NULL, *tok = strtok_r(v, ",", &save); tok;
+             tok = strtok_r(NULL, ",", &save)) {
+            long long p = parse_int(trim(tok), MBX_PROCS_LIMIT);
+            if (p < 1) {
+                mbx_msgf(why, whylen,
+                         "expected all, a list like 2,4,8, or a range A:B[:F]; counts are "
+                         "1..%d (got '%s')",
+                         MBX_PROCS_LIMIT, trim(tok));
+                return MBX_E_INVAL;
+            }
+            if (n > 0 && p <= list[n - 1]) {
+                mbx_msgf(why, whylen, "process counts must increase (%lld after %d)", p,
+                         list[n - 1]);
+                return MBX_E_INVAL;
+            }
+            if (n == MBX_PLAN_MAX_PROCS) {
+                mbx_msgf(why, whylen, "at most %d process counts", MBX_PLAN_MAX_PROCS);
+                return MBX_E_INVAL;
+            }
+            list[n++] = (int)p;
+        }
+        if (n == 0) {
+            mbx_msgf(why, whylen, "expected all, a list like 2,4,8, or a range A:B[:F]");
+            return MBX_E_INVAL;
+        }
+    }
+    memcpy(m->procs, list, n * sizeof list[0]);
+    m->nprocs = n;
+    m->procs_all = 0;
+    m->procs_range = range;
+    return MBX_OK;
+}
+
+static int set_param(mbx_measurement *m, char *v, char *why, size_t whylen)
+{
+    int64_t list[MBX_PLAN_MAX_PARAM];
+    size_t n = 0;
+    for (char *save = NULL, *tok = strtok_r(v, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        long long p = parse_int(trim(tok), MBX_PARAM_LIMIT);
+        if (p < 1 || n == MBX_PLAN_MAX_PARAM) {
+            mbx_msgf(why, whylen, "expected a list of at most %d integers in 1..%d (got '%s')",
+                     MBX_PLAN_MAX_PARAM, MBX_PARAM_LIMIT, trim(tok));
+            return MBX_E_INVAL;
+        }
+        list[n++] = p;
+    }
+    if (n == 0) {
+        mbx_msgf(why, whylen, "expected a list of integers in 1..%d", MBX_PARAM_LIMIT);
+        return MBX_E_INVAL;
+    }
+    memcpy(m->param, list, n * sizeof list[0]);
+    m->nparam = n;
+    return MBX_OK;
+}
+
+static int set_pair(mbx_measurement *m, char *v, char *why, size_t whylen)
+{
+    if (strcmp(v, "auto") == 0) {
+        m->pair_auto = 1;
+        m->pair_a = m->pair_b = 0;
+        return MBX_OK;
+    }
+    char *comma = strchr(v, ',');
+    long long a = -1, b = -1;
+    if (comma) {
+        *comma = '\0';
+        a = parse_int(trim(v), MBX_PROCS_LIMIT - 1);
+        b = parse_int(trim(comma + 1), MBX_PROCS_LIMIT - 1);
+    }
+    if (a < 0 || b < 0 || a == b) {
+        mbx_msgf(why, whylen, "expected auto or two different ranks A,B in 0..%d",
+                 MBX_PROCS_LIMIT - 1);
+        return MBX_E_INVAL;
+    }
+    m->pair_auto = 0;
+    m->pair_a = (int)a;
+    m->pair_b = (int)b;
+    return MBX_OK;
+}
+
+static int set_refine(mbx_measurement *m, const char *v, char *why, size_t whylen)
+{
+    if (strcmp(v, "off") == 0 || strcmp(v, "0") == 0) {
+        m->refine = 0.0;
+        return MBX_OK;
+    }
+    char *end = NULL;
+    double e = strtod(v, &end);
+    if (end != v && *end == '%' && end[1] == '\0')
+        e /= 100.0;
+    else if (end == v || *end != '\0')
+        e = -1.0;
+    if (!(e > 0.0 && e < 1.0)) {
+        mbx_msgf(
+            why, whylen,
+            "expected off or EPS with 0 < EPS < 1, as a fraction (0.05) or a percentage (5%%)");
+        return MBX_E_INVAL;
+    }
+    m->refine = e;
+    return MBX_OK;
 }
 
 static int set_bench(mbx_measurement *m, char *value, char *why, size_t whylen)
@@ -159,6 +332,30 @@ static int set_key(mbx_measurement *m, const char *key, const char *value, char 
             m->stop.kind = rule.kind;
             m->stop.eps = rule.eps;
             m->stop.fixed = rule.fixed;
+        }
+    } else if (k == KEY_PROCS) {
+        rc = set_procs(m, v, why, whylen);
+    } else if (k == KEY_PARAM) {
+        rc = set_param(m, v, why, whylen);
+    } else if (k == KEY_ROOT) {
+        long long r = parse_int(v, MBX_PROCS_LIMIT - 1);
+        if (r < 0) {
+            mbx_msgf(why, whylen, "expected a rank in 0..%d", MBX_PROCS_LIMIT - 1);
+            rc = MBX_E_INVAL;
+        } else {
+            m->root = (int)r;
+        }
+    } else if (k == KEY_PAIR) {
+        rc = set_pair(m, v, why, whylen);
+    } else if (k == KEY_REFINE) {
+        rc = set_refine(m, v, why, whylen);
+    } else if (k == KEY_BUDGET) {
+        long long b = parse_int(v, MBX_BUDGET_LIMIT);
+        if (b < 0) {
+            mbx_msgf(why, whylen, "expected an integer in 0..%d", MBX_BUDGET_LIMIT);
+            rc = MBX_E_INVAL;
+        } else {
+            m->budget = (size_t)b;
         }
     } else {
         rc = parse_count(v, k == KEY_NMIN ? &m->nmin : &m->nmax, why, whylen);
@@ -391,7 +588,9 @@ int mbx_plan_override(mbx_plan *plan, const mbx_plan_overrides *ov, char *msg, s
         mbx_msgf(msg, msglen, "no plan given");
         return MBX_E_INVAL;
     }
-    const char *value[KEY_COUNT] = {ov->bench, ov->sizes, ov->stop, ov->nmin, ov->nmax};
+    const char *value[KEY_COUNT] = {ov->bench, ov->sizes,  ov->stop,  ov->nmin,
+                                    ov->nmax,  ov->procs,  ov->param, ov->root,
+                                    ov->pair,  ov->refine, ov->budget};
     char why[REASON_MAX];
     int rc;
     /* A value's validity does not depend on the measurement, so trying each

@@ -28,9 +28,10 @@ const char *mbx_point_status_name(mbx_point_status s)
 
 double mbx_result_bandwidth(const mbx_result *r)
 {
-    if (r->bytes == 0 || !(r->s.median > 0))
+    uint64_t b = r->moved ? r->moved : r->bytes;
+    if (b == 0 || !(r->s.median > 0))
         return NAN;
-    return (double)r->bytes / r->s.median / 1e6;
+    return (double)b / r->s.median / 1e6;
 }
 
 /* Microseconds with 0.1 ns resolution; undefined values stay empty. */

@@ -8,7 +8,9 @@ static const struct {
     const size_t *n;
 } tables[] = {
     {mbx_bench_pingpong_table, &mbx_bench_pingpong_count},
+    {mbx_bench_simple_table, &mbx_bench_simple_count},
     {mbx_bench_coll_table, &mbx_bench_coll_count},
+    {mbx_bench_mw_table, &mbx_bench_mw_count},
 };
 #define NTABLES (sizeof tables / sizeof tables[0])
 

@@ -50,7 +50,7 @@ typedef struct mbx_bench {
     const char *name;    /* "pingpong.send_recv" */
     const char *pattern; /* "pingpong", "coll" */
     const char *summary; /* one line for `mpibex list` */
-    const char *timing;  /* "half_round_trip" or "max_over_ranks" */
+    const char *timing;  /* half_round_trip, max_over_ranks, master or per_call */
     int min_procs;
     unsigned flags;
     unsigned unit;  /* datatype size: message bytes are multiples of it */
@@ -84,7 +84,11 @@ uint64_t mbx_bench_align(const mbx_bench *b, uint64_t bytes);
 /* Pattern tables (registry.c concatenates them). */
 extern const mbx_bench mbx_bench_pingpong_table[];
 extern const size_t mbx_bench_pingpong_count;
+extern const mbx_bench mbx_bench_simple_table[];
+extern const size_t mbx_bench_simple_count;
 extern const mbx_bench mbx_bench_coll_table[];
 extern const size_t mbx_bench_coll_count;
+extern const mbx_bench mbx_bench_mw_table[];
+extern const size_t mbx_bench_mw_count;
 
 #endif

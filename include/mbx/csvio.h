@@ -18,6 +18,15 @@ typedef struct mbx_csv_writer mbx_csv_writer; /* opaque */
 MBX_NODISCARD int mbx_csv_writer_open(const char *path, const char *const *cols, size_t ncols,
                                       mbx_csv_writer **out);
 
+/* Open path for appending; the header row is written only when the file
+ * is empty (the caller has checked that an existing header matches). */
+MBX_NODISCARD int mbx_csv_writer_append(const char *path, const char *const *cols, size_t ncols,
+                                        mbx_csv_writer **out);
+
+/* Cut a torn last row (bytes after the last newline) off a file written by
+ * a process that was killed mid-row; *removed gets the bytes cut. */
+MBX_NODISCARD int mbx_csv_trim_torn(const char *path, size_t *removed);
+
 /* Write one row of exactly the header's column count, then flush. NULL
  * fields are written empty. */
 MBX_NODISCARD int mbx_csv_writer_row(mbx_csv_writer *w, const char *const *fields);

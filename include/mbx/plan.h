@@ -8,6 +8,16 @@
  *   stop   = stop rule (see stop.h); default stderr:0.03
  *   nmin   = minimum observations, 1..MBX_NMAX_LIMIT; default 16
  *   nmax   = maximum observations, 1..MBX_NMAX_LIMIT; default 1000
+ *   procs  = process counts: all (default), a list (2,4,8), or a range
+ *            A:B[:F], a geometric grid from A by factor F (default 2) with B
+ *            always included; only a range is refined over P
+ *   param  = benchmark parameter values (master-worker pieces), a list of
+ *            integers 1..MBX_PARAM_LIMIT; default: the benchmark's own
+ *   root   = root rank of rooted benchmarks, 0..MBX_PROCS_LIMIT-1; default 0
+ *   pair   = ping-pong ranks: auto (default: rank 0 and the rank with the
+ *            largest latency from a quick scan) or A,B
+ *   refine = adaptive refinement: off (default) or EPS (0.05 or 5%)
+ *   budget = most points refinement may add per curve, 0..10000; default 32
  * Lines starting with # or ; are comments; blank lines are ignored; keys
  * outside any section are an error; unknown keys are an error.
  * Benchmark names are checked by the caller (the registry lives in the MPI
@@ -24,6 +34,12 @@
 #define MBX_PLAN_MAX_BENCH 64
 #define MBX_PLAN_MAX_MEAS 64
 #define MBX_NAME_MAX 64
+#define MBX_PLAN_MAX_PROCS 256
+#define MBX_PLAN_MAX_PARAM 32
+#define MBX_PROCS_LIMIT (1 << 22)
+#define MBX_PARAM_LIMIT 100000000
+#define MBX_BUDGET_DEFAULT 32
+#define MBX_BUDGET_LIMIT 10000
 
 typedef struct mbx_measurement {
     char label[MBX_NAME_MAX];
@@ -32,6 +48,17 @@ typedef struct mbx_measurement {
     mbx_size_list sizes;
     mbx_stop_rule stop;
     size_t nmin, nmax;
+    /* process counts: procs_all (the job size), or procs[0..nprocs) in
+     * increasing order; procs_range marks a range (refined over P) */
+    int procs_all, procs_range;
+    int procs[MBX_PLAN_MAX_PROCS];
+    size_t nprocs;
+    int64_t param[MBX_PLAN_MAX_PARAM]; /* nparam 0: the benchmark's default */
+    size_t nparam;
+    int root;
+    int pair_auto, pair_a, pair_b; /* pair_auto, or the ranks A,B */
+    double refine;                 /* 0: off */
+    size_t budget;
 } mbx_measurement;
 
 typedef struct mbx_plan {
@@ -42,6 +69,7 @@ typedef struct mbx_plan {
 /* Which plan keys were given explicitly (used for command-line overrides). */
 typedef struct mbx_plan_overrides {
     const char *bench, *sizes, *stop, *nmin, *nmax; /* NULL: not given */
+    const char *procs, *param, *root, *pair, *refine, *budget;
 } mbx_plan_overrides;
 
 /* Initialize m with defaults and the given label. */

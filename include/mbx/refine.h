@@ -27,11 +27,17 @@
 
 typedef struct mbx_refine mbx_refine;
 
+/* The front ends' narrowest size segment: a protocol step is located to
+ * within 5 % of its message size, not chased down to single bytes through
+ * measurement noise. */
+#define MBX_REFINE_MIN_RATIO 1.05
+
 typedef struct mbx_refine_opts {
-    double eps;     /* stop when every splittable segment's error is < eps; > 0 */
-    size_t budget;  /* at most this many points proposed by mbx_refine_next */
-    uint64_t align; /* proposed x are multiples of align; 0 is taken as 1 */
-    int geometric;  /* 1: split at sqrt(a b) (message sizes); 0: at (a + b) / 2 */
+    double eps;       /* stop when every splittable segment's error is < eps; > 0 */
+    size_t budget;    /* at most this many points proposed by mbx_refine_next */
+    uint64_t align;   /* proposed x are multiples of align; 0 is taken as 1 */
+    int geometric;    /* 1: split at sqrt(a b) (message sizes); 0: at (a + b) / 2 */
+    double min_ratio; /* > 1: a segment with b < a * min_ratio is not split; 0: no limit */
 } mbx_refine_opts;
 
 /* Errors: MBX_E_INVAL for eps <= 0 or not finite, MBX_E_NOMEM. */
@@ -47,11 +53,12 @@ MBX_NODISCARD int mbx_refine_add(mbx_refine *r, uint64_t x, double y);
  * error of the segment it splits), or 0 when refinement is done. While a
  * proposal is outstanding (not yet added), its segment is not proposed
  * again; a second call proposes the next-worst segment. Each proposal
- * counts against the budget. */
+ * counts against the budget. Equal errors go to the segment of smallest x.
+ * A proposal that is never added keeps its segment blocked. */
 int mbx_refine_next(mbx_refine *r, uint64_t *x, double *err);
 
-/* The largest error over all segments that can still be split (0 when
- * there is none), and over all segments. */
+/* The largest error over all segments that can still be split, pending
+ * or not (0 when there is none), and over all segments. */
 double mbx_refine_worst(const mbx_refine *r);
 double mbx_refine_worst_any(const mbx_refine *r);
 

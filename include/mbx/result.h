@@ -27,7 +27,7 @@ const char *mbx_point_status_name(mbx_point_status s);
 typedef struct mbx_result {
     const char *benchmark; /* registry name (not owned) */
     const char *label;     /* plan section (not owned) */
-    const char *timing;    /* "half_round_trip" or "max_over_ranks" */
+    const char *timing;    /* half_round_trip, max_over_ranks, master or per_call */
     int procs;
     uint64_t bytes;
     mbx_summary s;
@@ -45,13 +45,15 @@ typedef struct mbx_result {
     char ranks[32];         /* ranks of the job that took part: "0-3", "0,3" */
     int refined;            /* 1: added by adaptive refinement; 0: a grid point */
     int validated;          /* 1: received data was checked and right (--validate) */
+    uint64_t moved;         /* bytes one observation moves, for bandwidth; 0: bytes */
 } mbx_result;
 
 #define MBX_RESULT_NCOLS 33
 extern const char *const mbx_result_columns[MBX_RESULT_NCOLS];
 
-/* Bandwidth in MB/s (10^6 bytes per second) from the median time;
- * NAN when bytes is 0 or the median is not positive. */
+/* Bandwidth in MB/s (10^6 bytes per second): moved (or, when it is 0,
+ * bytes) over the median time; NAN when that is 0 bytes or the median is
+ * not positive. */
 double mbx_result_bandwidth(const mbx_result *r);
 
 /* Format r as CSV fields. `store` provides the text storage; fields[i]

@@ -66,6 +66,16 @@ if wait_for "done: [0-9]+ points" 60; then pass "run finished"; else fail "run d
 series=$(screen | grep -cE "^.*[o+] (allreduce|send_recv|ssend_recv) ")
 [ "$series" -eq 2 ] && pass "the legend shows exactly the 2 picked series" || { fail "legend ($series series)"; screen | head -8; }
 
+# 3b. compare the two curves: the chooser, the ratio strip, the ratio list
+tmux send-keys -t "$sess" v
+wait_for "compare: choose curve A" 5 && pass "compare: the series chooser opens" || fail "compare chooser"
+tmux send-keys -t "$sess" Enter Enter
+if wait_for "A/B: " 5; then pass "compare: the ratio strip under the plot"; else fail "ratio strip"; screen; fi
+tmux send-keys -t "$sess" =
+wait_for "A/B at each common x" 5 && pass "compare: A/B listed at each common x" || fail "ratio list"
+tmux send-keys -t "$sess" v
+wait_for "series$" 5 || fail "compare did not end"
+
 # 4. export: clear the suggested name, type ours, confirm
 tmux send-keys -t "$sess" e
 wait_for "Export CSV to:" 5 || fail "export prompt"
@@ -73,6 +83,27 @@ for _ in $(seq 1 40); do tmux send-keys -t "$sess" BSpace; done
 tmux send-keys -t "$sess" "$work/out.csv" Enter
 if wait_for "exported [0-9]+ points to" 10; then pass "export message"; else fail "export"; screen; fi
 "$check" "$work/out.csv" --env "$work/out.env.csv" >/dev/null && pass "exported CSV parses, every SETTLED row meets its rule" || fail "exported CSV"
+# Refinement on the real engine (on by default, 5 %): a refined row is a
+# size strictly between two grid sizes of its curve, and every grid size
+# is there as a grid row.
+python3 - "$work/out.csv" <<'EOF_PY' && pass "refined rows lie between grid sizes, the grid is complete" || fail "refined rows"
+import csv, sys
+grid = {4**k for k in range(9)}  # 1:64KiB:4 (allreduce aligns 1 up to 4)
+rows = list(csv.DictReader(open(sys.argv[1])))
+bad = 0
+for name in {r["benchmark"] for r in rows}:
+    mine = [r for r in rows if r["benchmark"] == name]
+    g = {int(r["bytes"]) for r in mine if r["refined"] == "0"}
+    ref = [int(r["bytes"]) for r in mine if r["refined"] == "1"]
+    print("FIGURE: %s: %d grid points, %d refined" % (name, len(g), len(ref)))
+    want = {b for b in grid if b >= (4 if "allreduce" in name else 1)}
+    if g != want:
+        print("grid of %s: %s" % (name, sorted(g))); bad += 1
+    for b in ref:
+        if b in grid or not min(g) < b < max(g):
+            print("refined size %d of %s is not inside a grid segment" % (b, name)); bad += 1
+sys.exit(1 if bad else 0)
+EOF_PY
 # the overwrite question
 tmux send-keys -t "$sess" e
 wait_for "Export CSV to:" 5

@@ -102,6 +102,16 @@ mbx_bad_input(unknown_plan_key 2 "bad_key.ini:[0-9]+: .*unknown key" ${CMAKE_CUR
 mbx_bad_input(unknown_option 2 "unknown option '--frobnicate'" --frobnicate)
 mbx_bad_input(bad_timer 2 "--timer: expected clock or wtime" --timer tsc)
 mbx_bad_input(two_plans 2 "plan: only one plan file" a.ini b.ini)
+mbx_bad_input(procs_too_many 2 "procs: 3 in \\[cli\\] is more than the job's 2 ranks" --bench coll.bcast --procs 1,3)
+mbx_bad_input(procs_malformed 2 "--procs: expected all, a list" --bench coll.bcast --procs 2,x)
+mbx_bad_input(procs_decreasing 2 "--procs: process counts must increase" --bench coll.bcast --procs 2,1)
+mbx_bad_input(root_outside 2 "root: 2 is not a rank of a 2-process point; allowed 0..1" --bench coll.bcast --root 2)
+mbx_bad_input(pair_outside 2 "pair: 0,5 is not a pair of ranks 0..1" --bench pingpong.send_recv --pair 0,5)
+mbx_bad_input(pair_same 2 "--pair: expected auto or two different ranks" --bench pingpong.send_recv --pair 1,1)
+mbx_bad_input(refine_range 2 "--refine: expected off or EPS with 0 < EPS < 1" --bench coll.bcast --refine 150%)
+mbx_bad_input(budget_range 2 "--budget: expected an integer in 0..10000" --bench coll.bcast --budget 20000)
+mbx_bad_input(param_unused 2 "param: coll.bcast takes no parameter" --bench coll.bcast --param 4)
+mbx_bad_input(resume_nothing 2 "--resume: no journal .*nothing to resume" --bench coll.bcast --resume)
 add_test(NAME badinput.unwritable_output
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/expect_bad_input.sh "-o: cannot write" ${MBX_OUT}/nodir/x.csv --
                  ${MBX_MPIEXEC} 2 ${MPIEXEC_PREFLAGS} $<TARGET_FILE:mpibex> run --bench coll.bcast -o ${MBX_OUT}/nodir/x.csv)
@@ -114,3 +124,22 @@ add_test(NAME mpi.notty.n2
          COMMAND bash -c "${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2 $<TARGET_FILE:mpibex> </dev/null 2>&1 | cat")
 set_tests_properties(mpi.notty.n2 PROPERTIES TIMEOUT 120 LABELS mpi PROCESSORS 2
   PASS_REGULAR_EXPRESSION "rank 0 has no terminal, so the explorer cannot start.*done: 31 points")
+include(mpi/validate_pp_simple.cmake)
+include(mpi/validate_mw.cmake)
+include(mpi/merge_tests.cmake)
+include(mpi/validate_coll.cmake)
+
+# Crash resume: SIGKILL of rank 0 mid-point, then --resume (grid, and with
+# refinement).
+foreach(_mode grid refine)
+  add_test(NAME mpi.resume.${_mode}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/resume.sh ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG}
+                   $<TARGET_FILE:mpibex> $<TARGET_FILE:csvcheck> ${MBX_OUT} ${_mode})
+  set_tests_properties(mpi.resume.${_mode} PROPERTIES TIMEOUT 180 LABELS mpi PROCESSORS 2)
+endforeach()
+
+# Process-count sweeps, refinement over P, the pair scan (4 ranks, tiny).
+add_test(NAME mpi.sweep.n4
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/sweep.sh ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG}
+                 $<TARGET_FILE:mpibex> ${MBX_OUT})
+set_tests_properties(mpi.sweep.n4 PROPERTIES TIMEOUT 240 LABELS mpi PROCESSORS 4)

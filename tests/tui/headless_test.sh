@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Headless golden-screen test: run the explorer on the fake back end with a
 # key script under terminal type TERM_TYPE, then compare every dump with
-# the golden file. usage: headless_test.sh MPIBEX TERM_TYPE KEYS GOLDEN_DIR OUT_DIR [COLSxROWS]
+# the golden file.
+# usage: headless_test.sh MPIBEX TERM_TYPE KEYS GOLDEN_DIR OUT_DIR [COLSxROWS [RANKS]]
 # With MBX_UPDATE_GOLDEN=1 the dumps replace the golden files instead.
 set -u
-mpibex=$1 term=$2 keys=$3 golden=$4 out=$5 size=${6:-100x30}
+mpibex=$1 term=$2 keys=$3 golden=$4 out=$5 size=${6:-100x30} ranks=${7:-4}
 rm -rf "$out"
 mkdir -p "$out"
-LC_ALL=C.UTF-8 NO_COLOR= "$mpibex" explore --fake 4 --headless "$size" --term "$term" \
+LC_ALL=C.UTF-8 NO_COLOR= "$mpibex" explore --fake "$ranks" --headless "$size" --term "$term" \
   --keys "$keys" --dump-dir "$out" --autosave none || { echo "explorer failed"; exit 1; }
 if [ "${MBX_UPDATE_GOLDEN:-0}" = 1 ]; then
   mkdir -p "$golden"

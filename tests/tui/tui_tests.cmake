@@ -26,6 +26,24 @@ add_test(NAME tui.golden.80x24
                  ${CMAKE_CURRENT_SOURCE_DIR}/tui/keys/small.keys
                  ${CMAKE_CURRENT_SOURCE_DIR}/tui/golden/80x24 ${CMAKE_CURRENT_BINARY_DIR}/headless/80x24 80x24)
 set_tests_properties(tui.golden.80x24 PROPERTIES TIMEOUT 60 LABELS tui)
+# SKaMPI's refinement, process-count sweeps and comparisons, on a fake job
+# of 16 ranks: the new form fields and their messages, refined marks, a
+# sweep over P, the ratio strip; at 120x40 in colour and without, and at
+# 80x24.
+foreach(term xterm-256color xterm-mono)
+  add_test(NAME tui.golden.skampi.${term}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/headless_test.sh $<TARGET_FILE:mpibex> ${term}
+                   ${CMAKE_CURRENT_SOURCE_DIR}/tui/keys/skampi.keys
+                   ${CMAKE_CURRENT_SOURCE_DIR}/tui/golden/skampi-${term}
+                   ${CMAKE_CURRENT_BINARY_DIR}/headless/skampi-${term} 120x40 16)
+  set_tests_properties(tui.golden.skampi.${term} PROPERTIES TIMEOUT 60 LABELS tui)
+endforeach()
+add_test(NAME tui.golden.skampi.80x24
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/headless_test.sh $<TARGET_FILE:mpibex> xterm-256color
+                 ${CMAKE_CURRENT_SOURCE_DIR}/tui/keys/skampi_small.keys
+                 ${CMAKE_CURRENT_SOURCE_DIR}/tui/golden/skampi-80x24
+                 ${CMAKE_CURRENT_BINARY_DIR}/headless/skampi-80x24 80x24 16)
+set_tests_properties(tui.golden.skampi.80x24 PROPERTIES TIMEOUT 60 LABELS tui)
 
 # End to end through the real launcher, mpiexec -n 2 and tmux.
 add_test(NAME e2e.explorer

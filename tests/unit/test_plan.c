@@ -469,6 +469,88 @@ static void test_override(void **state)
     free(p);
 }
 
+/* The SKaMPI keys: process counts, parameters, root, pair, refinement. */
+static void test_skampi_keys(void **state)
+{
+    (void)state;
+    mbx_measurement *m = new_meas();
+    char msg[512];
+    assert_true(m->procs_all);
+    assert_true(m->pair_auto);
+    assert_int_equal(m->budget, MBX_BUDGET_DEFAULT);
+    assert_true(m->refine == 0.0);
+
+    assert_int_equal(mbx_measurement_set(m, "procs", "2,3,8", msg, sizeof msg), MBX_OK);
+    assert_false(m->procs_all);
+    assert_false(m->procs_range);
+    assert_int_equal(m->nprocs, 3);
+    assert_int_equal(m->procs[2], 8);
+    /* A range is a factor-2 grid with its end included. */
+    assert_int_equal(mbx_measurement_set(m, "procs", "3:20", msg, sizeof msg), MBX_OK);
+    assert_true(m->procs_range);
+    int want[] = {3, 6, 12, 20};
+    assert_int_equal(m->nprocs, 4);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(m->procs[i], want[i]);
+    assert_int_equal(mbx_measurement_set(m, "procs", "2:8:1.5", msg, sizeof msg), MBX_OK);
+    int want15[] = {2, 3, 5, 7, 8}; /* 2, 3, 4.5, 6.75 rounded, then 8 */
+    assert_int_equal(m->nprocs, 5);
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(m->procs[i], want15[i]);
+    assert_int_equal(mbx_measurement_set(m, "procs", "all", msg, sizeof msg), MBX_OK);
+    assert_true(m->procs_all);
+    set_bad(m, "procs", "0", MBX_E_INVAL, "procs: expected all, a list");
+    set_bad(m, "procs", "4,2", MBX_E_INVAL, "procs: process counts must increase (2 after 4)");
+    set_bad(m, "procs", "8:2", MBX_E_INVAL, "procs: expected all, a list");
+    set_bad(m, "procs", "2:8:1", MBX_E_INVAL, "procs: range factor F must be");
+
+    assert_int_equal(mbx_measurement_set(m, "param", "1, 16,256", msg, sizeof msg), MBX_OK);
+    assert_int_equal(m->nparam, 3);
+    assert_int_equal(m->param[1], 16);
+    set_bad(m, "param", "0", MBX_E_INVAL, "param: expected a list");
+    set_bad(m, "param", "x", MBX_E_INVAL, "param: expected a list");
+
+    assert_int_equal(mbx_measurement_set(m, "root", "3", msg, sizeof msg), MBX_OK);
+    assert_int_equal(m->root, 3);
+    set_bad(m, "root", "-1", MBX_E_INVAL, "root: expected a rank in 0..");
+
+    assert_int_equal(mbx_measurement_set(m, "pair", "0, 5", msg, sizeof msg), MBX_OK);
+    assert_false(m->pair_auto);
+    assert_int_equal(m->pair_a, 0);
+    assert_int_equal(m->pair_b, 5);
+    set_bad(m, "pair", "2,2", MBX_E_INVAL, "pair: expected auto or two different ranks");
+    set_bad(m, "pair", "2", MBX_E_INVAL, "pair: expected auto or two different ranks");
+    assert_int_equal(mbx_measurement_set(m, "pair", "auto", msg, sizeof msg), MBX_OK);
+    assert_true(m->pair_auto);
+
+    assert_int_equal(mbx_measurement_set(m, "refine", "5%", msg, sizeof msg), MBX_OK);
+    assert_float_equal(m->refine, 0.05, 1e-12);
+    assert_int_equal(mbx_measurement_set(m, "refine", "0.1", msg, sizeof msg), MBX_OK);
+    assert_float_equal(m->refine, 0.1, 1e-12);
+    assert_int_equal(mbx_measurement_set(m, "refine", "off", msg, sizeof msg), MBX_OK);
+    assert_true(m->refine == 0.0);
+    set_bad(m, "refine", "1", MBX_E_INVAL, "refine: expected off or EPS with 0 < EPS < 1");
+    set_bad(m, "refine", "5%x", MBX_E_INVAL, "refine: expected off or EPS");
+
+    assert_int_equal(mbx_measurement_set(m, "budget", "0", msg, sizeof msg), MBX_OK);
+    assert_int_equal(m->budget, 0);
+    set_bad(m, "budget", "10001", MBX_E_INVAL, "budget: expected an integer in 0..10000");
+
+    /* And from a plan file. */
+    mbx_plan *p = calloc(1, sizeof *p);
+    assert_non_null(p);
+    assert_int_equal(mbx_plan_parse("[mw]\nbench = mw.send\nprocs = 2:4\nparam = 4,8\n"
+                                    "root = 1\nrefine = 10%\nbudget = 5\n",
+                                    "t.ini", p, msg, sizeof msg),
+                     MBX_OK);
+    assert_int_equal(p->meas[0].nprocs, 2);
+    assert_int_equal(p->meas[0].nparam, 2);
+    assert_int_equal(p->meas[0].root, 1);
+    assert_int_equal(p->meas[0].budget, 5);
+    free(p);
+    free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -477,7 +559,7 @@ int main(void)
         cmocka_unit_test(test_sample_pingpong), cmocka_unit_test(test_sample_quick),
         cmocka_unit_test(test_parse_syntax),    cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_parse_limits),    cmocka_unit_test(test_load_errors),
-        cmocka_unit_test(test_override),
+        cmocka_unit_test(test_override),        cmocka_unit_test(test_skampi_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,75 @@
+/* The collective pattern's private interface: bench_coll.c times the
+ * operations, bench_coll_check.c validates them (--validate). Not part of
+ * the public API. */
+#ifndef MBX_BENCH_COLL_H
+#define MBX_BENCH_COLL_H
+
+#include "mbx/bench.h"
+
+/* Every collective, blocking and non-blocking; the i-variants are started
+ * and completed with MPI_Wait inside one call of mbx_coll_once(). */
+enum mbx_coll_op {
+    MBX_COLL_BARRIER,
+    MBX_COLL_BCAST,
+    MBX_COLL_REDUCE,
+    MBX_COLL_ALLREDUCE,
+    MBX_COLL_REDUCE_SCATTER,
+    MBX_COLL_REDUCE_SCATTER_BLOCK,
+    MBX_COLL_SCAN,
+    MBX_COLL_EXSCAN,
+    MBX_COLL_GATHER,
+    MBX_COLL_GATHERV,
+    MBX_COLL_SCATTER,
+    MBX_COLL_SCATTERV,
+    MBX_COLL_ALLGATHER,
+    MBX_COLL_ALLGATHERV,
+    MBX_COLL_ALLTOALL,
+    MBX_COLL_ALLTOALLV,
+    MBX_COLL_COMM_SPLIT,
+    MBX_COLL_COMM_DUP,
+    MBX_COLL_IBARRIER,
+    MBX_COLL_IBCAST,
+    MBX_COLL_IREDUCE,
+    MBX_COLL_IALLREDUCE,
+    MBX_COLL_IREDUCE_SCATTER,
+    MBX_COLL_IREDUCE_SCATTER_BLOCK,
+    MBX_COLL_ISCAN,
+    MBX_COLL_IEXSCAN,
+    MBX_COLL_IGATHER,
+    MBX_COLL_IGATHERV,
+    MBX_COLL_ISCATTER,
+    MBX_COLL_ISCATTERV,
+    MBX_COLL_IALLGATHER,
+    MBX_COLL_IALLGATHERV,
+    MBX_COLL_IALLTOALL,
+    MBX_COLL_IALLTOALLV,
+};
+
+/* ctx->priv of every collective, made by setup. */
+typedef struct mbx_coll_priv {
+    enum mbx_coll_op op;
+    /* v-variants and reduce_scatter: ctx->count for every rank, with
+     * contiguous displacements (0, count, 2 count, ...); NULL otherwise. */
+    int *counts, *displs;
+    /* comm_split / comm_dup: the communicator the last call made; the loop
+     * frees it outside the timed region. MPI_COMM_NULL otherwise. */
+    MPI_Comm made;
+    /* Test hook: MBX_TEST_CORRUPT=1 in the environment at setup makes the
+     * check flip the first byte of the output this rank verifies (after the
+     * call, before the comparison), to prove that --validate can fail.
+     * Barrier, comm_split and comm_dup carry no data and ignore it. */
+    int corrupt;
+} mbx_coll_priv;
+
+/* One call of the operation on ctx's communicator, as the timed loop makes
+ * it (for comm_split / comm_dup the new communicator lands in priv->made
+ * and the caller frees it). Every rank of ctx->comm. MPI error code. */
+int mbx_coll_once(mbx_bench_ctx *ctx, enum mbx_coll_op op);
+
+/* The --validate check of every collective: fill the inputs with a pattern
+ * of rank and position, run the operation once, compare what this rank
+ * must receive by the standard. Sets *bad to 1 on wrong data. Every rank
+ * of ctx->comm, after the timed loop. MPI error code. */
+int mbx_coll_check(mbx_bench_ctx *ctx, int *bad);
+
+#endif

@@ -1,0 +1,237 @@
+/* Comparing two curves (SKaMPI's comparison pages: Send vs Ssend over
+ * size, Bcast at 256 B vs 64 KiB over P): a chooser over the run view
+ * picks A and B; the plot then shows only them, a strip under it their
+ * ratio A/B, and on request the side column lists A/B at every x both
+ * curves were measured at. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/axis.h"
+#include "ex_keys.h"
+#include "explorer.h"
+#include "mbx/bench.h"
+
+static const char markers[MBX_NSERIES] = {'o', '+', 'x', '*', '#', '@', '%', '&'};
+
+/* The curves that can be drawn along the current x: some point with an x
+ * (barrier has no message size, so no curve over size). */
+static int choices(const explorer *x, ex_series *s)
+{
+    int n = ex_series_list(x, x->xdim, s, EX_MAX_SERIES), k = 0;
+    for (int i = 0; i < n; i++) {
+        int any = 0;
+        for (size_t j = 0; j < x->npts && !any; j++) {
+            ex_series t;
+            any = ex_point_x(&x->pts[j], x->xdim) > 0 && ex_series_of(&x->pts[j], x->xdim, &t) &&
+                  ex_series_eq(&t, &s[i]);
+        }
+        if (any)
+            s[k++] = s[i];
+    }
+    return k;
+}
+
+int ex_compare_count(const explorer *x)
+{
+    static ex_series s[EX_MAX_SERIES];
+    return choices(x, s);
+}
+
+int ex_compare_key(explorer *x, int key)
+{
+    static ex_series s[EX_MAX_SERIES];
+    int n = choices(x, s);
+    switch (ex_key_action_in(key, S_CHOOSE)) {
+    case EXA_UP: x->ccursor = x->ccursor > 0 ? x->ccursor - 1 : 0; break;
+    case EXA_DOWN: x->ccursor = x->ccursor + 1 < n ? x->ccursor + 1 : x->ccursor; break;
+    case EXA_BACK: x->choosing = 0; break;
+    case EXA_HELP: x->help = 1; break;
+    case EXA_CHOOSE:
+        if (x->ccursor >= n)
+            return 0;
+        if (x->choosing == 1) {
+            x->cmp_s[0] = s[x->ccursor];
+            x->choosing = 2;
+            x->ccursor = x->ccursor + 1 < n ? x->ccursor + 1 : 0;
+        } else if (ex_series_eq(&s[x->ccursor], &x->cmp_s[0])) {
+            ex_set_msg(x, MBX_ROLE_WARNING, "compare: B must be another curve than A");
+        } else {
+            x->cmp_s[1] = s[x->ccursor];
+            x->choosing = 0;
+            x->cmp = 1;
+            ex_set_msg(x, MBX_ROLE_DIM, "comparing A with B: = lists A/B at each common x, v ends");
+        }
+        break;
+    default: return 0;
+    }
+    return 1;
+}
+
+void ex_draw_chooser(explorer *x, const mbx_rect *plot)
+{
+    static ex_series s[EX_MAX_SERIES];
+    static char names[EX_MAX_SERIES][48];
+    int n = choices(x, s);
+    ex_series_names(x, s, n, names);
+    int w = plot->w - 6 < 52 ? plot->w - 6 : 52, h = n + 3;
+    if (h > plot->h - 2)
+        h = plot->h - 2;
+    if (w < 20 || h < 4)
+        return;
+    int y0 = plot->y + 1, x0 = plot->x + (plot->w - w) / 2, list_h = h - 3;
+    if (x->ccursor >= n)
+        x->ccursor = n ? n - 1 : 0;
+    if (x->ccursor < x->ctop)
+        x->ctop = x->ccursor;
+    if (x->ccursor >= x->ctop + list_h)
+        x->ctop = x->ccursor - list_h + 1;
+    for (int r = 0; r < h; r++)
+        ex_fill(x, y0 + r, x0, w, MBX_ROLE_NORMAL);
+    char head[96];
+    snprintf(head, sizeof head, " compare: choose curve %s (Enter; Esc closes)",
+             x->choosing == 1 ? "A" : "B");
+    ex_fill(x, y0, x0, w, MBX_ROLE_TITLE);
+    ex_put(x, y0, x0, w, MBX_ROLE_TITLE, head);
+    for (int i = 0; i < list_h && x->ctop + i < n; i++) {
+        int k = x->ctop + i, y = y0 + 2 + i, cur = k == x->ccursor;
+        int isa = x->choosing == 2 && ex_series_eq(&s[k], &x->cmp_s[0]);
+        char line[96];
+        snprintf(line, sizeof line, "%s %c %s", isa ? "A" : " ", markers[k % MBX_NSERIES],
+                 names[k]);
+        if (cur)
+            ex_fill(x, y, x0, w, MBX_ROLE_CURSOR);
+        ex_put(x, y, x0 + 1, w - 2, cur ? MBX_ROLE_CURSOR : MBX_ROLE_SERIES1 + k % MBX_NSERIES,
+               line);
+    }
+    if (n > list_h) {
+        char more[48];
+        snprintf(more, sizeof more, "%d-%d of %d", x->ctop + 1,
+                 x->ctop + list_h < n ? x->ctop + list_h : n, n);
+        ex_put(x, y0 + h - 1, x0 + w - (int)strlen(more) - 1, (int)strlen(more), MBX_ROLE_DIM,
+               more);
+    }
+}
+
+int ex_compare_ratios(const explorer *x, double *xs, double *ratio, const ex_point **pa,
+                      const ex_point **pb, int max)
+{
+    static const ex_point *a[EX_MAX_POINTS], *b[EX_MAX_POINTS];
+    if (!x->cmp)
+        return 0;
+    size_t na = ex_series_points(x, &x->cmp_s[0], a, EX_MAX_POINTS);
+    size_t nb = ex_series_points(x, &x->cmp_s[1], b, EX_MAX_POINTS);
+    int dim = x->cmp_s[0].dim, n = 0;
+    /* Both in increasing x: walk them together. */
+    for (size_t i = 0, j = 0; i < na && j < nb && n < max;) {
+        double u = ex_point_x(a[i], dim), v = ex_point_x(b[j], dim);
+        if (u < v) {
+            i++;
+        } else if (v < u) {
+            j++;
+        } else {
+            double ya = ex_point_y(x, a[i]), yb = ex_point_y(x, b[j]);
+            if (ya > 0 && yb > 0 && isfinite(ya) && isfinite(yb)) {
+                xs[n] = u;
+                ratio[n] = ya / yb;
+                if (pa)
+                    pa[n] = a[i];
+                if (pb)
+                    pb[n] = b[j];
+                n++;
+            }
+            i++, j++;
+        }
+    }
+    return n;
+}
+
+void ex_draw_ratio_table(explorer *x, const mbx_rect *r)
+{
+    double xs[256], ra[256];
+    const ex_point *pa[256], *pb[256];
+    int n = ex_compare_ratios(x, xs, ra, pa, pb, 256), wide = r->w >= 32;
+    ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL,
+           n ? "A/B at each common x" : "A/B: no common x yet");
+    int top = r->y + 1;
+    if (wide && n) {
+        char head[64];
+        snprintf(head, sizeof head, "%6s %8s %8s %6s", "x", "A", "B", "A/B");
+        ex_put(x, top++, r->x + 1, r->w - 1, MBX_ROLE_AXIS, head);
+    }
+    int rows = r->y + r->h - top;
+    for (int i = 0; i < n && i < rows; i++) {
+        char xv[16], line[96], va[16] = "", vb[16] = "";
+        if (x->xdim == EX_DIM_SIZE)
+            mbx_axis_format(xs[i], MBX_AXIS_BYTES, 0, xv, sizeof xv);
+        else
+            snprintf(xv, sizeof xv, "P=%.0f", xs[i]);
+        if (i == rows - 1 && n > rows) {
+            snprintf(line, sizeof line, "  +%d more", n - i);
+            ex_put(x, top + i, r->x + 1, r->w - 1, MBX_ROLE_DIM, line);
+            break;
+        }
+        if (wide) {
+            mbx_axis_kind k = x->bandwidth ? MBX_AXIS_MBPS : MBX_AXIS_SECONDS;
+            mbx_axis_format(ex_point_y(x, pa[i]), k, x->utf8, va, sizeof va);
+            mbx_axis_format(ex_point_y(x, pb[i]), k, x->utf8, vb, sizeof vb);
+            snprintf(line, sizeof line, "%6s %8s %8s %6.3f", xv, va, vb, ra[i]);
+        } else {
+            snprintf(line, sizeof line, "%6s  A/B %6.3f", xv, ra[i]);
+        }
+        /* Within 5 % of equal is dimmed: the eye goes to real differences. */
+        int role = fabs(log(ra[i])) < log(1.05) ? MBX_ROLE_DIM : MBX_ROLE_NORMAL;
+        ex_put(x, top + i, r->x + 1, r->w - 1, role, line);
+    }
+}
+
+/* Dot row of ratio v on a log axis from R (row 0) to 1/R (row dh - 1). */
+static int ratio_row(double v, double R, int dh)
+{
+    return (int)lround((log(R) - log(v)) / (2 * log(R)) * (dh - 1));
+}
+
+/* The ratio strip: A/B on a log axis centred on 1, with the 1.0 line. */
+void ex_draw_ratio_strip(explorer *x, const ex_xaxis *xa, int py, int px, int pw, int sh)
+{
+    double xs[EX_MAX_POINTS / 8], ra[EX_MAX_POINTS / 8];
+    int n = ex_compare_ratios(x, xs, ra, NULL, NULL, (int)(sizeof xs / sizeof *xs));
+    double m = 0;
+    for (int i = 0; i < n; i++)
+        m = fmax(m, fabs(log(ra[i])));
+    /* Spans whose reciprocals read well too (0.8, 0.5, 0.25, 0.1). */
+    static const double spans[] = {1.1, 1.25, 1.5, 2, 4, 10, 100, 1000, 1e6};
+    double R = spans[sizeof spans / sizeof *spans - 1];
+    for (size_t i = 0; i < sizeof spans / sizeof *spans; i++)
+        if (log(spans[i]) >= m * 1.05) {
+            R = spans[i];
+            break;
+        }
+    mbx_canvas *cv = mbx_canvas_new(pw, sh, x->glyphs);
+    if (!cv)
+        return;
+    int dw = mbx_canvas_dot_width(cv), dh = mbx_canvas_dot_height(cv);
+    int mid = ratio_row(1.0, R, dh);
+    for (int d = 0; d < dw; d += 2)
+        mbx_canvas_set_dot(cv, d, mid, EX_OWNER_GRID);
+    int lx = -1, ly = -1;
+    for (int i = 0; i < n; i++) {
+        int dx = ex_xaxis_pixel(xa, xs[i], dw), dy = ratio_row(ra[i], R, dh);
+        if (lx >= 0)
+            mbx_canvas_line(cv, lx, ly, dx, dy, EX_OWNER_RATIO);
+        lx = dx, ly = dy;
+    }
+    for (int i = 0; i < n; i++)
+        mbx_canvas_mark(cv, ex_xaxis_pixel(xa, xs[i], dw), ratio_row(ra[i], R, dh), '=',
+                        EX_OWNER_RATIO);
+    ex_draw_canvas(x, cv, py, px);
+    mbx_canvas_free(cv);
+    char lab[3][16];
+    snprintf(lab[0], sizeof lab[0], "%*.3g", EX_YLABEL_W - 1, R);
+    snprintf(lab[1], sizeof lab[1], "%*s", EX_YLABEL_W - 1, "1.0");
+    snprintf(lab[2], sizeof lab[2], "%*.3g", EX_YLABEL_W - 1, 1.0 / R);
+    int rows[3] = {0, mid * sh / dh, sh - 1};
+    for (int i = 0; i < 3; i++)
+        ex_put(x, py + rows[i], px - EX_YLABEL_W - 1, EX_YLABEL_W - 1, MBX_ROLE_AXIS, lab[i]);
+    ex_frame_left(x, py, px, sh);
+}

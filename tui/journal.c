@@ -1,0 +1,214 @@
+#include "journal.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mbx/csvio.h"
+
+#define JOURNAL_MAGIC "# mpibex journal 1"
+
+void mbx_point_key(char *buf, size_t len, const char *label, const char *bench, int procs,
+                   uint64_t bytes, long long param, int root)
+{
+    snprintf(buf, len, "%s|%s|%d|%llu|%lld|%d", label ? label : "", bench, procs,
+             (unsigned long long)bytes, param, root);
+}
+
+void mbx_curve_key(char *buf, size_t len, const char *label, const char *bench, long long param,
+                   int root)
+{
+    snprintf(buf, len, "%s|%s|%lld|%d", label ? label : "", bench, param, root);
+}
+
+uint64_t mbx_fnv1a(uint64_t h, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++) {
+        h ^= p[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+FILE *mbx_journal_open(const char *path, uint64_t hash, int append)
+{
+    FILE *j = fopen(path, append ? "ab" : "wb");
+    if (j && !append) {
+        fprintf(j, "%s\nplan %016llx\n", JOURNAL_MAGIC, (unsigned long long)hash);
+        fflush(j);
+    }
+    return j;
+}
+
+void mbx_journal_pair(FILE *j, int a, int b)
+{
+    if (j) {
+        fprintf(j, "pair %d %d\n", a, b);
+        fflush(j);
+    }
+}
+
+void mbx_journal_begin(FILE *j, const char *key, int refined)
+{
+    if (j) {
+        fprintf(j, "begin %d %s\n", refined ? 1 : 0, key);
+        fflush(j);
+    }
+}
+
+void mbx_journal_done(FILE *j, const char *key)
+{
+    if (j) {
+        fprintf(j, "done %s\n", key);
+        fflush(j);
+    }
+}
+
+void mbx_resume_free(mbx_resume *r)
+{
+    free(r->key);
+    free(r->median_s);
+    free(r->refined);
+    free(r->curve);
+    free(r->procs);
+    free(r->bytes);
+    memset(r, 0, sizeof *r);
+}
+
+long mbx_resume_find(const mbx_resume *r, const char *key)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (strcmp(r->key[i], key) == 0)
+            return (long)i;
+    return -1;
+}
+
+static int read_journal(const char *path, uint64_t hash, mbx_resume *out, char *msg, size_t len)
+{
+    FILE *j = fopen(path, "rb");
+    if (!j && errno == ENOENT) {
+        snprintf(msg, len,
+                 "--resume: no journal '%s': that run finished (a complete run removes its "
+                 "journal) or never started; nothing to resume",
+                 path);
+        return 2;
+    }
+    if (!j) {
+        snprintf(msg, len, "--resume: cannot read the journal '%s': %s", path, strerror(errno));
+        return 2;
+    }
+    char line[MBX_KEY_MAX + 32];
+    int lineno = 0, seen_plan = 0;
+    while (fgets(line, sizeof line, j)) {
+        lineno++;
+        size_t n = strlen(line);
+        if (n == 0 || line[n - 1] != '\n')
+            break; /* a torn last line: the kill came mid-write */
+        line[n - 1] = '\0';
+        if (lineno == 1) {
+            if (strcmp(line, JOURNAL_MAGIC) != 0)
+                break;
+            continue;
+        }
+        unsigned long long h;
+        int a, b, refined;
+        if (sscanf(line, "plan %llx", &h) == 1) {
+            if (h != hash) {
+                fclose(j);
+                snprintf(msg, len,
+                         "--resume: '%s' belongs to another plan, job size or option set; "
+                         "rerun without --resume, or with the original plan and options",
+                         path);
+                return 2;
+            }
+            seen_plan = 1;
+        } else if (sscanf(line, "pair %d %d", &a, &b) == 2) {
+            out->pair_a = a;
+            out->pair_b = b;
+            out->have_pair = 1;
+        } else if (strncmp(line, "begin ", 6) == 0 && sscanf(line + 6, "%d", &refined) == 1 &&
+                   strlen(line) > 8) {
+            snprintf(out->inflight, sizeof out->inflight, "%.*s", MBX_KEY_MAX - 1, line + 8);
+            out->inflight_refined = refined;
+        } else if (strncmp(line, "done ", 5) == 0) {
+            if (strcmp(out->inflight, line + 5) == 0)
+                out->inflight[0] = '\0';
+        }
+    }
+    fclose(j);
+    if (!seen_plan) {
+        snprintf(msg, len, "--resume: '%s' is not an mpibex journal", path);
+        return 2;
+    }
+    return 0;
+}
+
+int mbx_resume_load(const char *csv, const char *journal, uint64_t hash, mbx_resume *out, char *msg,
+                    size_t len)
+{
+    memset(out, 0, sizeof *out);
+    int rc = read_journal(journal, hash, out, msg, len);
+    if (rc)
+        return rc;
+    if (mbx_csv_trim_torn(csv, &out->torn_bytes) < 0) {
+        snprintf(msg, len, "--resume: cannot read '%s': %s", csv, strerror(errno));
+        return 2;
+    }
+    mbx_csv_table t;
+    if (mbx_csv_read_file(csv, &t) < 0) {
+        snprintf(msg, len, "--resume: '%s' is not a readable CSV file", csv);
+        return 2;
+    }
+    static const char *const need[] = {"label", "benchmark", "procs",     "bytes",
+                                       "param", "root",      "median_us", "refined"};
+    int col[8];
+    for (int i = 0; i < 8; i++) {
+        col[i] = mbx_csv_table_col(&t, need[i]);
+        if (col[i] < 0) {
+            snprintf(msg, len,
+                     "--resume: '%s' has no column '%s'; it is not a results file of "
+                     "this version",
+                     csv, need[i]);
+            mbx_csv_table_free(&t);
+            return 2;
+        }
+    }
+    size_t rows = t.nrows > 0 ? t.nrows - 1 : 0;
+    out->key = calloc(rows ? rows : 1, sizeof *out->key);
+    out->median_s = calloc(rows ? rows : 1, sizeof *out->median_s);
+    out->refined = calloc(rows ? rows : 1, sizeof *out->refined);
+    out->curve = calloc(rows ? rows : 1, sizeof *out->curve);
+    out->procs = calloc(rows ? rows : 1, sizeof *out->procs);
+    out->bytes = calloc(rows ? rows : 1, sizeof *out->bytes);
+    if (!out->key || !out->median_s || !out->refined || !out->curve || !out->procs || !out->bytes) {
+        mbx_csv_table_free(&t);
+        snprintf(msg, len, "out of memory");
+        return 1;
+    }
+    for (size_t r = 1; r < t.nrows; r++) {
+        if (t.ncols[r] != t.ncols[0]) {
+            snprintf(msg, len, "--resume: '%s' row %zu has %zu fields, the header %zu", csv, r + 1,
+                     t.ncols[r], t.ncols[0]);
+            mbx_csv_table_free(&t);
+            return 2;
+        }
+        char **c = t.cell[r];
+        const char *param = c[col[4]], *root = c[col[5]], *med = c[col[6]];
+        long long pv = *param ? atoll(param) : 0;
+        int rv = *root ? atoi(root) : -1;
+        out->procs[out->n] = atoi(c[col[2]]);
+        out->bytes[out->n] = strtoull(c[col[3]], NULL, 10);
+        mbx_point_key(out->key[out->n], MBX_KEY_MAX, c[col[0]], c[col[1]], out->procs[out->n],
+                      out->bytes[out->n], pv, rv);
+        mbx_curve_key(out->curve[out->n], MBX_KEY_MAX, c[col[0]], c[col[1]], pv, rv);
+        out->median_s[out->n] = *med ? strtod(med, NULL) * 1e-6 : NAN;
+        out->refined[out->n] = strcmp(c[col[7]], "1") == 0;
+        out->n++;
+    }
+    mbx_csv_table_free(&t);
+    if (out->inflight[0] && mbx_resume_find(out, out->inflight) >= 0)
+        out->inflight[0] = '\0'; /* its row landed before the kill */
+    return 0;
+}

@@ -1,0 +1,60 @@
+/* The run journal: what makes `mpibex run --resume` possible (SKaMPI).
+ *
+ * Next to OUT.csv, OUT.journal records the plan's fingerprint, the ping-
+ * pong pair in use, and a "begin" line before every point and a "done" line
+ * after its row is flushed. After a crash the CSV's complete rows are the
+ * finished points (a torn last row is cut off), and the last "begin" with
+ * no row is the point that was in flight: it is measured last. */
+#ifndef MBX_JOURNAL_H
+#define MBX_JOURNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define MBX_KEY_MAX 192
+
+/* A point's identity in a run: label, benchmark, procs, bytes, param (0 when
+ * the benchmark has none), root (-1 when it has none). */
+void mbx_point_key(char *buf, size_t len, const char *label, const char *bench, int procs,
+                   uint64_t bytes, long long param, int root);
+
+typedef struct mbx_resume {
+    size_t n;                   /* finished points (rows of OUT.csv) */
+    char (*key)[MBX_KEY_MAX];   /* n keys */
+    double *median_s;           /* n medians in seconds (NAN when empty) */
+    int *refined;               /* n flags */
+    char (*curve)[MBX_KEY_MAX]; /* n curve keys: the key without procs and bytes */
+    int *procs;                 /* n */
+    uint64_t *bytes;            /* n */
+    char inflight[MBX_KEY_MAX]; /* "" when no point was in flight */
+    int inflight_refined;
+    int pair_a, pair_b, have_pair; /* the ping-pong pair the run used */
+    size_t torn_bytes;             /* bytes of a torn last row cut off */
+} mbx_resume;
+
+/* A curve's identity: label, benchmark, param, root (see mbx_point_key). */
+void mbx_curve_key(char *buf, size_t len, const char *label, const char *bench, long long param,
+                   int root);
+
+/* Load OUT.csv and its journal for a resume of the run with fingerprint
+ * `hash`. Returns 0, or 2 with a one-line message (missing files, another
+ * plan, a CSV that is not ours). */
+int mbx_resume_load(const char *csv, const char *journal, uint64_t hash, mbx_resume *out, char *msg,
+                    size_t len);
+void mbx_resume_free(mbx_resume *r);
+/* Index of key among the finished points, or -1. */
+long mbx_resume_find(const mbx_resume *r, const char *key);
+
+/* Open the journal: a new one (truncate; write the fingerprint), or append
+ * to the one being resumed. NULL on failure (errno set). */
+FILE *mbx_journal_open(const char *path, uint64_t hash, int append);
+void mbx_journal_pair(FILE *j, int a, int b);
+void mbx_journal_begin(FILE *j, const char *key, int refined);
+void mbx_journal_done(FILE *j, const char *key);
+
+/* FNV-1a, for fingerprints. */
+uint64_t mbx_fnv1a(uint64_t h, const void *data, size_t len);
+#define MBX_FNV_OFFSET 0xcbf29ce484222325ull
+
+#endif
