@@ -54,6 +54,8 @@ def interp_errors(pts, ref):
     errs.sort()
     return errs[-1], errs[int(0.95 * (len(errs) - 1))]
 
+import statistics
+agg = {"refine": [], "sqrt2": []}
 print("round  set      points  wall_s(points)  wall_s(launch)  worst_seg_err  worst_interp  p95_interp")
 for r in range(1, rounds + 1):
     ref, _ = curve(f"{d}/ref{r}.csv")
@@ -62,7 +64,12 @@ for r in range(1, rounds + 1):
         launch = float(open(f"{d}/{name}{r}.wall").read())
         seg = re.search(r"worst segment prediction error ([0-9.]+)%", open(f"{d}/{name}{r}.log").read())
         worst, p95 = interp_errors(pts, ref)
+        agg[name].append((len(pts), wall, launch, float(seg.group(1)), 100 * worst, 100 * p95))
         print(f"{r:5d}  {name:7s}  {len(pts):6d}  {wall:14.3f}  {launch:14.2f}  {seg.group(1) + '%':>13s}"
               f"  {100 * worst:11.1f}%  {100 * p95:9.1f}%")
     print(f"       (reference: {len(ref)} points, factor 1.1, stderr:2%)")
+print("median over rounds:")
+for name, v in agg.items():
+    m = [statistics.median(c) for c in zip(*v)]
+    print(f"       {name:7s}  {m[0]:6.0f}  {m[1]:14.3f}  {m[2]:14.2f}  {m[3]:12.2f}%  {m[4]:11.1f}%  {m[5]:9.1f}%")
 EOF

@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mbx/version.h"
@@ -30,6 +31,7 @@ int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t 
 {
     memset(o, 0, sizeof *o);
     o->timer = MBX_TIMER_CLOCK;
+    o->settle = MBX_SETTLE_DEFAULT;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         const char **slot = NULL, *name = NULL;
@@ -70,6 +72,17 @@ int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t 
             name = "--refine", slot = &o->ov.refine;
         } else if (is_opt(a, "--budget")) {
             name = "--budget", slot = &o->ov.budget;
+        } else if (is_opt(a, "--settle")) {
+            if (!(v = take_value(argc, argv, &i, "--settle", msg, len)))
+                return 2;
+            char *end = NULL;
+            double s = strtod(v, &end);
+            if (end == v || *end != '\0' || !(s >= 0.0 && s <= 60.0)) {
+                snprintf(msg, len, "--settle: expected seconds in 0..60 (got '%s')", v);
+                return 2;
+            }
+            o->settle = s;
+            continue;
         } else if (strcmp(a, "--resume") == 0) {
             o->resume = 1;
             continue;
@@ -148,6 +161,8 @@ void mbx_cli_run_usage(void)
            "  --timer clock|wtime clock_gettime(CLOCK_MONOTONIC) (default) or MPI_Wtime\n"
            "  -o, --output FILE   results CSV; FILE.env.csv gets the environment\n"
            "  --raw               also write every observation to FILE.obs.csv\n"
+           "  --settle SECONDS    untimed barrier traffic before the first point, 0..60;\n"
+           "                      the start of a job runs slow here (default %.2f)\n"
            "  --resume            continue an interrupted run of the same plan into FILE:\n"
            "                      keep its finished points, measure the rest, and the point\n"
            "                      that was in flight last\n"
@@ -157,5 +172,5 @@ void mbx_cli_run_usage(void)
            "  -h, --help          this text\n"
            "\n"
            "Exit status: 0 success, 1 a measurement failed, 2 bad input.\n",
-           MBX_NMIN_DEFAULT, MBX_NMAX_DEFAULT);
+           MBX_NMIN_DEFAULT, MBX_NMAX_DEFAULT, MBX_SETTLE_DEFAULT);
 }

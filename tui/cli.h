@@ -7,6 +7,8 @@
 #include "mbx/plan.h"
 #include "mbx/timer.h"
 
+#define MBX_SETTLE_DEFAULT 0.3
+
 typedef struct mbx_run_opts {
     const char *plan_path; /* NULL: --bench or the embedded quick plan */
     mbx_plan_overrides ov;
@@ -14,6 +16,7 @@ typedef struct mbx_run_opts {
     int raw;            /* --raw: also OUT.obs.csv */
     int validate;       /* --validate: check received data after each point */
     int resume;         /* --resume: continue OUT.csv from its journal */
+    double settle;      /* --settle: seconds of untimed traffic before the first point */
     mbx_timer_kind timer;
     int quiet; /* no progress on stderr */
     int help;
