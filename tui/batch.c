@@ -603,6 +603,9 @@ static void series_name(const series *s, char *buf, size_t len)
 {
     const mbx_bench *b = mbx_bench_get(s->bench_id);
     int n = snprintf(buf, len, "%s [%s]", b->name, s->meas->label);
+    if (b->flags & MBX_BENCH_PARAM)
+        n += snprintf(buf + n, len - (size_t)n, " %s=%lld", b->param_name,
+                      (long long)(s->param ? s->param : b->param_default));
     if (s->axis == AXIS_PROCS)
         snprintf(buf + n, len - (size_t)n, " over P");
     else
