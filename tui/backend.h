@@ -3,6 +3,8 @@
 #ifndef MBX_BACKEND_H
 #define MBX_BACKEND_H
 
+#include "beff_run.h"
+#include "beffio_run.h"
 #include "mbx/engine.h"
 
 typedef struct mbx_backend mbx_backend;
@@ -19,6 +21,15 @@ struct mbx_backend {
      * (nranks entries, lat[0] = 0), *far the rank with the largest. */
     int (*pair_scan)(mbx_backend *b, double *lat, int *far);
     double (*now)(mbx_backend *b); /* seconds; simulated for the fake */
+    /* b_eff and b_eff_io, the whole benchmark (tui/beff_run.h,
+     * tui/beffio_run.h): rows through the callback as they land, then the
+     * summary. The fake makes up rows of the same shape (and the summary by
+     * the same aggregation rules) from a model, not from measurements. */
+    int (*beff)(mbx_backend *b, const mbx_beff_opts *o, mbx_beff_progress cb, void *ud,
+                mbx_beff_summary *out);
+    int (*beffio)(mbx_backend *b, const mbx_beffio_opts *o, mbx_beffio_progress cb, void *ud,
+                  mbx_beffio_summary *out, char *msg, size_t msglen);
+    int fake; /* 1: the fake back end, nothing is measured */
     void *impl;
 };
 

@@ -213,6 +213,11 @@ void ex_start_run(explorer *x)
 {
     if (x->running)
         return;
+    if (x->bf.running) {
+        ex_set_msg(x, MBX_ROLE_ERROR, "%s is running: cancel it first (5, c)",
+                   x->bf.io ? "b_eff_io" : "b_eff");
+        return;
+    }
     x->msg[0] = '\0';
     if (!ex_params_ok(x)) {
         ex_set_msg(x, MBX_ROLE_ERROR, "fix the parameters first (2)");
@@ -363,6 +368,8 @@ int ex_handle_key(explorer *x, int key)
         return ex_params_key(x, key);
     if (x->screen == EX_RUN && x->choosing)
         return ex_compare_key(x, key);
+    if (x->screen == EX_BEFF && x->bf.editing)
+        return ex_beff_key(x, key);
     ex_action a = ex_key_action(key, x->screen);
     switch (a) {
     case EXA_QUIT:
@@ -377,13 +384,22 @@ int ex_handle_key(explorer *x, int key)
     case EXA_PARAMS: x->screen = EX_PARAMS; return 1;
     case EXA_RUNVIEW: x->screen = EX_RUN; return 1;
     case EXA_RESULTS: x->screen = EX_RESULTS; return 1;
-    case EXA_START: ex_start_run(x); return 1;
+    case EXA_BEFF: x->screen = EX_BEFF; return 1;
+    case EXA_START:
+        if (x->screen == EX_BEFF)
+            ex_beff_start(x);
+        else
+            ex_start_run(x);
+        return 1;
     case EXA_PAUSE:
         set_pause(x, !x->paused);
         ex_set_msg(x, MBX_ROLE_WARNING, "%s", x->paused ? "paused: p resumes" : "");
         return 1;
     case EXA_CANCEL:
-        if (x->running) {
+        if (x->bf.running) {
+            x->bf.cancel = 1;
+            ex_set_msg(x, MBX_ROLE_WARNING, "cancelling %s", x->bf.io ? "b_eff_io" : "b_eff");
+        } else if (x->running) {
             x->cancel = 1;
             ex_set_msg(x, MBX_ROLE_WARNING, "cancelled: the point in flight was dropped");
         }
@@ -429,6 +445,7 @@ int ex_handle_key(explorer *x, int key)
     case EX_PICKER: return ex_picker_key(x, key);
     case EX_PARAMS: return ex_params_key(x, key);
     case EX_RESULTS: return ex_results_key(x, key);
+    case EX_BEFF: return ex_beff_key(x, key);
     default: return 0;
     }
 }
@@ -471,7 +488,8 @@ int ex_tick(explorer *x, int wait_ms)
     }
     if (mbx_stop_signal || (x->term && mbx_term_lost(x->term)))
         x->quit = x->cancel = 1;
-    if (!x->headless && (changed || (x->running && wall() - x->last_draw >= REDRAW_S))) {
+    if (!x->headless &&
+        (changed || ((x->running || x->bf.running) && wall() - x->last_draw >= REDRAW_S))) {
         ex_draw(x);
         x->last_draw = wall();
     }
@@ -557,6 +575,12 @@ int ex_main_loop(explorer *x)
         x->last_draw = wall();
     }
     while (!x->quit) {
+        if (x->bf.running) {
+            ex_beff_run(x);
+            if (!x->headless)
+                ex_draw(x), x->last_draw = wall();
+            continue;
+        }
         if (x->running && !x->paused) {
             run_one_point(x);
             if (!x->headless)

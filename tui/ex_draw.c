@@ -115,7 +115,10 @@ void ex_fill(explorer *x, int y, int x0, int w, int role)
 
 static void draw_title(explorer *x, const mbx_rect *r)
 {
-    static const char *const names[] = {"1 Picker", "2 Parameters", "3 Run", "4 Results"};
+    static const char *const full[] = {"1 Picker", "2 Parameters", "3 Run", "4 Results", "5 b_eff"};
+    /* Short names under 120 columns leave room for the job's description. */
+    static const char *const brief[] = {"1 Pick", "2 Params", "3 Run", "4 Results", "5 b_eff"};
+    const char *const *names = r->w < 120 ? brief : full;
     ex_fill(x, r->y, r->x, r->w, MBX_ROLE_TITLE);
     char head[32];
     snprintf(head, sizeof head, " mpibex %s ", MBX_VERSION);
@@ -171,6 +174,7 @@ void ex_draw(explorer *x)
         case EX_PARAMS: ex_draw_params(x, &f.body); break;
         case EX_RUN: ex_draw_run(x); break;
         case EX_RESULTS: ex_draw_results(x, &f.body); break;
+        case EX_BEFF: ex_draw_beff(x, &f.body); break;
         case EX_NSCREENS: break;
         }
         if (x->prompt != EX_PROMPT_NONE)

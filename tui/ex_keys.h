@@ -14,6 +14,7 @@ typedef enum ex_action {
     EXA_PARAMS,
     EXA_RUNVIEW,
     EXA_RESULTS,
+    EXA_BEFF,
     EXA_START,
     EXA_PAUSE,
     EXA_CANCEL,
@@ -48,7 +49,8 @@ typedef enum ex_action {
 #define S_PARM (1u << EX_PARAMS)
 #define S_RUN (1u << EX_RUN)
 #define S_RES (1u << EX_RESULTS)
-#define S_ALL (S_PICK | S_PARM | S_RUN | S_RES)
+#define S_BEFF (1u << EX_BEFF)
+#define S_ALL (S_PICK | S_PARM | S_RUN | S_RES | S_BEFF)
 /* Not a screen: the series chooser open over the run view owns the keys. */
 #define S_CHOOSE (1u << EX_NSCREENS)
 

@@ -167,6 +167,7 @@ static int setup_explorer(explorer *x, const opts *o, char *msg, size_t msglen)
         }
     ex_params_init(x, &plan->meas[0]);
     free(plan);
+    ex_beff_init(x);
 
     if (o->autosave && !strcmp(o->autosave, "none")) {
         x->autosave_dir[0] = '\0';

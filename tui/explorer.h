@@ -15,6 +15,8 @@
 #include "core/canvas.h"
 #include "core/layout.h"
 #include "core/theme.h"
+#include "mbx/beff.h"
+#include "mbx/beffio.h"
 #include "mbx/plan.h"
 #include "mbx/refine.h"
 #include "term.h"
@@ -25,7 +27,14 @@
 #define EX_MAX_PATTERNS 16
 #define EX_MAX_SERIES 256
 
-typedef enum ex_screen { EX_PICKER = 0, EX_PARAMS, EX_RUN, EX_RESULTS, EX_NSCREENS } ex_screen;
+typedef enum ex_screen {
+    EX_PICKER = 0,
+    EX_PARAMS,
+    EX_RUN,
+    EX_RESULTS,
+    EX_BEFF,
+    EX_NSCREENS
+} ex_screen;
 
 typedef enum ex_field {
     EX_F_SIZE_MIN = 0,
@@ -101,6 +110,48 @@ typedef enum ex_prompt_kind {
     EX_PROMPT_QUIT,
 } ex_prompt_kind;
 
+/* The b_eff / b_eff_io screen: its form, and what the rows so far show.
+ * Fields of both benchmarks; the form lists the chosen one's. */
+enum {
+    EXB_BENCH = 0, /* b_eff or b_eff_io */
+    EXB_QUICK,     /* b_eff: off or a cap on L_max (>= 4KiB) */
+    EXB_CAP,       /* b_eff: none or 128MiB */
+    EXB_MEM,       /* b_eff: auto or SIZE */
+    EXB_RMAX,      /* b_eff: none or GFlop/s */
+    EXB_RANDOM,    /* b_eff: random patterns 1..1000 */
+    EXB_REPS,      /* b_eff: repetitions 1..10 */
+    EXB_TIME,      /* b_eff_io: T seconds */
+    EXB_DIR,       /* b_eff_io: directory, empty for $TMPDIR */
+    EXB_NFIELDS
+};
+#define EXB_NSERIES 8 /* ring1..ring6, random (log average), pingpong */
+
+typedef struct ex_beff {
+    char field[EXB_NFIELDS][128];
+    char ferr[EXB_NFIELDS][160];
+    int fcursor, editing;
+    int io;                     /* the run shown: 0 b_eff, 1 b_eff_io */
+    int started, running, done; /* done: the summary is valid */
+    int cancel;
+    double t0, t1; /* back end clock at the start and at the end */
+    size_t ndone, ntotal;
+    char cur[128]; /* the last row, as text */
+    /* b_eff: bandwidth of each series at each of the 21 sizes, the max over
+     * methods (random: the log average over the random patterns of theirs) */
+    uint64_t bytes[MBX_BEFF_NSIZES];
+    double bw[EXB_NSERIES][MBX_BEFF_NSIZES];
+    double rlog[MBX_BEFF_NSIZES]; /* random: sum of logs of the maxima */
+    int rcount[MBX_BEFF_NSIZES];
+    double rlast;  /* the maximum so far of the random (pattern, size) in flight */
+    char rkey[32]; /* which one: pattern name */
+    int rsize;     /* and size index */
+    mbx_beff_summary sum;
+    /* b_eff_io: bytes and time of every type and access method so far */
+    double io_bytes[MBX_BEFFIO_NTYPES][MBX_BEFFIO_NACCESS];
+    double io_time[MBX_BEFFIO_NTYPES][MBX_BEFFIO_NACCESS];
+    mbx_beffio_summary iosum;
+} ex_beff;
+
 /* Where keys come from: the terminal, or a headless script. */
 typedef struct ex_keysrc ex_keysrc;
 
@@ -171,6 +222,9 @@ typedef struct explorer {
     int ratios;    /* the side column lists A/B at each common x */
     char msg[256]; /* the status line's message */
     int msg_role;
+
+    /* the b_eff / b_eff_io screen */
+    ex_beff bf;
 
     /* results table */
     int sort_col, sort_desc, rtop, rcursor;
@@ -263,6 +317,13 @@ void ex_draw_ratio_strip(explorer *x, const ex_xaxis *xa, int py, int px, int pw
 int ex_results_key(explorer *x, int key);
 void ex_draw_results(explorer *x, const mbx_rect *body);
 int ex_export(explorer *x, const char *path, char *msg, size_t msglen);
+
+/* ex_beff.c: the b_eff / b_eff_io screen */
+void ex_beff_init(explorer *x);
+int ex_beff_key(explorer *x, int key);
+void ex_beff_start(explorer *x); /* validate the form; the loop then calls ex_beff_run */
+void ex_beff_run(explorer *x);   /* the whole benchmark, keys and redraws between rows */
+void ex_draw_beff(explorer *x, const mbx_rect *body);
 
 /* ex_draw.c */
 void ex_colors_init(explorer *x);

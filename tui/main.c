@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "beff_run.h"
+#include "beffio_run.h"
 #include "cli.h"
 #include "explore.h"
 #include "launcher.h"
@@ -56,6 +58,10 @@ int main(int argc, char **argv)
         return list_benchmarks();
     if (!strcmp(cmd, "run"))
         return mbx_batch_run(argc - 2, argv + 2);
+    if (!strcmp(cmd, "beffio"))
+        return mbx_beffio_cmd(argc - 2, argv + 2);
+    if (!strcmp(cmd, "beff"))
+        return mbx_beff_cmd(argc - 2, argv + 2);
     if (!strcmp(cmd, "idle"))
         return mbx_idle_run(argc - 2, argv + 2);
     if (!strcmp(cmd, "merge"))

@@ -210,6 +210,8 @@ int mbx_engine_dispatch(mbx_engine *e, const mbx_cmd *cmd, void *payload)
     case MBX_OP_POINT_END: return mbx_point_end(e);
     case MBX_OP_VALIDATE: return mbx_point_validate(e);
     case MBX_OP_PAIR_SCAN: return mbx_pair_scan_exec(e, cmd);
+    case MBX_OP_BEFFIO_PATTERN: return mbx_beffio_exec(e, cmd, payload);
+    case MBX_OP_BEFF_PATTERN: return mbx_beff_exec(e, cmd, payload);
     case MBX_OP_QUIT:
         if (e->in_point)
             (void)mbx_point_end(e);

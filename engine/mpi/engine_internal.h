@@ -55,6 +55,12 @@ int mbx_point_end(mbx_engine *e);
 int mbx_point_validate(mbx_engine *e);
 int mbx_pair_scan_exec(mbx_engine *e, const mbx_cmd *cmd);
 
+/* Handler in beffio_exec.c */
+int mbx_beffio_exec(mbx_engine *e, const mbx_cmd *cmd, const void *payload);
+
+/* Handler in beff_exec.c (payload: see there; rank 0 gets the times in it) */
+int mbx_beff_exec(mbx_engine *e, const mbx_cmd *cmd, void *payload);
+
 /* Handlers in envcap.c */
 int mbx_describe_exec(mbx_engine *e);
 

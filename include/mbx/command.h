@@ -30,7 +30,11 @@ typedef enum mbx_opcode {
     MBX_OP_QUIT = 6,        /* leave the serve loop; iarg[0] is the exit code */
     MBX_OP_VALIDATE = 7,    /* in a point: check received data; reduce a bad flag to rank 0 */
     MBX_OP_PAIR_SCAN = 8,   /* quick 1-byte ping-pong of rank 0 with every rank, in turn */
-    MBX_OP_COUNT_ = 9
+    /* b_eff_io: one pattern type under one access method (beffio_exec.c) */
+    MBX_OP_BEFFIO_PATTERN = 9,
+    /* b_eff: one pattern at one size and method, `reps` timed loops (beff_exec.c) */
+    MBX_OP_BEFF_PATTERN = 10,
+    MBX_OP_COUNT_ = 11
 } mbx_opcode;
 
 typedef struct mbx_cmd {

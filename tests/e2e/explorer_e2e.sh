@@ -3,7 +3,10 @@
 # run, see braille plot cells appear, resize mid-run, export a CSV that
 # parses, quit, find the shell prompt back with a sane terminal and no
 # leftover process; then Ctrl-C mid-run (the autosaved CSV of finished
-# points still parses). Prints figures: key-to-screen latency, draw time.
+# points still parses); the b_eff screen (5): b_eff in quick mode and
+# b_eff_io with T = 2 s show their summaries (no file left behind), a run
+# cancels with c. Prints figures: key-to-screen latency, draw time, the
+# b_eff and b_eff_io wall times and summaries.
 # usage: explorer_e2e.sh MPIBEX CSVCHECK WORKDIR
 set -u
 . "$(dirname "$(readlink -f "$0")")/../lib.sh"
@@ -158,10 +161,86 @@ wait_for "^icanon echo" 5 && pass "terminal sane after a rank crash" || fail "te
 sleep 1
 pgrep -f "$mpibex explore" >/dev/null && fail "a rank is left after a rank crash" || pass "no leftover process after a rank crash"
 
+# 7b. the b_eff screen (5) on the real engine: b_eff in quick mode (L_max
+#     4 KiB, 1 random pattern, 1 repetition) fills the plot and shows its
+#     summary; b_eff_io with a 2-second schedule fills its table, shows
+#     b_eff_io and leaves no file in its directory; a cancelled run gives no
+#     summary; the terminal stays sane.
+tmux send-keys -t "$sess" clear Enter
+mkdir -p "$work/io"
+tmux send-keys -t "$sess" "$mpibex -n 2 --autosave none; echo EXIT=\$?" Enter
+wait_for "1 Pick" 30 || fail "explorer for the b_eff screen"
+tmux send-keys -t "$sess" 5
+wait_for "\[5 b_eff\]" 5 && pass "b_eff screen opens with 5" || fail "b_eff screen"
+# field text: Enter opens it, BSpace clears, Enter closes
+set_field() {
+  tmux send-keys -t "$sess" Enter
+  for _ in $(seq 1 10); do tmux send-keys -t "$sess" BSpace; done
+  tmux send-keys -t "$sess" "$1" Enter
+}
+tmux send-keys -t "$sess" Down   # quick
+set_field 4KiB
+tmux send-keys -t "$sess" Down Down Down Down   # random
+set_field 1
+tmux send-keys -t "$sess" Down   # repetitions
+set_field 1
+wait_for "repetitions +1 " 5 || fail "b_eff form"
+t0=$SECONDS
+tmux send-keys -t "$sess" r
+wait_for "b_eff: row [0-9]+/[0-9]+ .*running" 10 && pass "b_eff runs with a progress line" || fail "b_eff progress"
+end=$((SECONDS + 30))
+until braille || [ $SECONDS -ge $end ]; do sleep 0.2; done
+braille && pass "b_eff: braille plot cells appear" || fail "b_eff: no plot"
+if wait_for "^ b_eff [0-9.]+ MB/s +per process [0-9.]+ MB/s" 150; then
+  pass "b_eff summary shown"
+  echo "FIGURE: b_eff quick (L_max 4KiB, 1 random, 1 rep) on 2 ranks in the explorer: $((SECONDS - t0)) s"
+  screen | grep -E "^ (b_eff[:] row|b_eff [0-9]|at L_max|L_max )" | sed 's/^/FIGURE: /'
+  screen | grep -qE "^ b_eff: row ([0-9]+)/\1 .* done" && pass "b_eff: every row in (done = total)" || fail "b_eff: rows done != total"
+  screen | grep -qE "at L_max [0-9.]+ MB/s +ring at L_max [0-9.]+ +ping-pong at L_max [0-9.]+" &&
+    pass "b_eff: at L_max, ring and ping-pong at L_max" || fail "b_eff: L_max figures"
+  screen | grep -q "fake back end" && fail "the engine's screen claims a fake back end" || pass "no fake-back-end notice on the engine"
+else
+  fail "b_eff summary"
+  screen
+fi
+# b_eff_io: to the benchmark field, switch, T = 2, the directory
+tmux send-keys -t "$sess" Up Up Up Up Up Up Right
+wait_for "T seconds" 5 || fail "b_eff_io form"
+tmux send-keys -t "$sess" Down
+set_field 2
+tmux send-keys -t "$sess" Down
+set_field "$work/io"
+t0=$SECONDS
+tmux send-keys -t "$sess" r
+wait_for "b_eff_io: row [0-9]+/[0-9]+" 20 && pass "b_eff_io runs with a progress line" || fail "b_eff_io progress"
+if wait_for "^ b_eff_io [0-9.]+ MB/s \(25% write" 150; then
+  pass "b_eff_io summary shown"
+  echo "FIGURE: b_eff_io T=2 s on 2 ranks in the explorer: $((SECONDS - t0)) s"
+  screen | grep -E "^ (b_eff_io[:] row|b_eff_io [0-9]|[0-4] [a-z-]+ +[0-9])" | sed 's/^/FIGURE: /'
+  screen | grep -qE "^ b_eff_io: row ([0-9]+)/\1 .* done" && pass "b_eff_io: every row in (done = total)" || fail "b_eff_io: rows done != total"
+else
+  fail "b_eff_io summary"
+  screen
+fi
+[ -z "$(ls -A "$work/io")" ] && pass "b_eff_io left no file behind" || fail "b_eff_io left files: $(ls -A "$work/io")"
+# cancel a b_eff run
+tmux send-keys -t "$sess" Up Up Left
+wait_for "repetitions" 5 || fail "back to b_eff"
+tmux send-keys -t "$sess" r
+wait_for "b_eff: row [1-9][0-9]*/" 20 || fail "b_eff rerun"
+tmux send-keys -t "$sess" c
+wait_for "cancelled after [0-9]+ of [0-9]+ rows" 20 && pass "b_eff cancelled with c" || { fail "b_eff cancel"; screen | tail -5; }
+tmux send-keys -t "$sess" q
+if wait_for "EXIT=0" 20; then pass "quit from the b_eff screen, exit 0"; else fail "b_eff screen exit"; screen | tail -5; fi
+tmux send-keys -t "$sess" "stty -a | tr ' ;' '\n\n' | grep -xE -- '-?(icanon|echo)' | tr '\n' ' '; echo" Enter
+wait_for "^icanon echo" 5 && pass "terminal sane after the b_eff screen" || fail "terminal after the b_eff screen"
+sleep 0.5
+pgrep -f "$mpibex explore" >/dev/null && fail "a rank is left after the b_eff screen" || pass "no leftover process after the b_eff screen"
+
 # 8. the terminal closes under the explorer (the tmux window is killed):
 #    the launcher gets SIGHUP and takes the job down
 tmux send-keys -t "$sess" "$mpibex -n 2 --autosave none; echo EXIT=\$?" Enter
-wait_for "1 Picker" 30 || fail "explorer for the hang-up case"
+wait_for "1 Pick" 30 || fail "explorer for the hang-up case"
 tmux kill-session -t "$sess"
 end=$((SECONDS + 20))
 while pgrep -f "$mpibex explore" >/dev/null && [ $SECONDS -lt $end ]; do sleep 0.2; done

@@ -128,6 +128,8 @@ include(mpi/validate_pp_simple.cmake)
 include(mpi/validate_mw.cmake)
 include(mpi/merge_tests.cmake)
 include(mpi/validate_coll.cmake)
+include(mpi/beffio_tests.cmake)
+include(mpi/beff_tests.cmake)
 
 # Crash resume: SIGKILL of rank 0 mid-point, then --resume (grid, and with
 # refinement).

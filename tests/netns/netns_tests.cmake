@@ -15,3 +15,13 @@ foreach(_mbx_netns_test IN ITEMS pingpong_two_hosts bridge_two_hosts)
                        RUN_SERIAL TRUE
                        SKIP_RETURN_CODE 77)
 endforeach()
+
+# b_eff across two hosts, unshaped and with the link shaped to 100 Mbit/s
+# (the shaped run moves 1 MiB messages at 12 MB/s: about a minute).
+add_test(NAME netns.beff_two_hosts
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/beff_two_hosts.sh $<TARGET_FILE:mpibex>)
+set_tests_properties(netns.beff_two_hosts PROPERTIES
+                     TIMEOUT 600
+                     LABELS "netns;beff"
+                     RUN_SERIAL TRUE
+                     SKIP_RETURN_CODE 77)

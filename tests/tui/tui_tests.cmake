@@ -49,7 +49,7 @@ set_tests_properties(tui.golden.skampi.80x24 PROPERTIES TIMEOUT 60 LABELS tui)
 add_test(NAME e2e.explorer
          COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/explorer_e2e.sh $<TARGET_FILE:mpibex>
                  $<TARGET_FILE:csvcheck> ${CMAKE_CURRENT_BINARY_DIR}/e2e-explorer)
-set_tests_properties(e2e.explorer PROPERTIES TIMEOUT 300 LABELS e2e RUN_SERIAL TRUE)
+set_tests_properties(e2e.explorer PROPERTIES TIMEOUT 600 LABELS e2e RUN_SERIAL TRUE)
 
 # The launcher and terminal bridge on their own, through a test driver and
 # an echo program as rank 0: tty and socket bridges, resize, strangers with
@@ -64,3 +64,19 @@ add_test(NAME e2e.bridge
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/bridge_e2e.sh $<TARGET_FILE:launcher_driver>
                  $<TARGET_FILE:term_echo>)
 set_tests_properties(e2e.bridge PROPERTIES TIMEOUT 300 LABELS e2e RUN_SERIAL TRUE)
+
+# The b_eff / b_eff_io screen (5) on the fake back end, 4 ranks: the form,
+# runs mid-way and done with their summaries, a field in error, a cancel,
+# the help; at 120x40 and at 80x24.
+add_test(NAME tui.golden.beff.xterm-256color
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/headless_test.sh $<TARGET_FILE:mpibex> xterm-256color
+                 ${CMAKE_CURRENT_SOURCE_DIR}/tui/keys/beff.keys
+                 ${CMAKE_CURRENT_SOURCE_DIR}/tui/golden/beff-xterm-256color
+                 ${CMAKE_CURRENT_BINARY_DIR}/headless/beff-xterm-256color 120x40 4)
+set_tests_properties(tui.golden.beff.xterm-256color PROPERTIES TIMEOUT 60 LABELS tui)
+add_test(NAME tui.golden.beff.80x24
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/headless_test.sh $<TARGET_FILE:mpibex> xterm-256color
+                 ${CMAKE_CURRENT_SOURCE_DIR}/tui/keys/beff_small.keys
+                 ${CMAKE_CURRENT_SOURCE_DIR}/tui/golden/beff-80x24
+                 ${CMAKE_CURRENT_BINARY_DIR}/headless/beff-80x24 80x24 4)
+set_tests_properties(tui.golden.beff.80x24 PROPERTIES TIMEOUT 60 LABELS tui)

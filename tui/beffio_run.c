@@ -1,0 +1,287 @@
+/* b_eff_io driver on rank 0: directory and space checks, the 15 phases
+ * (5 pattern types x write, rewrite, read), the rows and the summary, and
+ * the removal of every file on every path. */
+#include "beffio_run.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "job.h"
+#include "mbx/beffio.h"
+
+#define PREFIX "mpibex-beffio-"
+#define DEFAULT_T_S 10.0
+#define BUDGET_SHARE 0.8 /* of the free space at start, for one type's files */
+
+typedef struct ctx {
+    mbx_beffio_progress cb;
+    void *ud;
+    int stop;
+} ctx;
+
+static int stop_hook(void *ud)
+{
+    const ctx *c = ud;
+    return c->stop || mbx_stop_signal != 0;
+}
+
+/* Remove the flat files of a run directory, then the directory. */
+static int remove_run_dir(const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d)
+        return errno == ENOENT ? 0 : -1;
+    struct dirent *de;
+    char f[4400];
+    while ((de = readdir(d)) != NULL) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+            continue;
+        snprintf(f, sizeof f, "%s/%s", path, de->d_name);
+        (void)unlink(f);
+    }
+    closedir(d);
+    return rmdir(path);
+}
+
+static void host_name(char *h, size_t n)
+{
+    if (gethostname(h, n) != 0)
+        snprintf(h, n, "localhost");
+    h[n - 1] = '\0';
+    for (char *p = h; *p; p++)
+        if (*p == '/' || *p == '-')
+            *p = '_';
+}
+
+int mbx_beffio_cleanup_stale(const char *dir)
+{
+    char host[256], mine[300];
+    host_name(host, sizeof host);
+    snprintf(mine, sizeof mine, PREFIX "%s-", host);
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    int removed = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        size_t ml = strlen(mine);
+        if (strncmp(de->d_name, mine, ml) != 0)
+            continue;
+        char *end = NULL;
+        long pid = strtol(de->d_name + ml, &end, 10);
+        if (pid <= 0 || !end || *end != '\0')
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue; /* alive, or not ours to judge */
+        char p[4400];
+        snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+        if (remove_run_dir(p) == 0)
+            removed++;
+    }
+    closedir(d);
+    return removed;
+}
+
+static double mbps(double bytes, double s)
+{
+    return s > 0 ? bytes / s / 1e6 : 0.0;
+}
+
+static void unlink_type(const char *run, int type, int nprocs)
+{
+    char f[4500];
+    if (type == 2) {
+        for (int r = 0; r < nprocs; r++) {
+            snprintf(f, sizeof f, "%s/t2.%d", run, r);
+            (void)unlink(f);
+        }
+    } else {
+        snprintf(f, sizeof f, "%s/t%d", run, type);
+        (void)unlink(f);
+    }
+}
+
+/* Checks before anything is written: T, the directory, the memory, the
+ * space. Fills dir (absolute) and the table. */
+static int prepare(mbx_engine *e, const mbx_beffio_opts *o, char *dir, size_t dirlen,
+                   uint64_t *mpart, double *budget, char *msg, size_t msglen)
+{
+    const char *d = o->dir;
+    if (!d || !*d)
+        d = getenv("TMPDIR");
+    if (!d || !*d)
+        d = "/tmp";
+    struct stat st;
+    if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode) || access(d, W_OK | X_OK) != 0) {
+        snprintf(msg, msglen, "--dir: '%s' is not a writable directory", d);
+        return MBX_E_INVAL;
+    }
+    char *abs = realpath(d, NULL);
+    if (!abs || strlen(abs) + 64 >= dirlen) {
+        free(abs);
+        snprintf(msg, msglen, "--dir: '%s' cannot be resolved or is too long", d);
+        return MBX_E_INVAL;
+    }
+    snprintf(dir, dirlen, "%s", abs);
+    free(abs);
+    uint64_t mem = o->mem_per_proc;
+    if (mem == 0) {
+        const mbx_job_info *job = NULL;
+        int rc = mbx_engine_describe(e, &job);
+        if (rc < 0) {
+            snprintf(msg, msglen, "describing the job failed: %s", mbx_strerror(rc));
+            return rc;
+        }
+        mem = job->mem_per_rank;
+    }
+    *mpart = mbx_beffio_mpart(mem);
+    mbx_beffio_pattern table[MBX_BEFFIO_NPATTERNS];
+    mbx_beffio_table(*mpart, table);
+    (void)mbx_beffio_cleanup_stale(dir);
+    struct statvfs vfs;
+    if (statvfs(dir, &vfs) != 0) {
+        snprintf(msg, msglen, "--dir: cannot read the free space of '%s': %s", dir,
+                 strerror(errno));
+        return MBX_E_IO;
+    }
+    double avail = (double)vfs.f_bavail * (double)vfs.f_frsize;
+    double need = (double)mbx_beffio_min_bytes(table, mbx_engine_size(e));
+    if (avail * BUDGET_SHARE < need) {
+        snprintf(msg, msglen,
+                 "--dir: '%s' has %.1f MB free; the schedule needs %.1f MB (one repetition of "
+                 "every pattern of the largest type on %d processes, MPART %.1f MB) within "
+                 "%.0f%% of the free space",
+                 dir, avail / 1e6, need / 1e6, mbx_engine_size(e), (double)*mpart / 1e6,
+                 BUDGET_SHARE * 100);
+        return MBX_E_RANGE;
+    }
+    *budget = avail * BUDGET_SHARE;
+    return MBX_OK;
+}
+
+static int run_all(mbx_engine *e, const char *run, uint64_t mpart, double T, double budget, ctx *c,
+                   mbx_beffio_summary *out, char *msg, size_t msglen)
+{
+    int nprocs = mbx_engine_size(e);
+    mbx_beffio_pattern table[MBX_BEFFIO_NPATTERNS];
+    mbx_beffio_table(mpart, table);
+    size_t total = MBX_BEFFIO_NPATTERNS * MBX_BEFFIO_NACCESS, done = 0;
+    uint64_t wreps[MBX_BEFFIO_NTYPES][MBX_BEFFIO_MAXPERTYPE] = {{0}};
+    for (int t = 0; t < MBX_BEFFIO_NTYPES; t++) {
+        const mbx_beffio_pattern *rows = table + mbx_beffio_type_first(t);
+        mbx_beffio_phase_in in = {.type = t,
+                                  .mpart = mpart,
+                                  .T_s = T,
+                                  .budget_bytes = budget,
+                                  .dir = run,
+                                  .stop = stop_hook,
+                                  .ud = c};
+        if (t >= 3) {
+            mbx_beffio_derive_reps(table, t, wreps[t == 4 ? 1 : 2], in.reps);
+            uint64_t fill;
+            mbx_beffio_segment(rows, in.reps, &in.segment, &fill);
+        }
+        for (int a = 0; a < MBX_BEFFIO_NACCESS; a++) {
+            if (stop_hook(c)) {
+                snprintf(msg, msglen, "stopped before type %d %s", t, mbx_beffio_access_name(a));
+                return MBX_E_ABORTED;
+            }
+            in.access = a;
+            mbx_beffio_phase_out po;
+            int rc = mbx_engine_beffio_phase(e, &in, &po);
+            if (rc < 0) {
+                snprintf(msg, msglen, "type %d %s in '%s' failed: %s", t, mbx_beffio_access_name(a),
+                         run, mbx_strerror(rc));
+                return rc;
+            }
+            if (po.stopped) {
+                snprintf(msg, msglen, "stopped during type %d %s", t, mbx_beffio_access_name(a));
+                return MBX_E_ABORTED;
+            }
+            if (a == MBX_BEFFIO_WRITE && t <= 2)
+                memcpy(in.reps, po.reps, sizeof in.reps);
+            if (a == MBX_BEFFIO_WRITE)
+                memcpy(wreps[t], po.reps, sizeof wreps[t]);
+            out->type_access_mbps[t][a] = mbps(po.type_bytes, po.type_time);
+            for (int k = 0; k < po.npat; k++) {
+                const mbx_beffio_pattern *p = &rows[k];
+                mbx_beffio_row row = {.type = t,
+                                      .pattern = p->no,
+                                      .access = mbx_beffio_access_name(a),
+                                      .chunk_bytes = p->l,
+                                      .mem_bytes = p->L,
+                                      .wellformed = p->wellformed,
+                                      .unit = p->unit,
+                                      .reps = po.reps[k],
+                                      .bytes_total = po.bytes[k],
+                                      .time_s = po.time[k]};
+                if (p->fill) {
+                    uint64_t seg, fill;
+                    mbx_beffio_segment(rows, in.reps, &seg, &fill);
+                    row.chunk_bytes = row.mem_bytes = fill;
+                    row.wellformed = fill % 1024 == 0;
+                }
+                row.mbps = mbps(row.bytes_total, row.time_s);
+                done++;
+                if (c->cb && c->cb(c->ud, &row, done, total))
+                    c->stop = 1;
+            }
+        }
+        unlink_type(run, t, nprocs);
+    }
+    return MBX_OK;
+}
+
+int mbx_beffio_run(mbx_engine *e, const mbx_beffio_opts *o, mbx_beffio_progress cb, void *ud,
+                   mbx_beffio_summary *out, char *msg, size_t msglen)
+{
+    if (!e || !o || !out || !msg || msglen == 0)
+        return MBX_E_INVAL;
+    memset(out, 0, sizeof *out);
+    msg[0] = '\0';
+    double T = o->T_s > 0 ? o->T_s : DEFAULT_T_S;
+    char dir[4096], run[4400], host[256];
+    uint64_t mpart = 0;
+    double budget = 0.0;
+    int rc = prepare(e, o, dir, sizeof dir, &mpart, &budget, msg, msglen);
+    if (rc < 0)
+        return rc;
+    host_name(host, sizeof host);
+    snprintf(run, sizeof run, "%s/" PREFIX "%s-%ld", dir, host, (long)getpid());
+    (void)remove_run_dir(run); /* a pid reused after a killed run */
+    if (mkdir(run, 0700) != 0) {
+        snprintf(msg, msglen, "--dir: cannot create '%s': %s", run, strerror(errno));
+        return MBX_E_IO;
+    }
+    ctx c = {.cb = cb, .ud = ud};
+    double t0 = MPI_Wtime();
+    rc = run_all(e, run, mpart, T, budget, &c, out, msg, msglen);
+    if (remove_run_dir(run) != 0 && rc >= 0) {
+        snprintf(msg, msglen, "cannot remove '%s': %s", run, strerror(errno));
+        rc = MBX_E_IO;
+    }
+    out->wall_s = MPI_Wtime() - t0;
+    out->procs = mbx_engine_size(e);
+    out->T_s = T;
+    out->mpart_bytes = mpart;
+    mbx_beffio_rules(out->rules, sizeof out->rules);
+    if (rc < 0)
+        return rc;
+    for (int a = 0; a < MBX_BEFFIO_NACCESS; a++) {
+        double v[MBX_BEFFIO_NTYPES];
+        for (int t = 0; t < MBX_BEFFIO_NTYPES; t++)
+            v[t] = out->type_access_mbps[t][a];
+        out->per_access_mbps[a] = mbx_beffio_access_value(v);
+    }
+    for (int t = 0; t < MBX_BEFFIO_NTYPES; t++)
+        out->per_type_mbps[t] = mbx_beffio_partition_value(out->type_access_mbps[t]);
+    out->beffio_mbps = mbx_beffio_partition_value(out->per_access_mbps);
+    return MBX_OK;
+}

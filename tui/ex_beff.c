@@ -1,0 +1,669 @@
+/* The b_eff / b_eff_io screen: a small form, then the benchmark run as a
+ * whole through the back end (tui/beff_run.h, tui/beffio_run.h), with keys
+ * read and the screen redrawn between rows. b_eff draws bandwidth against
+ * message size, one curve per ring pattern, the random patterns' log
+ * average and the ping-pong, each the maximum over the three methods; b_eff_io
+ * fills a table of pattern types by access methods. The summary numbers
+ * appear when the run is done. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/axis.h"
+#include "core/canvas.h"
+#include "ex_keys.h"
+#include "explorer.h"
+#include "mbx/sizes.h"
+
+#define QUICK_DEFAULT "1MiB"
+
+typedef struct bfield {
+    const char *label, *hint;
+    const char *const *choices; /* NULL: text */
+} bfield;
+
+static const char *const benches[] = {"b_eff", "b_eff_io", NULL};
+static const char *const caps[] = {"none", "128MiB", NULL};
+
+static const bfield fields[EXB_NFIELDS] = {
+    {"benchmark", "b_eff: network (section 4); b_eff_io: MPI-IO (section 5)", benches},
+    {"quick", "off, or cap L_max at SIZE (>= 4KiB) for a fast look", NULL},
+    {"L_max cap", "the paper's 128 MiB cap on L_max", caps},
+    {"mem per proc", "auto (host memory / ranks), or 512KiB..1TiB; L_max = mem/128", NULL},
+    {"Rmax", "none, or the machine's Linpack GFlop/s: balance factor", NULL},
+    {"random", "random patterns, 1..1000 (30, as b_eff 3.x)", NULL},
+    {"repetitions", "1..10, the maximum is taken (3, the paper's)", NULL},
+    {"T seconds", "scheduled time T, 0.1..86400 (the paper: 900 or more)", NULL},
+    {"directory", "where the files go; empty: $TMPDIR, else /tmp", NULL},
+};
+
+static const int beff_fields[] = {EXB_BENCH, EXB_QUICK,  EXB_CAP, EXB_MEM,
+                                  EXB_RMAX,  EXB_RANDOM, EXB_REPS};
+static const int io_fields[] = {EXB_BENCH, EXB_TIME, EXB_DIR};
+
+static const char *const type_names[MBX_BEFFIO_NTYPES] = {"0 scatter", "1 shared", "2 separate",
+                                                          "3 segmented", "4 seg-coll"};
+static const char series_mark[EXB_NSERIES] = {'o', '+', 'x', '*', '#', '@', '%', '&'};
+static const char *const series_names[EXB_NSERIES] = {
+    "ring1", "ring2", "ring3", "ring4", "ring5", "ring6", "random log avg", "ping-pong"};
+
+static int is_io(const explorer *x)
+{
+    return strcmp(x->bf.field[EXB_BENCH], "b_eff_io") == 0;
+}
+
+static const int *form(const explorer *x, int *n)
+{
+    if (is_io(x)) {
+        *n = (int)(sizeof io_fields / sizeof *io_fields);
+        return io_fields;
+    }
+    *n = (int)(sizeof beff_fields / sizeof *beff_fields);
+    return beff_fields;
+}
+
+/* ---- the form ---- */
+
+static void validate(explorer *x)
+{
+    ex_beff *b = &x->bf;
+    char why[160];
+    uint64_t v;
+    for (int f = 0; f < EXB_NFIELDS; f++)
+        b->ferr[f][0] = '\0';
+    const char *q = b->field[EXB_QUICK];
+    if (strcmp(q, "off") != 0 && (mbx_size_parse(q, &v, why, sizeof why) < 0 || v < MBX_BEFF_LMIN))
+        snprintf(b->ferr[EXB_QUICK], sizeof b->ferr[0], "quick: expected off or a size >= 4KiB");
+    const char *m = b->field[EXB_MEM];
+    if (strcmp(m, "auto") != 0 && (mbx_size_parse(m, &v, why, sizeof why) < 0 ||
+                                   v < MBX_BEFF_MEM_MIN || v > ((uint64_t)1 << 40)))
+        snprintf(b->ferr[EXB_MEM], sizeof b->ferr[0],
+                 "mem per proc: expected auto or a size from 512KiB to 1TiB");
+    const char *r = b->field[EXB_RMAX];
+    if (strcmp(r, "none") != 0) {
+        char *end;
+        errno = 0;
+        double g = strtod(r, &end);
+        if (errno || end == r || *end || !(g > 0) || !isfinite(g))
+            snprintf(b->ferr[EXB_RMAX], sizeof b->ferr[0], "Rmax: expected none or GFlop/s > 0");
+    }
+    static const struct {
+        int f;
+        long lo, hi;
+        const char *msg;
+    } ints[] = {{EXB_RANDOM, 1, MBX_BEFF_NRANDOM_MAX, "random: expected an integer in 1..1000"},
+                {EXB_REPS, 1, 10, "repetitions: expected an integer in 1..10"}};
+    for (size_t i = 0; i < sizeof ints / sizeof *ints; i++) {
+        char *e;
+        errno = 0;
+        long n = strtol(b->field[ints[i].f], &e, 10);
+        if (errno || e == b->field[ints[i].f] || *e || n < ints[i].lo || n > ints[i].hi)
+            snprintf(b->ferr[ints[i].f], sizeof b->ferr[0], "%s", ints[i].msg);
+    }
+    char *end;
+    errno = 0;
+    double t = strtod(b->field[EXB_TIME], &end);
+    if (errno || end == b->field[EXB_TIME] || *end || !(t >= 0.1 && t <= 86400))
+        snprintf(b->ferr[EXB_TIME], sizeof b->ferr[0],
+                 "T seconds: expected a number of seconds in 0.1..86400");
+}
+
+static int form_ok(const explorer *x)
+{
+    int n;
+    const int *fl = form(x, &n);
+    for (int i = 0; i < n; i++)
+        if (x->bf.ferr[fl[i]][0])
+            return 0;
+    return 1;
+}
+
+void ex_beff_init(explorer *x)
+{
+    ex_beff *b = &x->bf;
+    memset(b, 0, sizeof *b);
+    snprintf(b->field[EXB_BENCH], sizeof b->field[0], "b_eff");
+    snprintf(b->field[EXB_QUICK], sizeof b->field[0], QUICK_DEFAULT);
+    snprintf(b->field[EXB_CAP], sizeof b->field[0], "none");
+    snprintf(b->field[EXB_MEM], sizeof b->field[0], "auto");
+    snprintf(b->field[EXB_RMAX], sizeof b->field[0], "none");
+    snprintf(b->field[EXB_RANDOM], sizeof b->field[0], "30");
+    snprintf(b->field[EXB_REPS], sizeof b->field[0], "3");
+    snprintf(b->field[EXB_TIME], sizeof b->field[0], "10");
+    validate(x);
+}
+
+static void cycle(explorer *x, int f, int dir)
+{
+    const char *const *c = fields[f].choices;
+    int n = 0, i = 0;
+    while (c[n])
+        n++;
+    for (int k = 0; k < n; k++)
+        if (strcmp(c[k], x->bf.field[f]) == 0)
+            i = k;
+    snprintf(x->bf.field[f], sizeof x->bf.field[0], "%s", c[(i + dir + n) % n]);
+    if (f == EXB_BENCH)
+        x->bf.fcursor = 0;
+}
+
+int ex_beff_key(explorer *x, int key)
+{
+    ex_beff *b = &x->bf;
+    int n;
+    const int *fl = form(x, &n);
+    if (b->fcursor >= n)
+        b->fcursor = n - 1;
+    int f = fl[b->fcursor];
+    if (b->editing) {
+        size_t len = strlen(b->field[f]);
+        if (key == '\n' || key == '\r' || key == KEY_ENTER || key == 27 || key == '\t')
+            b->editing = 0;
+        else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+            if (len > 0)
+                b->field[f][len - 1] = '\0';
+        } else if (key >= 32 && key < 127 && len + 1 < sizeof b->field[0]) {
+            b->field[f][len] = (char)key;
+            b->field[f][len + 1] = '\0';
+        } else {
+            return 0;
+        }
+        validate(x);
+        x->msg[0] = '\0'; /* a refusal no longer applies */
+        return 1;
+    }
+    ex_action a = ex_key_action(key, EX_BEFF);
+    switch (a) {
+    case EXA_UP: b->fcursor = b->fcursor > 0 ? b->fcursor - 1 : 0; return 1;
+    case EXA_DOWN: b->fcursor = b->fcursor + 1 < n ? b->fcursor + 1 : b->fcursor; return 1;
+    case EXA_LEFT:
+    case EXA_RIGHT:
+        if (!fields[f].choices)
+            return 0;
+        if (b->running) {
+            ex_set_msg(x, MBX_ROLE_WARNING, "a run is in progress: c cancels it");
+            return 1;
+        }
+        cycle(x, f, a == EXA_RIGHT ? 1 : -1);
+        x->msg[0] = '\0';
+        return 1;
+    case EXA_ENTER:
+        if (b->running) {
+            ex_set_msg(x, MBX_ROLE_WARNING, "a run is in progress: c cancels it");
+            return 1;
+        }
+        if (fields[f].choices)
+            cycle(x, f, 1);
+        else
+            b->editing = 1;
+        validate(x);
+        x->msg[0] = '\0';
+        return 1;
+    default: return 0;
+    }
+}
+
+/* ---- the run ---- */
+
+static double now(const explorer *x)
+{
+    return x->be->now(x->be);
+}
+
+/* Between rows: keys and redraws as during a point; 1 stops the run. */
+static int tick(explorer *x)
+{
+    if (ex_tick(x, 0))
+        return 1;
+    return x->bf.cancel || x->quit;
+}
+
+static int series_of(const mbx_beff_row *r)
+{
+    if (r->kind == MBX_BEFF_RING && strncmp(r->pattern, "ring", 4) == 0) {
+        int k = atoi(r->pattern + 4);
+        return k >= 1 && k <= 6 ? k - 1 : -1;
+    }
+    if (r->kind == MBX_BEFF_RANDOM)
+        return 6;
+    if (strcmp(r->pattern, "pingpong") == 0)
+        return 7;
+    return -1;
+}
+
+static int on_beff_row(void *ud, const mbx_beff_row *r, size_t done, size_t total)
+{
+    explorer *x = ud;
+    ex_beff *b = &x->bf;
+    b->ndone = done;
+    b->ntotal = total;
+    int si = r->size_index;
+    char sz[16];
+    mbx_axis_format((double)r->bytes, MBX_AXIS_BYTES, 0, sz, sizeof sz);
+    snprintf(b->cur, sizeof b->cur, "%s %sB %s: %.1f MB/s (loop %d)", r->pattern, sz, r->method,
+             r->mbps, r->looplength);
+    int s = series_of(r);
+    if (si >= 0 && si < MBX_BEFF_NSIZES && s >= 0 && r->mbps > 0 && isfinite(r->mbps)) {
+        b->bytes[si] = r->bytes;
+        if (s < 6 || s == 7) {
+            if (r->mbps > b->bw[s][si])
+                b->bw[s][si] = r->mbps;
+        } else if (strcmp(b->rkey, r->pattern) == 0 && b->rsize == si) {
+            /* another method of the random pattern and size in flight */
+            if (r->mbps > b->rlast) {
+                b->rlog[si] += log(r->mbps) - log(b->rlast);
+                b->rlast = r->mbps;
+            }
+        } else {
+            snprintf(b->rkey, sizeof b->rkey, "%s", r->pattern);
+            b->rsize = si;
+            b->rlast = r->mbps;
+            b->rlog[si] += log(r->mbps);
+            b->rcount[si]++;
+        }
+        if (b->rcount[si])
+            b->bw[6][si] = exp(b->rlog[si] / b->rcount[si]);
+    }
+    return tick(x);
+}
+
+static int on_beffio_row(void *ud, const mbx_beffio_row *r, size_t done, size_t total)
+{
+    explorer *x = ud;
+    ex_beff *b = &x->bf;
+    b->ndone = done;
+    b->ntotal = total;
+    int a = !strcmp(r->access, "write") ? 0 : !strcmp(r->access, "rewrite") ? 1 : 2;
+    if (r->type >= 0 && r->type < MBX_BEFFIO_NTYPES) {
+        b->io_bytes[r->type][a] += r->bytes_total;
+        b->io_time[r->type][a] += r->time_s;
+    }
+    char sz[16];
+    mbx_axis_format((double)r->chunk_bytes, MBX_AXIS_BYTES, 0, sz, sizeof sz);
+    snprintf(b->cur, sizeof b->cur, "type %d %s pattern %d, l=%sB%s: %.1f MB/s", r->type, r->access,
+             r->pattern, sz, r->wellformed ? "" : " (+8)", r->mbps);
+    return tick(x);
+}
+
+void ex_beff_start(explorer *x)
+{
+    ex_beff *b = &x->bf;
+    if (b->running)
+        return;
+    if (x->running) {
+        ex_set_msg(x, MBX_ROLE_ERROR, "a point run is in progress: cancel it first (3, c)");
+        return;
+    }
+    validate(x);
+    if (!form_ok(x)) {
+        ex_set_msg(x, MBX_ROLE_ERROR, "fix the fields in red first");
+        return;
+    }
+    if (is_io(x) ? !x->be->beffio : !x->be->beff) {
+        ex_set_msg(x, MBX_ROLE_ERROR, "this back end cannot run %s", x->bf.field[EXB_BENCH]);
+        return;
+    }
+    if (!is_io(x) && x->be->nranks < 2) {
+        ex_set_msg(x, MBX_ROLE_ERROR, "b_eff needs at least 2 ranks; the job has %d",
+                   x->be->nranks);
+        return;
+    }
+    char keep[EXB_NFIELDS][128];
+    memcpy(keep, b->field, sizeof keep);
+    int fc = b->fcursor;
+    memset(b, 0, sizeof *b);
+    memcpy(b->field, keep, sizeof keep);
+    b->fcursor = fc;
+    b->io = is_io(x);
+    b->running = b->started = 1;
+    x->screen = EX_BEFF;
+    x->msg[0] = '\0';
+}
+
+void ex_beff_run(explorer *x)
+{
+    ex_beff *b = &x->bf;
+    char why[160], msg[256] = "";
+    int rc;
+    b->t0 = now(x);
+    if (!b->io) {
+        mbx_beff_opts o;
+        memset(&o, 0, sizeof o);
+        if (strcmp(b->field[EXB_QUICK], "off") != 0 &&
+            mbx_size_parse(b->field[EXB_QUICK], &o.quick_lmax, why, sizeof why) < 0)
+            o.quick_lmax = 0;
+        o.cap128 = strcmp(b->field[EXB_CAP], "none") != 0;
+        if (strcmp(b->field[EXB_MEM], "auto") != 0 &&
+            mbx_size_parse(b->field[EXB_MEM], &o.mem_per_proc, why, sizeof why) < 0)
+            o.mem_per_proc = 0;
+        o.rmax_gflops = strcmp(b->field[EXB_RMAX], "none") ? strtod(b->field[EXB_RMAX], NULL) : 0;
+        /* A fixed seed for the fake (stable screens), the time otherwise. */
+        o.seed = x->be->fake ? 1 : (unsigned)time(NULL);
+        o.nrandom = atoi(b->field[EXB_RANDOM]);
+        o.reps = atoi(b->field[EXB_REPS]);
+        rc = x->be->beff(x->be, &o, on_beff_row, x, &b->sum);
+    } else {
+        mbx_beffio_opts o;
+        memset(&o, 0, sizeof o);
+        o.dir = b->field[EXB_DIR][0] ? b->field[EXB_DIR] : NULL;
+        o.T_s = strtod(b->field[EXB_TIME], NULL);
+        rc = x->be->beffio(x->be, &o, on_beffio_row, x, &b->iosum, msg, sizeof msg);
+    }
+    b->t1 = now(x);
+    b->running = 0;
+    if (rc == MBX_OK) {
+        b->done = 1;
+        ex_set_msg(x, MBX_ROLE_OK, "done: %zu rows in %.1f s%s", b->ndone, b->t1 - b->t0,
+                   x->be->fake ? " (fake back end: modelled, not measured)" : "");
+    } else if (rc == MBX_E_ABORTED) {
+        ex_set_msg(x, MBX_ROLE_WARNING, "cancelled after %zu of %zu rows: no summary", b->ndone,
+                   b->ntotal);
+    } else {
+        ex_set_msg(x, MBX_ROLE_ERROR, "%s failed: %s", b->io ? "b_eff_io" : "b_eff",
+                   msg[0] ? msg : mbx_strerror(rc));
+    }
+    b->cancel = 0;
+}
+
+/* ---- drawing ---- */
+
+static void fmt_mbps(double v, char *buf, size_t len)
+{
+    if (!(v > 0) || !isfinite(v))
+        snprintf(buf, len, "-");
+    else if (v >= 1e5)
+        snprintf(buf, len, "%.0f", v);
+    else if (v >= 100)
+        snprintf(buf, len, "%.1f", v);
+    else
+        snprintf(buf, len, "%.3g", v);
+}
+
+static int draw_form(explorer *x, const mbx_rect *r)
+{
+    ex_beff *b = &x->bf;
+    int n;
+    const int *fl = form(x, &n);
+    int y = r->y + 1;
+    for (int i = 0; i < n && y < r->y + r->h; i++, y++) {
+        int f = fl[i], cur = i == b->fcursor;
+        if (cur)
+            ex_fill(x, y, r->x, r->w, MBX_ROLE_CURSOR);
+        int role = cur ? MBX_ROLE_CURSOR : MBX_ROLE_NORMAL;
+        ex_put(x, y, r->x + 2, 13, role, fields[f].label);
+        char val[160];
+        if (fields[f].choices)
+            snprintf(val, sizeof val, "< %s >", b->field[f]);
+        else
+            snprintf(val, sizeof val, "%s%s", b->field[f], cur && b->editing ? "_" : "");
+        ex_put(x, y, r->x + 16, 14, b->ferr[f][0] ? MBX_ROLE_ERROR : role, val);
+        const char *h = b->ferr[f][0] ? b->ferr[f] : fields[f].hint;
+        ex_put(x, y, r->x + 31, r->w - 32,
+               b->ferr[f][0] ? MBX_ROLE_ERROR
+               : cur         ? MBX_ROLE_CURSOR
+                             : MBX_ROLE_DIM,
+               h);
+    }
+    return y;
+}
+
+static void draw_progress(explorer *x, int y, const mbx_rect *r)
+{
+    ex_beff *b = &x->bf;
+    char line[400];
+    if (!b->started) {
+        snprintf(line, sizeof line, "ready: r runs %s with these settings", b->field[EXB_BENCH]);
+        ex_put(x, y, r->x + 1, r->w - 1, MBX_ROLE_DIM, line);
+        return;
+    }
+    double el = (b->running ? now(x) : b->t1) - b->t0;
+    double frac = b->ntotal ? (double)b->ndone / (double)b->ntotal : 0;
+    int barw = r->w >= 100 ? 20 : 10, fill = (int)lround(frac * barw);
+    char bar[32];
+    for (int i = 0; i < barw; i++)
+        bar[i] = i < fill ? '#' : '.';
+    bar[barw] = '\0';
+    const char *state = b->running ? "running" : b->done ? "done" : "stopped";
+    snprintf(line, sizeof line, "%s: row %zu/%zu [%s] %3.0f%%  elapsed %.1fs  %s",
+             b->io ? "b_eff_io" : "b_eff", b->ndone, b->ntotal, bar, 100 * frac, el, state);
+    ex_put(x, y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, line);
+    if (x->msg[0])
+        ex_put(x, y + 1, r->x + 1, r->w - 1, x->msg_role, x->msg);
+    else if (b->cur[0])
+        ex_put(x, y + 1, r->x + 1, r->w - 1, MBX_ROLE_DIM, b->cur);
+}
+
+static void draw_beff_plot(explorer *x, const mbx_rect *r)
+{
+    ex_beff *b = &x->bf;
+    ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, "MB/s vs message size, max over methods");
+    int pw = r->w - EX_YLABEL_W - 2, ph = r->h - 3;
+    if (pw < 8 || ph < 2)
+        return;
+    int py = r->y + 1, px = r->x + EX_YLABEL_W + 1;
+    double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
+    for (int s = 0; s < EXB_NSERIES; s++)
+        for (int i = 0; i < MBX_BEFF_NSIZES; i++)
+            if (b->bw[s][i] > 0) {
+                xmin = fmin(xmin, (double)b->bytes[i]);
+                xmax = fmax(xmax, (double)b->bytes[i]);
+                ymin = fmin(ymin, b->bw[s][i]);
+                ymax = fmax(ymax, b->bw[s][i]);
+            }
+    if (!(xmax > 0))
+        xmin = 1, xmax = 4096;
+    if (!(ymax > 0))
+        ymin = 1, ymax = 10;
+    mbx_scale xs = mbx_scale_fit(xmin, xmax, MBX_AXIS_BYTES);
+    mbx_scale ys = mbx_scale_fit(ymin, ymax, MBX_AXIS_MBPS);
+    mbx_canvas *cv = mbx_canvas_new(pw, ph, x->glyphs);
+    if (!cv)
+        return;
+    int dw = mbx_canvas_dot_width(cv), dh = mbx_canvas_dot_height(cv);
+    for (int s = 0; s < EXB_NSERIES; s++) {
+        int lx = -1, ly = -1;
+        for (int i = 0; i < MBX_BEFF_NSIZES; i++) {
+            if (!(b->bw[s][i] > 0))
+                continue;
+            int dx = mbx_scale_pixel(&xs, (double)b->bytes[i], dw, 0);
+            int dy = mbx_scale_pixel(&ys, b->bw[s][i], dh, 1);
+            if (lx >= 0)
+                mbx_canvas_line(cv, lx, ly, dx, dy, s + 1);
+            lx = dx, ly = dy;
+        }
+    }
+    for (int s = 0; s < EXB_NSERIES; s++)
+        for (int i = 0; i < MBX_BEFF_NSIZES; i++)
+            if (b->bw[s][i] > 0)
+                mbx_canvas_mark(cv, mbx_scale_pixel(&xs, (double)b->bytes[i], dw, 0),
+                                mbx_scale_pixel(&ys, b->bw[s][i], dh, 1), series_mark[s], s + 1);
+    ex_draw_canvas(x, cv, py, px);
+    mbx_canvas_free(cv);
+    ex_frame_left(x, py, px, ph);
+    mbx_ticks t;
+    mbx_axis_ticks(&ys, MBX_AXIS_MBPS, ph / 2 + 1, x->utf8, &t);
+    for (int i = 0; i < t.n; i++) {
+        char lab[16];
+        snprintf(lab, sizeof lab, "%*s", EX_YLABEL_W - 1, t.label[i]);
+        ex_put(x, py + mbx_scale_pixel(&ys, t.value[i], ph, 1), r->x, EX_YLABEL_W - 1,
+               MBX_ROLE_AXIS, lab);
+    }
+    int y = py + ph;
+    ex_put(x, y, px - 1, 1, MBX_ROLE_AXIS, x->utf8 ? "\u2514" : "+");
+    for (int c = 0; c < pw; c++)
+        ex_put(x, y, px + c, 1, MBX_ROLE_AXIS, x->utf8 ? "\u2500" : "-");
+    mbx_axis_ticks(&xs, MBX_AXIS_BYTES, pw / 7 + 1, x->utf8, &t);
+    int next_free = 0;
+    for (int i = 0; i < t.n; i++) {
+        int len = (int)strlen(t.label[i]);
+        int start = px + mbx_scale_pixel(&xs, t.value[i], pw, 0) - len / 2;
+        if (start + len > r->x + r->w)
+            start = r->x + r->w - len;
+        if (start < next_free)
+            continue;
+        ex_put(x, y + 1, start, len, MBX_ROLE_AXIS, t.label[i]);
+        next_free = start + len + 1;
+    }
+}
+
+static void draw_beff_legend(explorer *x, const mbx_rect *r)
+{
+    ex_beff *b = &x->bf;
+    ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, "pattern     MB/s at max L");
+    for (int s = 0; s < EXB_NSERIES && 1 + s < r->h; s++) {
+        double v = NAN;
+        for (int i = 0; i < MBX_BEFF_NSIZES; i++)
+            if (b->bw[s][i] > 0)
+                v = b->bw[s][i];
+        char val[24], text[96];
+        fmt_mbps(v, val, sizeof val);
+        int nw = r->w - 13;
+        nw = nw < 6 ? 6 : nw > 18 ? 18 : nw;
+        snprintf(text, sizeof text, "%c %-*.*s %9s", series_mark[s], nw, nw, series_names[s], val);
+        ex_put(x, r->y + 1 + s, r->x + 1, r->w - 1, MBX_ROLE_SERIES1 + s % MBX_NSERIES, text);
+    }
+}
+
+static void draw_beff_summary(explorer *x, const mbx_rect *r)
+{
+    ex_beff *b = &x->bf;
+    char line[400], a[24], c[24], d[24];
+    if (!b->done) {
+        ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_DIM,
+               b->started ? "summary: when every row is in (b_eff, per process, at L_max, ...)"
+                          : "");
+        return;
+    }
+    const mbx_beff_summary *s = &b->sum;
+    fmt_mbps(s->beff_mbps, a, sizeof a);
+    fmt_mbps(s->beff_per_proc_mbps, c, sizeof c);
+    int n = snprintf(line, sizeof line, "b_eff %s MB/s   per process %s MB/s", a, c);
+    if (s->balance > 0)
+        snprintf(line + n, sizeof line - (size_t)n, "   balance %.4g B/Flop", s->balance);
+    ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_OK, line);
+    fmt_mbps(s->beff_lmax_mbps, a, sizeof a);
+    fmt_mbps(s->ring_lmax_mbps, c, sizeof c);
+    fmt_mbps(s->pingpong_lmax_mbps, d, sizeof d);
+    snprintf(line, sizeof line, "at L_max %s MB/s   ring at L_max %s   ping-pong at L_max %s", a, c,
+             d);
+    ex_put(x, r->y + 1, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, line);
+    mbx_axis_format((double)s->lmax, MBX_AXIS_BYTES, 0, a, sizeof a);
+    mbx_axis_format((double)s->mem_per_proc, MBX_AXIS_BYTES, 0, c, sizeof c);
+    snprintf(line, sizeof line, "L_max %sB%s, %d procs, %d random patterns, mem %sB a proc (%s)", a,
+             s->lmax_capped ? " (capped)" : "", s->procs, s->nrandom, c,
+             s->mem_source ? s->mem_source : "?");
+    ex_put(x, r->y + 2, r->x + 1, r->w - 1, MBX_ROLE_DIM, line);
+}
+
+static double io_value(const explorer *x, int t, int a)
+{
+    const ex_beff *b = &x->bf;
+    if (b->done)
+        return b->iosum.type_access_mbps[t][a];
+    return b->io_time[t][a] > 0 ? b->io_bytes[t][a] / b->io_time[t][a] / 1e6 : NAN;
+}
+
+static void draw_io(explorer *x, const mbx_rect *r)
+{
+    ex_beff *b = &x->bf;
+    const char *full = x->utf8 ? "\u2588" : "#";
+    int labw = 13, colw = (r->w - labw - 12) / MBX_BEFFIO_NACCESS;
+    if (colw < 10)
+        colw = 10;
+    int barw = colw - 10;
+    double max = 0;
+    for (int t = 0; t < MBX_BEFFIO_NTYPES; t++)
+        for (int a = 0; a < MBX_BEFFIO_NACCESS; a++)
+            if (io_value(x, t, a) > max)
+                max = io_value(x, t, a);
+    int y = r->y;
+    ex_put(x, y, r->x + 1, labw, MBX_ROLE_NORMAL, "type   MB/s");
+    for (int a = 0; a < MBX_BEFFIO_NACCESS; a++)
+        ex_put(x, y, r->x + 1 + labw + a * colw, colw, MBX_ROLE_NORMAL, mbx_beffio_access_name(a));
+    ex_put(x, y, r->x + 1 + labw + 3 * colw, 11, MBX_ROLE_NORMAL, "25/25/50");
+    for (int t = 0; t < MBX_BEFFIO_NTYPES && ++y < r->y + r->h; t++) {
+        ex_put(x, y, r->x + 1, labw, MBX_ROLE_NORMAL, type_names[t]);
+        for (int a = 0; a < MBX_BEFFIO_NACCESS; a++) {
+            double v = io_value(x, t, a);
+            char val[24];
+            fmt_mbps(v, val, sizeof val);
+            int x0 = r->x + 1 + labw + a * colw;
+            char cell[32];
+            snprintf(cell, sizeof cell, "%8s", val);
+            ex_put(x, y, x0, 8, v > 0 ? MBX_ROLE_SERIES1 + a : MBX_ROLE_DIM, cell);
+            int fill = v > 0 && max > 0 ? (int)lround(v / max * barw) : 0;
+            for (int k = 0; k < fill; k++)
+                ex_put(x, y, x0 + 9 + k, 1, MBX_ROLE_SERIES1 + a, full);
+        }
+        if (b->done) {
+            char val[24], cell[32];
+            fmt_mbps(b->iosum.per_type_mbps[t], val, sizeof val);
+            snprintf(cell, sizeof cell, "%8s", val);
+            ex_put(x, y, r->x + 1 + labw + 3 * colw, 11, MBX_ROLE_NORMAL, cell);
+        }
+    }
+    if (++y >= r->y + r->h || !b->done) {
+        if (y < r->y + r->h && b->started)
+            ex_put(x, y + 1, r->x + 1, r->w - 1, MBX_ROLE_DIM,
+                   "summary: when every type and access method is in");
+        return;
+    }
+    const mbx_beffio_summary *s = &b->iosum;
+    ex_put(x, y, r->x + 1, labw, MBX_ROLE_NORMAL, "(2b0+..+b4)/6");
+    for (int a = 0; a < MBX_BEFFIO_NACCESS; a++) {
+        char val[24], cell[32];
+        fmt_mbps(s->per_access_mbps[a], val, sizeof val);
+        snprintf(cell, sizeof cell, "%8s", val);
+        ex_put(x, y, r->x + 1 + labw + a * colw, 8, MBX_ROLE_NORMAL, cell);
+    }
+    char line[300], v[24], mp[16];
+    fmt_mbps(s->beffio_mbps, v, sizeof v);
+    snprintf(line, sizeof line, "b_eff_io %s MB/s (25%% write + 25%% rewrite + 50%% read)", v);
+    if (++y < r->y + r->h)
+        ex_put(x, y, r->x + 1, r->w - 1, MBX_ROLE_OK, line);
+    mbx_axis_format((double)s->mpart_bytes, MBX_AXIS_BYTES, 0, mp, sizeof mp);
+    snprintf(line, sizeof line, "T %g s, %d procs, MPART %sB, wall %.1f s", s->T_s, s->procs, mp,
+             s->wall_s);
+    if (++y < r->y + r->h)
+        ex_put(x, y, r->x + 1, r->w - 1, MBX_ROLE_DIM, line);
+}
+
+void ex_draw_beff(explorer *x, const mbx_rect *body)
+{
+    ex_beff *b = &x->bf;
+    int io = b->started ? b->io : is_io(x);
+    const char *head =
+        io ? "b_eff_io: effective MPI-IO bandwidth" : "b_eff: effective network bandwidth";
+    int hl = (int)strlen(head) + 1;
+    ex_put(x, body->y, body->x + 1, body->w - 1, MBX_ROLE_NORMAL, head);
+    if (x->be->fake) { /* never mistaken for a measurement */
+        const char *fk = "fake back end: modelled numbers, not measured";
+        int len = (int)strlen(fk);
+        if (body->w - 2 - hl >= len)
+            ex_put(x, body->y, body->x + body->w - len - 1, len, MBX_ROLE_WARNING, fk);
+        else
+            ex_put(x, body->y, body->x + hl + 2, body->w - hl - 3, MBX_ROLE_WARNING,
+                   "fake back end: modelled");
+    }
+    int y = draw_form(x, body);
+    draw_progress(x, y, body);
+    y += 2;
+    mbx_rect area = {y, body->x, body->y + body->h - y, body->w};
+    if (area.h < 4)
+        return;
+    if (io) {
+        draw_io(x, &area);
+        return;
+    }
+    int sw = body->w * 35 / 100;
+    sw = sw < 24 ? 24 : sw > 34 ? 34 : sw;
+    mbx_rect plot = {area.y, area.x, area.h - 3, area.w - sw};
+    mbx_rect leg = {area.y, area.x + area.w - sw, area.h - 3, sw};
+    mbx_rect sum = {area.y + area.h - 3, area.x, 3, area.w};
+    draw_beff_plot(x, &plot);
+    draw_beff_legend(x, &leg);
+    draw_beff_summary(x, &sum);
+}
