@@ -14,7 +14,7 @@
 #
 # hydra gives rank 0 to the first host of -hosts, so rank 0 is on mbxh2;
 # the test checks that from the namespace of the rank-0 process. Then: the
-# explorer's title ("1 Picker", "2 ranks on 2 hosts"); a stranger on mbxh2
+# explorer's title ("1 Pick", "2 ranks on 2 hosts"); a stranger on mbxh2
 # connects to the bridge port with a wrong token and must get not one byte
 # back before the launcher closes the connection, and the launcher's log
 # must say "bridge: refused connection"; r runs the quick plan to "done:";
@@ -126,7 +126,7 @@ launcher="$launcher -iface eth0 -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES eth
 T send-keys -t "$sess" "clear; $mpibex -n 2 --bridge socket --bridge-addr 198.18.0.1 --autosave none --log $log --launcher '$launcher'; echo EXIT=\$?" Enter
 
 # 1. the explorer comes up on the user's terminal, drawn by rank 0 on mbxh2
-if wait_for "1 Picker" 45; then
+if wait_for "1 Pick" 45; then
     pass "explorer up through the socket bridge"
 else
     fail "the explorer did not come up within 45 s"
