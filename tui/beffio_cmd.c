@@ -59,12 +59,14 @@ typedef struct cmd_opts {
     mbx_beffio_opts o;
     const char *output;
     int help;
+    int quiet;
 } cmd_opts;
 
 typedef struct out_state {
     mbx_csv_writer *csv;
     int io_failed;
     int tty;
+    int quiet;
     int procs;
     double T_s;
 } out_state;
@@ -80,6 +82,7 @@ static void usage(void)
            "  --mem-per-proc SIZE   memory per process for MPART = max(2 MiB, SIZE/128)\n"
            "                        (default: host memory / ranks on the host); K, M, G suffixes\n"
            "  -o FILE.csv           per-pattern table; FILE.summary.csv and FILE.env.csv beside\n"
+           "  -q, --quiet           no progress lines on stderr\n"
            "  -h, --help            this text\n");
 }
 
@@ -127,6 +130,10 @@ static int parse(int argc, char **argv, cmd_opts *c, char *msg)
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             c->help = 1;
             return 0;
+        }
+        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            c->quiet = 1;
+            continue;
         }
         if (!strcmp(a, "--time") || !strcmp(a, "--dir") || !strcmp(a, "--mem-per-proc") ||
             !strcmp(a, "-o") || !strcmp(a, "--output")) {
@@ -189,8 +196,9 @@ static int write_env(mbx_engine *e, const char *path)
 static int on_row(void *ud, const mbx_beffio_row *r, size_t done, size_t total)
 {
     out_state *st = ud;
-    fprintf(stderr, "%s[%3zu/%zu] type %d pattern %2d %-7s %8.2f MB/s%s", st->tty ? "\r" : "", done,
-            total, r->type, r->pattern, r->access, r->mbps, st->tty ? "" : "\n");
+    if (!st->quiet)
+        fprintf(stderr, "%s[%3zu/%zu] type %d pattern %2d %-7s %8.2f MB/s%s", st->tty ? "\r" : "",
+                done, total, r->type, r->pattern, r->access, r->mbps, st->tty ? "" : "\n");
     printf("%4d %7d %-7s %12llu %5s %8llu %12.0f %9.4f %12.2f\n", r->type, r->pattern, r->access,
            (unsigned long long)r->chunk_bytes, r->wellformed ? "yes" : "+8",
            (unsigned long long)r->reps, r->bytes_total, r->time_s, r->mbps);
@@ -262,6 +270,7 @@ static int root(mbx_engine *e, int argc, char **argv)
         return 0;
     }
     out_state st = {.tty = isatty(STDERR_FILENO),
+                    .quiet = c.quiet,
                     .procs = mbx_engine_size(e),
                     .T_s = c.o.T_s > 0 ? c.o.T_s : 10.0};
     char *sum_path = NULL, *env_path = NULL;
@@ -292,7 +301,7 @@ static int root(mbx_engine *e, int argc, char **argv)
     fflush(stdout);
     mbx_beffio_summary s;
     rc = mbx_beffio_run(e, &c.o, on_row, &st, &s, msg, sizeof msg);
-    if (st.tty)
+    if (st.tty && !st.quiet)
         fputc('\n', stderr);
     int code = 0;
     if (rc == MBX_E_ABORTED && mbx_stop_signal) {
