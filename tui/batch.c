@@ -333,6 +333,24 @@ static uint64_t plan_hash(const run_state *st, int nranks)
     return h;
 }
 
+int mbx_env_write(struct mbx_engine *e, const char *path)
+{
+    mbx_kvlist env = {0};
+    int rc = mbx_engine_environment(e, &env);
+    static const char *const kvcols[] = {"key", "value"};
+    mbx_csv_writer *w = NULL;
+    if (rc >= 0)
+        rc = mbx_csv_writer_open(path, kvcols, 2, &w);
+    for (size_t i = 0; rc >= 0 && i < env.n; i++) {
+        const char *f[2] = {env.v[i].key, env.v[i].value};
+        rc = mbx_csv_writer_row(w, f);
+    }
+    if (mbx_csv_writer_close(w) < 0 && rc >= 0)
+        rc = MBX_E_IO;
+    mbx_kv_free(&env);
+    return rc;
+}
+
 static int open_outputs(run_state *st, mbx_engine *e, char *msg)
 {
     if (!st->opt.output)
@@ -344,23 +362,7 @@ static int open_outputs(run_state *st, mbx_engine *e, char *msg)
         snprintf(msg, MSG_LEN, "out of memory");
         return 1;
     }
-    mbx_kvlist env = {0};
-    int rc = mbx_engine_environment(e, &env);
-    if (rc < 0) {
-        snprintf(msg, MSG_LEN, "environment capture failed: %s", mbx_strerror(rc));
-        mbx_kv_free(&env);
-        return 1;
-    }
-    static const char *const kvcols[] = {"key", "value"};
-    mbx_csv_writer *w = NULL;
-    rc = mbx_csv_writer_open(st->env_path, kvcols, 2, &w);
-    for (size_t i = 0; rc >= 0 && i < env.n; i++) {
-        const char *f[2] = {env.v[i].key, env.v[i].value};
-        rc = mbx_csv_writer_row(w, f);
-    }
-    if (mbx_csv_writer_close(w) < 0 && rc >= 0)
-        rc = MBX_E_IO;
-    mbx_kv_free(&env);
+    int rc = mbx_env_write(e, st->env_path);
     int (*open)(const char *, const char *const *, size_t, mbx_csv_writer **) =
         st->opt.resume ? mbx_csv_writer_append : mbx_csv_writer_open;
     if (rc >= 0)

@@ -11,4 +11,8 @@ struct mbx_engine;
  * back to it when rank 0 has no terminal). */
 int mbx_batch_root(struct mbx_engine *e, int argc, char **argv);
 
+/* The environment capture (mbx_engine_environment) as a key,value CSV at
+ * path: the OUT.env.csv of every command. Rank 0; an mbx_status. */
+int mbx_env_write(struct mbx_engine *e, const char *path);
+
 #endif

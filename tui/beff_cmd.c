@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "batch.h"
 #include "beff_run.h"
 #include "job.h"
 #include "mbx/beff.h"
@@ -227,19 +228,7 @@ static int on_row(void *ud, const mbx_beff_row *r, size_t done, size_t total)
 
 static int write_env(mbx_engine *e, const char *path, char *msg)
 {
-    mbx_kvlist env = {0};
-    int rc = mbx_engine_environment(e, &env);
-    static const char *const kvcols[] = {"key", "value"};
-    mbx_csv_writer *w = NULL;
-    if (rc >= 0)
-        rc = mbx_csv_writer_open(path, kvcols, 2, &w);
-    for (size_t i = 0; rc >= 0 && i < env.n; i++) {
-        const char *f[2] = {env.v[i].key, env.v[i].value};
-        rc = mbx_csv_writer_row(w, f);
-    }
-    if (mbx_csv_writer_close(w) < 0 && rc >= 0)
-        rc = MBX_E_IO;
-    mbx_kv_free(&env);
+    int rc = mbx_env_write(e, path);
     if (rc < 0)
         snprintf(msg, MSG_LEN, "-o: cannot write the environment to '%s': %s", path,
                  mbx_strerror(rc));

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "batch.h"
 #include "beffio_run.h"
 #include "job.h"
 #include "mbx/beffio.h"
@@ -175,24 +176,6 @@ static int parse(int argc, char **argv, cmd_opts *c, char *msg)
     return 0;
 }
 
-static int write_env(mbx_engine *e, const char *path)
-{
-    mbx_kvlist env = {0};
-    int rc = mbx_engine_environment(e, &env);
-    static const char *const kvcols[] = {"key", "value"};
-    mbx_csv_writer *w = NULL;
-    if (rc >= 0)
-        rc = mbx_csv_writer_open(path, kvcols, 2, &w);
-    for (size_t i = 0; rc >= 0 && i < env.n; i++) {
-        const char *f[2] = {env.v[i].key, env.v[i].value};
-        rc = mbx_csv_writer_row(w, f);
-    }
-    if (mbx_csv_writer_close(w) < 0 && rc >= 0)
-        rc = MBX_E_IO;
-    mbx_kv_free(&env);
-    return rc;
-}
-
 static int on_row(void *ud, const mbx_beffio_row *r, size_t done, size_t total)
 {
     out_state *st = ud;
@@ -283,7 +266,7 @@ static int root(mbx_engine *e, int argc, char **argv)
         sum_path = mbx_csv_sidecar(c.output, ".summary.csv");
         env_path = mbx_csv_sidecar(c.output, ".env.csv");
         if (!sum_path || !env_path || mbx_csv_writer_open(c.output, row_cols, NROW, &st.csv) < 0 ||
-            write_env(e, env_path) < 0) {
+            mbx_env_write(e, env_path) < 0) {
             fprintf(stderr, "mpibex: -o: cannot write '%s' and its sidecars: %s\n", c.output,
                     strerror(errno));
             (void)mbx_csv_writer_close(st.csv);
