@@ -471,13 +471,18 @@ static int write_result(run_state *st, const mbx_result *r, const double *obs, s
             return -1;
     }
     if (st->obs) {
-        char procs[16], bytes[24], idx[24], t[32];
+        char procs[16], bytes[24], idx[24], t[32], root[16] = "", param[24] = "";
         snprintf(procs, sizeof procs, "%d", r->procs);
         snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)r->bytes);
+        if (r->root >= 0)
+            snprintf(root, sizeof root, "%d", r->root);
+        if (r->param_name)
+            snprintf(param, sizeof param, "%lld", (long long)r->param);
         for (size_t i = 0; i < nobs; i++) {
             snprintf(idx, sizeof idx, "%zu", i);
             snprintf(t, sizeof t, "%.4f", obs[i] * 1e6);
-            const char *f[MBX_OBS_NCOLS] = {r->benchmark, procs, bytes, idx, t};
+            const char *f[MBX_OBS_NCOLS] = {r->benchmark, procs, bytes, idx, t,
+                                            r->label ? r->label : "", root, param};
             if (mbx_csv_writer_row(st->obs, f) < 0)
                 return -1;
         }

@@ -13,8 +13,8 @@ const char *const mbx_result_columns[MBX_RESULT_NCOLS] = {
     "ranks",          "refined",    "validated",
 };
 
-const char *const mbx_obs_columns[MBX_OBS_NCOLS] = {"benchmark", "procs", "bytes", "obs",
-                                                    "time_us"};
+const char *const mbx_obs_columns[MBX_OBS_NCOLS] = {
+    "benchmark", "procs", "bytes", "obs", "time_us", "label", "root", "param"};
 
 const char *mbx_point_status_name(mbx_point_status s)
 {

@@ -1,0 +1,72 @@
+/* mpibex: a drift-aware global clock (Hunold & Carpen-Amarie; DESIGN,
+ * "Reproducibility").
+ *
+ * Every rank models its local clock against rank 0's as a line: the offset
+ * of rank 0's clock from the local one, at local time t, is
+ * intercept + slope * t, so global(t) = t + intercept + slope * t, and rank 0
+ * has the identity. Two algorithms build the models:
+ *  - MBX_CLOCKSYNC_JK (Jones & Koenig): rank 0 takes `fitpoints` offset
+ *    samples with each other rank in turn, each sample the best (shortest
+ *    round trip) of `exchanges` ping-pongs, and the rank fits a line through
+ *    them (least squares);
+ *  - MBX_CLOCKSYNC_HCA (hierarchical, top-down variant): in round r, ranks
+ *    [0, 2^r) already hold a model to rank 0 and rank i + 2^r fits a line
+ *    against rank i, then composes it with rank i's model; ceil(log2 p)
+ *    rounds.
+ * The clock is a function, so tests can wrap the real one with a known
+ * offset and drift. Collective over comm; never prints. */
+#ifndef MBX_CLOCKSYNC_H
+#define MBX_CLOCKSYNC_H
+
+#include <mpi.h>
+
+#include "mbx/status.h"
+
+typedef double (*mbx_clock_fn)(void *ud); /* local time, seconds */
+
+typedef enum mbx_clocksync_method {
+    MBX_CLOCKSYNC_JK = 0,
+    MBX_CLOCKSYNC_HCA = 1,
+    MBX_CLOCKSYNC_COUNT_ = 2
+} mbx_clocksync_method;
+
+typedef struct mbx_clocksync_opts {
+    mbx_clocksync_method method;
+    int fitpoints; /* offset samples per fitted line; 0: default 20 */
+    int exchanges; /* ping-pongs per sample, the shortest kept; 0: default 10 */
+} mbx_clocksync_opts;
+
+typedef struct mbx_clock_model {
+    double slope, intercept; /* global(t) = t + intercept + slope * t */
+} mbx_clock_model;
+
+static inline double mbx_clock_global(const mbx_clock_model *m, double local)
+{
+    return local + m->intercept + m->slope * local;
+}
+
+/* The local time at which this rank's global clock reads g. */
+static inline double mbx_clock_local(const mbx_clock_model *m, double g)
+{
+    return (g - m->intercept) / (1.0 + m->slope);
+}
+
+/* Build this rank's model (collective over comm). Errors: MBX_E_INVAL (bad
+ * options), MBX_E_NOMEM, MBX_E_MPI; the same status on every rank. */
+MBX_NODISCARD int mbx_clocksync_run(MPI_Comm comm, const mbx_clocksync_opts *o, mbx_clock_fn now,
+                                    void *ud, mbx_clock_model *out);
+
+/* Estimate how far the global clocks are apart now (collective): rank 0
+ * exchanges `rounds` ping-pongs with each rank, and for each takes the
+ * offset of that rank's global clock from rank 0's at the exchange with
+ * the shortest round trip. *max_abs (on rank 0; 0 elsewhere) is the
+ * largest |offset| over ranks, seconds, and *rtt_min the shortest round
+ * trip seen (an uncertainty of about rtt_min / 2 on each offset). */
+MBX_NODISCARD int mbx_clocksync_check(MPI_Comm comm, const mbx_clock_model *m, mbx_clock_fn now,
+                                      void *ud, int rounds, double *max_abs, double *rtt_min);
+
+/* "jk", "hca" <-> method; MBX_E_INVAL otherwise. */
+MBX_NODISCARD int mbx_clocksync_parse(const char *text, mbx_clocksync_method *out);
+const char *mbx_clocksync_name(mbx_clocksync_method m);
+
+#endif

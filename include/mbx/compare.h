@@ -1,0 +1,72 @@
+/* mpibex compare: are two settings different, point by point? (Hunold &
+ * Carpen-Amarie; DESIGN, "Reproducibility").
+ *
+ * Each side is either
+ *  - a directory of launches (what `mpibex repeat` writes: DIR/launch-*.csv):
+ *    a point's sample is the list of its per-launch medians; or
+ *  - one results file OUT.csv with its raw observations beside it
+ *    (OUT.obs.csv, written with --raw): a point's sample is its
+ *    observations.
+ * A point's key is (benchmark, label, procs, bytes, root, op, param). Points
+ * present on both sides get a Wilcoxon rank-sum test (mbx/wilcoxon.h); the
+ * verdict at level alpha is '<' (A faster: the one-sided "less" test is
+ * significant), '>' (A slower) or '=' (not distinguishable). Points on one
+ * side only are counted, not tested. Pure C, no MPI. */
+#ifndef MBX_COMPARE_H
+#define MBX_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mbx/status.h"
+#include "mbx/wilcoxon.h"
+
+#define MBX_COMPARE_NCOLS 20
+/* benchmark,label,procs,bytes,root,op,param,n_a,n_b,median_a_us,median_b_us,
+ * ratio_b_over_a,shift_us,w,z,p_two_sided,p_less,p_greater,exact,verdict */
+extern const char *const mbx_compare_columns[MBX_COMPARE_NCOLS];
+
+typedef struct mbx_cmp_point {
+    const char *benchmark, *label, *op; /* op: NULL if none */
+    int procs, root;                    /* root -1: none */
+    uint64_t bytes;
+    long long param; /* 0: none */
+    size_t n_a, n_b;
+    double median_a, median_b; /* medians of the two samples, seconds */
+    double ratio;              /* median_b / median_a */
+    mbx_wilcoxon w;            /* w.shift in seconds */
+    char verdict;              /* '<', '>' or '=' */
+    const char *stars;         /* of the two-sided p: "***", "**", "*" or "" */
+} mbx_cmp_point;
+
+typedef struct mbx_compare mbx_compare;
+
+typedef struct mbx_compare_summary {
+    size_t tested;         /* points on both sides */
+    size_t faster, slower; /* A faster ('<'), A slower ('>') */
+    size_t same;           /* not distinguishable ('=') */
+    size_t only_a, only_b; /* points on one side only */
+    const char *kind_a, *kind_b; /* "launches" or "observations" */
+} mbx_compare_summary;
+
+/* Load both sides and test every common point at level alpha (0 < alpha <
+ * 1). Errors with one line in msg (naming the file and, where it applies,
+ * the line and column): MBX_E_IO (unreadable, or a missing OUT.obs.csv:
+ * the message says to run with --raw or to compare directories of
+ * launches), MBX_E_PROTO (not a results table), MBX_E_INVAL (bad alpha,
+ * or no common point), MBX_E_NOMEM. */
+MBX_NODISCARD int mbx_compare_load(const char *path_a, const char *path_b, double alpha,
+                                   mbx_compare **out, char *msg, size_t msglen);
+void mbx_compare_free(mbx_compare *c);
+
+size_t mbx_compare_count(const mbx_compare *c); /* tested points, in A's order */
+const mbx_cmp_point *mbx_compare_get(const mbx_compare *c, size_t i);
+void mbx_compare_summarize(const mbx_compare *c, mbx_compare_summary *out);
+
+/* Test two samples directly (the explorer's comparison uses this): fills
+ * n, medians, ratio, w, verdict and stars; leaves the key fields alone.
+ * Errors: as mbx_wilcoxon_test. */
+MBX_NODISCARD int mbx_compare_samples(const double *a, size_t na, const double *b, size_t nb,
+                                      double alpha, mbx_cmp_point *out);
+
+#endif

@@ -1,0 +1,50 @@
+/* mpibex: level shifts in the machine-state probe (DESIGN, "The machine
+ * changes under you").
+ *
+ * The probe series is a sequence of short 1-byte ping-pong latencies taken
+ * between points. On the project's VMs it sits on one of a few levels and
+ * jumps between them. mbx_levels_detect() splits a series into segments of
+ * constant level (binary segmentation on log values, a split accepted only
+ * when the two sides differ by at least min_rel in median AND a rank test
+ * finds the difference significant at alpha, each side at least min_seg
+ * long), then groups segments whose medians lie within min_rel of each other
+ * into levels. mbx_levels_shifted() is the online rule used between two
+ * probes around one point. Pure C, no MPI. */
+#ifndef MBX_LEVELS_H
+#define MBX_LEVELS_H
+
+#include <stddef.h>
+
+#include "mbx/status.h"
+
+typedef struct mbx_levels_opts {
+    double min_rel; /* smallest relative shift that counts (0.2: 20 %); 0: default 0.2 */
+    size_t min_seg; /* shortest segment, in samples; 0: default 3 */
+    double alpha;   /* significance of a split; 0: default 0.001 */
+} mbx_levels_opts;
+
+typedef struct mbx_segment {
+    size_t begin, end; /* samples [begin, end) */
+    double median;     /* of the segment's values */
+    int level;         /* index into the levels (0 = the lowest level) */
+} mbx_segment;
+
+typedef struct mbx_levels {
+    mbx_segment *seg; /* nseg segments in series order, owned */
+    size_t nseg;
+    double *level; /* nlevel level values (median of the samples in them), ascending, owned */
+    size_t nlevel;
+} mbx_levels;
+
+/* Segment x[0..n) (positive values). n == 0 gives no segment and no level.
+ * Errors: MBX_E_INVAL (NULL x with n > 0, a non-positive or NaN value),
+ * MBX_E_NOMEM. Free with mbx_levels_free. */
+MBX_NODISCARD int mbx_levels_detect(const double *x, size_t n, const mbx_levels_opts *o,
+                                    mbx_levels *out);
+void mbx_levels_free(mbx_levels *l);
+
+/* The online rule: 1 when two probe values lie on different levels, that
+ * is when max/min - 1 >= min_rel (o may be NULL for the defaults); else 0. */
+int mbx_levels_shifted(double before, double after, const mbx_levels_opts *o);
+
+#endif
