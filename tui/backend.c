@@ -53,6 +53,21 @@ static double eng_now(mbx_backend *b)
     return MPI_Wtime();
 }
 
+static int eng_set_method(mbx_backend *b, const mbx_method *m)
+{
+    return mbx_engine_set_method(b->impl, m);
+}
+
+static void eng_clock_info(mbx_backend *b, mbx_clock_info *out)
+{
+    mbx_engine_clock_info(b->impl, out);
+}
+
+static int eng_probe(mbx_backend *b, int peer, int rounds, double *lat)
+{
+    return mbx_engine_probe(b->impl, peer, rounds, lat);
+}
+
 int mbx_backend_engine(mbx_engine *e, mbx_backend *out)
 {
     memset(out, 0, sizeof *out);
@@ -76,6 +91,9 @@ int mbx_backend_engine(mbx_engine *e, mbx_backend *out)
     out->environment = eng_environment;
     out->pair_scan = eng_pair_scan;
     out->now = eng_now;
+    out->set_method = eng_set_method;
+    out->clock_info = eng_clock_info;
+    out->probe = eng_probe;
     out->beff = eng_beff;
     out->beffio = eng_beffio;
     out->impl = e;
@@ -90,6 +108,9 @@ typedef struct fake {
     uint64_t rng;
     double *obs, *scratch;
     size_t cap;
+    mbx_method method; /* recorded, and written into the results */
+    int syncs;         /* clock synchronizations "done" (window sync) */
+    size_t nprobe;     /* probes so far: the machine's timeline */
 } fake;
 
 /* A fixed generator, so headless screens are identical on every machine. */
@@ -102,7 +123,8 @@ static double fake_uniform(fake *f)
 static int fake_configure(mbx_backend *b, mbx_timer_kind timer, mbx_timer_info *out)
 {
     fake *f = b->impl;
-    f->timer = (mbx_timer_info){timer, 1e-9, 20e-9, 25e-9};
+    f->timer = (mbx_timer_info){
+        .kind = timer, .nominal_res = 1e-9, .resolution = 20e-9, .overhead = 25e-9};
     if (out)
         *out = f->timer;
     return MBX_OK;
@@ -231,6 +253,13 @@ static int fake_measure(mbx_backend *b, const mbx_point_spec *spec, mbx_progress
     }
     mbx_result_fill(out, spec, &s, v, nmin, nmax, f->timer.overhead, batches, f->clock - t0);
     out->validated = 0; /* the fake moves no data, so it never claims a check */
+    out->sync = f->method.sync;
+    out->clock_sync =
+        f->method.sync == MBX_SYNC_WINDOW ? mbx_clocksync_name(f->method.clock.method) : NULL;
+    out->cache = f->method.cache;
+    /* Window sync: a few observations miss their window (counted, as the
+     * engine does; here they are not taken out of the sample). */
+    out->invalid = f->method.sync == MBX_SYNC_WINDOW ? n / 64 : 0;
     if (obs)
         *obs = f->obs;
     if (nobs)
@@ -248,7 +277,61 @@ static int fake_environment(mbx_backend *b, mbx_kvlist *out)
         rc = mbx_kv_addf(out, "ranks", "%d", b->nranks);
     if (rc >= 0)
         rc = mbx_kv_addf(out, "timer", "%s", mbx_timer_name(f->timer.kind));
+    if (rc >= 0)
+        rc = mbx_kv_addf(out, "sync", "%s", mbx_sync_name(f->method.sync));
+    if (rc >= 0 && f->method.sync == MBX_SYNC_WINDOW)
+        rc = mbx_kv_addf(out, "clock_sync", "%s", mbx_clocksync_name(f->method.clock.method));
+    if (rc >= 0)
+        rc = mbx_kv_addf(out, "cache", "%s", mbx_cache_name(f->method.cache));
     return rc;
+}
+
+static int fake_set_method(mbx_backend *b, const mbx_method *m)
+{
+    fake *f = b->impl;
+    if (m->sync != MBX_SYNC_BARRIER && m->sync != MBX_SYNC_WINDOW)
+        return MBX_E_INVAL;
+    if (m->clock.method != MBX_CLOCKSYNC_JK && m->clock.method != MBX_CLOCKSYNC_HCA)
+        return MBX_E_INVAL;
+    if (m->cache != MBX_CACHE_WARM && m->cache != MBX_CACHE_COLD)
+        return MBX_E_INVAL;
+    f->method = *m;
+    if (m->sync == MBX_SYNC_WINDOW) {
+        f->syncs++;
+        f->clock += 0.02; /* what a synchronization of a few ranks takes */
+    }
+    return MBX_OK;
+}
+
+static void fake_clock_info(mbx_backend *b, mbx_clock_info *out)
+{
+    fake *f = b->impl;
+    *out = (mbx_clock_info){.syncs = f->syncs,
+                            .duration = f->syncs ? 0.02 : 0,
+                            .max_offset = 0.4e-6,
+                            .rtt_min = 0.9e-6};
+}
+
+/* The fake machine's probe: a square wave of two levels in the probe's
+ * index, 0.2 us for 16 probes, then 0.7 us for 16 with a dip back to 0.2
+ * at the 12th (index 27 of every 32), and +-2 % of noise from a hash of
+ * the index (not the measurement's generator, so probes do not change the
+ * points' noise). */
+static int fake_probe(mbx_backend *b, int peer, int rounds, double *lat)
+{
+    fake *f = b->impl;
+    if (peer <= 0 || peer >= b->nranks || rounds < 1 || rounds > 1000)
+        return MBX_E_INVAL;
+    size_t i = f->nprobe++;
+    int high = (i / 16) % 2 == 1 && i % 32 != 27;
+    uint32_t h = (uint32_t)(i * 2654435761u);
+    h ^= h >> 15;
+    h *= 2246822519u;
+    h ^= h >> 13;
+    double noise = 0.04 * ((double)(h % 1000) / 1000.0 - 0.5);
+    *lat = (high ? 0.7e-6 : 0.2e-6) * (1.0 + noise);
+    f->clock += (double)(rounds + 1) * 2.0 * *lat;
+    return MBX_OK;
 }
 
 /* ---- the fake's b_eff and b_eff_io: rows of the real shape (the real
@@ -475,6 +558,9 @@ void mbx_backend_fake(int nranks, mbx_backend *out)
     out->environment = fake_environment;
     out->pair_scan = fake_pair_scan;
     out->now = fake_now;
+    out->set_method = fake_set_method;
+    out->clock_info = fake_clock_info;
+    out->probe = fake_probe;
     out->beff = fake_beff;
     out->beffio = fake_beffio;
     out->fake = 1;

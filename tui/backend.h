@@ -21,6 +21,14 @@ struct mbx_backend {
      * (nranks entries, lat[0] = 0), *far the rank with the largest. */
     int (*pair_scan)(mbx_backend *b, double *lat, int *far);
     double (*now)(mbx_backend *b); /* seconds; simulated for the fake */
+    /* How observations are taken (mbx_engine_set_method) on every rank; the
+     * fake records it and fills the method columns of its results. */
+    int (*set_method)(mbx_backend *b, const mbx_method *m);
+    void (*clock_info)(mbx_backend *b, mbx_clock_info *out); /* the last clock sync */
+    /* The machine-state probe (mbx_engine_probe): `rounds` 1-byte round
+     * trips of rank 0 and peer, *lat the median one-way seconds. The fake
+     * follows a fixed schedule of levels (mbx_backend_fake). */
+    int (*probe)(mbx_backend *b, int peer, int rounds, double *lat);
     /* b_eff and b_eff_io, the whole benchmark (tui/beff_run.h,
      * tui/beffio_run.h): rows through the callback as they land, then the
      * summary. The fake makes up rows of the same shape (and the summary by
@@ -42,7 +50,11 @@ int mbx_backend_engine(mbx_engine *e, mbx_backend *out);
  * slope drops), collectives grow with log2 P, master-worker with the
  * pieces per worker; constants come from a hash of the benchmark's name, so
  * adding benchmarks to the registry changes no other curve. Odd ranks sit
- * "across the socket": the pair scan finds the highest odd rank. */
+ * "across the socket": the pair scan finds the highest odd rank. Its probe
+ * sits on one of two levels (0.2 and 0.7 us one-way) and switches every 16
+ * probes, with a one-probe dip back (probe 27 of every 32), so a run of a
+ * few dozen points shows level shifts, points measured again and a
+ * SHIFTED point, the same on every machine. */
 void mbx_backend_fake(int nranks, mbx_backend *out);
 void mbx_backend_fake_free(mbx_backend *b);
 

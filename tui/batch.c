@@ -21,10 +21,13 @@
 #include "mbx/plan.h"
 #include "mbx/refine.h"
 #include "mbx/version.h"
+#include "monitor.h"
 
 extern const char mbx_embedded_quick_plan[];
 
 #define MSG_LEN 512
+/* Round trips of one monitor probe (after one warm-up). */
+#define PROBE_ROUNDS 50
 
 /* A curve: one benchmark at fixed parameters, measured along one axis
  * (message size, or process count for unsized benchmarks), grid first,
@@ -61,7 +64,12 @@ typedef struct run_state {
     mbx_resume res;
     double t0, last_progress;
     size_t done, refined, skipped, kept_grid;
-    size_t counts[3];
+    size_t counts[MBX_POINT_STATUS_COUNT];
+    uint64_t seed; /* the order's seed */
+    /* The machine-state monitor (DESIGN, "The machine changes under you"). */
+    mbx_monitor mon;
+    mbx_engine *engine; /* for the monitor's callbacks */
+    const mbx_point_spec *spec;
     int tty;
     char notes[1024]; /* comment lines for the table's head */
 } run_state;
@@ -315,8 +323,13 @@ static uint64_t plan_hash(const run_state *st, int nranks)
 {
     char buf[512];
     uint64_t h = MBX_FNV_OFFSET;
-    int n = snprintf(buf, sizeof buf, "ranks=%d timer=%d validate=%d", nranks, (int)st->opt.timer,
-                     st->opt.validate);
+    const mbx_method *m = &st->opt.method;
+    int n =
+        snprintf(buf, sizeof buf,
+                 "ranks=%d timer=%d validate=%d sync=%d clock=%d,%d,%d window=%g,%g cache=%d,%llu",
+                 nranks, (int)st->opt.timer, st->opt.validate, (int)m->sync, (int)m->clock.method,
+                 m->clock.fitpoints, m->clock.exchanges, m->window, m->window_delay, (int)m->cache,
+                 (unsigned long long)m->cache_bytes);
     h = mbx_fnv1a(h, buf, (size_t)n);
     for (size_t i = 0; i < st->nser; i++) {
         const series *s = &st->ser[i];
@@ -363,6 +376,22 @@ static int open_outputs(run_state *st, mbx_engine *e, char *msg)
         return 1;
     }
     int rc = mbx_env_write(e, st->env_path);
+    if (rc >= 0) {
+        /* The front end's own factors: the order and the monitor. */
+        static const char *const kvcols[] = {"key", "value"};
+        mbx_csv_writer *w = NULL;
+        char seed[32];
+        snprintf(seed, sizeof seed, "%llu", (unsigned long long)st->seed);
+        const char *rows[][2] = {{"order", st->opt.order_plan ? "plan" : "shuffle"},
+                                 {"seed", seed}};
+        rc = mbx_csv_writer_append(st->env_path, kvcols, 2, &w);
+        for (size_t i = 0; rc >= 0 && i < sizeof rows / sizeof *rows; i++)
+            rc = mbx_csv_writer_row(w, rows[i]);
+        if (mbx_csv_writer_close(w) < 0 && rc >= 0)
+            rc = MBX_E_IO;
+        if (rc >= 0)
+            rc = mbx_monitor_write(&st->mon, st->opt.output, st->env_path, MBX_MONITOR_SETTINGS);
+    }
     int (*open)(const char *, const char *const *, size_t, mbx_csv_writer **) =
         st->opt.resume ? mbx_csv_writer_append : mbx_csv_writer_open;
     if (rc >= 0)
@@ -402,11 +431,15 @@ static int on_progress(void *ud, const mbx_progress *p)
     return 0;
 }
 
-static void print_header(const run_state *st, int nranks)
+static void print_title(const run_state *st, int nranks)
 {
     printf("# mpibex %s; %d ranks on %d host%s; timer %s (resolution %.0f ns, overhead %.0f ns)\n",
            MBX_VERSION, nranks, st->job->nhosts, st->job->nhosts == 1 ? "" : "s",
            mbx_timer_name(st->timer.kind), st->timer.resolution * 1e9, st->timer.overhead * 1e9);
+}
+
+static void print_header(void)
+{
     printf("# ping-pong: half round trip between the ranks shown; collectives and master-worker: "
            "the first P ranks; times in microseconds; + marks a refined point\n");
     printf("%-26s %5s %-7s %11s %6s %11s %11s %23s %7s %10s  %s\n", "# benchmark", "procs", "ranks",
@@ -481,8 +514,8 @@ static int write_result(run_state *st, const mbx_result *r, const double *obs, s
         for (size_t i = 0; i < nobs; i++) {
             snprintf(idx, sizeof idx, "%zu", i);
             snprintf(t, sizeof t, "%.4f", obs[i] * 1e6);
-            const char *f[MBX_OBS_NCOLS] = {r->benchmark, procs, bytes, idx, t,
-                                            r->label ? r->label : "", root, param};
+            const char *f[MBX_OBS_NCOLS] = {
+                r->benchmark, procs, bytes, idx, t, r->label ? r->label : "", root, param};
             if (mbx_csv_writer_row(st->obs, f) < 0)
                 return -1;
         }
@@ -541,6 +574,31 @@ static void key_of(const mbx_point_spec *spec, const char *label, char *key)
                   (b->flags & MBX_BENCH_ROOTED) ? spec->root : -1);
 }
 
+/* The monitor's probe: rank 0 and the last rank. */
+static int probe_cb(void *ud, double *lat, double *t)
+{
+    run_state *st = ud;
+    int rc = mbx_engine_probe(st->engine, st->mon.peer, PROBE_ROUNDS, lat);
+    if (rc < 0)
+        return rc;
+    /* Test hook: every other probe reads three times slower, so every point
+     * straddles a "shift" (tests/mpi/repro_tests.cmake). */
+    const char *hook = getenv("MBX_TEST_PROBE_SHIFT");
+    if (hook && strcmp(hook, "1") == 0 && st->mon.n % 2)
+        *lat *= 3.0;
+    *t = MPI_Wtime() - st->t0;
+    return MBX_OK;
+}
+
+static int measure_cb(void *ud, mbx_result *out, const double **obs, size_t *nobs)
+{
+    run_state *st = ud;
+    int rc = mbx_engine_measure(st->engine, st->spec, on_progress, st, out, obs, nobs);
+    if (st->tty && !st->opt.quiet)
+        fprintf(stderr, "\r\033[K");
+    return rc;
+}
+
 static int measure_point(run_state *st, mbx_engine *e, const pointref *p, double *y)
 {
     mbx_point_spec spec;
@@ -561,10 +619,16 @@ static int measure_point(run_state *st, mbx_engine *e, const pointref *p, double
     mbx_result r;
     const double *obs = NULL;
     size_t nobs = 0;
-    int rc = mbx_engine_measure(e, &spec, on_progress, st, &r, &obs, &nobs);
-    if (st->tty && !st->opt.quiet)
-        fprintf(stderr, "\r\033[K");
     const char *name = mbx_bench_get(spec.bench_id)->name;
+    /* The monitor: a probe before (the last one) and after; a point that
+     * straddles a level shift is measured once more, then flagged. */
+    st->engine = e;
+    st->spec = &spec;
+    int rc = mbx_monitor_measure(&st->mon, probe_cb, measure_cb, st, &r, &obs, &nobs);
+    if (rc < 0 && st->mon.probe_failed) {
+        fprintf(stderr, "mpibex: the monitor's probe failed: %s\n", mbx_strerror(rc));
+        return 1;
+    }
     if (rc == MBX_E_ABORTED) {
         char what[160];
         snprintf(what, sizeof what, "%s, %d procs, %llu bytes", name, spec.procs,
@@ -587,7 +651,7 @@ static int measure_point(run_state *st, mbx_engine *e, const pointref *p, double
     st->counts[r.status]++;
     st->done++;
     st->refined += (size_t)p->refined;
-    if (r.status != MBX_POINT_UNRELIABLE)
+    if (r.status != MBX_POINT_UNRELIABLE && r.status != MBX_POINT_INVALID)
         *y = r.s.median;
     progress_line(st, 0);
     return 0;
@@ -627,83 +691,185 @@ static void feed(mbx_refine *rf, uint64_t x, double y)
         return;
 }
 
-/* Grid, then refinement; finished points of a resumed run feed the curve
- * without being measured again. The point that was in flight when a
- * resumed run died is left for last (*deferred). */
-static int run_series(run_state *st, mbx_engine *e, const series *s, pointref *deferred)
+/* A curve's refinement while the run goes on. */
+typedef struct curve_state {
+    mbx_refine *rf; /* NULL for AXIS_NONE */
+    size_t spent;   /* refined points a resumed run already finished */
+    char key[MBX_KEY_MAX];
+} curve_state;
+
+/* splitmix64: a small, well-mixed generator for the order's shuffle. */
+static uint64_t next_rand(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Fisher-Yates, unbiased by rejection. */
+static void shuffle(pointref *p, size_t n, uint64_t *state)
+{
+    for (size_t i = n; i > 1; i--) {
+        uint64_t lim = UINT64_MAX - UINT64_MAX % i, r;
+        do
+            r = next_rand(state);
+        while (r >= lim);
+        size_t j = (size_t)(r % i);
+        pointref t = p[i - 1];
+        p[i - 1] = p[j];
+        p[j] = t;
+    }
+}
+
+static int curve_init(run_state *st, const series *s, curve_state *c)
 {
     const mbx_bench *b = mbx_bench_get(s->bench_id);
-    /* Refined points a resumed run already finished: in the curve, and
-     * counted against the budget. */
-    char curve[MBX_KEY_MAX];
     mbx_point_spec sp0;
     pointref p0 = {s, s->grid[0], 0};
     spec_of(st, &p0, &sp0);
     long long pv = (b->flags & MBX_BENCH_PARAM) ? (sp0.param ? sp0.param : b->param_default) : 0;
-    mbx_curve_key(curve, sizeof curve, s->meas->label, b->name, pv,
+    mbx_curve_key(c->key, sizeof c->key, s->meas->label, b->name, pv,
                   (b->flags & MBX_BENCH_ROOTED) ? sp0.root : -1);
-    size_t spent = 0;
+    c->spent = 0;
     for (size_t i = 0; i < st->res.n; i++)
-        if (st->res.refined[i] && strcmp(st->res.curve[i], curve) == 0 &&
+        if (st->res.refined[i] && strcmp(st->res.curve[i], c->key) == 0 &&
             (s->axis == AXIS_PROCS || st->res.procs[i] == s->procs))
-            spent++;
-    size_t budget = s->refine && s->meas->budget > spent ? s->meas->budget - spent : 0;
-    mbx_refine *rf = NULL;
+            c->spent++;
+    size_t budget = s->refine && s->meas->budget > c->spent ? s->meas->budget - c->spent : 0;
     mbx_refine_opts ro = {.eps = s->refine ? s->meas->refine : 0.5,
                           .budget = budget,
                           .align = s->axis == AXIS_SIZE ? b->unit : 1,
                           .geometric = s->axis == AXIS_SIZE,
                           .min_ratio = s->axis == AXIS_SIZE ? MBX_REFINE_MIN_RATIO : 0.0};
-    if (s->axis != AXIS_NONE && mbx_refine_create(&ro, &rf) < 0)
-        return 1;
-    int code = 0;
-    for (size_t i = 0; i < s->ngrid && !code; i++) {
-        pointref p = {s, s->grid[i], 0};
-        if (is_inflight(st, &p)) {
-            *deferred = p;
+    c->rf = NULL;
+    return s->axis != AXIS_NONE && mbx_refine_create(&ro, &c->rf) < 0 ? 1 : 0;
+}
+
+/* Refined points a resumed run already finished join their curve. */
+static void curve_feed_resumed(const run_state *st, const series *s, curve_state *c)
+{
+    for (size_t i = 0; c->rf && i < st->res.n; i++)
+        if (st->res.refined[i] && strcmp(st->res.curve[i], c->key) == 0 &&
+            st->res.median_s[i] > 0) {
+            if (s->axis == AXIS_PROCS)
+                feed(c->rf, (uint64_t)st->res.procs[i], st->res.median_s[i]);
+            else if (st->res.procs[i] == s->procs)
+                feed(c->rf, st->res.bytes[i], st->res.median_s[i]);
+        }
+}
+
+static void curve_summary(const series *s, const curve_state *c)
+{
+    if (!c->rf || mbx_refine_count(c->rf) < 3)
+        return;
+    char name[160];
+    series_name(s, name, sizeof name);
+    printf("# curve %s: %zu points (%zu refined), worst segment prediction error %.2f%%%s\n", name,
+           mbx_refine_count(c->rf), mbx_refine_proposed(c->rf) + c->spent,
+           100.0 * mbx_refine_worst_any(c->rf), s->refine ? "" : " (refinement off)");
+    if (s->refine)
+        printf("#   refinement target %.2f%%, budget %zu\n", 100.0 * s->meas->refine,
+               s->meas->budget);
+    fflush(stdout);
+}
+
+/* Measure a list of points in order; the point that was in flight when a
+ * resumed run died is left for last (*deferred). */
+static int measure_list(run_state *st, mbx_engine *e, const pointref *list, size_t n,
+                        curve_state *cs, pointref *deferred)
+{
+    for (size_t i = 0; i < n; i++) {
+        const pointref *p = &list[i];
+        if (is_inflight(st, p)) {
+            if (!deferred->s)
+                *deferred = *p; /* a refined one's segment stays pending */
             continue;
         }
         double y;
-        code = measure_point(st, e, &p, &y);
-        if (!code && rf && y > 0)
-            feed(rf, p.x, y);
+        int code = measure_point(st, e, p, &y);
+        if (code)
+            return code;
+        curve_state *c = &cs[p->s - st->ser];
+        if (c->rf && y > 0)
+            feed(c->rf, p->x, y);
     }
-    for (size_t i = 0; !code && rf && i < st->res.n; i++)
-        if (st->res.refined[i] && strcmp(st->res.curve[i], curve) == 0 && st->res.median_s[i] > 0) {
-            if (s->axis == AXIS_PROCS)
-                feed(rf, (uint64_t)st->res.procs[i], st->res.median_s[i]);
-            else if (st->res.procs[i] == s->procs)
-                feed(rf, st->res.bytes[i], st->res.median_s[i]);
+    return 0;
+}
+
+/* Every grid point of every curve, in the plan's order or shuffled; then
+ * refinement in rounds, one proposal of each curve per round, each round
+ * shuffled too. */
+static int run_points(run_state *st, mbx_engine *e, pointref *deferred)
+{
+    curve_state *cs = calloc(st->nser ? st->nser : 1, sizeof *cs);
+    pointref *list = malloc((st->ngrid + st->nser + 1) * sizeof *list);
+    int code = !cs || !list;
+    if (code)
+        fprintf(stderr, "mpibex: out of memory\n");
+    for (size_t i = 0; !code && i < st->nser; i++)
+        code = curve_init(st, &st->ser[i], &cs[i]);
+    size_t n = 0;
+    for (size_t i = 0; !code && i < st->nser; i++)
+        for (size_t g = 0; g < st->ser[i].ngrid; g++)
+            list[n++] = (pointref){&st->ser[i], st->ser[i].grid[g], 0};
+    uint64_t rng = st->seed;
+    if (!code && !st->opt.order_plan)
+        shuffle(list, n, &rng);
+    if (!code)
+        code = measure_list(st, e, list, n, cs, deferred);
+    for (size_t i = 0; !code && i < st->nser; i++)
+        curve_feed_resumed(st, &st->ser[i], &cs[i]);
+    while (!code) {
+        n = 0;
+        for (size_t i = 0; i < st->nser; i++) {
+            uint64_t x;
+            double err;
+            if (cs[i].rf && st->ser[i].refine && mbx_refine_next(cs[i].rf, &x, &err) == 1)
+                list[n++] = (pointref){&st->ser[i], x, 1};
         }
-    if (!code && rf && s->refine) {
-        uint64_t x;
-        double err;
-        while (!code && mbx_refine_next(rf, &x, &err) == 1) {
-            pointref p = {s, x, 1};
-            if (is_inflight(st, &p)) {
-                if (!deferred->s)
-                    *deferred = p; /* else it is the deferred grid point */
-                continue;          /* measured last; its segment stays pending */
-            }
-            double y;
-            code = measure_point(st, e, &p, &y);
-            if (!code && y > 0)
-                feed(rf, x, y);
-        }
+        if (n == 0)
+            break;
+        if (!st->opt.order_plan)
+            shuffle(list, n, &rng);
+        code = measure_list(st, e, list, n, cs, deferred);
     }
-    if (!code && rf && mbx_refine_count(rf) >= 3) {
-        char name[160];
-        series_name(s, name, sizeof name);
-        printf("# curve %s: %zu points (%zu refined), worst segment prediction error %.2f%%%s\n",
-               name, mbx_refine_count(rf), mbx_refine_proposed(rf) + spent,
-               100.0 * mbx_refine_worst_any(rf), s->refine ? "" : " (refinement off)");
-        if (s->refine)
-            printf("#   refinement target %.2f%%, budget %zu\n", 100.0 * s->meas->refine,
-                   s->meas->budget);
-        fflush(stdout);
-    }
-    mbx_refine_free(rf);
+    for (size_t i = 0; !code && i < st->nser; i++)
+        curve_summary(&st->ser[i], &cs[i]);
+    for (size_t i = 0; cs && i < st->nser; i++)
+        mbx_refine_free(cs[i].rf);
+    free(cs);
+    free(list);
     return code;
+}
+
+/* The levels the monitor saw: a summary line and one per segment; the
+ * probe series next to the results (OUT.probe.csv) and the figures in the
+ * environment file. */
+static int monitor_report(run_state *st)
+{
+    if (!st->mon.peer || st->mon.n == 0)
+        return 0;
+    const mbx_levels *lv = mbx_monitor_levels(&st->mon);
+    if (!lv) {
+        fprintf(stderr, "mpibex: the monitor's level detection failed\n");
+        return 1;
+    }
+    char line[512];
+    mbx_monitor_summary(&st->mon, line, sizeof line);
+    printf("# monitor (1-byte ping-pong, rank 0 and rank %d): %s\n", st->mon.peer, line);
+    for (size_t g = 0; g < lv->nseg; g++)
+        printf("#   %7.2f s - %7.2f s: %.3f us (level %d, %zu probes)\n",
+               st->mon.t[lv->seg[g].begin], st->mon.t[lv->seg[g].end - 1], lv->seg[g].median * 1e6,
+               lv->seg[g].level + 1, lv->seg[g].end - lv->seg[g].begin);
+    fflush(stdout);
+    if (st->opt.output && mbx_monitor_write(&st->mon, st->opt.output, st->env_path,
+                                            MBX_MONITOR_FIGURES | MBX_MONITOR_SERIES) < 0) {
+        fprintf(stderr, "mpibex: writing the monitor's files next to '%s' failed: %s\n",
+                st->opt.output, strerror(errno));
+        return 1;
+    }
+    return 0;
 }
 
 static int measure_all(run_state *st, mbx_engine *e, int nranks)
@@ -716,24 +882,29 @@ static int measure_all(run_state *st, mbx_engine *e, int nranks)
                st->res.inflight[0] ? st->res.inflight : "",
                st->res.inflight[0] ? ") is measured last" : "");
     pointref deferred = {0};
-    for (size_t i = 0; i < st->nser; i++) {
-        int code = run_series(st, e, &st->ser[i], &deferred);
-        if (code)
-            return code;
-    }
+    int code = run_points(st, e, &deferred);
+    if (code)
+        return code;
     if (deferred.s) {
         double y;
-        int code = measure_point(st, e, &deferred, &y);
+        code = measure_point(st, e, &deferred, &y);
         if (code)
             return code;
     }
+    if (monitor_report(st) != 0)
+        return 1;
     if (!st->opt.quiet) {
         progress_line(st, 1);
         fprintf(stderr,
                 "done: %zu points measured (%zu refined; %zu settled, %zu unsettled, %zu "
-                "unreliable) in %.1f s",
-                st->done, st->refined, st->counts[0], st->counts[1], st->counts[2],
-                MPI_Wtime() - st->t0);
+                "unreliable",
+                st->done, st->refined, st->counts[MBX_POINT_SETTLED],
+                st->counts[MBX_POINT_UNSETTLED], st->counts[MBX_POINT_UNRELIABLE]);
+        if (st->counts[MBX_POINT_SHIFTED])
+            fprintf(stderr, ", %zu shifted", st->counts[MBX_POINT_SHIFTED]);
+        if (st->counts[MBX_POINT_INVALID])
+            fprintf(stderr, ", %zu invalid", st->counts[MBX_POINT_INVALID]);
+        fprintf(stderr, ") in %.1f s", MPI_Wtime() - st->t0);
         if (st->skipped)
             fprintf(stderr, "; %zu finished points kept from the interrupted run", st->skipped);
         if (st->opt.output)
@@ -818,6 +989,81 @@ static int settle(run_state *st, mbx_engine *e, int nranks)
     return 0;
 }
 
+static uint64_t next_rand(uint64_t *x);
+
+/* The observation method on every rank, the order's seed and the monitor's
+ * peer. Returns 0, or an exit code with msg. */
+static int set_method(run_state *st, mbx_engine *e, int nranks, char *msg)
+{
+    int rc = mbx_engine_set_method(e, &st->opt.method);
+    if (rc == MBX_E_UNSUPPORTED) {
+        snprintf(msg, MSG_LEN,
+                 "--cache: cold needs the last-level cache size, which hwloc did not "
+                 "find on every rank; use --cache warm");
+        return 2;
+    }
+    if (rc < 0) {
+        snprintf(msg, MSG_LEN, "--sync %s: setting up the method failed: %s",
+                 mbx_sync_name(st->opt.method.sync), mbx_strerror(rc));
+        return 1;
+    }
+    if (st->opt.resume && st->res.have_seed)
+        st->seed = st->res.seed;
+    else if (st->opt.have_seed)
+        st->seed = st->opt.seed;
+    else {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        uint64_t x =
+            (uint64_t)ts.tv_sec * 1000000007ull ^ (uint64_t)ts.tv_nsec ^ ((uint64_t)getpid() << 32);
+        st->seed = next_rand(&x) % 1000000000000ull; /* short enough to type */
+    }
+    mbx_monitor_init(&st->mon, st->opt.monitor && nranks > 1 ? nranks - 1 : 0, st->opt.shift_rel);
+    return 0;
+}
+
+static void print_method(run_state *st, mbx_engine *e, int nranks)
+{
+    const mbx_method *m = &st->opt.method;
+    if (m->sync == MBX_SYNC_WINDOW) {
+        mbx_clock_info ci;
+        mbx_engine_clock_info(e, &ci);
+        printf("# sync: window on a %s global clock (synchronized in %.1f ms; largest offset "
+               "after it %.2f us, known to about +-%.2f us); windows %s\n",
+               mbx_clocksync_name(m->clock.method), ci.duration * 1e3, ci.max_offset * 1e6,
+               ci.rtt_min * 0.5e6, m->window > 0 ? "fixed" : "automatic");
+    } else {
+        printf("# sync: barrier before each observation (ping-pong and master-worker: none, "
+               "they synchronize themselves)\n");
+    }
+    if (m->cache == MBX_CACHE_COLD && m->cache_bytes)
+        printf("# cache: cold (a %llu-byte buffer is overwritten before every observation)\n",
+               (unsigned long long)m->cache_bytes);
+    else if (m->cache == MBX_CACHE_COLD)
+        printf("# cache: cold (a buffer the size of the last-level cache, from hwloc, is "
+               "overwritten before every observation)\n");
+    if (st->opt.order_plan)
+        printf("# order: the plan's\n");
+    else
+        printf("# order: shuffled, seed %llu (--seed %llu replays it)%s\n",
+               (unsigned long long)st->seed, (unsigned long long)st->seed,
+               st->opt.resume && st->res.have_seed ? ", from the journal" : "");
+    if (st->mon.peer)
+        printf("# monitor: a %d-round 1-byte ping-pong of rank 0 and rank %d before and after "
+               "every point; a change above %.0f%% is a level shift\n",
+               PROBE_ROUNDS, st->mon.peer, 100.0 * st->opt.shift_rel);
+    else if (nranks == 1)
+        printf("# monitor: off (one rank: no ping-pong to probe with)\n");
+    char who[128];
+    int unbound = mbx_engine_unbound(e, who, sizeof who);
+    if (unbound > 0)
+        fprintf(stderr,
+                "mpibex: warning: %d rank%s (%s) %s not bound to cores; results may move with "
+                "the scheduler (mpiexec -bind-to core)\n",
+                unbound, unbound == 1 ? "" : "s", who, unbound == 1 ? "is" : "are");
+    fflush(stdout);
+}
+
 static int root_run(mbx_engine *e, int argc, char **argv, run_state *st)
 {
     char msg[MSG_LEN] = "";
@@ -859,14 +1105,25 @@ static int root_run(mbx_engine *e, int argc, char **argv, run_state *st)
             fprintf(stderr, "mpibex: --resume: cut a torn last row (%zu bytes) off %s\n",
                     st->res.torn_bytes, st->opt.output);
     }
+    char why[160];
+    if (mbx_timer_available(st->opt.timer, why, sizeof why) < 0) {
+        snprintf(msg, sizeof msg, "--timer: %s cannot be used here: %s",
+                 mbx_timer_name(st->opt.timer), why);
+        fail(msg);
+        return 2;
+    }
     if ((rc = mbx_engine_configure(e, st->opt.timer, &st->timer, &st->max_overhead)) < 0) {
         snprintf(msg, sizeof msg, "--timer: %s cannot be used here: %s",
                  mbx_timer_name(st->opt.timer), mbx_strerror(rc));
         fail(msg);
         return 2;
     }
-    print_header(st, nranks);
-    fputs(st->notes, stdout);
+    if ((rc = set_method(st, e, nranks, msg)) != 0) {
+        fail(msg);
+        return rc;
+    }
+    print_title(st, nranks);
+    print_method(st, e, nranks);
     if ((rc = choose_pair(st, e, nranks, msg)) != 0) {
         fail(msg);
         return rc;
@@ -875,6 +1132,10 @@ static int root_run(mbx_engine *e, int argc, char **argv, run_state *st)
         fail(msg);
         return rc;
     }
+    if (!st->opt.resume || !st->res.have_seed)
+        mbx_journal_seed(st->journal, st->seed);
+    fputs(st->notes, stdout);
+    print_header();
     st->tty = isatty(STDERR_FILENO);
     if ((rc = settle(st, e, nranks)) != 0)
         return rc;
@@ -902,6 +1163,7 @@ int mbx_batch_root(mbx_engine *e, int argc, char **argv)
     free(st.env_path);
     free(st.obs_path);
     free(st.journal_path);
+    mbx_monitor_free(&st.mon);
     mbx_resume_free(&st.res);
     return code;
 }

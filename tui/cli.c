@@ -1,9 +1,12 @@
 #include "cli.h"
 
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mbx/sizes.h"
 #include "mbx/version.h"
 
 /* "--opt value" or "--opt=value"; returns the value or NULL (and a message). */
@@ -27,11 +30,93 @@ static int is_opt(const char *a, const char *name)
     return strncmp(a, name, nl) == 0 && (a[nl] == '\0' || a[nl] == '=');
 }
 
+/* --sync, --clock-sync, --cache, --order, --monitor: one word each. */
+static int parse_word(const char *opt, const char *v, mbx_run_opts *o, char *msg, size_t len)
+{
+    static const struct {
+        const char *opt, *allowed;
+    } what[] = {{"--sync", "barrier or window"},
+                {"--clock-sync", "jk or hca"},
+                {"--cache", "warm, cold or cold:SIZE"},
+                {"--order", "shuffle or plan"},
+                {"--monitor", "on or off"}};
+    int ok = 1;
+    if (strcmp(opt, "--sync") == 0) {
+        ok = !strcmp(v, "barrier") || !strcmp(v, "window");
+        o->method.sync = !strcmp(v, "window") ? MBX_SYNC_WINDOW : MBX_SYNC_BARRIER;
+    } else if (strcmp(opt, "--clock-sync") == 0) {
+        ok = mbx_clocksync_parse(v, &o->method.clock.method) == MBX_OK;
+    } else if (strcmp(opt, "--cache") == 0) {
+        ok = !strcmp(v, "warm") || !strcmp(v, "cold");
+        o->method.cache = !strcmp(v, "cold") ? MBX_CACHE_COLD : MBX_CACHE_WARM;
+        if (strncmp(v, "cold:", 5) == 0) {
+            char sm[128];
+            uint64_t b = 0;
+            ok = mbx_size_parse(v + 5, &b, sm, sizeof sm) == MBX_OK && b >= 4096 &&
+                 b <= (1ull << 40);
+            o->method.cache = MBX_CACHE_COLD;
+            o->method.cache_bytes = b;
+            if (!ok) {
+                snprintf(msg, len, "--cache: cold:SIZE needs a size in 4KiB..1TiB (got '%s')", v);
+                return 2;
+            }
+        }
+    } else if (strcmp(opt, "--order") == 0) {
+        ok = !strcmp(v, "shuffle") || !strcmp(v, "plan");
+        o->order_plan = !strcmp(v, "plan");
+    } else {
+        ok = !strcmp(v, "on") || !strcmp(v, "off");
+        o->monitor = !strcmp(v, "on");
+    }
+    if (ok)
+        return 0;
+    for (size_t i = 0; i < sizeof what / sizeof *what; i++)
+        if (strcmp(what[i].opt, opt) == 0)
+            snprintf(msg, len, "%s: expected %s (got '%s')", opt, what[i].allowed, v);
+    return 2;
+}
+
+/* --window SECONDS|auto, --window-delay SECONDS, --resync SECONDS, --shift R. */
+static int parse_number(const char *opt, const char *v, mbx_run_opts *o, char *msg, size_t len)
+{
+    if (strcmp(opt, "--window") == 0 && strcmp(v, "auto") == 0) {
+        o->method.window = 0.0;
+        return 0;
+    }
+    char *end = NULL;
+    double x = strtod(v, &end);
+    int ok = end != v && *end == '\0';
+    if (strcmp(opt, "--window") == 0) {
+        ok = ok && x >= 1e-6 && x <= 10.0;
+        o->method.window = x;
+        if (!ok)
+            snprintf(msg, len, "--window: expected auto or seconds in 1e-6..10 (got '%s')", v);
+    } else if (strcmp(opt, "--window-delay") == 0) {
+        ok = ok && x >= 1e-6 && x <= 10.0;
+        o->method.window_delay = x;
+        if (!ok)
+            snprintf(msg, len, "--window-delay: expected seconds in 1e-6..10 (got '%s')", v);
+    } else if (strcmp(opt, "--resync") == 0) {
+        ok = ok && x >= 0.01 && x <= 3600.0;
+        o->method.resync = x;
+        if (!ok)
+            snprintf(msg, len, "--resync: expected seconds in 0.01..3600 (got '%s')", v);
+    } else {
+        ok = ok && x >= 0.01 && x <= 10.0;
+        o->shift_rel = x;
+        if (!ok)
+            snprintf(msg, len, "--shift: expected a relative change in 0.01..10 (got '%s')", v);
+    }
+    return ok ? 0 : 2;
+}
+
 int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t len)
 {
     memset(o, 0, sizeof *o);
     o->timer = MBX_TIMER_CLOCK;
     o->settle = MBX_SETTLE_DEFAULT;
+    o->monitor = 1;
+    o->shift_rel = MBX_SHIFT_DEFAULT;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         const char **slot = NULL, *name = NULL;
@@ -83,6 +168,43 @@ int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t 
             }
             o->settle = s;
             continue;
+        } else if (is_opt(a, "--sync") || is_opt(a, "--clock-sync") || is_opt(a, "--cache") ||
+                   is_opt(a, "--order") || is_opt(a, "--monitor")) {
+            const char *opt = is_opt(a, "--sync")         ? "--sync"
+                              : is_opt(a, "--clock-sync") ? "--clock-sync"
+                              : is_opt(a, "--cache")      ? "--cache"
+                              : is_opt(a, "--order")      ? "--order"
+                                                          : "--monitor";
+            if (!(v = take_value(argc, argv, &i, opt, msg, len)))
+                return 2;
+            if (parse_word(opt, v, o, msg, len) != 0)
+                return 2;
+            continue;
+        } else if (is_opt(a, "--window") || is_opt(a, "--window-delay") || is_opt(a, "--resync") ||
+                   is_opt(a, "--shift")) {
+            const char *opt = is_opt(a, "--window")         ? "--window"
+                              : is_opt(a, "--window-delay") ? "--window-delay"
+                              : is_opt(a, "--resync")       ? "--resync"
+                                                            : "--shift";
+            if (!(v = take_value(argc, argv, &i, opt, msg, len)))
+                return 2;
+            if (parse_number(opt, v, o, msg, len) != 0)
+                return 2;
+            continue;
+        } else if (is_opt(a, "--seed")) {
+            if (!(v = take_value(argc, argv, &i, "--seed", msg, len)))
+                return 2;
+            char *end = NULL;
+            errno = 0;
+            unsigned long long sd = strtoull(v, &end, 10);
+            if (end == v || *end != '\0' || errno || v[0] == '-') {
+                snprintf(msg, len, "--seed: expected a whole number 0..%llu (got '%s')",
+                         (unsigned long long)UINT64_MAX, v);
+                return 2;
+            }
+            o->seed = sd;
+            o->have_seed = 1;
+            continue;
         } else if (strcmp(a, "--resume") == 0) {
             o->resume = 1;
             continue;
@@ -90,7 +212,7 @@ int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t 
             if (!(v = take_value(argc, argv, &i, "--timer", msg, len)))
                 return 2;
             if (mbx_timer_parse(v, &o->timer) < 0) {
-                snprintf(msg, len, "--timer: expected clock or wtime (got '%s')", v);
+                snprintf(msg, len, "--timer: expected clock, wtime or tsc (got '%s')", v);
                 return 2;
             }
             continue;
@@ -128,6 +250,9 @@ void mbx_cli_usage(void)
            "  mpiexec -n N mpibex beff [options]             effective bandwidth b_eff\n"
            "  mpibex list                                    every benchmark, one line each\n"
            "  mpibex merge A.csv B.csv ... -o OUT.csv        merge the results of several runs\n"
+           "  mpibex repeat -k K [-n N] -- [opts] -o DIR     K separate launches, merged\n"
+           "  mpibex compare A B [--alpha 0.05] [-o F.csv]   A faster, slower or the same?\n"
+           "  mpibex report FILES... -o DIR [--force]        plots (gnuplot) and an index page\n"
            "  mpiexec -n N mpibex beffio [--time S] [-o F]   b_eff_io, the effective MPI-IO "
            "bandwidth\n"
            "  mpiexec -n N mpibex idle [SECONDS]             CPU use of ranks waiting for work\n"
@@ -161,7 +286,28 @@ void mbx_cli_run_usage(void)
            "  --refine off|EPS    adaptive refinement until every segment's prediction\n"
            "                      error is below EPS (e.g. 5%%); default off\n"
            "  --budget N          most points refinement adds per curve (default 32)\n"
-           "  --timer clock|wtime clock_gettime(CLOCK_MONOTONIC) (default) or MPI_Wtime\n"
+           "  --timer clock|wtime|tsc  clock_gettime(CLOCK_MONOTONIC) (default), MPI_Wtime,\n"
+           "                      or the CPU's time-stamp counter (only where it is\n"
+           "                      constant and non-stop; calibrated)\n"
+           "  --sync barrier|window  start each observation after a barrier (default) or at\n"
+           "                      its window on a global clock (Hunold & Carpen-Amarie)\n"
+           "  --clock-sync jk|hca the global clock for window sync: Jones-Koenig (default)\n"
+           "                      or hierarchical\n"
+           "  --window auto|SEC   window length (auto: twice the upper quartile + 10 us,\n"
+           "                      widened while more than 10%% of windows are missed)\n"
+           "  --window-delay SEC  from a batch's command to its first window (default 1 ms)\n"
+           "  --resync SEC        synchronize the clocks again before a point when the last\n"
+           "                      sync is older than this (default 10)\n"
+           "  --cache warm|cold|cold:SIZE  cold: overwrite a buffer the size of the\n"
+           "                      last-level cache (from hwloc), or SIZE, before every\n"
+           "                      observation (default warm)\n"
+           "  --order shuffle|plan  points in a shuffled order (default) or the plan's\n"
+           "  --seed N            the shuffle's seed (default: new each run; printed and\n"
+           "                      recorded, so --seed N replays an order)\n"
+           "  --monitor on|off    a 1-byte ping-pong probe between points (default on, 2+\n"
+           "                      ranks): a point that straddles a level shift is measured\n"
+           "                      again, then flagged SHIFTED\n"
+           "  --shift R           relative probe change that is a shift (default 0.2)\n"
            "  -o, --output FILE   results CSV; FILE.env.csv gets the environment\n"
            "  --raw               also write every observation to FILE.obs.csv\n"
            "  --settle SECONDS    untimed barrier traffic before the first point, 0..60;\n"

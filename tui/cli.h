@@ -4,10 +4,14 @@
 
 #include <stddef.h>
 
+#include <stdint.h>
+
+#include "mbx/engine.h"
 #include "mbx/plan.h"
 #include "mbx/timer.h"
 
 #define MBX_SETTLE_DEFAULT 0.3
+#define MBX_SHIFT_DEFAULT 0.2
 
 typedef struct mbx_run_opts {
     const char *plan_path; /* NULL: --bench or the embedded quick plan */
@@ -18,7 +22,13 @@ typedef struct mbx_run_opts {
     int resume;         /* --resume: continue OUT.csv from its journal */
     double settle;      /* --settle: seconds of untimed traffic before the first point */
     mbx_timer_kind timer;
-    int quiet; /* no progress on stderr */
+    mbx_method method; /* --sync, --clock-sync, --window, --window-delay, --resync, --cache */
+    int order_plan;    /* --order plan: the plan's order instead of a shuffled one */
+    int have_seed;     /* --seed given */
+    uint64_t seed;     /* --seed: the shuffle's seed */
+    int monitor;       /* --monitor on (default) | off */
+    double shift_rel;  /* --shift: relative probe change that counts as a level shift */
+    int quiet;         /* no progress on stderr */
     int help;
 } mbx_run_opts;
 

@@ -1,2 +1,351 @@
-/* placeholder: being written */
-#include "mbx/status.h"
+#include "compare_cmd.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "mbx/compare.h"
+#include "mbx/csvio.h"
+
+#define DEFAULT_ALPHA 0.05
+
+void mbx_compare_usage(void)
+{
+    printf("Usage: mpibex compare A B [--alpha 0.05] [--ignore PARTS] [-o OUT.csv] [-q]\n"
+           "\n"
+           "Tell, point by point, whether setting A is faster than B, slower, or not\n"
+           "distinguishable (Wilcoxon rank-sum test; Hunold & Carpen-Amarie). A and B\n"
+           "are each\n"
+           "  - a directory of launches written by 'mpibex repeat' (DIR/launch-*.csv, at\n"
+           "    least 2): a point's sample is its median in each launch; or\n"
+           "  - a results CSV of 'mpibex run --raw' with OUT.obs.csv beside it: a point's\n"
+           "    sample is its observations.\n"
+           "A point (benchmark, label, procs, bytes, root, op, param) is tested when both\n"
+           "sides have it; an UNRELIABLE point contributes nothing.\n"
+           "\n"
+           "Options:\n"
+           "  --alpha ALPHA       significance level, 0 < ALPHA < 1 (default 0.05)\n"
+           "  --ignore PARTS      match points without benchmark, label or both\n"
+           "                      (benchmark,label): compare send_recv in A with\n"
+           "                      ssend_recv in B; the table shows A's names\n"
+           "  -o, --output FILE   also write the comparison as CSV ('-' writes it to\n"
+           "                      stdout instead of the table)\n"
+           "  -q, --quiet         only the summary, no table\n"
+           "  -h, --help          this text\n"
+           "\n"
+           "Verdicts: when the two-sided p is below ALPHA, 'A faster' or 'A slower' (the\n"
+           "one-sided test 'A less than B' or 'A greater than B' with the smaller p),\n"
+           "else 'same'. * p < 0.05, ** p < 0.01, *** p < 0.001. Columns:\n"
+           "docs/csv-format.md.\n"
+           "Exit status: 0 compared, 1 writing the output failed, 2 bad input.\n");
+}
+
+static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bad(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("mpibex compare: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 2;
+}
+
+void mbx_size_text(uint64_t b, char *buf, size_t len)
+{
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double v = (double)b;
+    int u = 0;
+    while (v >= 1024 && u < 4)
+        v /= 1024, u++;
+    if (v == floor(v))
+        snprintf(buf, len, "%.0f %s", v, unit[u]);
+    else
+        snprintf(buf, len, "%.1f %s", v, unit[u]);
+}
+
+/* The point's name: benchmark, then what else tells it apart. */
+static void point_name(const mbx_cmp_point *p, int with_label, char *buf, size_t len)
+{
+    int n = snprintf(buf, len, "%s", p->benchmark);
+    if (with_label && n >= 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, " [%s]", p->label);
+    if (p->root >= 0 && n >= 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, " root=%d", p->root);
+    if (p->param != 0 && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " param=%lld", p->param);
+}
+
+static void time_text(double s, char *buf, size_t len)
+{
+    double us = s * 1e6;
+    if (!isfinite(us))
+        snprintf(buf, len, "-");
+    else
+        snprintf(buf, len, us < 1000 ? "%.3f" : "%.1f", us);
+}
+
+static const char *verdict_text(char v)
+{
+    return v == '<' ? "A faster" : v == '>' ? "A slower" : "same";
+}
+
+static void print_table(const mbx_compare *c)
+{
+    size_t n = mbx_compare_count(c);
+    int with_label = 0, w = 9;
+    for (size_t i = 1; i < n && !with_label; i++)
+        with_label = strcmp(mbx_compare_get(c, i)->label, mbx_compare_get(c, 0)->label) != 0;
+    for (size_t i = 0; i < n; i++) {
+        char name[160];
+        point_name(mbx_compare_get(c, i), with_label, name, sizeof name);
+        w = (int)strlen(name) > w ? (int)strlen(name) : w;
+    }
+    printf("%-*s %5s %9s %12s %12s %7s %11s  %s\n", w, "benchmark", "procs", "bytes", "median A us",
+           "median B us", "B/A", "p", "verdict");
+    for (size_t i = 0; i < n; i++) {
+        const mbx_cmp_point *p = mbx_compare_get(c, i);
+        char name[160], sz[24], ma[24], mb[24], ratio[24], pv[32];
+        point_name(p, with_label, name, sizeof name);
+        mbx_size_text(p->bytes, sz, sizeof sz);
+        time_text(p->median_a, ma, sizeof ma);
+        time_text(p->median_b, mb, sizeof mb);
+        if (isfinite(p->ratio))
+            snprintf(ratio, sizeof ratio, "%.3f", p->ratio);
+        else
+            snprintf(ratio, sizeof ratio, "-");
+        snprintf(pv, sizeof pv, "%.2g%s", p->w.p_two_sided, p->stars);
+        printf("%-*s %5d %9s %12s %12s %7s %11s  %s\n", w, name, p->procs, sz, ma, mb, ratio, pv,
+               verdict_text(p->verdict));
+    }
+}
+
+typedef struct opts {
+    const char *in[2], *out;
+    size_t nin;
+    double alpha;
+    unsigned ignore;
+    int quiet, help;
+} opts;
+
+static void print_summary(FILE *f, const mbx_compare *c, const opts *o)
+{
+    mbx_compare_summary s;
+    mbx_compare_summarize(c, &s);
+    fprintf(f,
+            "%zu point%s: A faster at %zu, slower at %zu, not distinguishable at %zu; "
+            "only in A: %zu, only in B: %zu\n",
+            s.tested, s.tested == 1 ? "" : "s", s.faster, s.slower, s.same, s.only_a, s.only_b);
+    static const char *const ignored[] = {"", "; matched without the benchmark",
+                                          "; matched without the label",
+                                          "; matched without the benchmark and label"};
+    fprintf(f, "alpha %g; A: %s (%s), B: %s (%s)%s\n", o->alpha, o->in[0], s.kind_a, o->in[1],
+            s.kind_b, ignored[o->ignore & 3]);
+}
+
+static void put(char store[48], const char **field, const char *fmt, double x)
+{
+    if (isfinite(x)) {
+        snprintf(store, 48, fmt, x);
+        *field = store;
+    } else {
+        *field = "";
+    }
+}
+
+/* One point as the fields of mbx_compare_columns. */
+static void format_row(const mbx_cmp_point *p, char store[][48], const char **f)
+{
+    f[0] = p->benchmark;
+    f[1] = p->label;
+    snprintf(store[2], 48, "%d", p->procs);
+    snprintf(store[3], 48, "%llu", (unsigned long long)p->bytes);
+    snprintf(store[4], 48, "%d", p->root);
+    snprintf(store[6], 48, "%lld", p->param);
+    snprintf(store[7], 48, "%zu", p->n_a);
+    snprintf(store[8], 48, "%zu", p->n_b);
+    for (int i = 2; i <= 8; i++)
+        f[i] = store[i];
+    if (p->root < 0)
+        f[4] = "";
+    f[5] = p->op ? p->op : "";
+    if (p->param == 0)
+        f[6] = "";
+    put(store[9], &f[9], "%.4f", p->median_a * 1e6);
+    put(store[10], &f[10], "%.4f", p->median_b * 1e6);
+    put(store[11], &f[11], "%.6f", p->ratio);
+    put(store[12], &f[12], "%.4f", p->w.shift * 1e6);
+    put(store[13], &f[13], "%.1f", p->w.w);
+    put(store[14], &f[14], "%.4f", p->w.z);
+    put(store[15], &f[15], "%.6g", p->w.p_two_sided);
+    put(store[16], &f[16], "%.6g", p->w.p_less);
+    put(store[17], &f[17], "%.6g", p->w.p_greater);
+    f[18] = p->w.exact ? "yes" : "no";
+    store[19][0] = p->verdict;
+    store[19][1] = '\0';
+    f[19] = store[19];
+}
+
+static int write_csv(const mbx_compare *c, const char *out)
+{
+    int to_stdout = strcmp(out, "-") == 0, rc = MBX_OK;
+    mbx_csv_writer *w = NULL;
+    if (to_stdout)
+        rc = mbx_csv_fputrow(stdout, mbx_compare_columns, MBX_COMPARE_NCOLS);
+    else if (mbx_csv_writer_open(out, mbx_compare_columns, MBX_COMPARE_NCOLS, &w) < 0)
+        return bad("-o: cannot write '%s': %s", out, strerror(errno));
+    for (size_t i = 0; rc == MBX_OK && i < mbx_compare_count(c); i++) {
+        char store[MBX_COMPARE_NCOLS][48];
+        const char *f[MBX_COMPARE_NCOLS];
+        format_row(mbx_compare_get(c, i), store, f);
+        rc = to_stdout ? mbx_csv_fputrow(stdout, f, MBX_COMPARE_NCOLS) : mbx_csv_writer_row(w, f);
+    }
+    int err = errno;
+    if (to_stdout ? fflush(stdout) != 0 : mbx_csv_writer_close(w) < 0) {
+        rc = MBX_E_IO;
+        err = errno;
+    }
+    if (rc < 0) {
+        fprintf(stderr, "mpibex compare: writing '%s' failed: %s\n", to_stdout ? "stdout" : out,
+                strerror(err));
+        return 1;
+    }
+    return 0;
+}
+
+static int same_file(const char *x, const char *y)
+{
+    struct stat a, b;
+    return strcmp(x, y) == 0 ||
+           (stat(x, &a) == 0 && stat(y, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino);
+}
+
+/* Whether writing out would overwrite input `in`: the file itself, its
+ * observations, or (in is a directory) one of its launch files. */
+static int overwrites(const char *out, const char *in)
+{
+    struct stat sb;
+    if (stat(in, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        const char *slash = strrchr(out, '/'), *base = slash ? slash + 1 : out;
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - out) : 1, slash ? out : ".");
+        return strncmp(base, "launch-", 7) == 0 && same_file(dir, in);
+    }
+    char *obs = mbx_csv_sidecar(in, ".obs.csv");
+    int hit = same_file(out, in) || (obs && same_file(out, obs));
+    free(obs);
+    return hit;
+}
+
+static int parse_alpha(const char *v, double *alpha)
+{
+    char *end = NULL;
+    errno = 0;
+    double a = v ? strtod(v, &end) : NAN;
+    if (v == NULL || end == v || *end != '\0' || errno != 0 || !(a > 0 && a < 1))
+        return bad("--alpha: expected 0 < ALPHA < 1, got %s", v && *v ? v : "nothing");
+    *alpha = a;
+    return 0;
+}
+
+static int parse_ignore(const char *v, unsigned *ignore)
+{
+    static const char *const allowed = "benchmark, label or benchmark,label";
+    *ignore = 0;
+    for (const char *p = v; p && *p;) {
+        size_t n = strcspn(p, ",");
+        if (n == 9 && strncmp(p, "benchmark", 9) == 0)
+            *ignore |= MBX_COMPARE_IGNORE_BENCHMARK;
+        else if (n == 5 && strncmp(p, "label", 5) == 0)
+            *ignore |= MBX_COMPARE_IGNORE_LABEL;
+        else
+            return bad("--ignore: unknown key part '%.*s'; allowed %s", (int)n, p, allowed);
+        p += n + (p[n] == ',');
+    }
+    return *ignore ? 0 : bad("--ignore: missing value; allowed %s", allowed);
+}
+
+/* "--name value" or "--name=value" (and "-o value"); NULL when missing. */
+static const char *value(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+    if (argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    return *i + 1 < argc ? argv[++*i] : NULL;
+}
+
+static int is_opt(const char *a, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(a, name, n) == 0 && (a[n] == '\0' || a[n] == '=');
+}
+
+static int parse(int argc, char **argv, opts *o)
+{
+    int rc = 0, opts_on = 1;
+    for (int i = 0; i < argc && rc == 0 && !o->help; i++) {
+        const char *a = argv[i], *v;
+        if (opts_on && (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)) {
+            o->help = 1;
+        } else if (opts_on && strcmp(a, "--") == 0) {
+            opts_on = 0;
+        } else if (opts_on && (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)) {
+            o->quiet = 1;
+        } else if (opts_on && is_opt(a, "--alpha")) {
+            rc = parse_alpha(value(argc, argv, &i, "--alpha"), &o->alpha);
+        } else if (opts_on && is_opt(a, "--ignore")) {
+            rc = parse_ignore(value(argc, argv, &i, "--ignore"), &o->ignore);
+        } else if (opts_on && (strcmp(a, "-o") == 0 || is_opt(a, "--output"))) {
+            v = value(argc, argv, &i, a[1] == 'o' ? "-o" : "--output");
+            if (v == NULL || *v == '\0')
+                rc = bad("%s: missing file name", a[1] == 'o' ? "-o" : "--output");
+            else if (o->out != NULL)
+                rc = bad("-o: only one output is allowed (got '%s' and '%s')", o->out, v);
+            else
+                o->out = v;
+        } else if (opts_on && a[0] == '-' && a[1] != '\0') {
+            rc = bad("unknown option '%s' (see 'mpibex compare --help')", a);
+        } else if (o->nin == 2) {
+            rc = bad("expected two inputs A and B, got a third: '%s'", a);
+        } else {
+            o->in[o->nin++] = a;
+        }
+    }
+    if (rc == 0 && !o->help && o->nin < 2)
+        rc = bad("expected two inputs A and B (directories of launches or results CSVs), got %zu",
+                 o->nin);
+    for (size_t i = 0; rc == 0 && !o->help && o->out && i < o->nin; i++)
+        if (strcmp(o->out, "-") != 0 && overwrites(o->out, o->in[i]))
+            rc = bad("-o: the output '%s' is part of the input '%s'", o->out, o->in[i]);
+    return rc;
+}
+
+int mbx_compare_cmd(int argc, char **argv)
+{
+    opts o = {.alpha = DEFAULT_ALPHA};
+    int rc = parse(argc, argv, &o);
+    if (rc != 0 || o.help) {
+        if (o.help)
+            mbx_compare_usage();
+        return rc;
+    }
+    mbx_compare *c = NULL;
+    char msg[512];
+    if (mbx_compare_load_ex(o.in[0], o.in[1], o.alpha, o.ignore, &c, msg, sizeof msg) < 0)
+        return bad("%s", msg);
+    int csv_stdout = o.out && strcmp(o.out, "-") == 0;
+    if (o.out)
+        rc = write_csv(c, o.out);
+    if (rc == 0) {
+        if (!o.quiet && !csv_stdout)
+            print_table(c);
+        print_summary(csv_stdout ? stderr : stdout, c, &o);
+    }
+    mbx_compare_free(c);
+    return rc;
+}

@@ -111,7 +111,7 @@ static const int *counts_for(const explorer *x, const mbx_bench *bn, int *one, i
  * nothing to run (with a message saying why). */
 static int plan_points(explorer *x)
 {
-    free(x->pts);
+    ex_points_free(x);
     x->pts = calloc(EX_MAX_POINTS, sizeof *x->pts);
     x->npts = 0;
     if (!x->pts)
@@ -209,6 +209,26 @@ static int scan_pair(explorer *x)
     return 1;
 }
 
+/* The form's sync, clock sync and cache on every rank, before each run
+ * (window sync synchronizes the clocks again). */
+static int apply_method(explorer *x)
+{
+    if (!x->be->set_method)
+        return 1;
+    int rc = x->be->set_method(x->be, &x->method);
+    if (rc == MBX_E_UNSUPPORTED) {
+        ex_set_msg(x, MBX_ROLE_ERROR,
+                   "cache: cold needs the last-level cache size, which hwloc did not find on "
+                   "every rank; use warm");
+    } else if (rc < 0) {
+        ex_set_msg(x, MBX_ROLE_ERROR, "sync: setting up %s sync failed: %s",
+                   mbx_sync_name(x->method.sync), mbx_strerror(rc));
+    }
+    if (rc < 0)
+        x->screen = EX_PARAMS;
+    return rc >= 0;
+}
+
 void ex_start_run(explorer *x)
 {
     if (x->running)
@@ -237,9 +257,12 @@ void ex_start_run(explorer *x)
         }
         x->configured_timer = (int)x->timer;
     }
-    if (!scan_pair(x) || !plan_points(x))
+    if (!apply_method(x) || !scan_pair(x) || !plan_points(x))
         return;
     ex_refine_reset(x);
+    ex_compare_forget(x);
+    mbx_monitor_reset(&x->mon);
+    x->mon.peer = x->be->nranks > 1 && x->be->probe ? x->be->nranks - 1 : 0;
     x->cmp = x->choosing = x->ratios = 0;
     if (x->xdim == EX_DIM_PROCS && ex_run_nprocs(x) < 2)
         x->xdim = EX_DIM_SIZE;
@@ -271,6 +294,55 @@ static void begin_export(explorer *x)
     x->prompt = EX_PROMPT_EXPORT;
 }
 
+static void begin_report(explorer *x)
+{
+    if (x->ndone == 0) {
+        ex_set_msg(x, MBX_ROLE_WARNING, "nothing to report yet");
+        return;
+    }
+    if (x->running) {
+        ex_set_msg(x, MBX_ROLE_WARNING, "report: wait until the run is done (or cancel it, c)");
+        return;
+    }
+    time_t t = time(NULL);
+    if (x->headless)
+        snprintf(x->input, sizeof x->input, "mpibex-report");
+    else
+        strftime(x->input, sizeof x->input, "mpibex-report-%Y%m%d-%H%M%S", localtime(&t));
+    x->prompt = EX_PROMPT_REPORT;
+}
+
+static void do_report(explorer *x, const char *dir)
+{
+    char msg[sizeof x->msg];
+    /* gnuplot takes a moment: say so on the screen first. */
+    ex_set_msg(x, MBX_ROLE_DIM, "writing the report to %s ...", dir);
+    if (!x->headless)
+        ex_draw(x);
+    if (ex_write_report(x, dir, msg, sizeof msg) == 0)
+        ex_set_msg(x, MBX_ROLE_OK, "%s", msg);
+    else
+        ex_set_msg(x, MBX_ROLE_ERROR, "%s", msg);
+}
+
+/* Typing into the prompt's line; 1 when Enter took a non-empty text. */
+static int edit_input(explorer *x, int key)
+{
+    size_t len = strlen(x->input);
+    if (key == 27) {
+        x->prompt = EX_PROMPT_NONE;
+    } else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+        return len > 0;
+    } else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+        if (len)
+            x->input[len - 1] = '\0';
+    } else if (key >= 32 && key < 127 && len + 1 < sizeof x->input) {
+        x->input[len] = (char)key;
+        x->input[len + 1] = '\0';
+    }
+    return 0;
+}
+
 static void do_export(explorer *x, const char *path)
 {
     char msg[256];
@@ -284,28 +356,29 @@ static void do_export(explorer *x, const char *path)
 
 static int prompt_key(explorer *x, int key)
 {
-    size_t len = strlen(x->input);
+    struct stat sb;
     switch (x->prompt) {
     case EX_PROMPT_EXPORT:
-        if (key == 27) {
-            x->prompt = EX_PROMPT_NONE;
-        } else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
-            if (!len)
-                return 1;
+        if (edit_input(x, key)) {
             snprintf(x->pending_path, sizeof x->pending_path, "%s", x->input);
-            struct stat sb;
             if (stat(x->pending_path, &sb) == 0) {
                 x->prompt = EX_PROMPT_OVERWRITE;
             } else {
                 x->prompt = EX_PROMPT_NONE;
                 do_export(x, x->pending_path);
             }
-        } else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
-            if (len)
-                x->input[len - 1] = '\0';
-        } else if (key >= 32 && key < 127 && len + 1 < sizeof x->input) {
-            x->input[len] = (char)key;
-            x->input[len + 1] = '\0';
+        }
+        return 1;
+    case EX_PROMPT_REPORT:
+        if (edit_input(x, key)) {
+            snprintf(x->pending_path, sizeof x->pending_path, "%s", x->input);
+            x->prompt = EX_PROMPT_NONE;
+            if (stat(x->pending_path, &sb) == 0)
+                ex_set_msg(x, MBX_ROLE_ERROR,
+                           "report: %.200s exists; give a new directory (w again)",
+                           x->pending_path);
+            else
+                do_report(x, x->pending_path);
         }
         return 1;
     case EX_PROMPT_OVERWRITE:
@@ -433,6 +506,7 @@ int ex_handle_key(explorer *x, int key)
             x->ratios = !x->ratios;
         return 1;
     case EXA_EXPORT: begin_export(x); return 1;
+    case EXA_REPORT: begin_report(x); return 1;
     case EXA_THEME: cycle_theme(x); return 1;
     case EXA_GLYPHS:
         x->glyphs = (mbx_glyphs)((x->glyphs + 1) % 3);
@@ -509,6 +583,72 @@ static int on_progress(void *ud, const mbx_progress *p)
     return x->cancel || x->quit;
 }
 
+/* The monitor's callbacks around one point (monitor.h). */
+typedef struct point_ctx {
+    explorer *x;
+    const mbx_point_spec *spec;
+    int tries;
+} point_ctx;
+
+static int probe_cb(void *ud, double *lat, double *t)
+{
+    explorer *x = ((point_ctx *)ud)->x;
+    int rc = x->be->probe(x->be, x->mon.peer, EX_PROBE_ROUNDS, lat);
+    *t = x->be->now(x->be) - x->t_start;
+    return rc;
+}
+
+static int measure_cb(void *ud, mbx_result *out, const double **obs, size_t *nobs)
+{
+    point_ctx *c = ud;
+    explorer *x = c->x;
+    if (c->tries++ == 1) {
+        x->have_live = 0;
+        x->pts[x->cur].rel = NAN;
+        ex_set_msg(x, MBX_ROLE_WARNING,
+                   "%s at %llu B: the machine changed level during the point, measuring it again",
+                   mbx_bench_get(c->spec->bench_id)->name, (unsigned long long)c->spec->bytes);
+    }
+    return x->be->measure(x->be, c->spec, on_progress, x, out, obs, nobs);
+}
+
+/* A point's observations outlive the back end's buffer: keep a copy (the
+ * comparison tests them). */
+static void keep_obs(ex_point *p, const double *obs, size_t nobs)
+{
+    free(p->obs);
+    p->obs = NULL;
+    p->nobs = 0;
+    if (!obs || !nobs || !(p->obs = malloc(nobs * sizeof *p->obs)))
+        return;
+    memcpy(p->obs, obs, nobs * sizeof *p->obs);
+    p->nobs = nobs;
+}
+
+/* "done: 43 points (7 refined): 41 settled, 1 SHIFTED; 3 measured again":
+ * settled always, the other statuses when some point has them. */
+static void done_message(explorer *x)
+{
+    size_t c[MBX_POINT_STATUS_COUNT] = {0};
+    for (size_t i = 0; i < x->npts; i++)
+        if (x->pts[i].state == EX_DONE && (int)x->pts[i].r.status < MBX_POINT_STATUS_COUNT)
+            c[x->pts[i].r.status]++;
+    char line[256];
+    size_t k = (size_t)snprintf(line, sizeof line, "done: %zu points", x->ndone);
+    if (x->nrefined)
+        k += (size_t)snprintf(line + k, sizeof line - k, " (%zu refined)", x->nrefined);
+    k += (size_t)snprintf(line + k, sizeof line - k, ": %zu settled", c[MBX_POINT_SETTLED]);
+    static const mbx_point_status more[] = {MBX_POINT_UNSETTLED, MBX_POINT_UNRELIABLE,
+                                            MBX_POINT_SHIFTED, MBX_POINT_INVALID};
+    for (size_t i = 0; i < sizeof more / sizeof *more && k < sizeof line; i++)
+        if (c[more[i]])
+            k += (size_t)snprintf(line + k, sizeof line - k, ", %zu %s", c[more[i]],
+                                  mbx_point_status_name(more[i]));
+    if (x->mon.remeasured && k < sizeof line)
+        snprintf(line + k, sizeof line - k, "; %zu measured again", x->mon.remeasured);
+    ex_set_msg(x, MBX_ROLE_OK, "%s", line);
+}
+
 static void run_one_point(explorer *x)
 {
     ex_point *p = &x->pts[x->cur];
@@ -526,11 +666,16 @@ static void run_one_point(explorer *x)
                            .root = p->root,
                            .validate = x->validate};
     mbx_result r;
-    int rc = x->be->measure(x->be, &spec, on_progress, x, &r, NULL, NULL);
+    const double *obs = NULL;
+    size_t nobs = 0;
+    point_ctx ctx = {x, &spec, 0};
+    int rc = mbx_monitor_measure(&x->mon, x->mon.peer ? probe_cb : NULL, measure_cb, &ctx, &r, &obs,
+                                 &nobs);
     if (rc == MBX_OK) {
         r.label = "explorer";
         r.refined = p->origin != EX_GRID;
         p->r = r;
+        keep_obs(p, obs, nobs);
         p->state = EX_DONE;
         x->ndone++;
         x->nrefined += (size_t)r.refined;
@@ -546,20 +691,13 @@ static void run_one_point(explorer *x)
         p->state = EX_DROPPED;
         x->running = 0;
         if (rc != MBX_E_ABORTED)
-            ex_set_msg(x, MBX_ROLE_ERROR, "%s at %llu bytes on %d processes failed: %s",
+            ex_set_msg(x, MBX_ROLE_ERROR, "%s at %llu bytes on %d processes failed%s: %s",
                        mbx_bench_get(p->bench_id)->name, (unsigned long long)p->bytes, p->procs,
-                       mbx_strerror(rc));
+                       x->mon.probe_failed ? " (in the monitor's probe)" : "", mbx_strerror(rc));
     }
     if (x->cur >= x->npts && x->running) {
         x->running = 0;
-        size_t c[3] = {0, 0, 0};
-        for (size_t i = 0; i < x->npts; i++)
-            if (x->pts[i].state == EX_DONE)
-                c[x->pts[i].r.status]++;
-        ex_set_msg(x, MBX_ROLE_OK,
-                   "done: %zu points, %zu of them refined (%zu settled, %zu unsettled, %zu "
-                   "unreliable)",
-                   x->ndone, x->nrefined, c[0], c[1], c[2]);
+        done_message(x);
     }
     if (!x->running)
         x->t_pause_begin = x->be->now(x->be); /* freeze the elapsed clock */

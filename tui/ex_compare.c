@@ -1,10 +1,13 @@
 /* Comparing two curves (SKaMPI's comparison pages: Send vs Ssend over
  * size, Bcast at 256 B vs 64 KiB over P): a chooser over the run view
  * picks A and B; the plot then shows only them, a strip under it their
- * ratio A/B, and on request the side column lists A/B at every x both
- * curves were measured at. */
+ * ratio A/B with the significance of each common point (a Wilcoxon
+ * rank-sum test of the two points' observations, Hunold & Carpen-Amarie),
+ * and on request the side column lists A/B, p and the verdict at every x
+ * both curves were measured at. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/axis.h"
@@ -146,43 +149,155 @@ int ex_compare_ratios(const explorer *x, double *xs, double *ratio, const ex_poi
     return n;
 }
 
+/* ---- significance: a Wilcoxon rank-sum test per common point ---- */
+
+void ex_compare_forget(explorer *x)
+{
+    x->nsig = 0;
+}
+
+const mbx_cmp_point *ex_compare_test(explorer *x, const ex_point *a, const ex_point *b)
+{
+    for (size_t i = 0; i < x->nsig; i++) {
+        const ex_sig *g = &x->sig[i];
+        if (g->a == a && g->b == b && g->na == a->nobs && g->nb == b->nobs)
+            return g->ok ? &g->cp : NULL;
+    }
+    if (x->nsig == x->capsig) {
+        size_t cap = x->capsig ? 2 * x->capsig : 64;
+        ex_sig *n = realloc(x->sig, cap * sizeof *n);
+        if (!n)
+            return NULL;
+        x->sig = n;
+        x->capsig = cap;
+    }
+    ex_sig *g = &x->sig[x->nsig++];
+    memset(g, 0, sizeof *g);
+    g->a = a, g->b = b, g->na = a->nobs, g->nb = b->nobs;
+    g->ok = a->nobs && b->nobs &&
+            mbx_compare_samples(a->obs, a->nobs, b->obs, b->nobs, EX_ALPHA, &g->cp) >= 0;
+    return g->ok ? &g->cp : NULL;
+}
+
+/* The role of a verdict: A faster ok, A slower warning, else dim. */
+static int verdict_role(char v)
+{
+    return v == '<' ? MBX_ROLE_OK : v == '>' ? MBX_ROLE_WARNING : MBX_ROLE_DIM;
+}
+
+void ex_compare_summary(explorer *x, char *buf, size_t len)
+{
+    static double xs[EX_MAX_POINTS / 8], ra[EX_MAX_POINTS / 8];
+    static const ex_point *pa[EX_MAX_POINTS / 8], *pb[EX_MAX_POINTS / 8];
+    int n = ex_compare_ratios(x, xs, ra, pa, pb, (int)(sizeof xs / sizeof *xs));
+    size_t faster = 0, slower = 0, same = 0, untested = 0;
+    for (int i = 0; i < n; i++) {
+        const mbx_cmp_point *c = ex_compare_test(x, pa[i], pb[i]);
+        if (!c)
+            untested++;
+        else if (c->verdict == '<')
+            faster++;
+        else if (c->verdict == '>')
+            slower++;
+        else
+            same++;
+    }
+    if (n == 0) {
+        snprintf(buf, len, "A vs B: no common x yet");
+        return;
+    }
+    int k = snprintf(buf, len,
+                     "Wilcoxon %g%%: A faster at %zu x, slower at %zu, not distinguishable at %zu",
+                     100 * EX_ALPHA, faster, slower, same);
+    if (untested && k > 0 && (size_t)k < len)
+        snprintf(buf + k, len - (size_t)k, " (%zu without observations)", untested);
+}
+
+/* "0.003", "<.001"; "-" when there is no test. */
+static void p_text(const mbx_cmp_point *c, char *buf, size_t len)
+{
+    if (!c)
+        snprintf(buf, len, "-");
+    else if (c->w.p_two_sided < 0.001)
+        snprintf(buf, len, "<.001");
+    else
+        snprintf(buf, len, "%.3f", c->w.p_two_sided);
+}
+
+/* Right-aligned in w columns (every glyph here is one column wide). */
+static void put_right(explorer *x, int y, int x0, int w, int role, const char *s)
+{
+    int cols = 0;
+    for (const char *p = s; *p; p++)
+        cols += ((unsigned char)*p & 0xC0) != 0x80;
+    ex_put(x, y, x0 + (cols < w ? w - cols : 0), w, role, s);
+}
+
+/* The side column's list: at each common x, A/B, the two-sided p with its
+ * stars and the verdict; A and B themselves when the column is wide. */
 void ex_draw_ratio_table(explorer *x, const mbx_rect *r)
 {
     double xs[256], ra[256];
     const ex_point *pa[256], *pb[256];
-    int n = ex_compare_ratios(x, xs, ra, pa, pb, 256), wide = r->w >= 32;
+    int n = ex_compare_ratios(x, xs, ra, pa, pb, 256), wide = r->w - 1 >= 39;
     ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL,
-           n ? "A/B at each common x" : "A/B: no common x yet");
-    int top = r->y + 1;
-    if (wide && n) {
-        char head[64];
-        snprintf(head, sizeof head, "%6s %8s %8s %6s", "x", "A", "B", "A/B");
-        ex_put(x, top++, r->x + 1, r->w - 1, MBX_ROLE_AXIS, head);
+           n ? "A/B, Wilcoxon p at each common x" : "A/B: no common x yet");
+    int top = r->y + 1, x0 = r->x + 1;
+    /* Columns: x, [A, B,] A/B, p, stars, verdict. */
+    int wx = 6, wv = wide ? 7 : 0, wr = 5, wp = 5, ws = 3; /* 39 columns wide, 23 narrow */
+    int cx = x0, ca = cx + wx + 1, cb = ca + wv + 1, cr = wide ? cb + wv + 1 : cx + wx + 1;
+    int cp = cr + wr + 1, cs = cp + wp, cv = cs + ws + 1;
+    if (n) {
+        put_right(x, top, cx, wx, MBX_ROLE_AXIS, "x");
+        if (wide) {
+            put_right(x, top, ca, wv, MBX_ROLE_AXIS, "A");
+            put_right(x, top, cb, wv, MBX_ROLE_AXIS, "B");
+        }
+        put_right(x, top, cr, wr, MBX_ROLE_AXIS, "A/B");
+        put_right(x, top, cp, wp, MBX_ROLE_AXIS, "p");
+        ex_put(x, top, cv, 1, MBX_ROLE_AXIS, "v");
+        top++;
     }
-    int rows = r->y + r->h - top;
+    /* The key of the verdicts closes the list when there is room. */
+    int rows = r->y + r->h - top - (n && r->h >= 8 ? 1 : 0);
     for (int i = 0; i < n && i < rows; i++) {
-        char xv[16], line[96], va[16] = "", vb[16] = "";
+        char xv[16], va[16] = "", vb[16] = "", rv[16], pv[16], line[32];
         if (x->xdim == EX_DIM_SIZE)
             mbx_axis_format(xs[i], MBX_AXIS_BYTES, 0, xv, sizeof xv);
         else
             snprintf(xv, sizeof xv, "P=%.0f", xs[i]);
         if (i == rows - 1 && n > rows) {
             snprintf(line, sizeof line, "  +%d more", n - i);
-            ex_put(x, top + i, r->x + 1, r->w - 1, MBX_ROLE_DIM, line);
+            ex_put(x, top + i, x0, r->w - 1, MBX_ROLE_DIM, line);
             break;
         }
+        const mbx_cmp_point *c = ex_compare_test(x, pa[i], pb[i]);
+        /* Within 5 % of equal and not significant is dimmed: the eye goes
+         * to real differences. */
+        int same = c ? c->verdict == '=' : fabs(log(ra[i])) < log(1.05);
+        int role = same ? MBX_ROLE_DIM : MBX_ROLE_NORMAL, y = top + i;
+        put_right(x, y, cx, wx, role, xv);
         if (wide) {
             mbx_axis_kind k = x->bandwidth ? MBX_AXIS_MBPS : MBX_AXIS_SECONDS;
             mbx_axis_format(ex_point_y(x, pa[i]), k, x->utf8, va, sizeof va);
             mbx_axis_format(ex_point_y(x, pb[i]), k, x->utf8, vb, sizeof vb);
-            snprintf(line, sizeof line, "%6s %8s %8s %6.3f", xv, va, vb, ra[i]);
-        } else {
-            snprintf(line, sizeof line, "%6s  A/B %6.3f", xv, ra[i]);
+            put_right(x, y, ca, wv, role, va);
+            put_right(x, y, cb, wv, role, vb);
         }
-        /* Within 5 % of equal is dimmed: the eye goes to real differences. */
-        int role = fabs(log(ra[i])) < log(1.05) ? MBX_ROLE_DIM : MBX_ROLE_NORMAL;
-        ex_put(x, top + i, r->x + 1, r->w - 1, role, line);
+        snprintf(rv, sizeof rv, ra[i] < 10 ? "%.3f" : ra[i] < 100 ? "%.1f" : "%.0f", ra[i]);
+        put_right(x, y, cr, wr, role, rv);
+        p_text(c, pv, sizeof pv);
+        put_right(x, y, cp, wp, role, pv);
+        if (c) {
+            ex_put(x, y, cs, ws, verdict_role(c->verdict), c->stars);
+            char v[2] = {c->verdict, '\0'};
+            ex_put(x, y, cv, 1, verdict_role(c->verdict), v);
+        }
     }
+    if (n && r->h >= 8)
+        ex_put(x, r->y + r->h - 1, x0, r->w - 1, MBX_ROLE_DIM,
+               r->w - 1 >= 34 ? "< A faster, > A slower, = the same"
+                              : "< A faster > slower = same");
 }
 
 /* Dot row of ratio v on a log axis from R (row 0) to 1/R (row dh - 1). */
@@ -234,4 +349,46 @@ void ex_draw_ratio_strip(explorer *x, const ex_xaxis *xa, int py, int px, int pw
     for (int i = 0; i < 3; i++)
         ex_put(x, py + rows[i], px - EX_YLABEL_W - 1, EX_YLABEL_W - 1, MBX_ROLE_AXIS, lab[i]);
     ex_frame_left(x, py, px, sh);
+}
+
+/* The row under the strip: the significance of each common point, its
+ * stars (two-sided p < 0.05, 0.01, 0.001) coloured by the verdict, a dot
+ * where A and B are not distinguishable. */
+void ex_draw_sig_row(explorer *x, const ex_xaxis *xa, int y, int px, int pw)
+{
+    static double xs[EX_MAX_POINTS / 8], ra[EX_MAX_POINTS / 8];
+    static const ex_point *pa[EX_MAX_POINTS / 8], *pb[EX_MAX_POINTS / 8];
+    int n = ex_compare_ratios(x, xs, ra, pa, pb, (int)(sizeof xs / sizeof *xs));
+    char lab[16];
+    snprintf(lab, sizeof lab, "%*s", EX_YLABEL_W - 1, "signif");
+    ex_put(x, y, px - EX_YLABEL_W - 1, EX_YLABEL_W - 1, MBX_ROLE_AXIS, lab);
+    ex_frame_left(x, y, px, 1);
+    static unsigned char used[1024]; /* columns taken */
+    if (pw > (int)sizeof used)
+        pw = (int)sizeof used;
+    memset(used, 0, sizeof used);
+    /* Strongest first, so a crowded row keeps the stars that matter. */
+    for (int pass = 3; pass >= 0; pass--) {
+        for (int i = 0; i < n; i++) {
+            const mbx_cmp_point *c = ex_compare_test(x, pa[i], pb[i]);
+            int len = c ? (int)strlen(c->stars) : 0;
+            if (!c || len != pass)
+                continue;
+            const char *s = len ? c->stars : x->utf8 ? "\u00b7" : ".";
+            int w = len ? len : 1, col = ex_xaxis_pixel(xa, xs[i], pw) - (w - 1) / 2;
+            if (col < 0)
+                col = 0;
+            if (col + w > pw)
+                col = pw - w;
+            /* and a blank column on each side, so marks stay apart */
+            int free_here = col >= 0;
+            for (int k = col - 1; free_here && k <= col + w; k++)
+                free_here = k < 0 || k >= pw || !used[k];
+            if (!free_here)
+                continue;
+            for (int k = 0; k < w; k++)
+                used[col + k] = 1;
+            ex_put(x, y, px + col, w, verdict_role(c->verdict), s);
+        }
+    }
 }

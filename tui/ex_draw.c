@@ -143,6 +143,9 @@ static void draw_prompt(explorer *x, const mbx_rect *r)
     char line[400];
     switch (x->prompt) {
     case EX_PROMPT_EXPORT: snprintf(line, sizeof line, "Export CSV to: %s_", x->input); break;
+    case EX_PROMPT_REPORT:
+        snprintf(line, sizeof line, "Write the report into the new directory: %.300s_", x->input);
+        break;
     case EX_PROMPT_OVERWRITE:
         snprintf(line, sizeof line, "%.300s exists. Overwrite? (y/n)", x->pending_path);
         break;

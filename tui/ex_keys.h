@@ -22,6 +22,7 @@ typedef enum ex_action {
     EXA_THEME,
     EXA_GLYPHS,
     EXA_EXPORT,
+    EXA_REPORT,
     EXA_UP,
     EXA_DOWN,
     EXA_PGUP,

@@ -21,7 +21,9 @@ typedef struct fielddef {
 
 static const char *const rules[] = {"stderr", "cv", "ci", "fixed", NULL};
 static const char *const timers[] = {"clock", "wtime", NULL};
-static const char *const syncs[] = {"barrier", NULL};
+static const char *const syncs[] = {"barrier", "window", NULL};
+static const char *const clocks[] = {"jk", "hca", NULL};
+static const char *const caches[] = {"warm", "cold", NULL};
 static const char *const onoff[] = {"off", "on", NULL};
 
 /* Hints naming a range of ranks get it filled in (%d: the last rank). */
@@ -41,7 +43,9 @@ static const fielddef fields[EX_NFIELDS] = {
     {"pair", "auto (farthest from 0), or A,B in 0..%d", NULL},
     {"validate", "check the data that arrived (per point)", onoff},
     {"timer", "clock_gettime(MONOTONIC) or MPI_Wtime", timers},
-    {"sync", "barrier (window sync comes later)", syncs},
+    {"sync", "barrier before each observation, or window (a global clock)", syncs},
+    {"clock sync", "window's clock: jk (Jones-Koenig) or hca (hierarchical)", clocks},
+    {"cache", "warm, or cold (an LLC-sized buffer overwritten before each)", caches},
 };
 
 static void hint(const explorer *x, int f, char *buf, size_t len)
@@ -134,6 +138,8 @@ void ex_params_init(explorer *x, const mbx_measurement *m)
     snprintf(x->field[EX_F_VALIDATE], sizeof x->field[0], "off");
     snprintf(x->field[EX_F_TIMER], sizeof x->field[0], "%s", mbx_timer_name(x->timer));
     snprintf(x->field[EX_F_SYNC], sizeof x->field[0], "barrier");
+    snprintf(x->field[EX_F_CLOCK], sizeof x->field[0], "jk");
+    snprintf(x->field[EX_F_CACHE], sizeof x->field[0], "warm");
     ex_params_validate(x);
 }
 
@@ -247,6 +253,14 @@ void ex_params_validate(explorer *x)
     mbx_timer_kind tk;
     if (mbx_timer_parse(x->field[EX_F_TIMER], &tk) == 0)
         x->timer = tk;
+    /* The method: choices, so always valid; the engine's defaults for the
+     * window's length, delay and resync. */
+    memset(&x->method, 0, sizeof x->method);
+    x->method.sync =
+        strcmp(x->field[EX_F_SYNC], "window") == 0 ? MBX_SYNC_WINDOW : MBX_SYNC_BARRIER;
+    x->method.clock.method =
+        strcmp(x->field[EX_F_CLOCK], "hca") == 0 ? MBX_CLOCKSYNC_HCA : MBX_CLOCKSYNC_JK;
+    x->method.cache = strcmp(x->field[EX_F_CACHE], "cold") == 0 ? MBX_CACHE_COLD : MBX_CACHE_WARM;
     if (ex_params_ok(x)) {
         m.nbench = 0;
         x->meas = m;
@@ -334,7 +348,13 @@ void ex_draw_params(explorer *x, const mbx_rect *body)
             snprintf(val, sizeof val, "< %s >", x->field[f]);
         else
             snprintf(val, sizeof val, "%s%s", x->field[f], cur && x->editing ? "_" : "");
-        ex_put(x, y, body->x + 17, 18, x->ferr[f][0] ? MBX_ROLE_ERROR : role, val);
+        /* The clock sync matters only with window sync. */
+        int unused = f == EX_F_CLOCK && x->method.sync != MBX_SYNC_WINDOW;
+        ex_put(x, y, body->x + 17, 18,
+               x->ferr[f][0]    ? MBX_ROLE_ERROR
+               : unused && !cur ? MBX_ROLE_DIM
+                                : role,
+               val);
         if (x->ferr[f][0]) {
             ex_put(x, y, body->x + 36, body->w - 37, MBX_ROLE_ERROR, x->ferr[f]);
         } else {
@@ -368,6 +388,16 @@ void ex_draw_params(explorer *x, const mbx_rect *body)
         if (++y < body->y + body->h)
             ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_DIM,
                    "a point on P processes runs on ranks 0..P-1 of the job");
+        if (++y < body->y + body->h) {
+            if (x->be->nranks > 1)
+                snprintf(line, sizeof line,
+                         "monitor: a 1-byte ping-pong of ranks 0 and %d between points (%d round "
+                         "trips)",
+                         x->be->nranks - 1, EX_PROBE_ROUNDS);
+            else
+                snprintf(line, sizeof line, "monitor: off (one rank: no ping-pong to probe with)");
+            ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_DIM, line);
+        }
     } else {
         /* The whole message of the field under the cursor (or the first in
          * error): the column beside the field may cut it. */

@@ -258,6 +258,8 @@ static int propose(explorer *x, size_t ri)
     }
     ex_point np = *tmpl;
     memset(&np.r, 0, sizeof np.r);
+    np.obs = NULL; /* the template's observations stay its own */
+    np.nobs = 0;
     np.state = EX_PENDING;
     np.rel = NAN;
     np.refiner = (int)ri;

@@ -1,19 +1,26 @@
-/* The results table (scrolls, sorts) and export to CSV in exactly the
- * batch format (mbx_result_format through the same CSV writer). */
+/* The results table (scrolls, sorts), export to CSV in exactly the batch
+ * format (mbx_result_format through the same CSV writer, with the sidecars
+ * `mpibex run` writes) and the report (mbx_report_write). */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "core/axis.h"
 #include "ex_keys.h"
 #include "explorer.h"
 #include "mbx/csvio.h"
+#include "mbx/levels.h"
+#include "report.h"
 
 /* Status comes before the optional columns so it stays visible on 80-100
  * column terminals; a refined point's bytes carry the plot's ^ mark. Root,
- * parameter and refined appear when some point has them. */
+ * parameter, refined, again (measured a second time: the machine changed
+ * level), the monitor's probe and invalid observations appear when some
+ * point has them. */
 enum {
     C_BENCH,
     C_BYTES,
@@ -27,28 +34,33 @@ enum {
     C_ROOT,
     C_PARAM,
     C_REFINED,
+    C_AGAIN,
+    C_PROBE,
+    C_INVALID,
     C_TMEAN,
     C_BW,
     C_COUNT
 };
-static const char *const col_names[C_COUNT] = {"benchmark", "bytes",   "n",     "median", "ci95",
-                                               "err",       "status",  "procs", "ranks",  "root",
-                                               "param",     "refined", "tmean", "MB/s"};
-static const int col_w[C_COUNT] = {19, 6, 5, 8, 16, 6, 10, 5, 7, 4, 8, 7, 8, 7};
+static const char *const col_names[C_COUNT] = {
+    "benchmark", "bytes", "n",       "median", "ci95",     "err",     "status", "procs", "ranks",
+    "root",      "param", "refined", "again",  "probe_us", "invalid", "tmean",  "MB/s"};
+static const int col_w[C_COUNT] = {19, 6, 5, 8, 16, 6, 10, 5, 7, 4, 8, 7, 5, 9, 7, 8, 7};
 
 static const explorer *sort_ctx;
 
 /* Whether column c applies to the finished points of the run. */
 static int applies(const explorer *x, int c)
 {
-    if (c != C_ROOT && c != C_PARAM && c != C_REFINED)
+    if (c != C_ROOT && c != C_PARAM && c != C_REFINED && c != C_AGAIN && c != C_PROBE &&
+        c != C_INVALID)
         return 1;
     for (size_t i = 0; i < x->npts; i++) {
         const mbx_result *r = &x->pts[i].r;
         if (x->pts[i].state != EX_DONE)
             continue;
         if ((c == C_ROOT && r->root >= 0) || (c == C_PARAM && r->param_name) ||
-            (c == C_REFINED && r->refined))
+            (c == C_REFINED && r->refined) || (c == C_AGAIN && r->remeasured) ||
+            (c == C_PROBE && isfinite(r->probe)) || (c == C_INVALID && r->invalid))
             return 1;
     }
     return 0;
@@ -79,6 +91,9 @@ static double sort_key(const ex_point *p, int col)
     case C_ROOT: return p->r.root;
     case C_PARAM: return p->r.param_name ? (double)p->r.param : -1;
     case C_REFINED: return p->r.refined;
+    case C_AGAIN: return p->r.remeasured;
+    case C_PROBE: return p->r.probe_after;
+    case C_INVALID: return (double)p->r.invalid;
     default: return 0;
     }
 }
@@ -173,6 +188,17 @@ static void cell_text(const explorer *x, const ex_point *p, int c, char *buf, si
             snprintf(buf, len, "-");
         break;
     case C_REFINED: snprintf(buf, len, "%s", r->refined ? "yes" : ""); break;
+    case C_AGAIN: snprintf(buf, len, "%s", r->remeasured ? "yes" : ""); break;
+    case C_INVALID: snprintf(buf, len, "%zu", r->invalid); break;
+    case C_PROBE:
+        /* microseconds, before > after when the two lie on different levels */
+        if (!isfinite(r->probe))
+            snprintf(buf, len, "-");
+        else if (mbx_levels_shifted(r->probe, r->probe_after, &(mbx_levels_opts){0}))
+            snprintf(buf, len, "%.2f>%.2f", r->probe * 1e6, r->probe_after * 1e6);
+        else
+            snprintf(buf, len, "%.2f", r->probe * 1e6);
+        break;
     case C_N: snprintf(buf, len, "%zu", r->s.n); break;
     case C_MEDIAN: mbx_axis_format(r->s.median, MBX_AXIS_SECONDS, x->utf8, buf, (int)len); break;
     case C_TMEAN: mbx_axis_format(r->s.tmean, MBX_AXIS_SECONDS, x->utf8, buf, (int)len); break;
@@ -240,6 +266,24 @@ void ex_draw_results(explorer *x, const mbx_rect *body)
                          : "",
              col_name(x, x->sort_col), x->sort_desc ? ", descending" : "");
     ex_put(x, body->y, body->x + 1, body->w - 1, MBX_ROLE_NORMAL, head);
+    /* How the points were taken, and what the monitor saw. */
+    if (n) {
+        const mbx_result *r0 = &rows[0]->r;
+        char line[256], mon[160] = "monitor off (one rank)";
+        if (x->mon.peer) {
+            const mbx_levels *lv = mbx_monitor_levels(&x->mon);
+            size_t nl = lv ? lv->nlevel : 0, ns = lv && lv->nseg ? lv->nseg - 1 : 0;
+            snprintf(
+                mon, sizeof mon,
+                "monitor: %zu probes, %zu level%s, %zu shift%s; %zu measured again, %zu SHIFTED",
+                x->mon.n, nl, nl == 1 ? "" : "s", ns, ns == 1 ? "" : "s", x->mon.remeasured,
+                x->mon.shifted);
+        }
+        snprintf(line, sizeof line, "%s sync%s%s%s, %s cache; %s", mbx_sync_name(r0->sync),
+                 r0->clock_sync ? " (" : "", r0->clock_sync ? r0->clock_sync : "",
+                 r0->clock_sync ? " clock)" : "", mbx_cache_name(r0->cache), mon);
+        ex_put(x, body->y + 1, body->x + 1, body->w - 1, MBX_ROLE_DIM, line);
+    }
     int col = body->x + 1, y = body->y + 2;
     for (int k = 0; k < C_COUNT && col < body->x + body->w; k++) {
         int c = order[k];
@@ -270,9 +314,12 @@ void ex_draw_results(explorer *x, const mbx_rect *body)
             cell_text(x, p, c, t, sizeof t);
             int role = cur ? MBX_ROLE_CURSOR : MBX_ROLE_NORMAL;
             if (c == C_STATUS && !cur)
-                role = p->r.status == MBX_POINT_SETTLED     ? MBX_ROLE_OK
-                       : p->r.status == MBX_POINT_UNSETTLED ? MBX_ROLE_WARNING
-                                                            : MBX_ROLE_ERROR;
+                role = p->r.status == MBX_POINT_SETTLED ? MBX_ROLE_OK
+                       : p->r.status == MBX_POINT_UNSETTLED || p->r.status == MBX_POINT_SHIFTED
+                           ? MBX_ROLE_WARNING
+                           : MBX_ROLE_ERROR;
+            if ((c == C_AGAIN || c == C_PROBE) && !cur && p->r.remeasured)
+                role = MBX_ROLE_WARNING;
             ex_put(x, yy, col, w[c], role, t);
             col += w[c] + 1;
         }
@@ -282,9 +329,50 @@ void ex_draw_results(explorer *x, const mbx_rect *body)
     free(rows);
 }
 
+void ex_points_free(explorer *x)
+{
+    for (size_t i = 0; x->pts && i < x->npts; i++)
+        free(x->pts[i].obs);
+    free(x->pts);
+    x->pts = NULL;
+    x->npts = 0;
+}
+
+/* OUT.obs.csv as `mpibex run --raw` writes it: the point's key, the
+ * observation's index and its time in microseconds. */
+static int write_obs(explorer *x, const char *path)
+{
+    mbx_csv_writer *w = NULL;
+    int rc = mbx_csv_writer_open(path, mbx_obs_columns, MBX_OBS_NCOLS, &w);
+    for (size_t i = 0; rc >= 0 && i < x->npts; i++) {
+        const ex_point *p = &x->pts[i];
+        const mbx_result *r = &p->r;
+        if (p->state != EX_DONE)
+            continue;
+        char procs[16], bytes[24], idx[24], t[32], root[16] = "", param[24] = "";
+        snprintf(procs, sizeof procs, "%d", r->procs);
+        snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)r->bytes);
+        if (r->root >= 0)
+            snprintf(root, sizeof root, "%d", r->root);
+        if (r->param_name)
+            snprintf(param, sizeof param, "%lld", (long long)r->param);
+        for (size_t k = 0; rc >= 0 && k < p->nobs; k++) {
+            snprintf(idx, sizeof idx, "%zu", k);
+            snprintf(t, sizeof t, "%.4f", p->obs[k] * 1e6);
+            const char *f[MBX_OBS_NCOLS] = {
+                r->benchmark, procs, bytes, idx, t, r->label ? r->label : "", root, param};
+            rc = mbx_csv_writer_row(w, f);
+        }
+    }
+    if (mbx_csv_writer_close(w) < 0 && rc >= 0)
+        rc = MBX_E_IO;
+    return rc;
+}
+
 int ex_export(explorer *x, const char *path, char *msg, size_t msglen)
 {
     mbx_csv_writer *w = NULL;
+    errno = 0;
     int rc = mbx_csv_writer_open(path, mbx_result_columns, MBX_RESULT_NCOLS, &w);
     for (size_t i = 0; rc >= 0 && i < x->npts; i++) {
         if (x->pts[i].state != EX_DONE)
@@ -296,6 +384,9 @@ int ex_export(explorer *x, const char *path, char *msg, size_t msglen)
     if (mbx_csv_writer_close(w) < 0 && rc >= 0)
         rc = MBX_E_IO;
     char *env_path = mbx_csv_sidecar(path, ".env.csv");
+    char *obs_path = mbx_csv_sidecar(path, ".obs.csv");
+    if (rc >= 0 && (!env_path || !obs_path))
+        rc = MBX_E_NOMEM;
     if (rc >= 0 && env_path) {
         mbx_kvlist env = {0};
         static const char *const kvcols[] = {"key", "value"};
@@ -310,11 +401,56 @@ int ex_export(explorer *x, const char *path, char *msg, size_t msglen)
             rc = MBX_E_IO;
         mbx_kv_free(&env);
     }
+    /* The monitor: its settings and figures in the environment, its series
+     * beside the results (OUT.probe.csv). */
+    if (rc >= 0)
+        rc = mbx_monitor_write(&x->mon, path, env_path,
+                               MBX_MONITOR_SETTINGS | MBX_MONITOR_FIGURES | MBX_MONITOR_SERIES);
+    if (rc >= 0)
+        rc = write_obs(x, obs_path);
     if (rc < 0)
-        snprintf(msg, msglen, "export to %s failed: %s", path, strerror(errno ? errno : EIO));
+        snprintf(msg, msglen, "export to %s failed: %s", path,
+                 rc == MBX_E_NOMEM ? "out of memory" : strerror(errno ? errno : EIO));
     else
-        snprintf(msg, msglen, "exported %zu points to %s (environment in %s)", x->ndone, path,
-                 env_path ? env_path : "?");
+        snprintf(msg, msglen, "exported %zu points to %s (environment, observations%s beside it)",
+                 x->ndone, path, x->mon.peer ? ", probes" : "");
     free(env_path);
+    free(obs_path);
     return rc < 0 ? rc : 0;
+}
+
+int ex_write_report(explorer *x, const char *dir, char *msg, size_t msglen)
+{
+    char path[PATH_MAX], out[PATH_MAX], m[400];
+    if (snprintf(path, sizeof path, "%s/results.csv", dir) >= (int)sizeof path ||
+        snprintf(out, sizeof out, "%s/report", dir) >= (int)sizeof out) {
+        snprintf(msg, msglen, "report: the directory name is too long");
+        return -1;
+    }
+    if (mkdir(dir, 0777) != 0) {
+        snprintf(msg, msglen, "report: cannot create %.200s: %s", dir, strerror(errno));
+        return -1;
+    }
+    if (ex_export(x, path, m, sizeof m) != 0) {
+        snprintf(msg, msglen, "report: %s", m);
+        return -1;
+    }
+    x->exported = 1;
+    char title[256];
+    snprintf(title, sizeof title, "mpibex explorer: %s", x->be->desc);
+    const char *inputs[1] = {path}, *names[1] = {"explorer"};
+    mbx_report_opts o = {.title = title, .names = names, .alpha = EX_ALPHA};
+    m[0] = '\0';
+    int rc = mbx_report_write(inputs, 1, out, &o, m, sizeof m);
+    if (rc != 0)
+        snprintf(msg, msglen, "report: %s (the results are in %s)", m[0] ? m : "failed", path);
+    else {
+        /* The full path, to open it from anywhere (not in tests: it names
+         * the machine's directories). */
+        char full[PATH_MAX];
+        const char *where = !x->headless && realpath(out, full) ? full : out;
+        snprintf(msg, msglen, "report in %s/index.html (results: %s and its sidecars)", where,
+                 path);
+    }
+    return rc == 0 ? 0 : -1;
 }

@@ -1,9 +1,11 @@
 /* The run view: a log-log plot on a braille (block, ASCII) canvas, the
- * legend, one convergence bar per point, and the status block. The x axis
- * is message size or process count; with two curves compared, a strip
- * under the plot shows their ratio. */
+ * legend, one convergence bar per point, the monitor's strip and the
+ * status block. The x axis is message size or process count; with two
+ * curves compared, a strip under the plot shows their ratio and the
+ * significance of each difference. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/axis.h"
@@ -11,6 +13,8 @@
 #include "mbx/bench.h"
 
 #define REFINED_MARK '^'
+#define SHIFTED_MARK '~' /* the machine changed level during the point, twice */
+#define AGAIN_MARK 'r'   /* measured again after a level shift, then fine */
 
 static const char markers[MBX_NSERIES] = {'o', '+', 'x', '*', '#', '@', '%', '&'};
 
@@ -87,6 +91,7 @@ typedef struct view {
     int draw[EX_MAX_SERIES]; /* drawn: all, or the two compared */
     int cmp_idx[2];          /* indices of A and B, -1 when absent */
     int any_refined;
+    int any_shift; /* some point was measured again or is SHIFTED */
     ex_xaxis xa;
     int pw, ph, px, py, dw, dh;
 } view;
@@ -110,10 +115,14 @@ static void build_view(explorer *x, view *v)
                 v->draw[s] = 1;
             }
     }
-    v->any_refined = 0;
-    for (size_t i = 0; i < x->npts; i++)
-        if (x->pts[i].origin != EX_GRID && x->pts[i].state == EX_DONE)
+    v->any_refined = v->any_shift = 0;
+    for (size_t i = 0; i < x->npts; i++) {
+        const ex_point *p = &x->pts[i];
+        if (p->origin != EX_GRID && p->state == EX_DONE)
             v->any_refined = 1;
+        if (p->state == EX_DONE && (p->r.remeasured || p->r.status == MBX_POINT_SHIFTED))
+            v->any_shift = 1;
+    }
 }
 
 static int drawn(const view *v, const explorer *x, const ex_point *p)
@@ -161,17 +170,21 @@ static void draw_curves(explorer *x, view *v, mbx_canvas *cv, const mbx_scale *y
             lastx = dx, lasty = dy;
         }
         /* Markers after lines so they stay visible. Where two share a
-         * cell, status beats refined beats the series' own marker: drawn
-         * in that order of passes, the last writer wins. */
-        for (int pass = 0; pass < 3; pass++)
+         * cell, status beats measured again beats refined beats the
+         * series' own marker: drawn in that order of passes, the last
+         * writer wins. */
+        for (int pass = 0; pass < 4; pass++)
             for (size_t i = 0; i < n; i++) {
                 const ex_point *p = pts[i];
                 double y = ex_point_y(x, p);
                 int st = p->r.status != MBX_POINT_SETTLED, rf = p->origin != EX_GRID;
-                if (!(y > 0) || !isfinite(y) || pass != (st ? 2 : rf ? 1 : 0))
+                int ag = p->r.remeasured;
+                if (!(y > 0) || !isfinite(y) || pass != (st ? 3 : ag ? 2 : rf ? 1 : 0))
                     continue;
                 char m = p->r.status == MBX_POINT_UNSETTLED    ? '?'
                          : p->r.status == MBX_POINT_UNRELIABLE ? '!'
+                         : p->r.status == MBX_POINT_SHIFTED    ? SHIFTED_MARK
+                         : ag                                  ? AGAIN_MARK
                          : rf                                  ? REFINED_MARK
                                                                : markers[s % MBX_NSERIES];
                 mbx_canvas_mark(cv, ex_xaxis_pixel(&v->xa, ex_point_x(p, x->xdim), dw),
@@ -232,14 +245,15 @@ static void draw_plot(explorer *x, const mbx_rect *r, view *v)
     if ((int)strlen(title) > r->w - 2) /* the keys are in the footer too */
         *strrchr(title, '(') = '\0';
     ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, title);
-    int sh = 0;
+    int sh = 0, mon = x->be->nranks > 1 && x->be->probe;
     if (x->cmp) {
-        sh = r->h / 3;
+        sh = r->h / 4;
         sh = sh < 3 ? 3 : sh > 7 ? 7 : sh;
         sh |= 1; /* odd: the 1.0 line sits on a whole row */
     }
     v->pw = r->w - EX_YLABEL_W - 2; /* a blank column before the legend */
-    v->ph = r->h - 3 - (sh ? sh + 1 : 0);
+    /* title, plot, [strip head, strip, significance,] axis, labels, [monitor] */
+    v->ph = r->h - 3 - (sh ? sh + 2 : 0) - mon;
     if (v->pw < 8 || v->ph < 3)
         return;
     v->py = r->y + 1;
@@ -289,9 +303,94 @@ static void draw_plot(explorer *x, const mbx_rect *r, view *v)
         ex_put(x, below, v->px - 1, r->x + r->w - v->px, MBX_ROLE_AXIS, x->utf8 ? "\u251c" : "+");
         ex_put(x, below, v->px + 1, r->x + r->w - v->px - 1, MBX_ROLE_DIM, head);
         ex_draw_ratio_strip(x, &v->xa, below + 1, v->px, v->pw, sh);
-        below += 1 + sh;
+        ex_draw_sig_row(x, &v->xa, below + 1 + sh, v->px, v->pw);
+        below += 2 + sh;
     }
     x_axis(x, v, r, below);
+    if (mon)
+        ex_draw_monitor(x, r->y + r->h - 1, r->x, r->w - 1);
+}
+
+/* ---- the monitor's strip ---- */
+
+static int cmp_double(const void *a, const void *b)
+{
+    double u = *(const double *)a, w = *(const double *)b;
+    return (u > w) - (u < w);
+}
+
+/* The probe series as a sparkline (one cell a probe, or the median of a
+ * bin of probes once there are more than cells), on a log scale; the
+ * first cell of every level after a shift is drawn as a warning. Then the
+ * last probe, the levels and the shifts. */
+void ex_draw_monitor(explorer *x, int y, int x0, int w)
+{
+    mbx_monitor *m = &x->mon;
+    char lab[16];
+    snprintf(lab, sizeof lab, "%*s", EX_YLABEL_W - 1, "probe");
+    ex_put(x, y, x0, EX_YLABEL_W - 1, MBX_ROLE_AXIS, lab);
+    int sx = x0 + EX_YLABEL_W + 1, room = x0 + w - sx;
+    char text[128];
+    if (m->n == 0 || !m->peer) {
+        snprintf(text, sizeof text, "1-byte ping-pong of ranks 0 and %d between points, drawn here",
+                 x->be->nranks - 1);
+        ex_put(x, y, sx, room, MBX_ROLE_DIM, text);
+        return;
+    }
+    const mbx_levels *lv = mbx_monitor_levels(m);
+    size_t nl = lv ? lv->nlevel : 0, ns = lv && lv->nseg ? lv->nseg - 1 : 0;
+    char now[16];
+    mbx_axis_format(mbx_monitor_last(m), MBX_AXIS_SECONDS, x->utf8, now, sizeof now);
+    /* The long words when the sparkline keeps half the row. */
+    int k = snprintf(text, sizeof text, " %s now, %zu level%s, %zu shift%s", now, nl,
+                     nl == 1 ? "" : "s", ns, ns == 1 ? "" : "s");
+    if (room - k < 20)
+        snprintf(text, sizeof text, " %s %zulv %zush", now, nl, ns);
+    int tw = 0; /* columns: every glyph here is one wide */
+    for (const char *p = text; *p; p++)
+        tw += ((unsigned char)*p & 0xC0) != 0x80;
+    int cells = room - tw;
+    if (cells < 4)
+        return;
+    int used = (size_t)cells < m->n ? cells : (int)m->n;
+    /* The scale: at least a factor 1.5, so noise of a few percent stays
+     * flat and a real shift spans most of the height. */
+    double lo = INFINITY, hi = 0;
+    for (size_t i = 0; i < m->n; i++)
+        if (m->v[i] > 0)
+            lo = fmin(lo, m->v[i]), hi = fmax(hi, m->v[i]);
+    if (!(hi > 0))
+        return;
+    if (hi / lo < 1.5) {
+        double mid = sqrt(hi * lo);
+        lo = mid / sqrt(1.5), hi = mid * sqrt(1.5);
+    }
+    static const char *const blocks[8] = {"\u2581", "\u2582", "\u2583", "\u2584",
+                                          "\u2585", "\u2586", "\u2587", "\u2588"};
+    static const char ascii[] = "_.-~=+*#";
+    double *bin = malloc(m->n * sizeof *bin);
+    if (!bin)
+        return;
+    for (int c = 0; c < used; c++) {
+        size_t b0 = (size_t)c * m->n / (size_t)used, b1 = (size_t)(c + 1) * m->n / (size_t)used;
+        if (b1 <= b0)
+            b1 = b0 + 1;
+        size_t k = b1 - b0;
+        memcpy(bin, m->v + b0, k * sizeof *bin);
+        qsort(bin, k, sizeof *bin, cmp_double);
+        double v = bin[k / 2];
+        int g = (int)lround((log(v) - log(lo)) / (log(hi) - log(lo)) * 7);
+        g = g < 0 ? 0 : g > 7 ? 7 : g;
+        /* A level starts in this cell: mark it. */
+        int shift = 0;
+        for (size_t s = 1; lv && s < lv->nseg; s++)
+            shift |= lv->seg[s].begin >= b0 && lv->seg[s].begin < b1;
+        char a[2] = {ascii[g], '\0'};
+        ex_put(x, y, sx + c, 1, shift ? MBX_ROLE_WARNING : MBX_ROLE_NORMAL,
+               x->utf8 && x->glyphs != MBX_GLYPHS_ASCII ? blocks[g] : a);
+    }
+    free(bin);
+    ex_put(x, y, sx + used, room - used, MBX_ROLE_DIM, text);
 }
 
 /* ---- the side column ---- */
@@ -300,7 +399,7 @@ static void draw_legend(explorer *x, const mbx_rect *r, const view *v)
 {
     ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL,
            x->cmp ? "compared (v ends, = ratios)" : "series");
-    int rows = r->h - 1 - v->any_refined, line = 0;
+    int rows = r->h - 1 - v->any_refined - v->any_shift, line = 0;
     for (int s = 0; s < v->nser && line < rows; s++) {
         if (!v->draw[s])
             continue;
@@ -344,6 +443,12 @@ static void draw_legend(explorer *x, const mbx_rect *r, const view *v)
         char text[64];
         snprintf(text, sizeof text, "%c refined point (eps %g%%)", REFINED_MARK,
                  100 * x->meas.refine);
+        ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_DIM, text);
+        line++;
+    }
+    if (v->any_shift && line + 1 < r->h) {
+        char text[64];
+        snprintf(text, sizeof text, "%c SHIFTED %c measured again", SHIFTED_MARK, AGAIN_MARK);
         ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_DIM, text);
     }
 }
@@ -416,15 +521,17 @@ static void draw_conv(explorer *x, const mbx_rect *r)
             snprintf(mark, sizeof mark, wide ? "%.2f%% ..." : "...",
                      100 * (isfinite(rel) ? rel : 0));
         } else if (p->state == EX_DONE) {
-            const char *st = p->r.status == MBX_POINT_SETTLED     ? "ok"
-                             : p->r.status == MBX_POINT_UNSETTLED ? "UNSET"
-                                                                  : "UNREL";
-            role = p->r.status == MBX_POINT_SETTLED     ? MBX_ROLE_OK
-                   : p->r.status == MBX_POINT_UNSETTLED ? MBX_ROLE_WARNING
-                                                        : MBX_ROLE_ERROR;
-            if (wide)
-                snprintf(mark, sizeof mark, "%.2f%% %s", 100 * (isfinite(rel) ? rel : 0), st);
-            else
+            static const char *const words[MBX_POINT_STATUS_COUNT] = {"ok", "UNSET", "UNREL",
+                                                                      "SHIFT", "INVAL"};
+            const char *st = (int)p->r.status < MBX_POINT_STATUS_COUNT ? words[p->r.status] : "?";
+            role = p->r.status == MBX_POINT_SETTLED ? MBX_ROLE_OK
+                   : p->r.status == MBX_POINT_UNSETTLED || p->r.status == MBX_POINT_SHIFTED
+                       ? MBX_ROLE_WARNING
+                       : MBX_ROLE_ERROR;
+            /* The word, and the number before it when both fit. */
+            int room = r->w - 2 - labw - barw;
+            if (!wide || snprintf(mark, sizeof mark, "%.2f%% %s", 100 * (isfinite(rel) ? rel : 0),
+                                  st) > room)
                 snprintf(mark, sizeof mark, "%s", st);
         } else {
             snprintf(mark, sizeof mark, "%s",
@@ -463,6 +570,18 @@ static void status_info(explorer *x, char *line, size_t len)
             rf->s.dim == EX_DIM_PROCS ? " over P" : "", 100 * w, w < x->meas.refine ? "<" : ">",
             100 * x->meas.refine, rf->added, x->meas.budget);
         return;
+    }
+    if (x->cmp) {
+        ex_compare_summary(x, line, len);
+        return;
+    }
+    if (x->method.sync == MBX_SYNC_WINDOW && x->be->clock_info && k < len) {
+        mbx_clock_info ci;
+        x->be->clock_info(x->be, &ci);
+        if (ci.syncs)
+            k += (size_t)snprintf(line + k, len - k,
+                                  "window sync on a %s clock (offset after sync %.2fus)  ",
+                                  mbx_clocksync_name(x->method.clock.method), ci.max_offset * 1e6);
     }
     if (x->scanned && k < len)
         k += (size_t)snprintf(line + k, len - k,
@@ -537,7 +656,7 @@ void ex_draw_run(explorer *x)
     build_view(x, &v);
     int nleg = x->cmp ? 2 : v.nser;
     mbx_run_layout l;
-    mbx_layout_run(x->rows, x->cols, nleg + v.any_refined, &l);
+    mbx_layout_run(x->rows, x->cols, nleg + v.any_refined + v.any_shift, &l);
     draw_plot(x, &l.plot, &v);
     draw_legend(x, &l.legend, &v);
     if (x->cmp && x->ratios)

@@ -143,6 +143,7 @@ static int setup_explorer(explorer *x, const opts *o, char *msg, size_t msglen)
         return 2;
     x->configured_timer = -1;
     x->start_now = o->start;
+    mbx_monitor_init(&x->mon, 0, 0.0); /* its peer is set when a run starts */
 
     mbx_plan *plan = calloc(1, sizeof *plan);
     if (!plan)
@@ -223,8 +224,12 @@ static void teardown(explorer *x)
     x->autosave = NULL;
     ex_keysrc_free(x->keys);
     x->keys = NULL;
-    free(x->pts);
-    x->pts = NULL;
+    ex_points_free(x);
+    ex_compare_forget(x);
+    free(x->sig);
+    x->sig = NULL;
+    x->capsig = 0;
+    mbx_monitor_free(&x->mon);
     ex_refine_reset(x);
     free(x->ref);
     x->ref = NULL;

@@ -17,8 +17,10 @@
 #include "core/theme.h"
 #include "mbx/beff.h"
 #include "mbx/beffio.h"
+#include "mbx/compare.h"
 #include "mbx/plan.h"
 #include "mbx/refine.h"
+#include "monitor.h"
 #include "term.h"
 
 #define EX_MAX_BENCH 128
@@ -53,6 +55,8 @@ typedef enum ex_field {
     EX_F_VALIDATE,
     EX_F_TIMER,
     EX_F_SYNC,
+    EX_F_CLOCK, /* window sync's global clock: jk or hca */
+    EX_F_CACHE,
     EX_NFIELDS
 } ex_field;
 
@@ -78,7 +82,20 @@ typedef struct ex_point {
     ex_pstate state;
     double rel;   /* the rule's relative error, live while running */
     mbx_result r; /* valid when EX_DONE */
+    double *obs;  /* EX_DONE: the observations of the (last) measurement, seconds; owned */
+    size_t nobs;
 } ex_point;
+
+/* The Wilcoxon rank-sum test of a compared pair of points (their
+ * observations), kept until the run changes. */
+typedef struct ex_sig {
+    const ex_point *a, *b;
+    size_t na, nb;
+    int ok; /* 0: no test (no observations, or the test failed) */
+    mbx_cmp_point cp;
+} ex_sig;
+
+#define EX_ALPHA 0.05 /* significance level of the comparison's verdicts */
 
 /* One curve: everything but its x fixed. Along EX_DIM_SIZE the curve is
  * (benchmark, procs, param, root) over bytes; along EX_DIM_PROCS it is
@@ -108,6 +125,7 @@ typedef enum ex_prompt_kind {
     EX_PROMPT_EXPORT, /* file name */
     EX_PROMPT_OVERWRITE,
     EX_PROMPT_QUIT,
+    EX_PROMPT_REPORT, /* directory name */
 } ex_prompt_kind;
 
 /* The b_eff / b_eff_io screen: its form, and what the rows so far show.
@@ -192,6 +210,7 @@ typedef struct explorer {
     int nprocs;
     int procs_range; /* the counts came from a range A:B[:F]: refined over P */
     int validate;
+    mbx_method method; /* sync, clock sync, cache of the form */
     mbx_timer_kind timer;
     int configured_timer; /* timer the back end is configured with, -1 none */
     mbx_timer_info tinfo;
@@ -209,6 +228,9 @@ typedef struct explorer {
     ex_refiner *ref;
     size_t nref, capref;
 
+    /* the machine-state monitor of this run (jobs of 2 ranks or more) */
+    mbx_monitor mon;
+
     /* the ping-pong pair scan of this run (pair auto) */
     double *lat; /* one-way latency from rank 0 to each rank, be->nranks entries */
     int scanned, far;
@@ -219,7 +241,9 @@ typedef struct explorer {
     ex_series cmp_s[2];
     int choosing; /* the series chooser: 0 closed, 1 picking A, 2 picking B */
     int ccursor, ctop;
-    int ratios;    /* the side column lists A/B at each common x */
+    int ratios;  /* the side column lists A/B at each common x */
+    ex_sig *sig; /* tests of compared pairs so far */
+    size_t nsig, capsig;
     char msg[256]; /* the status line's message */
     int msg_role;
 
@@ -257,6 +281,9 @@ void ex_start_run(explorer *x);
 void ex_set_msg(explorer *x, int role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 double ex_elapsed(const explorer *x);
 
+/* The probe of the monitor: 1-byte round trips per probe. */
+#define EX_PROBE_ROUNDS 50
+
 /* ex_params.c */
 void ex_params_init(explorer *x, const mbx_measurement *m);
 void ex_params_validate(explorer *x); /* all fields; updates meas and ferr */
@@ -271,6 +298,8 @@ int ex_picker_count(const explorer *x);
 
 /* ex_run.c */
 void ex_draw_run(explorer *x);
+/* The monitor's strip: one row, the probe series as a sparkline. */
+void ex_draw_monitor(explorer *x, int y, int x0, int w);
 double ex_point_y(const explorer *x, const ex_point *p); /* plotted value, NAN if none */
 /* The plot's x axis: log bytes, or process counts (linear over a short
  * range, log over a long one). */
@@ -312,11 +341,25 @@ int ex_compare_ratios(const explorer *x, double *xs, double *ratio, const ex_poi
 void ex_draw_ratio_table(explorer *x, const mbx_rect *r);
 /* The strip under a compared plot: A/B on a log axis centred on 1. */
 void ex_draw_ratio_strip(explorer *x, const ex_xaxis *xa, int py, int px, int pw, int sh);
+/* The row under it: each common point's significance (stars, or a dot). */
+void ex_draw_sig_row(explorer *x, const ex_xaxis *xa, int y, int px, int pw);
+/* The Wilcoxon test of A's point a against B's point b (cached); NULL when
+ * there is none (no observations). */
+const mbx_cmp_point *ex_compare_test(explorer *x, const ex_point *a, const ex_point *b);
+void ex_compare_forget(explorer *x); /* the run's points change */
+/* "A faster at 3, slower at 2, not distinguishable at 4 (Wilcoxon, 5%)" */
+void ex_compare_summary(explorer *x, char *buf, size_t len);
 
 /* ex_results.c */
 int ex_results_key(explorer *x, int key);
 void ex_draw_results(explorer *x, const mbx_rect *body);
+/* The results as `mpibex run` writes them: path (every column), its
+ * .env.csv, .obs.csv and, with a monitor, .probe.csv. */
 int ex_export(explorer *x, const char *path, char *msg, size_t msglen);
+/* A new directory dir with results.csv (and its sidecars) and, by
+ * mbx_report_write, a report in dir/report. */
+int ex_write_report(explorer *x, const char *dir, char *msg, size_t msglen);
+void ex_points_free(explorer *x); /* the run's points and their observations */
 
 /* ex_beff.c: the b_eff / b_eff_io screen */
 void ex_beff_init(explorer *x);

@@ -50,6 +50,14 @@ void mbx_journal_pair(FILE *j, int a, int b)
     }
 }
 
+void mbx_journal_seed(FILE *j, uint64_t seed)
+{
+    if (j) {
+        fprintf(j, "seed %llu\n", (unsigned long long)seed);
+        fflush(j);
+    }
+}
+
 void mbx_journal_begin(FILE *j, const char *key, int refined)
 {
     if (j) {
@@ -124,6 +132,9 @@ static int read_journal(const char *path, uint64_t hash, mbx_resume *out, char *
                 return 2;
             }
             seen_plan = 1;
+        } else if (sscanf(line, "seed %llu", &h) == 1) {
+            out->seed = (uint64_t)h;
+            out->have_seed = 1;
         } else if (sscanf(line, "pair %d %d", &a, &b) == 2) {
             out->pair_a = a;
             out->pair_b = b;

@@ -31,6 +31,8 @@ typedef struct mbx_resume {
     int inflight_refined;
     int pair_a, pair_b, have_pair; /* the ping-pong pair the run used */
     size_t torn_bytes;             /* bytes of a torn last row cut off */
+    uint64_t seed;                 /* the order's seed the run used */
+    int have_seed;
 } mbx_resume;
 
 /* A curve's identity: label, benchmark, param, root (see mbx_point_key). */
@@ -50,6 +52,7 @@ long mbx_resume_find(const mbx_resume *r, const char *key);
  * to the one being resumed. NULL on failure (errno set). */
 FILE *mbx_journal_open(const char *path, uint64_t hash, int append);
 void mbx_journal_pair(FILE *j, int a, int b);
+void mbx_journal_seed(FILE *j, uint64_t seed);
 void mbx_journal_begin(FILE *j, const char *key, int refined);
 void mbx_journal_done(FILE *j, const char *key);
 

@@ -170,24 +170,34 @@ static void free_argv(char **argv)
     free(argv);
 }
 
+int mbx_launcher_words(const char *cmd, long n, char **out, int max)
+{
+    const char *env = getenv("MBX_LAUNCHER");
+    char nstr[16];
+    int has_n = 0, k;
+    if (!cmd)
+        cmd = env && *env ? env : "mpiexec";
+    snprintf(nstr, sizeof nstr, "%ld", n);
+    if ((k = split_words(cmd, nstr, out, max - 2, &has_n)) <= 0)
+        return -1;
+    if (!has_n) {
+        out[k++] = strdup("-n");
+        out[k++] = strdup(nstr);
+    }
+    return k;
+}
+
 /* launcher words [-n N] (SELF explore | $MBX_EXPLORE_CMD) explorer-options */
 static char **build_argv(const opts *o, const char *self)
 {
-    const char *launcher = o->launcher, *env = getenv("MBX_LAUNCHER");
     const char *explore = getenv("MBX_EXPLORE_CMD");
     char nstr[16];
-    int has_n = 0, ignored = 0, k, m = 2;
+    int ignored = 0, k, m = 2;
     char **argv = calloc((size_t)o->npass + 200, sizeof *argv);
-    if (!launcher)
-        launcher = env && *env ? env : "mpiexec";
     snprintf(nstr, sizeof nstr, "%ld", o->n);
-    if (!argv || (k = split_words(launcher, nstr, argv, 128, &has_n)) <= 0) {
+    if (!argv || (k = mbx_launcher_words(o->launcher, o->n, argv, 130)) <= 0) {
         free_argv(argv);
         return NULL;
-    }
-    if (!has_n) {
-        argv[k++] = strdup("-n");
-        argv[k++] = strdup(nstr);
     }
     /* Test hook, deliberately undocumented: MBX_EXPLORE_CMD replaces
      * "SELF explore", so the end-to-end tests can run a stand-in for the

@@ -26,4 +26,12 @@ int mbx_launcher_outside_mpi(void);
  * one line on stderr. */
 int mbx_launcher_main(int argc, char **argv, const char *self);
 
+/* The words that start an MPI job of n ranks, as the launcher builds them:
+ * cmd (NULL: $MBX_LAUNCHER, else "mpiexec") split on blanks, every "%n"
+ * replaced by n, "-n N" appended when cmd has no "%n". Stores at most max
+ * malloc'd words into out, which must be zeroed (a NULL word among them: a
+ * strdup failed), and returns how many; -1 when cmd has no word or too
+ * many. The caller frees every non-NULL word, also after -1. */
+int mbx_launcher_words(const char *cmd, long n, char **out, int max);
+
 #endif

@@ -8,11 +8,14 @@
 #include "beff_run.h"
 #include "beffio_run.h"
 #include "cli.h"
+#include "compare_cmd.h"
 #include "explore.h"
 #include "launcher.h"
 #include "mbx/bench.h"
 #include "mbx/version.h"
 #include "merge.h"
+#include "repeat.h"
+#include "report.h"
 
 static int list_benchmarks(void)
 {
@@ -26,6 +29,18 @@ static int list_benchmarks(void)
         const mbx_bench *b = mbx_bench_get((int)i);
         printf("%-*s %-9s >=%-3d %s\n", w, b->name, b->pattern, b->min_procs, b->summary);
     }
+    return 0;
+}
+
+/* The absolute path of this binary into self; 0, or 1 after a message. */
+static int self_exe(char *self, size_t len)
+{
+    ssize_t n = readlink("/proc/self/exe", self, len - 1);
+    if (n <= 0) {
+        fprintf(stderr, "mpibex: cannot find my own executable (/proc/self/exe)\n");
+        return 1;
+    }
+    self[n] = '\0';
     return 0;
 }
 
@@ -66,6 +81,14 @@ int main(int argc, char **argv)
         return mbx_idle_run(argc - 2, argv + 2);
     if (!strcmp(cmd, "merge"))
         return mbx_merge_cmd(argc - 2, argv + 2);
+    if (!strcmp(cmd, "compare"))
+        return mbx_compare_cmd(argc - 2, argv + 2);
+    if (!strcmp(cmd, "repeat")) {
+        char self[4096];
+        return self_exe(self, sizeof self) ? 1 : mbx_repeat_cmd(argc - 2, argv + 2, self);
+    }
+    if (!strcmp(cmd, "report"))
+        return mbx_report_cmd(argc - 2, argv + 2);
     if (!strcmp(cmd, "explore"))
         return mbx_explore_main(argc - 1, argv + 1);
     if (cmd[0] != '\0' && cmd[0] != '-') {
@@ -76,13 +99,7 @@ int main(int argc, char **argv)
      * that starts the job; inside, it is one of the job's ranks. */
     if (mbx_launcher_outside_mpi()) {
         char self[4096];
-        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-        if (n <= 0) {
-            fprintf(stderr, "mpibex: cannot find my own executable (/proc/self/exe)\n");
-            return 1;
-        }
-        self[n] = '\0';
-        return mbx_launcher_main(argc, argv, self);
+        return self_exe(self, sizeof self) ? 1 : mbx_launcher_main(argc, argv, self);
     }
     return explore_with(argc, argv);
 }

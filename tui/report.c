@@ -1,2 +1,510 @@
-/* placeholder: being written */
-#include "mbx/status.h"
+/* `mpibex report`: read every input, group the points into series, test
+ * the comparisons, write the gnuplot data and script, run gnuplot, check
+ * every plot, then write the index pages. mbx_report_write prints nothing;
+ * mbx_report_cmd is the command-line wrapper. */
+#include "report.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "report_int.h"
+
+void mbx_report_msgf(char *msg, size_t len, const char *fmt, ...)
+{
+    if (msg == NULL || len == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, len, fmt, ap);
+    va_end(ap);
+}
+
+static void progress(const mbx_report_opts *o, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static void progress(const mbx_report_opts *o, const char *fmt, ...)
+{
+    if (o->progress == NULL)
+        return;
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    o->progress(o->ctx, line);
+}
+
+/* The program `name` as execv wants it: an absolute path (gnuplot runs
+ * inside the report directory). 0 when it is not found or not executable. */
+static int find_program(const char *name, char *out, size_t len)
+{
+    char cand[PATH_MAX];
+    if (strchr(name, '/') != NULL)
+        return access(name, X_OK) == 0 && realpath(name, out) != NULL;
+    const char *path = getenv("PATH");
+    if (path == NULL)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    for (const char *p = path;; p++) {
+        const char *end = strchr(p, ':');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        snprintf(cand, sizeof cand, "%.*s/%s", (int)(n ? n : 1), n ? p : ".", name);
+        struct stat st;
+        if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0 &&
+            realpath(cand, out) != NULL && strlen(out) < len)
+            return 1;
+        if (end == NULL)
+            return 0;
+        p = end;
+    }
+}
+
+static int is_report_file(const char *n)
+{
+    static const char *const fixed[] = {"index.md", "index.html", "plots.gp", "gnuplot.log"};
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+        if (strcmp(n, fixed[i]) == 0)
+            return 1;
+    for (int p = 0; p < MBX_RPT_NPLOTS; p++) {
+        char tail[32];
+        const char *ext[] = {".png", ".svg"};
+        for (int e = 0; e < 2; e++) {
+            size_t ln = strlen(n), lt;
+            snprintf(tail, sizeof tail, "-%s%s", mbx_rpt_plot_suffix[p], ext[e]);
+            lt = strlen(tail);
+            if (ln > lt && strcmp(n + ln - lt, tail) == 0)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Remove what an earlier report left in dir (only files it writes: plots,
+ * pages, plots.gp, the .dat files in data/), so no stale plot stays beside the new ones. */
+static void remove_old(const char *dir)
+{
+    char path[PATH_MAX];
+    for (int sub = 0; sub < 2; sub++) {
+        snprintf(path, sizeof path, "%s%s", dir, sub ? "/data" : "");
+        DIR *d = opendir(path);
+        struct dirent *e;
+        while (d != NULL && (e = readdir(d)) != NULL) {
+            size_t ln = strlen(e->d_name);
+            int ours =
+                sub ? ln > 4 && strcmp(e->d_name + ln - 4, ".dat") == 0 : is_report_file(e->d_name);
+            if (!ours)
+                continue;
+            char f[PATH_MAX + 260];
+            snprintf(f, sizeof f, "%s/%s", path, e->d_name);
+            unlink(f);
+        }
+        if (d != NULL)
+            closedir(d);
+    }
+}
+
+/* 0: dir is ready (created, or empty, or --force); 2 and a message. */
+static int prepare_dir(const char *dir, int force, const mbx_rpt *r, char *msg, size_t msglen)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        if (mkdir(dir, 0777) == 0)
+            return 0;
+        mbx_report_msgf(msg, msglen, "-o: cannot create directory '%s': %s", dir, strerror(errno));
+        return 2;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        mbx_report_msgf(msg, msglen, "-o: '%s' exists and is not a directory", dir);
+        return 2;
+    }
+    for (size_t i = 0; i < r->nin; i++) {
+        struct stat in;
+        if (stat(r->in[i].path, &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino) {
+            mbx_report_msgf(msg, msglen, "-o: the report directory '%s' is also an input", dir);
+            return 2;
+        }
+    }
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int empty = 1;
+    while (d != NULL && empty && (e = readdir(d)) != NULL)
+        empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
+    if (d != NULL)
+        closedir(d);
+    if (d == NULL || access(dir, W_OK) != 0) {
+        mbx_report_msgf(msg, msglen, "-o: cannot write into '%s': %s", dir, strerror(errno));
+        return 2;
+    }
+    if (!empty && !force) {
+        mbx_report_msgf(msg, msglen, "-o: '%s' exists and is not empty (--force writes over it)",
+                        dir);
+        return 2;
+    }
+    if (!empty)
+        remove_old(dir);
+    return 0;
+}
+
+/* The first line of a file (gnuplot's messages), "" when it is empty. */
+static void first_line(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    buf[0] = '\0';
+    if (f == NULL)
+        return;
+    while (fgets(buf, (int)len, f) != NULL) {
+        buf[strcspn(buf, "\r\n")] = '\0';
+        if (strspn(buf, " \t^") != strlen(buf)) /* skip gnuplot's blank and caret lines */
+            break;
+        buf[0] = '\0';
+    }
+    fclose(f);
+}
+
+/* Run `gnuplot plots.gp` in dir, stderr to dir/gnuplot.log; 0 when it
+ * exits 0 having written nothing to stderr, else 1 and a message. */
+static int run_gnuplot(const char *prog, const char *dir, char *msg, size_t msglen)
+{
+    char log[PATH_MAX], line[300];
+    snprintf(log, sizeof log, "%s/gnuplot.log", dir);
+    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    int nul = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (fd < 0 || nul < 0) {
+        mbx_report_msgf(msg, msglen, "cannot write '%s': %s", log, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        if (nul >= 0)
+            close(nul);
+        return 1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char *argv[] = {(char *)prog, "plots.gp", NULL};
+        if (chdir(dir) != 0 || dup2(nul, 0) < 0 || dup2(nul, 1) < 0 || dup2(fd, 2) < 0)
+            _exit(126);
+        execv(prog, argv);
+        _exit(127);
+    }
+    int err = errno, status = 0;
+    close(fd);
+    close(nul);
+    if (pid < 0) {
+        mbx_report_msgf(msg, msglen, "cannot start gnuplot: %s", strerror(err));
+        return 1;
+    }
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            mbx_report_msgf(msg, msglen, "waiting for gnuplot failed: %s", strerror(errno));
+            return 1;
+        }
+    }
+    first_line(log, line, sizeof line);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && line[0] == '\0') {
+        unlink(log);
+        return 0;
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) >= 126)
+        mbx_report_msgf(msg, msglen, "cannot run %s in '%s' (exit %d)", prog, dir,
+                        WEXITSTATUS(status));
+    else if (WIFSIGNALED(status))
+        mbx_report_msgf(msg, msglen, "gnuplot plots.gp was killed by signal %d (see %s)",
+                        WTERMSIG(status), log);
+    else
+        mbx_report_msgf(msg, msglen, "gnuplot plots.gp %s: %s (all of it in %s)",
+                        WEXITSTATUS(status) ? "failed" : "complained",
+                        line[0] ? line : "no message", log);
+    return 1;
+}
+
+/* Every plot the script was to draw exists and is not empty. */
+static int check_plots(const mbx_rpt *r, char *msg, size_t msglen)
+{
+    for (size_t s = 0; s < r->nse; s++) {
+        for (int p = 0; p < MBX_RPT_NPLOTS; p++) {
+            for (int e = 0; r->drawn[s][p] && e < 2; e++) {
+                char path[PATH_MAX];
+                struct stat st;
+                snprintf(path, sizeof path, "%s/%s-%s.%s", r->dir, r->se[s].name,
+                         mbx_rpt_plot_suffix[p], e ? "svg" : "png");
+                if (stat(path, &st) != 0 || st.st_size == 0) {
+                    mbx_report_msgf(msg, msglen, "gnuplot did not write '%s'", path);
+                    return 1;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+static void letter(char *buf, size_t len, size_t i)
+{
+    if (i < 26)
+        snprintf(buf, len, "%c", (char)('A' + i));
+    else
+        snprintf(buf, len, "I%zu", i + 1);
+}
+
+static int compare_all(mbx_rpt *r, const mbx_report_opts *o, char *msg, size_t msglen)
+{
+    for (size_t b = 1; b < r->nin; b++) {
+        mbx_rpt_cmp *c = &r->cmp[b - 1];
+        const mbx_rpt_input *A = &r->in[0], *B = &r->in[b];
+        c->b = b;
+        if (!A->comparable || !B->comparable) {
+            snprintf(c->why, sizeof c->why, "%s", A->comparable ? B->why_not : A->why_not);
+            continue;
+        }
+        progress(o, "comparing %s (%s) with A (%s)", B->letter, B->name, A->name);
+        char m[512] = "";
+        int rc = mbx_compare_load(A->path, B->path, r->alpha, &c->c, m, sizeof m);
+        if (rc == MBX_E_NOMEM) {
+            mbx_report_msgf(msg, msglen, "out of memory");
+            return 1;
+        }
+        if (rc < 0) {
+            c->c = NULL;
+            snprintf(c->why, sizeof c->why, "%s", m[0] ? m : mbx_strerror(rc));
+        } else if (mbx_rpt_cmp_index(c) != 0) {
+            mbx_report_msgf(msg, msglen, "out of memory");
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void free_report(mbx_rpt *r)
+{
+    for (size_t i = 0; i < r->nin; i++)
+        mbx_rpt_input_free(&r->in[i]);
+    for (size_t s = 0; s < r->nse; s++) {
+        free(r->se[s].name);
+        free(r->se[s].title);
+    }
+    for (size_t k = 0; r->cmp != NULL && k + 1 < r->nin; k++) {
+        size_t n = r->cmp[k].c ? mbx_compare_count(r->cmp[k].c) : 0;
+        for (size_t i = 0; r->cmp[k].keys != NULL && i < n; i++)
+            free(r->cmp[k].keys[i]);
+        free(r->cmp[k].keys);
+        free(r->cmp[k].order);
+        mbx_compare_free(r->cmp[k].c);
+    }
+    free(r->in);
+    free(r->se);
+    free(r->cmp);
+    free(r->drawn);
+}
+
+int mbx_report_write(const char *const *inputs, size_t n, const char *dir, const mbx_report_opts *o,
+                     char *msg, size_t msglen)
+{
+    static const mbx_report_opts defaults = {0};
+    char prog[PATH_MAX];
+    mbx_rpt r = {.dir = dir};
+    int rc = 0;
+    o = o ? o : &defaults;
+    r.alpha = o->alpha == 0 ? 0.05 : o->alpha;
+    r.title = o->title && o->title[0] ? o->title : "mpibex report";
+    if (n == 0 || inputs == NULL) {
+        mbx_report_msgf(msg, msglen, "no input files (usage: mpibex report FILES... -o DIR)");
+        return 2;
+    }
+    if (dir == NULL || dir[0] == '\0') {
+        mbx_report_msgf(msg, msglen, "-o DIR is required (the report directory)");
+        return 2;
+    }
+    if (!(r.alpha > 0 && r.alpha < 1)) {
+        mbx_report_msgf(msg, msglen,
+                        "--alpha: expected a number between 0 and 1, both excluded (got %g)",
+                        r.alpha);
+        return 2;
+    }
+    if (!find_program(o->gnuplot ? o->gnuplot : "gnuplot", prog, sizeof prog)) {
+        if (o->gnuplot)
+            mbx_report_msgf(msg, msglen, "gnuplot program '%s' not found", o->gnuplot);
+        else
+            mbx_report_msgf(msg, msglen,
+                            "gnuplot not found in PATH (Debian: apt-get install "
+                            "gnuplot-nox)");
+        return 2;
+    }
+    r.in = calloc(n, sizeof *r.in);
+    r.cmp = calloc(n, sizeof *r.cmp);
+    r.nin = n;
+    if (r.in == NULL || r.cmp == NULL) {
+        free(r.in);
+        free(r.cmp);
+        mbx_report_msgf(msg, msglen, "out of memory");
+        return 1;
+    }
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        letter(r.in[i].letter, sizeof r.in[i].letter, i);
+        if (o->names != NULL && o->names[i] != NULL && (r.in[i].name = strdup(o->names[i])) == NULL)
+            rc = 1;
+        if (rc == 0)
+            rc = mbx_rpt_load(&r.in[i], inputs[i], msg, msglen);
+    }
+    if (rc == 0)
+        rc = prepare_dir(dir, o->force, &r, msg, msglen);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        progress(o, "%s: %s, %zu points", r.in[i].letter, inputs[i], r.in[i].npt);
+    if (rc == 0 && mbx_rpt_group(&r) != 0)
+        rc = 1;
+    if (rc == 0 && (r.drawn = calloc(r.nse ? r.nse : 1, sizeof *r.drawn)) == NULL)
+        rc = 1;
+    if (rc == 1 && msg && msg[0] == '\0')
+        mbx_report_msgf(msg, msglen, "out of memory");
+    if (rc == 0)
+        rc = compare_all(&r, o, msg, msglen);
+    if (rc == 0)
+        rc = mbx_rpt_write_plots(&r, msg, msglen);
+    if (rc == 0) {
+        progress(o, "running gnuplot: %zu plots of %zu series", r.nplots, r.nse);
+        rc = run_gnuplot(prog, dir, msg, msglen);
+    }
+    if (rc == 0)
+        rc = check_plots(&r, msg, msglen);
+    if (rc == 0)
+        rc = mbx_rpt_write_pages(&r, msg, msglen);
+    if (rc == 0)
+        progress(o, "wrote %s/index.html and index.md: %zu inputs, %zu series, %zu plots", dir,
+                 r.nin, r.nse, r.nplots);
+    free_report(&r);
+    return rc;
+}
+
+/* ---- the command ---- */
+
+void mbx_report_usage(void)
+{
+    printf("Usage: mpibex report FILES... -o DIR [--force] [--title T] [--alpha A] [-q]\n"
+           "\n"
+           "Plots (PNG and SVG, drawn by gnuplot) and an index page (index.html, index.md)\n"
+           "from results: OUT.csv files of 'mpibex run' (with OUT.env.csv beside them),\n"
+           "merged CSVs of 'mpibex merge' and directories of launches of 'mpibex repeat'.\n"
+           "Per series (benchmark, label, procs, root, op, param): latency and bandwidth\n"
+           "against message size (or processes), every input on the same plot. With two\n"
+           "or more inputs, the first is A: each other input's ratio to A per point, with\n"
+           "Wilcoxon significance marks when both have samples (directories of launches,\n"
+           "or results written with --raw). Directories also get the launch-to-launch\n"
+           "spread.\n"
+           "\n"
+           "Options:\n"
+           "  -o, --output DIR  the report directory (created; required)\n"
+           "  -f, --force       write into a non-empty DIR (old report files are removed)\n"
+           "  --title T         the page title (default: mpibex report)\n"
+           "  --alpha A         significance level of the comparisons, 0 < A < 1 (0.05)\n"
+           "  -q, --quiet       no progress lines on stderr\n"
+           "  -h, --help        this text\n"
+           "\n"
+           "DIR gets index.html, index.md, NAME-latency|bandwidth|compare|spread.png/.svg,\n"
+           "plots.gp and data/NAME.dat ('gnuplot plots.gp' in DIR draws the plots again).\n"
+           "Needs gnuplot (Debian: apt-get install gnuplot-nox).\n"
+           "Exit status: 0 written, 1 writing or gnuplot failed, 2 bad input.\n");
+}
+
+static void to_stderr(void *ctx, const char *line)
+{
+    (void)ctx;
+    fprintf(stderr, "report: %s\n", line);
+}
+
+static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int bad(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("mpibex report: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 2;
+}
+
+/* The value of option a (--name=V or the next argument), or NULL. */
+static const char *value(int argc, char **argv, int *i, const char *name)
+{
+    size_t ln = strlen(name);
+    const char *a = argv[*i];
+    if (strncmp(a, name, ln) == 0 && a[ln] == '=')
+        return a + ln + 1;
+    return *i + 1 < argc ? argv[++*i] : NULL;
+}
+
+int mbx_report_cmd(int argc, char **argv)
+{
+    mbx_report_opts o = {.progress = to_stderr};
+    const char *dir = NULL;
+    const char **in = calloc((size_t)argc + 1, sizeof *in);
+    size_t nin = 0;
+    int opts = 1;
+    if (in == NULL)
+        return bad("out of memory");
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *v;
+        int is = opts && a[0] == '-' && a[1] != '\0';
+#define OPT(s, l)                                                                                  \
+    (is && (strcmp(a, s) == 0 || strcmp(a, l) == 0 || strncmp(a, l "=", sizeof l) == 0))
+        if (is && (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)) {
+            mbx_report_usage();
+            free(in);
+            return 0;
+        } else if (is && strcmp(a, "--") == 0) {
+            opts = 0;
+        } else if (OPT("-o", "--output")) {
+            if ((v = value(argc, argv, &i, "--output")) == NULL || v[0] == '\0') {
+                free(in);
+                return bad("-o: missing directory name");
+            }
+            if (dir != NULL) {
+                free(in);
+                return bad("-o: only one report directory (got '%s' and '%s')", dir, v);
+            }
+            dir = v;
+        } else if (OPT("-t", "--title")) {
+            if ((v = value(argc, argv, &i, "--title")) == NULL) {
+                free(in);
+                return bad("--title: missing text");
+            }
+            o.title = v;
+        } else if (OPT("-a", "--alpha")) {
+            char *end;
+            v = value(argc, argv, &i, "--alpha");
+            errno = 0;
+            o.alpha = v ? strtod(v, &end) : 0;
+            if (v == NULL || *v == '\0' || *end != '\0' || errno != 0 || !(o.alpha > 0) ||
+                !(o.alpha < 1)) {
+                free(in);
+                return bad("--alpha: expected a number between 0 and 1, both excluded (got '%s')",
+                           v ? v : "");
+            }
+        } else if (is && (strcmp(a, "-f") == 0 || strcmp(a, "--force") == 0)) {
+            o.force = 1;
+        } else if (is && (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)) {
+            o.progress = NULL;
+        } else if (is) {
+            free(in);
+            return bad("unknown option '%s' (see 'mpibex report --help')", a);
+        } else {
+            in[nin++] = a;
+        }
+#undef OPT
+    }
+    char msg[1024] = "";
+    int rc;
+    if (nin == 0)
+        rc = bad("no input files (usage: mpibex report FILES... -o DIR)");
+    else if (dir == NULL)
+        rc = bad("-o DIR is required (the report directory)");
+    else if ((rc = mbx_report_write(in, nin, dir, &o, msg, sizeof msg)) != 0)
+        fprintf(stderr, "mpibex report: %s\n", msg);
+    free(in);
+    return rc;
+}

@@ -1,2 +1,658 @@
-/* placeholder: being written */
-#include "mbx/status.h"
+#include "mbx/compare.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "mbx/csvio.h"
+#include "mbx/result.h"
+#include "mbx/stats.h"
+#include "msg.h"
+
+const char *const mbx_compare_columns[MBX_COMPARE_NCOLS] = {
+    "benchmark", "label",       "procs",       "bytes",       "root",           "op",       "param",
+    "n_a",       "n_b",         "median_a_us", "median_b_us", "ratio_b_over_a", "shift_us", "w",
+    "z",         "p_two_sided", "p_less",      "p_greater",   "exact",          "verdict",
+};
+
+/* The text parts of a key; procs and bytes are kept as numbers. */
+enum { T_BENCH, T_LABEL, T_ROOT, T_OP, T_PARAM, NTEXT };
+
+struct ckey {
+    char *text[NTEXT];
+    unsigned long long procs, bytes;
+    int usable; /* the status lets its values count (not UNRELIABLE, not INVALID) */
+    double *v;  /* the sample, seconds */
+    size_t nv, cap;
+};
+
+struct side {
+    const char *kind;
+    struct ckey *key;
+    size_t n, cap;
+    size_t hint; /* where the last lookup hit: files list their points in one order */
+};
+
+struct mbx_compare {
+    struct side s[2];
+    mbx_cmp_point *pt;
+    size_t npt;
+    mbx_compare_summary sum;
+};
+
+/* Columns of a results table, by name. */
+enum { R_BENCH, R_PROCS, R_BYTES, R_MEDIAN, R_STATUS, R_LABEL, NREQ };
+static const char *const res_required[NREQ] = {"benchmark", "procs",  "bytes",
+                                               "median_us", "status", "label"};
+/* Columns of an observation file, by name; label, root, param came later. */
+enum { O_BENCH, O_PROCS, O_BYTES, O_TIME, NOREQ };
+static const char *const obs_required[NOREQ] = {"benchmark", "procs", "bytes", "time_us"};
+
+static void side_free(struct side *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        for (int t = 0; t < NTEXT; t++)
+            free(s->key[i].text[t]);
+        free(s->key[i].v);
+    }
+    free(s->key);
+    memset(s, 0, sizeof *s);
+}
+
+void mbx_compare_free(mbx_compare *c)
+{
+    if (c == NULL)
+        return;
+    side_free(&c->s[0]);
+    side_free(&c->s[1]);
+    free(c->pt);
+    free(c);
+}
+
+/* Whether key k matches; a NULL text part matches anything. */
+static int key_is(const struct ckey *k, const char *const *text, unsigned long long procs,
+                  unsigned long long bytes)
+{
+    if (k->procs != procs || k->bytes != bytes)
+        return 0;
+    for (int t = 0; t < NTEXT; t++)
+        if (text[t] != NULL && strcmp(k->text[t], text[t]) != 0)
+            return 0;
+    return 1;
+}
+
+/* The key matching (text, procs, bytes), searched from the last hit on. */
+static struct ckey *find(struct side *s, const char *const *text, unsigned long long procs,
+                         unsigned long long bytes)
+{
+    for (size_t j = 0; j < s->n; j++) {
+        size_t i = (s->hint + j) % s->n;
+        if (key_is(&s->key[i], text, procs, bytes)) {
+            s->hint = i;
+            return &s->key[i];
+        }
+    }
+    return NULL;
+}
+
+/* The key of (text, procs, bytes), added at the end when new; NULL when
+ * out of memory. Every text part must be given. */
+static struct ckey *find_or_add(struct side *s, const char *const *text, unsigned long long procs,
+                                unsigned long long bytes)
+{
+    struct ckey *k = find(s, text, procs, bytes);
+    if (k != NULL)
+        return k;
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 64;
+        struct ckey *more = realloc(s->key, cap * sizeof *more);
+        if (more == NULL)
+            return NULL;
+        s->key = more;
+        s->cap = cap;
+    }
+    k = &s->key[s->n];
+    memset(k, 0, sizeof *k);
+    for (int t = 0; t < NTEXT; t++) {
+        if ((k->text[t] = strdup(text[t])) == NULL) {
+            for (int u = 0; u < t; u++)
+                free(k->text[u]);
+            return NULL;
+        }
+    }
+    k->procs = procs;
+    k->bytes = bytes;
+    k->usable = 1;
+    s->hint = s->n++;
+    return k;
+}
+
+static int push(struct ckey *k, double x)
+{
+    if (k->nv == k->cap) {
+        size_t cap = k->cap ? 2 * k->cap : 8;
+        double *v = realloc(k->v, cap * sizeof *v);
+        if (v == NULL)
+            return MBX_E_NOMEM;
+        k->v = v;
+        k->cap = cap;
+    }
+    k->v[k->nv++] = x;
+    return MBX_OK;
+}
+
+/* Read the CSV file at path into t and find the columns names[0..n) in
+ * col; the message names the file (`what` says what it should have been).
+ * t is left empty after an error. */
+static int open_table(const char *path, const char *what, const char *const *names, int n, int *col,
+                      mbx_csv_table *t, char *msg, size_t msglen)
+{
+    errno = 0;
+    int rc = mbx_csv_read_file(path, t);
+    if (rc == MBX_E_PROTO)
+        mbx_msgf(msg, msglen, "'%s' is not %s: malformed CSV quoting", path, what);
+    else if (rc == MBX_E_IO)
+        mbx_msgf(msg, msglen, "cannot read '%s': %s", path, errno ? strerror(errno) : "read error");
+    else if (rc < 0)
+        mbx_msgf(msg, msglen, "cannot read '%s': %s", path, mbx_strerror(rc));
+    if (rc < 0)
+        return rc;
+    if (t->nrows == 0) {
+        mbx_msgf(msg, msglen, "'%s' is not %s: the file is empty", path, what);
+        rc = MBX_E_PROTO;
+    }
+    for (int c = 0; rc == MBX_OK && c < n; c++) {
+        if ((col[c] = mbx_csv_table_col(t, names[c])) < 0) {
+            mbx_msgf(msg, msglen, "'%s' is not %s: no '%s' column", path, what, names[c]);
+            rc = MBX_E_PROTO;
+        }
+    }
+    if (rc < 0)
+        mbx_csv_table_free(t);
+    return rc;
+}
+
+static int bad_field(const char *path, size_t r, const char *col, const char *want, const char *got,
+                     char *msg, size_t msglen)
+{
+    /* Results and observation fields hold no line breaks: row r is line r + 1. */
+    mbx_msgf(msg, msglen, "%s:%zu: %s: expected %s (got '%.40s')", path, r + 1, col, want, got);
+    return MBX_E_PROTO;
+}
+
+static int check_width(const mbx_csv_table *t, size_t r, const char *path, char *msg, size_t msglen)
+{
+    if (t->ncols[r] == t->ncols[0])
+        return MBX_OK;
+    mbx_msgf(msg, msglen, "%s:%zu: %zu field%s, the header has %zu", path, r + 1, t->ncols[r],
+             t->ncols[r] == 1 ? "" : "s", t->ncols[0]);
+    return MBX_E_PROTO;
+}
+
+/* Row r's field count, procs (column cp) and bytes (column cb). */
+static int check_place(const mbx_csv_table *t, size_t r, int cp, int cb, const char *path,
+                       unsigned long long *procs, unsigned long long *bytes, char *msg,
+                       size_t msglen)
+{
+    char *const *cell = t->cell[r];
+    int rc = check_width(t, r, path, msg, msglen);
+    if (rc == MBX_OK && (!mbx_field_count(cell[cp], procs) || *procs == 0))
+        rc = bad_field(path, r, "procs", "a whole number >= 1", cell[cp], msg, msglen);
+    else if (rc == MBX_OK && !mbx_field_count(cell[cb], bytes))
+        rc = bad_field(path, r, "bytes", "a whole number", cell[cb], msg, msglen);
+    return rc;
+}
+
+typedef int (*row_fn)(struct side *s, const char *const *text, unsigned long long procs,
+                      unsigned long long bytes, double median, int usable);
+
+/* A launch's row: its median is one value of the key's sample. */
+static int add_launch_row(struct side *s, const char *const *text, unsigned long long procs,
+                          unsigned long long bytes, double median, int usable)
+{
+    struct ckey *k = find_or_add(s, text, procs, bytes);
+    if (k == NULL)
+        return MBX_E_NOMEM;
+    return usable && !isnan(median) ? push(k, median * 1e-6) : MBX_OK;
+}
+
+/* A row of a results file whose observations form the samples. */
+static int add_obs_point(struct side *s, const char *const *text, unsigned long long procs,
+                         unsigned long long bytes, double median, int usable)
+{
+    (void)median;
+    struct ckey *k = find_or_add(s, text, procs, bytes);
+    if (k == NULL)
+        return MBX_E_NOMEM;
+    k->usable = k->usable && usable;
+    return MBX_OK;
+}
+
+static const char *results_what = "an mpibex results CSV";
+
+/* Every data row of the results file at path, checked, through fn. */
+static int read_results(struct side *s, const char *path, row_fn fn, char *msg, size_t msglen)
+{
+    mbx_csv_table t;
+    int col[NREQ], rc = open_table(path, results_what, res_required, NREQ, col, &t, msg, msglen);
+    if (rc < 0)
+        return rc;
+    int c_root = mbx_csv_table_col(&t, "root"), c_op = mbx_csv_table_col(&t, "op");
+    int c_param = mbx_csv_table_col(&t, "param");
+    for (size_t r = 1; rc == MBX_OK && r < t.nrows; r++) {
+        char *const *cell = t.cell[r];
+        unsigned long long procs, bytes;
+        double med;
+        mbx_point_status st;
+        if ((rc = check_place(&t, r, col[R_PROCS], col[R_BYTES], path, &procs, &bytes, msg,
+                              msglen)) < 0)
+            break;
+        if (cell[col[R_BENCH]][0] == '\0')
+            rc = bad_field(path, r, "benchmark", "a benchmark name", "", msg, msglen);
+        else if (!mbx_field_number(cell[col[R_MEDIAN]], &med, 1))
+            rc = bad_field(path, r, "median_us", "a number or an empty field", cell[col[R_MEDIAN]],
+                           msg, msglen);
+        else if (!mbx_point_status_parse(cell[col[R_STATUS]], &st))
+            rc = bad_field(path, r, "status", "a point status such as SETTLED", cell[col[R_STATUS]],
+                           msg, msglen);
+        if (rc < 0)
+            break;
+        const char *text[NTEXT] = {cell[col[R_BENCH]], cell[col[R_LABEL]],
+                                   c_root >= 0 ? cell[c_root] : "", c_op >= 0 ? cell[c_op] : "",
+                                   c_param >= 0 ? cell[c_param] : ""};
+        int usable = st != MBX_POINT_UNRELIABLE && st != MBX_POINT_INVALID;
+        rc = fn(s, text, procs, bytes, med, usable);
+    }
+    mbx_csv_table_free(&t);
+    if (rc == MBX_E_NOMEM)
+        mbx_msgf(msg, msglen, "out of memory while reading '%s'", path);
+    return rc;
+}
+
+static const char *obs_what = "an mpibex observation file (OUT.obs.csv)";
+
+/* The observations beside the results file at path, into its keys. */
+static int read_obs(struct side *s, const char *path, char *msg, size_t msglen)
+{
+    char *obs = mbx_csv_sidecar(path, ".obs.csv");
+    if (obs == NULL)
+        return MBX_E_NOMEM;
+    struct stat sb;
+    if (stat(obs, &sb) != 0) {
+        mbx_msgf(msg, msglen,
+                 "%s: no observations beside it (%s); run with --raw, or compare directories of "
+                 "launches from mpibex repeat",
+                 path, obs);
+        free(obs);
+        return MBX_E_IO;
+    }
+    mbx_csv_table t;
+    int col[NOREQ], rc = open_table(obs, obs_what, obs_required, NOREQ, col, &t, msg, msglen);
+    if (rc < 0) {
+        free(obs);
+        return rc;
+    }
+    int c_label = mbx_csv_table_col(&t, "label"), c_root = mbx_csv_table_col(&t, "root");
+    int c_param = mbx_csv_table_col(&t, "param");
+    for (size_t r = 1; rc == MBX_OK && r < t.nrows; r++) {
+        char *const *cell = t.cell[r];
+        unsigned long long procs, bytes;
+        double x;
+        if ((rc = check_place(&t, r, col[O_PROCS], col[O_BYTES], obs, &procs, &bytes, msg,
+                              msglen)) < 0)
+            break;
+        if (!mbx_field_number(cell[col[O_TIME]], &x, 0))
+            rc = bad_field(obs, r, "time_us", "a number", cell[col[O_TIME]], msg, msglen);
+        if (rc < 0)
+            break;
+        /* op is not in the file: the point's row in the results gives it. A
+         * file without label, root or param matches any. */
+        const char *text[NTEXT] = {cell[col[O_BENCH]], c_label >= 0 ? cell[c_label] : NULL,
+                                   c_root >= 0 ? cell[c_root] : NULL, NULL,
+                                   c_param >= 0 ? cell[c_param] : NULL};
+        struct ckey *k = find(s, text, procs, bytes);
+        /* Observations of a point with no results row (the point in flight
+         * when a run was stopped) are not used. */
+        if (k != NULL && k->usable)
+            rc = push(k, x * 1e-6);
+    }
+    mbx_csv_table_free(&t);
+    if (rc == MBX_E_NOMEM)
+        mbx_msgf(msg, msglen, "out of memory while reading '%s'", obs);
+    free(obs);
+    return rc;
+}
+
+/* launch-NN.csv, NN digits: a launch's results. Its sidecars
+ * (launch-NN.env.csv, .obs.csv, .probe.csv, ...) and any other file are not. */
+static int is_launch_name(const char *name)
+{
+    size_t digits = strncmp(name, "launch-", 7) == 0 ? strspn(name + 7, "0123456789") : 0;
+    return digits > 0 && strcmp(name + 7 + digits, ".csv") == 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The results tables DIR/launch-*.csv, sorted by name; caller frees. */
+static int list_launches(const char *dir, char ***out, size_t *n, char *msg, size_t msglen)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL) {
+        mbx_msgf(msg, msglen, "cannot read '%s': %s", dir, strerror(errno));
+        return MBX_E_IO;
+    }
+    char **names = NULL;
+    size_t count = 0, cap = 0;
+    int rc = MBX_OK;
+    for (struct dirent *e; rc == MBX_OK && (e = readdir(d)) != NULL;) {
+        if (!is_launch_name(e->d_name))
+            continue;
+        size_t len = strlen(dir) + strlen(e->d_name) + 2;
+        char *p = malloc(len);
+        if (count == cap) {
+            cap = cap ? 2 * cap : 16;
+            char **more = realloc(names, cap * sizeof *more);
+            if (more == NULL)
+                cap = count;
+            else
+                names = more;
+        }
+        if (p == NULL || count == cap) {
+            free(p);
+            rc = MBX_E_NOMEM;
+            break;
+        }
+        snprintf(p, len, "%s/%s", dir, e->d_name);
+        names[count++] = p;
+    }
+    closedir(d);
+    if (rc == MBX_OK && count > 0)
+        qsort(names, count, sizeof *names, by_name);
+    *out = names;
+    *n = count;
+    return rc;
+}
+
+static int load_launches(struct side *s, const char *dir, char *msg, size_t msglen)
+{
+    char **names = NULL;
+    size_t n = 0;
+    int rc = list_launches(dir, &names, &n, msg, msglen);
+    if (rc == MBX_OK && n < 2) {
+        mbx_msgf(msg, msglen,
+                 "%s: %zu launch%s (%s/launch-*.csv); a directory side needs at least 2 "
+                 "(mpibex repeat -k 2 or more)",
+                 dir, n, n == 1 ? "" : "es", dir);
+        rc = MBX_E_INVAL;
+    }
+    for (size_t i = 0; rc == MBX_OK && i < n; i++)
+        rc = read_results(s, names[i], add_launch_row, msg, msglen);
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    s->kind = "launches";
+    return rc;
+}
+
+static int load_side(struct side *s, const char *path, char *msg, size_t msglen)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        mbx_msgf(msg, msglen, "cannot read '%s': %s", path, strerror(errno));
+        return MBX_E_IO;
+    }
+    if (S_ISDIR(sb.st_mode))
+        return load_launches(s, path, msg, msglen);
+    s->kind = "observations";
+    int rc = read_results(s, path, add_obs_point, msg, msglen);
+    return rc < 0 ? rc : read_obs(s, path, msg, msglen);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of v[0..n) (type 7); NAN when out of memory. */
+static double median_of(const double *v, size_t n)
+{
+    double *c = malloc(n * sizeof *c);
+    if (c == NULL)
+        return NAN;
+    memcpy(c, v, n * sizeof *c);
+    qsort(c, n, sizeof *c, cmp_double);
+    double m = mbx_stats_quantile_sorted(c, n, 0.5);
+    free(c);
+    return m;
+}
+
+int mbx_compare_samples(const double *a, size_t na, const double *b, size_t nb, double alpha,
+                        mbx_cmp_point *out)
+{
+    if (out == NULL || !(alpha > 0 && alpha < 1))
+        return MBX_E_INVAL;
+    int rc = mbx_wilcoxon_test(a, na, b, nb, &out->w);
+    if (rc < 0)
+        return rc;
+    out->n_a = na;
+    out->n_b = nb;
+    out->median_a = median_of(a, na);
+    out->median_b = median_of(b, nb);
+    if (isnan(out->median_a) || isnan(out->median_b))
+        return MBX_E_NOMEM;
+    out->ratio = out->median_a > 0 ? out->median_b / out->median_a : NAN;
+    /* Different when the two-sided test says so (so the verdict and the
+     * stars agree, and identical settings are called different at rate
+     * alpha); the direction is the smaller one-sided p. */
+    if (out->w.p_two_sided < alpha)
+        out->verdict = out->w.p_less <= out->w.p_greater ? '<' : '>';
+    else
+        out->verdict = '=';
+    out->stars = mbx_wilcoxon_stars(out->w.p_two_sided);
+    return MBX_OK;
+}
+
+static void fill_key(mbx_cmp_point *p, const struct ckey *k)
+{
+    char *end;
+    p->benchmark = k->text[T_BENCH];
+    p->label = k->text[T_LABEL];
+    p->op = k->text[T_OP][0] ? k->text[T_OP] : NULL;
+    p->procs = (int)k->procs;
+    p->bytes = k->bytes;
+    long r = strtol(k->text[T_ROOT], &end, 10);
+    p->root = k->text[T_ROOT][0] && *end == '\0' ? (int)r : -1;
+    long long v = strtoll(k->text[T_PARAM], &end, 10);
+    p->param = k->text[T_PARAM][0] && *end == '\0' ? v : 0;
+}
+
+/* text of k with the ignored parts NULL (matching anything). */
+static void masked(const struct ckey *k, unsigned ignore, const char *text[NTEXT])
+{
+    for (int t = 0; t < NTEXT; t++)
+        text[t] = k->text[t];
+    if (ignore & MBX_COMPARE_IGNORE_BENCHMARK)
+        text[T_BENCH] = NULL;
+    if (ignore & MBX_COMPARE_IGNORE_LABEL)
+        text[T_LABEL] = NULL;
+}
+
+/* The key of s with a sample that matches text; NULL when none. */
+static const struct ckey *find_sampled(const struct side *s, const char *const *text,
+                                       unsigned long long procs, unsigned long long bytes)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->key[i].nv > 0 && key_is(&s->key[i], text, procs, bytes))
+            return &s->key[i];
+    return NULL;
+}
+
+/* With parts of the key ignored, two points of B must not become one. */
+static int check_unique(const struct side *b, unsigned ignore, const char *path, char *msg,
+                        size_t msglen)
+{
+    for (size_t i = 0; ignore && i < b->n; i++) {
+        const struct ckey *k = &b->key[i];
+        const char *text[NTEXT];
+        masked(k, ignore, text);
+        for (size_t j = i + 1; k->nv > 0 && j < b->n; j++) {
+            const struct ckey *o = &b->key[j];
+            if (o->nv > 0 && key_is(o, text, k->procs, k->bytes)) {
+                mbx_msgf(msg, msglen,
+                         "'%s': with the %s ignored, %s [%s] and %s [%s] at %llu procs, %llu "
+                         "bytes are one point; compare inputs with one %s each",
+                         path, ignore & MBX_COMPARE_IGNORE_BENCHMARK ? "benchmark" : "label",
+                         k->text[T_BENCH], k->text[T_LABEL], o->text[T_BENCH], o->text[T_LABEL],
+                         k->procs, k->bytes,
+                         ignore & MBX_COMPARE_IGNORE_BENCHMARK ? "benchmark" : "label");
+                return MBX_E_INVAL;
+            }
+        }
+    }
+    return MBX_OK;
+}
+
+static int strcmp0(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "");
+}
+
+/* Sorted by benchmark, label, procs, bytes, root, op, param: runs shuffle
+ * their points, so file order means nothing to a reader. */
+static int by_key(const void *x, const void *y)
+{
+    const mbx_cmp_point *a = x, *b = y;
+    int c = strcmp0(a->benchmark, b->benchmark);
+    if (!c)
+        c = strcmp0(a->label, b->label);
+    if (!c)
+        c = (a->procs > b->procs) - (a->procs < b->procs);
+    if (!c)
+        c = (a->bytes > b->bytes) - (a->bytes < b->bytes);
+    if (!c)
+        c = (a->root > b->root) - (a->root < b->root);
+    if (!c)
+        c = strcmp0(a->op, b->op);
+    if (!c)
+        c = (a->param > b->param) - (a->param < b->param);
+    return c;
+}
+
+/* Test every key of A that B has too, and count the rest. */
+static int test_all(mbx_compare *c, double alpha, unsigned ignore, char *msg, size_t msglen)
+{
+    struct side *a = &c->s[0], *b = &c->s[1];
+    c->pt = calloc(a->n ? a->n : 1, sizeof *c->pt);
+    if (c->pt == NULL)
+        return MBX_E_NOMEM;
+    for (size_t i = 0; i < a->n; i++) {
+        const struct ckey *ka = &a->key[i];
+        const char *text[NTEXT];
+        masked(ka, ignore, text);
+        const struct ckey *kb = find_sampled(b, text, ka->procs, ka->bytes);
+        if (ka->nv == 0)
+            continue;
+        if (kb == NULL) {
+            c->sum.only_a++;
+            continue;
+        }
+        mbx_cmp_point *p = &c->pt[c->npt];
+        int rc = mbx_compare_samples(ka->v, ka->nv, kb->v, kb->nv, alpha, p);
+        if (rc < 0) {
+            mbx_msgf(msg, msglen, "%s, %llu bytes: the test failed: %s", ka->text[T_BENCH],
+                     ka->bytes, mbx_strerror(rc));
+            return rc;
+        }
+        fill_key(p, ka);
+        c->npt++;
+        c->sum.faster += p->verdict == '<';
+        c->sum.slower += p->verdict == '>';
+        c->sum.same += p->verdict == '=';
+    }
+    for (size_t i = 0; i < b->n; i++) {
+        const struct ckey *kb = &b->key[i];
+        const char *text[NTEXT];
+        masked(kb, ignore, text);
+        c->sum.only_b += kb->nv > 0 && find_sampled(a, text, kb->procs, kb->bytes) == NULL;
+    }
+    qsort(c->pt, c->npt, sizeof *c->pt, by_key);
+    c->sum.tested = c->npt;
+    c->sum.kind_a = a->kind;
+    c->sum.kind_b = b->kind;
+    return MBX_OK;
+}
+
+int mbx_compare_load(const char *path_a, const char *path_b, double alpha, mbx_compare **out,
+                     char *msg, size_t msglen)
+{
+    return mbx_compare_load_ex(path_a, path_b, alpha, 0, out, msg, msglen);
+}
+
+int mbx_compare_load_ex(const char *path_a, const char *path_b, double alpha, unsigned ignore,
+                        mbx_compare **out, char *msg, size_t msglen)
+{
+    if (out == NULL)
+        return MBX_E_INVAL;
+    *out = NULL;
+    if (msg != NULL && msglen > 0)
+        msg[0] = '\0';
+    if (path_a == NULL || path_b == NULL) {
+        mbx_msgf(msg, msglen, "compare: two inputs are needed");
+        return MBX_E_INVAL;
+    }
+    if (!(alpha > 0 && alpha < 1)) {
+        mbx_msgf(msg, msglen, "alpha: expected 0 < alpha < 1, got %g", alpha);
+        return MBX_E_INVAL;
+    }
+    mbx_compare *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return MBX_E_NOMEM;
+    int rc = load_side(&c->s[0], path_a, msg, msglen);
+    if (rc == MBX_OK)
+        rc = load_side(&c->s[1], path_b, msg, msglen);
+    if (rc == MBX_OK)
+        rc = check_unique(&c->s[1], ignore, path_b, msg, msglen);
+    if (rc == MBX_OK)
+        rc = test_all(c, alpha, ignore, msg, msglen);
+    if (rc == MBX_OK && c->npt == 0) {
+        mbx_msgf(msg, msglen,
+                 "'%s' and '%s' have no point in common (%zu and %zu points with values)", path_a,
+                 path_b, c->sum.only_a, c->sum.only_b);
+        rc = MBX_E_INVAL;
+    }
+    if (rc == MBX_E_NOMEM && msg != NULL && msglen > 0 && msg[0] == '\0')
+        mbx_msgf(msg, msglen, "out of memory");
+    if (rc < 0) {
+        mbx_compare_free(c);
+        return rc;
+    }
+    *out = c;
+    return MBX_OK;
+}
+
+size_t mbx_compare_count(const mbx_compare *c)
+{
+    return c ? c->npt : 0;
+}
+
+const mbx_cmp_point *mbx_compare_get(const mbx_compare *c, size_t i)
+{
+    return c && i < c->npt ? &c->pt[i] : NULL;
+}
+
+void mbx_compare_summarize(const mbx_compare *c, mbx_compare_summary *out)
+{
+    if (out == NULL)
+        return;
+    if (c == NULL)
+        memset(out, 0, sizeof *out);
+    else
+        *out = c->sum;
+}

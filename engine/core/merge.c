@@ -107,21 +107,24 @@ static int parse_time(const char *s, double *v)
 
 static int parse_status(const char *s, int *st)
 {
-    static const mbx_point_status all[] = {MBX_POINT_SETTLED, MBX_POINT_UNSETTLED,
-                                           MBX_POINT_UNRELIABLE};
-    for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
-        if (strcmp(s, mbx_point_status_name(all[i])) == 0) {
-            *st = (int)all[i];
-            return 1;
-        }
-    }
-    return 0;
+    mbx_point_status v;
+    if (!mbx_point_status_parse(s, &v))
+        return 0;
+    *st = (int)v;
+    return 1;
 }
 
-/* Order of statuses from best to worst: SETTLED, UNSETTLED, UNRELIABLE. */
+/* Order of statuses from best to worst: SETTLED, UNSETTLED, SHIFTED,
+ * UNRELIABLE, INVALID (the enum's order). */
 static int badness(int st)
 {
-    return st == MBX_POINT_UNRELIABLE ? 2 : st == MBX_POINT_UNSETTLED ? 1 : 0;
+    switch (st) {
+    case MBX_POINT_SETTLED: return 0;
+    case MBX_POINT_UNSETTLED: return 1;
+    case MBX_POINT_SHIFTED: return 2;
+    case MBX_POINT_UNRELIABLE: return 3;
+    default: return 4;
+    }
 }
 
 static size_t newlines(char *const *cells, size_t n)
@@ -152,7 +155,7 @@ static int check_row(char *const *cell, const int *col, struct rowval *v, const 
     else if (!parse_time(cell[col[C_TMEAN]], &v->tm))
         which = C_TMEAN, want = "a number or an empty field";
     else if (!parse_status(cell[col[C_STATUS]], &v->status))
-        which = C_STATUS, want = "SETTLED, UNSETTLED or UNRELIABLE";
+        which = C_STATUS, want = "SETTLED, UNSETTLED, SHIFTED, UNRELIABLE or INVALID";
     if (which < 0)
         return 1;
     mbx_msgf(msg, msglen, "%s:%zu: %s: expected %s (got '%.40s')", name, line, required[which],

@@ -5,16 +5,17 @@
 #include <string.h>
 
 const char *const mbx_result_columns[MBX_RESULT_NCOLS] = {
-    "benchmark",      "procs",      "bytes",       "n",        "mean_us", "tmean_us",
-    "median_us",      "min_us",     "max_us",      "q1_us",    "q3_us",   "stddev_us",
-    "stderr_us",      "ci95_lo_us", "ci95_hi_us",  "outliers", "status",  "stop_rule",
-    "bandwidth_MBps", "timing",     "overhead_us", "nmin",     "nmax",    "batches",
-    "wall_s",         "label",      "root",        "op",       "param",   "param_name",
-    "ranks",          "refined",    "validated",
+    "benchmark",      "procs",      "bytes",          "n",          "mean_us",    "tmean_us",
+    "median_us",      "min_us",     "max_us",         "q1_us",      "q3_us",      "stddev_us",
+    "stderr_us",      "ci95_lo_us", "ci95_hi_us",     "outliers",   "status",     "stop_rule",
+    "bandwidth_MBps", "timing",     "overhead_us",    "nmin",       "nmax",       "batches",
+    "wall_s",         "label",      "root",           "op",         "param",      "param_name",
+    "ranks",          "refined",    "validated",      "sync",       "clock_sync", "cache",
+    "invalid",        "probe_us",   "probe_after_us", "remeasured",
 };
 
-const char *const mbx_obs_columns[MBX_OBS_NCOLS] = {
-    "benchmark", "procs", "bytes", "obs", "time_us", "label", "root", "param"};
+const char *const mbx_obs_columns[MBX_OBS_NCOLS] = {"benchmark", "procs", "bytes", "obs",
+                                                    "time_us",   "label", "root",  "param"};
 
 const char *mbx_point_status_name(mbx_point_status s)
 {
@@ -22,8 +23,30 @@ const char *mbx_point_status_name(mbx_point_status s)
     case MBX_POINT_SETTLED: return "SETTLED";
     case MBX_POINT_UNSETTLED: return "UNSETTLED";
     case MBX_POINT_UNRELIABLE: return "UNRELIABLE";
+    case MBX_POINT_SHIFTED: return "SHIFTED";
+    case MBX_POINT_INVALID: return "INVALID";
     }
     return "?";
+}
+
+int mbx_point_status_parse(const char *name, mbx_point_status *out)
+{
+    for (int i = 0; i < MBX_POINT_STATUS_COUNT; i++)
+        if (name && strcmp(name, mbx_point_status_name((mbx_point_status)i)) == 0) {
+            *out = (mbx_point_status)i;
+            return 1;
+        }
+    return 0;
+}
+
+const char *mbx_sync_name(mbx_sync_kind k)
+{
+    return k == MBX_SYNC_WINDOW ? "window" : "barrier";
+}
+
+const char *mbx_cache_name(mbx_cache_mode m)
+{
+    return m == MBX_CACHE_COLD ? "cold" : "warm";
 }
 
 double mbx_result_bandwidth(const mbx_result *r)
@@ -104,4 +127,11 @@ void mbx_result_format(const mbx_result *r, mbx_result_fields *o)
     o->field[30] = o->store[30];
     o->field[31] = r->refined ? "1" : "0";
     o->field[32] = r->validated ? "yes" : "no";
+    o->field[33] = mbx_sync_name(r->sync);
+    o->field[34] = r->sync == MBX_SYNC_WINDOW && r->clock_sync ? r->clock_sync : "";
+    o->field[35] = mbx_cache_name(r->cache);
+    put_u(o, 36, (unsigned long long)r->invalid);
+    put_us(o, 37, r->probe);
+    put_us(o, 38, r->probe_after);
+    o->field[39] = r->remeasured ? "1" : "0";
 }

@@ -1,5 +1,6 @@
 /* Collectives, barrier-synchronized (SKaMPI's collective pattern): each
- * observation is MPI_Barrier, read the timer, the operation, read the
+ * observation is MPI_Barrier (or, with window sync, the start of its
+ * window on the global clock), read the timer, the operation, read the
  * timer, on every rank; the engine takes the maximum over ranks.
  *
  * Reductions (reduce, allreduce, reduce_scatter(_block), scan, exscan) use
@@ -110,7 +111,7 @@ static int coll_loop(mbx_bench_ctx *c, size_t k, double *t, enum mbx_coll_op op)
     int rc = MPI_SUCCESS;
     c->timing = 1;
     for (size_t i = 0; i < k && rc == MPI_SUCCESS; i++) {
-        rc = MPI_Barrier(c->comm);
+        rc = mbx_obs_sync(c, i, 1);
         double t0 = mbx_timer_now(c->timer);
         if (rc == MPI_SUCCESS)
             rc = coll_once(c, op);

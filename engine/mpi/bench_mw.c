@@ -330,13 +330,18 @@ static int mw_loop(mbx_bench_ctx *c, size_t k, double *t, enum mw_how how)
         mw_state *s = c->priv;
         c->timing = 1;
         for (size_t i = 0; i < k && rc == MPI_SUCCESS; i++) {
+            if ((rc = mbx_obs_sync(c, i, 0)) != MPI_SUCCESS)
+                break;
             double t0 = mbx_timer_now(c->timer);
             rc = mw_master(c, s, how, 0, NULL);
             t[i] = mbx_timer_now(c->timer) - t0;
         }
     } else {
-        for (size_t i = 0; i < k && rc == MPI_SUCCESS; i++)
-            rc = mw_worker(c, 0, NULL, NULL);
+        for (size_t i = 0; i < k && rc == MPI_SUCCESS; i++) {
+            rc = mbx_obs_sync(c, i, 0);
+            if (rc == MPI_SUCCESS)
+                rc = mw_worker(c, 0, NULL, NULL);
+        }
     }
     return rc;
 }

@@ -108,6 +108,8 @@ static int pp_loop(mbx_bench_ctx *c, size_t k, double *t, enum pp_variant v)
         c->timing = 1;
         rc = pair_sync(c, peer);
         for (size_t i = 0; i < k && rc == MPI_SUCCESS; i++) {
+            if ((rc = mbx_obs_sync(c, i, 0)) != MPI_SUCCESS)
+                break;
             double t0 = mbx_timer_now(c->timer);
             if (both) {
                 rc = pp_exchange(c, v, peer);
@@ -122,6 +124,8 @@ static int pp_loop(mbx_bench_ctx *c, size_t k, double *t, enum pp_variant v)
         int peer = c->pair_a;
         rc = pair_sync(c, peer);
         for (size_t i = 0; i < k && rc == MPI_SUCCESS; i++) {
+            if ((rc = mbx_obs_sync(c, i, 0)) != MPI_SUCCESS)
+                break;
             if (both) {
                 rc = pp_exchange(c, v, peer);
             } else {

@@ -69,6 +69,8 @@ static int simple_loop(mbx_bench_ctx *c, size_t k, double *t, enum simple_op op)
     int64_t inner = c->inner;
     c->timing = 1;
     for (size_t i = 0; i < k && rc == MPI_SUCCESS; i++) {
+        if ((rc = mbx_obs_sync(c, i, 0)) != MPI_SUCCESS)
+            break;
         double t0 = mbx_timer_now(c->timer);
         for (int64_t j = 0; j < inner && rc == MPI_SUCCESS; j++)
             rc = simple_once(c, op);

@@ -69,6 +69,7 @@ void mbx_engine_destroy(mbx_engine *e)
         MPI_Comm_free(&e->node);
     if (e->cmd != MPI_COMM_NULL)
         MPI_Comm_free(&e->cmd);
+    mbx_method_free(e);
     free(e->local);
     free(e->reduced);
     free(e->obs);
@@ -212,6 +213,9 @@ int mbx_engine_dispatch(mbx_engine *e, const mbx_cmd *cmd, void *payload)
     case MBX_OP_PAIR_SCAN: return mbx_pair_scan_exec(e, cmd);
     case MBX_OP_BEFFIO_PATTERN: return mbx_beffio_exec(e, cmd, payload);
     case MBX_OP_BEFF_PATTERN: return mbx_beff_exec(e, cmd, payload);
+    case MBX_OP_METHOD: return mbx_method_exec(e, cmd);
+    case MBX_OP_CLOCK_SYNC: return mbx_clock_sync_exec(e);
+    case MBX_OP_PROBE: return mbx_probe_exec(e, cmd);
     case MBX_OP_QUIT:
         if (e->in_point)
             (void)mbx_point_end(e);

@@ -32,6 +32,17 @@ struct mbx_engine {
     int bad;      /* the last VALIDATE's worst verdict, on every rank */
     double *scan; /* rank 0: the last PAIR_SCAN's latencies, size entries */
 
+    /* Observation method (MBX_OP_METHOD) and the global clock. */
+    mbx_method method;
+    mbx_clock_model clock;
+    double clock_at; /* local time of the last clock sync (rank 0 decides resyncs) */
+    mbx_clock_info clock_info;
+    double *starts;      /* window: per-observation local start times */
+    unsigned char *late; /* window: per-observation late flags */
+    size_t sync_cap;
+    void *flusher; /* cold cache: the engine's flusher, NULL when warm */
+    double probe;  /* rank 0: the last PROBE's median one-way time */
+
     mbx_job_info job;
     int have_job;
     int exit_code;
@@ -60,6 +71,16 @@ int mbx_beffio_exec(mbx_engine *e, const mbx_cmd *cmd, const void *payload);
 
 /* Handler in beff_exec.c (payload: see there; rank 0 gets the times in it) */
 int mbx_beff_exec(mbx_engine *e, const mbx_cmd *cmd, void *payload);
+
+/* Handlers in method.c */
+int mbx_method_exec(mbx_engine *e, const mbx_cmd *cmd);
+int mbx_clock_sync_exec(mbx_engine *e);
+int mbx_probe_exec(mbx_engine *e, const mbx_cmd *cmd);
+void mbx_method_free(mbx_engine *e);
+/* Member ranks, before a batch of k: the sync fields of e->ctx. */
+int mbx_method_batch(mbx_engine *e, size_t k, double win_start, double win_len);
+/* The engine's timer as a clock function (ud: the engine). */
+double mbx_engine_clock(void *ud);
 
 /* Handlers in envcap.c */
 int mbx_describe_exec(mbx_engine *e);

@@ -1,8 +1,7 @@
 /* The job description (every rank reports itself) and the environment
  * capture written beside every result. Only whitelisted environment
  * variables are recorded: library tuning knobs, never anything else. */
-#define _GNU_SOURCE /* sched_getaffinity, CPU_* */
-#include <sched.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,8 @@
 #include <unistd.h>
 
 #include "engine_internal.h"
+#include "hwtopo.h"
+#include "mbx/cache.h"
 #include "mbx/version.h"
 
 extern char **environ;
@@ -34,31 +35,244 @@ static uint64_t mem_available(void)
     return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
 }
 
-/* "0-3,6" from the affinity mask; sets *narrow when it excludes CPUs. */
-static void binding_text(char *buf, size_t len, int *narrow)
+/* Append str to the string in buf, truncating at len. */
+static void append(char *buf, size_t len, const char *str)
 {
-    cpu_set_t set;
-    buf[0] = '\0';
-    *narrow = 0;
-    if (sched_getaffinity(0, sizeof set, &set) != 0) {
-        snprintf(buf, len, "unknown");
+    size_t used = strlen(buf);
+    if (used < len)
+        snprintf(buf + used, len - used, "%s", str);
+}
+
+/* The calling process's CPU binding from hwloc: OS PU indices, and when it
+ * is narrower than the allowed CPUs (*bound = 1) the cores it covers. */
+static void binding_text(char *buf, size_t len, int32_t *bound)
+{
+    char why[96] = "";
+    *bound = 0;
+    hwloc_topology_t t = mbx_hwtopo_get(why, sizeof why);
+    if (!t) {
+        snprintf(buf, len, "unavailable (%s)", why);
         return;
     }
-    long online = sysconf(_SC_NPROCESSORS_ONLN);
-    *narrow = online > 0 && CPU_COUNT(&set) < online;
-    size_t used = 0;
-    for (int c = 0; c < CPU_SETSIZE; c++) {
-        if (!CPU_ISSET(c, &set))
+    hwloc_bitmap_t set = hwloc_bitmap_alloc(), cores = hwloc_bitmap_alloc();
+    if (!set || !cores) {
+        snprintf(buf, len, "unavailable (out of memory)");
+    } else if (hwloc_get_cpubind(t, set, HWLOC_CPUBIND_PROCESS) != 0 &&
+               hwloc_get_cpubind(t, set, HWLOC_CPUBIND_THREAD) != 0) {
+        snprintf(buf, len, "unavailable (hwloc_get_cpubind: %s)", strerror(errno));
+    } else {
+        *bound = !hwloc_bitmap_isincluded(hwloc_topology_get_allowed_cpuset(t), set);
+        hwloc_bitmap_list_snprintf(buf, len, set);
+        int partial = 0;
+        for (hwloc_obj_t c = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_CORE, NULL); c;
+             c = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_CORE, c))
+            if (hwloc_bitmap_intersects(c->cpuset, set)) {
+                hwloc_bitmap_set(cores, c->logical_index);
+                partial |= !hwloc_bitmap_isincluded(c->cpuset, set);
+            }
+        int ncores = hwloc_bitmap_weight(cores);
+        if (*bound && ncores > 0) {
+            char list[48], note[80];
+            hwloc_bitmap_list_snprintf(list, sizeof list, cores);
+            snprintf(note, sizeof note, " (%s%s L#%s%s)", partial && ncores == 1 ? "part of " : "",
+                     ncores == 1 ? "core" : "cores", list, partial && ncores > 1 ? ", partly" : "");
+            append(buf, len, note);
+        }
+    }
+    hwloc_bitmap_free(set);
+    hwloc_bitmap_free(cores);
+}
+
+/* ---- host facts (read by node_rank 0 of each host) ---- */
+
+static void unavailable(char *buf, size_t len, const char *why)
+{
+    snprintf(buf, len, "unavailable (%s)", why);
+}
+
+static void trim(char *s)
+{
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\n' || s[n - 1] == '\t'))
+        s[--n] = '\0';
+    size_t lead = strspn(s, " \t");
+    memmove(s, s + lead, n - lead + 1);
+}
+
+/* The first /proc/cpuinfo value of `field` (e.g. "model name"); lo/hi of a
+ * numeric field over every line if lo is not NULL. Returns lines found. */
+static int cpuinfo_field(const char *field, char *val, size_t len, double *lo, double *hi)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return -1;
+    char line[1024];
+    int found = 0;
+    size_t fl = strlen(field);
+    while (fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (!colon || strncmp(line, field, fl) != 0 ||
+            strspn(line + fl, " \t") != (size_t)(colon - line) - fl)
             continue;
-        int end = c;
-        while (end + 1 < CPU_SETSIZE && CPU_ISSET(end + 1, &set))
-            end++;
-        int w = end > c ? snprintf(buf + used, len - used, "%s%d-%d", used ? "," : "", c, end)
-                        : snprintf(buf + used, len - used, "%s%d", used ? "," : "", c);
-        if (w < 0 || (size_t)w >= len - used)
+        if (found == 0 && val) {
+            snprintf(val, len, "%s", colon + 1);
+            trim(val);
+        }
+        if (lo) {
+            double v = strtod(colon + 1, NULL);
+            if (found == 0 || v < *lo)
+                *lo = v;
+            if (found == 0 || v > *hi)
+                *hi = v;
+        }
+        found++;
+        if (!lo)
             break;
-        used += (size_t)w;
-        c = end;
+    }
+    fclose(f);
+    return found;
+}
+
+static int read_line(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -errno;
+    int ok = fgets(buf, (int)len, f) != NULL;
+    fclose(f);
+    if (!ok)
+        return -EIO;
+    trim(buf);
+    return 0;
+}
+
+static long cpus_configured(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_CONF);
+    return n > 0 ? n : 1;
+}
+
+/* Why the cpufreq file `name` could be read on no CPU. */
+static void cpufreq_why(char *buf, size_t len, const char *name, int err)
+{
+    char msg[48];
+    if (access("/sys/devices/system/cpu/cpu0/cpufreq", F_OK) != 0)
+        snprintf(msg, sizeof msg, "no cpufreq in sysfs");
+    else
+        snprintf(msg, sizeof msg, "%s: %s", name, strerror(err ? err : ENOENT));
+    unavailable(buf, len, msg);
+}
+
+static void mhz_text(char *buf, size_t len, double lo, double hi)
+{
+    if (hi - lo < 0.5)
+        snprintf(buf, len, "%.0f", lo);
+    else
+        snprintf(buf, len, "%.0f-%.0f", lo, hi);
+}
+
+/* A kHz file of every CPU's cpufreq directory as MHz, "lo" or "lo-hi". */
+static int cpufreq_mhz(const char *name, char *buf, size_t len)
+{
+    double lo = 0, hi = 0;
+    int n = 0, err = 0;
+    for (long c = 0; c < cpus_configured(); c++) {
+        char path[128], val[64];
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%ld/cpufreq/%s", c, name);
+        int rc = read_line(path, val, sizeof val);
+        if (rc < 0) {
+            err = err ? err : -rc;
+            continue;
+        }
+        double v = strtod(val, NULL) / 1000.0;
+        lo = n == 0 || v < lo ? v : lo;
+        hi = n == 0 || v > hi ? v : hi;
+        n++;
+    }
+    if (n > 0)
+        mhz_text(buf, len, lo, hi);
+    else
+        cpufreq_why(buf, len, name, err);
+    return n;
+}
+
+static void governors(char *buf, size_t len)
+{
+    char seen[4][32];
+    int nseen = 0, n = 0, err = 0, more = 0;
+    for (long c = 0; c < cpus_configured(); c++) {
+        char path[128], val[32];
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu%ld/cpufreq/scaling_governor", c);
+        int rc = read_line(path, val, sizeof val);
+        if (rc < 0) {
+            err = err ? err : -rc;
+            continue;
+        }
+        n++;
+        int k = 0;
+        while (k < nseen && strcmp(seen[k], val) != 0)
+            k++;
+        if (k == nseen && nseen < 4)
+            memcpy(seen[nseen++], val, sizeof val);
+        else if (k == nseen)
+            more = 1;
+    }
+    if (n == 0) {
+        cpufreq_why(buf, len, "scaling_governor", err);
+        return;
+    }
+    buf[0] = '\0';
+    for (int k = 0; k < nseen; k++) {
+        if (k)
+            append(buf, len, ",");
+        append(buf, len, seen[k]);
+    }
+    if (nseen > 1 || more)
+        append(buf, len, more ? ",... (mixed)" : " (mixed)");
+}
+
+static void host_facts(mbx_host_facts *h)
+{
+    char why[48] = "";
+    hwloc_topology_t t = mbx_hwtopo_get(why, sizeof why);
+
+    if (cpuinfo_field("model name", h->cpu_model, sizeof h->cpu_model, NULL, NULL) <= 0) {
+        hwloc_obj_t pkg = t ? hwloc_get_obj_by_type(t, HWLOC_OBJ_PACKAGE, 0) : NULL;
+        const char *m = pkg ? hwloc_obj_get_info_by_name(pkg, "CPUModel") : NULL;
+        if (m) {
+            snprintf(h->cpu_model, sizeof h->cpu_model, "%s", m);
+            trim(h->cpu_model);
+        } else {
+            unavailable(h->cpu_model, sizeof h->cpu_model,
+                        "no model name in /proc/cpuinfo or hwloc");
+        }
+    }
+
+    governors(h->governor, sizeof h->governor);
+    if (cpufreq_mhz("scaling_cur_freq", h->mhz_cur, sizeof h->mhz_cur) > 0) {
+        snprintf(h->mhz_source, sizeof h->mhz_source, "sysfs cpufreq scaling_cur_freq");
+    } else {
+        double lo = 0, hi = 0;
+        if (cpuinfo_field("cpu MHz", NULL, 0, &lo, &hi) > 0) {
+            mhz_text(h->mhz_cur, sizeof h->mhz_cur, lo, hi);
+            snprintf(h->mhz_source, sizeof h->mhz_source, "/proc/cpuinfo cpu MHz");
+        } else {
+            unavailable(h->mhz_cur, sizeof h->mhz_cur, "no cpufreq, no cpu MHz");
+            unavailable(h->mhz_source, sizeof h->mhz_source,
+                        "neither sysfs cpufreq nor /proc/cpuinfo cpu MHz");
+        }
+    }
+    (void)cpufreq_mhz("cpuinfo_min_freq", h->mhz_min, sizeof h->mhz_min);
+    (void)cpufreq_mhz("cpuinfo_max_freq", h->mhz_max, sizeof h->mhz_max);
+
+    uint64_t bytes;
+    unsigned depth, line;
+    if (mbx_hwtopo_llc(&bytes, &depth, &line, why, sizeof why) == 0) {
+        h->llc_bytes = bytes;
+        snprintf(h->llc, sizeof h->llc, "%llu KiB L%u, %u B lines (hwloc)",
+                 (unsigned long long)(bytes / 1024), depth, line);
+    } else {
+        unavailable(h->llc, sizeof h->llc, why);
     }
 }
 
@@ -77,13 +291,15 @@ int mbx_describe_exec(mbx_engine *e)
     memset(&me, 0, sizeof me);
     if (gethostname(me.host, sizeof me.host - 1) != 0)
         snprintf(me.host, sizeof me.host, "unknown");
-    int narrow = 0;
-    binding_text(me.binding, sizeof me.binding, &narrow);
-    me.bound = narrow;
+    binding_text(me.binding, sizeof me.binding, &me.bound);
     me.mem_avail = mem_available();
     me.cpu_seconds = cpu_seconds();
     MPI_Comm_rank(e->node, &me.node_rank);
     MPI_Comm_size(e->node, &me.node_size);
+    if (me.node_rank == 0) {
+        host_facts(&me.facts);
+        me.has_facts = 1;
+    }
 
     mbx_rank_info *all = NULL;
     if (e->rank == 0) {
@@ -136,12 +352,84 @@ int mbx_engine_describe(mbx_engine *e, const mbx_job_info **out)
     return MBX_OK;
 }
 
+/* Ranks with bound == 0 as a list "0-1,3"; returns how many. */
+static int unbound_list(const mbx_job_info *job, char *buf, size_t len)
+{
+    int n = 0;
+    size_t used = 0;
+    if (buf && len)
+        buf[0] = '\0';
+    for (int r = 0; r < job->nranks; r++) {
+        if (job->rank[r].bound)
+            continue;
+        int end = r;
+        while (end + 1 < job->nranks && !job->rank[end + 1].bound)
+            end++;
+        n += end - r + 1;
+        if (buf && used < len) {
+            int w = end > r ? snprintf(buf + used, len - used, "%s%d-%d", used ? "," : "", r, end)
+                            : snprintf(buf + used, len - used, "%s%d", used ? "," : "", r);
+            used = w < 0 ? len : used + (size_t)w;
+        }
+        r = end;
+    }
+    return n;
+}
+
+int mbx_engine_unbound(const mbx_engine *e, char *buf, size_t len)
+{
+    if (!e || e->rank != 0 || !e->have_job || (!buf && len))
+        return MBX_E_INVAL;
+    return unbound_list(&e->job, buf, len);
+}
+
 #define TRY(x)                                                                                     \
     do {                                                                                           \
         int rc_ = (x);                                                                             \
         if (rc_ < 0)                                                                               \
             return rc_;                                                                            \
     } while (0)
+
+/* host.H.*: the facts of host H as read there by its node_rank 0. */
+static int host_kv(mbx_kvlist *out, const mbx_job_info *job, int h)
+{
+    const mbx_rank_info *ri = NULL;
+    for (int r = 0; r < job->nranks && !ri; r++)
+        if (job->rank[r].host_id == h && job->rank[r].has_facts)
+            ri = &job->rank[r];
+    for (int r = 0; r < job->nranks && !ri; r++)
+        if (job->rank[r].host_id == h)
+            ri = &job->rank[r]; /* no facts: only its name */
+    if (!ri)
+        return MBX_OK;
+    static const mbx_host_facts none = {
+        "unavailable (not collected)", "unavailable (not collected)",
+        "unavailable (not collected)", "unavailable (not collected)",
+        "unavailable (not collected)", "unavailable (not collected)",
+        "unavailable (not collected)", 0};
+    const mbx_host_facts *f = ri->has_facts ? &ri->facts : &none;
+    const struct {
+        const char *name, *value;
+    } kv[] = {{"name", ri->host},
+              {"cpu_model", f->cpu_model},
+              {"cpu_governor", f->governor},
+              {"cpu_mhz_cur", f->mhz_cur},
+              {"cpu_mhz_min", f->mhz_min},
+              {"cpu_mhz_max", f->mhz_max},
+              {"cpu_mhz_source", f->mhz_source},
+              {"llc", f->llc}};
+    char key[64];
+    for (size_t i = 0; i < sizeof kv / sizeof *kv; i++) {
+        snprintf(key, sizeof key, "host.%d.%s", h, kv[i].name);
+        TRY(mbx_kv_addf(out, key, "%s", kv[i].value));
+    }
+    snprintf(key, sizeof key, "host.%d.llc_bytes", h);
+    if (f->llc_bytes > 0)
+        TRY(mbx_kv_addf(out, key, "%llu", (unsigned long long)f->llc_bytes));
+    else
+        TRY(mbx_kv_addf(out, key, "%s", f->llc));
+    return MBX_OK;
+}
 
 int mbx_engine_environment(mbx_engine *e, mbx_kvlist *out)
 {
@@ -175,7 +463,6 @@ int mbx_engine_environment(mbx_engine *e, mbx_kvlist *out)
     /* ranks_per_host: "hostA:2 hostB:2" in host order. */
     char rph[1024] = "";
     size_t used = 0;
-    int unbound = 0;
     for (int h = 0; h < e->job.nhosts; h++)
         for (int r = 0; r < e->job.nranks; r++)
             if (e->job.rank[r].host_id == h) {
@@ -187,6 +474,8 @@ int mbx_engine_environment(mbx_engine *e, mbx_kvlist *out)
             }
     TRY(mbx_kv_addf(out, "ranks_per_host", "%s", rph));
     TRY(mbx_kv_addf(out, "max_ranks_per_host", "%d", e->job.max_ranks_per_host));
+    for (int h = 0; h < e->job.nhosts; h++)
+        TRY(host_kv(out, &e->job, h));
     for (int r = 0; r < e->job.nranks; r++) {
         char key[64];
         snprintf(key, sizeof key, "rank.%d.host", r);
@@ -194,16 +483,46 @@ int mbx_engine_environment(mbx_engine *e, mbx_kvlist *out)
         snprintf(key, sizeof key, "rank.%d.binding", r);
         TRY(mbx_kv_addf(out, key, "%s%s", e->job.rank[r].binding,
                         e->job.rank[r].bound ? "" : " (unbound)"));
-        unbound += !e->job.rank[r].bound;
     }
+    char list[512];
+    int unbound = unbound_list(&e->job, list, sizeof list);
     TRY(mbx_kv_addf(out, "ranks_unbound", "%d", unbound));
+    TRY(mbx_kv_addf(out, "unbound", "%s", list));
     TRY(mbx_kv_addf(out, "timer", "%s", mbx_timer_name(e->timer.kind)));
+    TRY(mbx_kv_addf(out, "timer_method", "%s", mbx_timer_describe(e->timer.kind)));
+    if (e->timer.kind == MBX_TIMER_TSC) {
+        TRY(mbx_kv_addf(out, "timer_tsc_hz", "%.0f", e->timer.tsc_hz));
+        TRY(mbx_kv_addf(out, "timer_tsc_calibration_spread", "%.1e", e->timer.tsc_spread));
+    }
     TRY(mbx_kv_addf(out, "timer_nominal_resolution_s", "%.3e", e->timer.nominal_res));
     TRY(mbx_kv_addf(out, "timer_resolution_s", "%.3e", e->timer.resolution));
     TRY(mbx_kv_addf(out, "timer_overhead_s", "%.3e", e->timer.overhead));
     TRY(mbx_kv_addf(out, "timer_overhead_max_s", "%.3e", e->max_overhead));
-    TRY(mbx_kv_addf(out, "sync", "barrier"));
-    TRY(mbx_kv_addf(out, "pingpong_pair", "0,last"));
+    const mbx_method *m = &e->method;
+    TRY(mbx_kv_addf(out, "sync", "%s", mbx_sync_name(m->sync)));
+    if (m->sync == MBX_SYNC_WINDOW) {
+        TRY(mbx_kv_addf(out, "clock_sync", "%s", mbx_clocksync_name(m->clock.method)));
+        TRY(mbx_kv_addf(out, "clock_sync_fitpoints", "%d",
+                        m->clock.fitpoints ? m->clock.fitpoints : 20));
+        TRY(mbx_kv_addf(out, "clock_sync_exchanges", "%d",
+                        m->clock.exchanges ? m->clock.exchanges : 10));
+        TRY(mbx_kv_addf(out, "clock_sync_seconds", "%.4f", e->clock_info.duration));
+        TRY(mbx_kv_addf(out, "clock_sync_max_offset_s", "%.3e", e->clock_info.max_offset));
+        TRY(mbx_kv_addf(out, "clock_sync_rtt_min_s", "%.3e", e->clock_info.rtt_min));
+        TRY(mbx_kv_addf(out, "clock_resync_s", "%g", m->resync > 0 ? m->resync : 10.0));
+        if (m->window > 0)
+            TRY(mbx_kv_addf(out, "window_s", "%.3e", m->window));
+        else
+            TRY(mbx_kv_addf(out, "window_s", "auto"));
+        TRY(mbx_kv_addf(out, "window_delay_s", "%.3e",
+                        m->window_delay > 0 ? m->window_delay : 1e-3));
+    }
+    TRY(mbx_kv_addf(out, "cache", "%s", mbx_cache_name(m->cache)));
+    if (m->cache == MBX_CACHE_COLD)
+        TRY(mbx_kv_addf(out, "cache_flush_bytes", "%llu%s",
+                        e->flusher ? (unsigned long long)((mbx_cache_flusher *)e->flusher)->bytes
+                                   : 0ull,
+                        m->cache_bytes ? " (--cache cold:SIZE)" : " (last-level cache, hwloc)"));
     for (char **v = environ; v && *v; v++)
         for (size_t p = 0; p < sizeof tuning_prefixes / sizeof *tuning_prefixes; p++) {
             size_t pl = strlen(tuning_prefixes[p]);

@@ -20,6 +20,16 @@
  * 2 * BATCH_TARGET_S and a key shows within 200 ms. */
 #define BATCH_TARGET_S 0.05
 #define NOT_TIMED (-DBL_MAX)
+/* Window sync: automatic windows are at least WINDOW_MIN_S and at most
+ * WINDOW_MAX_S long; the first window of a batch starts WINDOW_DELAY_S after
+ * rank 0 sends the batch; the clocks are synchronized again before a point
+ * when the last sync is older than RESYNC_DEFAULT_S; a point stops after
+ * INVALID_LIMIT * nmax dropped observations. */
+#define WINDOW_MIN_S 10e-6
+#define WINDOW_MAX_S 1.0
+#define WINDOW_DELAY_S 1e-3
+#define RESYNC_DEFAULT_S 10.0
+#define INVALID_LIMIT 4
 
 /* Grow two parallel arrays of doubles to hold at least `need` each. */
 static int grow_pair(double **a, double **b, size_t *cap, size_t need)
@@ -104,6 +114,12 @@ int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd)
         return MBX_E_INVAL;
     if (param == 0)
         param = b->param_default;
+    /* Rank 0 decided that the clocks need a new sync (window sync). */
+    if (cmd->darg[0] != 0.0 && e->method.sync == MBX_SYNC_WINDOW) {
+        int src = mbx_clock_sync_exec(e);
+        if (src < 0)
+            return src; /* the same status on every rank */
+    }
 
     memset(&e->ctx, 0, sizeof e->ctx);
     MPI_Comm comm = MPI_COMM_NULL;
@@ -149,8 +165,15 @@ int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd)
     size_t k = (size_t)cmd->iarg[0];
     if (k == 0 || k > BATCH_MAX)
         return MBX_E_INVAL;
-    int rc = grow_pair(&e->local, &e->reduced, &e->cap, k + 1);
+    /* Barrier sync reduces k durations; window sync k ends, k negated
+     * starts (both relative to each observation's window) and k late
+     * flags; then one error flag. */
+    int window = e->method.sync == MBX_SYNC_WINDOW;
+    size_t len = window ? 3 * k : k;
+    int rc = grow_pair(&e->local, &e->reduced, &e->cap, len + 1);
     int failed = rc < 0 || !e->in_point;
+    if (!failed && e->member && mbx_method_batch(e, k, cmd->darg[0], cmd->darg[1]) < 0)
+        failed = 1;
     if (!failed && e->member) {
         e->ctx.timing = 0;
         int mrc = e->bench->run(&e->ctx, k, e->local);
@@ -158,22 +181,42 @@ int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd)
         /* Each rank corrects with its own overhead; non-timing ranks must
          * not win the maximum. */
         double per = e->ctx.inner > 1 ? (double)e->ctx.inner : 1.0;
-        for (size_t i = 0; i < k; i++)
-            e->local[i] =
-                e->ctx.timing && !failed ? (e->local[i] - e->timer.overhead) / per : NOT_TIMED;
+        int timed = e->ctx.timing && !failed;
+        if (window) {
+            /* Back to front: local[i] holds the duration still. */
+            double slope = 1.0 + e->clock.slope;
+            for (size_t j = k; j-- > 0;) {
+                double d = (e->local[j] - e->timer.overhead) / per;
+                double w0 = e->ctx.win_start + (double)j * e->ctx.win_len;
+                double gs = mbx_clock_global(&e->clock, e->starts[j]) - w0;
+                /* A timing rank that never synced is a bug to show, not
+                 * hide; a rank that only serves (a bystander) may not sync. */
+                int late = e->late[j] || (timed && isnan(gs));
+                e->local[2 * k + j] = failed ? 0.0 : (double)late;
+                if (isnan(gs))
+                    gs = 0.0;
+                e->local[k + j] = timed ? -gs : NOT_TIMED;
+                e->local[j] = timed ? gs + d * slope : NOT_TIMED;
+            }
+        } else {
+            for (size_t i = 0; i < k; i++)
+                e->local[i] = timed ? (e->local[i] - e->timer.overhead) / per : NOT_TIMED;
+        }
     } else if (!failed) {
-        for (size_t i = 0; i < k; i++)
+        for (size_t i = 0; i < len; i++)
             e->local[i] = NOT_TIMED;
+        if (window)
+            memset(e->local + 2 * k, 0, k * sizeof *e->local);
     }
     if (failed && rc < 0)
         return rc; /* cannot take part in the reduction without buffers */
-    e->local[k] = failed ? 1.0 : 0.0;
+    e->local[len] = failed ? 1.0 : 0.0;
     /* Ranks that did not time (the ping-pong responder, bystanders) reach
      * the reduction while others may still be measuring: they must not
      * busy-poll a core the timed ranks need, so they wait sleeping. */
     int quiet = !(e->member && e->ctx.timing);
     MPI_Request req;
-    if (MPI_Ireduce(e->local, e->reduced, (int)k + 1, MPI_DOUBLE, MPI_MAX, 0, e->cmd, &req) !=
+    if (MPI_Ireduce(e->local, e->reduced, (int)len + 1, MPI_DOUBLE, MPI_MAX, 0, e->cmd, &req) !=
             MPI_SUCCESS ||
         mbx_engine_wait(&req, quiet) < 0)
         return MBX_E_MPI;
@@ -185,6 +228,8 @@ int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd)
 int mbx_point_validate(mbx_engine *e)
 {
     int mine = 0;
+    e->ctx.sync = MBX_SYNC_BARRIER; /* the check runs untimed, unsynchronized */
+    e->ctx.flush = NULL;
     if (!e->in_point)
         mine = 2;
     else if (e->member && !e->bench->check)
@@ -338,10 +383,23 @@ void mbx_result_fill(mbx_result *out, const mbx_point_spec *spec, const mbx_summ
     } else {
         snprintf(out->ranks, sizeof out->ranks, "0");
     }
+    out->probe = out->probe_after = NAN;
     if (!(s->median > 0))
         out->status = MBX_POINT_UNRELIABLE;
     else
         out->status = verdict == MBX_STOP_MET ? MBX_POINT_SETTLED : MBX_POINT_UNSETTLED;
+}
+
+/* No valid observation: no numbers, never zeros. */
+static void set_invalid(mbx_result *r)
+{
+    double *f[] = {&r->s.mean, &r->s.tmean,  &r->s.median,  &r->s.min,   &r->s.max,  &r->s.q1,
+                   &r->s.q3,   &r->s.stddev, &r->s.stderr_, &r->s.ci_lo, &r->s.ci_hi};
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+        *f[i] = NAN;
+    r->s.n = 0;
+    r->s.outliers = 0;
+    r->status = MBX_POINT_INVALID;
 }
 
 int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_fn progress,
@@ -359,6 +417,7 @@ int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
         return MBX_E_INVAL;
 
     double t_begin = MPI_Wtime();
+    int window = e->method.sync == MBX_SYNC_WINDOW;
     mbx_cmd c = {.opcode = MBX_OP_POINT_BEGIN,
                  .bench_id = spec->bench_id,
                  .procs = spec->procs,
@@ -367,41 +426,83 @@ int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
     c.iarg[1] = spec->pair_a;
     c.iarg[2] = spec->pair_b;
     c.iarg[3] = spec->root;
+    double resync = e->method.resync > 0 ? e->method.resync : RESYNC_DEFAULT_S;
+    if (window && mbx_engine_clock(e) - e->clock_at > resync)
+        c.darg[0] = 1.0;
     int rc = mbx_engine_submit(e, &c, NULL);
     if (rc < 0)
         return rc;
     double t_setup = MPI_Wtime() - t_begin;
 
-    size_t n = 0, k = 0, batches = 0;
-    double raw_sum = 0.0;
+    size_t n = 0, k = 0, batches = 0, invalid = 0;
+    double raw_sum = 0.0, growth = 1.0;
     mbx_summary s;
     memset(&s, 0, sizeof s);
     mbx_stop_verdict verdict = MBX_STOP_GO_ON;
     while (verdict == MBX_STOP_GO_ON) {
         /* Before any observation, the set-up with its one warm-up call is
          * the only (pessimistic) estimate of an observation's cost. */
-        k = next_batch(k, n ? raw_sum / (double)n : t_setup, n, nmax);
+        double est = n ? raw_sum / (double)n : t_setup;
+        double win = 0.0;
+        if (window) {
+            /* A window holds the slow end of the observations with room to
+             * spare; it grows while too many observations miss it. */
+            win = e->method.window;
+            if (win <= 0.0) {
+                double base = n ? s.q3 * b->divisor : t_setup;
+                win = growth * fmax(WINDOW_MIN_S, 2.0 * base + WINDOW_MIN_S);
+                if (win > WINDOW_MAX_S)
+                    win = WINDOW_MAX_S;
+            }
+            est = win;
+        }
+        k = next_batch(k, est, n, nmax);
         if ((rc = grow_pair(&e->obs, &e->scratch, &e->obs_cap, n + k)) < 0)
             break;
         mbx_cmd bc = {.opcode = MBX_OP_BATCH};
         bc.iarg[0] = (int64_t)k;
+        if (window) {
+            double delay = e->method.window_delay > 0 ? e->method.window_delay : WINDOW_DELAY_S;
+            bc.darg[0] = mbx_clock_global(&e->clock, mbx_engine_clock(e)) + delay;
+            bc.darg[1] = win;
+        }
         if ((rc = mbx_engine_submit(e, &bc, NULL)) < 0)
             break;
-        if (e->reduced[k] != 0.0) {
+        size_t len = window ? 3 * k : k, got = 0;
+        if (e->reduced[len] != 0.0) {
             rc = MBX_E_MPI;
             break;
         }
         for (size_t i = 0; i < k; i++) {
-            double v = e->reduced[i] / b->divisor;
-            e->obs[n + i] = v;
+            double v = e->reduced[i];
+            if (window) {
+                /* latest end minus earliest start, both from the window's
+                 * start; dropped if any rank started late or the slowest
+                 * overran into the next window */
+                if (e->reduced[2 * k + i] != 0.0 || e->reduced[i] > win ||
+                    e->reduced[k + i] == NOT_TIMED) {
+                    invalid++;
+                    continue;
+                }
+                v = e->reduced[i] + e->reduced[k + i];
+            }
+            v /= b->divisor;
+            e->obs[n + got++] = v;
             raw_sum += v > 0 ? v : 0.0;
         }
-        n += k;
+        n += got;
         batches++;
-        if ((rc = mbx_stats_summarize(e->obs, n, e->scratch, &s)) < 0)
-            break;
-        verdict = mbx_stop_eval(&spec->stop, &s, e->timer.resolution, nmin, nmax);
-        if (progress) {
+        if (window && got * 10 < k * 9 && e->method.window <= 0.0)
+            growth *= 2.0; /* more than 10 % missed: wider windows */
+        if (n > 0) {
+            if ((rc = mbx_stats_summarize(e->obs, n, e->scratch, &s)) < 0)
+                break;
+            verdict = mbx_stop_eval(&spec->stop, &s, e->timer.resolution, nmin, nmax);
+        }
+        /* Window sync: give up on a point whose windows keep failing. */
+        if (verdict == MBX_STOP_GO_ON && invalid >= INVALID_LIMIT * nmax)
+            verdict = MBX_STOP_AT_NMAX;
+        if (progress && n > 0) {
             mbx_progress p = {spec, &s, mbx_stop_progress(&spec->stop, &s), batches};
             if (progress(ud, &p) != 0) {
                 rc = MBX_E_ABORTED;
@@ -427,6 +528,12 @@ int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
     mbx_result_fill(out, spec, &s, verdict, nmin, nmax, e->timer.overhead, batches,
                     MPI_Wtime() - t_begin);
     out->validated = spec->validate;
+    out->sync = e->method.sync;
+    out->clock_sync = window ? mbx_clocksync_name(e->method.clock.method) : NULL;
+    out->cache = e->method.cache;
+    out->invalid = invalid;
+    if (n == 0)
+        set_invalid(out);
     if (obs)
         *obs = e->obs;
     if (nobs)

@@ -36,7 +36,24 @@ typedef struct mbx_bench_ctx {
      * engine subtracts the timer overhead once per observation, then
      * divides by inner. */
     int64_t inner;
+    /* Set by the engine for each batch: how observation i starts (see
+     * mbx_obs_sync). Benchmarks only pass ctx to mbx_obs_sync. */
+    int sync;                            /* mbx_sync_kind */
+    const struct mbx_clock_model *clock; /* window: this rank's global clock */
+    double win_start, win_len;           /* window: global start of observation 0, length */
+    double *starts;                      /* window: local start time of each observation */
+    unsigned char *late;                 /* window: 1 if this rank missed the window's start */
+    void (*flush)(void *ud);             /* cold cache: called before every observation */
+    void *flush_ud;
 } mbx_bench_ctx;
+
+/* Start observation i (0-based within the batch), untimed: flush the cache
+ * when the mode is cold, then with barrier sync call MPI_Barrier when
+ * `barrier` is set (patterns that synchronize themselves, like ping-pong,
+ * pass 0), or with window sync wait until this rank's global clock reaches
+ * the window's start, recording the start and whether it came too late.
+ * Returns an MPI error code. The caller reads its timer right after. */
+int mbx_obs_sync(mbx_bench_ctx *ctx, size_t i, int barrier);
 
 enum {
     MBX_BENCH_SIZED = 1u << 0,  /* varies over message size */

@@ -51,8 +51,12 @@ static inline double mbx_clock_local(const mbx_clock_model *m, double g)
     return (g - m->intercept) / (1.0 + m->slope);
 }
 
-/* Build this rank's model (collective over comm). Errors: MBX_E_INVAL (bad
- * options), MBX_E_NOMEM, MBX_E_MPI; the same status on every rank. */
+/* Build this rank's model (collective over comm; tags 900-920 of comm must
+ * carry no other traffic meanwhile). Errors: MBX_E_INVAL (bad options: an
+ * unknown method, fitpoints outside 2..10000, exchanges outside 1..10000,
+ * a NULL pointer, on any rank, or options that differ between ranks),
+ * MBX_E_NOMEM, MBX_E_MPI; the same status on every rank, and *out the
+ * identity unless MBX_OK. */
 MBX_NODISCARD int mbx_clocksync_run(MPI_Comm comm, const mbx_clocksync_opts *o, mbx_clock_fn now,
                                     void *ud, mbx_clock_model *out);
 
@@ -60,8 +64,9 @@ MBX_NODISCARD int mbx_clocksync_run(MPI_Comm comm, const mbx_clocksync_opts *o, 
  * exchanges `rounds` ping-pongs with each rank, and for each takes the
  * offset of that rank's global clock from rank 0's at the exchange with
  * the shortest round trip. *max_abs (on rank 0; 0 elsewhere) is the
- * largest |offset| over ranks, seconds, and *rtt_min the shortest round
- * trip seen (an uncertainty of about rtt_min / 2 on each offset). */
+ * largest |offset| over ranks, seconds, and *rtt_min (likewise) the largest
+ * over ranks of that shortest round trip: each offset is within rtt_min / 2
+ * of the truth. Uses tags 900-920 of comm, as mbx_clocksync_run does. */
 MBX_NODISCARD int mbx_clocksync_check(MPI_Comm comm, const mbx_clock_model *m, mbx_clock_fn now,
                                       void *ud, int rounds, double *max_abs, double *rtt_min);
 

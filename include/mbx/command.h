@@ -34,7 +34,12 @@ typedef enum mbx_opcode {
     MBX_OP_BEFFIO_PATTERN = 9,
     /* b_eff: one pattern at one size and method, `reps` timed loops (beff_exec.c) */
     MBX_OP_BEFF_PATTERN = 10,
-    MBX_OP_COUNT_ = 11
+    /* iarg = {sync, clock-sync method, cache mode, fitpoints << 16 | exchanges}:
+       set the observation method; synchronize the clocks when it is window */
+    MBX_OP_METHOD = 11,
+    MBX_OP_CLOCK_SYNC = 12, /* synchronize the global clock again (window sync) */
+    MBX_OP_PROBE = 13,      /* iarg = {rounds, peer}: 1-byte ping-pong of rank 0 with peer */
+    MBX_OP_COUNT_ = 14
 } mbx_opcode;
 
 typedef struct mbx_cmd {

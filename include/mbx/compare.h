@@ -9,8 +9,9 @@
  *    observations.
  * A point's key is (benchmark, label, procs, bytes, root, op, param). Points
  * present on both sides get a Wilcoxon rank-sum test (mbx/wilcoxon.h); the
- * verdict at level alpha is '<' (A faster: the one-sided "less" test is
- * significant), '>' (A slower) or '=' (not distinguishable). Points on one
+ * verdict at level alpha is '<' (A faster: the two-sided test is
+ * significant and the one-sided "less" p is the smaller), '>' (A slower)
+ * or '=' (not distinguishable). Points on one
  * side only are counted, not tested. Pure C, no MPI. */
 #ifndef MBX_COMPARE_H
 #define MBX_COMPARE_H
@@ -42,10 +43,10 @@ typedef struct mbx_cmp_point {
 typedef struct mbx_compare mbx_compare;
 
 typedef struct mbx_compare_summary {
-    size_t tested;         /* points on both sides */
-    size_t faster, slower; /* A faster ('<'), A slower ('>') */
-    size_t same;           /* not distinguishable ('=') */
-    size_t only_a, only_b; /* points on one side only */
+    size_t tested;               /* points on both sides */
+    size_t faster, slower;       /* A faster ('<'), A slower ('>') */
+    size_t same;                 /* not distinguishable ('=') */
+    size_t only_a, only_b;       /* points on one side only */
     const char *kind_a, *kind_b; /* "launches" or "observations" */
 } mbx_compare_summary;
 
@@ -59,7 +60,19 @@ MBX_NODISCARD int mbx_compare_load(const char *path_a, const char *path_b, doubl
                                    mbx_compare **out, char *msg, size_t msglen);
 void mbx_compare_free(mbx_compare *c);
 
-size_t mbx_compare_count(const mbx_compare *c); /* tested points, in A's order */
+/* Key parts mbx_compare_load_ex can leave out when it matches A's points
+ * to B's: to compare two benchmarks (send_recv with ssend_recv) or two plan
+ * sections. The points keep A's key. B must not hold two points that then
+ * match the same key (MBX_E_INVAL, naming them). */
+#define MBX_COMPARE_IGNORE_BENCHMARK 1u
+#define MBX_COMPARE_IGNORE_LABEL 2u
+
+/* mbx_compare_load with `ignore`, a set of MBX_COMPARE_IGNORE_* bits. */
+MBX_NODISCARD int mbx_compare_load_ex(const char *path_a, const char *path_b, double alpha,
+                                      unsigned ignore, mbx_compare **out, char *msg, size_t msglen);
+
+/* tested points, sorted by benchmark, label, procs, bytes, root, op, param */
+size_t mbx_compare_count(const mbx_compare *c);
 const mbx_cmp_point *mbx_compare_get(const mbx_compare *c, size_t i);
 void mbx_compare_summarize(const mbx_compare *c, mbx_compare_summary *out);
 

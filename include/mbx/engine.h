@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mbx/clocksync.h"
 #include "mbx/kv.h"
 #include "mbx/result.h"
 #include "mbx/status.h"
@@ -25,15 +26,34 @@ typedef struct mbx_engine mbx_engine;
 #define MBX_HOST_MAX 64
 #define MBX_BINDING_MAX 128
 
+#define MBX_FACT_MAX 64
+
+/* Facts about one host, read by the rank with node_rank 0 there. A fact
+ * that cannot be read says "unavailable (reason)". */
+typedef struct mbx_host_facts {
+    char cpu_model[MBX_FACT_MAX];  /* /proc/cpuinfo "model name", else hwloc's CPUModel */
+    char governor[MBX_FACT_MAX];   /* cpufreq scaling_governor; "a,b (mixed)" if CPUs differ */
+    char mhz_cur[MBX_FACT_MAX];    /* current MHz over the CPUs, "2096" or "1200-3000" */
+    char mhz_min[MBX_FACT_MAX];    /* cpuinfo_min_freq over the CPUs, MHz */
+    char mhz_max[MBX_FACT_MAX];    /* cpuinfo_max_freq over the CPUs, MHz */
+    char mhz_source[MBX_FACT_MAX]; /* where mhz_cur came from */
+    char llc[MBX_FACT_MAX];        /* "520192 KiB L3, 64 B lines (hwloc)" */
+    uint64_t llc_bytes;            /* 0 when unavailable */
+} mbx_host_facts;
+
 /* What one rank reports about itself (MBX_OP_DESCRIBE). */
 typedef struct mbx_rank_info {
     char host[MBX_HOST_MAX];
-    char binding[MBX_BINDING_MAX]; /* CPU list from sched_getaffinity, "0-1,4" */
-    uint64_t mem_avail;            /* MemAvailable of its host, bytes */
-    double cpu_seconds;            /* user + system CPU time used by the rank */
-    int32_t node_rank, node_size;  /* within its shared-memory node */
-    int32_t host_id;               /* index into the job's host list (set by root) */
-    int32_t bound;                 /* 1 if the affinity mask is narrower than the host */
+    /* hwloc CPU binding as OS PU indices, "0-1,4"; when bound followed by
+     * the cores it covers, "2-3 (core L#1)" or "0 (part of core L#0)". */
+    char binding[MBX_BINDING_MAX];
+    uint64_t mem_avail;           /* MemAvailable of its host, bytes */
+    double cpu_seconds;           /* user + system CPU time used by the rank */
+    int32_t node_rank, node_size; /* within its shared-memory node */
+    int32_t host_id;              /* index into the job's host list (set by root) */
+    int32_t bound;                /* 1 if the binding is narrower than the host's allowed CPUs */
+    int32_t has_facts;            /* 1 on the rank that filled facts (node_rank 0) */
+    mbx_host_facts facts;         /* that host's facts; zero on other ranks */
 } mbx_rank_info;
 
 typedef struct mbx_job_info {
@@ -63,14 +83,58 @@ MBX_NODISCARD int mbx_engine_quit(mbx_engine *e, int exit_code);
 /* One empty command: the command loop's own round trip. */
 MBX_NODISCARD int mbx_engine_nop(mbx_engine *e);
 
-/* Gather every rank's host, binding, memory and CPU time. The result stays
- * valid until the next describe or destroy. */
+/* Gather every rank's host, binding, memory and CPU time, and each host's
+ * CPU model, frequency governor and frequencies, and LLC size. The result
+ * stays valid until the next describe or destroy. */
 MBX_NODISCARD int mbx_engine_describe(mbx_engine *e, const mbx_job_info **out);
+
+/* Ranks that are not bound to a subset of their host's CPUs, from the last
+ * describe: returns their number (0 when every rank is bound) and writes
+ * them as a rank list ("0-1,3", "" when none) into buf (truncated to len,
+ * may be NULL when len is 0). MBX_E_INVAL before a describe or off rank 0. */
+MBX_NODISCARD int mbx_engine_unbound(const mbx_engine *e, char *buf, size_t len);
 
 /* Select the timer on every rank and calibrate it there. `out` gets rank
  * 0's figures; max_overhead the largest overhead of any rank. */
 MBX_NODISCARD int mbx_engine_configure(mbx_engine *e, mbx_timer_kind kind, mbx_timer_info *out,
                                        double *max_overhead);
+
+/* How observations are taken (DESIGN, "Reproducibility"). */
+typedef struct mbx_method {
+    mbx_sync_kind sync;       /* barrier (default) or window */
+    mbx_clocksync_opts clock; /* window: the global clock's algorithm and sizes */
+    double window;            /* window: seconds per observation; 0: automatic */
+    double window_delay;      /* window: seconds from a batch's command to its first window;
+                                 0: default 1 ms */
+    double resync;            /* window: synchronize the clocks again before a point when the
+                                 last sync is older than this, seconds; 0: default 10 s */
+    mbx_cache_mode cache;     /* warm (default) or cold: overwrite a last-level-cache-sized
+                                 buffer before every observation */
+    uint64_t cache_bytes;     /* cold: the buffer's size; 0: the last-level cache's (hwloc) */
+} mbx_method;
+
+/* What the last clock synchronization achieved (rank 0). */
+typedef struct mbx_clock_info {
+    int syncs;         /* synchronizations so far */
+    double duration;   /* seconds the last one took */
+    double max_offset; /* largest |global clock offset| to rank 0 right after it, seconds */
+    double rtt_min;    /* the largest over ranks of each rank's shortest round trip in that check:
+                          every offset is known to within about half of it */
+} mbx_clock_info;
+
+/* Set the method on every rank (collective through the command loop);
+ * window sync synchronizes the clocks now. Errors: MBX_E_INVAL (bad
+ * fields), MBX_E_UNSUPPORTED (cold cache without a cache size from hwloc),
+ * MBX_E_MPI, MBX_E_NOMEM. Until called, barrier sync and a warm cache. */
+MBX_NODISCARD int mbx_engine_set_method(mbx_engine *e, const mbx_method *m);
+void mbx_engine_clock_info(const mbx_engine *e, mbx_clock_info *out);
+
+/* The machine-state probe (DESIGN, "The machine changes under you"): rank 0
+ * and `peer` exchange `rounds` 1-byte round trips after one warm-up; *lat
+ * gets the median one-way time in seconds. Rank 0 only, through the
+ * command loop. Errors: MBX_E_INVAL (peer not another rank, rounds outside
+ * 1..1000), MBX_E_MPI. */
+MBX_NODISCARD int mbx_engine_probe(mbx_engine *e, int peer, int rounds, double *lat);
 
 typedef struct mbx_point_spec {
     int bench_id;
@@ -124,9 +188,10 @@ void mbx_result_fill(mbx_result *out, const mbx_point_spec *spec, const mbx_summ
                      size_t batches, double wall);
 
 /* Environment capture for the sidecar file: tool version, MPI library,
- * ranks and hosts, binding of every rank, timer, sync, compiler and flags,
- * and library-tuning variables (MPICH_*, MPIR_CVAR_*, UCX_*, OMPI_*, FI_*)
- * only. Uses the last describe and configure. Rank 0 only. */
+ * ranks and hosts, binding of every rank and the unbound ones, per host
+ * CPU model, frequency governor and frequencies and LLC size, timer, sync,
+ * compiler and flags, and library-tuning variables (MPICH_*, MPIR_CVAR_*,
+ * UCX_*, OMPI_*, FI_*) only. Uses the last describe and configure. Rank 0 only. */
 MBX_NODISCARD int mbx_engine_environment(mbx_engine *e, mbx_kvlist *out);
 
 #endif

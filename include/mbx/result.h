@@ -19,7 +19,20 @@ typedef enum mbx_point_status {
     MBX_POINT_SETTLED = 0,    /* the stop rule was met */
     MBX_POINT_UNSETTLED = 1,  /* stopped at n_max without meeting it */
     MBX_POINT_UNRELIABLE = 2, /* overhead correction anomalous (corrected median <= 0) */
+    MBX_POINT_SHIFTED = 3,    /* the machine changed level during the point, twice (monitor) */
+    MBX_POINT_INVALID = 4,    /* no valid observation (window sync): no numbers */
 } mbx_point_status;
+
+#define MBX_POINT_STATUS_COUNT 5
+
+/* Name -> status ("SETTLED", ...); 0 when unknown. */
+int mbx_point_status_parse(const char *name, mbx_point_status *out);
+
+/* Observation sync method and cache mode, for the sync and cache columns. */
+typedef enum mbx_sync_kind { MBX_SYNC_BARRIER = 0, MBX_SYNC_WINDOW = 1 } mbx_sync_kind;
+typedef enum mbx_cache_mode { MBX_CACHE_WARM = 0, MBX_CACHE_COLD = 1 } mbx_cache_mode;
+const char *mbx_sync_name(mbx_sync_kind k);   /* "barrier", "window" */
+const char *mbx_cache_name(mbx_cache_mode m); /* "warm", "cold" */
 
 const char *mbx_point_status_name(mbx_point_status s);
 
@@ -46,9 +59,17 @@ typedef struct mbx_result {
     int refined;            /* 1: added by adaptive refinement; 0: a grid point */
     int validated;          /* 1: received data was checked and right (--validate) */
     uint64_t moved;         /* bytes one observation moves, for bandwidth; 0: bytes */
+    /* Method and machine state (columns 34..): */
+    mbx_sync_kind sync;
+    const char *clock_sync; /* window sync: "jk" or "hca"; NULL (empty) for barrier */
+    mbx_cache_mode cache;
+    size_t invalid;     /* observations taken but not used (window missed or overrun) */
+    double probe;       /* monitor probe before the point, seconds; NAN: none (empty) */
+    double probe_after; /* and after it */
+    int remeasured;     /* 1: measured again because the first try straddled a shift */
 } mbx_result;
 
-#define MBX_RESULT_NCOLS 33
+#define MBX_RESULT_NCOLS 40
 extern const char *const mbx_result_columns[MBX_RESULT_NCOLS];
 
 /* Bandwidth in MB/s (10^6 bytes per second): moved (or, when it is 0,

@@ -5,7 +5,9 @@
 # leftover process; then Ctrl-C mid-run (the autosaved CSV of finished
 # points still parses); the b_eff screen (5): b_eff in quick mode and
 # b_eff_io with T = 2 s show their summaries (no file left behind), a run
-# cancels with c. Prints figures: key-to-screen latency, draw time, the
+# cancels with c; the method fields (sync window), the monitor's probe
+# strip, a comparison's Wilcoxon summary and p-values, and a report (w)
+# whose files exist. Prints figures: key-to-screen latency, draw time, the
 # b_eff and b_eff_io wall times and summaries.
 # usage: explorer_e2e.sh MPIBEX CSVCHECK WORKDIR
 set -u
@@ -114,6 +116,84 @@ for _ in $(seq 1 40); do tmux send-keys -t "$sess" BSpace; done
 tmux send-keys -t "$sess" "$work/out.csv" Enter
 wait_for "exists. Overwrite\? \(y/n\)" 5 && pass "overwrite question" || fail "overwrite question"
 tmux send-keys -t "$sess" n
+
+# 4b. the method fields, the monitor, significance and the report: sync
+#     window in the form, a second (short) run on the real engine with the probe
+#     strip under the plot, the comparison's Wilcoxon summary and p-values,
+#     then w writes the results with their sidecars and a gnuplot report
+# A short run: window sync on this 2-vCPU VM is much noisier than
+# barrier, so sizes up to 1 KiB, n_max 200 and no refinement.
+tmux send-keys -t "$sess" 2
+wait_for "\[2 Params\]" 5 || fail "parameters for the method"
+form_text() { # FIELD-DOWNS TEXT: move down, open the field, replace its text
+  for _ in $(seq 1 "$1"); do tmux send-keys -t "$sess" Down; done
+  tmux send-keys -t "$sess" Enter
+  for _ in $(seq 1 10); do tmux send-keys -t "$sess" BSpace; done
+  tmux send-keys -t "$sess" "$2" Enter
+}
+form_text 1 1KiB  # size max
+form_text 6 200   # n_max
+form_text 1 off   # refine
+for _ in $(seq 1 7); do tmux send-keys -t "$sess" Down; done
+tmux send-keys -t "$sess" Enter   # sync: window
+wait_for "sync +< window >" 5 && pass "form: sync set to window" || { fail "form: sync window"; screen; }
+screen | grep -qE "clock sync +< jk >" && screen | grep -qE "cache +< warm >" &&
+  pass "form: clock sync and cache fields" || fail "form: clock sync / cache fields"
+tmux send-keys -t "$sess" r
+wait_for "\[3 Run\]" 5 || fail "second run view"
+if wait_for "done: [0-9]+ points" 120; then pass "second run (window sync) finished"; else fail "second run"; screen; fi
+screen | grep -E "^ +probe " | sed 's/^/FIGURE: monitor strip: /'
+screen | grep -qE "^ +probe +.+ ([0-9.]+(ns|µs|us) now, [0-9]+ levels?, [0-9]+ shifts?|[0-9]+lv [0-9]+sh)" &&
+  pass "the monitor's strip under the plot" || { fail "monitor strip"; screen; }
+screen | grep -E "^ done: " | sed 's/^/FIGURE: /'
+tmux send-keys -t "$sess" v
+wait_for "compare: choose curve A" 5 || fail "second compare chooser"
+tmux send-keys -t "$sess" Enter Enter
+if wait_for "Wilcoxon 5%: A faster at [0-9]+ x, slower at [0-9]+, not distinguishable at [0-9]+" 10; then
+  pass "compare: Wilcoxon summary line"
+  screen | grep -E "Wilcoxon 5%" | sed 's/^ */FIGURE: /'
+else
+  fail "compare: summary line"
+  screen
+fi
+screen | grep -qE "^ *signif " && pass "compare: significance row under the ratio strip" || fail "significance row"
+tmux send-keys -t "$sess" =
+wait_for "Wilcoxon p at each common x" 5 && pass "compare: p-values and verdicts listed" || fail "p-value list"
+screen | grep -qE "[0-9.]+ +(<\.001|[01]\.[0-9]{3})\**  *[<>=]" && pass "compare: a row with p and a verdict" || { fail "p row"; screen; }
+tmux send-keys -t "$sess" w
+wait_for "Write the report into the new directory" 5 || fail "report prompt"
+for _ in $(seq 1 40); do tmux send-keys -t "$sess" BSpace; done
+t0=$SECONDS
+tmux send-keys -t "$sess" "$work/rep" Enter
+if wait_for "report in .*index.html" 90; then pass "report written ($((SECONDS - t0)) s)"; else fail "report"; screen | tail -4; fi
+for f in results.csv results.env.csv results.obs.csv results.probe.csv report/index.html report/index.md report/plots.gp; do
+  [ -s "$work/rep/$f" ] || fail "report: $f missing"
+done
+ls "$work"/rep/report/*.png >/dev/null 2>&1 && pass "report: results, sidecars, plots and index pages exist" || fail "report: no plots"
+python3 - "$work/rep" <<'EOF_PY' && pass "report CSV: window sync, jk clock, a probe with every point, observations and probes beside it" || fail "report CSV"
+import csv, sys
+d = sys.argv[1]
+rows = list(csv.DictReader(open(d + "/results.csv")))
+obs = list(csv.DictReader(open(d + "/results.obs.csv")))
+probes = list(csv.DictReader(open(d + "/results.probe.csv")))
+env = dict(csv.reader(open(d + "/results.env.csv")))
+bad = 0
+for r in rows:
+    if r["sync"] != "window" or r["clock_sync"] != "jk" or r["cache"] != "warm":
+        print("method columns:", r["benchmark"], r["bytes"], r["sync"], r["clock_sync"], r["cache"]); bad += 1
+    if not r["probe_us"] or not r["probe_after_us"] or r["remeasured"] not in ("0", "1"):
+        print("monitor columns:", r["benchmark"], r["bytes"], r["probe_us"], r["remeasured"]); bad += 1
+    if r["status"] not in ("SETTLED", "UNSETTLED", "UNRELIABLE", "SHIFTED", "INVALID"):
+        print("status", r["status"]); bad += 1
+again = sum(r["remeasured"] == "1" for r in rows)
+shifted = sum(r["status"] == "SHIFTED" for r in rows)
+print("FIGURE: %d points, %d measured again, %d SHIFTED; %d observations; %d probes, %s level(s)" %
+      (len(rows), again, shifted, len(obs), len(probes), env.get("monitor.levels", "?")))
+if len(obs) < len(rows) or len(probes) < len(rows) or env.get("monitor") != "on":
+    print("sidecars: obs %d probes %d monitor %s" % (len(obs), len(probes), env.get("monitor"))); bad += 1
+sys.exit(1 if bad else 0)
+EOF_PY
+tmux send-keys -t "$sess" v
 
 # 5. quit: prompt back, terminal sane, nothing left
 tmux send-keys -t "$sess" q

@@ -59,6 +59,21 @@ static void check_row(const mbx_csv_table *t, size_t r)
     double se = num(t, r, "stderr_us"), lo = num(t, r, "ci95_lo_us"), hi = num(t, r, "ci95_hi_us");
     double nmin = num(t, r, "nmin"), nmax = num(t, r, "nmax"), bytes = num(t, r, "bytes");
     const char *status = str(t, r, "status");
+    mbx_point_status st;
+    CHECK(mbx_point_status_parse(status, &st), "row %zu: unknown status '%s'", r, status);
+    CHECK(!strcmp(str(t, r, "sync"), "barrier") || !strcmp(str(t, r, "sync"), "window"),
+          "row %zu: sync '%s'", r, str(t, r, "sync"));
+    CHECK(!strcmp(str(t, r, "cache"), "warm") || !strcmp(str(t, r, "cache"), "cold"),
+          "row %zu: cache '%s'", r, str(t, r, "cache"));
+    CHECK(num(t, r, "invalid") >= 0, "row %zu: invalid '%s'", r, str(t, r, "invalid"));
+    CHECK(str(t, r, "probe_us")[0] == '\0' || num(t, r, "probe_us") > 0, "row %zu: probe_us '%s'",
+          r, str(t, r, "probe_us"));
+    if (strcmp(status, "INVALID") == 0) {
+        /* No valid observation: no numbers at all, never zeros. */
+        CHECK(n == 0 && isnan(med) && isnan(mean) && isnan(mn),
+              "row %zu (%s): INVALID but has numbers", r, bench);
+        return;
+    }
     CHECK(n >= 1, "row %zu (%s): n = %g", r, bench, n);
     CHECK(n >= nmin || strcmp(status, "SETTLED") != 0, "row %zu: settled with n < nmin", r);
     CHECK(n <= nmax, "row %zu (%s): n %g > nmax %g", r, bench, n, nmax);
@@ -67,9 +82,6 @@ static void check_row(const mbx_csv_table *t, size_t r)
     CHECK(mn <= mean && mean <= mx && mn <= tmean && tmean <= mx, "row %zu: mean outside range", r);
     CHECK(lo <= med && med <= hi, "row %zu (%s): median outside its CI", r, bench);
     CHECK(n < 2 || (sd >= 0 && se >= 0), "row %zu: negative spread", r);
-    CHECK(!strcmp(status, "SETTLED") || !strcmp(status, "UNSETTLED") ||
-              !strcmp(status, "UNRELIABLE"),
-          "row %zu: unknown status '%s'", r, status);
     CHECK(strcmp(status, "UNRELIABLE") == 0 || med > 0, "row %zu: non-positive median", r);
     double bw = num(t, r, "bandwidth_MBps");
     /* Master-worker moves every piece out and its result back. */

@@ -80,7 +80,7 @@ real)
     mkdir -p "$dir"
     rm -f "$dir"/r1*.csv "$dir"/r2*.csv "$dir/m.csv"
     for r in r1 r2; do
-        "$@" "$mpibex" run --bench pingpong.send_recv --sizes 1:1K:4 --nmax 100 -q \
+        "$@" "$mpibex" run --bench pingpong.send_recv --sizes 1:1K:4 --nmax 100 -q --order plan \
             -o "$dir/$r.csv" || fail "run $r exited $?"
     done
     "$mpibex" merge "$dir/r1.csv" "$dir/r2.csv" -o "$dir/m.csv" 2>"$dir/err.txt" ||

@@ -100,7 +100,7 @@ mbx_bad_input(too_few_ranks 1 "pingpong.send_recv needs at least 2 ranks, the jo
 mbx_bad_input(unreadable_plan 2 "cannot read plan" ${MBX_OUT}/no_such_plan.ini)
 mbx_bad_input(unknown_plan_key 2 "bad_key.ini:[0-9]+: .*unknown key" ${CMAKE_CURRENT_SOURCE_DIR}/mpi/bad_key.ini)
 mbx_bad_input(unknown_option 2 "unknown option '--frobnicate'" --frobnicate)
-mbx_bad_input(bad_timer 2 "--timer: expected clock or wtime" --timer tsc)
+mbx_bad_input(bad_timer 2 "--timer: expected clock, wtime or tsc" --timer rdtsc)
 mbx_bad_input(two_plans 2 "plan: only one plan file" a.ini b.ini)
 mbx_bad_input(procs_too_many 2 "procs: 3 in \\[cli\\] is more than the job's 2 ranks" --bench coll.bcast --procs 1,3)
 mbx_bad_input(procs_malformed 2 "--procs: expected all, a list" --bench coll.bcast --procs 2,x)
@@ -127,9 +127,14 @@ set_tests_properties(mpi.notty.n2 PROPERTIES TIMEOUT 120 LABELS mpi PROCESSORS 2
 include(mpi/validate_pp_simple.cmake)
 include(mpi/validate_mw.cmake)
 include(mpi/merge_tests.cmake)
+include(mpi/report_tests.cmake)
+include(mpi/repeat_tests.cmake)
 include(mpi/validate_coll.cmake)
 include(mpi/beffio_tests.cmake)
 include(mpi/beff_tests.cmake)
+include(mpi/factors_tests.cmake)
+include(mpi/clocksync_tests.cmake)
+include(mpi/repro_tests.cmake)
 
 # Crash resume: SIGKILL of rank 0 mid-point, then --resume (grid, and with
 # refinement).

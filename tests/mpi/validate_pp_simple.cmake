@@ -35,6 +35,6 @@ endforeach()
 # would make the next attach fail. Two Bsend ping-pong points in a row, then
 # the attach benchmark on the same rank (points run in --bench order).
 mbx_run_and_check(mpi.validate.bsend_then_attach.n2 2 120 ${MBX_OUT}/val_bsend_attach.csv
-  RUN run --bench pingpong.bsend_recv,simple.buffer_attach --sizes 1,256K --nmax 50 --validate
+  RUN run --bench pingpong.bsend_recv,simple.buffer_attach --sizes 1,256K --nmax 50 --validate --order plan
       -q -o ${MBX_OUT}/val_bsend_attach.csv
   CHECK "--rows 3 --bench pingpong.bsend_recv --bench simple.buffer_attach")

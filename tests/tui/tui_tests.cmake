@@ -80,3 +80,22 @@ add_test(NAME tui.golden.beff.80x24
                  ${CMAKE_CURRENT_SOURCE_DIR}/tui/golden/beff-80x24
                  ${CMAKE_CURRENT_BINARY_DIR}/headless/beff-80x24 80x24 4)
 set_tests_properties(tui.golden.beff.80x24 PROPERTIES TIMEOUT 60 LABELS tui)
+
+# The machine-state monitor (the probe strip, points measured again and
+# SHIFTED), the method fields (sync, clock sync, cache) and comparisons with
+# Wilcoxon significance, on the fake back end with 4 ranks: at 120x40 in
+# colour and without, and at 80x24.
+foreach(term xterm-256color xterm-mono)
+  add_test(NAME tui.golden.monitor.${term}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/headless_test.sh $<TARGET_FILE:mpibex> ${term}
+                   ${CMAKE_CURRENT_SOURCE_DIR}/tui/keys/monitor.keys
+                   ${CMAKE_CURRENT_SOURCE_DIR}/tui/golden/monitor-${term}
+                   ${CMAKE_CURRENT_BINARY_DIR}/headless/monitor-${term} 120x40 4)
+  set_tests_properties(tui.golden.monitor.${term} PROPERTIES TIMEOUT 60 LABELS tui)
+endforeach()
+add_test(NAME tui.golden.monitor.80x24
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/headless_test.sh $<TARGET_FILE:mpibex> xterm-256color
+                 ${CMAKE_CURRENT_SOURCE_DIR}/tui/keys/monitor_small.keys
+                 ${CMAKE_CURRENT_SOURCE_DIR}/tui/golden/monitor-80x24
+                 ${CMAKE_CURRENT_BINARY_DIR}/headless/monitor-80x24 80x24 4)
+set_tests_properties(tui.golden.monitor.80x24 PROPERTIES TIMEOUT 60 LABELS tui)

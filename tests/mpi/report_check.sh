@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# Tests of `mpibex report`. usage: report_check.sh MODE MPIBEX DIR [ARGS...]
+#   synthetic   fixtures (report_fixtures.py): results with and without raw
+#               observations, two directories of launches, a merged CSV; every
+#               plot, page and table checked, plots.gp runs again by itself
+#   single      one input: latency and bandwidth plots only
+#   force       a non-empty DIR is refused; --force replaces the old report
+#   bad REGEX -- ARGS   exit 2, one stderr line matching REGEX, no report
+#               directory ("@/" in ARGS is DIR's fixture directory)
+#   fakegp fail|warn|silent   a gnuplot that fails, complains or draws
+#               nothing: exit 1 with one line, no index page
+#   nognuplot   PATH without gnuplot: exit 2 with the install hint
+#   real -- MPIEXEC -n 2 [PREFLAGS]   two real runs (--raw) compared
+set -u
+mode=$1 mpibex=$2 dir=$3
+shift 3
+here=$(cd "$(dirname "$0")" && pwd)
+fixtures_py=$here/report_fixtures.py
+fails=0
+fail() {
+    echo "FAIL: $*"
+    fails=$((fails + 1))
+}
+
+fixtures() {
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    python3 "$fixtures_py" make "$dir/in" || fail "fixtures"
+}
+
+# report OUT ARGS...: run the report, keep its exit code and stderr.
+report() {
+    local out=$1
+    shift
+    "$mpibex" report "$@" -o "$out" 2>"$dir/err.txt"
+    code=$?
+    echo "report $* -> exit $code"
+    sed 's/^/  stderr: /' "$dir/err.txt"
+}
+
+# expect_files OUT STEM...: STEM.png and STEM.svg exist and are not empty.
+expect_files() {
+    local out=$1 s e
+    shift
+    for s in "$@"; do
+        for e in png svg; do
+            [ -s "$out/$s.$e" ] || fail "missing or empty: $out/$s.$e"
+        done
+    done
+}
+
+no_files() {
+    local out=$1 s
+    shift
+    for s in "$@"; do
+        [ ! -e "$out/$s.png" ] || fail "unexpected plot $out/$s.png"
+    done
+}
+
+common_checks() { # OUT INPUTS...
+    local out=$1
+    shift
+    [ "$code" -eq 0 ] || fail "exit $code"
+    for f in index.html index.md plots.gp; do
+        [ -s "$out/$f" ] || fail "missing or empty: $out/$f"
+    done
+    [ ! -e "$out/gnuplot.log" ] || fail "gnuplot.log left behind (gnuplot wrote to stderr)"
+    ls "$out"/data/*.dat >/dev/null 2>&1 || fail "no data files in $out/data"
+    python3 "$fixtures_py" check "$out" "$@" || fails=$((fails + 1))
+}
+
+pp=pingpong.send_recv-p2
+ar=coll.allreduce-p2-MPI_SUM_MPI_FLOAT
+mw=mw.send_recv-p2-root0-pieces4
+
+case $mode in
+synthetic)
+    fixtures
+    in=$dir/in
+    "$mpibex" merge "$in"/rep1/launch-0[0-9].csv -o "$in/m.csv" 2>/dev/null || fail "merge"
+    inputs=("$in/a.csv" "$in/b.csv" "$in/c.csv" "$in/rep1" "$in/m.csv")
+    report "$dir/out" "${inputs[@]}" --title '<b>T&"x</b>'
+    common_checks "$dir/out" "${inputs[@]}"
+    expect_files "$dir/out" $pp-latency $pp-bandwidth $pp-compare $pp-spread $ar-latency \
+        $ar-compare $ar-spread coll.barrier-latency coll.barrier-compare coll.barrier-spread \
+        $mw-latency $mw-compare
+    no_files "$dir/out" coll.barrier-bandwidth
+    html=$dir/out/index.html
+    grep -q '&lt;b&gt;T&amp;&quot;x&lt;/b&gt;' "$html" || fail "the title is not escaped"
+    # B against A: 12 observations each, B 1.5 times slower everywhere.
+    grep -q 'Tested 20 points: A faster at 20, A slower at 0' "$html" ||
+        fail "B against A: wrong summary counts"
+    grep -q '<td>\*\*\*</td>' "$html" || fail "no *** marks in the B table"
+    [ -s "$dir/out/data/$pp-marks-B.dat" ] || fail "no significance labels for B's plot"
+    grep -q 'Not comparable, no significance marks: .*c\.csv has no raw observations' "$html" ||
+        fail "C is not reported as not comparable"
+    grep -q 'Not comparable, no significance marks: .*m\.csv is a merged CSV' "$html" ||
+        fail "the merged CSV is not reported as not comparable"
+    grep -q 'samples are of different kinds' "$html" || fail "no warning on mixed sample kinds"
+    grep -q 'keys whose values differ between launches: date_utc' "$html" ||
+        fail "the launches' differing keys are not listed"
+    # Two directories of launches: 4 against 4, rep2 1.3 times slower.
+    report "$dir/out2" "$in/rep1" "$in/rep2"
+    common_checks "$dir/out2" "$in/rep1" "$in/rep2"
+    expect_files "$dir/out2" $pp-compare $pp-spread
+    grep -q 'samples: launches (A), launches (B)' "$dir/out2/index.html" || fail "rep: kinds"
+    grep -q '<td>\*</td>' "$dir/out2/index.html" || fail "rep: no * marks (4 against 4 launches)"
+    # The script runs again by itself and draws the same files.
+    rm -f "$dir/out/$pp-latency.png"
+    (cd "$dir/out" && gnuplot plots.gp) 2>"$dir/gp.txt" || fail "gnuplot plots.gp failed again"
+    [ ! -s "$dir/gp.txt" ] || fail "gnuplot plots.gp wrote to stderr: $(head -1 "$dir/gp.txt")"
+    [ -s "$dir/out/$pp-latency.png" ] || fail "gnuplot plots.gp did not redraw the latency plot"
+    ;;
+single)
+    fixtures
+    report "$dir/out" "$dir/in/a.csv"
+    common_checks "$dir/out" "$dir/in/a.csv"
+    expect_files "$dir/out" $pp-latency $pp-bandwidth coll.barrier-latency $mw-latency
+    no_files "$dir/out" $pp-compare $pp-spread
+    grep -q '^report: wrote .*/out/index.html and index.md: 1 inputs, 4 series, 7 plots$' \
+        "$dir/err.txt" || fail "wrong last progress line"
+    ;;
+force)
+    fixtures
+    report "$dir/out" "$dir/in/a.csv" "$dir/in/b.csv"
+    [ "$code" -eq 0 ] || fail "first report: exit $code"
+    echo keep >"$dir/out/notes.txt"
+    report "$dir/out" "$dir/in/a.csv"
+    [ "$code" -eq 2 ] || fail "a non-empty DIR without --force: exit $code, want 2"
+    [ "$(wc -l <"$dir/err.txt")" -eq 1 ] || fail "expected one line on stderr"
+    grep -q "exists and is not empty (--force writes over it)" "$dir/err.txt" || fail "message"
+    [ -s "$dir/out/$pp-compare.png" ] || fail "the refused report changed the old one"
+    report "$dir/out" "$dir/in/a.csv" --force -q
+    common_checks "$dir/out" "$dir/in/a.csv"
+    [ ! -s "$dir/err.txt" ] || fail "-q printed something"
+    no_files "$dir/out" $pp-compare
+    [ ! -e "$dir/out/data/$pp-compare-B.dat" ] || fail "an old data file stayed"
+    [ -s "$dir/out/notes.txt" ] || fail "--force removed a file that is not the report's"
+    ;;
+bad)
+    regex=$1
+    shift
+    [ "$1" = "--" ] && shift
+    fixtures
+    mkdir -p "$dir/in/full" "$dir/in/nolaunch"
+    echo x >"$dir/in/full/x.txt"
+    cp "$dir/in/a.csv" "$dir/in/nolaunch/merged.csv"
+    printf 'benchmark,procs,bytes,median_us,status\npingpong.send_recv,2,abc,1.0,SETTLED\n' \
+        >"$dir/in/badnum.csv"
+    printf 'benchmark,procs,bytes,median_us,status\npingpong.send_recv,2,8\n' >"$dir/in/short.csv"
+    printf 'benchmark,procs\n"pingpong,2\n' >"$dir/in/quote.csv"
+    args=()
+    for a in "$@"; do args+=("${a//@\//$dir/in/}"); done
+    "$mpibex" report "${args[@]}" >/dev/null 2>"$dir/err.txt"
+    code=$?
+    echo "exit $code; stderr: $(cat "$dir/err.txt")"
+    [ "$code" -eq 2 ] || fail "expected exit code 2"
+    [ "$(grep -c . "$dir/err.txt")" -eq 1 ] || fail "expected exactly one line on stderr"
+    grep -Eq -- "$regex" "$dir/err.txt" || fail "stderr does not match: $regex"
+    [ ! -e "$dir/in/out" ] || fail "bad input created the report directory"
+    [ "$(ls "$dir/in/full")" = x.txt ] || fail "bad input wrote into a non-empty directory"
+    ;;
+fakegp)
+    kind=$1
+    fixtures
+    mkdir -p "$dir/bin"
+    case $kind in
+    fail) printf '#!/bin/sh\necho "plots.gp line 3: boom" >&2\nexit 1\n' ;;
+    warn) printf '#!/bin/sh\necho "warning: something odd" >&2\nexit 0\n' ;;
+    silent) printf '#!/bin/sh\nexit 0\n' ;;
+    esac >"$dir/bin/gnuplot"
+    chmod +x "$dir/bin/gnuplot"
+    PATH="$dir/bin:$PATH" report "$dir/out" "$dir/in/a.csv"
+    [ "$code" -eq 1 ] || fail "expected exit code 1"
+    [ "$(grep -vc '^report: ' "$dir/err.txt")" -eq 1 ] || fail "expected one error line"
+    case $kind in
+    fail) want="gnuplot plots.gp failed: plots.gp line 3: boom \(all of it in .*/gnuplot.log\)" ;;
+    warn) want="gnuplot plots.gp complained: warning: something odd" ;;
+    silent) want="gnuplot did not write '.*\.png'" ;;
+    esac
+    grep -Eq "^mpibex report: $want" "$dir/err.txt" || fail "stderr does not match: $want"
+    [ ! -e "$dir/out/index.html" ] || fail "an index page was written after gnuplot failed"
+    ;;
+nognuplot)
+    fixtures
+    PATH=/nonexistent "$mpibex" report "$dir/in/a.csv" -o "$dir/out" 2>"$dir/err.txt"
+    code=$?
+    echo "exit $code; stderr: $(cat "$dir/err.txt")"
+    [ "$code" -eq 2 ] || fail "expected exit code 2"
+    grep -qx 'mpibex report: gnuplot not found in PATH (Debian: apt-get install gnuplot-nox)' \
+        "$dir/err.txt" || fail "wrong message"
+    [ ! -e "$dir/out" ] || fail "the report directory was created"
+    ;;
+real)
+    [ "${1:-}" = "--" ] && shift
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    for r in r1 r2; do
+        "$@" "$mpibex" run --bench pingpong.send_recv,coll.barrier --sizes 1:4K:16 --nmax 60 -q \
+            --raw -o "$dir/$r.csv" || fail "run $r exited $?"
+    done
+    report "$dir/out" "$dir/r1.csv" "$dir/r2.csv"
+    common_checks "$dir/out" "$dir/r1.csv" "$dir/r2.csv"
+    expect_files "$dir/out" $pp-latency $pp-bandwidth $pp-compare
+    grep -q 'samples: observations (A), observations (B)' "$dir/out/index.html" ||
+        fail "the runs were not tested against each other"
+    ;;
+*)
+    echo "usage: report_check.sh synthetic|single|force|bad|fakegp|nognuplot|real MPIBEX DIR ..." >&2
+    exit 2
+    ;;
+esac
+echo "$fails failure(s)"
+[ "$fails" -eq 0 ]

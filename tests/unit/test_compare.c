@@ -1,0 +1,514 @@
+/* mpibex compare: synthetic results, observation files and directories of
+ * launches, written through the csvio writer into a temporary directory,
+ * compared with known answers; and every input it must refuse. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "mbx/compare.h"
+#include "mbx/csvio.h"
+#include "mbx/result.h"
+
+static const mbx_point_status OK = MBX_POINT_SETTLED, BAD = MBX_POINT_UNRELIABLE;
+
+/* A path under the test's directory: tmp("a.csv"). Rotates over a few
+ * buffers so that several can be live at once. */
+static const char *tmp(const char *fmt, ...)
+{
+    static char buf[8][512];
+    static int next;
+    char *p = buf[next++ % 8];
+    int n = snprintf(p, sizeof buf[0], "%s/compare_tests/", MBX_TMP_DIR);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p + n, sizeof buf[0] - (size_t)n, fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+/* One point of a results table; times in microseconds. */
+static mbx_result row(const char *bench, uint64_t bytes, double median_us, mbx_point_status st)
+{
+    mbx_result r;
+    memset(&r, 0, sizeof r);
+    r.benchmark = bench;
+    r.label = "cli";
+    r.timing = "half_round_trip";
+    r.procs = 2;
+    r.bytes = bytes;
+    r.s.n = 20;
+    r.s.median = r.s.mean = r.s.tmean = r.s.min = r.s.max = median_us * 1e-6;
+    r.s.q1 = r.s.q3 = r.s.ci_lo = r.s.ci_hi = median_us * 1e-6;
+    r.s.stddev = r.s.stderr_ = NAN;
+    r.status = st;
+    r.stop = (mbx_stop_rule){MBX_STOP_STDERR, 0.03, 0};
+    r.nmin = 4;
+    r.nmax = 100;
+    r.root = -1;
+    snprintf(r.ranks, sizeof r.ranks, "0-1");
+    return r;
+}
+
+static mbx_result reduce_row(double median_us)
+{
+    mbx_result r = row("coll.reduce", 16, median_us, OK);
+    r.root = 0;
+    r.op = "MPI_SUM/MPI_FLOAT";
+    r.timing = "max_over_ranks";
+    return r;
+}
+
+static void write_results(const char *path, const mbx_result *r, size_t n)
+{
+    mbx_csv_writer *w;
+    assert_int_equal(mbx_csv_writer_open(path, mbx_result_columns, MBX_RESULT_NCOLS, &w), MBX_OK);
+    for (size_t i = 0; i < n; i++) {
+        mbx_result_fields f;
+        mbx_result_format(&r[i], &f);
+        assert_int_equal(mbx_csv_writer_row(w, f.field), MBX_OK);
+    }
+    assert_int_equal(mbx_csv_writer_close(w), MBX_OK);
+}
+
+/* Observations of r: n values base, base + step, ... (microseconds). */
+static void write_obs(mbx_csv_writer *w, const mbx_result *r, size_t n, double base, double step)
+{
+    for (size_t i = 0; i < n; i++) {
+        char procs[16], bytes[24], obs[16], t[32], root[16];
+        snprintf(procs, sizeof procs, "%d", r->procs);
+        snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)r->bytes);
+        snprintf(obs, sizeof obs, "%zu", i);
+        snprintf(t, sizeof t, "%.4f", base + step * (double)i);
+        snprintf(root, sizeof root, "%d", r->root);
+        const char *f[MBX_OBS_NCOLS] = {
+            r->benchmark, procs, bytes, obs, t, r->label, r->root >= 0 ? root : "", ""};
+        assert_int_equal(mbx_csv_writer_row(w, f), MBX_OK);
+    }
+}
+
+static mbx_csv_writer *obs_open(const char *results)
+{
+    char *p = mbx_csv_sidecar(results, ".obs.csv");
+    mbx_csv_writer *w;
+    assert_non_null(p);
+    assert_int_equal(mbx_csv_writer_open(p, mbx_obs_columns, MBX_OBS_NCOLS, &w), MBX_OK);
+    free(p);
+    return w;
+}
+
+/* A results file of the one point r with n observations beside it. */
+static void one_point_file(const char *path, const mbx_result *r, size_t n, double base,
+                           double step)
+{
+    write_results(path, r, 1);
+    mbx_csv_writer *w = obs_open(path);
+    write_obs(w, r, n, base, step);
+    assert_int_equal(mbx_csv_writer_close(w), MBX_OK);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_true(fputs(text, f) >= 0);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void make_dir(const char *path)
+{
+    assert_true(mkdir(path, 0777) == 0 || access(path, F_OK) == 0);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    make_dir(tmp(""));
+    return 0;
+}
+
+static const mbx_cmp_point *point_of(const mbx_compare *c, const char *bench, uint64_t bytes)
+{
+    for (size_t i = 0; i < mbx_compare_count(c); i++) {
+        const mbx_cmp_point *p = mbx_compare_get(c, i);
+        if (strcmp(p->benchmark, bench) == 0 && p->bytes == bytes)
+            return p;
+    }
+    fail_msg("no point %s %llu", bench, (unsigned long long)bytes);
+    return NULL;
+}
+
+static void samples_known_values(void **state)
+{
+    (void)state;
+    const double a[] = {1e-6, 2e-6, 3e-6}, b[] = {4e-6, 5e-6, 6e-6};
+    mbx_cmp_point p;
+    /* W = 6, the smallest: P(W <= 6) = 1 / C(6, 3) = 0.05, not below 0.05. */
+    assert_int_equal(mbx_compare_samples(a, 3, b, 3, 0.05, &p), MBX_OK);
+    assert_int_equal(p.n_a, 3);
+    assert_int_equal(p.n_b, 3);
+    assert_float_equal(p.median_a, 2e-6, 1e-15);
+    assert_float_equal(p.median_b, 5e-6, 1e-15);
+    assert_float_equal(p.ratio, 2.5, 1e-12);
+    assert_true(p.w.exact);
+    assert_float_equal(p.w.p_less, 0.05, 1e-12);
+    assert_float_equal(p.w.p_two_sided, 0.1, 1e-12);
+    assert_int_equal(p.verdict, '=');
+    assert_string_equal(p.stars, "");
+    /* The verdict follows the two-sided p (0.1): different only at alpha
+     * above it, in the direction of the smaller one-sided p. */
+    assert_int_equal(mbx_compare_samples(a, 3, b, 3, 0.06, &p), MBX_OK);
+    assert_int_equal(p.verdict, '=');
+    assert_int_equal(mbx_compare_samples(a, 3, b, 3, 0.11, &p), MBX_OK);
+    assert_int_equal(p.verdict, '<');
+    assert_int_equal(mbx_compare_samples(b, 3, a, 3, 0.11, &p), MBX_OK);
+    assert_int_equal(p.verdict, '>');
+    assert_float_equal(p.ratio, 0.4, 1e-12);
+    /* the same data: p = 1 */
+    assert_int_equal(mbx_compare_samples(a, 3, a, 3, 0.05, &p), MBX_OK);
+    assert_int_equal(p.verdict, '=');
+    assert_float_equal(p.w.p_two_sided, 1.0, 1e-12);
+
+    assert_int_equal(mbx_compare_samples(a, 3, b, 3, 0.0, &p), MBX_E_INVAL);
+    assert_int_equal(mbx_compare_samples(a, 3, b, 3, 1.0, &p), MBX_E_INVAL);
+    assert_int_equal(mbx_compare_samples(a, 0, b, 3, 0.05, &p), MBX_E_INVAL);
+}
+
+/* A.csv and B.csv with observations: at 8 B A is faster, at 64 B slower,
+ * the reduce is the same data; 1 KiB only in A, 4 KiB only in B. */
+static void write_obs_pair(void)
+{
+    mbx_result ra[] = {row("pingpong.send_recv", 8, 1.1, OK),
+                       row("pingpong.send_recv", 64, 1.1, OK), reduce_row(3.0),
+                       row("pingpong.send_recv", 1024, 9.0, OK)};
+    mbx_result rb[] = {row("pingpong.send_recv", 4096, 9.0, OK), reduce_row(3.0),
+                       row("pingpong.send_recv", 64, 0.6, OK),
+                       row("pingpong.send_recv", 8, 2.1, OK)};
+    write_results(tmp("A.csv"), ra, 4);
+    write_results(tmp("B.csv"), rb, 4);
+    mbx_csv_writer *w = obs_open(tmp("A.csv"));
+    write_obs(w, &ra[0], 20, 1.0, 0.01);
+    write_obs(w, &ra[1], 20, 1.0, 0.01);
+    write_obs(w, &ra[2], 20, 3.0, 0.05);
+    write_obs(w, &ra[3], 5, 9.0, 0.01);
+    assert_int_equal(mbx_csv_writer_close(w), MBX_OK);
+    w = obs_open(tmp("B.csv"));
+    write_obs(w, &rb[0], 5, 9.0, 0.01);
+    write_obs(w, &rb[1], 20, 3.0, 0.05);
+    write_obs(w, &rb[2], 20, 0.5, 0.01);
+    write_obs(w, &rb[3], 20, 2.0, 0.01);
+    assert_int_equal(mbx_csv_writer_close(w), MBX_OK);
+}
+
+static void observations(void **state)
+{
+    (void)state;
+    write_obs_pair();
+    mbx_compare *c = NULL;
+    char msg[512];
+    assert_int_equal(mbx_compare_load(tmp("A.csv"), tmp("B.csv"), 0.05, &c, msg, sizeof msg),
+                     MBX_OK);
+    assert_int_equal(mbx_compare_count(c), 3);
+    /* sorted by benchmark, then bytes */
+    assert_string_equal(mbx_compare_get(c, 0)->benchmark, "coll.reduce");
+    assert_int_equal(mbx_compare_get(c, 1)->bytes, 8);
+    assert_int_equal(mbx_compare_get(c, 2)->bytes, 64);
+    assert_null(mbx_compare_get(c, 3));
+
+    const mbx_cmp_point *p = point_of(c, "pingpong.send_recv", 8);
+    assert_int_equal(p->verdict, '<');
+    assert_int_equal(p->n_a, 20);
+    assert_int_equal(p->n_b, 20);
+    assert_true(p->w.exact); /* 40 <= MBX_WILCOXON_EXACT_MAX */
+    assert_true(p->w.p_two_sided < 1e-6);
+    assert_string_equal(p->stars, "***");
+    assert_float_equal(p->median_a, 1.095e-6, 1e-12);
+    assert_float_equal(p->median_b, 2.095e-6, 1e-12);
+    assert_float_equal(p->w.shift, -1e-6, 1e-12);
+    assert_string_equal(p->label, "cli");
+    assert_null(p->op);
+    assert_int_equal(p->root, -1);
+    assert_int_equal(p->procs, 2);
+
+    p = point_of(c, "pingpong.send_recv", 64);
+    assert_int_equal(p->verdict, '>');
+    assert_true(p->w.p_greater < 1e-6);
+
+    p = point_of(c, "coll.reduce", 16);
+    assert_int_equal(p->verdict, '=');
+    assert_float_equal(p->w.p_two_sided, 1.0, 1e-12);
+    assert_float_equal(p->ratio, 1.0, 1e-12);
+    assert_string_equal(p->op, "MPI_SUM/MPI_FLOAT"); /* from the results row */
+    assert_int_equal(p->root, 0);
+
+    mbx_compare_summary s;
+    mbx_compare_summarize(c, &s);
+    assert_int_equal(s.tested, 3);
+    assert_int_equal(s.faster, 1);
+    assert_int_equal(s.slower, 1);
+    assert_int_equal(s.same, 1);
+    assert_int_equal(s.only_a, 1);
+    assert_int_equal(s.only_b, 1);
+    assert_string_equal(s.kind_a, "observations");
+    assert_string_equal(s.kind_b, "observations");
+    mbx_compare_free(c);
+}
+
+/* 40 against 40 observations: past the exact limit, the normal path. */
+static void normal_approximation(void **state)
+{
+    (void)state;
+    mbx_result r = row("pingpong.send_recv", 8, 1.0, OK);
+    one_point_file(tmp("N1.csv"), &r, 40, 1.0, 0.01);
+    one_point_file(tmp("N2.csv"), &r, 40, 1.2, 0.01); /* overlapping, shifted by 0.2 */
+    mbx_compare *c = NULL;
+    assert_int_equal(mbx_compare_load(tmp("N1.csv"), tmp("N2.csv"), 0.05, &c, NULL, 0), MBX_OK);
+    const mbx_cmp_point *p = mbx_compare_get(c, 0);
+    assert_false(p->w.exact);
+    assert_int_equal(p->verdict, '<');
+    assert_true(p->w.z < -3);
+    assert_float_equal(p->w.shift, -0.2e-6, 1e-12);
+    mbx_compare_free(c);
+}
+
+/* An UNRELIABLE point's observations are not used: the point is B's only. */
+static void unreliable_observations(void **state)
+{
+    (void)state;
+    mbx_result ra[] = {row("pingpong.send_recv", 8, 1.0, BAD),
+                       row("pingpong.send_recv", 64, 1.0, OK)};
+    mbx_result rb[] = {row("pingpong.send_recv", 8, 1.0, OK),
+                       row("pingpong.send_recv", 64, 1.0, OK)};
+    write_results(tmp("U1.csv"), ra, 2);
+    write_results(tmp("U2.csv"), rb, 2);
+    mbx_csv_writer *w = obs_open(tmp("U1.csv"));
+    write_obs(w, &ra[0], 10, 1.0, 0.01);
+    write_obs(w, &ra[1], 10, 1.0, 0.01);
+    /* the point in flight when the run stopped: no results row, not used */
+    mbx_result flight = row("pingpong.send_recv", 512, 1.0, OK);
+    write_obs(w, &flight, 3, 1.0, 0.01);
+    assert_int_equal(mbx_csv_writer_close(w), MBX_OK);
+    w = obs_open(tmp("U2.csv"));
+    write_obs(w, &rb[0], 10, 1.0, 0.01);
+    write_obs(w, &rb[1], 10, 1.0, 0.01);
+    assert_int_equal(mbx_csv_writer_close(w), MBX_OK);
+    mbx_compare *c = NULL;
+    assert_int_equal(mbx_compare_load(tmp("U1.csv"), tmp("U2.csv"), 0.05, &c, NULL, 0), MBX_OK);
+    mbx_compare_summary s;
+    mbx_compare_summarize(c, &s);
+    assert_int_equal(s.tested, 1);
+    assert_int_equal(mbx_compare_get(c, 0)->bytes, 64);
+    assert_int_equal(s.only_a, 0);
+    assert_int_equal(s.only_b, 1);
+    mbx_compare_free(c);
+}
+
+/* DIR/launch-01..05.csv with medians base + i * step at 8 B and 64 B; in
+ * launch 3 the 64 B point is UNRELIABLE, and launch `drop` lacks 8 B. */
+static void write_launches(const char *dir, double base, int drop)
+{
+    make_dir(tmp("%s", dir));
+    for (int i = 1; i <= 5; i++) {
+        mbx_result r[] = {row("pingpong.send_recv", 64, base + 0.5 + 0.01 * i, i == 3 ? BAD : OK),
+                          row("pingpong.send_recv", 8, base + 0.01 * i, OK)};
+        write_results(tmp("%s/launch-%02d.csv", dir, i), r, i == drop ? 1 : 2);
+    }
+    /* Sidecars and other files are no launches. */
+    write_text(tmp("%s/launch-01.env.csv", dir), "key,value\nformat_version,1\n");
+    write_text(tmp("%s/launch-01.obs.csv", dir), "not,a,results,table\n");
+    write_text(tmp("%s/launch-02.probe.csv", dir), "x\n");
+    write_text(tmp("%s/launch-02.log", dir), "mpibex: done\n");
+    write_text(tmp("%s/merged.csv", dir), "benchmark\n");
+    write_text(tmp("%s/repeat.csv", dir), "key,value\n");
+}
+
+static void launch_directories(void **state)
+{
+    (void)state;
+    write_launches("dirA", 1.0, 0);
+    write_launches("dirB", 2.0, 5);
+    mbx_compare *c = NULL;
+    char msg[512] = "";
+    if (mbx_compare_load(tmp("dirA"), tmp("dirB"), 0.05, &c, msg, sizeof msg) != MBX_OK)
+        fail_msg("%s", msg);
+    assert_int_equal(mbx_compare_count(c), 2);
+    const mbx_cmp_point *p = mbx_compare_get(c, 0); /* sorted: 8 bytes first */
+    assert_int_equal(p->bytes, 8);
+    assert_int_equal(p->n_a, 5);
+    assert_int_equal(p->n_b, 4); /* missing from B's launch 5 */
+    assert_float_equal(p->w.p_less, 1.0 / 126, 1e-12);
+    assert_float_equal(p->median_a, 1.03e-6, 1e-12);
+    assert_float_equal(p->median_b, 2.025e-6, 1e-12);
+    p = mbx_compare_get(c, 1);
+    assert_int_equal(p->bytes, 64);
+    assert_int_equal(p->n_a, 4); /* launch 3 UNRELIABLE */
+    assert_int_equal(p->n_b, 4);
+    assert_int_equal(p->verdict, '<');
+    /* 4 against 4 apart: P(W <= 10) = 1 / C(8, 4) */
+    assert_float_equal(p->w.p_less, 1.0 / 70, 1e-12);
+    assert_float_equal(p->median_a, (1.52 + 1.54) / 2 * 1e-6, 1e-12);
+    mbx_compare_summary s;
+    mbx_compare_summarize(c, &s);
+    assert_string_equal(s.kind_a, "launches");
+    assert_int_equal(s.faster, 2);
+    mbx_compare_free(c);
+
+    /* the same directory against itself: every point the same, p = 1 */
+    assert_int_equal(mbx_compare_load(tmp("dirA"), tmp("dirA"), 0.05, &c, NULL, 0), MBX_OK);
+    mbx_compare_summarize(c, &s);
+    assert_int_equal(s.same, 2);
+    for (size_t i = 0; i < mbx_compare_count(c); i++)
+        assert_float_equal(mbx_compare_get(c, i)->w.p_two_sided, 1.0, 1e-12);
+    mbx_compare_free(c);
+
+    /* mixed kinds: launches against observations */
+    write_obs_pair();
+    assert_int_equal(mbx_compare_load(tmp("dirA"), tmp("A.csv"), 0.05, &c, NULL, 0), MBX_OK);
+    mbx_compare_summarize(c, &s);
+    assert_string_equal(s.kind_a, "launches");
+    assert_string_equal(s.kind_b, "observations");
+    assert_int_equal(s.tested, 2);
+    assert_int_equal(s.only_b, 2); /* the reduce and 1 KiB */
+    mbx_compare_free(c);
+}
+
+/* Without the benchmark in the key: send_recv in A against ssend_recv in B. */
+static void ignoring_key_parts(void **state)
+{
+    (void)state;
+    mbx_result ra = row("pingpong.send_recv", 8, 1.0, OK);
+    mbx_result rb = row("pingpong.ssend_recv", 8, 2.0, OK);
+    one_point_file(tmp("I1.csv"), &ra, 10, 1.0, 0.01);
+    one_point_file(tmp("I2.csv"), &rb, 10, 2.0, 0.01);
+    mbx_compare *c = NULL;
+    char msg[512];
+    assert_int_equal(mbx_compare_load(tmp("I1.csv"), tmp("I2.csv"), 0.05, &c, msg, sizeof msg),
+                     MBX_E_INVAL);
+    assert_null(c);
+    assert_non_null(strstr(msg, "no point in common"));
+    assert_int_equal(mbx_compare_load_ex(tmp("I1.csv"), tmp("I2.csv"), 0.05,
+                                         MBX_COMPARE_IGNORE_BENCHMARK, &c, msg, sizeof msg),
+                     MBX_OK);
+    assert_int_equal(mbx_compare_count(c), 1);
+    assert_string_equal(mbx_compare_get(c, 0)->benchmark, "pingpong.send_recv"); /* A's key */
+    assert_int_equal(mbx_compare_get(c, 0)->verdict, '<');
+    mbx_compare_free(c);
+
+    /* B with two benchmarks at one size: ambiguous without the benchmark */
+    write_obs_pair();
+    mbx_result two[] = {row("pingpong.send_recv", 16, 1.0, OK), reduce_row(1.0)};
+    two[0].benchmark = "coll.reduce";
+    two[0].root = 0;
+    two[0].op = "MPI_SUM/MPI_FLOAT";
+    two[0].label = "other";
+    write_results(tmp("I3.csv"), two, 2);
+    mbx_csv_writer *w = obs_open(tmp("I3.csv"));
+    write_obs(w, &two[0], 5, 1.0, 0.1);
+    write_obs(w, &two[1], 5, 1.0, 0.1);
+    assert_int_equal(mbx_csv_writer_close(w), MBX_OK);
+    assert_int_equal(mbx_compare_load_ex(tmp("A.csv"), tmp("I3.csv"), 0.05,
+                                         MBX_COMPARE_IGNORE_LABEL, &c, msg, sizeof msg),
+                     MBX_E_INVAL);
+    if (strstr(msg, "with the label ignored, coll.reduce [other] and coll.reduce [cli] at 2 "
+                    "procs, 16 bytes are one point") == NULL)
+        fail_msg("%s", msg);
+}
+
+/* mbx_compare_load must fail with `want` and a message containing `part`. */
+static void refuse(const char *a, const char *b, double alpha, int want, const char *part)
+{
+    mbx_compare *c = (mbx_compare *)&c; /* must be set to NULL */
+    char msg[512] = "";
+    int rc = mbx_compare_load(a, b, alpha, &c, msg, sizeof msg);
+    if (rc != want || strstr(msg, part) == NULL || strchr(msg, '\n') != NULL)
+        fail_msg("rc %d (want %d), message '%s' (want '%s')", rc, want, msg, part);
+    assert_null(c);
+}
+
+static void refuses_bad_input(void **state)
+{
+    (void)state;
+    write_obs_pair();
+    write_launches("dirA", 1.0, 0);
+    refuse(tmp("nope.csv"), tmp("B.csv"), 0.05, MBX_E_IO,
+           "/compare_tests/nope.csv': No such file or directory");
+    refuse(tmp("A.csv"), tmp("A.csv"), 2, MBX_E_INVAL, "alpha: expected 0 < alpha < 1, got 2");
+    refuse(tmp("A.csv"), tmp("A.csv"), 0, MBX_E_INVAL, "alpha");
+
+    write_text(tmp("env.csv"), "key,value\nformat_version,1\n");
+    refuse(tmp("env.csv"), tmp("A.csv"), 0.05, MBX_E_PROTO,
+           "env.csv' is not an mpibex results CSV: no 'benchmark' column");
+    write_text(tmp("empty.csv"), "");
+    refuse(tmp("A.csv"), tmp("empty.csv"), 0.05, MBX_E_PROTO, "the file is empty");
+
+    mbx_result r = row("pingpong.send_recv", 8, 1.0, OK);
+    write_results(tmp("noobs.csv"), &r, 1);
+    refuse(tmp("noobs.csv"), tmp("A.csv"), 0.05, MBX_E_IO,
+           "noobs.csv: no observations beside it (");
+    refuse(tmp("A.csv"), tmp("noobs.csv"), 0.05, MBX_E_IO,
+           "noobs.obs.csv); run with --raw, or compare directories of launches from mpibex "
+           "repeat");
+
+    /* malformed fields, by file and line */
+    const char *head = "benchmark,procs,bytes,median_us,status,label\n";
+    char text[512];
+    snprintf(text, sizeof text,
+             "%spingpong.send_recv,2,8,1.0,SETTLED,cli\n"
+             "pingpong.send_recv,x,8,1.0,SETTLED,cli\n",
+             head);
+    write_text(tmp("badprocs.csv"), text);
+    refuse(tmp("badprocs.csv"), tmp("A.csv"), 0.05, MBX_E_PROTO,
+           "badprocs.csv:3: procs: expected a whole number >= 1 (got 'x')");
+    snprintf(text, sizeof text, "%spingpong.send_recv,2,8,1.0,DONE,cli\n", head);
+    write_text(tmp("badstatus.csv"), text);
+    refuse(tmp("badstatus.csv"), tmp("A.csv"), 0.05, MBX_E_PROTO, "badstatus.csv:2: status:");
+    snprintf(text, sizeof text, "%spingpong.send_recv,2\n", head);
+    write_text(tmp("short.csv"), text);
+    refuse(tmp("short.csv"), tmp("A.csv"), 0.05, MBX_E_PROTO,
+           "short.csv:2: 2 fields, the header has 6");
+    snprintf(text, sizeof text, "%spingpong.send_recv,2,8,1.0,SETTLED,cli\n", head);
+    write_text(tmp("badobs.csv"), text);
+    write_text(tmp("badobs.obs.csv"), "benchmark,procs,bytes,obs,time_us,label,root,param\n"
+                                      "pingpong.send_recv,2,8,0,fast,cli,,\n");
+    refuse(tmp("badobs.csv"), tmp("A.csv"), 0.05, MBX_E_PROTO,
+           "badobs.obs.csv:2: time_us: expected a number (got 'fast')");
+    write_text(tmp("noobscol.csv"), text);
+    write_text(tmp("noobscol.obs.csv"), "benchmark,procs,bytes\n");
+    refuse(tmp("noobscol.csv"), tmp("A.csv"), 0.05, MBX_E_PROTO, "no 'time_us' column");
+
+    /* directories: fewer than 2 launches, a launch that is no table */
+    make_dir(tmp("empty"));
+    refuse(tmp("empty"), tmp("A.csv"), 0.05, MBX_E_INVAL, "empty: 0 launches (" /* ... */);
+    make_dir(tmp("one"));
+    write_results(tmp("one/launch-01.csv"), &r, 1);
+    refuse(tmp("A.csv"), tmp("one"), 0.05, MBX_E_INVAL, "one: 1 launch (" /* ... */);
+    refuse(tmp("A.csv"), tmp("one"), 0.05, MBX_E_INVAL, "a directory side needs at least 2");
+    make_dir(tmp("broken"));
+    write_results(tmp("broken/launch-01.csv"), &r, 1);
+    write_text(tmp("broken/launch-02.csv"), "key,value\n");
+    refuse(tmp("broken"), tmp("A.csv"), 0.05, MBX_E_PROTO,
+           "broken/launch-02.csv' is not an mpibex results CSV");
+
+    /* nothing in common */
+    mbx_result other = row("coll.barrier", 0, 1.0, OK);
+    one_point_file(tmp("other.csv"), &other, 3, 1.0, 0.1);
+    refuse(tmp("A.csv"), tmp("other.csv"), 0.05, MBX_E_INVAL, "have no point in common (4 and 1");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(samples_known_values), cmocka_unit_test(observations),
+        cmocka_unit_test(normal_approximation), cmocka_unit_test(unreliable_observations),
+        cmocka_unit_test(launch_directories),   cmocka_unit_test(ignoring_key_parts),
+        cmocka_unit_test(refuses_bad_input),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}

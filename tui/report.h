@@ -1,0 +1,48 @@
+/* `mpibex report`: plots and an index page from results files.
+ *
+ * Inputs, in any mix: results CSVs of `mpibex run` (with their OUT.env.csv
+ * and, for significance marks, OUT.obs.csv), merged CSVs of `mpibex merge`,
+ * and directories of launches of `mpibex repeat` (DIR/launch-*.csv). The
+ * report directory gets, per series (benchmark, label, procs, root, op,
+ * param), gnuplot plots as PNG and SVG, the gnuplot script that drew them
+ * (plots.gp) with its data (data/NAME.dat), and index.md and index.html.
+ * Front end only (it runs gnuplot); no MPI, no curses. */
+#ifndef MBX_REPORT_H
+#define MBX_REPORT_H
+
+#include <stddef.h>
+
+typedef struct mbx_report_opts {
+    const char *title;        /* page title; NULL: "mpibex report" */
+    const char *const *names; /* display name per input; NULL (or a NULL entry): from the path */
+    double alpha;             /* significance level of the comparisons; 0: 0.05 */
+    int force;                /* 1: write into a non-empty directory (old report files go) */
+    const char *gnuplot;      /* the gnuplot program; NULL: "gnuplot" looked up in PATH */
+    void (*progress)(void *ctx, const char *line); /* NULL: silent */
+    void *ctx;
+} mbx_report_opts;
+
+/* Write the report of inputs[0..n) (paths of files or directories; input 0
+ * is A, the reference of every comparison) into dir. dir is created (its
+ * parent must exist); an existing non-empty dir is refused unless o->force.
+ * Every input is read and checked, and gnuplot is found, before anything is
+ * written. gnuplot runs as `gnuplot plots.gp` inside dir (fork and exec, no
+ * shell); a non-zero exit, any message on its stderr (kept in
+ * dir/gnuplot.log) or a missing plot fails the report, and the index pages
+ * are written only after every plot exists. o may be NULL (defaults).
+ * Nothing is printed: progress goes to o->progress, the reason of a failure
+ * to msg (one line, no trailing newline).
+ * Returns 0 (written), 1 (writing or gnuplot failed) or 2 (bad input or
+ * options, dir not empty, gnuplot not found). */
+int mbx_report_write(const char *const *inputs, size_t n, const char *dir, const mbx_report_opts *o,
+                     char *msg, size_t msglen);
+
+/* The arguments after "report": `FILES... -o DIR [--force] [--title T]
+ * [--alpha A] [-q]`. Returns the exit code (as above); errors are one line
+ * on stderr. */
+int mbx_report_cmd(int argc, char **argv);
+
+/* mpibex report --help, on stdout. */
+void mbx_report_usage(void);
+
+#endif

@@ -1,0 +1,125 @@
+/* Internal to `mpibex report` (tui/report*.c): the loaded inputs, the
+ * series they are grouped into, the comparisons, and the three writers
+ * (gnuplot data and script, index pages). */
+#ifndef MBX_REPORT_INT_H
+#define MBX_REPORT_INT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "mbx/compare.h"
+#include "mbx/kv.h"
+#include "report.h"
+
+typedef enum mbx_rpt_kind {
+    MBX_RPT_RESULTS = 0,  /* OUT.csv of `mpibex run`: error bars are the median's 95 % CI */
+    MBX_RPT_MERGED = 1,   /* `mpibex merge` output: min..max of the runs' medians */
+    MBX_RPT_LAUNCHES = 2, /* a directory of `mpibex repeat`, merged here */
+} mbx_rpt_kind;
+
+/* One point of one input. Times in µs, NAN when unknown. */
+typedef struct mbx_rpt_point {
+    char *bench, *label, *root, *op, *param, *param_name, *status; /* as in the CSV */
+    long long procs;
+    unsigned long long bytes;
+    double med, lo, hi; /* lo..hi: the CI (results) or the launches' min..max */
+    double bw;          /* MB/s */
+    double spread;      /* (max - min) / min of the launch medians (merged, launches) */
+    long long n;        /* observations (n, or n_total); -1 unknown */
+    long long runs;     /* launches merged into the point; 1 for results */
+    size_t series;      /* index of its series */
+    int dup;            /* 1: its key came earlier in the same input (not plotted) */
+} mbx_rpt_point;
+
+typedef struct mbx_rpt_input {
+    const char *path; /* as given (not owned) */
+    char *name;       /* display name */
+    char letter[24];  /* "A", "B", ..., "I27" */
+    mbx_rpt_kind kind;
+    mbx_rpt_point *pt;
+    size_t npt, cap;
+    size_t launches;    /* files merged (launches); 0 for results and merged CSVs */
+    mbx_kvlist env;     /* the environment sidecar; empty when there is none */
+    char *env_path;     /* the sidecar read, or NULL */
+    char env_note[512]; /* why there is none, or which keys differ between launches */
+    mbx_kvlist repeat;  /* launches: DIR/repeat.csv (how they ran), if there is one */
+    int comparable;     /* has samples for a Wilcoxon test (launches, or an obs sidecar) */
+    char why_not[512];  /* when not comparable */
+} mbx_rpt_input;
+
+typedef struct mbx_rpt_series {
+    char *name;   /* file name stem, unique, [A-Za-z0-9._+-] */
+    char *title;  /* for people */
+    int by_procs; /* x axis: processes (one message size) instead of bytes */
+    size_t first; /* a point of the series: input index ... */
+    size_t first_pt;
+} mbx_rpt_series;
+
+/* The comparison of input b with input 0. */
+typedef struct mbx_rpt_cmp {
+    size_t b;
+    mbx_compare *c; /* NULL: not comparable (why says so) */
+    char why[600];
+    char **keys;   /* key of each tested point, sorted, for the marks */
+    size_t *order; /* keys[i] is mbx_compare_get(c, order[i]) */
+} mbx_rpt_cmp;
+
+enum { MBX_RPT_LAT, MBX_RPT_BW, MBX_RPT_CMP, MBX_RPT_SPREAD, MBX_RPT_NPLOTS };
+extern const char *const mbx_rpt_plot_suffix[MBX_RPT_NPLOTS]; /* "latency", ... */
+
+typedef struct mbx_rpt {
+    mbx_rpt_input *in;
+    size_t nin;
+    mbx_rpt_series *se;
+    size_t nse, secap;
+    unsigned char (*drawn)[MBX_RPT_NPLOTS]; /* per series: 1 when the plot was written */
+    size_t nplots;
+    mbx_rpt_cmp *cmp; /* nin - 1 of them */
+    double alpha;
+    const char *title;
+    const char *dir;
+    size_t skipped; /* points not on a log axis (value <= 0) or without a median */
+    size_t dups;    /* points whose key came twice in one input */
+} mbx_rpt;
+
+/* report_load.c: read input i (path) into *in; 2 and a message for bad
+ * input, 1 when out of memory. */
+int mbx_rpt_load(mbx_rpt_input *in, const char *path, char *msg, size_t msglen);
+void mbx_rpt_input_free(mbx_rpt_input *in);
+
+/* The point's key as mbx_compare matches it (benchmark, label, procs,
+ * bytes, root, op, param); caller frees. NULL when out of memory. */
+char *mbx_rpt_point_key(const mbx_rpt_point *p);
+char *mbx_rpt_cmp_key(const mbx_cmp_point *c);
+
+/* report_series.c: group every point into series; 0 or 1 (no memory). */
+int mbx_rpt_group(mbx_rpt *r);
+/* Index c's tested points by key for mbx_rpt_cmp_find; 0 or 1 (no memory). */
+int mbx_rpt_cmp_index(mbx_rpt_cmp *c);
+/* The index (for mbx_compare_get) of the test of A's point p in c, or
+ * SIZE_MAX when c has no test for it. */
+size_t mbx_rpt_cmp_find(const mbx_rpt_cmp *c, const mbx_rpt_point *p);
+/* Every point of input i (dups too) by series, then x, then file order;
+ * caller frees. NULL when out of memory. */
+size_t *mbx_rpt_sorted(const mbx_rpt *r, size_t i);
+/* Points of input i in series s sorted by x (dups left out); caller frees.
+ * *n gets the count. NULL with *n = 0 when there is none or no memory. */
+size_t *mbx_rpt_series_points(const mbx_rpt *r, size_t i, size_t s, size_t *n);
+double mbx_rpt_x(const mbx_rpt *r, const mbx_rpt_point *p);
+
+/* report_plot.c: data/NAME.dat and plots.gp in r->dir (which exists); sets
+ * r->drawn. 0, or 1 and a message when a file cannot be written. */
+int mbx_rpt_write_plots(mbx_rpt *r, char *msg, size_t msglen);
+
+/* report_page.c: index.md and index.html in r->dir. 0 or 1. */
+int mbx_rpt_write_pages(const mbx_rpt *r, char *msg, size_t msglen);
+
+/* Text helpers shared by the writers. */
+void mbx_rpt_fmt(char *buf, size_t len, double v, const char *fmt);       /* "" for NAN */
+void mbx_rpt_size_label(char *buf, size_t len, unsigned long long bytes); /* "64Ki" */
+
+/* Format one message line into msg[len] (nothing when msg is NULL). */
+void mbx_report_msgf(char *msg, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+#endif

@@ -1,0 +1,478 @@
+/* mpibex report: reading the inputs (results CSVs, merged CSVs, directories
+ * of launches) and their environment sidecars. Every CSV goes through the
+ * libcsv reader (mbx/csvio.h) and is read by column name. */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mbx/csvio.h"
+#include "mbx/merge.h"
+#include "report_int.h"
+
+/* The columns the report reads; which name each has depends on the kind. */
+enum {
+    K_BENCH,
+    K_PROCS,
+    K_BYTES,
+    K_MED,
+    K_STATUS,
+    K_LABEL,
+    K_ROOT,
+    K_OP,
+    K_PARAM,
+    K_PARAM_NAME,
+    K_BW,
+    K_N,
+    K_LO,
+    K_HI,
+    K_RUNS,
+    K_SPREAD,
+    NK
+};
+static const char *const results_cols[NK] = {
+    "benchmark",  "procs",      "bytes", "median_us",  "status",         "label",
+    "root",       "op",         "param", "param_name", "bandwidth_MBps", "n",
+    "ci95_lo_us", "ci95_hi_us", NULL,    NULL};
+static const char *const merged_cols[NK] = {
+    "benchmark",     "procs",         "bytes",          "median_us",
+    "status",        "label",         "root",           "op",
+    "param",         "param_name",    "bandwidth_MBps", "n_total",
+    "median_min_us", "median_max_us", "runs",           "spread_rel"};
+/* Without these the file is not one of ours; the rest read as empty. */
+static const int required[] = {K_BENCH, K_PROCS, K_BYTES, K_MED, K_STATUS};
+
+static int find_col(const char *const *hdr, size_t n, const char *name)
+{
+    for (size_t c = 0; name != NULL && c < n; c++)
+        if (strcmp(hdr[c], name) == 0)
+            return (int)c;
+    return -1;
+}
+
+/* The kind of a table from its header, and where each column is. 0, or 2
+ * and a message naming the missing column. */
+static int map_cols(const char *const *hdr, size_t n, const char *name, mbx_rpt_kind *kind,
+                    int *col, char *msg, size_t msglen)
+{
+    *kind = find_col(hdr, n, "median_min_us") >= 0 && find_col(hdr, n, "runs") >= 0
+                ? MBX_RPT_MERGED
+                : MBX_RPT_RESULTS;
+    const char *const *names = *kind == MBX_RPT_MERGED ? merged_cols : results_cols;
+    for (int k = 0; k < NK; k++)
+        col[k] = find_col(hdr, n, names[k]);
+    for (size_t i = 0; i < sizeof required / sizeof *required; i++) {
+        if (col[required[i]] < 0) {
+            mbx_report_msgf(msg, msglen,
+                            "'%s' is not an mpibex results or merged CSV: no '%s' column", name,
+                            names[required[i]]);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+static int parse_ll(const char *s, long long *v)
+{
+    char *end;
+    if (*s < '0' || *s > '9')
+        return 0;
+    errno = 0;
+    *v = strtoll(s, &end, 10);
+    return errno == 0 && *end == '\0';
+}
+
+/* A finite number, or NAN for an empty field. */
+static int parse_num(const char *s, double *v)
+{
+    char *end;
+    if (*s == '\0') {
+        *v = NAN;
+        return 1;
+    }
+    errno = 0;
+    *v = strtod(s, &end);
+    return errno == 0 && end != s && *end == '\0' && isfinite(*v);
+}
+
+static char *dup_field(const char *const *f, const int *col, int k)
+{
+    return strdup(col[k] >= 0 ? f[col[k]] : "");
+}
+
+static void free_point(mbx_rpt_point *p)
+{
+    free(p->bench);
+    free(p->label);
+    free(p->root);
+    free(p->op);
+    free(p->param);
+    free(p->param_name);
+    free(p->status);
+}
+
+/* Check and append one row (fields by the table's columns). */
+static int add_row(mbx_rpt_input *in, const char *const *f, const int *col, const char *name,
+                   size_t line, char *msg, size_t msglen)
+{
+    mbx_rpt_point p = {.lo = NAN, .hi = NAN, .bw = NAN, .spread = NAN, .n = -1, .runs = 1};
+    unsigned long long bytes = 0;
+    long long v = 0;
+    int bad = -1;
+    const char *want = NULL;
+    const int nums[] = {K_MED, K_LO, K_HI, K_BW, K_SPREAD};
+    double *dst[] = {&p.med, &p.lo, &p.hi, &p.bw, &p.spread};
+    if (f[col[K_BENCH]][0] == '\0')
+        bad = K_BENCH, want = "a benchmark name";
+    else if (!parse_ll(f[col[K_PROCS]], &p.procs) || p.procs < 1)
+        bad = K_PROCS, want = "a whole number >= 1";
+    else if (!parse_ll(f[col[K_BYTES]], &v))
+        bad = K_BYTES, want = "a whole number >= 0";
+    else if (f[col[K_STATUS]][0] == '\0')
+        bad = K_STATUS, want = "a status (SETTLED, UNSETTLED, ...)";
+    bytes = (unsigned long long)v;
+    for (size_t i = 0; bad < 0 && i < sizeof nums / sizeof *nums; i++)
+        if (col[nums[i]] >= 0 && !parse_num(f[col[nums[i]]], dst[i]))
+            bad = nums[i], want = "a number or an empty field";
+    if (bad < 0 && col[K_N] >= 0 && f[col[K_N]][0] != '\0' && !parse_ll(f[col[K_N]], &p.n))
+        bad = K_N, want = "a whole number >= 0";
+    if (bad < 0 && col[K_RUNS] >= 0 && !parse_ll(f[col[K_RUNS]], &p.runs))
+        bad = K_RUNS, want = "a whole number >= 0";
+    if (bad >= 0) {
+        const char *const *names = in->kind == MBX_RPT_MERGED ? merged_cols : results_cols;
+        mbx_report_msgf(msg, msglen, "%s:%zu: %s: expected %s (got '%.40s')", name, line,
+                        names[bad], want, f[col[bad]]);
+        return 2;
+    }
+    p.bytes = bytes;
+    if (in->npt == in->cap) {
+        size_t cap = in->cap ? 2 * in->cap : 64;
+        mbx_rpt_point *pt = realloc(in->pt, cap * sizeof *pt);
+        if (pt == NULL)
+            goto nomem;
+        in->pt = pt;
+        in->cap = cap;
+    }
+    p.bench = dup_field(f, col, K_BENCH);
+    p.label = dup_field(f, col, K_LABEL);
+    p.root = dup_field(f, col, K_ROOT);
+    p.op = dup_field(f, col, K_OP);
+    p.param = dup_field(f, col, K_PARAM);
+    p.param_name = dup_field(f, col, K_PARAM_NAME);
+    p.status = dup_field(f, col, K_STATUS);
+    if (!p.bench || !p.label || !p.root || !p.op || !p.param || !p.param_name || !p.status)
+        goto nomem;
+    in->pt[in->npt++] = p;
+    return 0;
+nomem:
+    free_point(&p);
+    mbx_report_msgf(msg, msglen, "out of memory");
+    return 1;
+}
+
+/* Environment sidecar: a key,value table. Problems are notes, not errors:
+ * the sidecar is optional. */
+static int read_env(mbx_kvlist *env, const char *path, char *note, size_t notelen)
+{
+    mbx_csv_table t;
+    if (mbx_csv_read_file(path, &t) < 0) {
+        if (errno == ENOENT)
+            mbx_report_msgf(note, notelen, "no environment file (%s)", path);
+        else
+            mbx_report_msgf(note, notelen, "%s: not readable as CSV", path);
+        return 0;
+    }
+    int kc = mbx_csv_table_col(&t, "key"), vc = mbx_csv_table_col(&t, "value"), rc = 1;
+    if (kc < 0 || vc < 0) {
+        mbx_report_msgf(note, notelen, "%s is not a key,value table", path);
+        rc = 0;
+    }
+    for (size_t r = 1; rc == 1 && r < t.nrows; r++) {
+        if (t.ncols[r] <= (size_t)kc || t.ncols[r] <= (size_t)vc || t.cell[r][kc][0] == '\0')
+            continue;
+        if (mbx_kv_addf(env, t.cell[r][kc], "%s", t.cell[r][vc]) < 0)
+            rc = -1;
+    }
+    mbx_csv_table_free(&t);
+    return rc;
+}
+
+static int load_csv(mbx_rpt_input *in, const char *path, char *msg, size_t msglen)
+{
+    mbx_csv_table t;
+    int col[NK], rc;
+    if ((rc = mbx_csv_read_file(path, &t)) < 0) {
+        if (rc == MBX_E_IO)
+            mbx_report_msgf(msg, msglen, "cannot read '%s': %s", path, strerror(errno));
+        else
+            mbx_report_msgf(msg, msglen, "'%s' is not valid CSV (a quote out of place)", path);
+        return rc == MBX_E_NOMEM ? 1 : 2;
+    }
+    if (t.nrows == 0) {
+        mbx_csv_table_free(&t);
+        mbx_report_msgf(msg, msglen, "'%s' is empty: not an mpibex results or merged CSV", path);
+        return 2;
+    }
+    rc = map_cols((const char *const *)t.cell[0], t.ncols[0], path, &in->kind, col, msg, msglen);
+    for (size_t r = 1; rc == 0 && r < t.nrows; r++) {
+        if (t.ncols[r] != t.ncols[0]) {
+            mbx_report_msgf(msg, msglen, "%s:%zu: %zu fields, the header has %zu", path, r + 1,
+                            t.ncols[r], t.ncols[0]);
+            rc = 2;
+        } else {
+            rc = add_row(in, (const char *const *)t.cell[r], col, path, r + 1, msg, msglen);
+        }
+    }
+    mbx_csv_table_free(&t);
+    if (rc == 0 && in->npt == 0) {
+        mbx_report_msgf(msg, msglen, "'%s' has no data rows", path);
+        rc = 2;
+    }
+    if (rc != 0)
+        return rc;
+    if ((in->env_path = mbx_csv_sidecar(path, ".env.csv")) == NULL)
+        return 1;
+    if (read_env(&in->env, in->env_path, in->env_note, sizeof in->env_note) <= 0) {
+        free(in->env_path);
+        in->env_path = NULL;
+    }
+    if (in->kind == MBX_RPT_MERGED) {
+        snprintf(in->why_not, sizeof in->why_not,
+                 "%s is a merged CSV, which keeps no samples to test (compare the directories "
+                 "of launches, or results CSVs written with --raw)",
+                 path);
+        return 0;
+    }
+    char *obs = mbx_csv_sidecar(path, ".obs.csv");
+    if (obs == NULL)
+        return 1;
+    in->comparable = access(obs, R_OK) == 0;
+    if (!in->comparable)
+        snprintf(in->why_not, sizeof in->why_not,
+                 "%s has no raw observations: %s is missing (run with --raw, or compare "
+                 "directories of launches)",
+                 path, obs);
+    free(obs);
+    return 0;
+}
+
+/* launch-*.csv, not a sidecar (launch-3.env.csv). */
+static int is_launch(const char *n)
+{
+    size_t len = strlen(n);
+    if (strncmp(n, "launch-", 7) != 0 || len < 12 || strcmp(n + len - 4, ".csv") != 0)
+        return 0;
+    return memchr(n + 7, '.', len - 11) == NULL;
+}
+
+/* launch-9 before launch-10. */
+static int by_name(const void *a, const void *b)
+{
+    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+    size_t lx = strlen(x), ly = strlen(y);
+    return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x, y);
+}
+
+static char *join(const char *dir, const char *name)
+{
+    size_t ld = strlen(dir);
+    while (ld > 1 && dir[ld - 1] == '/')
+        ld--;
+    char *p = malloc(ld + strlen(name) + 2);
+    if (p != NULL)
+        sprintf(p, "%.*s/%s", (int)ld, dir, name);
+    return p;
+}
+
+/* The first launch's environment; a note lists the keys whose values
+ * differ between launches (the date at least). */
+static int dir_env(mbx_rpt_input *in, char **files, size_t n)
+{
+    size_t used = 0;
+    char *note = in->env_note;
+    for (size_t i = 0; i < n; i++) {
+        char *p = mbx_csv_sidecar(files[i], ".env.csv");
+        if (p == NULL)
+            return 1;
+        mbx_kvlist other = {0};
+        mbx_kvlist *dst = in->env_path == NULL ? &in->env : &other;
+        char tmp[512] = "";
+        int rc = read_env(dst, p, tmp, sizeof tmp);
+        if (rc < 0) {
+            free(p);
+            mbx_kv_free(&other);
+            return 1;
+        }
+        if (rc > 0 && in->env_path == NULL) {
+            in->env_path = p;
+            continue;
+        }
+        free(p);
+        for (size_t k = 0; rc > 0 && k < in->env.n; k++) {
+            const char *v = mbx_kv_get(&other, in->env.v[k].key);
+            if (v != NULL && strcmp(v, in->env.v[k].value) == 0)
+                continue;
+            const char *key = in->env.v[k].key;
+            if (strstr(note, key) != NULL) /* listed already (close enough for a note) */
+                continue;
+            size_t room = sizeof in->env_note - used;
+            int w = snprintf(note + used, room, "%s%s",
+                             used == 0 ? "keys whose values differ between launches: " : ", ", key);
+            if (w > 0 && (size_t)w < room)
+                used += (size_t)w;
+        }
+        mbx_kv_free(&other);
+    }
+    if (in->env_path == NULL && n > 0)
+        snprintf(in->env_note, sizeof in->env_note, "no environment file beside the launches");
+    return 0;
+}
+
+static int load_dir(mbx_rpt_input *in, const char *path, char *msg, size_t msglen)
+{
+    DIR *d = opendir(path);
+    if (d == NULL) {
+        mbx_report_msgf(msg, msglen, "cannot read directory '%s': %s", path, strerror(errno));
+        return 2;
+    }
+    char **files = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 0;
+    struct dirent *e;
+    while (rc == 0 && (e = readdir(d)) != NULL) {
+        if (!is_launch(e->d_name))
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 16;
+            char **f = realloc(files, cap * sizeof *f);
+            if (f == NULL) {
+                rc = 1;
+                break;
+            }
+            files = f;
+        }
+        if ((files[n] = join(path, e->d_name)) == NULL)
+            rc = 1;
+        else
+            n++;
+    }
+    closedir(d);
+    if (rc == 0 && n == 0) {
+        mbx_report_msgf(
+            msg, msglen,
+            "'%s' is a directory without launch-*.csv files (not written by 'mpibex repeat')",
+            path);
+        rc = 2;
+    }
+    if (n > 1)
+        qsort(files, n, sizeof *files, by_name);
+    mbx_merge *m = NULL;
+    if (rc == 0 && mbx_merge_new(&m) < 0)
+        rc = 1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        int st = mbx_merge_add_file(m, files[i], msg, msglen);
+        if (st < 0)
+            rc = st == MBX_E_NOMEM ? 1 : 2;
+    }
+    int col[NK];
+    mbx_rpt_kind kind;
+    if (rc == 0)
+        rc = map_cols(mbx_merge_columns, MBX_MERGE_NCOLS, path, &kind, col, msg, msglen);
+    in->kind = MBX_RPT_MERGED; /* the rows are merged rows */
+    mbx_merge_summary s = {0};
+    if (rc == 0)
+        mbx_merge_summarize(m, &s);
+    for (size_t i = 0; rc == 0 && i < s.keys; i++) {
+        mbx_merge_fields f;
+        mbx_merge_format(m, i, &f);
+        rc = add_row(in, f.field, col, path, i + 2, msg, msglen);
+    }
+    mbx_merge_free(m);
+    in->kind = MBX_RPT_LAUNCHES;
+    in->launches = s.files;
+    in->comparable = 1;
+    if (rc == 0 && dir_env(in, files, n) != 0)
+        rc = 1;
+    char *rep = rc == 0 ? join(path, "repeat.csv") : NULL, note[512];
+    if (rep != NULL && read_env(&in->repeat, rep, note, sizeof note) < 0)
+        rc = 1;
+    free(rep);
+    for (size_t i = 0; i < n; i++)
+        free(files[i]);
+    free(files);
+    if (rc == 1)
+        mbx_report_msgf(msg, msglen, "out of memory");
+    return rc;
+}
+
+static char *display_name(const char *path, int is_dir)
+{
+    size_t len = strlen(path);
+    while (len > 1 && path[len - 1] == '/')
+        len--;
+    const char *base = path;
+    for (size_t i = 0; i + 1 < len; i++)
+        if (path[i] == '/')
+            base = path + i + 1;
+    size_t bl = (size_t)(path + len - base);
+    char *s = malloc(bl + 2);
+    if (s != NULL)
+        snprintf(s, bl + 2, "%.*s%s", (int)bl, base, is_dir && base[bl - 1] != '/' ? "/" : "");
+    return s;
+}
+
+int mbx_rpt_load(mbx_rpt_input *in, const char *path, char *msg, size_t msglen)
+{
+    struct stat st;
+    in->path = path;
+    if (stat(path, &st) != 0) {
+        mbx_report_msgf(msg, msglen, "cannot read '%s': %s", path, strerror(errno));
+        return 2;
+    }
+    int is_dir = S_ISDIR(st.st_mode);
+    if (in->name == NULL && (in->name = display_name(path, is_dir)) == NULL) {
+        mbx_report_msgf(msg, msglen, "out of memory");
+        return 1;
+    }
+    return is_dir ? load_dir(in, path, msg, msglen) : load_csv(in, path, msg, msglen);
+}
+
+void mbx_rpt_input_free(mbx_rpt_input *in)
+{
+    for (size_t i = 0; i < in->npt; i++)
+        free_point(&in->pt[i]);
+    free(in->pt);
+    free(in->name);
+    free(in->env_path);
+    mbx_kv_free(&in->env);
+    mbx_kv_free(&in->repeat);
+}
+
+static char *make_key(const char *bench, const char *label, long long procs,
+                      unsigned long long bytes, long long root, const char *op, long long param)
+{
+    int len = snprintf(NULL, 0, "%s\x1f%s\x1f%lld\x1f%llu\x1f%lld\x1f%s\x1f%lld", bench, label,
+                       procs, bytes, root, op, param);
+    char *k = malloc((size_t)len + 1);
+    if (k != NULL)
+        snprintf(k, (size_t)len + 1, "%s\x1f%s\x1f%lld\x1f%llu\x1f%lld\x1f%s\x1f%lld", bench, label,
+                 procs, bytes, root, op, param);
+    return k;
+}
+
+char *mbx_rpt_point_key(const mbx_rpt_point *p)
+{
+    long long root = p->root[0] ? strtoll(p->root, NULL, 10) : -1;
+    long long param = p->param[0] ? strtoll(p->param, NULL, 10) : 0;
+    return make_key(p->bench, p->label, p->procs, p->bytes, root, p->op, param);
+}
+
+char *mbx_rpt_cmp_key(const mbx_cmp_point *c)
+{
+    return make_key(c->benchmark, c->label ? c->label : "", c->procs, (unsigned long long)c->bytes,
+                    c->root, c->op ? c->op : "", c->param);
+}
