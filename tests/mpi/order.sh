@@ -37,5 +37,5 @@ probes=$(($(wc -l <"$dir/a.probe.csv") - 1))
 for k in monitor.probes monitor.levels monitor.shifts monitor.level.1_us; do
   grep -q "^$k," "$dir/a.env.csv" || fail "no $k in the environment file"
 done
-grep -q '^# monitor: [0-9]* probes' "$dir/a.out" || fail "no monitor summary line"
+grep -q '^# monitor (1-byte ping-pong, rank 0 and rank 1): [0-9]* probes over' "$dir/a.out" || fail "no monitor summary line"
 echo "order.sh: seeds replay, differ and the plan order holds; $probes probes"
