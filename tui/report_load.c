@@ -1,7 +1,6 @@
 /* mpibex report: reading the inputs (results CSVs, merged CSVs, directories
  * of launches) and their environment sidecars. Every CSV goes through the
  * libcsv reader (mbx/csvio.h) and is read by column name. */
-#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -10,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mbx/compare.h"
 #include "mbx/csvio.h"
 #include "mbx/merge.h"
 #include "report_int.h"
@@ -260,23 +260,6 @@ static int load_csv(mbx_rpt_input *in, const char *path, char *msg, size_t msgle
     return 0;
 }
 
-/* launch-*.csv, not a sidecar (launch-3.env.csv). */
-static int is_launch(const char *n)
-{
-    size_t len = strlen(n);
-    if (strncmp(n, "launch-", 7) != 0 || len < 12 || strcmp(n + len - 4, ".csv") != 0)
-        return 0;
-    return memchr(n + 7, '.', len - 11) == NULL;
-}
-
-/* launch-9 before launch-10. */
-static int by_name(const void *a, const void *b)
-{
-    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
-    size_t lx = strlen(x), ly = strlen(y);
-    return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x, y);
-}
-
 static char *join(const char *dir, const char *name)
 {
     size_t ld = strlen(dir);
@@ -334,49 +317,26 @@ static int dir_env(mbx_rpt_input *in, char **files, size_t n)
 
 static int load_dir(mbx_rpt_input *in, const char *path, char *msg, size_t msglen)
 {
-    DIR *d = opendir(path);
-    if (d == NULL) {
-        mbx_report_msgf(msg, msglen, "cannot read directory '%s': %s", path, strerror(errno));
-        return 2;
-    }
     char **files = NULL;
-    size_t n = 0, cap = 0;
+    size_t n = 0;
+    int st = mbx_compare_list_launches(path, &files, &n, msg, msglen);
+    if (st < 0)
+        return st == MBX_E_NOMEM ? 1 : 2;
     int rc = 0;
-    struct dirent *e;
-    while (rc == 0 && (e = readdir(d)) != NULL) {
-        if (!is_launch(e->d_name))
-            continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 16;
-            char **f = realloc(files, cap * sizeof *f);
-            if (f == NULL) {
-                rc = 1;
-                break;
-            }
-            files = f;
-        }
-        if ((files[n] = join(path, e->d_name)) == NULL)
-            rc = 1;
-        else
-            n++;
-    }
-    closedir(d);
-    if (rc == 0 && n == 0) {
+    if (n == 0) {
         mbx_report_msgf(
             msg, msglen,
             "'%s' is a directory without launch-*.csv files (not written by 'mpibex repeat')",
             path);
         rc = 2;
     }
-    if (n > 1)
-        qsort(files, n, sizeof *files, by_name);
     mbx_merge *m = NULL;
     if (rc == 0 && mbx_merge_new(&m) < 0)
         rc = 1;
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        int st = mbx_merge_add_file(m, files[i], msg, msglen);
-        if (st < 0)
-            rc = st == MBX_E_NOMEM ? 1 : 2;
+        int mst = mbx_merge_add_file(m, files[i], msg, msglen);
+        if (mst < 0)
+            rc = mst == MBX_E_NOMEM ? 1 : 2;
     }
     int col[NK];
     mbx_rpt_kind kind;

@@ -334,13 +334,16 @@ static int is_launch_name(const char *name)
     return digits > 0 && strcmp(name + 7 + digits, ".csv") == 0;
 }
 
+/* launch-9 before launch-10 (repeat pads the numbers; a hand-made
+ * directory may not). */
 static int by_name(const void *a, const void *b)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    const char *x = *(char *const *)a, *y = *(char *const *)b;
+    size_t lx = strlen(x), ly = strlen(y);
+    return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x, y);
 }
 
-/* The results tables DIR/launch-*.csv, sorted by name; caller frees. */
-static int list_launches(const char *dir, char ***out, size_t *n, char *msg, size_t msglen)
+int mbx_compare_list_launches(const char *dir, char ***out, size_t *n, char *msg, size_t msglen)
 {
     DIR *d = opendir(dir);
     if (d == NULL) {
@@ -383,7 +386,7 @@ static int load_launches(struct side *s, const char *dir, char *msg, size_t msgl
 {
     char **names = NULL;
     size_t n = 0;
-    int rc = list_launches(dir, &names, &n, msg, msglen);
+    int rc = mbx_compare_list_launches(dir, &names, &n, msg, msglen);
     if (rc == MBX_OK && n < 2) {
         mbx_msgf(msg, msglen,
                  "%s: %zu launch%s (%s/launch-*.csv); a directory side needs at least 2 "

@@ -82,4 +82,12 @@ void mbx_compare_summarize(const mbx_compare *c, mbx_compare_summary *out);
 MBX_NODISCARD int mbx_compare_samples(const double *a, size_t na, const double *b, size_t nb,
                                       double alpha, mbx_cmp_point *out);
 
+/* The launches of a directory that `mpibex repeat` wrote: every
+ * DIR/launch-NN.csv (NN digits; sidecars such as launch-NN.env.csv are
+ * not launches), as malloc'd paths in launch order (*out and each path
+ * are the caller's to free; *n may be 0). Errors: MBX_E_IO (the directory
+ * cannot be read; msg says why), MBX_E_NOMEM. */
+MBX_NODISCARD int mbx_compare_list_launches(const char *dir, char ***out, size_t *n, char *msg,
+                                            size_t msglen);
+
 #endif
