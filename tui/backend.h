@@ -37,7 +37,12 @@ struct mbx_backend {
                 mbx_beff_summary *out);
     int (*beffio)(mbx_backend *b, const mbx_beffio_opts *o, mbx_beffio_progress cb, void *ud,
                   mbx_beffio_summary *out, char *msg, size_t msglen);
-    int fake; /* 1: the fake back end, nothing is measured */
+    /* Every rank's thread binding record of the threaded benchmarks
+     * (mbx_engine_thread_binding, nranks entries), between points; NULL in
+     * the fake, which binds nothing. */
+    int (*thread_binding)(mbx_backend *b, const mbx_thread_bind **out);
+    int thread_asked, thread_granted; /* the MPI thread level (job.h); the fake: single */
+    int fake;                         /* 1: the fake back end, nothing is measured */
     void *impl;
 };
 
@@ -54,7 +59,11 @@ int mbx_backend_engine(mbx_engine *e, mbx_backend *out);
  * sits on one of two levels (0.2 and 0.7 us one-way) and switches every 16
  * probes, with a one-probe dip back (probe 27 of every 32), so a run of a
  * few dozen points shows level shifts, points measured again and a
- * SHIFTED point, the same on every machine. */
+ * SHIFTED point, the same on every machine. An accurate fan-out benchmark
+ * (mbx_bench.companion) sits below its plain collective (0.9 - 0.05 log2 P
+ * of it) and reports the plain collective's model time, +-2 % from a hash
+ * of the point, as its plain value (no generator draws: other points'
+ * noise stays the same). */
 void mbx_backend_fake(int nranks, mbx_backend *out);
 void mbx_backend_fake_free(mbx_backend *b);
 

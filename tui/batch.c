@@ -20,8 +20,10 @@
 #include "mbx/engine.h"
 #include "mbx/plan.h"
 #include "mbx/refine.h"
+#include "mbx/threads.h"
 #include "mbx/version.h"
 #include "monitor.h"
+#include "thrinfo.h"
 
 extern const char mbx_embedded_quick_plan[];
 
@@ -30,15 +32,16 @@ extern const char mbx_embedded_quick_plan[];
 #define PROBE_ROUNDS 50
 
 /* A curve: one benchmark at fixed parameters, measured along one axis
- * (message size, or process count for unsized benchmarks), grid first,
- * then adaptive refinement when the plan asks for it. */
-enum { AXIS_NONE, AXIS_SIZE, AXIS_PROCS };
+ * (message size; for unsized benchmarks process count, or the benchmark's
+ * parameter, e.g. threads, when only that varies), grid first, then
+ * adaptive refinement when the plan asks for it (size and P only). */
+enum { AXIS_NONE, AXIS_SIZE, AXIS_PROCS, AXIS_PARAM };
 
 typedef struct series {
     const mbx_measurement *meas;
     int bench_id;
-    int64_t param;  /* 0: the benchmark's default */
-    int procs;      /* AXIS_SIZE / AXIS_NONE */
+    int64_t param;  /* 0: the benchmark's default; AXIS_PARAM: unused */
+    int procs;      /* AXIS_SIZE / AXIS_PARAM / AXIS_NONE */
     uint64_t bytes; /* AXIS_PROCS / AXIS_NONE */
     int axis;
     uint64_t *grid; /* x: bytes or procs */
@@ -72,7 +75,21 @@ typedef struct run_state {
     const mbx_point_spec *spec;
     int tty;
     char notes[1024]; /* comment lines for the table's head */
+    /* The thread binding of the threaded points (thrinfo.h): the last
+     * gather, failed binds seen so far, and whether the warning is out. */
+    const mbx_thread_bind *thr;
+    int thr_seen, thr_warned;
+    /* Points of accurate benchmarks (mbx_bench.companion), measured or kept
+     * from a resumed run, for the table at the end (accurate_summary). */
+    struct acc_row *acc;
+    size_t nacc, capacc;
 } run_state;
+
+typedef struct acc_row {
+    size_t ser;        /* index of the curve in run_state.ser */
+    uint64_t x;        /* the point on the curve's axis */
+    double acc, plain; /* the two medians in seconds; NAN when none */
+} acc_row;
 
 static void fail(const char *msg)
 {
@@ -273,6 +290,26 @@ static int build_series(run_state *st, int nranks, char *msg)
                          "benchmarks that list one, e.g. mw.* pieces");
                 return 2;
             }
+            for (size_t pi = 0; b->param_max && pi < me->nparam; pi++)
+                if (me->param[pi] > b->param_max) {
+                    snprintf(msg, MSG_LEN, "param: %s takes %s in 1..%lld (got %lld)", b->name,
+                             b->param_name, (long long)b->param_max, (long long)me->param[pi]);
+                    return 2;
+                }
+            if (!sized && pn == 1 && me->nparam > 1) {
+                /* Only the parameter varies: one curve over it. */
+                series *s = add_series(st, cap, me, id, 0, msg);
+                if (!s)
+                    return 1;
+                s->axis = AXIS_PARAM;
+                s->procs = pv[0];
+                if (!(s->grid = calloc(me->nparam, sizeof *s->grid)))
+                    return 1;
+                for (size_t k = 0; k < me->nparam; k++)
+                    s->grid[s->ngrid++] = (uint64_t)me->param[k];
+                st->ngrid += s->ngrid;
+                continue;
+            }
             size_t npar = me->nparam ? me->nparam : 1;
             for (size_t pi = 0; pi < npar; pi++) {
                 int64_t param = me->nparam ? me->param[pi] : 0;
@@ -331,6 +368,12 @@ static uint64_t plan_hash(const run_state *st, int nranks)
                  m->clock.fitpoints, m->clock.exchanges, m->window, m->window_delay, (int)m->cache,
                  (unsigned long long)m->cache_bytes);
     h = mbx_fnv1a(h, buf, (size_t)n);
+    /* The thread level changes what MPI costs; single adds nothing, so
+     * journals of runs from before --thread-level still match. */
+    if (mbx_job_thread_asked() != MPI_THREAD_SINGLE) {
+        n = snprintf(buf, sizeof buf, " thread_level=%d", mbx_job_thread_asked());
+        h = mbx_fnv1a(h, buf, (size_t)n);
+    }
     for (size_t i = 0; i < st->nser; i++) {
         const series *s = &st->ser[i];
         const mbx_measurement *me = s->meas;
@@ -350,6 +393,8 @@ int mbx_env_write(struct mbx_engine *e, const char *path)
 {
     mbx_kvlist env = {0};
     int rc = mbx_engine_environment(e, &env);
+    if (rc >= 0)
+        rc = mbx_thrinfo_level_env(&env);
     static const char *const kvcols[] = {"key", "value"};
     mbx_csv_writer *w = NULL;
     if (rc >= 0)
@@ -395,7 +440,9 @@ static int open_outputs(run_state *st, mbx_engine *e, char *msg)
     int (*open)(const char *, const char *const *, size_t, mbx_csv_writer **) =
         st->opt.resume ? mbx_csv_writer_append : mbx_csv_writer_open;
     if (rc >= 0)
-        rc = open(st->opt.output, mbx_result_columns, MBX_RESULT_NCOLS, &st->csv);
+        /* A resumed file of an earlier version keeps its columns. */
+        rc = open(st->opt.output, mbx_result_columns,
+                  st->opt.resume && st->res.ncols ? st->res.ncols : MBX_RESULT_NCOLS, &st->csv);
     if (rc >= 0 && st->obs_path)
         rc = open(st->obs_path, mbx_obs_columns, MBX_OBS_NCOLS, &st->obs);
     if (rc >= 0) {
@@ -436,6 +483,9 @@ static void print_title(const run_state *st, int nranks)
     printf("# mpibex %s; %d ranks on %d host%s; timer %s (resolution %.0f ns, overhead %.0f ns)\n",
            MBX_VERSION, nranks, st->job->nhosts, st->job->nhosts == 1 ? "" : "s",
            mbx_timer_name(st->timer.kind), st->timer.resolution * 1e9, st->timer.overhead * 1e9);
+    printf("# MPI thread level: asked %s, granted %s\n",
+           mbx_thread_level_name(mbx_job_thread_asked()),
+           mbx_thread_level_name(mbx_job_thread_granted()));
 }
 
 static void print_header(void)
@@ -467,9 +517,20 @@ static void print_row(const mbx_result *r)
     else
         snprintf(name, sizeof name, "%s", r->benchmark);
     snprintf(bytes, sizeof bytes, "%s%llu", r->refined ? "+" : "", (unsigned long long)r->bytes);
-    printf("%-26s %5d %-7s %11s %6zu %11.4f %11.4f %23s %7s %10s  %s\n", name, r->procs, r->ranks,
+    printf("%-26s %5d %-7s %11s %6zu %11.4f %11.4f %23s %7s %10s  %s", name, r->procs, r->ranks,
            bytes, r->s.n, r->s.median * 1e6, r->s.tmean * 1e6, ci, relbuf, bw,
            mbx_point_status_name(r->status));
+    /* An accurate benchmark: the plain one's median at the same point. */
+    const mbx_bench *bn = mbx_bench_get(mbx_bench_find(r->benchmark));
+    if (bn && bn->companion) {
+        if (isfinite(r->plain))
+            printf("  plain %.4f us", r->plain * 1e6);
+        else
+            printf("  plain -");
+        if (r->plain_status != MBX_POINT_SETTLED)
+            printf(" (%s)", mbx_point_status_name(r->plain_status));
+    }
+    putchar('\n');
     fflush(stdout);
 }
 
@@ -551,12 +612,13 @@ static void spec_of(const run_state *st, const pointref *p, mbx_point_spec *spec
     const mbx_bench *b = mbx_bench_get(s->bench_id);
     memset(spec, 0, sizeof *spec);
     spec->bench_id = s->bench_id;
-    spec->bytes = s->axis == AXIS_PROCS ? 0 : p->x; /* unsized: the grid holds 0 */
+    /* unsized: the grid holds 0 */
+    spec->bytes = s->axis == AXIS_PROCS || s->axis == AXIS_PARAM ? s->bytes : p->x;
     spec->procs = s->axis == AXIS_PROCS ? (int)p->x : s->procs;
     spec->stop = me->stop;
     spec->nmin = me->nmin;
     spec->nmax = me->nmax;
-    spec->param = s->param;
+    spec->param = s->axis == AXIS_PARAM ? (int64_t)p->x : s->param;
     spec->root = (b->flags & MBX_BENCH_ROOTED) ? me->root : 0;
     if (b->flags & MBX_BENCH_PAIR) {
         spec->pair_a = st->pair_a;
@@ -599,6 +661,76 @@ static int measure_cb(void *ud, mbx_result *out, const double **obs, size_t *nob
     return rc;
 }
 
+/* Keep a point of an accurate benchmark for the table at the end; other
+ * benchmarks' points are not kept. Out of memory only shortens the table. */
+static void note_accurate(run_state *st, const pointref *p, double acc, double plain)
+{
+    if (!mbx_bench_get(p->s->bench_id)->companion)
+        return;
+    if (st->nacc == st->capacc) {
+        size_t cap = st->capacc ? 2 * st->capacc : 32;
+        acc_row *a = realloc(st->acc, cap * sizeof *a);
+        if (!a)
+            return;
+        st->acc = a;
+        st->capacc = cap;
+    }
+    st->acc[st->nacc++] = (acc_row){(size_t)(p->s - st->ser), p->x, acc, plain};
+}
+
+/* After a point of a threaded benchmark: every rank's thread binding, and
+ * one warning the first time some thread could not be bound. */
+static int check_binding(run_state *st, mbx_engine *e, const mbx_result *r)
+{
+    int rc = mbx_engine_thread_binding(e, &st->thr);
+    if (rc < 0) {
+        st->thr = NULL;
+        fprintf(stderr, "mpibex: gathering the thread binding after %s failed: %s\n", r->benchmark,
+                mbx_strerror(rc));
+        return 1;
+    }
+    char ranks[128];
+    const char *what = "";
+    if (mbx_thrinfo_binding_news(st->thr, mbx_engine_size(e), &st->thr_seen, ranks, sizeof ranks,
+                                 &what) > 0 &&
+        !st->thr_warned) {
+        st->thr_warned = 1;
+        if (st->tty && !st->opt.quiet)
+            fprintf(stderr, "\r\033[K");
+        fprintf(stderr,
+                "mpibex: warning: %s %s=%lld: threads could not be bound on rank%s %s (%s); "
+                "their times may move with the scheduler%s%s\n",
+                r->benchmark, r->param_name ? r->param_name : "param", (long long)r->param,
+                strpbrk(ranks, ",-") ? "s" : "", ranks, what,
+                st->env_path ? "; see threads_bind_* in " : "", st->env_path ? st->env_path : "");
+    }
+    return 0;
+}
+
+/* The thread binding of the run's threaded points, after the run, in the
+ * environment file (it is written before the first point). */
+static void binding_env(run_state *st, int nranks)
+{
+    if (!st->thr || !st->env_path)
+        return;
+    mbx_kvlist kv = {0};
+    static const char *const kvcols[] = {"key", "value"};
+    mbx_csv_writer *w = NULL;
+    int rc = mbx_thrinfo_binding_env(st->thr, nranks, &kv);
+    if (rc >= 0 && kv.n > 0)
+        rc = mbx_csv_writer_append(st->env_path, kvcols, 2, &w);
+    for (size_t i = 0; rc >= 0 && w && i < kv.n; i++) {
+        const char *f[2] = {kv.v[i].key, kv.v[i].value};
+        rc = mbx_csv_writer_row(w, f);
+    }
+    if (mbx_csv_writer_close(w) < 0)
+        rc = MBX_E_IO;
+    mbx_kv_free(&kv);
+    if (rc < 0)
+        fprintf(stderr, "mpibex: warning: could not add the thread binding to %s: %s\n",
+                st->env_path, mbx_strerror(rc));
+}
+
 static int measure_point(run_state *st, mbx_engine *e, const pointref *p, double *y)
 {
     mbx_point_spec spec;
@@ -609,6 +741,7 @@ static int measure_point(run_state *st, mbx_engine *e, const pointref *p, double
     long done = mbx_resume_find(&st->res, key);
     if (done >= 0) {
         *y = st->res.median_s[done];
+        note_accurate(st, p, *y, st->res.plain_s[done]);
         st->skipped++;
         st->kept_grid += (size_t)!st->res.refined[done];
         return 0;
@@ -635,6 +768,14 @@ static int measure_point(run_state *st, mbx_engine *e, const pointref *p, double
                  (unsigned long long)spec.bytes);
         return interrupted(st, what);
     }
+    int64_t mpi_threads = mbx_thrinfo_mpi_threads(mbx_bench_get(spec.bench_id), spec.param);
+    if (rc == MBX_E_UNSUPPORTED && mpi_threads > 1) {
+        char why[MSG_LEN];
+        mbx_thrinfo_multiple_msg(mbx_bench_get(spec.bench_id), mpi_threads, mbx_job_thread_asked(),
+                                 mbx_job_thread_granted(), why, sizeof why);
+        fail(why);
+        return 1;
+    }
     if (rc < 0) {
         fprintf(stderr, "mpibex: %s on %d procs at %llu bytes failed: %s\n", name, spec.procs,
                 (unsigned long long)spec.bytes, mbx_strerror(rc));
@@ -653,6 +794,9 @@ static int measure_point(run_state *st, mbx_engine *e, const pointref *p, double
     st->refined += (size_t)p->refined;
     if (r.status != MBX_POINT_UNRELIABLE && r.status != MBX_POINT_INVALID)
         *y = r.s.median;
+    note_accurate(st, p, *y, r.plain);
+    if (mbx_thrinfo_binds(mbx_bench_get(spec.bench_id)) && check_binding(st, e, &r) != 0)
+        return 1;
     progress_line(st, 0);
     return 0;
 }
@@ -674,7 +818,9 @@ static void series_name(const series *s, char *buf, size_t len)
 {
     const mbx_bench *b = mbx_bench_get(s->bench_id);
     int n = snprintf(buf, len, "%s [%s]", b->name, s->meas->label);
-    if (b->flags & MBX_BENCH_PARAM)
+    if (s->axis == AXIS_PARAM)
+        n += snprintf(buf + n, len - (size_t)n, " over %s", b->param_name);
+    else if (b->flags & MBX_BENCH_PARAM)
         n += snprintf(buf + n, len - (size_t)n, " %s=%lld", b->param_name,
                       (long long)(s->param ? s->param : b->param_default));
     if (s->axis == AXIS_PROCS)
@@ -771,6 +917,46 @@ static void curve_summary(const series *s, const curve_state *c)
     if (s->refine)
         printf("#   refinement target %.2f%%, budget %zu\n", 100.0 * s->meas->refine,
                s->meas->budget);
+    fflush(stdout);
+}
+
+static int cmp_acc(const void *a, const void *b)
+{
+    const acc_row *u = a, *v = b;
+    if (u->ser != v->ser)
+        return (u->ser > v->ser) - (u->ser < v->ser);
+    return (u->x > v->x) - (u->x < v->x);
+}
+
+/* The end of a run with accurate benchmarks: for each of their curves, the
+ * accurate median next to the plain one at every point, and their ratio. */
+static void accurate_summary(run_state *st)
+{
+    if (st->nacc == 0)
+        return;
+    qsort(st->acc, st->nacc, sizeof *st->acc, cmp_acc);
+    for (size_t i = 0; i < st->nacc;) {
+        const series *s = &st->ser[st->acc[i].ser];
+        const mbx_bench *b = mbx_bench_get(s->bench_id);
+        char name[160];
+        series_name(s, name, sizeof name);
+        printf("# accurate vs plain, %s (medians in us; plain: %s at the same point, %s "
+               "sync):\n",
+               name, b->companion, mbx_sync_name(st->opt.method.sync));
+        printf("# %14s %11s %11s %15s\n", s->axis == AXIS_PROCS ? "procs" : "bytes", "accurate",
+               "plain", "accurate/plain");
+        for (; i < st->nacc && &st->ser[st->acc[i].ser] == s; i++) {
+            const acc_row *a = &st->acc[i];
+            char av[24] = "-", pv[24] = "-", q[24] = "-";
+            if (a->acc > 0)
+                snprintf(av, sizeof av, "%.4f", a->acc * 1e6);
+            if (a->plain > 0)
+                snprintf(pv, sizeof pv, "%.4f", a->plain * 1e6);
+            if (a->acc > 0 && a->plain > 0)
+                snprintf(q, sizeof q, "%.3f", a->acc / a->plain);
+            printf("# %14llu %11s %11s %15s\n", (unsigned long long)a->x, av, pv, q);
+        }
+    }
     fflush(stdout);
 }
 
@@ -881,6 +1067,16 @@ static int measure_all(run_state *st, mbx_engine *e, int nranks)
                st->res.inflight[0] ? "; the point in flight (" : "",
                st->res.inflight[0] ? st->res.inflight : "",
                st->res.inflight[0] ? ") is measured last" : "");
+    if (st->opt.resume && st->res.ncols && st->res.ncols < MBX_RESULT_NCOLS)
+        printf("# resumed: %s has the %zu columns of an earlier mpibex; new rows get those "
+               "only (%s and later are left out)\n",
+               st->opt.output, st->res.ncols, mbx_result_columns[st->res.ncols]);
+    for (size_t i = 0; i < st->nser; i++)
+        if (mbx_bench_get(st->ser[i].bench_id)->companion) {
+            printf("# accurate benchmarks' rows end with plain: the median of their plain "
+                   "benchmark at the same point, measured right before\n");
+            break;
+        }
     pointref deferred = {0};
     int code = run_points(st, e, &deferred);
     if (code)
@@ -891,6 +1087,7 @@ static int measure_all(run_state *st, mbx_engine *e, int nranks)
         if (code)
             return code;
     }
+    accurate_summary(st);
     if (monitor_report(st) != 0)
         return 1;
     if (!st->opt.quiet) {
@@ -1054,6 +1251,10 @@ static void print_method(run_state *st, mbx_engine *e, int nranks)
                PROBE_ROUNDS, st->mon.peer, 100.0 * st->opt.shift_rel);
     else if (nranks == 1)
         printf("# monitor: off (one rank: no ping-pong to probe with)\n");
+    if (mbx_job_thread_granted() < mbx_job_thread_asked())
+        fprintf(stderr, "mpibex: warning: the MPI library granted only %s (asked %s)\n",
+                mbx_thread_level_name(mbx_job_thread_granted()),
+                mbx_thread_level_name(mbx_job_thread_asked()));
     char who[128];
     int unbound = mbx_engine_unbound(e, who, sizeof who);
     if (unbound > 0)
@@ -1062,6 +1263,33 @@ static void print_method(run_state *st, mbx_engine *e, int nranks)
                 "the scheduler (mpiexec -bind-to core)\n",
                 unbound, unbound == 1 ? "" : "s", who, unbound == 1 ? "is" : "are");
     fflush(stdout);
+}
+
+/* Threads calling MPI at once need MPI_THREAD_MULTIPLE: a plan with such
+ * points is refused before any point when MPI did not grant it. */
+static int check_thread_level(const run_state *st, char *msg)
+{
+    if (mbx_job_thread_granted() >= MPI_THREAD_MULTIPLE)
+        return 0;
+    const mbx_bench *which = NULL;
+    int64_t fewest = 0;
+    for (size_t i = 0; i < st->nser; i++)
+        for (size_t g = 0; g < st->ser[i].ngrid; g++) {
+            mbx_point_spec spec;
+            pointref p = {&st->ser[i], st->ser[i].grid[g], 0};
+            spec_of(st, &p, &spec);
+            const mbx_bench *b = mbx_bench_get(spec.bench_id);
+            int64_t t = mbx_thrinfo_mpi_threads(b, spec.param);
+            if (t > 1 && (!which || t < fewest)) {
+                which = b;
+                fewest = t;
+            }
+        }
+    if (!which)
+        return 0;
+    mbx_thrinfo_multiple_msg(which, fewest, mbx_job_thread_asked(), mbx_job_thread_granted(), msg,
+                             MSG_LEN);
+    return 2;
 }
 
 static int root_run(mbx_engine *e, int argc, char **argv, run_state *st)
@@ -1081,7 +1309,7 @@ static int root_run(mbx_engine *e, int argc, char **argv, run_state *st)
         return 2;
     }
     if ((rc = build_plan(st, msg)) != 0 || (rc = mbx_engine_describe(e, &st->job)) < 0 ||
-        (rc = build_series(st, nranks, msg)) != 0 ||
+        (rc = build_series(st, nranks, msg)) != 0 || (rc = check_thread_level(st, msg)) != 0 ||
         (st->opt.output && (rc = check_writable(st->opt.output, msg)) != 0)) {
         if (rc == -1)
             rc = 2;
@@ -1139,7 +1367,9 @@ static int root_run(mbx_engine *e, int argc, char **argv, run_state *st)
     st->tty = isatty(STDERR_FILENO);
     if ((rc = settle(st, e, nranks)) != 0)
         return rc;
-    return measure_all(st, e, nranks);
+    rc = measure_all(st, e, nranks);
+    binding_env(st, nranks);
+    return rc;
 }
 
 int mbx_batch_root(mbx_engine *e, int argc, char **argv)
@@ -1159,6 +1389,7 @@ int mbx_batch_root(mbx_engine *e, int argc, char **argv)
     for (size_t i = 0; i < st.nser; i++)
         free(st.ser[i].grid);
     free(st.ser);
+    free(st.acc);
     free(st.plan);
     free(st.env_path);
     free(st.obs_path);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "job.h"
 #include "mbx/sizes.h"
 #include "mbx/version.h"
 
@@ -117,6 +118,7 @@ int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t 
     o->settle = MBX_SETTLE_DEFAULT;
     o->monitor = 1;
     o->shift_rel = MBX_SHIFT_DEFAULT;
+    o->thread_level = MPI_THREAD_SINGLE;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         const char **slot = NULL, *name = NULL;
@@ -208,6 +210,15 @@ int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t 
         } else if (strcmp(a, "--resume") == 0) {
             o->resume = 1;
             continue;
+        } else if (is_opt(a, "--thread-level")) {
+            if (!(v = take_value(argc, argv, &i, "--thread-level", msg, len)))
+                return 2;
+            if ((o->thread_level = mbx_job_thread_level_parse(v)) < 0) {
+                snprintf(msg, len, "--thread-level: expected %s (got '%s')", MBX_THREAD_LEVEL_WORDS,
+                         v);
+                return 2;
+            }
+            continue;
         } else if (is_opt(a, "--timer")) {
             if (!(v = take_value(argc, argv, &i, "--timer", msg, len)))
                 return 2;
@@ -279,7 +290,9 @@ void mbx_cli_run_usage(void)
            "  --nmax N            maximum observations per point (default %d)\n"
            "  --procs P           process counts: all (default), a list 2,4,8, or a range\n"
            "                      A:B[:F] (grid by factor F, default 2; refined over P)\n"
-           "  --param LIST        benchmark parameter values (mw.*: work pieces)\n"
+           "  --param LIST        benchmark parameter values, a list or a range A:B[:F]\n"
+           "                      (mw.*: work pieces; threads.*, omp.*, pingpong.mt:\n"
+           "                      threads)\n"
            "  --root R            root rank of rooted collectives and master-worker (0)\n"
            "  --pair auto|A,B     ping-pong ranks; auto (default) scans for the pair with\n"
            "                      the largest latency from rank 0\n"
@@ -317,6 +330,10 @@ void mbx_cli_run_usage(void)
            "                      that was in flight last\n"
            "  --validate          after each point, check the data that arrived; wrong data\n"
            "                      is an error (exit 1), never a number\n"
+           "  --thread-level single|funneled|serialized|multiple  the MPI thread support\n"
+           "                      to ask for (default single; MPI_THREAD_MULTIPLE costs\n"
+           "                      MPICH up to a few per cent of latency); pingpong.mt with\n"
+           "                      more than 1 thread needs multiple\n"
            "  -q, --quiet         no progress lines on stderr\n"
            "  -h, --help          this text\n"
            "\n"

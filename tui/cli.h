@@ -28,6 +28,8 @@ typedef struct mbx_run_opts {
     uint64_t seed;     /* --seed: the shuffle's seed */
     int monitor;       /* --monitor on (default) | off */
     double shift_rel;  /* --shift: relative probe change that counts as a level shift */
+    int thread_level;  /* --thread-level: MPI_THREAD_SINGLE (default) .. MPI_THREAD_MULTIPLE;
+                          mbx_job_run has already asked MPI for it */
     int quiet;         /* no progress on stderr */
     int help;
 } mbx_run_opts;

@@ -15,6 +15,7 @@
 #include "job.h"
 #include "mbx/bench.h"
 #include "mbx/csvio.h"
+#include "thrinfo.h"
 
 #define REDRAW_S 0.1 /* at least 10 frames a second while measuring */
 
@@ -262,10 +263,17 @@ void ex_start_run(explorer *x)
     ex_refine_reset(x);
     ex_compare_forget(x);
     mbx_monitor_reset(&x->mon);
+    x->thr_unbound[0] = '\0';
     x->mon.peer = x->be->nranks > 1 && x->be->probe ? x->be->nranks - 1 : 0;
     x->cmp = x->choosing = x->ratios = 0;
-    if (x->xdim == EX_DIM_PROCS && ex_run_nprocs(x) < 2)
-        x->xdim = EX_DIM_SIZE;
+    /* Keep the x axis when this run has curves along it; else the first of
+     * size, P and parameter that it has (threads.* and omp.* have no size). */
+    if (!ex_dim_useful(x, x->xdim))
+        for (int d = EX_DIM_SIZE; d <= EX_DIM_PARAM; d++)
+            if (ex_dim_useful(x, d)) {
+                x->xdim = d;
+                break;
+            }
     mbx_csv_writer_close(x->autosave);
     x->autosave = NULL;
     open_autosave(x);
@@ -478,15 +486,22 @@ int ex_handle_key(explorer *x, int key)
         }
         return 1;
     case EXA_BANDWIDTH: x->bandwidth = !x->bandwidth; return 1;
-    case EXA_XAXIS:
-        if (x->xdim == EX_DIM_SIZE && ex_run_nprocs(x) < 2) {
+    case EXA_XAXIS: {
+        /* size -> P -> parameter -> size, skipping axes without a curve */
+        int d = x->xdim;
+        do
+            d = (d + 1) % (EX_DIM_PARAM + 1);
+        while (d != x->xdim && !ex_dim_useful(x, d));
+        if (d == x->xdim) {
             ex_set_msg(x, MBX_ROLE_WARNING,
-                       "x: the run has one process count; give several in 2 processes (2:8)");
+                       "x: one axis only; several process counts (2:8) or param values (1:8) "
+                       "give more");
             return 1;
         }
-        x->xdim = x->xdim == EX_DIM_SIZE ? EX_DIM_PROCS : EX_DIM_SIZE;
+        x->xdim = d;
         x->cmp = x->choosing = x->ratios = 0; /* the curves are different ones */
         return 1;
+    }
     case EXA_COMPARE:
         if (x->cmp) {
             x->cmp = x->ratios = 0;
@@ -573,9 +588,13 @@ int ex_tick(explorer *x, int wait_ms)
 static int on_progress(void *ud, const mbx_progress *p)
 {
     explorer *x = ud;
-    x->live = *p->s;
-    x->have_live = 1;
-    x->pts[x->cur].rel = p->rel;
+    /* An accurate point's plain companion is measured first (spec names
+     * it): its figures are not the point's, but keys are read all along. */
+    if (p->spec->bench_id == x->pts[x->cur].bench_id) {
+        x->live = *p->s;
+        x->have_live = 1;
+        x->pts[x->cur].rel = p->rel;
+    }
     if (ex_tick(x, 0))
         return 1;
     while (x->paused && !x->cancel && !x->quit)
@@ -646,7 +665,40 @@ static void done_message(explorer *x)
                                   mbx_point_status_name(more[i]));
     if (x->mon.remeasured && k < sizeof line)
         snprintf(line + k, sizeof line - k, "; %zu measured again", x->mon.remeasured);
+    if (x->thr_unbound[0]) {
+        size_t used = strlen(line);
+        snprintf(line + used, sizeof line - used, "; threads could not be bound on rank%s %s",
+                 strpbrk(x->thr_unbound, ",-") ? "s" : "", x->thr_unbound);
+        ex_set_msg(x, MBX_ROLE_WARNING, "%s", line);
+        return;
+    }
     ex_set_msg(x, MBX_ROLE_OK, "%s", line);
+}
+
+/* After a point of a threaded benchmark: a warning when some thread of
+ * some rank could not be bound (the records stay in the engine and go into
+ * the exported environment). */
+static void check_binding(explorer *x, const ex_point *p)
+{
+    const mbx_bench *b = mbx_bench_get(p->bench_id);
+    const mbx_thread_bind *tb = NULL;
+    if (!mbx_thrinfo_binds(b) || !x->be->thread_binding)
+        return;
+    int rc = x->be->thread_binding(x->be, &tb);
+    if (rc < 0) {
+        ex_set_msg(x, MBX_ROLE_WARNING, "%s: the thread binding could not be gathered: %s", b->name,
+                   mbx_strerror(rc));
+        return;
+    }
+    char ranks[sizeof x->thr_unbound];
+    const char *what = "";
+    if (mbx_thrinfo_binding_news(tb, x->be->nranks, &x->thr_seen, ranks, sizeof ranks, &what) > 0) {
+        snprintf(x->thr_unbound, sizeof x->thr_unbound, "%s", ranks);
+        ex_set_msg(x, MBX_ROLE_WARNING,
+                   "%s: threads could not be bound on rank%s %s; their times may move with the "
+                   "scheduler (%s)",
+                   b->name, strpbrk(ranks, ",-") ? "s" : "", ranks, what);
+    }
 }
 
 static void run_one_point(explorer *x)
@@ -687,6 +739,16 @@ static void run_one_point(explorer *x)
         }
         x->cur++;
         ex_refine_after(x, x->cur - 1);
+        check_binding(x, p);
+    } else if (rc == MBX_E_UNSUPPORTED &&
+               mbx_thrinfo_mpi_threads(mbx_bench_get(p->bench_id), p->param) > 1) {
+        p->state = EX_DROPPED;
+        x->running = 0;
+        char why[sizeof x->msg];
+        mbx_thrinfo_multiple_msg(mbx_bench_get(p->bench_id),
+                                 mbx_thrinfo_mpi_threads(mbx_bench_get(p->bench_id), p->param),
+                                 x->be->thread_asked, x->be->thread_granted, why, sizeof why);
+        ex_set_msg(x, MBX_ROLE_ERROR, "%s", why);
     } else {
         p->state = EX_DROPPED;
         x->running = 0;

@@ -264,8 +264,10 @@ void ex_draw_ratio_table(explorer *x, const mbx_rect *r)
         char xv[16], va[16] = "", vb[16] = "", rv[16], pv[16], line[32];
         if (x->xdim == EX_DIM_SIZE)
             mbx_axis_format(xs[i], MBX_AXIS_BYTES, 0, xv, sizeof xv);
-        else
+        else if (x->xdim == EX_DIM_PROCS)
             snprintf(xv, sizeof xv, "P=%.0f", xs[i]);
+        else
+            snprintf(xv, sizeof xv, "%c=%.0f", ex_param_axis_name(x)[0], xs[i]);
         if (i == rows - 1 && n > rows) {
             snprintf(line, sizeof line, "  +%d more", n - i);
             ex_put(x, top + i, x0, r->w - 1, MBX_ROLE_DIM, line);

@@ -39,7 +39,7 @@ static const fielddef fields[EX_NFIELDS] = {
     {"refine", "off, or EPS (5%): error target of a segment", NULL},
     {"refine budget", "0..10000: most points added to one curve", NULL},
     {"root", "0..%d: root of rooted collectives and mw.*", NULL},
-    {"pieces", "default, N or N,M: mw.* work pieces", NULL},
+    {"param", "default, N,M or A:B[:F]: mw.* pieces, threads.*/omp.* threads", NULL},
     {"pair", "auto (farthest from 0), or A,B in 0..%d", NULL},
     {"validate", "check the data that arrived (per point)", onoff},
     {"timer", "clock_gettime(MONOTONIC) or MPI_Wtime", timers},
@@ -124,11 +124,11 @@ void ex_params_init(explorer *x, const mbx_measurement *m)
     }
     snprintf(x->field[EX_F_ROOT], sizeof x->field[0], "%d", m->root);
     if (m->nparam == 0) {
-        snprintf(x->field[EX_F_PIECES], sizeof x->field[0], "default");
+        snprintf(x->field[EX_F_PARAM], sizeof x->field[0], "default");
     } else {
         size_t k = 0;
         for (size_t i = 0; i < m->nparam && k < sizeof x->field[0]; i++)
-            k += (size_t)snprintf(x->field[EX_F_PIECES] + k, sizeof x->field[0] - k, "%s%lld",
+            k += (size_t)snprintf(x->field[EX_F_PARAM] + k, sizeof x->field[0] - k, "%s%lld",
                                   i ? "," : "", (long long)m->param[i]);
     }
     if (m->pair_auto)
@@ -193,10 +193,10 @@ static void check_skampi(explorer *x, mbx_measurement *m)
     int last = x->be->nranks - 1;
     if (mbx_measurement_set(m, "root", x->field[EX_F_ROOT], msg, sizeof msg) < 0 || m->root > last)
         snprintf(x->ferr[EX_F_ROOT], sizeof x->ferr[0], "root: a rank in 0..%d", last);
-    if (strcmp(x->field[EX_F_PIECES], "default") != 0 &&
-        mbx_measurement_set(m, "param", x->field[EX_F_PIECES], msg, sizeof msg) < 0)
-        snprintf(x->ferr[EX_F_PIECES], sizeof x->ferr[0],
-                 "pieces: default, or N or N,M with each in 1..%d", MBX_PARAM_LIMIT);
+    if (strcmp(x->field[EX_F_PARAM], "default") != 0 &&
+        mbx_measurement_set(m, "param", x->field[EX_F_PARAM], msg, sizeof msg) < 0)
+        snprintf(x->ferr[EX_F_PARAM], sizeof x->ferr[0],
+                 "param: default, N,M or A:B[:F], each in 1..%d", MBX_PARAM_LIMIT);
     if (mbx_measurement_set(m, "pair", x->field[EX_F_PAIR], msg, sizeof msg) < 0 ||
         (!m->pair_auto && (m->pair_a > last || m->pair_b > last)))
         snprintf(x->ferr[EX_F_PAIR], sizeof x->ferr[0],
@@ -372,9 +372,12 @@ void ex_draw_params(explorer *x, const mbx_rect *body)
         mbx_axis_format((double)x->meas.sizes.v[0], MBX_AXIS_BYTES, 0, a, sizeof a);
         mbx_axis_format((double)x->meas.sizes.v[x->meas.sizes.n - 1], MBX_AXIS_BYTES, 0, b,
                         sizeof b);
-        snprintf(line, sizeof line, "%zu sizes from %s to %s, %d benchmark%s, %d process count%s",
-                 x->meas.sizes.n, a, b, ex_picker_count(x), ex_picker_count(x) == 1 ? "" : "s",
-                 x->nprocs, x->nprocs == 1 ? "" : "s");
+        int k = snprintf(line, sizeof line,
+                         "%zu sizes from %s to %s, %d benchmark%s, %d process count%s",
+                         x->meas.sizes.n, a, b, ex_picker_count(x),
+                         ex_picker_count(x) == 1 ? "" : "s", x->nprocs, x->nprocs == 1 ? "" : "s");
+        if (x->meas.nparam > 1 && k > 0 && (size_t)k < sizeof line)
+            snprintf(line + k, sizeof line - (size_t)k, ", %zu param values", x->meas.nparam);
         ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_OK, line);
         if (++y >= body->y + body->h)
             return;

@@ -24,14 +24,18 @@ int ex_series_of(const ex_point *p, int dim, ex_series *out)
     if ((dim == EX_DIM_SIZE && p->origin == EX_REF_PROCS) ||
         (dim == EX_DIM_PROCS && p->origin == EX_REF_SIZE))
         return 0;
+    if (dim == EX_DIM_PARAM &&
+        (p->origin != EX_GRID || !(mbx_bench_get(p->bench_id)->flags & MBX_BENCH_PARAM)))
+        return 0;
     memset(out, 0, sizeof *out);
     out->dim = dim;
     out->bench_id = p->bench_id;
-    out->param = p->param;
     out->root = p->root;
-    if (dim == EX_DIM_SIZE)
+    if (dim != EX_DIM_PARAM)
+        out->param = p->param;
+    if (dim != EX_DIM_PROCS)
         out->procs = p->procs;
-    else
+    if (dim != EX_DIM_SIZE)
         out->bytes = p->bytes;
     return 1;
 }
@@ -44,6 +48,12 @@ int ex_series_eq(const ex_series *a, const ex_series *b)
 
 double ex_point_x(const ex_point *p, int dim)
 {
+    if (dim == EX_DIM_PARAM) {
+        const mbx_bench *b = mbx_bench_get(p->bench_id);
+        if (!(b->flags & MBX_BENCH_PARAM))
+            return 0.0;
+        return (double)(p->param ? p->param : b->param_default);
+    }
     return dim == EX_DIM_SIZE ? (double)p->bytes : (double)p->procs;
 }
 
@@ -104,6 +114,51 @@ int ex_run_nprocs(const explorer *x)
     return n;
 }
 
+int ex_run_nparams(const explorer *x)
+{
+    int most = 0;
+    for (size_t id = 0; id < mbx_bench_count(); id++) {
+        double seen[MBX_PLAN_MAX_PARAM];
+        int n = 0;
+        for (size_t i = 0; i < x->npts && n < MBX_PLAN_MAX_PARAM; i++) {
+            double v = ex_point_x(&x->pts[i], EX_DIM_PARAM);
+            int dup = x->pts[i].bench_id != (int)id || !(v > 0);
+            for (int k = 0; k < n && !dup; k++)
+                dup = seen[k] == v;
+            if (!dup)
+                seen[n++] = v;
+        }
+        most = n > most ? n : most;
+    }
+    return most;
+}
+
+const char *ex_param_axis_name(const explorer *x)
+{
+    const char *name = NULL;
+    for (size_t i = 0; i < x->npts; i++) {
+        const mbx_bench *b = mbx_bench_get(x->pts[i].bench_id);
+        if (!(b->flags & MBX_BENCH_PARAM))
+            continue;
+        if (name && strcmp(name, b->param_name) != 0)
+            return "parameter";
+        name = b->param_name;
+    }
+    return name ? name : "parameter";
+}
+
+int ex_dim_useful(const explorer *x, int dim)
+{
+    if (dim == EX_DIM_PROCS)
+        return ex_run_nprocs(x) >= 2;
+    if (dim == EX_DIM_PARAM)
+        return ex_run_nparams(x) >= 2;
+    for (size_t i = 0; i < x->npts; i++)
+        if (x->pts[i].bytes > 0)
+            return 1;
+    return 0;
+}
+
 void ex_series_names(const explorer *x, const ex_series *s, int n, char (*names)[48])
 {
     (void)x;
@@ -126,14 +181,14 @@ void ex_series_names(const explorer *x, const ex_series *s, int n, char (*names)
         char *o = names[i];
         size_t len = 48;
         int k = snprintf(o, len, "%s", short_ok && dot ? dot + 1 : b->name);
-        if (s[i].dim == EX_DIM_PROCS && (b->flags & MBX_BENCH_SIZED) && k < 40) {
+        if (s[i].dim != EX_DIM_SIZE && (b->flags & MBX_BENCH_SIZED) && k < 40) {
             char sz[16];
             mbx_axis_format((double)s[i].bytes, MBX_AXIS_BYTES, 0, sz, sizeof sz);
             k += snprintf(o + k, len - (size_t)k, " %s", sz);
         }
-        if (s[i].dim == EX_DIM_SIZE && procs_vary && k < 40)
+        if (s[i].dim != EX_DIM_PROCS && procs_vary && k < 40)
             k += snprintf(o + k, len - (size_t)k, " P%d", s[i].procs);
-        if (param_vary && (b->flags & MBX_BENCH_PARAM) && k < 40)
+        if (s[i].dim != EX_DIM_PARAM && param_vary && (b->flags & MBX_BENCH_PARAM) && k < 40)
             k += snprintf(o + k, len - (size_t)k, " %s=%lld", b->param_name ? b->param_name : "p",
                           (long long)(s[i].param ? s[i].param : b->param_default));
         if (root_vary && (b->flags & MBX_BENCH_ROOTED) && k < 40)
@@ -167,7 +222,7 @@ static int refinable(const explorer *x, const ex_point *p, int dim)
     const mbx_bench *b = mbx_bench_get(p->bench_id);
     if (dim == EX_DIM_SIZE)
         return (b->flags & MBX_BENCH_SIZED) != 0;
-    return x->procs_range;
+    return dim == EX_DIM_PROCS && x->procs_range;
 }
 
 static int find_refiner(const explorer *x, const ex_series *s)

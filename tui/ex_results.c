@@ -17,10 +17,10 @@
 #include "report.h"
 
 /* Status comes before the optional columns so it stays visible on 80-100
- * column terminals; a refined point's bytes carry the plot's ^ mark. Root,
- * parameter, refined, again (measured a second time: the machine changed
- * level), the monitor's probe and invalid observations appear when some
- * point has them. */
+ * column terminals; a refined point's bytes carry the plot's ^ mark. The
+ * plain companion's median (accurate benchmarks), root, parameter, refined,
+ * again (measured a second time: the machine changed level), the monitor's
+ * probe and invalid observations appear when some point has them. */
 enum {
     C_BENCH,
     C_BYTES,
@@ -29,6 +29,7 @@ enum {
     C_CI,
     C_ERR,
     C_STATUS,
+    C_PLAIN,
     C_PROCS,
     C_RANKS,
     C_ROOT,
@@ -42,9 +43,9 @@ enum {
     C_COUNT
 };
 static const char *const col_names[C_COUNT] = {
-    "benchmark", "bytes", "n",       "median", "ci95",     "err",     "status", "procs", "ranks",
-    "root",      "param", "refined", "again",  "probe_us", "invalid", "tmean",  "MB/s"};
-static const int col_w[C_COUNT] = {19, 6, 5, 8, 16, 6, 10, 5, 7, 4, 8, 7, 5, 9, 7, 8, 7};
+    "benchmark", "bytes", "n",     "median",  "ci95",  "err",      "status",  "plain", "procs",
+    "ranks",     "root",  "param", "refined", "again", "probe_us", "invalid", "tmean", "MB/s"};
+static const int col_w[C_COUNT] = {19, 6, 5, 8, 16, 6, 10, 8, 5, 7, 4, 8, 7, 5, 9, 7, 8, 7};
 
 static const explorer *sort_ctx;
 
@@ -52,7 +53,7 @@ static const explorer *sort_ctx;
 static int applies(const explorer *x, int c)
 {
     if (c != C_ROOT && c != C_PARAM && c != C_REFINED && c != C_AGAIN && c != C_PROBE &&
-        c != C_INVALID)
+        c != C_INVALID && c != C_PLAIN)
         return 1;
     for (size_t i = 0; i < x->npts; i++) {
         const mbx_result *r = &x->pts[i].r;
@@ -60,7 +61,8 @@ static int applies(const explorer *x, int c)
             continue;
         if ((c == C_ROOT && r->root >= 0) || (c == C_PARAM && r->param_name) ||
             (c == C_REFINED && r->refined) || (c == C_AGAIN && r->remeasured) ||
-            (c == C_PROBE && isfinite(r->probe)) || (c == C_INVALID && r->invalid))
+            (c == C_PROBE && isfinite(r->probe)) || (c == C_INVALID && r->invalid) ||
+            (c == C_PLAIN && isfinite(r->plain)))
             return 1;
     }
     return 0;
@@ -83,6 +85,7 @@ static double sort_key(const ex_point *p, int col)
     case C_BYTES: return (double)p->bytes;
     case C_N: return (double)p->r.s.n;
     case C_MEDIAN: return p->r.s.median;
+    case C_PLAIN: return p->r.plain;
     case C_TMEAN: return p->r.s.tmean;
     case C_CI: return p->r.s.ci_hi - p->r.s.ci_lo;
     case C_ERR: return mbx_stop_progress(&p->r.stop, &p->r.s);
@@ -202,6 +205,12 @@ static void cell_text(const explorer *x, const ex_point *p, int c, char *buf, si
     case C_N: snprintf(buf, len, "%zu", r->s.n); break;
     case C_MEDIAN: mbx_axis_format(r->s.median, MBX_AXIS_SECONDS, x->utf8, buf, (int)len); break;
     case C_TMEAN: mbx_axis_format(r->s.tmean, MBX_AXIS_SECONDS, x->utf8, buf, (int)len); break;
+    case C_PLAIN:
+        if (isfinite(r->plain))
+            mbx_axis_format(r->plain, MBX_AXIS_SECONDS, x->utf8, buf, (int)len);
+        else
+            snprintf(buf, len, "-");
+        break;
     case C_CI:
         mbx_axis_format(r->s.ci_lo, MBX_AXIS_SECONDS, x->utf8, a, sizeof a);
         mbx_axis_format(r->s.ci_hi, MBX_AXIS_SECONDS, x->utf8, b, sizeof b);

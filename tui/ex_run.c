@@ -15,6 +15,7 @@
 #define REFINED_MARK '^'
 #define SHIFTED_MARK '~' /* the machine changed level during the point, twice */
 #define AGAIN_MARK 'r'   /* measured again after a level shift, then fine */
+#define PLAIN_MARK 'p'   /* an accurate point's plain companion (mbx_result.plain) */
 
 static const char markers[MBX_NSERIES] = {'o', '+', 'x', '*', '#', '@', '%', '&'};
 
@@ -25,6 +26,19 @@ double ex_point_y(const explorer *x, const ex_point *p)
     if (x->bandwidth)
         return mbx_result_bandwidth(&p->r);
     return p->r.s.median;
+}
+
+/* The plain benchmark's median next to an accurate point, as plotted
+ * (time, or bandwidth over it); NAN when there is none. */
+static double plain_y(const explorer *x, const ex_point *p)
+{
+    if (p->state != EX_DONE || !isfinite(p->r.plain))
+        return NAN;
+    if (!x->bandwidth)
+        return p->r.plain;
+    mbx_result q = p->r;
+    q.s.median = p->r.plain;
+    return mbx_result_bandwidth(&q);
 }
 
 static int owner_role(int owner)
@@ -43,7 +57,7 @@ ex_xaxis ex_xaxis_fit(int dim, double lo, double hi)
 {
     ex_xaxis a;
     memset(&a, 0, sizeof a);
-    if (dim == EX_DIM_PROCS && hi - lo <= 128) {
+    if (dim != EX_DIM_SIZE && hi - lo <= 128) {
         a.lin = 1;
         a.lo = lo;
         a.hi = hi > lo ? hi : lo + 1;
@@ -92,6 +106,7 @@ typedef struct view {
     int cmp_idx[2];          /* indices of A and B, -1 when absent */
     int any_refined;
     int any_shift; /* some point was measured again or is SHIFTED */
+    int any_plain; /* some drawn point has a plain companion value */
     ex_xaxis xa;
     int pw, ph, px, py, dw, dh;
 } view;
@@ -115,11 +130,13 @@ static void build_view(explorer *x, view *v)
                 v->draw[s] = 1;
             }
     }
-    v->any_refined = v->any_shift = 0;
+    v->any_refined = v->any_shift = v->any_plain = 0;
     for (size_t i = 0; i < x->npts; i++) {
         const ex_point *p = &x->pts[i];
         if (p->origin != EX_GRID && p->state == EX_DONE)
             v->any_refined = 1;
+        for (int k = 0; k < v->nser && !v->any_plain && isfinite(plain_y(x, p)); k++)
+            v->any_plain = v->draw[k] && in_series(p, &v->ser[k]);
         if (p->state == EX_DONE && (p->r.remeasured || p->r.status == MBX_POINT_SHIFTED))
             v->any_shift = 1;
     }
@@ -168,6 +185,14 @@ static void draw_curves(explorer *x, view *v, mbx_canvas *cv, const mbx_scale *y
             if (lastx >= 0)
                 mbx_canvas_line(cv, lastx, lasty, dx, dy, owner);
             lastx = dx, lasty = dy;
+        }
+        /* The plain companion's medians: marks only, no line, under the
+         * curve's own markers where the two share a cell. */
+        for (size_t i = 0; i < n; i++) {
+            double y = plain_y(x, pts[i]);
+            if (y > 0 && isfinite(y))
+                mbx_canvas_mark(cv, ex_xaxis_pixel(&v->xa, ex_point_x(pts[i], x->xdim), dw),
+                                mbx_scale_pixel(ys, y, dh, 1), PLAIN_MARK, owner);
         }
         /* Markers after lines so they stay visible. Where two share a
          * cell, status beats measured again beats refined beats the
@@ -240,8 +265,10 @@ static void draw_plot(explorer *x, const mbx_rect *r, view *v)
     const char *what = x->bandwidth ? "bandwidth MB/s, bytes / median" : "median time";
     if (x->xdim == EX_DIM_SIZE)
         snprintf(title, sizeof title, "%s vs message size (log-log; b, x toggle)", what);
+    else if (x->xdim == EX_DIM_PROCS)
+        snprintf(title, sizeof title, "%s vs processes P: ranks 0..P-1 (x: next axis)", what);
     else
-        snprintf(title, sizeof title, "%s vs processes P: ranks 0..P-1 (x: size)", what);
+        snprintf(title, sizeof title, "%s vs %s (x: next axis)", what, ex_param_axis_name(x));
     if ((int)strlen(title) > r->w - 2) /* the keys are in the footer too */
         *strrchr(title, '(') = '\0';
     ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, title);
@@ -267,10 +294,14 @@ static void draw_plot(explorer *x, const mbx_rect *r, view *v)
             continue;
         xmin = fmin(xmin, px);
         xmax = fmax(xmax, px);
-        double y = ex_point_y(x, p);
+        double y = ex_point_y(x, p), yp = plain_y(x, p);
         if (y > 0 && isfinite(y)) {
             ymin = fmin(ymin, y);
             ymax = fmax(ymax, y);
+        }
+        if (yp > 0 && isfinite(yp)) {
+            ymin = fmin(ymin, yp);
+            ymax = fmax(ymax, yp);
         }
     }
     if (!(xmax > 0))
@@ -399,7 +430,7 @@ static void draw_legend(explorer *x, const mbx_rect *r, const view *v)
 {
     ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL,
            x->cmp ? "compared (v ends, = ratios)" : "series");
-    int rows = r->h - 1 - v->any_refined - v->any_shift, line = 0;
+    int rows = r->h - 1 - v->any_refined - v->any_shift - v->any_plain, line = 0;
     for (int s = 0; s < v->nser && line < rows; s++) {
         if (!v->draw[s])
             continue;
@@ -450,6 +481,12 @@ static void draw_legend(explorer *x, const mbx_rect *r, const view *v)
         char text[64];
         snprintf(text, sizeof text, "%c SHIFTED %c measured again", SHIFTED_MARK, AGAIN_MARK);
         ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_DIM, text);
+        line++;
+    }
+    if (v->any_plain && line + 1 < r->h) {
+        char text[64];
+        snprintf(text, sizeof text, "%c plain median, same point", PLAIN_MARK);
+        ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_DIM, text);
     }
 }
 
@@ -457,15 +494,20 @@ static void conv_label(const explorer *x, const ex_point *p, int labw, int multi
                        size_t len)
 {
     const char *name = mbx_bench_get(p->bench_id)->name, *dot = strchr(name, '.');
-    char sz[12], pc[8] = "";
+    const mbx_bench *b = mbx_bench_get(p->bench_id);
+    char sz[24], pc[8] = "";
     mbx_axis_format((double)p->bytes, MBX_AXIS_BYTES, 0, sz, sizeof sz);
+    if (!p->bytes && (b->flags & MBX_BENCH_PARAM)) /* unsized: "t=4" for 4 threads */
+        snprintf(sz, sizeof sz, "%c=%lld", b->param_name[0],
+                 (long long)(p->param ? p->param : b->param_default));
     if (multi)
         snprintf(pc, sizeof pc, "x%d", p->procs);
     int pw = multi ? (int)strlen(pc) + 1 : 0, nw = labw - 8 - pw;
     if (nw < 1)
         nw = 1;
-    snprintf(out, len, "%-*.*s %6s%s%s%c", nw, nw, dot ? dot + 1 : name, p->bytes ? sz : "-",
-             multi ? " " : "", pc, p->origin != EX_GRID ? REFINED_MARK : ' ');
+    snprintf(out, len, "%-*.*s %6.6s%s%s%c", nw, nw, dot ? dot + 1 : name,
+             p->bytes || (b->flags & MBX_BENCH_PARAM) ? sz : "-", multi ? " " : "", pc,
+             p->origin != EX_GRID ? REFINED_MARK : ' ');
     (void)x;
 }
 
@@ -656,7 +698,7 @@ void ex_draw_run(explorer *x)
     build_view(x, &v);
     int nleg = x->cmp ? 2 : v.nser;
     mbx_run_layout l;
-    mbx_layout_run(x->rows, x->cols, nleg + v.any_refined + v.any_shift, &l);
+    mbx_layout_run(x->rows, x->cols, nleg + v.any_refined + v.any_shift + v.any_plain, &l);
     draw_plot(x, &l.plot, &v);
     draw_legend(x, &l.legend, &v);
     if (x->cmp && x->ratios)

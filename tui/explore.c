@@ -18,6 +18,7 @@
 #include "job.h"
 #include "mbx/bench.h"
 #include "mbx/csvio.h"
+#include "mbx/threads.h"
 #include "mbx/version.h"
 
 extern const char mbx_embedded_quick_plan[];
@@ -33,6 +34,7 @@ static const char *const theme_dirs[] = {MBX_THEMES_INSTALL_DIR, MBX_THEMES_SOUR
 
 typedef struct opts {
     const char *plan, *theme, *theme_dir, *glyphs, *autosave, *keys, *dump_dir, *term_type;
+    const char *thread_level; /* checked here; mbx_job_run asks MPI for it */
     int start, no_color, fake, help, hl_cols, hl_rows;
 } opts;
 
@@ -54,7 +56,11 @@ void mbx_explore_usage(void)
            "  --fake N             a simulated back end with N ranks, no MPI (demos, tests)\n"
            "  --headless COLSxROWS draw to a virtual screen; needs --keys (and --fake)\n"
            "  --keys FILE          headless key script; --dump-dir DIR for its screen dumps\n"
-           "  --term TYPE          headless terminal type (default xterm-256color)\n");
+           "  --term TYPE          headless terminal type (default xterm-256color)\n"
+           "  --thread-level L     the MPI thread support to ask for: single (default),\n"
+           "                       funneled, serialized or multiple; pingpong.mt with more\n"
+           "                       than 1 thread needs multiple (which costs MPICH up to a\n"
+           "                       few per cent of latency)\n");
 }
 
 static int bad(const char *fmt, const char *a, const char *b)
@@ -96,6 +102,11 @@ static int parse(int argc, char **argv, opts *o)
             slot = &o->dump_dir;
         } else if (!strcmp(a, "--term")) {
             slot = &o->term_type;
+        } else if (!strcmp(a, "--thread-level")) {
+            slot = &o->thread_level;
+        } else if (!strncmp(a, "--thread-level=", 15)) {
+            o->thread_level = a + 15;
+            continue;
         } else if (!strcmp(a, "--fake") || !strcmp(a, "--headless")) {
             if (i + 1 >= argc)
                 return bad("%s: missing value", a, "");
@@ -121,6 +132,9 @@ static int parse(int argc, char **argv, opts *o)
     if (o->glyphs && strcmp(o->glyphs, "braille") && strcmp(o->glyphs, "block") &&
         strcmp(o->glyphs, "ascii"))
         return bad("--glyphs: expected braille, block or ascii (got '%s')%s", o->glyphs, "");
+    if (o->thread_level && mbx_job_thread_level_parse(o->thread_level) < 0)
+        return bad("--thread-level: expected " MBX_THREAD_LEVEL_WORDS " (got '%s')%s",
+                   o->thread_level, "");
     if (o->hl_cols && (!o->keys || !o->fake))
         return bad("--headless: needs --keys FILE and --fake N%s%s", "", "");
     return 0;
@@ -143,6 +157,10 @@ static int setup_explorer(explorer *x, const opts *o, char *msg, size_t msglen)
         return 2;
     x->configured_timer = -1;
     x->start_now = o->start;
+    if (x->be->thread_granted < x->be->thread_asked)
+        ex_set_msg(x, MBX_ROLE_WARNING, "the MPI library granted only %s (asked %s)",
+                   mbx_thread_level_name(x->be->thread_granted),
+                   mbx_thread_level_name(x->be->thread_asked));
     mbx_monitor_init(&x->mon, 0, 0.0); /* its peer is set when a run starts */
 
     mbx_plan *plan = calloc(1, sizeof *plan);

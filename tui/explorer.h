@@ -50,7 +50,7 @@ typedef enum ex_field {
     EX_F_REFINE,
     EX_F_BUDGET,
     EX_F_ROOT,
-    EX_F_PIECES,
+    EX_F_PARAM,
     EX_F_PAIR,
     EX_F_VALIDATE,
     EX_F_TIMER,
@@ -62,9 +62,10 @@ typedef enum ex_field {
 
 typedef enum ex_pstate { EX_PENDING = 0, EX_RUNNING, EX_DONE, EX_DROPPED } ex_pstate;
 
-/* The x axis of a curve: message size, or process count P (the point runs
- * on the first P ranks of the job). */
-typedef enum ex_dim { EX_DIM_SIZE = 0, EX_DIM_PROCS = 1 } ex_dim;
+/* The x axis of a curve: message size, process count P (the point runs on
+ * the first P ranks of the job), or the benchmark's parameter (threads,
+ * work pieces). */
+typedef enum ex_dim { EX_DIM_SIZE = 0, EX_DIM_PROCS = 1, EX_DIM_PARAM = 2 } ex_dim;
 
 /* Why a point is in the run: the grid of the form, or a refinement along
  * one dimension (it then belongs to curves along that dimension only). */
@@ -99,13 +100,14 @@ typedef struct ex_sig {
 
 /* One curve: everything but its x fixed. Along EX_DIM_SIZE the curve is
  * (benchmark, procs, param, root) over bytes; along EX_DIM_PROCS it is
- * (benchmark, bytes, param, root) over P. */
+ * (benchmark, bytes, param, root) over P; along EX_DIM_PARAM (benchmarks
+ * with a parameter) (benchmark, bytes, procs, root) over the parameter. */
 typedef struct ex_series {
     int dim;
     int bench_id;
-    uint64_t bytes; /* EX_DIM_PROCS only */
-    int procs;      /* EX_DIM_SIZE only */
-    int64_t param;
+    uint64_t bytes; /* EX_DIM_PROCS and EX_DIM_PARAM */
+    int procs;      /* EX_DIM_SIZE and EX_DIM_PARAM */
+    int64_t param;  /* EX_DIM_SIZE and EX_DIM_PROCS */
     int root;
 } ex_series;
 
@@ -247,6 +249,11 @@ typedef struct explorer {
     char msg[256]; /* the status line's message */
     int msg_role;
 
+    /* threaded points: failed binds seen so far (thrinfo.h), and the ranks
+     * with one in this run ("" none) for the run's closing message */
+    int thr_seen;
+    char thr_unbound[64];
+
     /* the b_eff / b_eff_io screen */
     ex_beff bf;
 
@@ -326,6 +333,14 @@ size_t ex_series_points(const explorer *x, const ex_series *s, const ex_point **
 /* Names of n series, as short as they can be while telling them apart. */
 void ex_series_names(const explorer *x, const ex_series *s, int n, char (*names)[48]);
 int ex_run_nprocs(const explorer *x); /* distinct process counts among the run's points */
+/* The most distinct parameter values of one benchmark with a parameter
+ * among the run's points (0 when none has a parameter). */
+int ex_run_nparams(const explorer *x);
+/* Whether the run has curves along dim with more than one x. */
+int ex_dim_useful(const explorer *x, int dim);
+/* The parameter's name ("threads") when every benchmark of the run that
+ * has one calls it so, else "parameter". */
+const char *ex_param_axis_name(const explorer *x);
 void ex_refine_reset(explorer *x);
 void ex_refine_after(explorer *x, size_t idx); /* point idx finished: feed, start, propose */
 const ex_refiner *ex_refine_active(const explorer *x); /* the refiner proposing now, or NULL */

@@ -13,8 +13,23 @@ typedef int (*mbx_root_fn)(mbx_engine *e, int argc, char **argv);
  * ranks serve its commands; then rank 0 sends QUIT with root's exit code,
  * and every rank finalizes and returns that code. SIGINT and SIGTERM only
  * set mbx_stop_signal (a second one acts at once): rank 0's front end is
- * expected to look at it between batches and wind down. */
+ * expected to look at it between batches and wind down.
+ *
+ * MPI starts with MPI_Init_thread at the level of "--thread-level WORD" or
+ * "--thread-level=WORD" in argv (single when absent; a bad WORD also means
+ * single here, and the front end's own parser reports it). */
 int mbx_job_run(int argc, char **argv, mbx_root_fn root);
+
+/* MPI_THREAD_SINGLE ... MPI_THREAD_MULTIPLE for "single", "funneled",
+ * "serialized", "multiple"; -1 for anything else (or NULL). */
+int mbx_job_thread_level_parse(const char *word);
+
+#define MBX_THREAD_LEVEL_WORDS "single, funneled, serialized or multiple"
+
+/* In the root function (any rank): the level mbx_job_run asked MPI for,
+ * and the level MPI granted (MPI_Init_thread's `provided`). */
+int mbx_job_thread_asked(void);
+int mbx_job_thread_granted(void);
 
 extern volatile sig_atomic_t mbx_stop_signal;
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mbx/csvio.h"
+#include "mbx/result.h"
 
 #define JOURNAL_MAGIC "# mpibex journal 1"
 
@@ -78,6 +79,7 @@ void mbx_resume_free(mbx_resume *r)
 {
     free(r->key);
     free(r->median_s);
+    free(r->plain_s);
     free(r->refined);
     free(r->curve);
     free(r->procs);
@@ -186,14 +188,30 @@ int mbx_resume_load(const char *csv, const char *journal, uint64_t hash, mbx_res
             return 2;
         }
     }
+    /* Rows appended later must match the header: files of an earlier
+     * version have a prefix of today's columns, and get rows of as many. */
+    out->ncols = t.nrows > 0 ? t.ncols[0] : 0;
+    for (size_t c = 0; c < out->ncols; c++) {
+        if (c >= MBX_RESULT_NCOLS || strcmp(t.cell[0][c], mbx_result_columns[c]) != 0) {
+            snprintf(msg, len,
+                     "--resume: '%s' column %zu is '%s', this version writes '%s' there; rerun "
+                     "without --resume",
+                     csv, c + 1, t.cell[0][c], c < MBX_RESULT_NCOLS ? mbx_result_columns[c] : "-");
+            mbx_csv_table_free(&t);
+            return 2;
+        }
+    }
+    int plain_col = mbx_csv_table_col(&t, "plain_us");
     size_t rows = t.nrows > 0 ? t.nrows - 1 : 0;
     out->key = calloc(rows ? rows : 1, sizeof *out->key);
     out->median_s = calloc(rows ? rows : 1, sizeof *out->median_s);
+    out->plain_s = calloc(rows ? rows : 1, sizeof *out->plain_s);
     out->refined = calloc(rows ? rows : 1, sizeof *out->refined);
     out->curve = calloc(rows ? rows : 1, sizeof *out->curve);
     out->procs = calloc(rows ? rows : 1, sizeof *out->procs);
     out->bytes = calloc(rows ? rows : 1, sizeof *out->bytes);
-    if (!out->key || !out->median_s || !out->refined || !out->curve || !out->procs || !out->bytes) {
+    if (!out->key || !out->median_s || !out->plain_s || !out->refined || !out->curve ||
+        !out->procs || !out->bytes) {
         mbx_csv_table_free(&t);
         snprintf(msg, len, "out of memory");
         return 1;
@@ -215,6 +233,8 @@ int mbx_resume_load(const char *csv, const char *journal, uint64_t hash, mbx_res
                       out->bytes[out->n], pv, rv);
         mbx_curve_key(out->curve[out->n], MBX_KEY_MAX, c[col[0]], c[col[1]], pv, rv);
         out->median_s[out->n] = *med ? strtod(med, NULL) * 1e-6 : NAN;
+        const char *plain = plain_col >= 0 ? c[plain_col] : "";
+        out->plain_s[out->n] = *plain ? strtod(plain, NULL) * 1e-6 : NAN;
         out->refined[out->n] = strcmp(c[col[7]], "1") == 0;
         out->n++;
     }

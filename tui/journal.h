@@ -23,6 +23,7 @@ typedef struct mbx_resume {
     size_t n;                   /* finished points (rows of OUT.csv) */
     char (*key)[MBX_KEY_MAX];   /* n keys */
     double *median_s;           /* n medians in seconds (NAN when empty) */
+    double *plain_s;            /* n plain_us in seconds (NAN when empty or no such column) */
     int *refined;               /* n flags */
     char (*curve)[MBX_KEY_MAX]; /* n curve keys: the key without procs and bytes */
     int *procs;                 /* n */
@@ -33,6 +34,10 @@ typedef struct mbx_resume {
     size_t torn_bytes;             /* bytes of a torn last row cut off */
     uint64_t seed;                 /* the order's seed the run used */
     int have_seed;
+    /* Columns of OUT.csv's header: the first ncols of mbx_result_columns
+     * (fewer than MBX_RESULT_NCOLS when an earlier version wrote it; rows
+     * appended must have as many); 0 when the file is empty. */
+    size_t ncols;
 } mbx_resume;
 
 /* A curve's identity: label, benchmark, param, root (see mbx_point_key). */
@@ -41,7 +46,8 @@ void mbx_curve_key(char *buf, size_t len, const char *label, const char *bench, 
 
 /* Load OUT.csv and its journal for a resume of the run with fingerprint
  * `hash`. Returns 0, or 2 with a one-line message (missing files, another
- * plan, a CSV that is not ours). */
+ * plan, a CSV that is not ours, a header that is not a prefix of
+ * mbx_result_columns). */
 int mbx_resume_load(const char *csv, const char *journal, uint64_t hash, mbx_resume *out, char *msg,
                     size_t len);
 void mbx_resume_free(mbx_resume *r);

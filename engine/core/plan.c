@@ -80,6 +80,44 @@ static long long parse_int(const char *s, long long lim)
     return v <= lim ? v : -1;
 }
 
+/* A range A:B[:F] (v is modified): the geometric grid A, A*F, A*F^2, ...
+ * rounded and strictly increasing, B always last, at most max values in
+ * 1..lim (F defaults to 2). MBX_E_INVAL with why set to the factor's rule
+ * when F is bad, and to `expected` when A or B is. */
+static int expand_range(char *v, long long lim, size_t max, int64_t *list, size_t *n,
+                        const char *expected, char *why, size_t whylen)
+{
+    char *p1 = strchr(v, ':'), *p2 = strchr(p1 + 1, ':');
+    *p1 = '\0';
+    if (p2)
+        *p2 = '\0';
+    long long a = parse_int(trim(v), lim), b = parse_int(trim(p1 + 1), lim);
+    double f = 2.0;
+    char *end = NULL;
+    if (p2) {
+        f = strtod(trim(p2 + 1), &end);
+        if (end == p2 + 1 || *end != '\0' || !(f > 1.0 && f <= 64.0)) {
+            mbx_msgf(why, whylen, "range factor F must be a number with 1 < F <= 64 (A:B:F)");
+            return MBX_E_INVAL;
+        }
+    }
+    if (a < 1 || b < a) {
+        mbx_msgf(why, whylen, "%s", expected);
+        return MBX_E_INVAL;
+    }
+    *n = 0;
+    double x = (double)a;
+    while (*n < max - 1 && (long long)(x + 0.5) < b) {
+        int64_t p = (int64_t)(x + 0.5);
+        if (*n == 0 || p > list[*n - 1])
+            list[(*n)++] = p;
+        x *= f;
+    }
+    if (*n == 0 || list[*n - 1] < b)
+        list[(*n)++] = b;
+    return MBX_OK;
+}
+
 static int set_procs(mbx_measurement *m, char *v, char *why, size_t whylen)
 {
     int list[MBX_PLAN_MAX_PROCS];
@@ -92,36 +130,16 @@ static int set_procs(mbx_measurement *m, char *v, char *why, size_t whylen)
         return MBX_OK;
     }
     if (strchr(v, ':')) {
-        char *p1 = strchr(v, ':'), *p2 = strchr(p1 + 1, ':');
-        *p1 = '\0';
-        if (p2)
-            *p2 = '\0';
-        long long a = parse_int(trim(v), MBX_PROCS_LIMIT),
-                  b = parse_int(trim(p1 + 1), MBX_PROCS_LIMIT);
-        double f = 2.0;
-        char *end = NULL;
-        if (p2) {
-            f = strtod(trim(p2 + 1), &end);
-            if (end == p2 + 1 || *end != '\0' || !(f > 1.0 && f <= 64.0)) {
-                mbx_msgf(why, whylen, "range factor F must be a number with 1 < F <= 64 (A:B:F)");
-                return MBX_E_INVAL;
-            }
-        }
-        if (a < 1 || b < a) {
-            mbx_msgf(why, whylen,
-                     "expected all, a list like 2,4,8, or a range A:B[:F] with 1 <= A <= B <= %d",
-                     MBX_PROCS_LIMIT);
+        int64_t grid[MBX_PLAN_MAX_PROCS];
+        char expected[128];
+        snprintf(expected, sizeof expected,
+                 "expected all, a list like 2,4,8, or a range A:B[:F] with 1 <= A <= B <= %d",
+                 MBX_PROCS_LIMIT);
+        if (expand_range(v, MBX_PROCS_LIMIT, MBX_PLAN_MAX_PROCS, grid, &n, expected, why, whylen) <
+            0)
             return MBX_E_INVAL;
-        }
-        double x = (double)a;
-        while (n < MBX_PLAN_MAX_PROCS - 1 && (long long)(x + 0.5) < b) {
-            int p = (int)(x + 0.5);
-            if (n == 0 || p > list[n - 1])
-                list[n++] = p;
-            x *= f;
-        }
-        if (n == 0 || list[n - 1] < b)
-            list[n++] = (int)b;
+        for (size_t i = 0; i < n; i++)
+            list[i] = (int)grid[i];
         range = 1;
     } else {
         for (char *save = NULL, *tok = strtok_r(v, ",", &save); tok;
@@ -161,17 +179,31 @@ static int set_param(mbx_measurement *m, char *v, char *why, size_t whylen)
 {
     int64_t list[MBX_PLAN_MAX_PARAM];
     size_t n = 0;
-    for (char *save = NULL, *tok = strtok_r(v, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        long long p = parse_int(trim(tok), MBX_PARAM_LIMIT);
-        if (p < 1 || n == MBX_PLAN_MAX_PARAM) {
-            mbx_msgf(why, whylen, "expected a list of at most %d integers in 1..%d (got '%s')",
-                     MBX_PLAN_MAX_PARAM, MBX_PARAM_LIMIT, trim(tok));
+    if (strchr(v, ':')) {
+        char expected[128];
+        snprintf(expected, sizeof expected,
+                 "expected a list like 1,2,4 or a range A:B[:F] with 1 <= A <= B <= %d",
+                 MBX_PARAM_LIMIT);
+        if (expand_range(v, MBX_PARAM_LIMIT, MBX_PLAN_MAX_PARAM, list, &n, expected, why, whylen) <
+            0)
             return MBX_E_INVAL;
+    } else {
+        for (char *save = NULL, *tok = strtok_r(v, ",", &save); tok;
+             tok = strtok_r(NULL, ",", &save)) {
+            long long p = parse_int(trim(tok), MBX_PARAM_LIMIT);
+            if (p < 1 || n == MBX_PLAN_MAX_PARAM) {
+                mbx_msgf(why, whylen,
+                         "expected a list of at most %d integers in 1..%d, or a range A:B[:F] "
+                         "(got '%s')",
+                         MBX_PLAN_MAX_PARAM, MBX_PARAM_LIMIT, trim(tok));
+                return MBX_E_INVAL;
+            }
+            list[n++] = p;
         }
-        list[n++] = p;
     }
     if (n == 0) {
-        mbx_msgf(why, whylen, "expected a list of integers in 1..%d", MBX_PARAM_LIMIT);
+        mbx_msgf(why, whylen, "expected a list of integers in 1..%d, or a range A:B[:F]",
+                 MBX_PARAM_LIMIT);
         return MBX_E_INVAL;
     }
     memcpy(m->param, list, n * sizeof list[0]);

@@ -11,7 +11,7 @@ const char *const mbx_result_columns[MBX_RESULT_NCOLS] = {
     "bandwidth_MBps", "timing",     "overhead_us",    "nmin",       "nmax",       "batches",
     "wall_s",         "label",      "root",           "op",         "param",      "param_name",
     "ranks",          "refined",    "validated",      "sync",       "clock_sync", "cache",
-    "invalid",        "probe_us",   "probe_after_us", "remeasured",
+    "invalid",        "probe_us",   "probe_after_us", "remeasured", "plain_us",
 };
 
 const char *const mbx_obs_columns[MBX_OBS_NCOLS] = {"benchmark", "procs", "bytes", "obs",
@@ -134,4 +134,5 @@ void mbx_result_format(const mbx_result *r, mbx_result_fields *o)
     put_us(o, 37, r->probe);
     put_us(o, 38, r->probe_after);
     o->field[39] = r->remeasured ? "1" : "0";
+    put_us(o, 40, r->plain);
 }

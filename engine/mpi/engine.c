@@ -76,6 +76,7 @@ void mbx_engine_destroy(mbx_engine *e)
     free(e->scan);
     free(e->scratch);
     free(e->job.rank);
+    free(e->thr);
     free(e);
 }
 
@@ -216,6 +217,7 @@ int mbx_engine_dispatch(mbx_engine *e, const mbx_cmd *cmd, void *payload)
     case MBX_OP_METHOD: return mbx_method_exec(e, cmd);
     case MBX_OP_CLOCK_SYNC: return mbx_clock_sync_exec(e);
     case MBX_OP_PROBE: return mbx_probe_exec(e, cmd);
+    case MBX_OP_THREADS: return mbx_threads_exec(e);
     case MBX_OP_QUIT:
         if (e->in_point)
             (void)mbx_point_end(e);

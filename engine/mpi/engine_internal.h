@@ -45,6 +45,7 @@ struct mbx_engine {
 
     mbx_job_info job;
     int have_job;
+    mbx_thread_bind *thr; /* rank 0: the last THREADS gather, size entries */
     int exit_code;
     int quit;
 };
@@ -84,5 +85,6 @@ double mbx_engine_clock(void *ud);
 
 /* Handlers in envcap.c */
 int mbx_describe_exec(mbx_engine *e);
+int mbx_threads_exec(mbx_engine *e);
 
 #endif

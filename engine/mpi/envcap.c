@@ -1,6 +1,7 @@
-/* The job description (every rank reports itself) and the environment
- * capture written beside every result. Only whitelisted environment
- * variables are recorded: library tuning knobs, never anything else. */
+/* The job description (every rank reports itself), the thread binding
+ * records of the threaded benchmarks, and the environment capture written
+ * beside every result. Only whitelisted environment variables are
+ * recorded: library tuning knobs, never anything else. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,11 +13,13 @@
 #include "engine_internal.h"
 #include "hwtopo.h"
 #include "mbx/cache.h"
+#include "mbx/threads.h"
 #include "mbx/version.h"
 
 extern char **environ;
 
-static const char *const tuning_prefixes[] = {"MPICH_", "MPIR_CVAR_", "UCX_", "OMPI_", "FI_"};
+static const char *const tuning_prefixes[] = {"MPICH_", "MPIR_CVAR_", "UCX_",  "OMPI_",
+                                              "FI_",    "OMP_",       "GOMP_", "KMP_"};
 
 static uint64_t mem_available(void)
 {
@@ -352,6 +355,36 @@ int mbx_engine_describe(mbx_engine *e, const mbx_job_info **out)
     return MBX_OK;
 }
 
+int mbx_threads_exec(mbx_engine *e)
+{
+    mbx_thread_bind me;
+    memset(&me, 0, sizeof me);
+    int points = 0, failed = 0;
+    mbx_threads_binding_counts(&points, &failed, me.failure, sizeof me.failure);
+    (void)mbx_threads_binding(me.last, sizeof me.last);
+    me.points = points;
+    me.failed = failed;
+    /* Rank 0 made e->thr before broadcasting the command. */
+    if (MPI_Gather(&me, (int)sizeof me, MPI_BYTE, e->rank == 0 ? e->thr : NULL, (int)sizeof me,
+                   MPI_BYTE, 0, e->cmd) != MPI_SUCCESS)
+        return MBX_E_MPI;
+    return MBX_OK;
+}
+
+int mbx_engine_thread_binding(mbx_engine *e, const mbx_thread_bind **out)
+{
+    if (!e || e->rank != 0 || !out)
+        return MBX_E_INVAL;
+    if (!e->thr && !(e->thr = calloc((size_t)e->size, sizeof *e->thr)))
+        return MBX_E_NOMEM; /* before the command: no rank waits in the gather */
+    mbx_cmd c = {.opcode = MBX_OP_THREADS};
+    int rc = mbx_engine_submit(e, &c, NULL);
+    if (rc < 0)
+        return rc;
+    *out = e->thr;
+    return MBX_OK;
+}
+
 /* Ranks with bound == 0 as a list "0-1,3"; returns how many. */
 static int unbound_list(const mbx_job_info *job, char *buf, size_t len)
 {
@@ -534,5 +567,8 @@ int mbx_engine_environment(mbx_engine *e, mbx_kvlist *out)
                 break;
             }
         }
+#ifdef MBX_HAVE_OPENMP
+    TRY(mbx_bench_omp_env(out));
+#endif
     return MBX_OK;
 }

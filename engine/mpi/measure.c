@@ -144,7 +144,12 @@ int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd)
         e->ctx.root = root;
         if (alloc_buffers(e, (size_t)b->buf_bytes(cmd->bytes, procs)) < 0)
             err = 1;
-        if (!err && b->setup && b->setup(&e->ctx) != MPI_SUCCESS)
+        /* A setup that cannot run in this job (e.g. pingpong.mt without
+         * MPI_THREAD_MULTIPLE) says so with MPI_ERR_UNSUPPORTED_OPERATION. */
+        int src = !err && b->setup ? b->setup(&e->ctx) : MPI_SUCCESS;
+        if (src == MPI_ERR_UNSUPPORTED_OPERATION)
+            err = 2;
+        else if (src != MPI_SUCCESS)
             err = 1;
         double warm;
         if (!err && b->run(&e->ctx, 1, &warm) != MPI_SUCCESS)
@@ -155,7 +160,7 @@ int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd)
         anyerr = 1;
     if (anyerr) {
         (void)mbx_point_end(e);
-        return MBX_E_MPI;
+        return anyerr == 2 ? MBX_E_UNSUPPORTED : MBX_E_MPI;
     }
     return MBX_OK;
 }
@@ -384,6 +389,8 @@ void mbx_result_fill(mbx_result *out, const mbx_point_spec *spec, const mbx_summ
         snprintf(out->ranks, sizeof out->ranks, "0");
     }
     out->probe = out->probe_after = NAN;
+    out->plain = NAN;
+    out->plain_status = MBX_POINT_INVALID;
     if (!(s->median > 0))
         out->status = MBX_POINT_UNRELIABLE;
     else
@@ -402,19 +409,33 @@ static void set_invalid(mbx_result *r)
     r->status = MBX_POINT_INVALID;
 }
 
-int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_fn progress,
-                       void *ud, mbx_result *out, const double **obs, size_t *nobs)
+/* The benchmark of a valid spec on rank 0, or NULL. */
+static const mbx_bench *spec_bench(const mbx_engine *e, const mbx_point_spec *spec)
 {
-    if (!e || e->rank != 0 || !spec || !out || !e->configured)
-        return MBX_E_INVAL;
+    if (!e || e->rank != 0 || !spec || !e->configured)
+        return NULL;
     const mbx_bench *b = mbx_bench_get(spec->bench_id);
     if (!b || spec->procs < b->min_procs || spec->procs > e->size)
-        return MBX_E_INVAL;
+        return NULL;
     size_t nmin = spec->nmin, nmax = spec->nmax;
     if (spec->stop.kind == MBX_STOP_FIXED)
         nmin = nmax = spec->stop.fixed;
     if (nmin < 1 || nmin > nmax)
+        return NULL;
+    return b;
+}
+
+/* One benchmark at one point, to its stop rule (mbx_engine_measure without
+ * the companion). */
+static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_fn progress,
+                       void *ud, mbx_result *out, const double **obs, size_t *nobs)
+{
+    const mbx_bench *b = spec_bench(e, spec);
+    if (!b || !out)
         return MBX_E_INVAL;
+    size_t nmin = spec->nmin, nmax = spec->nmax;
+    if (spec->stop.kind == MBX_STOP_FIXED)
+        nmin = nmax = spec->stop.fixed;
 
     double t_begin = MPI_Wtime();
     int window = e->method.sync == MBX_SYNC_WINDOW;
@@ -538,5 +559,37 @@ int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
         *obs = e->obs;
     if (nobs)
         *nobs = n;
+    return MBX_OK;
+}
+
+/* An accurate benchmark's companion is measured first, at the same point
+ * (bytes, procs, root, stop rule, limits, validation; the sync method is
+ * the engine's) and back to back with it, so both see the same machine
+ * state and the observations handed back are the accurate ones. The
+ * progress callback sees both; spec in mbx_progress says which is being
+ * measured, and cancelling either cancels the point. */
+int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_fn progress,
+                       void *ud, mbx_result *out, const double **obs, size_t *nobs)
+{
+    const mbx_bench *b = spec_bench(e, spec);
+    if (!b || !out)
+        return MBX_E_INVAL;
+    if (!b->companion)
+        return measure_one(e, spec, progress, ud, out, obs, nobs);
+    mbx_point_spec cs = *spec;
+    cs.bench_id = mbx_bench_find(b->companion);
+    const mbx_bench *cb = mbx_bench_get(cs.bench_id);
+    if (!cb || cb->companion || cb->flags != b->flags || cb->unit != b->unit)
+        return MBX_E_INVAL; /* a registry mistake, not the caller's */
+    mbx_result plain;
+    int rc = measure_one(e, &cs, progress, ud, &plain, NULL, NULL);
+    if (rc < 0)
+        return rc;
+    if ((rc = measure_one(e, spec, progress, ud, out, obs, nobs)) < 0)
+        return rc;
+    int usable = plain.status != MBX_POINT_INVALID && plain.status != MBX_POINT_UNRELIABLE;
+    out->plain = usable ? plain.s.median : NAN;
+    out->plain_status = plain.status;
+    out->wall += plain.wall; /* what the point cost, both measurements */
     return MBX_OK;
 }

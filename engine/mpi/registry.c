@@ -10,7 +10,13 @@ static const struct {
     {mbx_bench_pingpong_table, &mbx_bench_pingpong_count},
     {mbx_bench_simple_table, &mbx_bench_simple_count},
     {mbx_bench_coll_table, &mbx_bench_coll_count},
+    {mbx_bench_fanout_table, &mbx_bench_fanout_count},
     {mbx_bench_mw_table, &mbx_bench_mw_count},
+    {mbx_bench_threads_table, &mbx_bench_threads_count},
+    {mbx_bench_mt_table, &mbx_bench_mt_count},
+#ifdef MBX_HAVE_OPENMP
+    {mbx_bench_omp_table, &mbx_bench_omp_count},
+#endif
 };
 #define NTABLES (sizeof tables / sizeof tables[0])
 

@@ -61,13 +61,17 @@ enum {
     MBX_BENCH_ROOTED = 1u << 2, /* has a root (ctx->root) */
     MBX_BENCH_PARAM = 1u << 3,  /* uses ctx->param (param_name says what it is) */
     MBX_BENCH_INNER = 1u << 4,  /* one observation is an inner loop of calls, time per call */
+    MBX_BENCH_TEAM = 1u << 5,   /* runs a team of hwloc-bound threads (the binding is recorded) */
+    MBX_BENCH_MPI_THREADS = 1u << 6, /* param threads per rank call MPI at once (MULTIPLE) */
 };
 
 typedef struct mbx_bench {
     const char *name;    /* "pingpong.send_recv" */
     const char *pattern; /* "pingpong", "coll" */
     const char *summary; /* one line for `mpibex list` */
-    const char *timing;  /* half_round_trip, max_over_ranks, master or per_call */
+    /* half_round_trip, max_over_ranks, max_over_receivers, max_over_threads,
+     * master or per_call (docs/csv-format.md) */
+    const char *timing;
     int min_procs;
     unsigned flags;
     unsigned unit;  /* datatype size: message bytes are multiples of it */
@@ -87,6 +91,13 @@ typedef struct mbx_bench {
     const char *op;         /* reduction op and type ("MPI_SUM/MPI_FLOAT"), or NULL */
     const char *param_name; /* MBX_BENCH_PARAM: "pieces"; NULL otherwise */
     int64_t param_default;  /* used when the point's param is 0 */
+    int64_t param_max;      /* largest value the front end accepts; 0: no limit */
+    /* The plain benchmark an accurate one is shown next to ("coll.bcast"
+     * for coll.bcast_accurate), or NULL. It must take the same points
+     * (flags, unit, buffers, root) and need no more ranks. The engine
+     * measures it at the same point right before this one
+     * (mbx_engine_measure) and reports its median as mbx_result.plain. */
+    const char *companion;
 } mbx_bench;
 
 /* The registry, in display order. */
@@ -105,7 +116,22 @@ extern const mbx_bench mbx_bench_simple_table[];
 extern const size_t mbx_bench_simple_count;
 extern const mbx_bench mbx_bench_coll_table[];
 extern const size_t mbx_bench_coll_count;
+extern const mbx_bench mbx_bench_fanout_table[];
+extern const size_t mbx_bench_fanout_count;
 extern const mbx_bench mbx_bench_mw_table[];
 extern const size_t mbx_bench_mw_count;
+extern const mbx_bench mbx_bench_threads_table[];
+extern const size_t mbx_bench_threads_count;
+extern const mbx_bench mbx_bench_mt_table[];
+extern const size_t mbx_bench_mt_count;
+#ifdef MBX_HAVE_OPENMP
+/* OpenMP constructs (bench_omp.c), built when the compiler has OpenMP. */
+extern const mbx_bench mbx_bench_omp_table[];
+extern const size_t mbx_bench_omp_count;
+/* The OpenMP runtime's settings (version, max threads, proc bind, ...)
+ * for the environment capture. MBX_OK or the kv error. */
+struct mbx_kvlist;
+int mbx_bench_omp_env(struct mbx_kvlist *out);
+#endif
 
 #endif

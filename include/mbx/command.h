@@ -39,7 +39,8 @@ typedef enum mbx_opcode {
     MBX_OP_METHOD = 11,
     MBX_OP_CLOCK_SYNC = 12, /* synchronize the global clock again (window sync) */
     MBX_OP_PROBE = 13,      /* iarg = {rounds, peer}: 1-byte ping-pong of rank 0 with peer */
-    MBX_OP_COUNT_ = 14
+    MBX_OP_THREADS = 14,    /* gather every rank's thread binding record (threads.*, pingpong.mt) */
+    MBX_OP_COUNT_ = 15
 } mbx_opcode;
 
 typedef struct mbx_cmd {

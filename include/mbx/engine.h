@@ -94,6 +94,25 @@ MBX_NODISCARD int mbx_engine_describe(mbx_engine *e, const mbx_job_info **out);
  * may be NULL when len is 0). MBX_E_INVAL before a describe or off rank 0. */
 MBX_NODISCARD int mbx_engine_unbound(const mbx_engine *e, char *buf, size_t len);
 
+#define MBX_THREAD_BIND_MAX 256
+
+/* One rank's record of the thread teams of the threaded benchmarks
+ * (threads.*, pingpong.mt), which bind every thread to a PU with hwloc
+ * (mbx/threads.h). Texts are truncated to fit. */
+typedef struct mbx_thread_bind {
+    int32_t points;                    /* threaded points this rank took part in so far */
+    int32_t failed;                    /* of them, points where hwloc could not bind some thread */
+    char last[MBX_THREAD_BIND_MAX];    /* the last point's binding, "2 threads: t0 PU0, t1 PU1";
+                                          "" when none */
+    char failure[MBX_THREAD_BIND_MAX]; /* the binding of the last point that failed; "" none */
+} mbx_thread_bind;
+
+/* Gather every rank's thread binding record, between points. *out gets
+ * size entries (by rank), owned by the engine, valid until the next call
+ * or destroy. Rank 0 only, through the command loop. Errors: MBX_E_INVAL,
+ * MBX_E_NOMEM, MBX_E_MPI. */
+MBX_NODISCARD int mbx_engine_thread_binding(mbx_engine *e, const mbx_thread_bind **out);
+
 /* Select the timer on every rank and calibrate it there. `out` gets rank
  * 0's figures; max_overhead the largest overhead of any rank. */
 MBX_NODISCARD int mbx_engine_configure(mbx_engine *e, mbx_timer_kind kind, mbx_timer_info *out,
@@ -165,8 +184,14 @@ typedef int (*mbx_progress_fn)(void *ud, const mbx_progress *p);
  * `out` is filled (benchmark, timing, procs, bytes, summary, status, stop,
  * limits, overhead, batches, wall; label is left NULL) and, if obs is not
  * NULL, *obs and *nobs point at the observations in seconds, valid until the
- * next measurement. Errors: MBX_E_INVAL for a bad spec, MBX_E_NOMEM,
- * MBX_E_MPI if any rank's MPI call failed, MBX_E_ABORTED. */
+ * next measurement. An accurate benchmark (mbx_bench.companion) first has
+ * its companion measured at the same point, back to back, with the same
+ * progress callback (whose spec then names the companion); out->plain gets
+ * the companion's median (NAN when INVALID or UNRELIABLE), out->wall the
+ * time of both, and *obs stays the accurate benchmark's. For every other
+ * benchmark out->plain is NAN. Errors: MBX_E_INVAL for a bad spec,
+ * MBX_E_NOMEM, MBX_E_MPI if any rank's MPI call failed, MBX_E_ABORTED (in
+ * either measurement). */
 MBX_NODISCARD int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec,
                                      mbx_progress_fn progress, void *ud, mbx_result *out,
                                      const double **obs, size_t *nobs);
@@ -182,7 +207,8 @@ MBX_NODISCARD int mbx_engine_pair_scan(mbx_engine *e, int rounds, double *lat, i
 /* Fill a result from a finished measurement (any back end): benchmark and
  * timing from the registry, and the status by the rules: UNRELIABLE when
  * the corrected median is not positive, else SETTLED when the rule was met,
- * else UNSETTLED. label is left NULL. */
+ * else UNSETTLED. label is left NULL; probe, probe_after and plain are
+ * NAN. */
 void mbx_result_fill(mbx_result *out, const mbx_point_spec *spec, const mbx_summary *s,
                      mbx_stop_verdict verdict, size_t nmin, size_t nmax, double overhead,
                      size_t batches, double wall);

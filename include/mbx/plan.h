@@ -11,8 +11,10 @@
  *   procs  = process counts: all (default), a list (2,4,8), or a range
  *            A:B[:F], a geometric grid from A by factor F (default 2) with B
  *            always included; only a range is refined over P
- *   param  = benchmark parameter values (master-worker pieces), a list of
- *            integers 1..MBX_PARAM_LIMIT; default: the benchmark's own
+ *   param  = benchmark parameter values (master-worker pieces, threads of
+ *            threads.*, omp.* and pingpong.mt), a list of integers
+ *            1..MBX_PARAM_LIMIT or a range A:B[:F] as for procs; default:
+ *            the benchmark's own
  *   root   = root rank of rooted benchmarks, 0..MBX_PROCS_LIMIT-1; default 0
  *   pair   = ping-pong ranks: auto (default: rank 0 and the rank with the
  *            largest latency from a quick scan) or A,B

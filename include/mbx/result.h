@@ -40,7 +40,7 @@ const char *mbx_point_status_name(mbx_point_status s);
 typedef struct mbx_result {
     const char *benchmark; /* registry name (not owned) */
     const char *label;     /* plan section (not owned) */
-    const char *timing;    /* half_round_trip, max_over_ranks, master or per_call */
+    const char *timing;    /* how an observation is timed: mbx_bench.timing */
     int procs;
     uint64_t bytes;
     mbx_summary s;
@@ -67,9 +67,16 @@ typedef struct mbx_result {
     double probe;       /* monitor probe before the point, seconds; NAN: none (empty) */
     double probe_after; /* and after it */
     int remeasured;     /* 1: measured again because the first try straddled a shift */
+    /* Accurate benchmarks (mbx_bench.companion, column 41): the median of
+     * the plain benchmark measured at the same point right before, seconds.
+     * NAN (empty) for every other benchmark, and when that measurement has
+     * no meaningful median (INVALID, or UNRELIABLE: median <= 0); an
+     * UNSETTLED median is kept, plain_status says so. */
+    double plain;
+    mbx_point_status plain_status; /* the plain measurement's; INVALID when there is none */
 } mbx_result;
 
-#define MBX_RESULT_NCOLS 40
+#define MBX_RESULT_NCOLS 41
 extern const char *const mbx_result_columns[MBX_RESULT_NCOLS];
 
 /* Bandwidth in MB/s (10^6 bytes per second): moved (or, when it is 0,

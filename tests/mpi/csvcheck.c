@@ -5,7 +5,11 @@
  *
  * usage: csvcheck RESULTS.csv [--env ENV.csv] [--obs OBS.csv] [--rows N]
  *                 [--bench NAME]... [--procs P] [--col NAME=VALUE]...
+ *                 [--plain NAME]...
  * --col: every row's column NAME holds exactly VALUE.
+ * --plain: rows of benchmark NAME (an accurate one) have a positive
+ * plain_us, every other row an empty one. Without it plain_us is only
+ * checked to be empty or positive.
  * Exit 0 when every check passes, 1 otherwise (each failure printed). */
 #include <math.h>
 #include <stdio.h>
@@ -68,6 +72,8 @@ static void check_row(const mbx_csv_table *t, size_t r)
     CHECK(num(t, r, "invalid") >= 0, "row %zu: invalid '%s'", r, str(t, r, "invalid"));
     CHECK(str(t, r, "probe_us")[0] == '\0' || num(t, r, "probe_us") > 0, "row %zu: probe_us '%s'",
           r, str(t, r, "probe_us"));
+    CHECK(str(t, r, "plain_us")[0] == '\0' || num(t, r, "plain_us") > 0, "row %zu: plain_us '%s'",
+          r, str(t, r, "plain_us"));
     if (strcmp(status, "INVALID") == 0) {
         /* No valid observation: no numbers at all, never zeros. */
         CHECK(n == 0 && isnan(med) && isnan(mean) && isnan(mn),
@@ -117,12 +123,12 @@ int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: csvcheck RESULTS.csv [--env F] [--obs F] [--rows N] "
-                        "[--bench NAME]... [--procs P] [--col NAME=VALUE]...\n");
+                        "[--bench NAME]... [--procs P] [--col NAME=VALUE]... [--plain NAME]...\n");
         return 2;
     }
-    const char *env = NULL, *obsf = NULL, *want_bench[32], *want_col[32];
+    const char *env = NULL, *obsf = NULL, *want_bench[32], *want_col[32], *plain[32];
     long rows = -1, procs = -1;
-    int nwant = 0, ncol = 0;
+    int nwant = 0, ncol = 0, nplain = 0;
     for (int i = 2; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--env"))
             env = argv[i + 1];
@@ -136,6 +142,8 @@ int main(int argc, char **argv)
             want_bench[nwant++] = argv[i + 1];
         else if (!strcmp(argv[i], "--col") && ncol < 32)
             want_col[ncol++] = argv[i + 1];
+        else if (!strcmp(argv[i], "--plain") && nplain < 32)
+            plain[nplain++] = argv[i + 1];
     }
     mbx_csv_table t;
     if (mbx_csv_read_file(argv[1], &t) < 0) {
@@ -156,6 +164,15 @@ int main(int argc, char **argv)
               t.ncols[0]);
         check_row(&t, r);
         total_n += num(&t, r, "n");
+        int accurate = 0;
+        for (int k = 0; k < nplain; k++)
+            accurate |= strcmp(str(&t, r, "benchmark"), plain[k]) == 0;
+        if (accurate)
+            CHECK(num(&t, r, "plain_us") > 0, "row %zu (%s): plain_us '%s', expected a time", r,
+                  str(&t, r, "benchmark"), str(&t, r, "plain_us"));
+        else if (nplain)
+            CHECK(str(&t, r, "plain_us")[0] == '\0', "row %zu (%s): plain_us '%s', expected empty",
+                  r, str(&t, r, "benchmark"), str(&t, r, "plain_us"));
         if (procs > 0)
             CHECK(num(&t, r, "procs") == (double)procs, "row %zu: procs %s", r,
                   str(&t, r, "procs"));

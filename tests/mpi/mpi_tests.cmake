@@ -130,15 +130,17 @@ include(mpi/merge_tests.cmake)
 include(mpi/report_tests.cmake)
 include(mpi/repeat_tests.cmake)
 include(mpi/validate_coll.cmake)
+include(mpi/fanout_tests.cmake)
 include(mpi/beffio_tests.cmake)
 include(mpi/beff_tests.cmake)
 include(mpi/factors_tests.cmake)
 include(mpi/clocksync_tests.cmake)
 include(mpi/repro_tests.cmake)
+include(mpi/omp_tests.cmake)
 
-# Crash resume: SIGKILL of rank 0 mid-point, then --resume (grid, and with
-# refinement).
-foreach(_mode grid refine)
+# Crash resume: SIGKILL of rank 0 mid-point, then --resume (grid, with
+# refinement, and of a file with the 40 columns of an earlier version).
+foreach(_mode grid refine old)
   add_test(NAME mpi.resume.${_mode}
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/resume.sh ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG}
                    $<TARGET_FILE:mpibex> $<TARGET_FILE:csvcheck> ${MBX_OUT} ${_mode})
@@ -150,3 +152,9 @@ add_test(NAME mpi.sweep.n4
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/sweep.sh ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG}
                  $<TARGET_FILE:mpibex> ${MBX_OUT})
 set_tests_properties(mpi.sweep.n4 PROPERTIES TIMEOUT 240 LABELS mpi PROCESSORS 4)
+# The benchmark parameter as an axis: ranges, curves over threads (2 ranks).
+add_test(NAME mpi.param_axis.n2
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/param_axis.sh ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG}
+                 $<TARGET_FILE:mpibex> ${MBX_OUT})
+set_tests_properties(mpi.param_axis.n2 PROPERTIES TIMEOUT 120 LABELS mpi PROCESSORS 2)
+include(mpi/threads_tests.cmake)

@@ -1,8 +1,9 @@
 /* Engine round trip on N ranks: rank 0 drives NOPs, DESCRIBE, CONFIGURE
  * and measurements of several benchmarks through the command loop; the
  * other ranks serve. Checks the job description, the results against their
- * stop rules, an invalid spec rejected on rank 0 alone, and that QUIT's exit
- * code reaches every rank. Any failed check aborts the job (non-zero exit). */
+ * stop rules, the thread binding records (THREADS), an invalid spec
+ * rejected on rank 0 alone, and that QUIT's exit code reaches every rank.
+ * Any failed check aborts the job (non-zero exit). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,7 @@ static void measure_on(mbx_engine *e, const char *name, uint64_t bytes, int proc
     require(calls >= 1 && (size_t)calls == r.batches, "one progress call per batch");
     require(nobs == r.s.n && obs != NULL, "observations returned");
     require(strcmp(r.benchmark, name) == 0, "result names its benchmark");
+    require(isnan(r.plain), "no plain value without a companion");
     require(r.procs == procs, "result names its process count");
     if (rule.kind == MBX_STOP_FIXED) {
         require(r.s.n == rule.fixed, "fixed:N takes exactly N observations");
@@ -78,6 +80,63 @@ static void measure_on(mbx_engine *e, const char *name, uint64_t bytes, int proc
     printf("%-20s %8llu B  P=%d  n=%4zu  median %.3f us  %s\n", name,
            (unsigned long long)spec.bytes, procs, r.s.n, r.s.median * 1e6,
            mbx_point_status_name(r.status));
+}
+
+/* Progress of an accurate point: calls for the companion (measured first)
+ * and for the point itself; `cancel` stops the point in the companion. */
+typedef struct acc_progress {
+    int companion_id, accurate_id;
+    int companion_calls, accurate_calls, order_ok, cancel;
+} acc_progress;
+
+static int count_accurate(void *ud, const mbx_progress *p)
+{
+    acc_progress *a = ud;
+    if (p->spec->bench_id == a->companion_id) {
+        a->companion_calls++;
+        a->order_ok &= a->accurate_calls == 0; /* the companion comes first */
+        return a->cancel;
+    }
+    a->order_ok &= p->spec->bench_id == a->accurate_id;
+    a->accurate_calls++;
+    return 0;
+}
+
+/* An accurate fan-out point: its plain companion is measured first at the
+ * same point and its median lands in r.plain; the observations handed back
+ * are the accurate ones; cancelling in the companion cancels the point. */
+static void measure_accurate(mbx_engine *e, const char *name, const char *companion)
+{
+    acc_progress a = {.companion_id = mbx_bench_find(companion),
+                      .accurate_id = mbx_bench_find(name),
+                      .order_ok = 1};
+    require(a.accurate_id >= 0 && a.companion_id >= 0, "accurate benchmark and companion");
+    require(strcmp(mbx_bench_get(a.accurate_id)->companion, companion) == 0, "companion named");
+    mbx_point_spec spec = {.bench_id = a.accurate_id,
+                           .bytes = 64,
+                           .procs = mbx_engine_size(e),
+                           .stop = {MBX_STOP_FIXED, 0, 24},
+                           .nmin = 1,
+                           .nmax = 24};
+    mbx_result r;
+    const double *obs = NULL;
+    size_t nobs = 0;
+    require(mbx_engine_measure(e, &spec, count_accurate, &a, &r, &obs, &nobs) == MBX_OK,
+            "accurate point measured");
+    require(a.order_ok && a.companion_calls >= 1 && (size_t)a.accurate_calls == r.batches,
+            "companion first, then the point's own batches");
+    require(strcmp(r.benchmark, name) == 0 && strcmp(r.timing, "max_over_receivers") == 0,
+            "the row is the accurate benchmark's");
+    require(nobs == 24 && r.s.n == 24, "the accurate observations are handed back");
+    require(r.plain > 0 && isfinite(r.plain), "plain median of the companion");
+    require(r.plain_status == MBX_POINT_SETTLED, "fixed:N companion settles");
+    printf("%-20s %8d B  P=%d  n=%4zu  median %.3f us  plain %.3f us  %s\n", name, 64, spec.procs,
+           r.s.n, r.s.median * 1e6, r.plain * 1e6, mbx_point_status_name(r.status));
+    a = (acc_progress){
+        .companion_id = a.companion_id, .accurate_id = a.accurate_id, .order_ok = 1, .cancel = 1};
+    require(mbx_engine_measure(e, &spec, count_accurate, &a, &r, NULL, NULL) == MBX_E_ABORTED &&
+                a.accurate_calls == 0,
+            "cancelled in the companion");
 }
 
 static void measure(mbx_engine *e, const char *name, uint64_t bytes, mbx_stop_rule rule,
@@ -141,6 +200,9 @@ static void root(mbx_engine *e)
     require(mbx_engine_measure(e, &sp, abort_at_once, NULL, &r, NULL, NULL) == MBX_E_ABORTED,
             "progress callback cancels");
     measure(e, "coll.bcast", 64, se, 16, 100);
+    measure_accurate(e, "coll.bcast_accurate", "coll.bcast");
+    measure_accurate(e, "coll.scatter_accurate", "coll.scatter");
+    measure(e, "coll.scatter", 64, se, 16, 100); /* the loop goes on after a cancel */
 
     /* Sub-communicators of the first P ranks (the explorer's process
      * counts): the other ranks stand by, and come back for the next point. */
@@ -154,6 +216,19 @@ static void root(mbx_engine *e)
 
     require(mbx_engine_configure(e, MBX_TIMER_WTIME, &ti, &worst) == MBX_OK, "wtime timer");
     measure(e, "pingpong.ssend_recv", 8, se, 16, 200);
+
+    /* The thread binding records (THREADS): before any threaded point none;
+     * threads.mutex (2 threads by default) binds a team on rank 0 only. */
+    const mbx_thread_bind *tb = NULL;
+    require(mbx_engine_thread_binding(e, &tb) == MBX_OK && tb, "thread binding gather");
+    for (int q = 0; q < size; q++)
+        require(tb[q].points == 0 && tb[q].last[0] == '\0', "no threaded point yet");
+    measure_on(e, "threads.mutex", 0, 1, se, 8, 100);
+    require(mbx_engine_thread_binding(e, &tb) == MBX_OK, "thread binding gather again");
+    require(tb[0].points == 1 && strncmp(tb[0].last, "2 threads:", 10) == 0,
+            "rank 0 reports its team's binding");
+    for (int q = 1; q < size; q++)
+        require(tb[q].points == 0, "the other ranks ran no team");
 
     mbx_kvlist env = {0};
     require(mbx_engine_environment(e, &env) == MBX_OK, "environment");

@@ -10,40 +10,40 @@ mbx_tui_unit(test_theme)
 mbx_tui_unit(test_bridgeproto)
 target_compile_definitions(test_theme PRIVATE MBX_THEMES_DIR="${CMAKE_SOURCE_DIR}/themes")
 
+# One golden-screen test: the explorer on the fake back end of RANKS ranks
+# at COLSxROWS under terminal type TERM runs tui/keys/KEYS and its dumps are
+# compared with tui/golden/DIR (regenerate: MBX_UPDATE_GOLDEN=1 ctest -R
+# tui.golden).
+function(mbx_golden name term keys dir size ranks)
+  add_test(NAME tui.golden.${name}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/headless_test.sh $<TARGET_FILE:mpibex> ${term}
+                   ${CMAKE_CURRENT_SOURCE_DIR}/tui/keys/${keys}
+                   ${CMAKE_CURRENT_SOURCE_DIR}/tui/golden/${dir}
+                   ${CMAKE_CURRENT_BINARY_DIR}/headless/${dir} ${size} ${ranks})
+  set_tests_properties(tui.golden.${name} PROPERTIES TIMEOUT 60 LABELS tui)
+endfunction()
+
 # Golden screens of the main views under a 256-colour, an 8-colour and a
 # no-colour terminal (regenerate: MBX_UPDATE_GOLDEN=1 ctest -R tui.golden).
 foreach(term xterm-256color xterm xterm-mono)
-  add_test(NAME tui.golden.${term}
-           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/headless_test.sh $<TARGET_FILE:mpibex> ${term}
-                   ${CMAKE_CURRENT_SOURCE_DIR}/tui/keys/views.keys
-                   ${CMAKE_CURRENT_SOURCE_DIR}/tui/golden/${term} ${CMAKE_CURRENT_BINARY_DIR}/headless/${term})
-  set_tests_properties(tui.golden.${term} PROPERTIES TIMEOUT 60 LABELS tui)
+  mbx_golden(${term} ${term} views.keys ${term} 100x30 4)
 endforeach()
 # An 80x24 terminal: the side column narrows, the convergence marks drop
 # their numbers, the results keep the status column.
-add_test(NAME tui.golden.80x24
-         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/headless_test.sh $<TARGET_FILE:mpibex> xterm-256color
-                 ${CMAKE_CURRENT_SOURCE_DIR}/tui/keys/small.keys
-                 ${CMAKE_CURRENT_SOURCE_DIR}/tui/golden/80x24 ${CMAKE_CURRENT_BINARY_DIR}/headless/80x24 80x24)
-set_tests_properties(tui.golden.80x24 PROPERTIES TIMEOUT 60 LABELS tui)
+mbx_golden(80x24 xterm-256color small.keys 80x24 80x24 4)
 # SKaMPI's refinement, process-count sweeps and comparisons, on a fake job
 # of 16 ranks: the new form fields and their messages, refined marks, a
 # sweep over P, the ratio strip; at 120x40 in colour and without, and at
 # 80x24.
 foreach(term xterm-256color xterm-mono)
-  add_test(NAME tui.golden.skampi.${term}
-           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/headless_test.sh $<TARGET_FILE:mpibex> ${term}
-                   ${CMAKE_CURRENT_SOURCE_DIR}/tui/keys/skampi.keys
-                   ${CMAKE_CURRENT_SOURCE_DIR}/tui/golden/skampi-${term}
-                   ${CMAKE_CURRENT_BINARY_DIR}/headless/skampi-${term} 120x40 16)
-  set_tests_properties(tui.golden.skampi.${term} PROPERTIES TIMEOUT 60 LABELS tui)
+  mbx_golden(skampi.${term} ${term} skampi.keys skampi-${term} 120x40 16)
 endforeach()
-add_test(NAME tui.golden.skampi.80x24
-         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/headless_test.sh $<TARGET_FILE:mpibex> xterm-256color
-                 ${CMAKE_CURRENT_SOURCE_DIR}/tui/keys/skampi_small.keys
-                 ${CMAKE_CURRENT_SOURCE_DIR}/tui/golden/skampi-80x24
-                 ${CMAKE_CURRENT_BINARY_DIR}/headless/skampi-80x24 80x24 16)
-set_tests_properties(tui.golden.skampi.80x24 PROPERTIES TIMEOUT 60 LABELS tui)
+mbx_golden(skampi.80x24 xterm-256color skampi_small.keys skampi-80x24 80x24 16)
+
+# threads.* and omp.* over their thread count (param 1:8) on the fake back
+# end of 2 ranks: unsized benchmarks start on the parameter's axis, the
+# convergence list names points by it, x has no other axis to go to.
+mbx_golden(threads xterm-mono threads.keys threads 100x30 2)
 
 # End to end through the real launcher, mpiexec -n 2 and tmux.
 add_test(NAME e2e.explorer
@@ -68,34 +68,23 @@ set_tests_properties(e2e.bridge PROPERTIES TIMEOUT 300 LABELS e2e RUN_SERIAL TRU
 # The b_eff / b_eff_io screen (5) on the fake back end, 4 ranks: the form,
 # runs mid-way and done with their summaries, a field in error, a cancel,
 # the help; at 120x40 and at 80x24.
-add_test(NAME tui.golden.beff.xterm-256color
-         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/headless_test.sh $<TARGET_FILE:mpibex> xterm-256color
-                 ${CMAKE_CURRENT_SOURCE_DIR}/tui/keys/beff.keys
-                 ${CMAKE_CURRENT_SOURCE_DIR}/tui/golden/beff-xterm-256color
-                 ${CMAKE_CURRENT_BINARY_DIR}/headless/beff-xterm-256color 120x40 4)
-set_tests_properties(tui.golden.beff.xterm-256color PROPERTIES TIMEOUT 60 LABELS tui)
-add_test(NAME tui.golden.beff.80x24
-         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/headless_test.sh $<TARGET_FILE:mpibex> xterm-256color
-                 ${CMAKE_CURRENT_SOURCE_DIR}/tui/keys/beff_small.keys
-                 ${CMAKE_CURRENT_SOURCE_DIR}/tui/golden/beff-80x24
-                 ${CMAKE_CURRENT_BINARY_DIR}/headless/beff-80x24 80x24 4)
-set_tests_properties(tui.golden.beff.80x24 PROPERTIES TIMEOUT 60 LABELS tui)
+mbx_golden(beff.xterm-256color xterm-256color beff.keys beff-xterm-256color 120x40 4)
+mbx_golden(beff.80x24 xterm-256color beff_small.keys beff-80x24 80x24 4)
 
 # The machine-state monitor (the probe strip, points measured again and
 # SHIFTED), the method fields (sync, clock sync, cache) and comparisons with
 # Wilcoxon significance, on the fake back end with 4 ranks: at 120x40 in
 # colour and without, and at 80x24.
 foreach(term xterm-256color xterm-mono)
-  add_test(NAME tui.golden.monitor.${term}
-           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/headless_test.sh $<TARGET_FILE:mpibex> ${term}
-                   ${CMAKE_CURRENT_SOURCE_DIR}/tui/keys/monitor.keys
-                   ${CMAKE_CURRENT_SOURCE_DIR}/tui/golden/monitor-${term}
-                   ${CMAKE_CURRENT_BINARY_DIR}/headless/monitor-${term} 120x40 4)
-  set_tests_properties(tui.golden.monitor.${term} PROPERTIES TIMEOUT 60 LABELS tui)
+  mbx_golden(monitor.${term} ${term} monitor.keys monitor-${term} 120x40 4)
 endforeach()
-add_test(NAME tui.golden.monitor.80x24
-         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/headless_test.sh $<TARGET_FILE:mpibex> xterm-256color
-                 ${CMAKE_CURRENT_SOURCE_DIR}/tui/keys/monitor_small.keys
-                 ${CMAKE_CURRENT_SOURCE_DIR}/tui/golden/monitor-80x24
-                 ${CMAKE_CURRENT_BINARY_DIR}/headless/monitor-80x24 80x24 4)
-set_tests_properties(tui.golden.monitor.80x24 PROPERTIES TIMEOUT 60 LABELS tui)
+mbx_golden(monitor.80x24 xterm-256color monitor_small.keys monitor-80x24 80x24 4)
+
+# Accurate fan-out latency (Sphinx) next to the plain broadcast, on the fake
+# back end with 4 ranks: the p marks of the plain medians in the plot (time
+# and bandwidth), their legend line and the results' plain column; at
+# 120x40 in colour and without, and the plot at 80x24.
+foreach(term xterm-256color xterm-mono)
+  mbx_golden(fanout.${term} ${term} fanout.keys fanout-${term} 120x40 4)
+endforeach()
+mbx_golden(fanout.80x24 xterm-256color fanout_small.keys fanout-80x24 80x24 4)

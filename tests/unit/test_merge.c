@@ -333,6 +333,39 @@ static void duplicate_key_in_one_file(void **state)
     mbx_merge_free(m);
 }
 
+/* Files from before plain_us (40 columns) merge with today's (41), the
+ * accurate row's plain value set or not. */
+static void merges_40_and_41_columns(void **state)
+{
+    (void)state;
+    char p40[256], p41[256];
+    tmp_path(p40, sizeof p40, "c40.csv");
+    tmp_path(p41, sizeof p41, "c41.csv");
+    mbx_result r = rooted(
+        point("coll.bcast_accurate", "cli", 4, 64, 2.0, 2.0, 10, MBX_POINT_SETTLED), 0, NULL);
+    r.probe = r.probe_after = NAN;
+    r.plain = 3.0e-6;
+    write_results(p40, 40, &r, 1);
+    r.s.median = 4.0e-6;
+    write_results(p41, MBX_RESULT_NCOLS, &r, 1);
+    mbx_merge *m;
+    char msg[256] = "";
+    assert_int_equal(mbx_merge_new(&m), MBX_OK);
+    assert_int_equal(mbx_merge_add_file(m, p40, msg, sizeof msg), MBX_OK);
+    assert_int_equal(mbx_merge_add_file(m, p41, msg, sizeof msg), MBX_OK);
+    mbx_merge_summary s;
+    mbx_merge_summarize(m, &s);
+    assert_int_equal(s.keys, 1);
+    mbx_merge_fields f;
+    mbx_merge_format(m, 0, &f);
+    assert_string_equal(f.field[9], "2");  /* runs */
+    assert_string_equal(f.field[10], "2"); /* files */
+    assert_string_equal(f.field[14], "3.0000");
+    mbx_merge_free(m);
+    remove(p40);
+    remove(p41);
+}
+
 /* add_file on text; returns the status and leaves the message in msg. */
 static int add_text(const char *name, const char *text, char *msg, size_t len)
 {
@@ -445,10 +478,9 @@ static void refuses_bad_input(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(merges_three_runs),
-        cmocka_unit_test(duplicate_key_in_one_file),
-        cmocka_unit_test(accepts_a_minimal_old_file),
-        cmocka_unit_test(refuses_bad_input),
+        cmocka_unit_test(merges_three_runs),          cmocka_unit_test(duplicate_key_in_one_file),
+        cmocka_unit_test(accepts_a_minimal_old_file), cmocka_unit_test(refuses_bad_input),
+        cmocka_unit_test(merges_40_and_41_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -509,6 +509,22 @@ static void test_skampi_keys(void **state)
     assert_int_equal(m->param[1], 16);
     set_bad(m, "param", "0", MBX_E_INVAL, "param: expected a list");
     set_bad(m, "param", "x", MBX_E_INVAL, "param: expected a list");
+    /* Parameters take the same ranges as process counts. */
+    assert_int_equal(mbx_measurement_set(m, "param", "1:12", msg, sizeof msg), MBX_OK);
+    int64_t wantp[] = {1, 2, 4, 8, 12};
+    assert_int_equal(m->nparam, 5);
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(m->param[i], wantp[i]);
+    assert_int_equal(mbx_measurement_set(m, "param", "3:3", msg, sizeof msg), MBX_OK);
+    assert_int_equal(m->nparam, 1);
+    assert_int_equal(m->param[0], 3);
+    set_bad(m, "param", "8:2", MBX_E_INVAL, "param: expected a list like 1,2,4 or a range");
+    set_bad(m, "param", "0:4", MBX_E_INVAL, "param: expected a list like 1,2,4 or a range");
+    set_bad(m, "param", "1:8:0.5", MBX_E_INVAL, "param: range factor F must be");
+    /* A range longer than the list may hold is cut, its end kept. */
+    assert_int_equal(mbx_measurement_set(m, "param", "1:100000:1.1", msg, sizeof msg), MBX_OK);
+    assert_int_equal(m->nparam, MBX_PLAN_MAX_PARAM);
+    assert_int_equal(m->param[MBX_PLAN_MAX_PARAM - 1], 100000);
 
     assert_int_equal(mbx_measurement_set(m, "root", "3", msg, sizeof msg), MBX_OK);
     assert_int_equal(m->root, 3);

@@ -44,6 +44,7 @@ static mbx_result sample(void)
     r.overhead = 30e-9;
     r.batches = 4;
     r.wall = 0.0123;
+    r.probe = r.probe_after = r.plain = NAN;
     return r;
 }
 
@@ -106,6 +107,29 @@ static void undefined_values_are_empty(void **state)
     assert_true(isnan(mbx_result_bandwidth(&r)));
 }
 
+/* Column 41 (appended): the plain companion's median of an accurate
+ * benchmark, in microseconds like every time; empty for every other. */
+static void plain_us_is_appended_and_empty_when_undefined(void **state)
+{
+    (void)state;
+    assert_int_equal(MBX_RESULT_NCOLS, 41);
+    assert_int_equal(col("plain_us"), 40);
+    assert_int_equal(col("remeasured"), 39);
+    mbx_result r = sample();
+    mbx_result_fields f;
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("plain_us")], "");
+    r.benchmark = "coll.bcast_accurate";
+    r.timing = "max_over_receivers";
+    r.plain = 12.34567e-6;
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("plain_us")], "12.3457");
+    assert_string_equal(f.field[col("timing")], "max_over_receivers");
+    r.plain = INFINITY;
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("plain_us")], "");
+}
+
 static void round_trip_through_libcsv(void **state)
 {
     (void)state;
@@ -132,6 +156,8 @@ static void round_trip_through_libcsv(void **state)
     assert_string_equal(t.cell[2][col("status")], "UNSETTLED");
     assert_string_equal(t.cell[2][col("stop_rule")], "fixed:100");
     assert_string_equal(t.cell[1][col("ci95_hi_us")], "2.1000");
+    assert_string_equal(t.cell[1][col("plain_us")], "");
+    assert_string_equal(t.cell[0][MBX_RESULT_NCOLS - 1], "plain_us");
     mbx_csv_table_free(&t);
     remove(path);
 }
@@ -155,6 +181,7 @@ int main(void)
         cmocka_unit_test(required_columns_in_contract_order),
         cmocka_unit_test(formats_units),
         cmocka_unit_test(undefined_values_are_empty),
+        cmocka_unit_test(plain_us_is_appended_and_empty_when_undefined),
         cmocka_unit_test(round_trip_through_libcsv),
         cmocka_unit_test(kv_values_stay_on_one_line),
     };

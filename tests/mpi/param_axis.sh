@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The benchmark parameter as an independent variable (issue 7's harness):
+# a range of thread counts expands like --procs, an unsized benchmark
+# measured at several values forms one curve over the parameter, a sized
+# one a curve over size per value, and the rows carry the value.
+# usage: param_axis.sh MPIEXEC NPFLAG MPIBEX OUTDIR
+set -u
+mpiexec=$1 npflag=$2 mpibex=$3 dir=$4
+. "$(dirname "$0")/../lib.sh"
+out=$dir/param_axis.csv
+rm -f "$out" "${out%.csv}".* "${out%.csv}"_mt*
+
+# threads.barrier over 1, 2, 4 threads; pingpong.mt over size at 1 and 2
+# threads per rank (2 threads: MPI_THREAD_MULTIPLE).
+if "$mpiexec" "$npflag" 2 "$mpibex" run --bench threads.barrier --param 1:4 --stop fixed:10 \
+    -o "$out" >"$dir/param_axis.log" 2>&1 &&
+  "$mpiexec" "$npflag" 2 "$mpibex" run --bench pingpong.mt --param 1:2 --sizes 8,1K \
+    --stop fixed:10 --thread-level multiple -o "${out%.csv}_mt.csv" >>"$dir/param_axis.log" 2>&1; then
+  pass "parameter ranges ran"
+else
+  cat "$dir/param_axis.log"
+  fail "parameter range run failed"
+fi
+grep -q "^# curve threads.barrier \[cli\] over threads P=1: 3 points" "$dir/param_axis.log" &&
+  pass "one curve over threads" || fail "no curve summary over threads"
+python3 - "$out" "${out%.csv}_mt.csv" <<'PY' && pass "rows per parameter value" || fail "rows per parameter value"
+import csv, sys
+rows = [r for f in sys.argv[1:] for r in csv.DictReader(open(f, newline=""))]
+tb = sorted((int(r["param"]), int(r["bytes"])) for r in rows if r["benchmark"] == "threads.barrier")
+assert tb == [(1, 0), (2, 0), (4, 0)], tb
+mt = sorted((int(r["param"]), int(r["bytes"])) for r in rows if r["benchmark"] == "pingpong.mt")
+assert mt == [(1, 8), (1, 1024), (2, 8), (2, 1024)], mt
+assert all(r["param_name"] == "threads" for r in rows), "param_name must be threads"
+print("parameter axis:", len(rows), "rows")
+PY
+mbx_finish
