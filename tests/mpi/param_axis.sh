@@ -33,4 +33,22 @@ assert mt == [(1, 8), (1, 1024), (2, 8), (2, 1024)], mt
 assert all(r["param_name"] == "threads" for r in rows), "param_name must be threads"
 print("parameter axis:", len(rows), "rows")
 PY
+# Sphinx's stop rule on the new benchmarks: cv:EPS is recorded, and a point
+# that does not reach it by n_max is UNSETTLED (n = n_max), never SETTLED.
+cv=$dir/param_axis_cv.csv
+if "$mpiexec" "$npflag" 1 "$mpibex" run --bench threads.mutex,threads.barrier --param 2 \
+    --stop cv:1e-9 --nmax 40 -q -o "$cv" >"$dir/param_axis_cv.log" 2>&1; then
+  pass "cv run ran"
+else
+  cat "$dir/param_axis_cv.log"
+  fail "cv run failed"
+fi
+python3 - "$cv" <<'PY' && pass "cv rule: UNSETTLED at n_max" || fail "cv rule: UNSETTLED at n_max"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert len(rows) == 2, rows
+for r in rows:
+    assert r["stop_rule"].startswith("cv:"), r["stop_rule"]
+    assert r["status"] == "UNSETTLED" and r["n"] == "40", (r["benchmark"], r["status"], r["n"])
+PY
 mbx_finish

@@ -42,4 +42,12 @@ add_test(NAME mpi.pingpong.mt.n2
                  -o ${MBX_OUT}/pp_mt2.csv)
 set_tests_properties(mpi.pingpong.mt.n2 PROPERTIES TIMEOUT 120 LABELS mpi PROCESSORS 2)
 
+# Four ranks: threads on rank 0 with three bystanders, and pingpong.mt
+# between rank 0 and the scanned far rank at 1 and 2 threads per rank
+# (tiny: 8 spinning threads on 2 cores wait out scheduler slices).
+mbx_run_and_check(mpi.threads.n4 4 240 ${MBX_OUT}/threads4.csv
+  RUN run --bench threads.barrier,pingpong.mt --param 1,2 --sizes 8 --stop fixed:5 --validate
+      -q --thread-level multiple -o ${MBX_OUT}/threads4.csv
+  CHECK "--rows 4 --bench threads.barrier --bench pingpong.mt --col param_name=threads --col validated=yes")
+
 include(mpi/threadlevel_tests.cmake)
