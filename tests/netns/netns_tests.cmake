@@ -3,11 +3,14 @@
 # explorer's socket bridge with rank 0 on another host than the terminal.
 # They need root (CAP_NET_ADMIN, CAP_SYS_ADMIN) and exit 77, counted as
 # skipped, where namespaces cannot be made. They create and remove
-# namespaces of fixed names (mbxh1.., mbxsw), hence RUN_SERIAL.
+# namespaces of fixed names (mbxh1.., mbxsw), hence RUN_SERIAL, and each
+# holds a lock file (flock) so that two test runs on one machine (two build
+# directories) wait for each other instead of tearing down each other's hosts.
 # Included from tests/CMakeLists.txt after mpi/mpi_tests.cmake (csvcheck).
+set(MBX_NETNS_LOCK /tmp/mpibex-netns.lock)
 foreach(_mbx_netns_test IN ITEMS pingpong_two_hosts bridge_two_hosts)
   add_test(NAME netns.${_mbx_netns_test}
-           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/${_mbx_netns_test}.sh
+           COMMAND flock ${MBX_NETNS_LOCK} bash ${CMAKE_CURRENT_LIST_DIR}/${_mbx_netns_test}.sh
                    $<TARGET_FILE:mpibex> $<TARGET_FILE:csvcheck>)
   set_tests_properties(netns.${_mbx_netns_test} PROPERTIES
                        TIMEOUT 180
@@ -19,7 +22,7 @@ endforeach()
 # b_eff across two hosts, unshaped and with the link shaped to 100 Mbit/s
 # (the shaped run moves 1 MiB messages at 12 MB/s: about a minute).
 add_test(NAME netns.beff_two_hosts
-         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/beff_two_hosts.sh $<TARGET_FILE:mpibex>)
+         COMMAND flock ${MBX_NETNS_LOCK} bash ${CMAKE_CURRENT_LIST_DIR}/beff_two_hosts.sh $<TARGET_FILE:mpibex>)
 set_tests_properties(netns.beff_two_hosts PROPERTIES
                      TIMEOUT 600
                      LABELS "netns;beff"
