@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
-# Build and run the whole test suite. usage: scripts/test.sh [--sanitize]
+# Build and run the whole test suite. usage: scripts/test.sh [--sanitize | --fuzz]
 # --sanitize builds in build-asan with AddressSanitizer and UBSan.
+# --fuzz builds the libFuzzer targets with clang in build-fuzz and runs each
+# for a few seconds (ctest -L fuzz; docs/hardening.md), nothing else.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/deps.sh"
-if [ "${1:-}" = "--sanitize" ]; then
+if [ "${1:-}" = "--fuzz" ]; then
+  dir=$root/build-fuzz
+  cmake -S "$root" -B "$dir" -DCMAKE_C_COMPILER="${MBX_FUZZ_CC:-clang-14}" -DMBX_FUZZ=ON \
+    -DMBX_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build "$dir" --target mbx_fuzz -j "$(nproc)"
+  cd "$dir"
+  exec ctest --output-on-failure -L fuzz
+elif [ "${1:-}" = "--sanitize" ]; then
   dir=$root/build-asan
   "$root/scripts/build.sh" "$dir" -DMBX_SANITIZE=ON
 else

@@ -158,10 +158,9 @@ static int read_journal(const char *path, uint64_t hash, mbx_resume *out, char *
     return 0;
 }
 
-int mbx_resume_load(const char *csv, const char *journal, uint64_t hash, mbx_resume *out, char *msg,
-                    size_t len)
+static int resume_load(const char *csv, const char *journal, uint64_t hash, mbx_resume *out,
+                       char *msg, size_t len)
 {
-    memset(out, 0, sizeof *out);
     int rc = read_journal(journal, hash, out, msg, len);
     if (rc)
         return rc;
@@ -242,4 +241,16 @@ int mbx_resume_load(const char *csv, const char *journal, uint64_t hash, mbx_res
     if (out->inflight[0] && mbx_resume_find(out, out->inflight) >= 0)
         out->inflight[0] = '\0'; /* its row landed before the kill */
     return 0;
+}
+
+int mbx_resume_load(const char *csv, const char *journal, uint64_t hash, mbx_resume *out, char *msg,
+                    size_t len)
+{
+    memset(out, 0, sizeof *out);
+    int rc = resume_load(csv, journal, hash, out, msg, len);
+    /* A CSV found bad half-way (a row of the wrong width) leaves the arrays
+     * allocated for its rows: a failed load owns nothing. */
+    if (rc != 0)
+        mbx_resume_free(out);
+    return rc;
 }

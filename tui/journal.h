@@ -47,7 +47,9 @@ void mbx_curve_key(char *buf, size_t len, const char *label, const char *bench, 
 /* Load OUT.csv and its journal for a resume of the run with fingerprint
  * `hash`. Returns 0, or 2 with a one-line message (missing files, another
  * plan, a CSV that is not ours, a header that is not a prefix of
- * mbx_result_columns). */
+ * mbx_result_columns, a row of another width than the header), or 1 when out
+ * of memory. After a failure *out holds nothing (mbx_resume_free is still
+ * allowed). */
 int mbx_resume_load(const char *csv, const char *journal, uint64_t hash, mbx_resume *out, char *msg,
                     size_t len);
 void mbx_resume_free(mbx_resume *r);

@@ -57,7 +57,9 @@ static int parse_eps(const char *v, double *eps)
         d /= 100.0;
         end++;
     }
-    if (*end != '\0' || !isfinite(d) || !(d > 0.0 && d < 1.0))
+    /* isnormal: "1e-307%" divides down to a subnormal, which strtod would
+     * refuse (ERANGE) when the rule's canonical text is read back. */
+    if (*end != '\0' || !isnormal(d) || !(d > 0.0 && d < 1.0))
         return -1;
     *eps = d;
     return 0;
@@ -116,6 +118,23 @@ int mbx_stop_parse(const char *text, mbx_stop_rule *out, char *msg, size_t msgle
     return MBX_OK;
 }
 
+/* %g's six digits, or as many more as it takes for the text to be a rule
+ * again: 0.9999999 would print as "1", which is no EPS. Seventeen digits
+ * always read back as the same double, so the loop ends with valid text
+ * for any EPS the parser accepted. */
+static void format_eps(const char *name, double eps, char *buf, size_t len)
+{
+    for (int digits = 6; digits <= 17; digits++) {
+        char text[40];
+        double back;
+        snprintf(text, sizeof text, "%.*g", digits, eps);
+        if (parse_eps(text, &back) == 0 || digits == 17) {
+            snprintf(buf, len, "%s:%s", name, text);
+            return;
+        }
+    }
+}
+
 void mbx_stop_format(const mbx_stop_rule *rule, char *buf, size_t len)
 {
     if (buf == NULL || len == 0)
@@ -126,7 +145,7 @@ void mbx_stop_format(const mbx_stop_rule *rule, char *buf, size_t len)
     else if (rule->kind == MBX_STOP_FIXED)
         snprintf(buf, len, "%s:%zu", name, rule->fixed);
     else
-        snprintf(buf, len, "%s:%g", name, rule->eps);
+        format_eps(name, rule->eps, buf, len);
 }
 
 /* A ratio against a location that is not positive has no meaning as a

@@ -161,6 +161,33 @@ static void format_round_trip(void **state)
     assert_string_equal(small, "std");
 }
 
+/* Found by fuzz_stop (tests/fuzz/regress/stop/): an EPS just below 1 was
+ * accepted but its canonical text, the CSV's stop_rule, said "cv:1", which
+ * is no rule; and "1e-307%" divided down to a subnormal EPS whose text
+ * strtod refuses. Every accepted rule's text must read back. */
+static void format_reads_back_at_the_edges(void **state)
+{
+    (void)state;
+    static const char *const text[][2] = {
+        {"cv:.9999999999999", "cv:0.9999999999999"},
+        {"stderr:99.99999%", "stderr:0.9999999"},
+        {"ci:0.9999999999999999", "ci:0.9999999999999999"},
+        {"stderr:2.2250738585072014e-308", "stderr:2.225074e-308"},
+    };
+    for (size_t i = 0; i < sizeof text / sizeof text[0]; i++) {
+        mbx_stop_rule r = parse_ok(text[i][0]), again;
+        char buf[64];
+        mbx_stop_format(&r, buf, sizeof buf);
+        assert_string_equal(buf, text[i][1]);
+        again = parse_ok(buf);
+        assert_int_equal(again.kind, r.kind);
+        assert_true(fabs(again.eps - r.eps) <= 1e-6 * r.eps);
+    }
+    mbx_stop_rule r;
+    assert_int_equal(mbx_stop_parse("stderr:1e-307%", &r, NULL, 0), MBX_E_INVAL);
+    assert_int_equal(mbx_stop_parse("cv:1e-320", &r, NULL, 0), MBX_E_INVAL);
+}
+
 /* Nearly constant: values 1 +- 5e-4 in a fixed pseudo-random order. */
 static double tiny_noise(size_t i)
 {
@@ -314,11 +341,17 @@ static void progress_values(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(parses_good_rules),        cmocka_unit_test(rejects_bad_rules),
-        cmocka_unit_test(error_messages),           cmocka_unit_test(format_round_trip),
-        cmocka_unit_test(tight_data_meets_at_nmin), cmocka_unit_test(wide_data_stops_at_nmax),
-        cmocka_unit_test(tick_guard_blocks_stderr), cmocka_unit_test(fixed_meets_exactly_at_n),
-        cmocka_unit_test(undefined_never_meets),    cmocka_unit_test(progress_values),
+        cmocka_unit_test(parses_good_rules),
+        cmocka_unit_test(rejects_bad_rules),
+        cmocka_unit_test(error_messages),
+        cmocka_unit_test(format_round_trip),
+        cmocka_unit_test(format_reads_back_at_the_edges),
+        cmocka_unit_test(tight_data_meets_at_nmin),
+        cmocka_unit_test(wide_data_stops_at_nmax),
+        cmocka_unit_test(tick_guard_blocks_stderr),
+        cmocka_unit_test(fixed_meets_exactly_at_n),
+        cmocka_unit_test(undefined_never_meets),
+        cmocka_unit_test(progress_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

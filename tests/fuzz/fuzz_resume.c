@@ -1,0 +1,41 @@
+/* libFuzzer target: `mpibex run --resume` reading what a killed run left
+ * (mbx_resume_load): the journal, then MBX_FUZZ_SEP, then OUT.csv. The
+ * journal's fingerprint must be MBX_FUZZ_PLAN_HASH for the CSV to be read. */
+#include <string.h>
+
+#include "fuzz_util.h"
+#include "journal.h"
+#include "mbx/result.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define MBX_FUZZ_PLAN_HASH 0x0123456789abcdefull
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const uint8_t *part[2] = {data, (const uint8_t *)""};
+    size_t plen[2] = {size, 0};
+    (void)mbx_fuzz_split(data, size, part, plen, 2);
+    char journal[4200], csv[4200], msg[1024] = "";
+    mbx_fuzz_write("out.journal", part[0], plen[0], journal, sizeof journal);
+    mbx_fuzz_write("out.csv", part[1], plen[1], csv, sizeof csv);
+    mbx_resume r;
+    int rc = mbx_resume_load(csv, journal, MBX_FUZZ_PLAN_HASH, &r, msg, sizeof msg);
+    if (rc != 0) {
+        /* A failed load owns nothing: no mbx_resume_free needed. */
+        MBX_FUZZ_CHECK(rc == 2 && msg[0] != '\0' && r.n == 0 && r.key == NULL);
+        return 0;
+    }
+    MBX_FUZZ_CHECK(r.ncols <= MBX_RESULT_NCOLS);
+    MBX_FUZZ_CHECK(memchr(r.inflight, '\0', sizeof r.inflight) != NULL);
+    for (size_t i = 0; i < r.n; i++) {
+        MBX_FUZZ_CHECK(memchr(r.key[i], '\0', MBX_KEY_MAX) != NULL);
+        MBX_FUZZ_CHECK(memchr(r.curve[i], '\0', MBX_KEY_MAX) != NULL);
+        long at = mbx_resume_find(&r, r.key[i]);
+        MBX_FUZZ_CHECK(at >= 0 && (size_t)at <= i);
+    }
+    /* A point whose row landed is not in flight. */
+    MBX_FUZZ_CHECK(r.inflight[0] == '\0' || mbx_resume_find(&r, r.inflight) < 0);
+    mbx_resume_free(&r);
+    return 0;
+}

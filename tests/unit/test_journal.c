@@ -1,0 +1,161 @@
+/* The --resume reader (tui/journal.c): a finished run's rows and the point
+ * in flight read back, and the inputs it refuses. Found by fuzz_resume: a
+ * CSV refused half-way (a row of the wrong width) used to keep the arrays
+ * allocated for its rows, a leak for any caller that freed only on success. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "journal.h"
+#include "mbx/csvio.h"
+#include "mbx/result.h"
+
+#ifndef MBX_TMP_DIR
+#error "compile with -DMBX_TMP_DIR=\"<a writable directory>\""
+#endif
+
+#define HASH 0x0123456789abcdefull
+
+static char csv[512], jnl[512];
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(csv, sizeof csv, "%s/test_journal_%ld.csv", MBX_TMP_DIR, (long)getpid());
+    snprintf(jnl, sizeof jnl, "%s/test_journal_%ld.journal", MBX_TMP_DIR, (long)getpid());
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    unlink(csv);
+    unlink(jnl);
+    return 0;
+}
+
+/* A results file with one row per bytes[i] of pingpong.send_recv at 2 procs. */
+static void write_csv(const uint64_t *bytes, size_t n)
+{
+    mbx_csv_writer *w = NULL;
+    assert_int_equal(mbx_csv_writer_open(csv, mbx_result_columns, MBX_RESULT_NCOLS, &w), MBX_OK);
+    for (size_t i = 0; i < n; i++) {
+        const char *f[MBX_RESULT_NCOLS] = {0};
+        char b[24];
+        snprintf(b, sizeof b, "%llu", (unsigned long long)bytes[i]);
+        f[0] = "pingpong.send_recv";
+        f[1] = "2";
+        f[2] = b;
+        f[6] = "0.6235"; /* median_us */
+        f[25] = "cli";   /* label */
+        f[31] = "0";     /* refined */
+        assert_int_equal(mbx_csv_writer_row(w, f), MBX_OK);
+    }
+    assert_int_equal(mbx_csv_writer_close(w), MBX_OK);
+}
+
+static void append(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "ab");
+    assert_non_null(f);
+    assert_true(fputs(text, f) >= 0);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void write_journal(uint64_t hash, const char *lines)
+{
+    FILE *j = mbx_journal_open(jnl, hash, 0);
+    assert_non_null(j);
+    assert_true(fputs(lines, j) >= 0);
+    assert_int_equal(fclose(j), 0);
+}
+
+static void test_inflight(void **state)
+{
+    (void)state;
+    const uint64_t bytes[] = {1, 8};
+    write_csv(bytes, 2);
+    write_journal(HASH, "pair 0 1\nseed 42\n"
+                        "begin 0 cli|pingpong.send_recv|2|1|0|-1\n"
+                        "done cli|pingpong.send_recv|2|1|0|-1\n"
+                        "begin 0 cli|pingpong.send_recv|2|8|0|-1\n"
+                        "done cli|pingpong.send_recv|2|8|0|-1\n"
+                        "begin 1 cli|pingpong.send_recv|2|64|0|-1\n");
+    append(csv, "pingpong.send_recv,2,64,3,0.7"); /* torn by the kill */
+    mbx_resume r;
+    char msg[256];
+    assert_int_equal(mbx_resume_load(csv, jnl, HASH, &r, msg, sizeof msg), 0);
+    assert_int_equal(r.n, 2);
+    assert_int_equal(r.ncols, MBX_RESULT_NCOLS);
+    assert_string_equal(r.key[1], "cli|pingpong.send_recv|2|8|0|-1");
+    assert_int_equal(mbx_resume_find(&r, "cli|pingpong.send_recv|2|1|0|-1"), 0);
+    assert_string_equal(r.inflight, "cli|pingpong.send_recv|2|64|0|-1");
+    assert_int_equal(r.inflight_refined, 1);
+    assert_true(r.have_pair && r.pair_a == 0 && r.pair_b == 1);
+    assert_true(r.have_seed && r.seed == 42);
+    assert_int_equal(r.torn_bytes, strlen("pingpong.send_recv,2,64,3,0.7"));
+    mbx_resume_free(&r);
+}
+
+/* The fuzz_resume find (tests/fuzz/regress/resume/leak-row-width): a row of
+ * the wrong width after the arrays for the rows were allocated. */
+static void test_row_width_owns_nothing(void **state)
+{
+    (void)state;
+    const uint64_t bytes[] = {1, 8};
+    write_csv(bytes, 2);
+    append(csv, "coll.bcast,2,1\n");
+    write_journal(HASH, "");
+    mbx_resume r;
+    char msg[256] = "";
+    assert_int_equal(mbx_resume_load(csv, jnl, HASH, &r, msg, sizeof msg), 2);
+    assert_non_null(strstr(msg, "row 4 has 3 fields"));
+    assert_null(r.key);
+    assert_null(r.median_s);
+    assert_null(r.bytes);
+    assert_int_equal(r.n, 0);
+    mbx_resume_free(&r); /* still allowed */
+}
+
+static void test_refused(void **state)
+{
+    (void)state;
+    const uint64_t bytes[] = {1};
+    write_csv(bytes, 1);
+    mbx_resume r;
+    char msg[256] = "";
+    write_journal(HASH + 1, "");
+    assert_int_equal(mbx_resume_load(csv, jnl, HASH, &r, msg, sizeof msg), 2);
+    assert_non_null(strstr(msg, "another plan"));
+    assert_null(r.key);
+    unlink(jnl);
+    assert_int_equal(mbx_resume_load(csv, jnl, HASH, &r, msg, sizeof msg), 2);
+    assert_non_null(strstr(msg, "no journal"));
+    write_journal(HASH, "");
+    append(csv, "x\n");
+    FILE *f = fopen(csv, "wb");
+    assert_non_null(f);
+    assert_true(fputs("benchmark,procs,bytes\n", f) >= 0);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(mbx_resume_load(csv, jnl, HASH, &r, msg, sizeof msg), 2);
+    assert_non_null(strstr(msg, "no column 'label'"));
+    assert_null(r.key);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_inflight, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_row_width_owns_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
