@@ -18,6 +18,7 @@
 #include "mbx/bench.h"
 #include "mbx/csvio.h"
 #include "mbx/engine.h"
+#include "mbx/file.h"
 #include "mbx/plan.h"
 #include "mbx/refine.h"
 #include "mbx/threads.h"
@@ -62,8 +63,9 @@ typedef struct run_state {
     int need_pair;
     uint64_t hash;
     mbx_csv_writer *csv, *obs;
-    FILE *journal;
+    mbx_journal *journal;
     char *env_path, *obs_path, *journal_path;
+    int write_failed; /* a failed write was reported: the run stops, no second message */
     mbx_resume res;
     double t0, last_progress;
     size_t done, refined, skipped, kept_grid;
@@ -121,6 +123,23 @@ static int check_writable(const char *path, char *msg)
     if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
         snprintf(msg, MSG_LEN, "-o: '%.200s' is a directory; expected a file name", path);
         return -1;
+    }
+    /* A symbolic link planted where a result goes would have us write (or,
+     * on --resume, cut) a file elsewhere: refused here, and every open is
+     * O_NOFOLLOW in case one appears later (mbx/file.h). */
+    static const char *const sidecars[] = {"", ".env.csv", ".obs.csv", ".probe.csv", ".journal"};
+    for (size_t i = 0; i < sizeof sidecars / sizeof *sidecars; i++) {
+        char *f = i ? mbx_csv_sidecar(path, sidecars[i]) : NULL;
+        const char *name = i ? f : path;
+        int link = name && lstat(name, &sb) == 0 && S_ISLNK(sb.st_mode);
+        if (link)
+            snprintf(msg, MSG_LEN,
+                     "-o: '%.200s' is a symbolic link; mpibex never writes through one "
+                     "(remove it, or choose another -o)",
+                     name);
+        free(f);
+        if (link)
+            return -1;
     }
     return 0;
 }
@@ -420,6 +439,7 @@ static int open_outputs(run_state *st, mbx_engine *e, char *msg)
         snprintf(msg, MSG_LEN, "out of memory");
         return 1;
     }
+    const char *failed = st->env_path;
     int rc = mbx_env_write(e, st->env_path);
     if (rc >= 0) {
         /* The front end's own factors: the order and the monitor. */
@@ -439,25 +459,80 @@ static int open_outputs(run_state *st, mbx_engine *e, char *msg)
     }
     int (*open)(const char *, const char *const *, size_t, mbx_csv_writer **) =
         st->opt.resume ? mbx_csv_writer_append : mbx_csv_writer_open;
-    if (rc >= 0)
+    if (rc >= 0) {
         /* A resumed file of an earlier version keeps its columns. */
+        failed = st->opt.output;
         rc = open(st->opt.output, mbx_result_columns,
                   st->opt.resume && st->res.ncols ? st->res.ncols : MBX_RESULT_NCOLS, &st->csv);
-    if (rc >= 0 && st->obs_path)
-        rc = open(st->obs_path, mbx_obs_columns, MBX_OBS_NCOLS, &st->obs);
+    }
+    if (rc >= 0 && st->obs_path) {
+        failed = st->obs_path;
+        /* A kill in the middle of a point's observations may have torn
+         * the last one; appended rows must start on a line of their own. */
+        if (st->opt.resume && access(st->obs_path, F_OK) == 0)
+            rc = mbx_csv_trim_torn(st->obs_path, NULL);
+        if (rc >= 0)
+            rc = open(st->obs_path, mbx_obs_columns, MBX_OBS_NCOLS, &st->obs);
+    }
     if (rc >= 0) {
-        st->journal = mbx_journal_open(st->journal_path, st->hash, st->opt.resume);
-        if (!st->journal)
-            rc = MBX_E_IO;
-        else if (!st->opt.resume || !st->res.have_pair)
-            mbx_journal_pair(st->journal, st->pair_a, st->pair_b);
+        failed = st->journal_path;
+        rc = mbx_journal_open(st->journal_path, st->hash, st->opt.resume, &st->journal);
+        if (rc >= 0 && (!st->opt.resume || !st->res.have_pair))
+            rc = mbx_journal_pair(st->journal, st->pair_a, st->pair_b);
     }
     if (rc < 0) {
-        snprintf(msg, MSG_LEN, "-o: cannot write results next to '%s': %s", st->opt.output,
-                 strerror(errno));
+        snprintf(msg, MSG_LEN, "-o: cannot write '%s': %s", failed, mbx_file_why(errno));
         return 1;
     }
     return 0;
+}
+
+/* A result file could not take a write (rc from the writer, errno set):
+ * say which, why, what is kept and how to go on, in one line; the run
+ * stops with exit 1. When the file was removed or renamed under us (its
+ * directory deleted), what the open files still hold is copied into a
+ * new private directory, so the finished points survive and --resume can
+ * continue from there. */
+static int write_failure(run_state *st, const char *path, int rc)
+{
+    int err = errno;
+    st->write_failed = 1;
+    if (rc != MBX_E_GONE) {
+        fprintf(stderr,
+                "mpibex: writing '%s' failed: %s; %zu finished points are in %s (complete rows "
+                "only); free space or fix the file, then continue with --resume\n",
+                path, mbx_file_why(err), st->res.n + st->done, st->opt.output);
+        return 1;
+    }
+    const char *tmp = getenv("TMPDIR");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/mpibex-rescue-XXXXXX", tmp && tmp[0] == '/' ? tmp : "/tmp");
+    const char *base = strrchr(st->opt.output, '/');
+    base = base ? base + 1 : st->opt.output;
+    char csv[4200] = "", *obs = NULL, *jr = NULL;
+    int saved = mkdtemp(dir) != NULL;
+    if (saved) {
+        snprintf(csv, sizeof csv, "%s/%s", dir, base);
+        obs = st->obs ? mbx_csv_sidecar(csv, ".obs.csv") : NULL;
+        jr = mbx_csv_sidecar(csv, ".journal");
+        saved = mbx_csv_writer_copy(st->csv, csv) == 0 && jr &&
+                mbx_journal_copy(st->journal, jr) == 0 &&
+                (!st->obs || (obs && mbx_csv_writer_copy(st->obs, obs) == 0));
+    }
+    if (saved)
+        fprintf(stderr,
+                "mpibex: '%s' was removed or renamed while the run wrote it (%s); its %zu "
+                "finished points are saved in %s; continue with --resume -o %s\n",
+                path, mbx_file_why(err), st->res.n + st->done, csv, csv);
+    else
+        fprintf(stderr,
+                "mpibex: '%s' was removed or renamed while the run wrote it (%s), and saving "
+                "the %zu finished points under %s failed: %s\n",
+                path, mbx_file_why(err), st->res.n + st->done, tmp && tmp[0] == '/' ? tmp : "/tmp",
+                strerror(errno));
+    free(obs);
+    free(jr);
+    return 1;
 }
 
 static int on_progress(void *ud, const mbx_progress *p)
@@ -556,13 +631,27 @@ static void progress_line(run_state *st, int force)
             eta);
 }
 
+/* The point's row, then its observations as one record: if those cannot
+ * be written the row is taken back, so a row always has its observations
+ * (a point without them is measured again on --resume). Returns 0, or the
+ * exit code after write_failure's message. */
 static int write_result(run_state *st, const mbx_result *r, const double *obs, size_t nobs)
 {
+    long long mark = mbx_csv_writer_mark(st->csv);
     if (st->csv) {
         mbx_result_fields f;
         mbx_result_format(r, &f);
-        if (mbx_csv_writer_row(st->csv, f.field) < 0)
-            return -1;
+        int rc = mbx_csv_writer_row(st->csv, f.field);
+        if (rc < 0) {
+            /* Gone: the row landed in a file no longer at its path; take
+             * it back so what write_failure saves is the finished points. */
+            int err = errno;
+            if (rc == MBX_E_GONE && mbx_csv_writer_rewind(st->csv, mark) < 0)
+                fprintf(stderr, "mpibex: taking the last row back out of '%s' failed: %s\n",
+                        st->opt.output, strerror(errno));
+            errno = err;
+            return write_failure(st, st->opt.output, rc);
+        }
     }
     if (st->obs) {
         char procs[16], bytes[24], idx[24], t[32], root[16] = "", param[24] = "";
@@ -572,26 +661,37 @@ static int write_result(run_state *st, const mbx_result *r, const double *obs, s
             snprintf(root, sizeof root, "%d", r->root);
         if (r->param_name)
             snprintf(param, sizeof param, "%lld", (long long)r->param);
-        for (size_t i = 0; i < nobs; i++) {
+        int rc = mbx_csv_writer_hold(st->obs);
+        for (size_t i = 0; rc >= 0 && i < nobs; i++) {
             snprintf(idx, sizeof idx, "%zu", i);
             snprintf(t, sizeof t, "%.4f", obs[i] * 1e6);
             const char *f[MBX_OBS_NCOLS] = {
                 r->benchmark, procs, bytes, idx, t, r->label ? r->label : "", root, param};
-            if (mbx_csv_writer_row(st->obs, f) < 0)
-                return -1;
+            rc = mbx_csv_writer_row(st->obs, f);
+        }
+        if (rc >= 0)
+            rc = mbx_csv_writer_commit(st->obs);
+        if (rc < 0) {
+            int err = errno;
+            if (mbx_csv_writer_rewind(st->csv, mark) < 0)
+                fprintf(stderr, "mpibex: taking the last row back out of '%s' failed: %s\n",
+                        st->opt.output, strerror(errno));
+            errno = err;
+            return write_failure(st, st->obs_path, rc);
         }
     }
     return 0;
 }
 
-/* Report a stop by signal; `inflight` names the point dropped, if any. */
+/* Report a stop by signal; `inflight` names the point dropped, if any.
+ * The count is the file's: rows kept from a resumed run and this run's. */
 static int interrupted(const run_state *st, const char *inflight)
 {
     char lost[200] = "";
     if (inflight)
         snprintf(lost, sizeof lost, "; the point in flight (%s) was dropped", inflight);
     fprintf(stderr, "mpibex: stopped by signal %d: %zu points finished%s%s%s%s\n",
-            (int)mbx_stop_signal, st->done, st->opt.output ? " and are in " : "",
+            (int)mbx_stop_signal, st->res.n + st->done, st->opt.output ? " and are in " : "",
             st->opt.output ? st->opt.output : "", lost,
             st->opt.output ? "; continue with --resume" : "");
     return 128 + (int)mbx_stop_signal;
@@ -735,6 +835,7 @@ static int measure_point(run_state *st, mbx_engine *e, const pointref *p, double
 {
     mbx_point_spec spec;
     char key[MBX_KEY_MAX];
+    int rc;
     spec_of(st, p, &spec);
     key_of(&spec, p->s->meas->label, key);
     *y = NAN;
@@ -748,7 +849,8 @@ static int measure_point(run_state *st, mbx_engine *e, const pointref *p, double
     }
     if (mbx_stop_signal)
         return interrupted(st, NULL);
-    mbx_journal_begin(st->journal, key, p->refined);
+    if ((rc = mbx_journal_begin(st->journal, key, p->refined)) < 0)
+        return write_failure(st, st->journal_path, rc);
     mbx_result r;
     const double *obs = NULL;
     size_t nobs = 0;
@@ -757,7 +859,7 @@ static int measure_point(run_state *st, mbx_engine *e, const pointref *p, double
      * straddles a level shift is measured once more, then flagged. */
     st->engine = e;
     st->spec = &spec;
-    int rc = mbx_monitor_measure(&st->mon, probe_cb, measure_cb, st, &r, &obs, &nobs);
+    rc = mbx_monitor_measure(&st->mon, probe_cb, measure_cb, st, &r, &obs, &nobs);
     if (rc < 0 && st->mon.probe_failed) {
         fprintf(stderr, "mpibex: the monitor's probe failed: %s\n", mbx_strerror(rc));
         return 1;
@@ -784,13 +886,13 @@ static int measure_point(run_state *st, mbx_engine *e, const pointref *p, double
     r.label = p->s->meas->label;
     r.refined = p->refined;
     print_row(&r);
-    if (write_result(st, &r, obs, nobs) < 0) {
-        fprintf(stderr, "mpibex: writing '%s' failed: %s\n", st->opt.output, strerror(errno));
-        return 1;
-    }
-    mbx_journal_done(st->journal, key);
+    if ((rc = write_result(st, &r, obs, nobs)) != 0)
+        return rc;
     st->counts[r.status]++;
     st->done++;
+    /* The row is in: it counts as finished even if "done" cannot follow. */
+    if ((rc = mbx_journal_done(st->journal, key)) < 0)
+        return write_failure(st, st->journal_path, rc);
     st->refined += (size_t)p->refined;
     if (r.status != MBX_POINT_UNRELIABLE && r.status != MBX_POINT_INVALID)
         *y = r.s.median;
@@ -1051,8 +1153,11 @@ static int monitor_report(run_state *st)
     fflush(stdout);
     if (st->opt.output && mbx_monitor_write(&st->mon, st->opt.output, st->env_path,
                                             MBX_MONITOR_FIGURES | MBX_MONITOR_SERIES) < 0) {
-        fprintf(stderr, "mpibex: writing the monitor's files next to '%s' failed: %s\n",
-                st->opt.output, strerror(errno));
+        fprintf(stderr,
+                "mpibex: writing the monitor's files next to '%s' failed: %s; %zu finished "
+                "points are in it; continue with --resume to write them\n",
+                st->opt.output, mbx_file_why(errno), st->res.n + st->done);
+        st->write_failed = 1;
         return 1;
     }
     return 0;
@@ -1360,8 +1465,9 @@ static int root_run(mbx_engine *e, int argc, char **argv, run_state *st)
         fail(msg);
         return rc;
     }
-    if (!st->opt.resume || !st->res.have_seed)
-        mbx_journal_seed(st->journal, st->seed);
+    if ((!st->opt.resume || !st->res.have_seed) &&
+        (rc = mbx_journal_seed(st->journal, st->seed)) < 0)
+        return write_failure(st, st->journal_path, rc);
     fputs(st->notes, stdout);
     print_header();
     st->tty = isatty(STDERR_FILENO);
@@ -1377,12 +1483,13 @@ int mbx_batch_root(mbx_engine *e, int argc, char **argv)
     run_state st;
     memset(&st, 0, sizeof st);
     int code = root_run(e, argc, argv, &st);
-    if (mbx_csv_writer_close(st.csv) < 0 || mbx_csv_writer_close(st.obs) < 0) {
-        fprintf(stderr, "mpibex: closing '%s' failed: %s\n", st.opt.output, strerror(errno));
+    int csv_bad = mbx_csv_writer_close(st.csv) < 0, obs_bad = mbx_csv_writer_close(st.obs) < 0;
+    if ((csv_bad || obs_bad) && !st.write_failed) {
+        fprintf(stderr, "mpibex: closing '%s' failed: %s\n", csv_bad ? st.opt.output : st.obs_path,
+                strerror(errno));
         code = 1;
     }
-    if (st.journal)
-        fclose(st.journal);
+    mbx_journal_close(st.journal);
     /* A complete run needs no journal; an interrupted one keeps it. */
     if (code == 0 && st.journal_path)
         (void)unlink(st.journal_path);

@@ -10,6 +10,7 @@
 
 #include "mbx/compare.h"
 #include "mbx/csvio.h"
+#include "mbx/file.h"
 
 #define DEFAULT_ALPHA 0.05
 
@@ -198,7 +199,7 @@ static int write_csv(const mbx_compare *c, const char *out)
     if (to_stdout)
         rc = mbx_csv_fputrow(stdout, mbx_compare_columns, MBX_COMPARE_NCOLS);
     else if (mbx_csv_writer_open(out, mbx_compare_columns, MBX_COMPARE_NCOLS, &w) < 0)
-        return bad("-o: cannot write '%s': %s", out, strerror(errno));
+        return bad("-o: cannot write '%s': %s", out, mbx_file_why(errno));
     for (size_t i = 0; rc == MBX_OK && i < mbx_compare_count(c); i++) {
         char store[MBX_COMPARE_NCOLS][48];
         const char *f[MBX_COMPARE_NCOLS];

@@ -15,6 +15,7 @@
 #include "job.h"
 #include "mbx/bench.h"
 #include "mbx/csvio.h"
+#include "mbx/file.h"
 #include "thrinfo.h"
 
 #define REDRAW_S 0.1 /* at least 10 frames a second while measuring */
@@ -70,7 +71,7 @@ static void open_autosave(explorer *x)
     if (mbx_csv_writer_open(x->autosave_path, mbx_result_columns, MBX_RESULT_NCOLS, &x->autosave) <
         0) {
         ex_set_msg(x, MBX_ROLE_WARNING, "cannot autosave to %s: %s", x->autosave_path,
-                   strerror(errno));
+                   mbx_file_why(errno));
         x->autosave_path[0] = '\0';
         x->autosave = NULL;
     }
@@ -734,8 +735,11 @@ static void run_one_point(explorer *x)
         if (x->autosave) {
             mbx_result_fields f;
             mbx_result_format(&p->r, &f);
-            if (mbx_csv_writer_row(x->autosave, f.field) < 0)
-                ex_set_msg(x, MBX_ROLE_WARNING, "autosave to %s failed", x->autosave_path);
+            int wrc = mbx_csv_writer_row(x->autosave, f.field);
+            if (wrc < 0)
+                ex_set_msg(x, MBX_ROLE_WARNING, "autosave to %s failed: %s", x->autosave_path,
+                           wrc == MBX_E_GONE ? "the file was removed or renamed"
+                                             : mbx_file_why(errno));
         }
         x->cur++;
         ex_refine_after(x, x->cur - 1);

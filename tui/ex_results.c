@@ -13,6 +13,7 @@
 #include "ex_keys.h"
 #include "explorer.h"
 #include "mbx/csvio.h"
+#include "mbx/file.h"
 #include "mbx/levels.h"
 #include "report.h"
 
@@ -419,7 +420,7 @@ int ex_export(explorer *x, const char *path, char *msg, size_t msglen)
         rc = write_obs(x, obs_path);
     if (rc < 0)
         snprintf(msg, msglen, "export to %s failed: %s", path,
-                 rc == MBX_E_NOMEM ? "out of memory" : strerror(errno ? errno : EIO));
+                 rc == MBX_E_NOMEM ? "out of memory" : mbx_file_why(errno ? errno : EIO));
     else
         snprintf(msg, msglen, "exported %zu points to %s (environment, observations%s beside it)",
                  x->ndone, path, x->mon.peer ? ", probes" : "");

@@ -277,14 +277,27 @@ static void catch_crashes(mbx_term *t)
     signal(SIGABRT, on_crash);
 }
 
-static void summary(explorer *x, FILE *out)
+/* The closing line: what ended the explorer when it was not 'q', how many
+ * points were measured and where they are; on the terminal and in the log
+ * (stderr), which is what is left to read when the terminal went away. */
+static void summary(explorer *x, FILE *out, int lost)
 {
-    if (!out)
-        return;
+    char why[96] = "", saved[sizeof x->autosave_path + 32] = "";
+    if (mbx_stop_signal)
+        snprintf(why, sizeof why, "stopped by signal %d: ", (int)mbx_stop_signal);
+    else if (lost)
+        snprintf(why, sizeof why, "the terminal went away: ");
     if (x->autosave_path[0] && x->ndone)
-        fprintf(out, "mpibex: %zu points measured; autosaved in %s\r\n", x->ndone,
-                x->autosave_path);
-    fflush(out);
+        snprintf(saved, sizeof saved, "; autosaved in %s", x->autosave_path);
+    else if (x->ndone && why[0])
+        snprintf(saved, sizeof saved, "; not autosaved (--autosave none)");
+    if (!why[0] && !saved[0])
+        return;
+    if (out && !lost) {
+        fprintf(out, "mpibex: %s%zu points measured%s\r\n", why, x->ndone, saved);
+        fflush(out);
+    }
+    fprintf(stderr, "mpibex: explorer: %s%zu points measured%s\n", why, x->ndone, saved);
 }
 
 static int headless_main(const opts *o)
@@ -371,8 +384,9 @@ static int interactive(mbx_backend *be, const opts *o)
         fprintf(stderr, "mpibex: explorer: %zu frames, draw %.2f ms mean, %.2f ms max\n", x.frames,
                 1e3 * x.draw_total / (double)x.frames, 1e3 * x.draw_max);
     FILE *out = mbx_term_out(x.term);
+    int lost = mbx_term_lost(x.term);
     teardown(&x);
-    summary(&x, out);
+    summary(&x, out, lost);
     mbx_term_write_status(code);
     crash_term = NULL;
     mbx_term_close(x.term);

@@ -2,10 +2,13 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mbx/csvio.h"
+#include "mbx/file.h"
 #include "mbx/result.h"
 
 #define JOURNAL_MAGIC "# mpibex journal 1"
@@ -33,46 +36,92 @@ uint64_t mbx_fnv1a(uint64_t h, const void *data, size_t len)
     return h;
 }
 
-FILE *mbx_journal_open(const char *path, uint64_t hash, int append)
+struct mbx_journal {
+    int fd;
+    off_t size;
+    char *path;
+};
+
+/* One line, whole or not at all, then the check that the journal is still
+ * where it was opened. */
+static int put_line(mbx_journal *j, const char *fmt, ...)
 {
-    FILE *j = fopen(path, append ? "ab" : "wb");
-    if (j && !append) {
-        fprintf(j, "%s\nplan %016llx\n", JOURNAL_MAGIC, (unsigned long long)hash);
-        fflush(j);
+    if (!j)
+        return MBX_OK;
+    char line[MBX_KEY_MAX + 64];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n < 0 || (size_t)n >= sizeof line) {
+        errno = ENAMETOOLONG;
+        return MBX_E_INVAL;
     }
-    return j;
+    int rc = mbx_file_append(j->fd, &j->size, line, (size_t)n);
+    return rc < 0 ? rc : mbx_file_still_at(j->fd, j->path);
 }
 
-void mbx_journal_pair(FILE *j, int a, int b)
+int mbx_journal_open(const char *path, uint64_t hash, int append, mbx_journal **out)
 {
-    if (j) {
-        fprintf(j, "pair %d %d\n", a, b);
-        fflush(j);
+    *out = NULL;
+    mbx_journal *j = calloc(1, sizeof *j);
+    if (!j || !(j->path = strdup(path))) {
+        free(j);
+        errno = ENOMEM;
+        return MBX_E_NOMEM;
     }
+    j->fd = -1;
+    /* Resuming after a kill or a full disk: a torn last line goes first,
+     * so appended lines start on a line of their own. */
+    size_t torn = 0;
+    int rc = append ? mbx_csv_trim_torn(path, &torn) : MBX_OK;
+    if (rc == MBX_OK)
+        rc = mbx_file_open(path, append, &j->fd, &j->size);
+    if (rc == MBX_OK && !append)
+        rc = put_line(j, "%s\nplan %016llx\n", JOURNAL_MAGIC, (unsigned long long)hash);
+    if (rc < 0) {
+        int err = errno;
+        mbx_journal_close(j);
+        errno = err;
+        return rc;
+    }
+    *out = j;
+    return MBX_OK;
 }
 
-void mbx_journal_seed(FILE *j, uint64_t seed)
+int mbx_journal_pair(mbx_journal *j, int a, int b)
 {
-    if (j) {
-        fprintf(j, "seed %llu\n", (unsigned long long)seed);
-        fflush(j);
-    }
+    return put_line(j, "pair %d %d\n", a, b);
 }
 
-void mbx_journal_begin(FILE *j, const char *key, int refined)
+int mbx_journal_seed(mbx_journal *j, uint64_t seed)
 {
-    if (j) {
-        fprintf(j, "begin %d %s\n", refined ? 1 : 0, key);
-        fflush(j);
-    }
+    return put_line(j, "seed %llu\n", (unsigned long long)seed);
 }
 
-void mbx_journal_done(FILE *j, const char *key)
+int mbx_journal_begin(mbx_journal *j, const char *key, int refined)
 {
-    if (j) {
-        fprintf(j, "done %s\n", key);
-        fflush(j);
-    }
+    return put_line(j, "begin %d %s\n", refined ? 1 : 0, key);
+}
+
+int mbx_journal_done(mbx_journal *j, const char *key)
+{
+    return put_line(j, "done %s\n", key);
+}
+
+int mbx_journal_copy(const mbx_journal *j, const char *path)
+{
+    return j ? mbx_file_copy(j->fd, j->size, path) : MBX_E_INVAL;
+}
+
+void mbx_journal_close(mbx_journal *j)
+{
+    if (!j)
+        return;
+    if (j->fd >= 0)
+        close(j->fd);
+    free(j->path);
+    free(j);
 }
 
 void mbx_resume_free(mbx_resume *r)

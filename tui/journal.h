@@ -56,13 +56,24 @@ void mbx_resume_free(mbx_resume *r);
 /* Index of key among the finished points, or -1. */
 long mbx_resume_find(const mbx_resume *r, const char *key);
 
+typedef struct mbx_journal mbx_journal; /* opaque */
+
 /* Open the journal: a new one (truncate; write the fingerprint), or append
- * to the one being resumed. NULL on failure (errno set). */
-FILE *mbx_journal_open(const char *path, uint64_t hash, int append);
-void mbx_journal_pair(FILE *j, int a, int b);
-void mbx_journal_seed(FILE *j, uint64_t seed);
-void mbx_journal_begin(FILE *j, const char *key, int refined);
-void mbx_journal_done(FILE *j, const char *key);
+ * to the one being resumed (a torn last line is cut off first). Never
+ * through a symbolic link; mode 0666 less the umask. MBX_E_IO with errno
+ * on failure. */
+int mbx_journal_open(const char *path, uint64_t hash, int append, mbx_journal **out);
+/* One line each, written whole or not at all (mbx/file.h). Errors: MBX_E_IO
+ * with errno (ENOSPC, ...), MBX_E_GONE when the journal's path no longer
+ * names it. A NULL journal accepts everything. */
+int mbx_journal_pair(mbx_journal *j, int a, int b);
+int mbx_journal_seed(mbx_journal *j, uint64_t seed);
+int mbx_journal_begin(mbx_journal *j, const char *key, int refined);
+int mbx_journal_done(mbx_journal *j, const char *key);
+/* Save what the journal holds into a new file at path (see
+ * mbx_csv_writer_copy). */
+int mbx_journal_copy(const mbx_journal *j, const char *path);
+void mbx_journal_close(mbx_journal *j);
 
 /* FNV-1a, for fingerprints. */
 uint64_t mbx_fnv1a(uint64_t h, const void *data, size_t len);

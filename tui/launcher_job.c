@@ -370,6 +370,36 @@ static int exit_code(int rank0, int status, int interrupted)
     return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
+/* When rank 0 could not report (a rank crashed or was killed, and the MPI
+ * launcher took the job down): one line saying so, with the launcher's own
+ * verdict from the end of the log when it left one (hydra: "YOUR
+ * APPLICATION TERMINATED WITH THE EXIT STRING: Killed (signal 9)"). */
+static void say_job_failed(const job *j, int status, int code)
+{
+    static const char mark[] = "EXIT STRING: ";
+    char tail[4097] = "", verdict[128] = "", how[64];
+    int fd = open(j->log_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd >= 0) {
+        off_t end = lseek(fd, 0, SEEK_END), from = end > 4096 ? end - 4096 : 0;
+        ssize_t n = end > 0 ? pread(fd, tail, (size_t)(end - from), from) : 0;
+        tail[n > 0 ? n : 0] = '\0';
+        close(fd);
+    }
+    const char *v = NULL;
+    for (const char *p = tail; (p = strstr(p, mark)) != NULL; p += sizeof mark - 1)
+        v = p + sizeof mark - 1; /* the last one */
+    if (v)
+        snprintf(verdict, sizeof verdict, ": \"%.*s\"", (int)strcspn(v, "\r\n"), v);
+    if (WIFSIGNALED(status))
+        snprintf(how, sizeof how, "killed by signal %d", WTERMSIG(status));
+    else
+        snprintf(how, sizeof how, "exit code %d", WIFEXITED(status) ? WEXITSTATUS(status) : code);
+    fprintf(stderr,
+            "mpibex: the job ended before rank 0 could report (the MPI launcher's %s%s): a rank "
+            "crashed or was killed; the log has every rank's output\n",
+            how, verdict);
+}
+
 static int offer_bridges(job *j, const mbx_ljob_spec *s)
 {
     char host[256] = "", token[MBX_BRIDGE_TOKEN_CHARS + 1], advert[320], why[256];
@@ -451,6 +481,8 @@ int mbx_ljob_run(const mbx_ljob_spec *s)
         }
         code = exit_code(rank0, status, j.interrupted);
         dprintf(j.logfd, "mpibex: job ended, exit code %d\n", code);
+        if (rank0 < 0 && !j.interrupted)
+            say_job_failed(&j, status, code);
     }
     close(j.logfd);
     fprintf(stderr, "mpibex: log: %s\n", j.log_path);

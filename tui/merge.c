@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "mbx/csvio.h"
+#include "mbx/file.h"
 #include "mbx/merge.h"
 
 void mbx_merge_usage(void)
@@ -64,7 +65,7 @@ static int write_output(const mbx_merge *m, const char *out)
     }
     mbx_csv_writer *w;
     if (mbx_csv_writer_open(out, mbx_merge_columns, MBX_MERGE_NCOLS, &w) < 0)
-        return bad("-o: cannot write '%s': %s", out, strerror(errno));
+        return bad("-o: cannot write '%s': %s", out, mbx_file_why(errno));
     int rc = mbx_merge_write(m, w);
     int err = errno;
     if (mbx_csv_writer_close(w) < 0 && rc == MBX_OK) {

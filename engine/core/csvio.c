@@ -1,15 +1,25 @@
 #include "mbx/csvio.h"
 
 #include <csv.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "mbx/file.h"
+
 struct mbx_csv_writer {
-    FILE *f;
+    int fd;
+    off_t size; /* bytes of complete rows: where the next one goes */
+    char *path;
     size_t ncols;
-    int failed; /* a write or flush failed; reported again by close */
+    int failed;   /* a write failed; reported again by close */
+    FILE *held;   /* between hold and commit: the rows so far, in memory */
+    int held_bad; /* a held row could not be formatted */
+    char *held_buf;
+    size_t held_len;
 };
 
 /* libcsv's reader drops spaces and tabs around unquoted fields and treats
@@ -48,15 +58,49 @@ int mbx_csv_fputrow(FILE *f, const char *const *fields, size_t n)
     return fputc('\n', f) == EOF ? MBX_E_IO : MBX_OK;
 }
 
-static int write_row(mbx_csv_writer *w, const char *const *fields)
+/* Write a whole record (one or more rows) at the end of the complete ones:
+ * all of it lands, or the file is cut back and nothing does. Then make sure
+ * the file is still where the user asked for it. */
+static int put_record(mbx_csv_writer *w, const char *buf, size_t len)
 {
-    int rc = mbx_csv_fputrow(w->f, fields, w->ncols);
-    if (rc == MBX_OK && fflush(w->f) != 0) {
-        rc = MBX_E_IO;
+    int rc = mbx_file_append(w->fd, &w->size, buf, len);
+    if (rc == MBX_OK) {
+        rc = mbx_file_still_at(w->fd, w->path);
     }
     if (rc < 0) {
         w->failed = 1;
     }
+    return rc;
+}
+
+static int write_row(mbx_csv_writer *w, const char *const *fields)
+{
+    if (w->held != NULL) {
+        int rc = mbx_csv_fputrow(w->held, fields, w->ncols);
+        if (rc < 0) {
+            w->held_bad = 1;
+            errno = ENOMEM;
+        }
+        return rc;
+    }
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (mem == NULL) {
+        w->failed = 1;
+        return MBX_E_NOMEM;
+    }
+    int rc = mbx_csv_fputrow(mem, fields, w->ncols);
+    if (fclose(mem) != 0 && rc == MBX_OK) {
+        rc = MBX_E_NOMEM;
+    }
+    if (rc == MBX_OK) {
+        rc = put_record(w, buf, len);
+    } else {
+        w->failed = 1;
+        errno = ENOMEM;
+    }
+    free(buf);
     return rc;
 }
 
@@ -75,17 +119,23 @@ static int writer_open(const char *path, const char *const *cols, size_t ncols,
         }
     }
     mbx_csv_writer *w = calloc(1, sizeof *w);
-    if (w == NULL) {
+    if (w == NULL || (w->path = strdup(path)) == NULL) {
+        free(w);
+        errno = ENOMEM;
         return MBX_E_NOMEM;
     }
-    w->f = fopen(path, append ? "ab" : "wb");
-    if (w->f == NULL) {
+    if (mbx_file_open(path, append, &w->fd, &w->size) < 0) {
+        int err = errno;
+        free(w->path);
         free(w);
+        errno = err;
         return MBX_E_IO;
     }
     w->ncols = ncols;
-    if ((!append || ftell(w->f) == 0) && write_row(w, cols) < 0) {
+    if ((!append || w->size == 0) && write_row(w, cols) < 0) {
+        int err = errno;
         (void)mbx_csv_writer_close(w);
+        errno = err;
         return MBX_E_IO;
     }
     *out = w;
@@ -109,38 +159,43 @@ int mbx_csv_trim_torn(const char *path, size_t *removed)
     if (removed != NULL) {
         *removed = 0;
     }
-    FILE *f = fopen(path, "rb+");
-    if (f == NULL) {
+    /* Read and cut through one descriptor that never follows a link. */
+    int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
         return MBX_E_IO;
     }
     int rc = MBX_OK;
-    long size = -1, keep = 0;
-    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0) {
+    off_t size = lseek(fd, 0, SEEK_END), keep = 0;
+    if (size < 0) {
         rc = MBX_E_IO;
     }
     /* Walk back to the last newline: everything after it is a torn row. */
-    for (long pos = size - 1; rc == MBX_OK && pos >= 0; pos--) {
-        if (fseek(f, pos, SEEK_SET) != 0) {
+    char buf[4096];
+    for (off_t end = size; rc == MBX_OK && end > 0 && keep == 0;) {
+        off_t from = end > (off_t)sizeof buf ? end - (off_t)sizeof buf : 0;
+        ssize_t n = pread(fd, buf, (size_t)(end - from), from);
+        if (n != end - from) {
             rc = MBX_E_IO;
             break;
         }
-        int c = fgetc(f);
-        if (c == '\n') {
-            keep = pos + 1;
-            break;
+        for (ssize_t i = n - 1; i >= 0; i--) {
+            if (buf[i] == '\n') {
+                keep = from + i + 1;
+                break;
+            }
         }
-    }
-    if (fclose(f) != 0 && rc == MBX_OK) {
-        rc = MBX_E_IO;
+        end = from;
     }
     if (rc == MBX_OK && keep < size) {
-        if (truncate(path, (off_t)keep) != 0) {
-            return MBX_E_IO;
-        }
-        if (removed != NULL) {
+        if (ftruncate(fd, keep) != 0) {
+            rc = MBX_E_IO;
+        } else if (removed != NULL) {
             *removed = (size_t)(size - keep);
         }
     }
+    int err = errno;
+    close(fd);
+    errno = err;
     return rc;
 }
 
@@ -152,18 +207,80 @@ int mbx_csv_writer_row(mbx_csv_writer *w, const char *const *fields)
     return write_row(w, fields);
 }
 
+int mbx_csv_writer_hold(mbx_csv_writer *w)
+{
+    if (w == NULL || w->held != NULL) {
+        return MBX_E_INVAL;
+    }
+    w->held_bad = 0;
+    w->held = open_memstream(&w->held_buf, &w->held_len);
+    return w->held != NULL ? MBX_OK : MBX_E_NOMEM;
+}
+
+int mbx_csv_writer_commit(mbx_csv_writer *w)
+{
+    if (w == NULL || w->held == NULL) {
+        return MBX_E_INVAL;
+    }
+    int rc = fclose(w->held) == 0 && !w->held_bad ? MBX_OK : MBX_E_NOMEM;
+    w->held = NULL;
+    if (rc != MBX_OK) {
+        w->failed = 1;
+    }
+    w->held_bad = 0;
+    if (rc == MBX_OK) {
+        rc = put_record(w, w->held_buf, w->held_len);
+    } else {
+        errno = ENOMEM;
+    }
+    int err = errno;
+    free(w->held_buf);
+    w->held_buf = NULL;
+    w->held_len = 0;
+    errno = err;
+    return rc;
+}
+
+long long mbx_csv_writer_mark(const mbx_csv_writer *w)
+{
+    return w != NULL ? (long long)w->size : 0;
+}
+
+int mbx_csv_writer_rewind(mbx_csv_writer *w, long long mark)
+{
+    if (w == NULL || mark < 0 || mark > (long long)w->size) {
+        return MBX_E_INVAL;
+    }
+    if (ftruncate(w->fd, (off_t)mark) != 0 || lseek(w->fd, (off_t)mark, SEEK_SET) < 0) {
+        w->failed = 1;
+        return MBX_E_IO;
+    }
+    w->size = (off_t)mark;
+    return MBX_OK;
+}
+
+int mbx_csv_writer_copy(const mbx_csv_writer *w, const char *path)
+{
+    if (w == NULL || path == NULL) {
+        return MBX_E_INVAL;
+    }
+    return mbx_file_copy(w->fd, w->size, path);
+}
+
 int mbx_csv_writer_close(mbx_csv_writer *w)
 {
     if (w == NULL) {
         return MBX_OK;
     }
     int failed = w->failed;
-    if (fflush(w->f) != 0) {
+    if (w->held != NULL) {
+        fclose(w->held);
+        free(w->held_buf);
+    }
+    if (close(w->fd) != 0) {
         failed = 1;
     }
-    if (fclose(w->f) != 0) {
-        failed = 1;
-    }
+    free(w->path);
     free(w);
     return failed ? MBX_E_IO : MBX_OK;
 }

@@ -14,6 +14,7 @@ const char *mbx_strerror(int status)
     case MBX_E_UNSUPPORTED: return "not supported";
     case MBX_E_ABORTED: return "aborted";
     case MBX_E_VALIDATE: return "received data was wrong (validation failed)";
+    case MBX_E_GONE: return "the file was removed or renamed while being written";
     default: return "unknown error";
     }
 }

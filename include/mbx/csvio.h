@@ -1,8 +1,12 @@
 /* mpibex CSV files, written and read through libcsv.
  *
- * The writer quotes every field libcsv says needs it and flushes after
- * each row, so a crash loses at most the row in flight. The reader loads a
- * whole file into a table of strings, the header row first. Pure C, no MPI. */
+ * The writer quotes every field libcsv says needs it and writes each row
+ * with one write(2) as it comes (mbx/file.h): a crash loses at most the row
+ * in flight, a full disk leaves no half row (the file is cut back), a
+ * symbolic link planted at the path is never followed, and a file removed
+ * or renamed under the writer is noticed at the next row. The reader loads
+ * a whole file into a table of strings, the header row first. Pure C, no
+ * MPI. */
 #ifndef MBX_CSVIO_H
 #define MBX_CSVIO_H
 
@@ -13,8 +17,9 @@
 
 typedef struct mbx_csv_writer mbx_csv_writer; /* opaque */
 
-/* Create (truncate) path and write the header row of ncols columns.
- * Returns MBX_E_IO if the file cannot be created. */
+/* Create (truncate) path, mode 0666 less the umask, and write the header
+ * row of ncols columns. Returns MBX_E_IO with errno if the file cannot be
+ * created (ELOOP: path is a symbolic link, which is never followed). */
 MBX_NODISCARD int mbx_csv_writer_open(const char *path, const char *const *cols, size_t ncols,
                                       mbx_csv_writer **out);
 
@@ -24,14 +29,34 @@ MBX_NODISCARD int mbx_csv_writer_append(const char *path, const char *const *col
                                         mbx_csv_writer **out);
 
 /* Cut a torn last row (bytes after the last newline) off a file written by
- * a process that was killed mid-row; *removed gets the bytes cut. */
+ * a process that was killed mid-row (any line-based file: CSV, journal);
+ * *removed gets the bytes cut. A symbolic link is not followed (ELOOP). */
 MBX_NODISCARD int mbx_csv_trim_torn(const char *path, size_t *removed);
 
-/* Write one row of exactly the header's column count, then flush. NULL
- * fields are written empty. */
+/* Write one row of exactly the header's column count: all of it reaches
+ * the file, or none of it does. NULL fields are written empty. Errors:
+ * MBX_E_IO with errno (ENOSPC, ...; the file still ends after the last
+ * complete row), MBX_E_GONE (errno ENOENT) when the row was written but the
+ * path no longer names the file (removed, renamed, its directory gone):
+ * mbx_csv_writer_copy can still save what it holds. */
 MBX_NODISCARD int mbx_csv_writer_row(mbx_csv_writer *w, const char *const *fields);
 
-/* Flush and close; returns MBX_E_IO if any write failed. NULL is allowed. */
+/* Rows written between hold and commit are kept in memory and written as
+ * one record by commit (all or none; errors as mbx_csv_writer_row). */
+MBX_NODISCARD int mbx_csv_writer_hold(mbx_csv_writer *w);
+MBX_NODISCARD int mbx_csv_writer_commit(mbx_csv_writer *w);
+
+/* The end of the complete rows so far, and cutting the file back to such a
+ * mark (to undo a record whose companion in another file failed). */
+long long mbx_csv_writer_mark(const mbx_csv_writer *w);
+MBX_NODISCARD int mbx_csv_writer_rewind(mbx_csv_writer *w, long long mark);
+
+/* Copy the complete rows written so far into a new file at path (never
+ * through a symbolic link; fails if path exists), even when the writer's
+ * own file was removed: it is read through the open descriptor. */
+MBX_NODISCARD int mbx_csv_writer_copy(const mbx_csv_writer *w, const char *path);
+
+/* Close; returns MBX_E_IO if any write failed. NULL is allowed. */
 int mbx_csv_writer_close(mbx_csv_writer *w);
 
 /* Write a single CSV row to a stream (fields quoted as needed), no flush. */

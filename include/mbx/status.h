@@ -24,6 +24,7 @@ typedef enum mbx_status {
     MBX_E_UNSUPPORTED = -8, /* valid request this build or job cannot do */
     MBX_E_ABORTED = -9,     /* work was cancelled on request */
     MBX_E_VALIDATE = -10,   /* a benchmark received wrong data (--validate) */
+    MBX_E_GONE = -11,       /* a file was removed or renamed while being written */
 } mbx_status;
 
 /* A short static English description of a status; never NULL. */

@@ -158,3 +158,4 @@ add_test(NAME mpi.param_axis.n2
                  $<TARGET_FILE:mpibex> ${MBX_OUT})
 set_tests_properties(mpi.param_axis.n2 PROPERTIES TIMEOUT 120 LABELS mpi PROCESSORS 2)
 include(mpi/threads_tests.cmake)
+include(mpi/fault_tests.cmake)

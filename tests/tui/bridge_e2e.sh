@@ -4,21 +4,29 @@
 # in for the explorer, driven in tmux (send-keys, capture-pane,
 # resize-window).
 #
-#   bridge_e2e.sh LAUNCHER_DRIVER TERM_ECHO
+#   bridge_e2e.sh LAUNCHER_DRIVER TERM_ECHO [CASES]
 #
 # Cases: (a) tty bridge, (b) socket bridge on 127.0.0.1, (c) strangers on
-# the socket port, (d) Ctrl-C, (e) SIGTERM to the launcher, (f) auto. Each
-# check prints PASS or FAIL; the exit status is non-zero on any FAIL. Only
-# 127.0.0.1 is used. Every wait is bounded.
+# the socket port, (d) Ctrl-C, (e) SIGTERM to the launcher, (f) auto; and
+# (g) bind, only when CASES names it: where the launcher listens (nowhere
+# with --bridge tty, only on --bridge-addr, on every interface without
+# it), its private status directory, and neither the token nor a secret
+# from the environment in the log or on the screen. CASES is a list of
+# tty socket stranger ctrl-c sigterm auto bind (default: all but bind).
+# Each check prints PASS or FAIL; the exit status is non-zero on any FAIL.
+# Rank 0 connects over 127.0.0.1, or this host's name in (g). Every wait
+# is bounded.
 set -u
 . "$(dirname "$(readlink -f "$0")")/../lib.sh"
 
-if [ $# -ne 2 ]; then
-    echo "usage: $0 LAUNCHER_DRIVER TERM_ECHO" >&2
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then
+    echo "usage: $0 LAUNCHER_DRIVER TERM_ECHO [CASES]" >&2
     exit 2
 fi
 driver=$(readlink -f "$1")
 echo_bin=$(readlink -f "$2")
+cases=" ${3:-tty socket stranger ctrl-c sigterm auto} "
+want() { [[ "$cases" == *" $1 "* ]]; }
 for tool in tmux mpiexec python3; do
     command -v "$tool" >/dev/null || { echo "FAIL: $tool not found"; exit 1; }
 done
@@ -82,7 +90,7 @@ start_case() {
     wait_for '^E2E>' 10 || fail "no shell prompt"
     T send-keys -t "$sess" "stty -g >$work/$sess.stty-before" Enter
     wait_file "$work/$sess.stty-before" 5 || fail "could not save the terminal modes"
-    T send-keys -t "$sess" "TMPDIR=$work/tmp XDG_STATE_HOME=$work/state MBX_E2E_MARK=$mark MBX_EXPLORE_CMD=$echo_bin $driver $* $logging; echo EXIT=\$?" Enter
+    T send-keys -t "$sess" "${extra_env:-}TMPDIR=$work/tmp XDG_STATE_HOME=$work/state MBX_E2E_MARK=$mark MBX_EXPLORE_CMD=$echo_bin $driver $* $logging; echo EXIT=\$?" Enter
 }
 
 launcher_pid() {
@@ -171,19 +179,24 @@ EOF
 }
 
 # (a) tty bridge
+if want tty; then
 start_case tty --bridge tty
 drive_echo tty
 T send-keys -t "$sess" -l q
 check_end 0
+fi
 
 # (b) socket bridge
+if want socket; then
 start_case socket --bridge socket --bridge-addr 127.0.0.1
 drive_echo socket
 T send-keys -t "$sess" -l q
 check_end 0
 check "log has the connection" grep -q '^bridge: rank 0 connected from 127.0.0.1:' "$work/socket.log"
+fi
 
 # (c) strangers while a socket job runs
+if want stranger; then
 start_case stranger --bridge socket --bridge-addr 127.0.0.1
 check "hello line" wait_for '^mbx-term-echo kind=socket' 20
 lp=$(launcher_pid)
@@ -209,9 +222,11 @@ T send-keys -t "$sess" -l z
 check "the real session still works" wait_for '^key:7a' 5
 T send-keys -t "$sess" -l q
 check_end 0
+check "the token is not in the log" bash -c "! grep -qF '${token:-x}' '$work/stranger.log'"
+fi
 
 # (d) Ctrl-C, with either bridge
-for mode in tty socket; do
+want ctrl-c && for mode in tty socket; do
     start_case "ctrl-c-$mode" --bridge "$mode" --bridge-addr 127.0.0.1
     check "hello line" wait_for "^mbx-term-echo kind=$mode" 20
     T send-keys -t "$sess" C-c
@@ -219,7 +234,7 @@ for mode in tty socket; do
 done
 
 # (e) SIGTERM to the launcher, with either bridge
-for mode in tty socket; do
+want sigterm && for mode in tty socket; do
     start_case "sigterm-$mode" --bridge "$mode" --bridge-addr 127.0.0.1
     check "hello line" wait_for "^mbx-term-echo kind=$mode" 20
     lp=$(launcher_pid)
@@ -230,6 +245,7 @@ done
 
 # (f) auto on the same host: rank 0 opens the terminal by name; the log
 # goes to its default place
+if want auto; then
 default_log=1
 start_case auto --bridge-addr 127.0.0.1
 check "hello line with kind=tty" wait_for '^mbx-term-echo kind=tty' 20
@@ -239,6 +255,84 @@ logs=("$work"/state/mpibex/explore-*.log)
 check "one default log file, mode 600" test ${#logs[@]} -eq 1 -a "$(stat -c %a "${logs[0]}")" = 600
 check "log directory mode 700" test "$(stat -c %a "$work/state/mpibex")" = 700
 default_log=""
+fi
+
+# (g) where the launcher listens. listeners PID: the TCP sockets PID listens
+# on, "ADDR:PORT" one a line (from /proc/PID/fd and /proc/net/tcp{,6}).
+listeners() {
+    python3 - "$1" <<'EOF'
+import os, socket, sys
+pid = sys.argv[1]
+inodes = set()
+for fd in os.listdir("/proc/%s/fd" % pid):
+    try:
+        link = os.readlink("/proc/%s/fd/%s" % (pid, fd))
+    except OSError:
+        continue
+    if link.startswith("socket:["):
+        inodes.add(link[8:-1])
+for name, fam in (("tcp", socket.AF_INET), ("tcp6", socket.AF_INET6)):
+    for line in open("/proc/net/" + name).readlines()[1:]:
+        f = line.split()
+        if f[3] != "0A" or f[9] not in inodes:  # 0A: LISTEN
+            continue
+        hexaddr, hexport = f[1].split(":")
+        raw = bytes.fromhex(hexaddr)
+        # the address is printed as 32-bit words in host (little-endian) order
+        raw = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4))
+        addr = socket.inet_ntop(fam, raw)
+        print(("[%s]" if fam == socket.AF_INET6 else "%s") % addr + ":%d" % int(hexport, 16))
+EOF
+}
+job_env() { # the environment of the job the launcher started
+    local lp job
+    lp=$(launcher_pid)
+    job=""
+    [ -n "$lp" ] && job=$(pgrep -P "$lp" | head -n 1)
+    [ -n "$job" ] && { tr '\0' '\n' <"/proc/$job/environ"; } 2>/dev/null
+}
+if want bind; then
+secret="hunter2-$$-$RANDOM"
+extra_env="MBX_TEST_SECRET=$secret AWS_SECRET_ACCESS_KEY=$secret "
+# --bridge tty: no socket at all
+start_case bind-tty --bridge tty
+check "hello line" wait_for '^mbx-term-echo kind=tty' 20
+lp=$(launcher_pid)
+got=$(listeners "${lp:-0}" 2>&1)
+check "--bridge tty: the launcher listens nowhere (got: ${got:-nothing})" test -n "$lp" -a -z "$got"
+sd=$(ls -d "$work"/tmp/mpibex-* 2>/dev/null | head -1)
+check "status directory private: ${sd##*/} mode $(stat -c %a "$sd" 2>/dev/null)" \
+    test -n "$sd" -a "$(stat -c %a "$sd" 2>/dev/null)" = 700
+T send-keys -t "$sess" -l q
+check_end 0
+# --bridge-addr 127.0.0.1: that address only
+start_case bind-addr --bridge socket --bridge-addr 127.0.0.1
+check "hello line" wait_for '^mbx-term-echo kind=socket' 20
+lp=$(launcher_pid)
+envj=$(job_env)
+port=$(sed -n 's/^MBX_BRIDGE=.*://p' <<<"$envj")
+token=$(sed -n 's/^MBX_BRIDGE_TOKEN=//p' <<<"$envj")
+got=$(listeners "${lp:-0}" 2>&1)
+check "--bridge-addr 127.0.0.1: listens on 127.0.0.1:$port only (got: $got)" test "$got" = "127.0.0.1:${port:-x}"
+T send-keys -t "$sess" -l q
+check_end 0
+check "token (${#token} chars) not in the log" bash -c "test -n '$token' && ! grep -qF '$token' '$work/bind-addr.log'"
+check "secret from the environment not in the log" bash -c "! grep -qF '$secret' '$work/bind-addr.log'"
+# no --bridge-addr: every interface (as documented), announced by host name
+start_case bind-any --bridge socket
+check "hello line" wait_for '^mbx-term-echo kind=socket' 20
+lp=$(launcher_pid)
+envj=$(job_env)
+addr=$(sed -n 's/^MBX_BRIDGE=//p' <<<"$envj")
+got=$(listeners "${lp:-0}" 2>&1)
+check "no --bridge-addr: listens on every interface, [::]:${addr##*:} or 0.0.0.0 (got: $got)" \
+    bash -c "[ '$got' = '[::]:${addr##*:}' ] || [ '$got' = '0.0.0.0:${addr##*:}' ]"
+check "announced as this host's name ($addr)" test "${addr%:*}" = "$(hostname)"
+T send-keys -t "$sess" -l q
+check_end 0
+check "no secret in the logs" bash -c "! grep -rqF '$secret' '$work'"
+extra_env=""
+fi
 
 if [ "$fails" -ne 0 ]; then
     echo "bridge_e2e: $fails check(s) failed"

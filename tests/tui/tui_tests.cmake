@@ -63,7 +63,24 @@ target_link_libraries(term_echo PRIVATE mbx_tuicore MPI::MPI_C util Threads::Thr
 add_test(NAME e2e.bridge
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/bridge_e2e.sh $<TARGET_FILE:launcher_driver>
                  $<TARGET_FILE:term_echo>)
-set_tests_properties(e2e.bridge PROPERTIES TIMEOUT 300 LABELS e2e RUN_SERIAL TRUE)
+set_tests_properties(e2e.bridge PROPERTIES TIMEOUT 300 LABELS "e2e;security" RUN_SERIAL TRUE)
+# Where the launcher listens (nowhere with --bridge tty, only on
+# --bridge-addr, every interface without it), its private status directory,
+# no token or environment secret in its log.
+add_test(NAME security.bridge
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/bridge_e2e.sh $<TARGET_FILE:launcher_driver>
+                 $<TARGET_FILE:term_echo> bind)
+set_tests_properties(security.bridge PROPERTIES TIMEOUT 240 LABELS "e2e;security" RUN_SERIAL TRUE)
+
+# Faults under the live explorer (real launcher, mpiexec -n 2, tmux): SIGTERM
+# to rank 0, the launcher killed, the terminal closed, rank 1 killed; each
+# mid-run with autosave on.
+foreach(_case sigterm_rank0 launcher_killed hangup rank1_killed)
+  add_test(NAME e2e.fault.${_case}
+           COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/faults_e2e.sh $<TARGET_FILE:mpibex>
+                   $<TARGET_FILE:csvcheck> ${CMAKE_CURRENT_BINARY_DIR}/e2e-faults ${_case})
+  set_tests_properties(e2e.fault.${_case} PROPERTIES TIMEOUT 180 LABELS "e2e;fault" RUN_SERIAL TRUE)
+endforeach()
 
 # The b_eff / b_eff_io screen (5) on the fake back end, 4 ranks: the form,
 # runs mid-way and done with their summaries, a field in error, a cancel,

@@ -6,9 +6,13 @@
 
 #include <cmocka.h>
 
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "mbx/csvio.h"
@@ -283,6 +287,168 @@ static void test_large_file(void **state)
     unlink(path);
 }
 
+static off_t file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? st.st_size : -1;
+}
+
+static void slurp(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    size_t n = fread(buf, 1, len - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+}
+
+/* A symbolic link at the path is never followed: not to write, append or
+ * cut a file, and a dangling one does not create its target. */
+static void test_symlink_refused(void **state)
+{
+    (void)state;
+    char path[512], victim[512], buf[64];
+    tmp_path(path, sizeof path, "link.csv");
+    tmp_path(victim, sizeof victim, "victim");
+    FILE *f = fopen(victim, "w");
+    assert_non_null(f);
+    fputs("victim, no newline", f);
+    fclose(f);
+    unlink(path);
+    assert_int_equal(symlink(victim, path), 0);
+    mbx_csv_writer *w = NULL;
+    errno = 0;
+    assert_int_equal(mbx_csv_writer_open(path, header, NCOLS, &w), MBX_E_IO);
+    assert_int_equal(errno, ELOOP);
+    assert_null(w);
+    assert_int_equal(mbx_csv_writer_append(path, header, NCOLS, &w), MBX_E_IO);
+    assert_int_equal(errno, ELOOP);
+    size_t cut = 7;
+    assert_int_equal(mbx_csv_trim_torn(path, &cut), MBX_E_IO);
+    assert_int_equal(errno, ELOOP);
+    assert_int_equal(cut, 0);
+    slurp(victim, buf, sizeof buf);
+    assert_string_equal(buf, "victim, no newline");
+    unlink(victim); /* now dangling */
+    assert_int_equal(mbx_csv_writer_open(path, header, NCOLS, &w), MBX_E_IO);
+    assert_int_equal(access(victim, F_OK), -1);
+    unlink(path);
+}
+
+/* New files get 0666 less the umask, like any tool's output. */
+static void test_umask(void **state)
+{
+    (void)state;
+    char path[512];
+    tmp_path(path, sizeof path, "umask.csv");
+    static const mode_t masks[] = {077, 022, 027};
+    for (size_t i = 0; i < sizeof masks / sizeof *masks; i++) {
+        unlink(path);
+        mode_t old = umask(masks[i]);
+        mbx_csv_writer *w = NULL;
+        assert_int_equal(mbx_csv_writer_open(path, header, NCOLS, &w), MBX_OK);
+        umask(old);
+        assert_int_equal(mbx_csv_writer_close(w), MBX_OK);
+        struct stat st;
+        assert_int_equal(stat(path, &st), 0);
+        assert_int_equal(st.st_mode & 0777, 0666 & ~masks[i]);
+    }
+    unlink(path);
+}
+
+/* A write that does not fit (here the file-size limit, as a full disk
+ * would) leaves the file at its last complete row; the writer goes on
+ * from there once there is room. */
+static void test_full_cut_back(void **state)
+{
+    (void)state;
+    char path[512];
+    tmp_path(path, sizeof path, "full.csv");
+    struct rlimit old, lim;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    void (*old_sig)(int) = signal(SIGXFSZ, SIG_IGN);
+    mbx_csv_writer *w = NULL;
+    assert_int_equal(mbx_csv_writer_open(path, header, NCOLS, &w), MBX_OK);
+    lim = old;
+    lim.rlim_cur = 1000; /* rows of 27 bytes: the 37th crosses it */
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    const char *const row[NCOLS] = {"row", "1.2345", "some text", "65536"};
+    int rc = MBX_OK, rows = 0;
+    off_t before = 0;
+    while (rc == MBX_OK && rows < 1000) {
+        before = file_size(path);
+        if ((rc = mbx_csv_writer_row(w, row)) == MBX_OK)
+            rows++;
+    }
+    int err = errno;
+    assert_int_equal(rc, MBX_E_IO);
+    assert_int_equal(err, EFBIG);
+    assert_true(rows > 10);
+    assert_int_equal(file_size(path), before); /* no half row */
+    assert_int_equal(mbx_csv_writer_mark(w), (long long)before);
+    /* A held record of many rows: all or nothing. */
+    assert_int_equal(mbx_csv_writer_hold(w), MBX_OK);
+    for (int i = 0; i < 10; i++)
+        assert_int_equal(mbx_csv_writer_row(w, row), MBX_OK);
+    assert_int_equal(file_size(path), before);
+    assert_int_equal(mbx_csv_writer_commit(w), MBX_E_IO);
+    assert_int_equal(file_size(path), before);
+    /* Room again: rows continue right after the last complete one. */
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, old_sig);
+    assert_int_equal(mbx_csv_writer_hold(w), MBX_OK);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(mbx_csv_writer_row(w, row), MBX_OK);
+    assert_int_equal(mbx_csv_writer_commit(w), MBX_OK);
+    long long mark = mbx_csv_writer_mark(w);
+    assert_int_equal(mbx_csv_writer_row(w, row), MBX_OK);
+    assert_int_equal(mbx_csv_writer_rewind(w, mark), MBX_OK); /* taken back */
+    assert_int_equal(file_size(path), (off_t)mark);
+    assert_int_equal(mbx_csv_writer_close(w), MBX_E_IO); /* the failure is reported again */
+    mbx_csv_table t;
+    assert_int_equal(mbx_csv_read_file(path, &t), MBX_OK);
+    assert_int_equal(t.nrows, (size_t)rows + 3 + 1);
+    for (size_t r = 1; r < t.nrows; r++)
+        assert_int_equal(t.ncols[r], NCOLS);
+    mbx_csv_table_free(&t);
+    unlink(path);
+}
+
+/* A file removed or renamed under the writer is noticed at the next row,
+ * and what it holds can still be saved elsewhere. */
+static void test_gone_and_copy(void **state)
+{
+    (void)state;
+    char path[512], moved[512], copy[512];
+    tmp_path(path, sizeof path, "gone.csv");
+    tmp_path(moved, sizeof moved, "moved.csv");
+    tmp_path(copy, sizeof copy, "copy.csv");
+    unlink(copy);
+    const char *const row[NCOLS] = {"a", "b", "c", "d"};
+    for (int how = 0; how < 2; how++) {
+        mbx_csv_writer *w = NULL;
+        assert_int_equal(mbx_csv_writer_open(path, header, NCOLS, &w), MBX_OK);
+        assert_int_equal(mbx_csv_writer_row(w, row), MBX_OK);
+        if (how == 0)
+            assert_int_equal(unlink(path), 0);
+        else
+            assert_int_equal(rename(path, moved), 0);
+        errno = 0;
+        assert_int_equal(mbx_csv_writer_row(w, row), MBX_E_GONE);
+        assert_int_equal(errno, ENOENT);
+        assert_int_equal(mbx_csv_writer_copy(w, copy), MBX_OK);
+        assert_int_equal(mbx_csv_writer_copy(w, copy), MBX_E_IO); /* never over a file */
+        assert_int_equal(errno, EEXIST);
+        assert_int_equal(mbx_csv_writer_close(w), MBX_E_IO);
+        mbx_csv_table t;
+        assert_int_equal(mbx_csv_read_file(copy, &t), MBX_OK);
+        assert_int_equal(t.nrows, 3);
+        mbx_csv_table_free(&t);
+        unlink(copy);
+        unlink(moved);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -290,7 +456,9 @@ int main(void)
         cmocka_unit_test(test_single_column), cmocka_unit_test(test_fputrow_text),
         cmocka_unit_test(test_read_buffer),   cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_io_errors),     cmocka_unit_test(test_table_col),
-        cmocka_unit_test(test_large_file),
+        cmocka_unit_test(test_large_file),    cmocka_unit_test(test_symlink_refused),
+        cmocka_unit_test(test_umask),         cmocka_unit_test(test_full_cut_back),
+        cmocka_unit_test(test_gone_and_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Keeps the table of docs/hardening-faults.md in step with the tests: every
+# test labelled badinput, fault or security is named in it, and every test
+# the table names (`name` in its last column) exists.
+# usage: hardening_table.sh CTEST BUILD_DIR DOC
+set -u
+ctest=$1 build=$2 doc=$3
+fails=0
+all=$("$ctest" --test-dir "$build" -N | sed -n 's/^ *Test *#[0-9]*: //p')
+want=$("$ctest" --test-dir "$build" -N -L 'badinput|fault|security' | sed -n 's/^ *Test *#[0-9]*: //p')
+[ -n "$all" ] && [ -n "$want" ] || { echo "FAIL: ctest -N listed no tests"; exit 1; }
+for t in $want; do
+    grep -qF "\`$t\`" "$doc" || { echo "FAIL: $t is not in the table of $doc"; fails=$((fails + 1)); }
+done
+# The last cell of each table row: `a`, `b` (..., words in brackets aside).
+named=$(grep -E '^\|.*\|$' "$doc" | sed -E 's/.*\|([^|]*)\|$/\1/' | grep -oE '`[a-z0-9_.-]+`' | tr -d '`' | sort -u)
+for t in $named; do
+    grep -qxF "$t" <<<"$all" || { echo "FAIL: the table names $t, which is no test"; fails=$((fails + 1)); }
+done
+echo "$(wc -w <<<"$want") labelled tests, $(wc -w <<<"$named") named in the table; $fails failure(s)"
+[ "$fails" -eq 0 ]
