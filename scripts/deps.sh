@@ -4,7 +4,7 @@
 # clang-14 and libclang-rt-14-dev (libFuzzer and the sanitizer runtimes) build
 # the fuzz targets only (scripts/test.sh --fuzz, scripts/fuzz.sh).
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config mpich libmpich-dev libcsv-dev libcmocka-dev libncurses-dev tmux iproute2 python3 clang-format libhwloc-dev gnuplot-nox clang-14 libclang-rt-14-dev)
+pkgs=(build-essential cmake pkg-config mpich libmpich-dev libcsv-dev libcmocka-dev libncurses-dev tmux iproute2 python3 clang-format libhwloc-dev gnuplot-nox clang-14 libclang-rt-14-dev valgrind)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -68,6 +69,7 @@ typedef struct run_state {
     int write_failed; /* a failed write was reported: the run stops, no second message */
     mbx_resume res;
     double t0, last_progress;
+    long rss0_kib; /* rank 0's resident memory before the first point; -1: unknown */
     size_t done, refined, skipped, kept_grid;
     size_t counts[MBX_POINT_STATUS_COUNT];
     uint64_t seed; /* the order's seed */
@@ -807,28 +809,70 @@ static int check_binding(run_state *st, mbx_engine *e, const mbx_result *r)
     return 0;
 }
 
-/* The thread binding of the run's threaded points, after the run, in the
- * environment file (it is written before the first point). */
+/* Rows added to the environment file after the run (it is written before
+ * the first point): kv, made by the caller unless rc says it failed. A
+ * failure is a warning naming `what`. kv is freed. */
+static void env_append(const run_state *st, mbx_kvlist *kv, int rc, const char *what)
+{
+    static const char *const kvcols[] = {"key", "value"};
+    mbx_csv_writer *w = NULL;
+    if (rc >= 0 && kv->n > 0)
+        rc = mbx_csv_writer_append(st->env_path, kvcols, 2, &w);
+    for (size_t i = 0; rc >= 0 && w && i < kv->n; i++) {
+        const char *f[2] = {kv->v[i].key, kv->v[i].value};
+        rc = mbx_csv_writer_row(w, f);
+    }
+    if (mbx_csv_writer_close(w) < 0)
+        rc = MBX_E_IO;
+    mbx_kv_free(kv);
+    if (rc < 0)
+        fprintf(stderr, "mpibex: warning: could not add %s to %s: %s\n", what, st->env_path,
+                mbx_strerror(rc));
+}
+
+/* The thread binding of the run's threaded points, after the run. */
 static void binding_env(run_state *st, int nranks)
 {
     if (!st->thr || !st->env_path)
         return;
     mbx_kvlist kv = {0};
-    static const char *const kvcols[] = {"key", "value"};
-    mbx_csv_writer *w = NULL;
     int rc = mbx_thrinfo_binding_env(st->thr, nranks, &kv);
-    if (rc >= 0 && kv.n > 0)
-        rc = mbx_csv_writer_append(st->env_path, kvcols, 2, &w);
-    for (size_t i = 0; rc >= 0 && w && i < kv.n; i++) {
-        const char *f[2] = {kv.v[i].key, kv.v[i].value};
-        rc = mbx_csv_writer_row(w, f);
-    }
-    if (mbx_csv_writer_close(w) < 0)
-        rc = MBX_E_IO;
-    mbx_kv_free(&kv);
-    if (rc < 0)
-        fprintf(stderr, "mpibex: warning: could not add the thread binding to %s: %s\n",
-                st->env_path, mbx_strerror(rc));
+    env_append(st, &kv, rc, "the thread binding");
+}
+
+/* Rank 0's resident memory now, KiB (/proc/self/statm); -1 if unknown. */
+static long rss_now_kib(void)
+{
+    FILE *f = fopen("/proc/self/statm", "r");
+    long size = 0, resident = -1;
+    if (f && fscanf(f, "%ld %ld", &size, &resident) != 2)
+        resident = -1;
+    if (f)
+        fclose(f);
+    long page = sysconf(_SC_PAGESIZE);
+    return resident >= 0 && page > 0 ? resident * (page / 1024) : -1;
+}
+
+/* Rank 0's memory over the run: resident before the first point and the
+ * peak (getrusage), printed and in the environment file. Rank 0 keeps one
+ * point's observations (the engine reduces each batch over the ranks
+ * before it reaches rank 0), so the growth follows the observations per
+ * point, not ranks times observations (docs/hardening.md, "Scale"). */
+static void memory_report(run_state *st)
+{
+    struct rusage ru;
+    if (st->rss0_kib < 0 || getrusage(RUSAGE_SELF, &ru) != 0)
+        return;
+    long peak = ru.ru_maxrss; /* KiB on Linux */
+    printf("# rank 0 memory: %.1f MiB resident before the first point, peak %.1f MiB\n",
+           (double)st->rss0_kib / 1024.0, (double)peak / 1024.0);
+    if (!st->env_path)
+        return;
+    mbx_kvlist kv = {0};
+    int rc = mbx_kv_addf(&kv, "rank0_rss_first_point_kib", "%ld", st->rss0_kib);
+    if (rc >= 0)
+        rc = mbx_kv_addf(&kv, "rank0_max_rss_kib", "%ld", peak);
+    env_append(st, &kv, rc, "rank 0's memory");
 }
 
 static int measure_point(run_state *st, mbx_engine *e, const pointref *p, double *y)
@@ -1167,6 +1211,7 @@ static int measure_all(run_state *st, mbx_engine *e, int nranks)
 {
     (void)nranks;
     st->t0 = MPI_Wtime();
+    st->rss0_kib = rss_now_kib();
     if (st->res.n || st->res.inflight[0])
         printf("# resumed: %zu finished points kept%s%s%s\n", st->res.n,
                st->res.inflight[0] ? "; the point in flight (" : "",
@@ -1195,6 +1240,7 @@ static int measure_all(run_state *st, mbx_engine *e, int nranks)
     accurate_summary(st);
     if (monitor_report(st) != 0)
         return 1;
+    memory_report(st);
     if (!st->opt.quiet) {
         progress_line(st, 1);
         fprintf(stderr,

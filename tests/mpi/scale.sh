@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Scale (issue 8): rank 0's memory follows the observations per point, not
+# ranks times observations; the quick plan completes on an oversubscribed
+# job. The figures at 2, 8 and 32 ranks come from bench/scale.sh; this is
+# the short form CI runs.
+# usage: scale.sh MPIEXEC NPFLAG MPIBEX CSVCHECK OUTDIR RANKS
+set -u
+mpiexec=$1 npflag=$2 mpibex=$3 csvcheck=$4 dir=$5 big=$6
+. "$(dirname "$0")/../lib.sh"
+mkdir -p "$dir"
+
+# Rank 0's peak resident memory minus its resident memory before the first
+# point, in KiB, from the environment file of a run.
+growth() {
+  awk -F, '$1 == "rank0_rss_first_point_kib" {a = $2} $1 == "rank0_max_rss_kib" {b = $2}
+           END {if (a == "" || b == "") exit 1; print b - a}' "$1"
+}
+# 1. 1 000 and 200 000 observations of one point, on 2 ranks and on $big.
+for n in 2 "$big"; do
+  for k in 1000 200000; do
+    out=$dir/scale_mem_${n}_$k.csv
+    rm -f "$out" "${out%.csv}".*
+    "$mpiexec" "$npflag" "$n" "$mpibex" run --bench pingpong.send_recv --sizes 1 \
+      --stop fixed:$k --monitor off -q -o "$out" >"$dir/scale_mem_${n}_$k.log" 2>&1 ||
+      { cat "$dir/scale_mem_${n}_$k.log"; fail "memory run: $n ranks, $k observations"; }
+    g=$(growth "${out%.csv}.env.csv") || fail "no rank0 memory keys in ${out%.csv}.env.csv"
+    eval "g_${n}_$k=$g"
+    echo "rank 0 growth, $n ranks, $k observations: $g KiB"
+  done
+done
+small=$((g_2_200000 - g_2_1000))
+# 200 000 doubles are 1.5 MiB; rank 0 keeps them (and their scratch copy).
+[ "$small" -ge 1500 ] && pass "rank 0 memory grows with observations (+$small KiB for 199 000 more)" ||
+  fail "rank 0 memory did not grow with observations (+$small KiB)"
+d=$((g_${big}_200000 - g_2_200000))
+[ "${d#-}" -le 1024 ] &&
+  pass "rank 0 memory does not grow with ranks ($big vs 2 ranks at 200 000 observations: $d KiB)" ||
+  fail "rank 0 memory grows with ranks ($big vs 2 ranks: $d KiB)"
+
+# 2. The quick plan on an oversubscribed job (few observations a point).
+out=$dir/scale_quick_$big.csv
+rm -f "$out" "${out%.csv}".*
+if "$mpiexec" "$npflag" "$big" "$mpibex" run "$(dirname "$0")/../../samples/quick.ini" \
+    --nmin 4 --nmax 8 -q -o "$out" >"$dir/scale_quick_$big.log" 2>&1; then
+  pass "quick plan on $big ranks"
+else
+  cat "$dir/scale_quick_$big.log"
+  fail "quick plan on $big ranks failed"
+fi
+"$csvcheck" "$out" --rows 31 --procs "$big" >/dev/null && pass "quick plan rows on $big ranks" ||
+  fail "quick plan rows on $big ranks"
+mbx_finish
