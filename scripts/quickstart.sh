@@ -11,4 +11,7 @@ if [ -t 0 ] && [ -t 1 ]; then
   exec "$root/build/mpibex" -n 2 --plan "$root/samples/quick.ini"
 fi
 echo "mpibex: no terminal; measuring samples/quick.ini on 2 ranks in batch mode" >&2
-exec mpiexec -n 2 "$root/build/mpibex" run "$root/samples/quick.ini" -o "$root/build/quick.csv"
+# The launcher of the MPI the build uses (plain mpiexec follows Debian's
+# alternatives, which need not be that MPI).
+mpiexec=$("$root/build/mpibex" --version | sed -n 's/^MPI: .*, launcher //p')
+exec "${mpiexec:-mpiexec}" -n 2 "$root/build/mpibex" run "$root/samples/quick.ini" -o "$root/build/quick.csv"

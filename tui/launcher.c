@@ -1,14 +1,21 @@
 #include "launcher.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "launcher_job.h"
+#include "mbx/version.h"
 
 #define MAX_RANKS 4096
+#define PROBE_MS 5000 /* for the launcher's --version */
 
 enum { BRIDGE_AUTO, BRIDGE_TTY, BRIDGE_SOCKET };
 
@@ -39,7 +46,8 @@ static void usage(void)
            "Starts the explorer as an MPI job of N ranks and gives rank 0 this terminal.\n"
            "\n"
            "  -n N                ranks, 1..%d (default 2)\n"
-           "  --launcher CMD      how to start the job (default $MBX_LAUNCHER, else mpiexec);\n"
+           "  --launcher CMD      how to start the job (default $MBX_LAUNCHER, else\n"
+           "                      %s, the one mpibex was built for);\n"
            "                      \"%%n\" in CMD becomes N, otherwise \"-n N\" is appended\n"
            "  --bridge MODE       how rank 0 reaches this terminal: tty (opens it by name,\n"
            "                      same host only), socket (relayed over TCP with a one-time\n"
@@ -52,7 +60,7 @@ static void usage(void)
            "\n"
            "Explorer options are listed by 'mpibex explore --help'.\n"
            "For batch runs without a terminal: mpiexec -n N mpibex run PLAN.ini\n",
-           MAX_RANKS);
+           MAX_RANKS, MBX_MPIEXEC);
 }
 
 /* reason may hold one %s, filled with got. */
@@ -176,7 +184,7 @@ int mbx_launcher_words(const char *cmd, long n, char **out, int max)
     char nstr[16];
     int has_n = 0, k;
     if (!cmd)
-        cmd = env && *env ? env : "mpiexec";
+        cmd = env && *env ? env : MBX_MPIEXEC;
     snprintf(nstr, sizeof nstr, "%ld", n);
     if ((k = split_words(cmd, nstr, out, max - 2, &has_n)) <= 0)
         return -1;
@@ -187,8 +195,63 @@ int mbx_launcher_words(const char *cmd, long n, char **out, int max)
     return k;
 }
 
-/* launcher words [-n N] (SELF explore | $MBX_EXPLORE_CMD) explorer-options */
-static char **build_argv(const opts *o, const char *self)
+/* Whether prog is Open MPI's mpirun, which gives ranks on other hosts only
+ * the variables named with -x (hydra and srun pass the whole environment).
+ * The launcher mpibex was built for is known; any other is asked for its
+ * --version, which names "Open MPI" (or "OpenRTE" before 5.0), within
+ * PROBE_MS. */
+static int is_open_mpi(const char *prog)
+{
+    if (strcmp(prog, MBX_MPIEXEC) == 0)
+        return strcmp(MBX_MPI_FLAVOUR, "openmpi") == 0;
+    int p[2], devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (devnull < 0 || pipe(p) < 0) {
+        if (devnull >= 0)
+            close(devnull);
+        return 0;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (dup2(devnull, 0) >= 0 && dup2(p[1], 1) >= 0 && dup2(p[1], 2) >= 0) {
+            close(p[0]);
+            close(p[1]);
+            execlp(prog, prog, "--version", (char *)NULL);
+        }
+        _exit(127);
+    }
+    close(p[1]);
+    close(devnull);
+    char out[4096];
+    size_t len = 0;
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (long left = PROBE_MS; pid > 0 && len < sizeof out - 1 && left > 0;) {
+        struct pollfd pf = {.fd = p[0], .events = POLLIN};
+        int r = poll(&pf, 1, (int)left);
+        if (r == 0 || (r < 0 && errno != EINTR))
+            break;
+        if (r > 0) {
+            ssize_t n = read(p[0], out + len, sizeof out - 1 - len);
+            if (n <= 0 && !(n < 0 && errno == EINTR))
+                break; /* end of output, or an error */
+            len += n > 0 ? (size_t)n : 0;
+        }
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        left =
+            PROBE_MS - (long)((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000);
+    }
+    out[len] = '\0';
+    close(p[0]);
+    if (pid > 0) {
+        kill(pid, SIGKILL); /* it may still run: a launcher that ignores --version */
+        waitpid(pid, NULL, 0);
+    }
+    return strstr(out, "Open MPI") != NULL || strstr(out, "OpenRTE") != NULL;
+}
+
+/* launcher words [-n N] (SELF explore | $MBX_EXPLORE_CMD) explorer-options;
+ * *nwords: how many launcher words come first. */
+static char **build_argv(const opts *o, const char *self, int *nwords)
 {
     const char *explore = getenv("MBX_EXPLORE_CMD");
     char nstr[16];
@@ -212,6 +275,7 @@ static char **build_argv(const opts *o, const char *self)
         free_argv(argv);
         return NULL;
     }
+    *nwords = k;
     k += m;
     for (int i = 0; i < o->npass; i++)
         argv[k++] = strdup(o->pass[i]);
@@ -248,13 +312,16 @@ int mbx_launcher_main(int argc, char **argv, const char *self)
         free(o.pass);
         return 2;
     }
-    char **job_argv = build_argv(&o, self);
+    int nwords = 0;
+    char **job_argv = build_argv(&o, self, &nwords);
     if (!job_argv) {
         free(o.pass);
         return bad("--launcher", "cannot build the command line from '%s'", o.launcher,
                    "a command such as 'mpiexec'");
     }
     mbx_ljob_spec spec = {.argv = job_argv,
+                          .nwords = nwords,
+                          .pass_env = is_open_mpi(job_argv[0]),
                           .tty = o.bridge != BRIDGE_SOCKET,
                           .socket = o.bridge != BRIDGE_TTY,
                           .bridge_addr = o.bridge_addr,

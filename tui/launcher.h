@@ -3,16 +3,18 @@
  *   mpibex [-n N] [--launcher CMD] [--bridge auto|tty|socket]
  *          [--bridge-addr ADDR] [--log FILE] [explorer options]
  *
- * It runs CMD (default "mpiexec", or $MBX_LAUNCHER) split into words, with
- * every "%n" replaced by N (default 2) or, when CMD has no "%n", followed by
- * "-n N"; then the path of this mpibex binary, "explore", and the explorer
- * options. The job's stdin is /dev/null (so the launcher never steals a key
- * from rank 0); every rank's stdout and stderr go to the log file (default
+ * It runs CMD (default $MBX_LAUNCHER, else MBX_MPIEXEC: the mpiexec of the
+ * MPI mpibex was built with) split into words, with every "%n" replaced by
+ * N (default 2) or, when CMD has no "%n", followed by "-n N"; then the path
+ * of this mpibex binary, "explore", and the explorer options. The job's
+ * stdin is /dev/null (so the launcher never steals a key from rank 0);
+ * every rank's stdout and stderr go to the log file (default
  * $XDG_STATE_HOME/mpibex/ or ~/.local/state/mpibex/, one file a run; its
- * path is printed on exit). It passes the variables of term.h, waits for the
- * job, restores the terminal whatever happened, and exits with rank 0's code
- * (from MBX_STATUS_FILE; otherwise the launcher's status; 128+signal when
- * the launcher command was killed by a signal). */
+ * path is printed on exit). It passes the variables of term.h (naming them
+ * with -x when CMD is Open MPI's mpirun, which passes nothing else to other
+ * hosts), waits for the job, restores the terminal whatever happened, and
+ * exits with rank 0's code (from MBX_STATUS_FILE; otherwise the launcher's
+ * status; 128+signal when the launcher command was killed by a signal). */
 #ifndef MBX_LAUNCHER_H
 #define MBX_LAUNCHER_H
 
@@ -27,7 +29,7 @@ int mbx_launcher_outside_mpi(void);
 int mbx_launcher_main(int argc, char **argv, const char *self);
 
 /* The words that start an MPI job of n ranks, as the launcher builds them:
- * cmd (NULL: $MBX_LAUNCHER, else "mpiexec") split on blanks, every "%n"
+ * cmd (NULL: $MBX_LAUNCHER, else MBX_MPIEXEC) split on blanks, every "%n"
  * replaced by n, "-n N" appended when cmd has no "%n". Stores at most max
  * malloc'd words into out, which must be zeroed (a NULL word among them: a
  * strdup failed), and returns how many; -1 when cmd has no word or too

@@ -50,6 +50,7 @@ typedef struct job {
     struct sigaction old[NSIGS];
     struct termios saved;
     int have_saved;
+    pid_t fg; /* the terminal's foreground group at the start; <= 0: none */
     mbx_lrelay *relay;
     pid_t pid;
     int interrupted; /* what stopped the job: Ctrl-C, Ctrl-\\, SIGTERM, SIGHUP; 0 if nothing */
@@ -438,6 +439,38 @@ static int offer_bridges(job *j, const mbx_ljob_spec *s)
     return 0;
 }
 
+/* What rank 0 reads from its environment: the variables offer_bridges
+ * sets, and the terminal's type and locale. */
+static const char *const rank0_vars[] = {"MBX_LAUNCHED", "MBX_LAUNCH_HOST", "MBX_STATUS_FILE",
+                                         "MBX_TTY",      "MBX_BRIDGE",      "MBX_BRIDGE_TOKEN",
+                                         "TERM",         "NO_COLOR",        "LANG",
+                                         "LC_ALL",       "LC_CTYPE"};
+#define NVARS (sizeof rank0_vars / sizeof rank0_vars[0])
+
+/* s->argv with "-x NAME" after the launcher's words for each of rank0_vars
+ * that is set, for Open MPI's mpirun (by name only: "-x NAME=value" would
+ * show the bridge token to ps). The array is new, the words are s->argv's:
+ * free the array only. NULL when out of memory. */
+static char **with_env_names(const mbx_ljob_spec *s)
+{
+    size_t n = 0, k = 0;
+    while (s->argv[n])
+        n++;
+    char **argv = calloc(n + 2 * NVARS + 1, sizeof *argv);
+    if (!argv)
+        return NULL;
+    for (size_t i = 0; i < n; i++) {
+        if (i == (size_t)s->nwords)
+            for (size_t v = 0; v < NVARS; v++)
+                if (getenv(rank0_vars[v])) {
+                    argv[k++] = "-x";
+                    argv[k++] = (char *)rank0_vars[v];
+                }
+        argv[k++] = s->argv[i];
+    }
+    return argv;
+}
+
 int mbx_ljob_run(const mbx_ljob_spec *s)
 {
     job j = {.logfd = -1, .sig_r = -1, .pid = -1};
@@ -445,17 +478,21 @@ int mbx_ljob_run(const mbx_ljob_spec *s)
     /* Saved before anything runs: in tty mode rank 0 changes the modes of
      * this very device and may die before it can put them back. */
     j.have_saved = tcgetattr(0, &j.saved) == 0;
+    j.fg = tcgetpgrp(0);
     prctl(PR_SET_CHILD_SUBREAPER, 1);
     if ((code = open_log(&j, s->log_path)) != 0)
         return code;
     int ready = make_status_dir(&j) == 0 ? offer_bridges(&j, s) : 1;
+    char **argv = s->argv, **named = NULL;
+    if (ready == 0 && s->pass_env && (named = with_env_names(s)) != NULL)
+        argv = named;
     code = ready != 0 ? ready : 1;
     if (ready == 0 && (signals = (setup_signals(&j) == 0))) {
         dprintf(j.logfd, "mpibex: starting:");
-        for (char **a = s->argv; *a; a++)
+        for (char **a = argv; *a; a++)
             dprintf(j.logfd, " %s", *a);
         dprintf(j.logfd, "\n");
-        j.pid = spawn(s->argv, j.logfd);
+        j.pid = spawn(argv, j.logfd);
         if (j.pid > 0) {
             started = 1;
             status = wait_job(&j);
@@ -470,6 +507,10 @@ int mbx_ljob_run(const mbx_ljob_spec *s)
     sweep();
     if (j.have_saved)
         tcsetattr(0, TCSANOW, &j.saved); /* SIGTTOU still ignored: works from the background */
+    /* Under Open MPI rank 0 takes the foreground of this terminal (term.c);
+     * one that died holding it leaves it to a group that is gone. */
+    if (j.fg > 0 && tcgetpgrp(0) != j.fg)
+        tcsetpgrp(0, j.fg);
     if (signals)
         restore_signals(&j);
     int rank0 = take_status(&j);
@@ -484,6 +525,7 @@ int mbx_ljob_run(const mbx_ljob_spec *s)
         if (rank0 < 0 && !j.interrupted)
             say_job_failed(&j, status, code);
     }
+    free(named);
     close(j.logfd);
     fprintf(stderr, "mpibex: log: %s\n", j.log_path);
     return code;

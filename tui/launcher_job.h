@@ -5,6 +5,8 @@
 
 typedef struct mbx_ljob_spec {
     char **argv;             /* the full command line, NULL-terminated */
+    int nwords;              /* how many of them are the launcher's (mpiexec -n N) */
+    int pass_env;            /* name rank 0's variables with -x (Open MPI's mpirun) */
     int tty, socket;         /* which bridges to offer rank 0 */
     const char *bridge_addr; /* listen and advertise; NULL: every interface, host name */
     const char *log_path;    /* NULL: a new file in the state directory */

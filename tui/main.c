@@ -66,7 +66,8 @@ int main(int argc, char **argv)
         return 0;
     }
     if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
-        printf("mpibex %s (%s, %s)\n", MBX_VERSION, MBX_COMPILER, MBX_BUILD_TYPE);
+        printf("mpibex %s (%s, %s)\nMPI: %s, launcher %s\n", MBX_VERSION, MBX_COMPILER,
+               MBX_BUILD_TYPE, MBX_MPI_FLAVOUR, MBX_MPIEXEC);
         return 0;
     }
     if (!strcmp(cmd, "list"))

@@ -113,7 +113,7 @@ static int build_argv(rep *r, const char *self)
             "'mpiexec'",
             cmd                      ? cmd
             : getenv("MBX_LAUNCHER") ? getenv("MBX_LAUNCHER")
-                                     : "mpiexec");
+                                     : MBX_MPIEXEC);
     r->argv[k++] = (char *)self;
     r->argv[k++] = "run";
     for (int i = 0; i < o->nrun; i++)
@@ -441,8 +441,11 @@ static int one_launch(rep *r, long i)
     }
     code = wait_launch(pid);
     double secs = now_s() - start;
-    if (code == 0 && signal_count)
-        code = 128 + got_signal; /* hydra may exit 0 after Ctrl-C */
+    /* A launch we stopped ends with our signal's code, whatever the launcher
+     * says after it: MPICH's hydra may exit 0 after Ctrl-C, Open MPI's
+     * mpirun exits 1 (it ends the job with SIGTERM instead). */
+    if (signal_count)
+        code = 128 + got_signal;
     stamp(t1, sizeof t1);
     note(r, strcat(key, "end"), "%s", t1);
     key[kl] = '\0';

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "mbx/version.h"
 #include "repeat.h"
 #include "repeat_int.h"
 
@@ -24,7 +25,8 @@ void mbx_repeat_usage(void)
            "  -k K                launches, 1..%d (required)\n"
            "  -n N                ranks per launch, 1..%d (default 2)\n"
            "  --mpiexec PATH      the MPI launcher program (default $MBX_LAUNCHER, else\n"
-           "                      mpiexec); \"-n N\" is appended\n"
+           "                      %s, the one mpibex was built for);\n"
+           "                      \"-n N\" is appended\n"
            "  --launcher CMD      a launcher command of several words; \"%%n\" in CMD\n"
            "                      becomes N, otherwise \"-n N\" is appended\n"
            "  -o, --output DIR    where the launches go; created if missing (may also\n"
@@ -40,7 +42,7 @@ void mbx_repeat_usage(void)
            "(its log stays). Ctrl-C stops the current launch the same way.\n"
            "Exit status: 0 success, 2 bad input, else the failed launch's exit code\n"
            "(128 + signal when stopped by Ctrl-C or SIGTERM).\n",
-           MBX_REPEAT_MAX_K, MBX_REPEAT_MAX_RANKS);
+           MBX_REPEAT_MAX_K, MBX_REPEAT_MAX_RANKS, MBX_MPIEXEC);
 }
 
 int mbx_repeat_bad(const char *fmt, ...)

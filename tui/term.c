@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -21,7 +22,35 @@ struct mbx_term {
     FILE *in, *out;
     int fd; /* what rank 0 draws to: size queries and emergency resets */
     mbx_term_bridge *bridge;
+    pid_t fg_before; /* the foreground group we took the terminal from; 0: none */
 };
+
+/* tcsetpgrp from a background group raises SIGTTOU unless it is blocked. */
+static int set_foreground(int fd, pid_t pgrp)
+{
+    sigset_t ttou, old;
+    sigemptyset(&ttou);
+    sigaddset(&ttou, SIGTTOU);
+    sigprocmask(SIG_BLOCK, &ttou, &old);
+    int rc = tcsetpgrp(fd, pgrp);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}
+
+/* Under hydra rank 0 has a session of its own, so the user's terminal is
+ * not its controlling terminal and job control leaves it alone. Open MPI's
+ * mpirun keeps the ranks in the launcher's session, each in a process group
+ * of its own: the terminal is then rank 0's controlling terminal, rank 0 a
+ * background job on it, and its first read or mode change would stop it
+ * (SIGTTIN, SIGTTOU). So it takes the foreground while it draws, and gives
+ * it back in release() (the launcher takes it back after a crash). Ctrl-C
+ * then reaches rank 0 alone, which winds every rank down. */
+static void take_foreground(mbx_term *t, int fd)
+{
+    pid_t fg = tcgetpgrp(fd); /* fails unless fd is our controlling terminal */
+    if (fg > 0 && fg != getpgrp() && set_foreground(fd, getpgrp()) == 0)
+        t->fg_before = fg;
+}
 
 static FILE *dup_open(int fd, const char *mode)
 {
@@ -71,7 +100,10 @@ static int open_tty(mbx_term *t, const char *path, char *why, size_t len)
         close(fd);
         return -1;
     }
-    return wrap_fds(t, fd, "tty", why, len);
+    if (wrap_fds(t, fd, "tty", why, len) < 0)
+        return -1;
+    take_foreground(t, t->fd);
+    return 0;
 }
 
 static int open_socket(mbx_term *t, const char *addr, char *why, size_t len)
@@ -84,6 +116,8 @@ static int open_socket(mbx_term *t, const char *addr, char *why, size_t len)
 
 static void release(mbx_term *t)
 {
+    if (t->fg_before > 0 && t->in)
+        set_foreground(fileno(t->in), t->fg_before);
     /* Slaves first: the relay then reads the last screen bytes (endwin's
      * restore) up to EIO before it stops. */
     if (t->in)

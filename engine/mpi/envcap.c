@@ -34,6 +34,25 @@ static int secret_name(const char *name)
     return 0;
 }
 
+/* Open MPI's mpirun gives every rank variables of its own under the same
+ * prefix: which rank, which launch, where its session lives (OMPI_COMM_WORLD_RANK,
+ * OMPI_ARGV, OMPI_MCA_ess_base_jobid, OMPI_MCA_orte_hnp_uri, ...). They name
+ * the launch, not a setting, and would differ between any two runs; only
+ * MCA parameters (OMPI_MCA_*) other than these are tuning. */
+static int launch_bookkeeping(const char *var)
+{
+    static const char *const mpirun_mca[] = {"orte_", "ess", "pmix", "initial_wdir",
+                                             "shmem_RUNTIME_QUERY_hint"};
+    if (strncmp(var, "OMPI_", 5) != 0)
+        return 0;
+    if (strncmp(var, "OMPI_MCA_", 9) != 0)
+        return 1;
+    for (size_t i = 0; i < sizeof mpirun_mca / sizeof *mpirun_mca; i++)
+        if (strncmp(var + 9, mpirun_mca[i], strlen(mpirun_mca[i])) == 0)
+            return 1;
+    return 0;
+}
+
 static uint64_t mem_available(void)
 {
     FILE *f = fopen("/proc/meminfo", "r");
@@ -573,7 +592,7 @@ int mbx_engine_environment(mbx_engine *e, mbx_kvlist *out)
         for (size_t p = 0; p < sizeof tuning_prefixes / sizeof *tuning_prefixes; p++) {
             size_t pl = strlen(tuning_prefixes[p]);
             const char *eq = strchr(*v, '=');
-            if (eq && strncmp(*v, tuning_prefixes[p], pl) == 0) {
+            if (eq && strncmp(*v, tuning_prefixes[p], pl) == 0 && !launch_bookkeeping(*v)) {
                 char key[160];
                 snprintf(key, sizeof key, "env.%.*s", (int)(eq - *v), *v);
                 TRY(mbx_kv_addf(out, key, "%s", secret_name(key) ? "(not recorded)" : eq + 1));

@@ -12,6 +12,7 @@
 # usage: explorer_e2e.sh MPIBEX CSVCHECK WORKDIR
 set -u
 . "$(dirname "$(readlink -f "$0")")/../lib.sh"
+. "$(dirname "$(readlink -f "$0")")/../mpi/launcher_facts.sh"
 mpibex=$1 check=$2 work=$3
 sess=mbxe2e$$
 rm -rf "$work"
@@ -23,7 +24,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-tmux new-session -d -s "$sess" -x 120 -y 36 "env -i HOME=$work PATH=$PATH TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 bash --norc --noprofile"
+tmux new-session -d -s "$sess" -x 120 -y 36 "env -i $(mbx_mpi_env)HOME=$work PATH=$PATH TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 bash --norc --noprofile"
 tmux send-keys -t "$sess" "cd $work && PS1='PROMPT> '" Enter
 wait_for "PROMPT>" 10 || fail "shell prompt"
 
@@ -143,7 +144,7 @@ tmux send-keys -t "$sess" r
 wait_for "\[3 Run\]" 5 || fail "second run view"
 if wait_for "done: [0-9]+ points" 120; then pass "second run (window sync) finished"; else fail "second run"; screen; fi
 screen | grep -E "^ +probe " | sed 's/^/FIGURE: monitor strip: /'
-screen | grep -qE "^ +probe +.+ ([0-9.]+(ns|µs|us) now, [0-9]+ levels?, [0-9]+ shifts?|[0-9]+lv [0-9]+sh)" &&
+screen | grep -qE "^ +probe +.+ ([0-9.]+(ns|µs|us|ms) now, [0-9]+ levels?, [0-9]+ shifts?|[0-9]+lv [0-9]+sh)" &&
   pass "the monitor's strip under the plot" || { fail "monitor strip"; screen; }
 screen | grep -E "^ done: " | sed 's/^/FIGURE: /'
 tmux send-keys -t "$sess" v
@@ -231,9 +232,7 @@ pgrep -f "$mpibex explore" >/dev/null && fail "a rank is left after Ctrl-C" || p
 tmux send-keys -t "$sess" clear Enter
 tmux send-keys -t "$sess" "$mpibex -n 2 --autosave none --start --plan $work/long.ini; echo EXIT=\$?" Enter
 wait_for "point ([2-9]|[1-9][0-9])/" 40 || fail "run for the crash case did not start"
-rank1=$(for p in $(pgrep -f "$mpibex explore"); do
-  tr '\0' '\n' </proc/$p/environ 2>/dev/null | grep -q '^PMI_RANK=1$' && echo "$p"
-done | head -1)
+rank1=$(mbx_rank_pids 1 "$mpibex explore" | head -1)
 [ -n "$rank1" ] && kill -KILL "$rank1"
 if wait_for "EXIT=[1-9][0-9]*" 30; then pass "rank crash: launcher exits with $(screen | grep -o 'EXIT=[0-9]*' | tail -1)"; else fail "rank crash: no exit"; screen | tail -5; fi
 tmux send-keys -t "$sess" "stty -a | tr ' ;' '\n\n' | grep -xE -- '-?(icanon|echo)' | tr '\n' ' '; echo" Enter

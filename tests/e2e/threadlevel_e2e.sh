@@ -17,7 +17,7 @@ cleanup() { tmux kill-session -t "$sess" 2>/dev/null; }
 trap cleanup EXIT
 
 printf '[mt]\nbench = pingpong.mt\nsizes = 8\nparam = 2\nstop = fixed:5\n' >"$work/mt.ini"
-tmux new-session -d -s "$sess" -x 120 -y 36 "env -i HOME=$work PATH=$PATH TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 bash --norc --noprofile"
+tmux new-session -d -s "$sess" -x 120 -y 36 "env -i $(mbx_mpi_env)HOME=$work PATH=$PATH TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 bash --norc --noprofile"
 tmux send-keys -t "$sess" "cd $work && PS1='PROMPT> '" Enter
 wait_for "PROMPT>" 10 || fail "shell prompt"
 

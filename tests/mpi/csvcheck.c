@@ -230,6 +230,11 @@ int main(int argc, char **argv)
                               !strncmp(k + 4, "UCX_", 4) || !strncmp(k + 4, "OMPI_", 5) ||
                               !strncmp(k + 4, "FI_", 3),
                           "%s: non-whitelisted variable %s", env, k);
+                /* Nor Open MPI's per-launch bookkeeping (envcap.c). */
+                if (strncmp(k, "env.OMPI_", 9) == 0)
+                    CHECK(!strncmp(k + 9, "MCA_", 4) && strncmp(k + 13, "orte_", 5) &&
+                              strncmp(k + 13, "ess", 3),
+                          "%s: launch bookkeeping recorded: %s", env, k);
             }
             mbx_csv_table_free(&e);
         }

@@ -11,6 +11,7 @@
 set -u
 mpiexec=$1 npflag=$2 mpibex=$3 csvcheck=$4 dir=$5 mode=${6:-grid}
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/launcher_facts.sh"
 die() {
     fail "$@"
     mbx_finish
@@ -31,9 +32,7 @@ for _ in $(seq 1 600); do
   rows=0
   [ -f "$out" ] && rows=$(($(wc -l <"$out") - 1))
   if [ "$rows" -ge 8 ] && tail -n 1 "$journal" 2>/dev/null | grep -q '^begin '; then
-    for p in $(pgrep -f "$mpibex run --bench pingpong.send_recv,coll.bcast"); do
-      if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'PMI_RANK=0'; then rank0=$p; fi
-    done
+    rank0=$(mbx_rank_pids 0 "$mpibex run --bench pingpong.send_recv,coll.bcast" | tail -n 1)
     [ -n "$rank0" ] && kill -KILL "$rank0" && break
   fi
   sleep 0.02

@@ -34,6 +34,7 @@
 # removed on every way out.
 set -u
 . "$(dirname "$(readlink -f "$0")")/../lib.sh"
+mbx_need_hydra
 
 if [ $# -lt 1 ]; then
     echo "usage: $0 MPIBEX" >&2
@@ -53,7 +54,7 @@ fi
 exec 9>>/tmp/mbx-netns.lock
 flock -w 300 9 || { echo "FAIL: another netns test held /tmp/mbx-netns.lock for 300 s"; exit 1; }
 [ -x "$mpibex" ] || { echo "FAIL: $mpibex is not executable"; exit 1; }
-command -v mpiexec >/dev/null || { echo "FAIL: mpiexec not found"; exit 1; }
+command -v "$mpiexec" >/dev/null || { echo "FAIL: $mpiexec not found"; exit 1; }
 command -v python3 >/dev/null || { echo "FAIL: python3 not found"; exit 1; }
 
 work=$(mktemp -d /tmp/mbx-netns-beff.XXXXXX)
@@ -89,7 +90,7 @@ run_beff() {
     fi
     t0=$(date +%s)
     "$cluster" exec mbxh1 \
-        mpiexec -launcher ssh -launcher-exec "$here/hydra-exec.sh" \
+        "$mpiexec" -launcher ssh -launcher-exec "$here/hydra-exec.sh" \
         -hosts mbxh1,mbxh2 -ppn 1 -n 2 -iface eth0 \
         -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES eth0 \
         "$mpibex" beff --mem-per-proc 128MiB --random "$nrandom" --seed 5 -q \

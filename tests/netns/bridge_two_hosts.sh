@@ -37,6 +37,7 @@
 # every way out. Only 198.18.0.1 and 198.18.0.2 are used.
 set -u
 . "$(dirname "$(readlink -f "$0")")/../lib.sh"
+mbx_need_hydra
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
     echo "usage: $0 MPIBEX [CSVCHECK]" >&2
@@ -54,7 +55,7 @@ fi
 # another engineer's test run may be using them.
 exec 9>>/tmp/mbx-netns.lock
 flock -w 120 9 || { echo "FAIL: another netns test held /tmp/mbx-netns.lock for 120 s"; exit 1; }
-for tool in tmux mpiexec python3; do
+for tool in tmux "$mpiexec" python3; do
     command -v "$tool" >/dev/null || { echo "FAIL: $tool not found"; exit 1; }
 done
 [ -x "$mpibex" ] || { echo "FAIL: $mpibex is not executable"; exit 1; }
@@ -121,7 +122,7 @@ T new-session -d -s "$sess" -x 100 -y 30 \
 T send-keys -t "$sess" "cd $work && PS1='PROMPT> '" Enter
 wait_for "^PROMPT>" 10 || { fail "no shell prompt in the tmux pane"; show_screen; exit 1; }
 
-launcher="mpiexec -hosts mbxh2,mbxh1 -ppn 1 -launcher ssh -launcher-exec $here/hydra-exec.sh"
+launcher="$mpiexec -hosts mbxh2,mbxh1 -ppn 1 -launcher ssh -launcher-exec $here/hydra-exec.sh"
 launcher="$launcher -iface eth0 -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES eth0 -n %n"
 T send-keys -t "$sess" "clear; $mpibex -n 2 --bridge socket --bridge-addr 198.18.0.1 --autosave none --log $log --launcher '$launcher'; echo EXIT=\$?" Enter
 

@@ -30,6 +30,7 @@
 # reported as such a hang (confirmed with gdb when it is installed).
 set -u
 . "$(dirname "$(readlink -f "$0")")/../lib.sh"
+mbx_need_hydra
 
 if [ $# -ne 2 ]; then
     echo "usage: $0 MPIBEX CSVCHECK" >&2
@@ -52,7 +53,7 @@ flock -w 120 9 || { echo "FAIL: another netns test held /tmp/mbx-netns.lock for 
 for f in "$mpibex" "$csvcheck"; do
     [ -x "$f" ] || { echo "FAIL: $f is not executable"; exit 1; }
 done
-command -v mpiexec >/dev/null || { echo "FAIL: mpiexec not found"; exit 1; }
+command -v "$mpiexec" >/dev/null || { echo "FAIL: $mpiexec not found"; exit 1; }
 
 work=$(mktemp -d /tmp/mbx-netns-pingpong.XXXXXX)
 job=""
@@ -110,7 +111,7 @@ run_pingpong() {
     fi
     # Rank 0 is on the first host of -hosts (mbxh1 here, where mpiexec runs).
     "$cluster" exec mbxh1 \
-        mpiexec -launcher ssh -launcher-exec "$here/hydra-exec.sh" \
+        "$mpiexec" -launcher ssh -launcher-exec "$here/hydra-exec.sh" \
         -hosts mbxh1,mbxh2 -ppn 1 -n 2 -iface eth0 \
         -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES eth0 \
         "$mpibex" run --bench pingpong.send_recv --sizes 1,64K,1M -o "$work/$name.csv" \

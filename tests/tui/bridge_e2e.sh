@@ -27,7 +27,7 @@ driver=$(readlink -f "$1")
 echo_bin=$(readlink -f "$2")
 cases=" ${3:-tty socket stranger ctrl-c sigterm auto} "
 want() { [[ "$cases" == *" $1 "* ]]; }
-for tool in tmux mpiexec python3; do
+for tool in tmux "${MBX_TEST_MPIEXEC:-mpiexec}" python3; do
     command -v "$tool" >/dev/null || { echo "FAIL: $tool not found"; exit 1; }
 done
 [ -x "$driver" ] && [ -x "$echo_bin" ] || { echo "FAIL: $driver or $echo_bin not executable"; exit 1; }

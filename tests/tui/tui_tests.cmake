@@ -81,6 +81,12 @@ foreach(_case sigterm_rank0 launcher_killed hangup rank1_killed)
                    $<TARGET_FILE:csvcheck> ${CMAKE_CURRENT_BINARY_DIR}/e2e-faults ${_case})
   set_tests_properties(e2e.fault.${_case} PROPERTIES TIMEOUT 180 LABELS "e2e;fault" RUN_SERIAL TRUE)
 endforeach()
+# The launcher names rank 0's variables with -x for Open MPI's mpirun only
+# (stand-in launchers that answer --version; no MPI runs).
+add_test(NAME tui.launcher_env_names
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/launcher_env_names.sh
+                 $<TARGET_FILE:launcher_driver> ${CMAKE_CURRENT_BINARY_DIR}/launcher-env-names)
+set_tests_properties(tui.launcher_env_names PROPERTIES TIMEOUT 60 LABELS tui SKIP_RETURN_CODE 77)
 
 # The b_eff / b_eff_io screen (5) on the fake back end, 4 ranks: the form,
 # runs mid-way and done with their summaries, a field in error, a cancel,
