@@ -5,6 +5,8 @@
 #  2. the command loop's cost per command (mbx_cmdloop_cost);
 #  3. the quick plan's wall time on an oversubscribed job.
 # usage: bench/scale.sh [BUILD_DIR] [RANKS...]   (default ranks: 2 8 32)
+# MBX_SCALE_QUICK_ARGS: more options for the quick plan's runs (e.g.
+# "--nmin 4 --nmax 8", as the test mpi.scale.n16 does).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
@@ -34,7 +36,9 @@ done
 echo "== quick plan wall time (samples/quick.ini)"
 for n in "${ranks[@]}"; do
   t0=$(date +%s.%N)
-  mpiexec -n "$n" "$mpibex" run "$root/samples/quick.ini" -q -o "$tmp/q.csv" >/dev/null 2>&1
+  # shellcheck disable=SC2086
+  mpiexec -n "$n" "$mpibex" run "$root/samples/quick.ini" ${MBX_SCALE_QUICK_ARGS:-} -q -o "$tmp/q.csv" \
+    >/dev/null 2>&1
   t1=$(date +%s.%N)
   printf '  %3d ranks: %6.1f s, %d rows\n' "$n" "$(awk -v a="$t0" -v b="$t1" 'BEGIN {print b - a}')" \
     $(($(wc -l <"$tmp/q.csv") - 1))

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -840,30 +839,38 @@ static void binding_env(run_state *st, int nranks)
     env_append(st, &kv, rc, "the thread binding");
 }
 
-/* Rank 0's resident memory now, KiB (/proc/self/statm); -1 if unknown. */
-static long rss_now_kib(void)
+/* A field of /proc/self/status in KiB (VmRSS: resident now, VmHWM: its
+ * peak so far); -1 if unknown. Both from the same counters, so the peak is
+ * never below an earlier resident size (getrusage's ru_maxrss and statm
+ * are counted differently and can disagree by a few hundred KiB). */
+static long proc_status_kib(const char *field)
 {
-    FILE *f = fopen("/proc/self/statm", "r");
-    long size = 0, resident = -1;
-    if (f && fscanf(f, "%ld %ld", &size, &resident) != 2)
-        resident = -1;
-    if (f)
-        fclose(f);
-    long page = sysconf(_SC_PAGESIZE);
-    return resident >= 0 && page > 0 ? resident * (page / 1024) : -1;
+    FILE *f = fopen("/proc/self/status", "r");
+    if (!f)
+        return -1;
+    char line[256];
+    size_t len = strlen(field);
+    long kib = -1;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, field, len) == 0 && line[len] == ':') {
+            if (sscanf(line + len + 1, "%ld", &kib) != 1)
+                kib = -1;
+            break;
+        }
+    fclose(f);
+    return kib;
 }
 
 /* Rank 0's memory over the run: resident before the first point and the
- * peak (getrusage), printed and in the environment file. Rank 0 keeps one
- * point's observations (the engine reduces each batch over the ranks
- * before it reaches rank 0), so the growth follows the observations per
- * point, not ranks times observations (docs/hardening.md, "Scale"). */
+ * peak, printed and in the environment file. Rank 0 keeps one point's
+ * observations (the engine reduces each batch over the ranks before it
+ * reaches rank 0), so the growth follows the observations per point, not
+ * ranks times observations (docs/hardening.md, "Scale"). */
 static void memory_report(run_state *st)
 {
-    struct rusage ru;
-    if (st->rss0_kib < 0 || getrusage(RUSAGE_SELF, &ru) != 0)
+    long peak = proc_status_kib("VmHWM");
+    if (st->rss0_kib < 0 || peak < 0)
         return;
-    long peak = ru.ru_maxrss; /* KiB on Linux */
     printf("# rank 0 memory: %.1f MiB resident before the first point, peak %.1f MiB\n",
            (double)st->rss0_kib / 1024.0, (double)peak / 1024.0);
     if (!st->env_path)
@@ -1211,7 +1218,7 @@ static int measure_all(run_state *st, mbx_engine *e, int nranks)
 {
     (void)nranks;
     st->t0 = MPI_Wtime();
-    st->rss0_kib = rss_now_kib();
+    st->rss0_kib = proc_status_kib("VmRSS");
     if (st->res.n || st->res.inflight[0])
         printf("# resumed: %zu finished points kept%s%s%s\n", st->res.n,
                st->res.inflight[0] ? "; the point in flight (" : "",

@@ -1,7 +1,7 @@
 # Issue 8, faults and security of batch runs: signals, a killed or hung
 # rank, a full disk, a vanished output directory; planted symbolic links,
 # the umask, secrets in the environment. Each case is its own test with a
-# timeout; the tables in docs/hardening-faults.md name them.
+# timeout; the tables in docs/hardening.md name them.
 foreach(_case sigint_rank0 sigterm_rank0 sigterm_mpiexec sigterm_hung sigkill_rank1 enospc_obs
               enospc_csv dir_gone enospc_start)
   add_test(NAME fault.${_case}

@@ -159,3 +159,4 @@ add_test(NAME mpi.param_axis.n2
 set_tests_properties(mpi.param_axis.n2 PROPERTIES TIMEOUT 120 LABELS mpi PROCESSORS 2)
 include(mpi/threads_tests.cmake)
 include(mpi/fault_tests.cmake)
+include(mpi/scale_tests.cmake)
