@@ -166,9 +166,12 @@ int mbx_dir_make(const char *path, int flags, int *fd, const char **why)
         }
         if (next < 0) {
             int err = errno;
-            rc = fail(err, err == ENOTDIR ? "it is not a directory"
-                           : err == ELOOP ? "it is a symbolic link"
-                                          : NULL,
+            int last = !save || strspn(save, "/") == strlen(save);
+            rc = fail(err,
+                      err == ENOTDIR ? (last ? "it is not a directory"
+                                             : "a part of its path is not a directory")
+                      : err == ELOOP ? "it is a symbolic link"
+                                     : NULL,
                       why);
             break;
         }
