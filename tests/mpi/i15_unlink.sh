@@ -11,6 +11,9 @@
 #                 file a run never makes; all are left in place with their
 #                 files, the run says so in one warning line and succeeds; a
 #                 real stale directory of ours is still removed
+#   report_force  report --force through a link at -o or at -o/data: exit 2,
+#                 one line, the link's target untouched (no MPI)
+#   repeat_force  repeat --force through a link at -o: the same (no MPI)
 set -u
 mpiexec=$1 npflag=$2 mpibex=$3 dir=$4 case=$5
 . "$(dirname "$0")/../lib.sh"
@@ -59,6 +62,47 @@ beffio_stale)
     grep -E "^mpibex: warning: left the stale run directory '$data/mpibex-beffio-$host-[0-9]+' in place: (it is a symbolic link|other users can write in it|it holds files mpibex did not create|it belongs to another user) \(and [0-9]+ more\)$" \
         "$work/err" >/dev/null && pass "the warning names the entry and why" ||
         fail "warning: $(grep warning "$work/err")"
+    ;;
+report_force)
+    # --force cleans the old report out of -o: not through a link planted
+    # at -o itself, nor at its data/ (the victim's files match the names a
+    # report writes).
+    python3 "$(dirname "$0")/report_fixtures.py" make "$work/in" >/dev/null || fail "fixtures"
+    mkdir -p "$work/victim" "$work/out2/data"
+    for f in index.html plots.gp old-latency.png keep.dat; do echo "victim $f" >"$work/victim/$f"; done
+    ln -s "$work/victim" "$work/out"
+    echo old >"$work/out2/index.html"
+    rmdir "$work/out2/data" && ln -s "$work/victim" "$work/out2/data"
+    for o in out out2; do
+        "$mpibex" report "$work/in/a.csv" -o "$work/$o" --force -q >"$work/stdout" 2>"$work/err"
+        code=$?
+        where=$work/$o
+        [ "$o" = out2 ] && where=$work/out2/data
+        [ "$code" -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] &&
+            grep -qxF "mpibex report: -o: --force cleans only a directory of yours; '$where': it is a symbolic link" "$work/err" &&
+            pass "$o: a link at $where is refused with one line" ||
+            fail "$o: exit $code, stderr: $(cat "$work/err")"
+        for f in index.html plots.gp old-latency.png keep.dat; do
+            [ "$(cat "$work/victim/$f" 2>/dev/null)" = "victim $f" ] || fail "$o: the victim's $f was removed or changed"
+        done
+    done
+    [ "$(ls "$work/victim" | wc -l)" -eq 4 ] && pass "the victim's directory is as it was" ||
+        fail "the victim's directory now holds: $(ls "$work/victim")"
+    ;;
+repeat_force)
+    # --force removes earlier launches from -o, not through a planted link.
+    mkdir -p "$work/victim"
+    for f in launch-01.csv merged.csv repeat.csv; do echo "victim $f" >"$work/victim/$f"; done
+    ln -s "$work/victim" "$work/rep"
+    "$mpibex" repeat -k 1 -n 2 --mpiexec /bin/false -o "$work/rep" --force -- --bench pingpong.send_recv \
+        --sizes 8 --nmax 20 >"$work/stdout" 2>"$work/err"
+    code=$?
+    [ "$code" -eq 2 ] && grep -qxF "mpibex repeat: -o: --force cleans only a directory of yours; '$work/rep': it is a symbolic link" "$work/err" &&
+        pass "a link at -o is refused" || fail "exit $code, stderr: $(cat "$work/err")"
+    for f in launch-01.csv merged.csv repeat.csv; do
+        [ "$(cat "$work/victim/$f" 2>/dev/null)" = "victim $f" ] && pass "the victim's $f survives" ||
+            fail "the victim's $f was removed or changed"
+    done
     ;;
 *)
     fail "unknown case $case"
