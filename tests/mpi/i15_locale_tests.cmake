@@ -17,3 +17,9 @@ add_test(NAME badinput.locale_files
                  ${MBX_MPIEXEC} 2 ${MPIEXEC_PREFLAGS})
 set_tests_properties(badinput.locale_files PROPERTIES TIMEOUT 120 LABELS "mpi;badinput"
                      PROCESSORS 2 SKIP_RETURN_CODE 77)
+
+# The class stays fixed: no direct strcasecmp, tolower, isspace, strtod,
+# sscanf("%lf") or setlocale other than LC_CTYPE in engine/, tui/, include/.
+add_test(NAME badinput.locale_lint COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/locale_lint.sh
+                                           ${CMAKE_SOURCE_DIR})
+set_tests_properties(badinput.locale_lint PROPERTIES TIMEOUT 30 LABELS badinput)
