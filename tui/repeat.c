@@ -18,6 +18,7 @@
 #include "launcher.h"
 #include "mbx/csvio.h"
 #include "mbx/merge.h"
+#include "mbx/output.h"
 #include "mbx/result.h"
 #include "mbx/version.h"
 #include "repeat_int.h"
@@ -42,6 +43,7 @@ typedef struct rep {
     int nwords, width;
     char csv[4096], log[4096];
     mbx_csv_writer *record; /* DIR/repeat.csv */
+    mbx_output claim;       /* DIR, locked for the whole repeat (mbx/output.h) */
     int created_dir;
     int spawn_failed; /* the launcher program could not be started */
     char why[1024];   /* why the last launch failed, when its log does not say */
@@ -54,40 +56,31 @@ static int ours(const char *name)
            strcmp(name, "repeat.csv") == 0;
 }
 
-/* DIR exists (created if missing) and holds no earlier launches; with
- * --force they are removed. */
+/* DIR is claimed (created if missing, locked) and holds no earlier
+ * launches; with --force they are removed. */
 static int prepare_dir(rep *r)
 {
     const char *dir = r->o->dir;
-    struct stat sb;
-    if (stat(dir, &sb) != 0) {
-        if (errno != ENOENT)
-            return mbx_repeat_bad("-o: cannot use '%s': %s", dir, strerror(errno));
-        if (mkdir(dir, 0777) != 0)
-            return mbx_repeat_bad("-o: cannot create the directory '%s': %s", dir, strerror(errno));
-        r->created_dir = 1;
+    char msg[1024];
+    mbx_output_req req = {.path = dir,
+                          .flags = MBX_OUTPUT_DIRECTORY | (r->o->force ? MBX_OUTPUT_FORCE : 0),
+                          .is_result = ours};
+    int rc = mbx_output_claim(&req, &r->claim, msg, sizeof msg);
+    if (rc < 0)
+        return rc == MBX_E_NOMEM ? mbx_repeat_bad("out of memory") : mbx_repeat_bad("%s", msg);
+    r->created_dir = r->claim.created_dir;
+    if (!r->claim.existed)
         return 0;
-    }
-    if (!S_ISDIR(sb.st_mode))
-        return mbx_repeat_bad(
-            "-o: '%s' is not a directory; allowed a directory (created if missing)", dir);
-    if (access(dir, W_OK | X_OK) != 0)
-        return mbx_repeat_bad("-o: cannot write in '%s': %s", dir, strerror(errno));
     DIR *d = opendir(dir);
     if (d == NULL)
         return mbx_repeat_bad("-o: cannot read '%s': %s", dir, strerror(errno));
-    int rc = 0;
+    rc = 0;
     for (struct dirent *e; rc == 0 && (e = readdir(d)) != NULL;) {
         if (!ours(e->d_name))
             continue;
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (!r->o->force)
-            rc = mbx_repeat_bad(
-                "-o: '%s' already holds launches (%s); add --force to replace them, or "
-                "choose another directory",
-                dir, e->d_name);
-        else if (unlink(path) != 0)
+        if (unlink(path) != 0)
             rc = mbx_repeat_bad("--force: cannot remove '%s': %s", path, strerror(errno));
     }
     closedir(d);
@@ -411,6 +404,7 @@ static void undo(rep *r)
     unlink(r->log);
     snprintf(p, sizeof p, "%s/repeat.csv", r->o->dir);
     unlink(p);
+    mbx_output_release(&r->claim); /* its lock file is in DIR */
     if (r->created_dir)
         rmdir(r->o->dir);
 }
@@ -579,6 +573,7 @@ int mbx_repeat_cmd(int argc, char **argv, const char *self)
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGTERM, &old_term, NULL);
     }
+    mbx_output_release(&r.claim);
     free_argv(&r);
     free(o.run);
     return rc;
