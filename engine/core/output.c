@@ -96,7 +96,8 @@ static pid_t read_holder(int fd, char *host, size_t hostlen)
             if (sscanf(buf, "%ld %255s", &pid, h) >= 1 && pid > 0) {
                 /* The file is anyone's to write: only a plain host name
                  * reaches a message. */
-                if (strspn(h, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") ==
+                if (strspn(h,
+                           "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") ==
                     strlen(h))
                     snprintf(host, hostlen, "%s", h);
                 return (pid_t)pid;
@@ -108,8 +109,8 @@ static pid_t read_holder(int fd, char *host, size_t hostlen)
     return 0;
 }
 
-static int lock_busy(const mbx_output_req *req, const char *opt, mbx_output *out, int fd,
-                     char *msg, size_t msglen)
+static int lock_busy(const mbx_output_req *req, const char *opt, mbx_output *out, int fd, char *msg,
+                     size_t msglen)
 {
     char host[256], me[256] = "";
     out->holder = read_holder(fd, host, sizeof host);
@@ -150,10 +151,9 @@ static int take_lock(const mbx_output_req *req, const char *opt, mbx_output *out
         }
         if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
             int err = errno;
-            int rc = err == EWOULDBLOCK
-                         ? lock_busy(req, opt, out, fd, msg, msglen)
-                         : say(msg, msglen, MBX_E_IO, "%s: cannot lock '%s': %s", opt,
-                               out->lock_path, strerror(err));
+            int rc = err == EWOULDBLOCK ? lock_busy(req, opt, out, fd, msg, msglen)
+                                        : say(msg, msglen, MBX_E_IO, "%s: cannot lock '%s': %s",
+                                              opt, out->lock_path, strerror(err));
             close(fd);
             return rc;
         }
@@ -161,22 +161,20 @@ static int take_lock(const mbx_output_req *req, const char *opt, mbx_output *out
             close(fd);
             continue;
         }
+        /* The PID is for the other run's message only: on a full disk the
+         * lock still holds, and the run's own writes report the disk. */
         char me[256] = "", line[320];
         (void)gethostname(me, sizeof me - 1);
         int n = snprintf(line, sizeof line, "%ld %s\n", (long)getpid(), me[0] ? me : "-");
-        if (ftruncate(fd, 0) != 0 || pwrite(fd, line, (size_t)n, 0) != n) {
-            int err = errno;
-            close(fd);
-            return say(msg, msglen, MBX_E_IO, "%s: cannot write the lock file '%s': %s", opt,
-                       out->lock_path, strerror(err));
-        }
+        if (ftruncate(fd, 0) == 0 && pwrite(fd, line, (size_t)n, 0) != n)
+            (void)ftruncate(fd, 0);
         out->lock_fd = fd;
         out->lock_dev = fs.st_dev;
         out->lock_ino = fs.st_ino;
         return MBX_OK;
     }
-    return say(msg, msglen, MBX_E_BUSY, "%s: '%s' is in use by other runs that keep replacing its lock",
-               opt, req->path);
+    return say(msg, msglen, MBX_E_BUSY,
+               "%s: '%s' is in use by other runs that keep replacing its lock", opt, req->path);
 }
 
 /* Is `path` (which may not exist) the same file as one of the inputs? */
