@@ -504,6 +504,11 @@ static int write_failure(run_state *st, const char *path, int rc)
 {
     int err = errno;
     st->write_failed = 1;
+    if (rc != MBX_E_GONE && !st->opt.output) { /* -o -: nothing to resume */
+        fprintf(stderr, "mpibex: writing the results to standard output failed: %s\n",
+                mbx_file_why(err));
+        return 1;
+    }
     if (rc != MBX_E_GONE) {
         fprintf(stderr,
                 "mpibex: writing '%s' failed: %s; %zu finished points are in %s (complete rows "

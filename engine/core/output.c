@@ -161,6 +161,22 @@ static int take_lock(const mbx_output_req *req, const char *opt, mbx_output *out
             close(fd);
             continue;
         }
+        /* A file of that name that is not a lock of ours is the user's:
+         * it is neither written over nor removed. */
+        char old[64];
+        ssize_t got = pread(fd, old, sizeof old - 1, 0);
+        long opid;
+        if (got > 0) {
+            old[got] = '\0';
+            if (sscanf(old, "%ld", &opid) != 1 || opid <= 0 ||
+                memchr(old, '\n', (size_t)got) == NULL) {
+                close(fd);
+                return say(msg, msglen, MBX_E_INVAL,
+                           "%s: '%s' exists and is not an mpibex lock file; remove it, or choose "
+                           "another %s",
+                           opt, out->lock_path, opt);
+            }
+        }
         /* The PID is for the other run's message only: on a full disk the
          * lock still holds, and the run's own writes report the disk. */
         char me[256] = "", line[320];
@@ -332,9 +348,11 @@ int mbx_output_claim(const mbx_output_req *req, mbx_output *out, char *msg, size
                    isdir ? "directory" : "file");
     if (strcmp(req->path, "-") == 0) {
         if (!(req->flags & MBX_OUTPUT_ALLOW_STDOUT) || isdir)
-            return say(msg, msglen, MBX_E_INVAL,
-                       "%s -: standard output cannot take this output; give a %s name", opt,
-                       isdir ? "directory" : "file");
+            return say(
+                msg, msglen, MBX_E_INVAL,
+                "%s -: this command does not write its results to standard output; give a %s "
+                "name",
+                opt, isdir ? "directory" : "file");
         out->kind = MBX_OUTPUT_STDOUT;
         return MBX_OK;
     }

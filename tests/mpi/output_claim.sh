@@ -13,6 +13,8 @@
 #   fifo        -o FIFO: exit 2 with one line naming the FIFO, no hang
 #   merge       merge -o over an existing file: exit 2 unchanged; --force
 #               writes; -o /dev/null discards
+#   beff        beff and beffio -o over an existing file, and -o -: exit 2
+#               (LAUNCHER for 2 ranks)
 set -u
 case_=$1 dir=$2 mpibex=$3 csvcheck=$4
 shift 4
@@ -138,6 +140,21 @@ merge)
   grep -q '^benchmark,' m.csv || fail "merge --force: not the merged CSV"
   "$mpibex" merge a.csv -o /dev/null 2>err.txt || { cat err.txt; fail "merge -o /dev/null failed"; }
   [ -c /dev/null ] || fail "/dev/null is no longer a device"
+  ;;
+beff)
+  # beff and beffio (2 ranks): the same claim, refused before measuring.
+  printf 'precious\n' >b.csv
+  for cmd in beff beffio; do
+    "${launch[@]}" "$mpibex" $cmd -q -o b.csv >/dev/null 2>err.txt
+    code=$?
+    [ "$code" -eq 2 ] || { cat err.txt; fail "$cmd over an existing file: exit $code, expected 2"; }
+    one_line err.txt "^mpibex: -o: 'b\.csv' exists and holds results; --force"
+    [ "$(cat b.csv)" = precious ] && [ ! -e b.env.csv ] && [ ! -e b.summary.csv ] ||
+      fail "$cmd changed or wrote files"
+    "${launch[@]}" "$mpibex" $cmd -q -o - >/dev/null 2>err.txt
+    [ $? -eq 2 ] || fail "$cmd -o -: expected exit 2"
+    one_line err.txt "^mpibex: -o -: this command does not write its results to standard output"
+  done
   ;;
 *)
   fail "unknown case"

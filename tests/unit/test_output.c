@@ -106,6 +106,11 @@ static void stale_lock_is_taken_over(void **state)
     assert_int_equal(claim("s.csv", 0, &o, msg), MBX_OK);
     mbx_output_release(&o);
     assert_false(exists("s.lock"));
+    /* Not a lock file of ours: the user's, left alone. */
+    put("u.lock", "my notes\n");
+    assert_int_equal(claim("u.csv", 0, &o, msg), MBX_E_INVAL);
+    assert_non_null(strstr(msg, "is not an mpibex lock file"));
+    assert_true(exists("u.lock"));
 }
 
 static void existing_results_need_force(void **state)
