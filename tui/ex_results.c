@@ -15,6 +15,7 @@
 #include "mbx/csvio.h"
 #include "mbx/file.h"
 #include "mbx/levels.h"
+#include "mbx/output.h"
 #include "report.h"
 
 /* Status comes before the optional columns so it stays visible on 80-100
@@ -381,6 +382,16 @@ static int write_obs(explorer *x, const char *path)
 
 int ex_export(explorer *x, const char *path, char *msg, size_t msglen)
 {
+    /* The same claim as every -o (mbx/output.h): not while a run writes
+     * there, never a device or FIFO. The user has already agreed to write
+     * over an existing file (the y/n question), hence FORCE. */
+    static const char *const sidecars[] = {".env.csv", ".obs.csv", ".probe.csv", NULL};
+    mbx_output claim;
+    mbx_output_req req = {
+        .path = path, .flags = MBX_OUTPUT_FORCE, .sidecars = sidecars, .opt = "export"};
+    int crc = mbx_output_claim(&req, &claim, msg, msglen);
+    if (crc < 0)
+        return crc;
     mbx_csv_writer *w = NULL;
     errno = 0;
     int rc = mbx_csv_writer_open(path, mbx_result_columns, MBX_RESULT_NCOLS, &w);
@@ -426,6 +437,7 @@ int ex_export(explorer *x, const char *path, char *msg, size_t msglen)
                  x->ndone, path, x->mon.peer ? ", probes" : "");
     free(env_path);
     free(obs_path);
+    mbx_output_release(&claim);
     return rc < 0 ? rc : 0;
 }
 
