@@ -368,7 +368,7 @@ static int write_obs(explorer *x, const char *path)
             snprintf(param, sizeof param, "%lld", (long long)r->param);
         for (size_t k = 0; rc >= 0 && k < p->nobs; k++) {
             snprintf(idx, sizeof idx, "%zu", k);
-            snprintf(t, sizeof t, "%.4f", p->obs[k] * 1e6);
+            mbx_obs_format_us(p->obs[k], t, sizeof t);
             const char *f[MBX_OBS_NCOLS] = {
                 r->benchmark, procs, bytes, idx, t, r->label ? r->label : "", root, param};
             rc = mbx_csv_writer_row(w, f);
