@@ -13,7 +13,9 @@
 #include "mbx/status.h"
 #include "mbx/stop.h"
 
-#define MBX_FORMAT_VERSION 1
+/* 2: the events column; n counts the observations used (events left
+ * out), and no time is written negative. 1: before. */
+#define MBX_FORMAT_VERSION 2
 
 typedef enum mbx_point_status {
     MBX_POINT_SETTLED = 0,    /* the stop rule was met */
