@@ -609,6 +609,8 @@ static void print_row(const mbx_result *r)
     printf("%-26s %5d %-7s %11s %6zu %11.4f %11.4f %23s %7s %10s  %s", name, r->procs, r->ranks,
            bytes, r->s.n, r->s.median * 1e6, r->s.tmean * 1e6, ci, relbuf, bw,
            mbx_point_status_name(r->status));
+    if (r->events)
+        printf("  events %zu", r->events); /* left out of the statistics */
     /* An accurate benchmark: the plain one's median at the same point. */
     const mbx_bench *bn = mbx_bench_get(mbx_bench_find(r->benchmark));
     if (bn && bn->companion) {
@@ -678,7 +680,7 @@ static int write_result(run_state *st, const mbx_result *r, const double *obs, s
         int rc = mbx_csv_writer_hold(st->obs);
         for (size_t i = 0; rc >= 0 && i < nobs; i++) {
             snprintf(idx, sizeof idx, "%zu", i);
-            snprintf(t, sizeof t, "%.4f", obs[i] * 1e6);
+            mbx_obs_format_us(obs[i], t, sizeof t);
             const char *f[MBX_OBS_NCOLS] = {
                 r->benchmark, procs, bytes, idx, t, r->label ? r->label : "", root, param};
             rc = mbx_csv_writer_row(st->obs, f);
