@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mbx/ascii.h"
 #include "mbx/csvio.h"
 #include "mbx/file.h"
 #include "mbx/result.h"

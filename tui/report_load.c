@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mbx/ascii.h"
 #include "mbx/compare.h"
 #include "mbx/csvio.h"
 #include "mbx/merge.h"

@@ -4,13 +4,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <locale.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "mbx/ascii.h"
 #include "mbx/file.h"
 
 struct mbx_csv_writer {
@@ -620,20 +620,6 @@ static const double pow10_exact[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1
                                      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
-/* strtod in the C locale, whatever the process's locale says the decimal
- * point is; s is checked already. */
-static double strtod_c(const char *s)
-{
-    locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
-    locale_t old = c != (locale_t)0 ? uselocale(c) : (locale_t)0;
-    double v = strtod(s, NULL);
-    if (c != (locale_t)0) {
-        uselocale(old);
-        freelocale(c);
-    }
-    return v;
-}
-
 int mbx_csv_number(const char *s, double max, int empty_ok, double *v)
 {
     if (s == NULL || v == NULL) {
@@ -698,7 +684,7 @@ int mbx_csv_number(const char *s, double max, int empty_ok, double *v)
     } else if (sig + scale > 40) {
         x = INFINITY; /* far beyond any bound; strtod would say HUGE_VAL */
     } else {
-        x = strtod_c(s);
+        x = mbx_strtod(s, NULL); /* checked above: plain decimal */
     }
     if (!(x < max)) {
         return MBX_E_RANGE;
@@ -763,5 +749,5 @@ void mbx_csv_fmt_number(char *buf, size_t len, const char *fmt, double x)
         buf[0] = '\0';
         return;
     }
-    snprintf(buf, len, fabs(x) < 1e15 ? fmt : "%.6e", x);
+    mbx_snprintf_c(buf, len, fabs(x) < 1e15 ? fmt : "%.6e", x);
 }

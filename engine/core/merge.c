@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mbx/ascii.h"
 #include "mbx/csvio.h"
 #include "mbx/result.h"
 #include "mbx/stats.h"

@@ -331,9 +331,9 @@ static void test_writers_bounded(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_time_fields), cmocka_unit_test(test_locale_free),
-        cmocka_unit_test(test_count_fields), cmocka_unit_test(test_rows_and_lines),
-        cmocka_unit_test(test_csv_bom),     cmocka_unit_test(test_plan_bom),
+        cmocka_unit_test(test_time_fields),   cmocka_unit_test(test_locale_free),
+        cmocka_unit_test(test_count_fields),  cmocka_unit_test(test_rows_and_lines),
+        cmocka_unit_test(test_csv_bom),       cmocka_unit_test(test_plan_bom),
         cmocka_unit_test(test_resume_reader), cmocka_unit_test(test_writers_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
