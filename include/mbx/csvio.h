@@ -4,9 +4,10 @@
  * with one write(2) as it comes (mbx/file.h): a crash loses at most the row
  * in flight, a full disk leaves no half row (the file is cut back), a
  * symbolic link planted at the path is never followed, and a file removed
- * or renamed under the writer is noticed at the next row. The reader loads
- * a whole file into a table of strings, the header row first. Pure C, no
- * MPI. */
+ * or renamed under the writer is noticed at the next row. The reader hands
+ * over one row at a time with its line (or loads a whole file into a table
+ * of strings, the header row first), and the number readers below are the
+ * one definition of what a number field may hold. Pure C, no MPI. */
 #ifndef MBX_CSVIO_H
 #define MBX_CSVIO_H
 
