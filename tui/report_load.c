@@ -48,22 +48,17 @@ static const char *const merged_cols[NK] = {
 /* Without these the file is not one of ours; the rest read as empty. */
 static const int required[] = {K_BENCH, K_PROCS, K_BYTES, K_MED, K_STATUS};
 
-static int find_col(const char *const *hdr, size_t n, const char *name)
-{
-    return mbx_csv_col(hdr, n, name);
-}
-
 /* The kind of a table from its header, and where each column is. 0, or 2
  * and a message naming the missing column. */
 static int map_cols(const char *const *hdr, size_t n, const char *name, mbx_rpt_kind *kind,
                     int *col, char *msg, size_t msglen)
 {
-    *kind = find_col(hdr, n, "median_min_us") >= 0 && find_col(hdr, n, "runs") >= 0
+    *kind = mbx_csv_col(hdr, n, "median_min_us") >= 0 && mbx_csv_col(hdr, n, "runs") >= 0
                 ? MBX_RPT_MERGED
                 : MBX_RPT_RESULTS;
     const char *const *names = *kind == MBX_RPT_MERGED ? merged_cols : results_cols;
     for (int k = 0; k < NK; k++)
-        col[k] = find_col(hdr, n, names[k]);
+        col[k] = mbx_csv_col(hdr, n, names[k]);
     for (size_t i = 0; i < sizeof required / sizeof *required; i++) {
         if (col[required[i]] < 0) {
             mbx_report_msgf(msg, msglen,
