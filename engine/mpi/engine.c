@@ -49,6 +49,7 @@ int mbx_engine_create(MPI_Comm comm, mbx_engine **out)
     for (int p = 0; p <= e->size; p++)
         e->subcomm[p] = MPI_COMM_NULL;
     e->timer.kind = MBX_TIMER_CLOCK;
+    e->stop_rank = -1;
     *out = e;
     return MBX_OK;
 }
@@ -227,6 +228,17 @@ int mbx_engine_dispatch(mbx_engine *e, const mbx_cmd *cmd, void *payload)
     case MBX_OP_COUNT_: break;
     }
     return MBX_E_PROTO;
+}
+
+void mbx_engine_watch_stop(mbx_engine *e, volatile sig_atomic_t *flag)
+{
+    if (e)
+        e->stop = flag;
+}
+
+int mbx_engine_stop_rank(const mbx_engine *e)
+{
+    return e ? e->stop_rank : -1;
 }
 
 int mbx_engine_quit(mbx_engine *e, int exit_code)

@@ -22,7 +22,7 @@ struct mbx_engine {
     int in_point, member;
     MPI_Comm *subcomm; /* subcomm[p]: the first p ranks, made on first use */
 
-    double *local, *reduced; /* batch buffers: k times + 1 error flag */
+    double *local, *reduced; /* batch buffers: k times + 1 error flag + 1 stop flag */
     size_t cap;
 
     /* Rank 0: observations of the current point and scratch for stats. */
@@ -48,6 +48,9 @@ struct mbx_engine {
     mbx_thread_bind *thr; /* rank 0: the last THREADS gather, size entries */
     int exit_code;
     int quit;
+
+    volatile sig_atomic_t *stop; /* this rank's stop-signal flag (mbx_engine_watch_stop) */
+    int stop_rank;               /* rank 0: the rank whose signal set its flag, or -1 */
 };
 
 /* Rank 0: broadcast cmd (and payload, if any) and execute it locally. */

@@ -20,6 +20,7 @@
  * 2 * BATCH_TARGET_S and a key shows within 200 ms. */
 #define BATCH_TARGET_S 0.05
 #define NOT_TIMED (-DBL_MAX)
+#define STOP_RANKS 16777216.0 /* a carried stop: signal * STOP_RANKS + rank */
 /* Window sync: automatic windows are at least WINDOW_MIN_S and at most
  * WINDOW_MAX_S long; the first window of a batch starts WINDOW_DELAY_S after
  * rank 0 sends the batch; the clocks are synchronized again before a point
@@ -175,7 +176,7 @@ int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd)
      * flags; then one error flag. */
     int window = e->method.sync == MBX_SYNC_WINDOW;
     size_t len = window ? 3 * k : k;
-    int rc = grow_pair(&e->local, &e->reduced, &e->cap, len + 1);
+    int rc = grow_pair(&e->local, &e->reduced, &e->cap, len + 2);
     int failed = rc < 0 || !e->in_point;
     if (!failed && e->member && mbx_method_batch(e, k, cmd->darg[0], cmd->darg[1]) < 0)
         failed = 1;
@@ -216,12 +217,16 @@ int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd)
     if (failed && rc < 0)
         return rc; /* cannot take part in the reduction without buffers */
     e->local[len] = failed ? 1.0 : 0.0;
+    /* A stop signal at any rank reaches rank 0 with the batch: the signal
+     * and the rank, so the largest signal number wins. */
+    int sig = e->stop ? (int)*e->stop : 0;
+    e->local[len + 1] = sig > 0 ? (double)sig * STOP_RANKS + e->rank : 0.0;
     /* Ranks that did not time (the ping-pong responder, bystanders) reach
      * the reduction while others may still be measuring: they must not
      * busy-poll a core the timed ranks need, so they wait sleeping. */
     int quiet = !(e->member && e->ctx.timing);
     MPI_Request req;
-    if (MPI_Ireduce(e->local, e->reduced, (int)len + 1, MPI_DOUBLE, MPI_MAX, 0, e->cmd, &req) !=
+    if (MPI_Ireduce(e->local, e->reduced, (int)len + 2, MPI_DOUBLE, MPI_MAX, 0, e->cmd, &req) !=
             MPI_SUCCESS ||
         mbx_engine_wait(&req, quiet) < 0)
         return MBX_E_MPI;
@@ -333,6 +338,16 @@ int mbx_point_end(mbx_engine *e)
     e->member = 0;
     e->bench = NULL;
     return MBX_OK;
+}
+
+/* Rank 0: another rank's stop signal, carried by a batch, stops rank 0
+ * as if it had been sent there (the front ends look at their flag). */
+static void note_stop(mbx_engine *e, double carried)
+{
+    if (!(carried > 0.0) || !e->stop || *e->stop)
+        return;
+    e->stop_rank = (int)fmod(carried, STOP_RANKS);
+    *e->stop = (sig_atomic_t)(carried / STOP_RANKS);
 }
 
 static size_t next_batch(size_t prev, double mean_s, size_t n, size_t limit)
@@ -494,6 +509,7 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
             rc = MBX_E_MPI;
             break;
         }
+        note_stop(e, e->reduced[len + 1]);
         for (size_t i = 0; i < k; i++) {
             double v = e->reduced[i];
             if (window) {
