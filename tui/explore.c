@@ -423,6 +423,7 @@ static int interactive(mbx_backend *be, const opts *o)
     curses_setup(&x);
     no_suspend(mbx_term_in(x.term));
     ex_main_loop(&x);
+    mbx_sig_watch(0); /* the loop saw the signal: nothing hangs; the rest is teardown */
     int code = mbx_stop_signal ? 128 + (int)mbx_stop_signal : 0;
     if (x.frames)
         fprintf(stderr, "mpibex: explorer: %zu frames, draw %.2f ms mean, %.2f ms max\n", x.frames,
