@@ -1,4 +1,5 @@
 /* The command broadcast loop: rank 0 submits, every rank dispatches. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -234,6 +235,23 @@ void mbx_engine_watch_stop(mbx_engine *e, volatile sig_atomic_t *flag)
 {
     if (e)
         e->stop = flag;
+}
+
+/* A carried stop: signal * STOP_RANKS + rank; 0 for none. */
+#define STOP_RANKS 16777216.0
+
+double mbx_engine_stop_carry(const mbx_engine *e)
+{
+    int sig = e->stop ? (int)*e->stop : 0;
+    return sig > 0 ? (double)sig * STOP_RANKS + e->rank : 0.0;
+}
+
+void mbx_engine_stop_note(mbx_engine *e, double carried)
+{
+    if (!(carried > 0.0) || !e->stop || *e->stop)
+        return;
+    e->stop_rank = (int)fmod(carried, STOP_RANKS);
+    *e->stop = (sig_atomic_t)(carried / STOP_RANKS);
 }
 
 int mbx_engine_stop_rank(const mbx_engine *e)

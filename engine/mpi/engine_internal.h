@@ -63,6 +63,13 @@ int mbx_engine_dispatch(mbx_engine *e, const mbx_cmd *cmd, void *payload);
  * of busy-polling (for ranks that are not being timed). */
 int mbx_engine_wait(MPI_Request *req, int quiet);
 
+/* A stop signal at any rank reaches rank 0 inside a reduction the command
+ * makes anyway (MPI_MAX): each rank adds mbx_engine_stop_carry's value, and
+ * rank 0 passes the result to mbx_engine_stop_note, which sets its own flag
+ * (if not set already) and remembers the rank. */
+double mbx_engine_stop_carry(const mbx_engine *e);
+void mbx_engine_stop_note(mbx_engine *e, double carried);
+
 /* Handlers in measure.c */
 int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd);
 int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd);

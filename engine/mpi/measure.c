@@ -20,7 +20,6 @@
  * 2 * BATCH_TARGET_S and a key shows within 200 ms. */
 #define BATCH_TARGET_S 0.05
 #define NOT_TIMED (-DBL_MAX)
-#define STOP_RANKS 16777216.0 /* a carried stop: signal * STOP_RANKS + rank */
 /* Window sync: automatic windows are at least WINDOW_MIN_S and at most
  * WINDOW_MAX_S long; the first window of a batch starts WINDOW_DELAY_S after
  * rank 0 sends the batch; the clocks are synchronized again before a point
@@ -217,10 +216,7 @@ int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd)
     if (failed && rc < 0)
         return rc; /* cannot take part in the reduction without buffers */
     e->local[len] = failed ? 1.0 : 0.0;
-    /* A stop signal at any rank reaches rank 0 with the batch: the signal
-     * and the rank, so the largest signal number wins. */
-    int sig = e->stop ? (int)*e->stop : 0;
-    e->local[len + 1] = sig > 0 ? (double)sig * STOP_RANKS + e->rank : 0.0;
+    e->local[len + 1] = mbx_engine_stop_carry(e); /* reduced with MAX: the largest signal wins */
     /* Ranks that did not time (the ping-pong responder, bystanders) reach
      * the reduction while others may still be measuring: they must not
      * busy-poll a core the timed ranks need, so they wait sleeping. */
@@ -338,16 +334,6 @@ int mbx_point_end(mbx_engine *e)
     e->member = 0;
     e->bench = NULL;
     return MBX_OK;
-}
-
-/* Rank 0: another rank's stop signal, carried by a batch, stops rank 0
- * as if it had been sent there (the front ends look at their flag). */
-static void note_stop(mbx_engine *e, double carried)
-{
-    if (!(carried > 0.0) || !e->stop || *e->stop)
-        return;
-    e->stop_rank = (int)fmod(carried, STOP_RANKS);
-    *e->stop = (sig_atomic_t)(carried / STOP_RANKS);
 }
 
 static size_t next_batch(size_t prev, double mean_s, size_t n, size_t limit)
@@ -509,7 +495,7 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
             rc = MBX_E_MPI;
             break;
         }
-        note_stop(e, e->reduced[len + 1]);
+        mbx_engine_stop_note(e, e->reduced[len + 1]);
         for (size_t i = 0; i < k; i++) {
             double v = e->reduced[i];
             if (window) {

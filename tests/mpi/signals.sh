@@ -14,6 +14,7 @@
 #   sighup_rank0   SIGHUP to rank 0: exit 129 and the one line
 #   sigterm_rank1  SIGTERM to rank 1 alone: exit 143 and the one line, which
 #                  names rank 1
+#   beff_sigterm_rank1  the same under `mpibex beff`: exit 143, its one line
 #   sigpipe_run    `mpibex run` (a singleton: under mpiexec the launcher
 #                  writes the pipe) with stdout a pipe nobody reads: exit
 #                  141, one line, the rows kept in -o
@@ -86,7 +87,7 @@ start() {
     r0="" r1=""
     for ((i = 0; i < 600; i++)); do
         r0=$(rank_pid 0) r1=$(rank_pid 1)
-        [ -n "$r0" ] && [ -n "$r1" ] && grep -q '^# benchmark' "$work/out" && return 0
+        [ -n "$r0" ] && [ -n "$r1" ] && grep -q "${ready_re:-^# benchmark}" "$work/out" && return 0
         kill -0 "$launcher" 2>/dev/null || break
         sleep 0.1
     done
@@ -195,6 +196,15 @@ sigterm_rank1)
     stop_within TERM "$r1" 3
     check_code 143
     one_line "$work/err" "$(stopped_re 15 ' \(at rank 1\)')" "one line says what happened, and where"
+    ;;
+beff_sigterm_rank1)
+    ready_re='^# sizes'
+    start 2 beff --mem-per-proc 2MiB --random 30 --seed 3 -q -o "$work/b.csv"
+    sleep 1
+    stop_within TERM "$r1" 3
+    check_code 143
+    one_line "$work/err" "^mpibex: beff stopped by signal 15 \(at rank 1\) after [0-9.]+ s: the rows so far are in $work/b\.csv; no summary$" \
+        "one line says what happened, and where"
     ;;
 sigpipe_run)
     # A pipe whose reader has gone: every write to it fails (EPIPE).
