@@ -691,7 +691,7 @@ static int interrupted(const run_state *st, const char *inflight)
     char lost[200] = "", who[64] = "";
     if (inflight)
         snprintf(lost, sizeof lost, "; the point in flight (%s) was dropped", inflight);
-    int from = mbx_engine_stop_rank(st->engine);
+    int from = mbx_sig_from_rank(mbx_engine_stop_rank(st->engine));
     if (from > 0)
         snprintf(who, sizeof who, " (at rank %d)", from);
     else if (mbx_stop_signal == SIGPIPE)

@@ -417,8 +417,9 @@ static int beff_root(mbx_engine *e, int argc, char **argv)
             fprintf(stderr, "\r\033[K");
         if (rc == MBX_E_ABORTED && mbx_stop_signal) {
             char who[32] = "";
-            if (mbx_engine_stop_rank(e) > 0)
-                snprintf(who, sizeof who, " (at rank %d)", mbx_engine_stop_rank(e));
+            int from = mbx_sig_from_rank(mbx_engine_stop_rank(e));
+            if (from > 0)
+                snprintf(who, sizeof who, " (at rank %d)", from);
             fprintf(stderr, "mpibex: beff stopped by signal %d%s after %.1f s%s%s; no summary\n",
                     (int)mbx_stop_signal, who, wall, st.c.output ? ": the rows so far are in " : "",
                     st.c.output ? st.c.output : "");

@@ -3,15 +3,17 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 volatile sig_atomic_t mbx_stop_signal;
 
-static volatile sig_atomic_t watching, told;
+static volatile sig_atomic_t watching, told, own;
 static int checked;
 
 static void on_stop(int sig)
 {
+    own = sig;
     if (!mbx_stop_signal)
         mbx_stop_signal = sig;
     if (watching && sig != SIGPIPE)
@@ -114,4 +116,17 @@ int mbx_sig_check_stdout(int code)
     }
     fprintf(stderr, "mpibex: writing standard output failed: %s\n", strerror(err));
     return code ? code : 1;
+}
+
+int mbx_sig_from_rank(int rank)
+{
+    if (rank <= 0)
+        return -1;
+    /* hydra forwards a signal to every rank: rank 1's may be carried to
+     * rank 0 just before rank 0's own arrives. Then it was not rank 1's. */
+    for (int i = 0; i < 10 && !own; i++) {
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    return own ? -1 : rank;
 }

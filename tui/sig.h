@@ -32,4 +32,9 @@ int mbx_sig_check_stdout(int code);
  * mbx_sig_check_stdout adds no second line for the same stop. */
 void mbx_sig_reported(void);
 
+/* Rank 0, after a stop carried from `rank` (mbx_engine_stop_rank): rank,
+ * or -1 when rank 0 got a signal of its own within 100 ms (one sent to the
+ * whole job, e.g. Ctrl-C through hydra), so the line names no rank. */
+int mbx_sig_from_rank(int rank);
+
 #endif

@@ -74,6 +74,14 @@ one_line() { # FILE REGEX WHAT
         fail "$3: expected one line matching $2"
     fi
 }
+# The count in the "stopped by" line is the rows in the CSV.
+rows_match() {
+    local said rows
+    said=$(lines "$work/err" | sed -nE 's/.*: ([0-9]+) points finished.*/\1/p')
+    rows=$(($(wc -l <"$work/r.csv") - 1))
+    [ -n "$said" ] && [ "$said" -eq "$rows" ] && pass "the line's count ($said) is the rows in the CSV" ||
+        fail "the line says '$said' points, the CSV has $rows rows"
+}
 check_code() { [ "$code" -eq "$1" ] && pass "exit $1" || fail "exit $code, expected $1"; }
 
 # start NPROCS ARGS...: a run in the background ($launcher), its stdout and
@@ -128,7 +136,7 @@ os.close(r)
 rc = subprocess.run(sys.argv[1:], stdout=w).returncode
 sys.exit(rc if rc >= 0 else 128 - rc)
 '
-pp=(run --bench pingpong.send_recv --sizes 1:4MiB:sqrt2 --stop fixed:1000 -q -o "$work/r.csv")
+pp=(run --bench pingpong.send_recv --sizes 1:4MiB:sqrt2 --stop fixed:1000 --settle 0 -q -o "$work/r.csv")
 case $case in
 settle_bound)
     MBX_SIG_TAG=$tag timeout 120 "$mpiexec" "$npflag" 6 "$mpibex" run --bench coll.barrier \
@@ -149,6 +157,7 @@ settle_sigint)
     stop_within INT "$r0" 3
     check_code 130
     one_line "$work/err" "$(stopped_re 2)" "one line says what happened"
+    rows_match
     ;;
 point_sigint)
     start 2 run --bench pingpong.send_recv --sizes 4MiB --stop fixed:10000000 --monitor off -q \
@@ -187,15 +196,19 @@ hung_note)
     ;;
 sighup_rank0)
     start 2 "${pp[@]}"
+    sleep 1 # mid-run: some points done, one in flight
     stop_within HUP "$r0" 3
     check_code 129
     one_line "$work/err" "$(stopped_re 1)" "one line says what happened"
+    rows_match
     ;;
 sigterm_rank1)
     start 2 "${pp[@]}"
+    sleep 1
     stop_within TERM "$r1" 3
     check_code 143
     one_line "$work/err" "$(stopped_re 15 ' \(at rank 1\)')" "one line says what happened, and where"
+    rows_match
     ;;
 beff_sigterm_rank1)
     ready_re='^# sizes'
