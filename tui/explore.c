@@ -367,12 +367,13 @@ static int term_usable(const char *tt, char *msg, size_t len)
     SCREEN *probe = out && in ? newterm(tt, out, in) : NULL;
     int ok = probe != NULL;
     if (probe) {
-        SCREEN *was = set_term(probe);
+        SCREEN *was = set_term(probe); /* newterm made it current already */
         const char *cup = tigetstr("cup");
         ok = cup && cup != (const char *)-1;
         endwin();
-        set_term(was);
         delscreen(probe);
+        if (was && was != probe)
+            set_term(was);
     }
     if (out)
         fclose(out);
