@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "job.h"
+#include "mbx/ascii.h"
 #include "mbx/sizes.h"
 #include "mbx/version.h"
 
@@ -85,7 +86,7 @@ static int parse_number(const char *opt, const char *v, mbx_run_opts *o, char *m
         return 0;
     }
     char *end = NULL;
-    double x = strtod(v, &end);
+    double x = mbx_strtod(v, &end);
     int ok = end != v && *end == '\0';
     if (strcmp(opt, "--window") == 0) {
         ok = ok && x >= 1e-6 && x <= 10.0;
@@ -163,7 +164,7 @@ int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t 
             if (!(v = take_value(argc, argv, &i, "--settle", msg, len)))
                 return 2;
             char *end = NULL;
-            double s = strtod(v, &end);
+            double s = mbx_strtod(v, &end);
             if (end == v || *end != '\0' || !(s >= 0.0 && s <= 60.0)) {
                 snprintf(msg, len, "--settle: expected seconds in 0..60 (got '%s')", v);
                 return 2;
@@ -209,6 +210,9 @@ int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t 
             continue;
         } else if (strcmp(a, "--resume") == 0) {
             o->resume = 1;
+            continue;
+        } else if (strcmp(a, "--force") == 0) {
+            o->force = 1;
             continue;
         } else if (is_opt(a, "--thread-level")) {
             if (!(v = take_value(argc, argv, &i, "--thread-level", msg, len)))
@@ -320,8 +324,14 @@ void mbx_cli_run_usage(void)
            "  --monitor on|off    a 1-byte ping-pong probe between points (default on, 2+\n"
            "                      ranks): a point that straddles a level shift is measured\n"
            "                      again, then flagged SHIFTED\n"
-           "  --shift R           relative probe change that is a shift (default 0.2)\n"
-           "  -o, --output FILE   results CSV; FILE.env.csv gets the environment\n"
+           "  --shift R           relative probe change that is a shift (default 0.2)\n",
+           MBX_NMIN_DEFAULT, MBX_NMAX_DEFAULT);
+    /* Two calls: one string literal this long is beyond what C11 promises. */
+    printf("  -o, --output FILE   results CSV; FILE.env.csv gets the environment; '-' puts\n"
+           "                      the rows on stdout (the table goes to stderr), /dev/null\n"
+           "                      discards; FILE.lock keeps a second run off FILE\n"
+           "  --force             write over the results (or interrupted run) at FILE;\n"
+           "                      without it an existing FILE is refused\n"
            "  --raw               also write every observation to FILE.obs.csv\n"
            "  --settle SECONDS    untimed barrier traffic before the first point, 0..60;\n"
            "                      the start of a job runs slow here (default %.2f)\n"
@@ -338,5 +348,5 @@ void mbx_cli_run_usage(void)
            "  -h, --help          this text\n"
            "\n"
            "Exit status: 0 success, 1 a measurement failed, 2 bad input.\n",
-           MBX_NMIN_DEFAULT, MBX_NMAX_DEFAULT, MBX_SETTLE_DEFAULT);
+           MBX_SETTLE_DEFAULT);
 }

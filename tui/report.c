@@ -16,6 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "mbx/ascii.h"
+#include "mbx/dir.h"
+#include "mbx/output.h"
 #include "report_int.h"
 
 void mbx_report_msgf(char *msg, size_t len, const char *fmt, ...)
@@ -86,69 +89,77 @@ static int is_report_file(const char *n)
     return 0;
 }
 
-/* Remove what an earlier report left in dir (only files it writes: plots,
- * pages, plots.gp, the .dat files in data/), so no stale plot stays beside the new ones. */
-static void remove_old(const char *dir)
+static int report_file(const char *name, void *ud)
 {
-    char path[PATH_MAX];
-    for (int sub = 0; sub < 2; sub++) {
-        snprintf(path, sizeof path, "%s%s", dir, sub ? "/data" : "");
-        DIR *d = opendir(path);
-        struct dirent *e;
-        while (d != NULL && (e = readdir(d)) != NULL) {
-            size_t ln = strlen(e->d_name);
-            int ours =
-                sub ? ln > 4 && strcmp(e->d_name + ln - 4, ".dat") == 0 : is_report_file(e->d_name);
-            if (!ours)
-                continue;
-            char f[PATH_MAX + 260];
-            snprintf(f, sizeof f, "%s/%s", path, e->d_name);
-            unlink(f);
-        }
-        if (d != NULL)
-            closedir(d);
-    }
+    (void)ud;
+    return is_report_file(name);
 }
 
-/* 0: dir is ready (created, or empty, or --force); 2 and a message. */
-static int prepare_dir(const char *dir, int force, const mbx_rpt *r, char *msg, size_t msglen)
+static int dat_file(const char *name, void *ud)
 {
-    struct stat st;
-    if (stat(dir, &st) != 0) {
-        if (mkdir(dir, 0777) == 0)
-            return 0;
-        mbx_report_msgf(msg, msglen, "-o: cannot create directory '%s': %s", dir, strerror(errno));
+    (void)ud;
+    size_t ln = strlen(name);
+    return ln > 4 && strcmp(name + ln - 4, ".dat") == 0;
+}
+
+/* Remove what an earlier report left in dir (only files it writes: plots,
+ * pages, plots.gp, the .dat files in data/), so no stale plot stays beside
+ * the new ones. Only in a directory of this user that is no symbolic link,
+ * and in a data/ that is none either (mbx_dir_*): a link planted there
+ * would lead the removal into somebody's files. 0, or 2 and a message. */
+static int remove_old(const char *dir, char *msg, size_t msglen)
+{
+    int fd, sub;
+    const char *why = NULL;
+    if (mbx_dir_open_own(AT_FDCWD, dir, 0, &fd, &why) != MBX_OK) {
+        mbx_report_msgf(msg, msglen, "-o: --force cleans only a directory of yours; '%s': %s", dir,
+                        why);
         return 2;
     }
-    if (!S_ISDIR(st.st_mode)) {
-        mbx_report_msgf(msg, msglen, "-o: '%s' exists and is not a directory", dir);
+    int rc = mbx_dir_clean(fd, report_file, NULL, NULL, NULL);
+    if (mbx_dir_open_own(fd, "data", 0, &sub, &why) == MBX_OK) {
+        if (rc == MBX_OK)
+            rc = mbx_dir_clean(sub, dat_file, NULL, NULL, NULL);
+        close(sub);
+    } else if (errno != ENOENT) {
+        mbx_report_msgf(msg, msglen, "-o: --force cleans only a directory of yours; '%s/data': %s",
+                        dir, why);
+        close(fd);
         return 2;
     }
-    for (size_t i = 0; i < r->nin; i++) {
-        struct stat in;
-        if (stat(r->in[i].path, &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino) {
-            mbx_report_msgf(msg, msglen, "-o: the report directory '%s' is also an input", dir);
-            return 2;
-        }
-    }
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int empty = 1;
-    while (d != NULL && empty && (e = readdir(d)) != NULL)
-        empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
-    if (d != NULL)
-        closedir(d);
-    if (d == NULL || access(dir, W_OK) != 0) {
-        mbx_report_msgf(msg, msglen, "-o: cannot write into '%s': %s", dir, strerror(errno));
+    int err = errno;
+    close(fd);
+    if (rc != MBX_OK) {
+        mbx_report_msgf(msg, msglen, "--force: cannot remove the old report in '%s': %s", dir,
+                        strerror(err));
         return 2;
     }
-    if (!empty && !force) {
-        mbx_report_msgf(msg, msglen, "-o: '%s' exists and is not empty (--force writes over it)",
-                        dir);
-        return 2;
+    return 0;
+}
+
+/* 0: dir is claimed (mbx/output.h: created if missing, locked for the
+ * report's life, never an input) and holds no earlier report, or --force
+ * and the old report files are removed; 1 or 2 and a message. */
+static int prepare_dir(const char *dir, int force, const mbx_rpt *r, mbx_output *claim, char *msg,
+                       size_t msglen)
+{
+    const char **in = calloc(r->nin ? r->nin : 1, sizeof *in);
+    if (in == NULL) {
+        mbx_report_msgf(msg, msglen, "out of memory");
+        return 1;
     }
-    if (!empty)
-        remove_old(dir);
+    for (size_t i = 0; i < r->nin; i++)
+        in[i] = r->in[i].path;
+    mbx_output_req req = {.path = dir,
+                          .flags = MBX_OUTPUT_DIRECTORY | (force ? MBX_OUTPUT_FORCE : 0),
+                          .inputs = in,
+                          .ninputs = r->nin};
+    int rc = mbx_output_claim(&req, claim, msg, msglen);
+    free(in);
+    if (rc < 0)
+        return rc == MBX_E_NOMEM ? 1 : 2;
+    if (claim->existed)
+        return remove_old(dir, msg, msglen);
     return 0;
 }
 
@@ -308,6 +319,7 @@ int mbx_report_write(const char *const *inputs, size_t n, const char *dir, const
     static const mbx_report_opts defaults = {0};
     char prog[PATH_MAX];
     mbx_rpt r = {.dir = dir};
+    mbx_output claim = {0};
     int rc = 0;
     o = o ? o : &defaults;
     r.alpha = o->alpha == 0 ? 0.05 : o->alpha;
@@ -352,7 +364,7 @@ int mbx_report_write(const char *const *inputs, size_t n, const char *dir, const
             rc = mbx_rpt_load(&r.in[i], inputs[i], msg, msglen);
     }
     if (rc == 0)
-        rc = prepare_dir(dir, o->force, &r, msg, msglen);
+        rc = prepare_dir(dir, o->force, &r, &claim, msg, msglen);
     for (size_t i = 0; rc == 0 && i < n; i++)
         progress(o, "%s: %s, %zu points", r.in[i].letter, inputs[i], r.in[i].npt);
     if (rc == 0 && mbx_rpt_group(&r) != 0)
@@ -377,6 +389,7 @@ int mbx_report_write(const char *const *inputs, size_t n, const char *dir, const
         progress(o, "wrote %s/index.html and index.md: %zu inputs, %zu series, %zu plots", dir,
                  r.nin, r.nse, r.nplots);
     free_report(&r);
+    mbx_output_release(&claim);
     return rc;
 }
 
@@ -478,7 +491,7 @@ int mbx_report_cmd(int argc, char **argv)
             char *end;
             v = value(argc, argv, &i, "--alpha");
             errno = 0;
-            o.alpha = v ? strtod(v, &end) : 0;
+            o.alpha = v ? mbx_strtod(v, &end) : 0;
             if (v == NULL || *v == '\0' || *end != '\0' || errno != 0 || !(o.alpha > 0) ||
                 !(o.alpha < 1)) {
                 free(in);

@@ -243,9 +243,10 @@ list_full)
     one_line "$work/err" "^mpibex: writing standard output failed: No space left on device$" "one line says why"
     ;;
 compare_full)
-    # Two results files to compare: one small singleton run, twice.
-    MBX_SIG_TAG=$tag timeout 120 "$mpibex" run --bench coll.bcast --sizes 1:64 --stop fixed:20 \
-        --monitor off --raw -q -o "$work/a.csv" >/dev/null 2>"$work/run.err" ||
+    # Two results files to compare: one small run, twice.
+    MBX_SIG_TAG=$tag timeout 120 "$mpiexec" "$npflag" 2 "$mpibex" run --bench pingpong.send_recv \
+        --sizes 1:64 --stop fixed:20 --settle 0 --monitor off --raw -q -o "$work/a.csv" \
+        >/dev/null 2>"$work/run.err" ||
         fail "making a results file: $(cat "$work/run.err")"
     "$mpibex" compare "$work/a.csv" "$work/a.csv" >/dev/full 2>"$work/err"
     code=$?
