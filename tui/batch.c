@@ -703,13 +703,19 @@ static int write_result(run_state *st, const mbx_result *r, const double *obs, s
  * The count is the file's: rows kept from a resumed run and this run's. */
 static int interrupted(const run_state *st, const char *inflight)
 {
-    char lost[200] = "";
+    char lost[200] = "", who[64] = "";
     if (inflight)
         snprintf(lost, sizeof lost, "; the point in flight (%s) was dropped", inflight);
-    fprintf(stderr, "mpibex: stopped by signal %d: %zu points finished%s%s%s%s\n",
-            (int)mbx_stop_signal, st->res.n + st->done, st->opt.output ? " and are in " : "",
+    int from = mbx_sig_from_rank(mbx_engine_stop_rank(st->engine));
+    if (from > 0)
+        snprintf(who, sizeof who, " (at rank %d)", from);
+    else if (mbx_stop_signal == SIGPIPE)
+        snprintf(who, sizeof who, " (standard output was closed)");
+    fprintf(stderr, "mpibex: stopped by signal %d%s: %zu points finished%s%s%s%s\n",
+            (int)mbx_stop_signal, who, st->res.n + st->done, st->opt.output ? " and are in " : "",
             st->opt.output ? st->opt.output : "", lost,
             st->opt.output ? "; continue with --resume" : "");
+    mbx_sig_reported();
     return 128 + (int)mbx_stop_signal;
 }
 
@@ -1333,6 +1339,20 @@ static int choose_pair(run_state *st, mbx_engine *e, int nranks, char *msg)
  * times slower, reproducibly, and an earlier point of barrier traffic makes
  * that go away. So before the first point every rank runs untimed barriers
  * for --settle seconds (barrier points whose results are dropped). */
+typedef struct settle_clock {
+    double t0, secs;
+} settle_clock;
+
+/* Rank 0 ends a round of settling barriers between two batches (each about
+ * BATCH_TARGET_S long, engine/mpi/measure.c) once the time is up or a stop
+ * signal came; the other ranks follow its POINT_END. */
+static int settle_due(void *ud, const mbx_progress *p)
+{
+    const settle_clock *sc = ud;
+    (void)p;
+    return mbx_stop_signal || MPI_Wtime() - sc->t0 >= sc->secs;
+}
+
 static int settle(run_state *st, mbx_engine *e, int nranks)
 {
     if (!(st->opt.settle > 0))
@@ -1342,11 +1362,15 @@ static int settle(run_state *st, mbx_engine *e, int nranks)
                            .stop = {.kind = MBX_STOP_FIXED, .fixed = 256},
                            .nmin = 256,
                            .nmax = 256};
-    double t0 = MPI_Wtime();
+    st->engine = e;
+    settle_clock sc = {MPI_Wtime(), st->opt.settle};
+    double t0 = sc.t0;
     size_t rounds = 0;
     while (MPI_Wtime() - t0 < st->opt.settle && !mbx_stop_signal) {
         mbx_result r;
-        int rc = mbx_engine_measure(e, &spec, NULL, NULL, &r, NULL, NULL);
+        int rc = mbx_engine_measure(e, &spec, settle_due, &sc, &r, NULL, NULL);
+        if (rc == MBX_E_ABORTED)
+            break; /* the time is up, or a stop signal: measure_all says which */
         if (rc < 0) {
             fprintf(stderr, "mpibex: --settle: barrier traffic failed: %s\n", mbx_strerror(rc));
             return 1;

@@ -437,8 +437,12 @@ static int beff_root(mbx_engine *e, int argc, char **argv)
         if (st.tty && !st.c.quiet)
             fprintf(stderr, "\r\033[K");
         if (rc == MBX_E_ABORTED && mbx_stop_signal) {
-            fprintf(stderr, "mpibex: beff stopped by signal %d after %.1f s%s%s; no summary\n",
-                    (int)mbx_stop_signal, wall, st.c.output ? ": the rows so far are in " : "",
+            char who[32] = "";
+            int from = mbx_sig_from_rank(mbx_engine_stop_rank(e));
+            if (from > 0)
+                snprintf(who, sizeof who, " (at rank %d)", from);
+            fprintf(stderr, "mpibex: beff stopped by signal %d%s after %.1f s%s%s; no summary\n",
+                    (int)mbx_stop_signal, who, wall, st.c.output ? ": the rows so far are in " : "",
                     st.c.output ? st.c.output : "");
             code = 128 + (int)mbx_stop_signal;
         } else if (rc < 0) {

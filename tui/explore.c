@@ -65,12 +65,21 @@ void mbx_explore_usage(void)
            "                       few per cent of latency)\n");
 }
 
+/* The explorer cannot start: the reason on stderr (under the launcher, the
+ * log) and in the status file, whose reason the launcher prints on the
+ * terminal. Returns code. */
+static int cannot_start(int code, const char *msg)
+{
+    fprintf(stderr, "mpibex: %s\n", msg);
+    mbx_term_write_status_why(code, msg);
+    return code;
+}
+
 static int bad(const char *fmt, const char *a, const char *b)
 {
-    fprintf(stderr, "mpibex: ");
-    fprintf(stderr, fmt, a, b);
-    fputc('\n', stderr);
-    return 2;
+    char msg[600];
+    snprintf(msg, sizeof msg, fmt, a, b);
+    return cannot_start(2, msg);
 }
 
 static int parse(int argc, char **argv, opts *o)
@@ -357,6 +366,41 @@ static int headless_main(const opts *o)
     return failed ? 1 : 0;
 }
 
+/* Whether terminal type tt can draw the explorer: known to terminfo and
+ * able to move the cursor (TERM=dumb, a hard-copy or glass terminal would
+ * get a screenful of garbage). 1, or 0 with the reason in msg. */
+static int term_usable(const char *tt, char *msg, size_t len)
+{
+    /* A trial screen on /dev/null: nothing reaches the terminal. */
+    FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+    SCREEN *probe = out && in ? newterm(tt, out, in) : NULL;
+    int ok = probe != NULL;
+    if (probe) {
+        SCREEN *was = set_term(probe); /* newterm made it current already */
+        const char *cup = tigetstr("cup");
+        ok = cup && cup != (const char *)-1;
+        endwin();
+        delscreen(probe);
+        if (was && was != probe)
+            set_term(was);
+    }
+    if (out)
+        fclose(out);
+    if (in)
+        fclose(in);
+    if (!probe)
+        snprintf(msg, len,
+                 "TERM: unknown terminal type '%.100s' (no terminfo entry); set TERM to your "
+                 "terminal's type, e.g. xterm-256color",
+                 tt);
+    else if (!ok)
+        snprintf(msg, len,
+                 "TERM: terminal type '%.100s' cannot move the cursor (no 'cup' capability); "
+                 "the explorer needs one that can, e.g. xterm-256color (batch runs: mpibex run)",
+                 tt);
+    return ok;
+}
+
 /* The explorer on a real terminal, with any back end. */
 static int interactive(mbx_backend *be, const opts *o)
 {
@@ -365,29 +409,31 @@ static int interactive(mbx_backend *be, const opts *o)
     x.be = be;
     char msg[300];
     int rc = setup_explorer(&x, o, msg, sizeof msg);
-    if (rc) {
-        fprintf(stderr, "mpibex: %s\n", msg);
-        return rc;
-    }
+    if (rc)
+        return cannot_start(rc, msg);
     rc = mbx_term_open(&x.term, msg, sizeof msg);
     if (rc == MBX_E_UNSUPPORTED)
         return 3; /* no terminal at all: the caller decides what to do */
-    if (rc < 0) {
-        fprintf(stderr, "mpibex: %s\n", msg);
-        return 1;
+    if (rc < 0)
+        return cannot_start(1, msg);
+    const char *tt = getenv("TERM");
+    tt = tt && tt[0] ? tt : "xterm-256color";
+    if (!term_usable(tt, msg, sizeof msg)) {
+        mbx_term_close(x.term);
+        return cannot_start(2, msg);
     }
     catch_crashes(x.term);
-    const char *tt = getenv("TERM");
-    x.scr = newterm(tt && tt[0] ? tt : "xterm-256color", mbx_term_out(x.term), mbx_term_in(x.term));
+    x.scr = newterm(tt, mbx_term_out(x.term), mbx_term_in(x.term));
     if (!x.scr) {
-        fprintf(stderr, "mpibex: TERM: unknown terminal type '%s'\n", tt ? tt : "");
+        snprintf(msg, sizeof msg, "TERM: unknown terminal type '%.100s'", tt);
         mbx_term_close(x.term);
-        return 1;
+        return cannot_start(2, msg);
     }
     x.keys = ex_keysrc_terminal();
     curses_setup(&x);
     no_suspend(mbx_term_in(x.term));
     ex_main_loop(&x);
+    mbx_sig_watch(0); /* the loop saw the signal: nothing hangs; the rest is teardown */
     int code = mbx_stop_signal ? 128 + (int)mbx_stop_signal : 0;
     if (x.frames)
         fprintf(stderr, "mpibex: explorer: %zu frames, draw %.2f ms mean, %.2f ms max\n", x.frames,

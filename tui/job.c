@@ -4,8 +4,6 @@
 #include <string.h>
 #include <unistd.h>
 
-volatile sig_atomic_t mbx_stop_signal;
-
 /* MPICH 4.0.2 with UCX over TCP can still deadlock inside MPI_Finalize (one
  * rank blocks in the PMI fence while its peer waits for it to progress a
  * UCX disconnect; the barrier below makes it rare, not impossible). Every
@@ -19,24 +17,6 @@ static void finalize_timeout(int sig)
 {
     (void)sig;
     _exit(finalize_code);
-}
-
-static void on_signal(int sig)
-{
-    mbx_stop_signal = sig;
-}
-
-/* hydra forwards Ctrl-C to every rank. Rank 0 stops between batches and
- * quits every rank cleanly; the others ignore the flag and wait for it. */
-static void catch_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
 }
 
 static int thread_asked = MPI_THREAD_SINGLE, thread_granted = MPI_THREAD_SINGLE;
@@ -91,7 +71,10 @@ int mbx_job_thread_granted(void)
 
 int mbx_job_run(int argc, char **argv, mbx_root_fn root)
 {
-    catch_signals(); /* before MPI_Init: Ctrl-C during start-up is handled too */
+    /* Before MPI_Init: Ctrl-C during start-up is handled too. hydra
+     * forwards Ctrl-C to every rank; rank 0 decides, and a signal sent to
+     * another rank alone reaches rank 0 with the next batch. */
+    mbx_sig_catch(1);
     /* MPI_THREAD_MULTIPLE costs every message up to a few per cent in
      * MPICH, so it is asked for only when the user says so. */
     thread_asked = level_from_argv(argc, argv);
@@ -101,6 +84,7 @@ int mbx_job_run(int argc, char **argv, mbx_root_fn root)
         fprintf(stderr, "mpibex: cannot set up the MPI engine\n");
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
+    mbx_engine_watch_stop(e, &mbx_stop_signal);
     int code = 0;
     if (mbx_engine_rank(e) != 0) {
         int rc = mbx_engine_serve(e, &code);
@@ -110,7 +94,11 @@ int mbx_job_run(int argc, char **argv, mbx_root_fn root)
             MPI_Abort(MPI_COMM_WORLD, 1);
         }
     } else {
+        mbx_sig_watch(1);
         code = root(e, argc, argv);
+        mbx_sig_watch(0);
+        /* Every rank returns rank 0's code: a failed standard output counts. */
+        code = mbx_sig_check_stdout(code);
         if (mbx_engine_quit(e, code) < 0) {
             fprintf(stderr, "mpibex: could not stop the other ranks\n");
             MPI_Abort(MPI_COMM_WORLD, code ? code : 1);
@@ -123,6 +111,7 @@ int mbx_job_run(int argc, char **argv, mbx_root_fn root)
      * stopped progressing. Arriving together avoids it. */
     MPI_Barrier(MPI_COMM_WORLD);
     finalize_code = code;
+    mbx_sig_watch(0);
     signal(SIGALRM, finalize_timeout);
     alarm(FINALIZE_TIMEOUT_S);
     MPI_Finalize();

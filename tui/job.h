@@ -2,18 +2,20 @@
 #ifndef MBX_JOB_H
 #define MBX_JOB_H
 
-#include <signal.h>
-
 #include "mbx/engine.h"
+#include "sig.h"
 
 /* Rank 0's work: returns the exit code every rank will return. */
 typedef int (*mbx_root_fn)(mbx_engine *e, int argc, char **argv);
 
 /* Initialize MPI and the engine on every rank; rank 0 runs `root`, the other
  * ranks serve its commands; then rank 0 sends QUIT with root's exit code,
- * and every rank finalizes and returns that code. SIGINT and SIGTERM only
- * set mbx_stop_signal (a second one acts at once): rank 0's front end is
- * expected to look at it between batches and wind down.
+ * and every rank finalizes and returns that code. SIGINT, SIGTERM, SIGHUP
+ * and SIGPIPE only set mbx_stop_signal (mbx_sig_catch; a second SIGINT,
+ * SIGTERM or SIGHUP acts at once); the engine carries another rank's to
+ * rank 0 (mbx_engine_watch_stop). Rank 0's front end is expected to look
+ * at it between batches and wind down; standard output is checked
+ * (mbx_sig_check_stdout) before the code goes to the other ranks.
  *
  * MPI starts with MPI_Init_thread at the level of "--thread-level WORD" or
  * "--thread-level=WORD" in argv (single when absent; a bad WORD also means
@@ -30,7 +32,5 @@ int mbx_job_thread_level_parse(const char *word);
  * and the level MPI granted (MPI_Init_thread's `provided`). */
 int mbx_job_thread_asked(void);
 int mbx_job_thread_granted(void);
-
-extern volatile sig_atomic_t mbx_stop_signal;
 
 #endif

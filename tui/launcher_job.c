@@ -55,6 +55,7 @@ typedef struct job {
     mbx_lrelay *relay;
     pid_t pid;
     int interrupted; /* what stopped the job: Ctrl-C, Ctrl-\\, SIGTERM, SIGHUP; 0 if nothing */
+    char why[1100];  /* rank 0's reason for not starting (status file), control bytes as \\xHH */
 } job;
 
 /* The log's directory when --log is not given: the state directory (made
@@ -142,17 +143,30 @@ static int status_file(const char *name, void *ud)
  * host). Removes the file and its directory. */
 static int take_status(job *j)
 {
-    char buf[32] = "";
+    char buf[1100] = "";
     int code = -1;
     if (!j->status_dir[0])
         return -1;
     int fd = open(j->status_path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd >= 0) {
         ssize_t n = read(fd, buf, sizeof buf - 1);
+        buf[n > 0 ? n : 0] = '\0';
         char *end;
         long v = n > 0 ? strtol(buf, &end, 10) : -1;
-        if (n > 0 && end != buf && (*end == '\n' || *end == '\0') && v >= 0 && v <= 255)
+        if (n > 0 && end != buf && (*end == '\n' || *end == '\0') && v >= 0 && v <= 255) {
             code = (int)v;
+            /* The second line, if any: why rank 0 did not start. */
+            const char *w = *end == '\n' ? end + 1 : end;
+            size_t k = 0;
+            for (; *w && *w != '\n' && k + 5 < sizeof j->why; w++) {
+                unsigned char c = (unsigned char)*w;
+                if (c < 0x20 || c == 0x7f)
+                    k += (size_t)snprintf(j->why + k, sizeof j->why - k, "\\x%02x", c);
+                else
+                    j->why[k++] = (char)c;
+            }
+            j->why[k] = '\0';
+        }
         close(fd);
     }
     const char *why = NULL;
@@ -549,6 +563,8 @@ int mbx_ljob_run(const mbx_ljob_spec *s)
         dprintf(j.logfd, "mpibex: job ended, exit code %d\n", code);
         if (rank0 < 0 && !j.interrupted)
             say_job_failed(&j, status, code);
+        else if (rank0 >= 0 && j.why[0])
+            fprintf(stderr, "mpibex: %s\n", j.why); /* rank 0's own words went to the log */
     }
     free(named);
     close(j.logfd);

@@ -16,6 +16,7 @@
 #include "merge.h"
 #include "repeat.h"
 #include "report.h"
+#include "sig.h"
 
 static int list_benchmarks(void)
 {
@@ -58,7 +59,7 @@ static int explore_with(int argc, char **argv)
     return rc;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : "";
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
@@ -103,4 +104,12 @@ int main(int argc, char **argv)
         return self_exe(self, sizeof self) ? 1 : mbx_launcher_main(argc, argv, self);
     }
     return explore_with(argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+    /* One set-up and one check of standard output for every subcommand:
+     * a closed pipe or a full disk is a failure said in one line. */
+    mbx_sig_catch(0);
+    return mbx_sig_check_stdout(dispatch(argc, argv));
 }

@@ -233,11 +233,18 @@ void mbx_term_emergency_reset(mbx_term *t)
 
 void mbx_term_write_status(int code)
 {
+    mbx_term_write_status_why(code, NULL);
+}
+
+void mbx_term_write_status_why(int code, const char *why)
+{
     const char *path = getenv("MBX_STATUS_FILE");
-    char line[32];
+    char line[1100];
     if (!path || !*path)
         return;
-    int n = snprintf(line, sizeof line, "%d\n", code);
+    int n = snprintf(line, sizeof line, "%d\n%.1024s%s", code, why ? why : "", why ? "\n" : "");
+    if (n < 0 || (size_t)n >= sizeof line)
+        n = (int)strlen(line);
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
         return; /* rank 0 on another host: the launcher falls back on mpiexec's status */

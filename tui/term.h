@@ -51,4 +51,9 @@ void mbx_term_emergency_reset(mbx_term *t);
  * status, which hydra sometimes reports as 0 after Ctrl-C). */
 void mbx_term_write_status(int code);
 
+/* The same with the reason rank 0 could not start (one line, no newline;
+ * NULL: none) after the code, for the launcher to print on the terminal:
+ * rank 0's own stderr goes to the log. */
+void mbx_term_write_status_why(int code, const char *why);
+
 #endif

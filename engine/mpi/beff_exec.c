@@ -187,7 +187,7 @@ int mbx_beff_exec(mbx_engine *e, const mbx_cmd *cmd, void *payload)
         if (st.to[s] < -1 || st.to[s] >= procs || st.from[s] < -1 || st.from[s] >= procs)
             return MBX_E_INVAL; /* the same on every rank: the payload is shared */
     }
-    double t[MAX_REPS + 1] = {0}, red[MAX_REPS + 1] = {0};
+    double t[MAX_REPS + 2] = {0}, red[MAX_REPS + 2] = {0};
     /* Every rank sees the same sizes, so every rank knows whether this
      * command allocates: only then may one rank fail where the others do
      * not, and only then do they agree first (a collective less per
@@ -213,7 +213,10 @@ int mbx_beff_exec(mbx_engine *e, const mbx_cmd *cmd, void *payload)
         t[r] = MPI_Wtime() - t0;
     }
     t[reps] = rc == MPI_SUCCESS ? 0.0 : 1.0;
-    int rr = MPI_Reduce(t, red, (int)reps + 1, MPI_DOUBLE, MPI_MAX, 0, e->cmd);
+    t[reps + 1] = mbx_engine_stop_carry(e);
+    int rr = MPI_Reduce(t, red, (int)reps + 2, MPI_DOUBLE, MPI_MAX, 0, e->cmd);
+    if (e->rank == 0 && rr == MPI_SUCCESS)
+        mbx_engine_stop_note(e, red[reps + 1]);
     if (e->rank == 0 && rr == MPI_SUCCESS)
         memcpy((unsigned char *)payload + need - ((size_t)reps + 1) * sizeof(double), red,
                ((size_t)reps + 1) * sizeof(double));

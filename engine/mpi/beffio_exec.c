@@ -290,8 +290,8 @@ int mbx_beffio_exec(mbx_engine *e, const mbx_cmd *cmd, const void *payload)
         return rc;
 
     /* To rank 0: bytes summed, times and the error flag maxed. */
-    double mx[MBX_BEFFIO_MAXPERTYPE + 2], sm[MBX_BEFFIO_MAXPERTYPE + 1];
-    double rmx[MBX_BEFFIO_MAXPERTYPE + 2], rsm[MBX_BEFFIO_MAXPERTYPE + 1];
+    double mx[MBX_BEFFIO_MAXPERTYPE + 3], sm[MBX_BEFFIO_MAXPERTYPE + 1];
+    double rmx[MBX_BEFFIO_MAXPERTYPE + 3], rsm[MBX_BEFFIO_MAXPERTYPE + 1];
     double tb = 0.0;
     for (int k = 0; k < ph.n; k++) {
         mx[k] = times[k];
@@ -300,10 +300,13 @@ int mbx_beffio_exec(mbx_engine *e, const mbx_cmd *cmd, const void *payload)
     }
     mx[ph.n] = t_type;
     mx[ph.n + 1] = ph.err;
+    mx[ph.n + 2] = mbx_engine_stop_carry(e);
     sm[ph.n] = tb;
-    if (MPI_Reduce(mx, rmx, ph.n + 2, MPI_DOUBLE, MPI_MAX, 0, e->cmd) != MPI_SUCCESS ||
+    if (MPI_Reduce(mx, rmx, ph.n + 3, MPI_DOUBLE, MPI_MAX, 0, e->cmd) != MPI_SUCCESS ||
         MPI_Reduce(sm, rsm, ph.n + 1, MPI_DOUBLE, MPI_SUM, 0, e->cmd) != MPI_SUCCESS)
         return MBX_E_MPI;
+    if (e->rank == 0)
+        mbx_engine_stop_note(e, rmx[ph.n + 2]);
     if (ph.rank != 0)
         return ph.err ? MBX_E_IO : MBX_OK;
     memset(&last, 0, sizeof last);

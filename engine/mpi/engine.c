@@ -1,4 +1,5 @@
 /* The command broadcast loop: rank 0 submits, every rank dispatches. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -49,6 +50,7 @@ int mbx_engine_create(MPI_Comm comm, mbx_engine **out)
     for (int p = 0; p <= e->size; p++)
         e->subcomm[p] = MPI_COMM_NULL;
     e->timer.kind = MBX_TIMER_CLOCK;
+    e->stop_rank = -1;
     *out = e;
     return MBX_OK;
 }
@@ -227,6 +229,34 @@ int mbx_engine_dispatch(mbx_engine *e, const mbx_cmd *cmd, void *payload)
     case MBX_OP_COUNT_: break;
     }
     return MBX_E_PROTO;
+}
+
+void mbx_engine_watch_stop(mbx_engine *e, volatile sig_atomic_t *flag)
+{
+    if (e)
+        e->stop = flag;
+}
+
+/* A carried stop: signal * STOP_RANKS + rank; 0 for none. */
+#define STOP_RANKS 16777216.0
+
+double mbx_engine_stop_carry(const mbx_engine *e)
+{
+    int sig = e->stop ? (int)*e->stop : 0;
+    return sig > 0 ? (double)sig * STOP_RANKS + e->rank : 0.0;
+}
+
+void mbx_engine_stop_note(mbx_engine *e, double carried)
+{
+    if (!(carried > 0.0) || !e->stop || *e->stop)
+        return;
+    e->stop_rank = (int)fmod(carried, STOP_RANKS);
+    *e->stop = (sig_atomic_t)(carried / STOP_RANKS);
+}
+
+int mbx_engine_stop_rank(const mbx_engine *e)
+{
+    return e ? e->stop_rank : -1;
 }
 
 int mbx_engine_quit(mbx_engine *e, int exit_code)

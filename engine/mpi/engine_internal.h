@@ -22,7 +22,7 @@ struct mbx_engine {
     int in_point, member;
     MPI_Comm *subcomm; /* subcomm[p]: the first p ranks, made on first use */
 
-    double *local, *reduced; /* batch buffers: k times + 1 error flag */
+    double *local, *reduced; /* batch buffers: k times + 1 error flag + 1 stop flag */
     size_t cap;
 
     /* Rank 0: observations of the current point and scratch for stats. */
@@ -48,6 +48,9 @@ struct mbx_engine {
     mbx_thread_bind *thr; /* rank 0: the last THREADS gather, size entries */
     int exit_code;
     int quit;
+
+    volatile sig_atomic_t *stop; /* this rank's stop-signal flag (mbx_engine_watch_stop) */
+    int stop_rank;               /* rank 0: the rank whose signal set its flag, or -1 */
 };
 
 /* Rank 0: broadcast cmd (and payload, if any) and execute it locally. */
@@ -59,6 +62,13 @@ int mbx_engine_dispatch(mbx_engine *e, const mbx_cmd *cmd, void *payload);
 /* Complete a request; with `quiet`, test with a sleeping back-off instead
  * of busy-polling (for ranks that are not being timed). */
 int mbx_engine_wait(MPI_Request *req, int quiet);
+
+/* A stop signal at any rank reaches rank 0 inside a reduction the command
+ * makes anyway (MPI_MAX): each rank adds mbx_engine_stop_carry's value, and
+ * rank 0 passes the result to mbx_engine_stop_note, which sets its own flag
+ * (if not set already) and remembers the rank. */
+double mbx_engine_stop_carry(const mbx_engine *e);
+void mbx_engine_stop_note(mbx_engine *e, double carried);
 
 /* Handlers in measure.c */
 int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd);

@@ -175,7 +175,7 @@ int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd)
      * flags; then one error flag. */
     int window = e->method.sync == MBX_SYNC_WINDOW;
     size_t len = window ? 3 * k : k;
-    int rc = grow_pair(&e->local, &e->reduced, &e->cap, len + 1);
+    int rc = grow_pair(&e->local, &e->reduced, &e->cap, len + 2);
     int failed = rc < 0 || !e->in_point;
     if (!failed && e->member && mbx_method_batch(e, k, cmd->darg[0], cmd->darg[1]) < 0)
         failed = 1;
@@ -216,12 +216,13 @@ int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd)
     if (failed && rc < 0)
         return rc; /* cannot take part in the reduction without buffers */
     e->local[len] = failed ? 1.0 : 0.0;
+    e->local[len + 1] = mbx_engine_stop_carry(e); /* reduced with MAX: the largest signal wins */
     /* Ranks that did not time (the ping-pong responder, bystanders) reach
      * the reduction while others may still be measuring: they must not
      * busy-poll a core the timed ranks need, so they wait sleeping. */
     int quiet = !(e->member && e->ctx.timing);
     MPI_Request req;
-    if (MPI_Ireduce(e->local, e->reduced, (int)len + 1, MPI_DOUBLE, MPI_MAX, 0, e->cmd, &req) !=
+    if (MPI_Ireduce(e->local, e->reduced, (int)len + 2, MPI_DOUBLE, MPI_MAX, 0, e->cmd, &req) !=
             MPI_SUCCESS ||
         mbx_engine_wait(&req, quiet) < 0)
         return MBX_E_MPI;
@@ -498,6 +499,7 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
             rc = MBX_E_MPI;
             break;
         }
+        mbx_engine_stop_note(e, e->reduced[len + 1]);
         for (size_t i = 0; i < k; i++) {
             double v = e->reduced[i];
             if (window) {

@@ -11,6 +11,7 @@
 #define MBX_ENGINE_H
 
 #include <mpi.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -74,6 +75,19 @@ int mbx_engine_size(const mbx_engine *e);
 /* Non-root ranks: execute commands until QUIT; *exit_code receives the
  * code rank 0 passed to mbx_engine_quit(). */
 MBX_NODISCARD int mbx_engine_serve(mbx_engine *e, int *exit_code);
+
+/* Every rank: the flag (a signal number, 0 for none) this rank's front end
+ * sets on a stop signal. Every batch of observations (and every b_eff
+ * measurement) carries each rank's flag to rank 0; when another rank's is
+ * set and rank 0's is not, rank 0's is set to it, so a signal sent to any
+ * one rank stops a run as one sent to rank 0 does (at the next batch; a
+ * rank that waits for commands between points is heard at the next point).
+ * NULL: none. */
+void mbx_engine_watch_stop(mbx_engine *e, volatile sig_atomic_t *flag);
+
+/* Rank 0: the rank whose carried signal set rank 0's flag, or -1 (none, or
+ * rank 0's own signal came first). */
+int mbx_engine_stop_rank(const mbx_engine *e);
 
 /* ---- rank 0 only ---- */
 

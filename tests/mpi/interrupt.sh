@@ -8,7 +8,7 @@ set -u
 . "$(dirname "$0")/launcher_facts.sh"
 mpiexec=$1 npflag=$2 mpibex=$3 check=$4 dir=$5
 csv=$dir/interrupt.csv
-rm -f "$csv" "$dir/interrupt.err"
+rm -f "$csv" "${csv%.csv}.journal" "${csv%.csv}.env.csv" "$dir/interrupt.err" # a run before this one left its journal
 "$mpiexec" "$npflag" 2 "$mpibex" run --bench coll.bcast,coll.allreduce --sizes 4:4M:sqrt2 \
   --stop stderr:0.2% --nmax 200000 -q -o "$csv" >/dev/null 2>"$dir/interrupt.err" &
 pid=$!
