@@ -10,6 +10,7 @@
 #include "mbx/csvio.h"
 #include "mbx/file.h"
 #include "mbx/merge.h"
+#include "tprint.h"
 
 void mbx_merge_usage(void)
 {
@@ -33,9 +34,9 @@ static int bad(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("mpibex merge: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    char line[2048];
+    vsnprintf(line, sizeof line, fmt, ap);
+    mbx_tprintf(stderr, "mpibex merge: %s\n", line);
     va_end(ap);
     return 2;
 }
@@ -73,7 +74,7 @@ static int write_output(const mbx_merge *m, const char *out)
         err = errno;
     }
     if (rc < 0) {
-        fprintf(stderr, "mpibex merge: writing '%s' failed: %s\n", out, strerror(err));
+        mbx_tprintf(stderr, "mpibex merge: writing '%s' failed: %s\n", out, strerror(err));
         return 1;
     }
     return 0;
