@@ -25,6 +25,7 @@
 #include "mbx/version.h"
 #include "monitor.h"
 #include "thrinfo.h"
+#include "tprint.h"
 
 extern const char mbx_embedded_quick_plan[];
 
@@ -96,7 +97,7 @@ typedef struct acc_row {
 
 static void fail(const char *msg)
 {
-    fprintf(stderr, "mpibex: %s\n", msg);
+    mbx_tprintf(stderr, "mpibex: %s\n", msg);
 }
 
 /* Writable without creating it: the directory accepts files and an

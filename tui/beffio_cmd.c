@@ -13,6 +13,7 @@
 #include "job.h"
 #include "mbx/beffio.h"
 #include "mbx/csvio.h"
+#include "tprint.h"
 
 #define MSG_LEN 1024
 #define T_MAX_S 86400.0
@@ -245,7 +246,7 @@ static int root(mbx_engine *e, int argc, char **argv)
     memset(&c, 0, sizeof c);
     int rc = parse(argc, argv, &c, msg);
     if (rc) {
-        fprintf(stderr, "mpibex: %s\n", msg);
+        mbx_tprintf(stderr, "mpibex: %s\n", msg);
         return rc;
     }
     if (c.help) {
@@ -295,10 +296,10 @@ static int root(mbx_engine *e, int argc, char **argv)
         fprintf(stderr, "mpibex: -o: writing '%s' failed; files removed\n", c.output);
         code = 1;
     } else if (rc == MBX_E_RANGE || rc == MBX_E_INVAL) {
-        fprintf(stderr, "mpibex: %s\n", msg);
+        mbx_tprintf(stderr, "mpibex: %s\n", msg);
         code = 2;
     } else if (rc < 0) {
-        fprintf(stderr, "mpibex: b_eff_io failed: %s; files removed\n", msg);
+        mbx_tprintf(stderr, "mpibex: b_eff_io failed: %s; files removed\n", msg);
         code = 1;
     }
     if (mbx_csv_writer_close(st.csv) < 0 && code == 0) {

@@ -10,8 +10,8 @@
 
 #include "mbx/compare.h"
 #include "mbx/csvio.h"
-#include "mbx/file.h"
 #include "mbx/esc.h"
+#include "mbx/file.h"
 #include "tprint.h"
 
 #define DEFAULT_ALPHA 0.05
@@ -154,7 +154,7 @@ static void print_summary(FILE *f, const mbx_compare *c, const opts *o)
                                           "; matched without the label",
                                           "; matched without the benchmark and label"};
     mbx_tprintf(f, "alpha %g; A: %s (%s), B: %s (%s)%s\n", o->alpha, o->in[0], s.kind_a, o->in[1],
-            s.kind_b, ignored[o->ignore & 3]);
+                s.kind_b, ignored[o->ignore & 3]);
 }
 
 static void put(char store[48], const char **field, const char *fmt, double x)
@@ -221,7 +221,7 @@ static int write_csv(const mbx_compare *c, const char *out)
     }
     if (rc < 0) {
         mbx_tprintf(stderr, "mpibex compare: writing '%s' failed: %s\n", to_stdout ? "stdout" : out,
-                strerror(err));
+                    strerror(err));
         return 1;
     }
     return 0;

@@ -20,6 +20,7 @@
 #include "mbx/csvio.h"
 #include "mbx/threads.h"
 #include "mbx/version.h"
+#include "tprint.h"
 
 extern const char mbx_embedded_quick_plan[];
 
@@ -65,9 +66,9 @@ void mbx_explore_usage(void)
 
 static int bad(const char *fmt, const char *a, const char *b)
 {
-    fprintf(stderr, "mpibex: ");
-    fprintf(stderr, fmt, a, b);
-    fputc('\n', stderr);
+    char line[2048];
+    snprintf(line, sizeof line, fmt, a, b);
+    mbx_tprintf(stderr, "mpibex: %s\n", line);
     return 2;
 }
 
@@ -311,13 +312,13 @@ static int headless_main(const opts *o)
     char msg[300];
     int rc = setup_explorer(&x, o, msg, sizeof msg);
     if (rc) {
-        fprintf(stderr, "mpibex: %s\n", msg);
+        mbx_tprintf(stderr, "mpibex: %s\n", msg);
         mbx_backend_fake_free(&be);
         return rc;
     }
     x.keys = ex_keysrc_script(o->keys, o->dump_dir, o->hl_rows, o->hl_cols, msg, sizeof msg);
     if (!x.keys) {
-        fprintf(stderr, "mpibex: %s\n", msg);
+        mbx_tprintf(stderr, "mpibex: %s\n", msg);
         mbx_backend_fake_free(&be);
         return 2;
     }
@@ -331,7 +332,7 @@ static int headless_main(const opts *o)
     x.devnull_in = fopen("/dev/null", "r");
     x.scr = newterm(o->term_type ? o->term_type : "xterm-256color", x.devnull_out, x.devnull_in);
     if (!x.scr) {
-        fprintf(stderr, "mpibex: --term: unknown terminal type '%s'\n", o->term_type);
+        mbx_tprintf(stderr, "mpibex: --term: unknown terminal type '%s'\n", o->term_type);
         ex_keysrc_free(x.keys);
         mbx_backend_fake_free(&be);
         return 2;
@@ -357,21 +358,21 @@ static int interactive(mbx_backend *be, const opts *o)
     char msg[300];
     int rc = setup_explorer(&x, o, msg, sizeof msg);
     if (rc) {
-        fprintf(stderr, "mpibex: %s\n", msg);
+        mbx_tprintf(stderr, "mpibex: %s\n", msg);
         return rc;
     }
     rc = mbx_term_open(&x.term, msg, sizeof msg);
     if (rc == MBX_E_UNSUPPORTED)
         return 3; /* no terminal at all: the caller decides what to do */
     if (rc < 0) {
-        fprintf(stderr, "mpibex: %s\n", msg);
+        mbx_tprintf(stderr, "mpibex: %s\n", msg);
         return 1;
     }
     catch_crashes(x.term);
     const char *tt = getenv("TERM");
     x.scr = newterm(tt && tt[0] ? tt : "xterm-256color", mbx_term_out(x.term), mbx_term_in(x.term));
     if (!x.scr) {
-        fprintf(stderr, "mpibex: TERM: unknown terminal type '%s'\n", tt ? tt : "");
+        mbx_tprintf(stderr, "mpibex: TERM: unknown terminal type '%s'\n", tt ? tt : "");
         mbx_term_close(x.term);
         return 1;
     }

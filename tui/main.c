@@ -16,6 +16,7 @@
 #include "merge.h"
 #include "repeat.h"
 #include "report.h"
+#include "tprint.h"
 
 static int list_benchmarks(void)
 {
@@ -93,7 +94,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "explore"))
         return mbx_explore_main(argc - 1, argv + 1);
     if (cmd[0] != '\0' && cmd[0] != '-') {
-        fprintf(stderr, "mpibex: unknown command '%s' (try 'mpibex --help')\n", cmd);
+        mbx_tprintf(stderr, "mpibex: unknown command '%s' (try 'mpibex --help')\n", cmd);
         return 2;
     }
     /* No command: the explorer. Outside MPI this process is the launcher

@@ -93,9 +93,7 @@ static void put_ascii(out *o, sink k, unsigned char c)
             put(o, &ch, 1);
         }
         return;
-    case SINK_GNUPLOT:
-        put(o, ch == '\'' ? "''" : &ch, ch == '\'' ? 2 : 1);
-        return;
+    case SINK_GNUPLOT: put(o, ch == '\'' ? "''" : &ch, ch == '\'' ? 2 : 1); return;
     }
 }
 

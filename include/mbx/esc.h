@@ -20,7 +20,7 @@
 #include "mbx/status.h"
 
 /* Worst case of every sink: 6 bytes per input byte, quotes and the NUL. */
-#define MBX_ESC_MAX(n) ((size_t)(n) * 6 + 3)
+#define MBX_ESC_MAX(n) ((size_t)(n)*6 + 3)
 
 /* A terminal (stdout, stderr): every control character (including ESC, so
  * no CSI or OSC sequence can start), DEL, the C1 range as UTF-8

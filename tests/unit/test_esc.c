@@ -38,14 +38,17 @@ static const char *const hostile[] = {
     "$(touch /tmp/PWNED)",
     "\x1b]0;owned title\x07",
     "\x1b[2J\x1b[31mred",
-    "\xc2\x9b" "31m",    /* CSI as UTF-8 C1 */
-    "\x9b" "31m\x9d",    /* raw C1 bytes: invalid UTF-8 */
+    "\xc2\x9b"
+    "31m", /* CSI as UTF-8 C1 */
+    "\x9b"
+    "31m\x9d",            /* raw C1 bytes: invalid UTF-8 */
     "line1\nline2\r\x7f", /* line breaks and DEL */
     "it's \"quoted\" \\ back",
-    "\xe2\x80\xae" "evil", /* right-to-left override */
-    "\xf0\x28\x8c\x28",   /* invalid 4-byte sequence */
-    "\xc0\xaf",           /* overlong '/' */
-    "\xed\xa0\x80",       /* a surrogate */
+    "\xe2\x80\xae"
+    "evil",             /* right-to-left override */
+    "\xf0\x28\x8c\x28", /* invalid 4-byte sequence */
+    "\xc0\xaf",         /* overlong '/' */
+    "\xed\xa0\x80",     /* a surrogate */
     "<script>alert(1)</script>|`x`|",
 };
 
@@ -55,9 +58,15 @@ static void term_known(void **state)
     expect(mbx_esc_term, "plain text µs", "plain text µs");
     expect(mbx_esc_term, "\x1b]0;t\x07", "\\x1b]0;t\\x07");
     expect(mbx_esc_term, "a\nb\tc\rd\x7f", "a\\x0ab\\x09c\\x0dd\\x7f");
-    expect(mbx_esc_term, "\xc2\x9b" "1m", "\\xc2\\x9b1m");
+    expect(mbx_esc_term,
+           "\xc2\x9b"
+           "1m",
+           "\\xc2\\x9b1m");
     expect(mbx_esc_term, "\x9b\xff", "\\x9b\\xff");
-    expect(mbx_esc_term, "\xe2\x80\xae" "x", "\\u202ex");
+    expect(mbx_esc_term,
+           "\xe2\x80\xae"
+           "x",
+           "\\u202ex");
     expect(mbx_esc_term, "\xc0\xaf", "\\xc0\\xaf");
     expect(mbx_esc_term, "\xed\xa0\x80", "\\xed\\xa0\\x80");
     expect(mbx_esc_term, "`$(x)` \"'\\", "`$(x)` \"'\\");
@@ -67,7 +76,8 @@ static void term_known(void **state)
 static void html_known(void **state)
 {
     (void)state;
-    expect(mbx_esc_html, "<a href=\"x\">&'</a>", "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
+    expect(mbx_esc_html, "<a href=\"x\">&'</a>",
+           "&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;");
     expect(mbx_esc_html, "a\nb\tc\x1b[1m", "a\\x0ab\tc\\x1b[1m");
     expect(mbx_esc_html, "µ\xff", "µ\\xff");
 }
@@ -122,7 +132,10 @@ static void truncation(void **state)
 {
     (void)state;
     char out[16];
-    assert_int_equal(mbx_esc_term("abc\x1b" "def", out, 5), MBX_E_RANGE);
+    assert_int_equal(mbx_esc_term("abc\x1b"
+                                  "def",
+                                  out, 5),
+                     MBX_E_RANGE);
     assert_string_equal(out, "abc");
     assert_int_equal(mbx_esc_term("ab\xc2\xb5", out, 4), MBX_E_RANGE);
     assert_string_equal(out, "ab");
@@ -142,9 +155,9 @@ static void truncation(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(term_known),   cmocka_unit_test(html_known),
-        cmocka_unit_test(md_known),     cmocka_unit_test(gnuplot_known),
-        cmocka_unit_test(hostile_all),  cmocka_unit_test(truncation),
+        cmocka_unit_test(term_known),  cmocka_unit_test(html_known),
+        cmocka_unit_test(md_known),    cmocka_unit_test(gnuplot_known),
+        cmocka_unit_test(hostile_all), cmocka_unit_test(truncation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
