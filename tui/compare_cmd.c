@@ -204,18 +204,23 @@ static int write_csv(const mbx_compare *c, const char *out)
 {
     int to_stdout = strcmp(out, "-") == 0, rc = MBX_OK;
     mbx_csv_writer *w = NULL;
+    mbx_tbuf tb;
+    FILE *so = to_stdout ? mbx_tbuf_open(&tb, stdout) : NULL;
+    if (to_stdout && so == NULL)
+        return bad("out of memory");
     if (to_stdout)
-        rc = mbx_csv_fputrow(stdout, mbx_compare_columns, MBX_COMPARE_NCOLS);
+        rc = mbx_csv_fputrow(so, mbx_compare_columns, MBX_COMPARE_NCOLS);
     else if (mbx_csv_writer_open(out, mbx_compare_columns, MBX_COMPARE_NCOLS, &w) < 0)
         return bad("-o: cannot write '%s': %s", out, mbx_file_why(errno));
     for (size_t i = 0; rc == MBX_OK && i < mbx_compare_count(c); i++) {
         char store[MBX_COMPARE_NCOLS][48];
         const char *f[MBX_COMPARE_NCOLS];
         format_row(mbx_compare_get(c, i), store, f);
-        rc = to_stdout ? mbx_csv_fputrow(stdout, f, MBX_COMPARE_NCOLS) : mbx_csv_writer_row(w, f);
+        rc = to_stdout ? mbx_csv_fputrow(so, f, MBX_COMPARE_NCOLS) : mbx_csv_writer_row(w, f);
     }
     int err = errno;
-    if (to_stdout ? fflush(stdout) != 0 : mbx_csv_writer_close(w) < 0) {
+    if (to_stdout ? (mbx_tbuf_close(&tb) != 0) | (fflush(stdout) != 0)
+                  : mbx_csv_writer_close(w) < 0) {
         rc = MBX_E_IO;
         err = errno;
     }

@@ -58,7 +58,10 @@ static const char *plural(size_t n, const char *one, const char *many)
 static int write_output(const mbx_merge *m, const char *out)
 {
     if (strcmp(out, "-") == 0) {
-        if (mbx_merge_write_stream(m, stdout) < 0) {
+        mbx_tbuf tb;
+        FILE *so = mbx_tbuf_open(&tb, stdout);
+        if (so == NULL || (mbx_merge_write_stream(m, so) < 0) | (mbx_tbuf_close(&tb) != 0) |
+                              (fflush(stdout) != 0)) {
             fprintf(stderr, "mpibex merge: writing to stdout failed: %s\n", strerror(errno));
             return 1;
         }

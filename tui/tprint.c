@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mbx/esc.h"
 
@@ -53,5 +54,33 @@ int mbx_tprintf(FILE *f, const char *fmt, ...)
     va_start(ap, fmt);
     int rc = mbx_vtprintf(f, fmt, ap);
     va_end(ap);
+    return rc;
+}
+
+FILE *mbx_tbuf_open(mbx_tbuf *t, FILE *out)
+{
+    *t = (mbx_tbuf){.out = out};
+    if (!isatty(fileno(out)))
+        return out;
+    t->mem = open_memstream(&t->buf, &t->len);
+    return t->mem;
+}
+
+int mbx_tbuf_close(mbx_tbuf *t)
+{
+    if (t->mem == NULL)
+        return 0;
+    int rc = fclose(t->mem) == 0 ? 0 : -1;
+    t->mem = NULL;
+    for (char *line = t->buf, *end; rc == 0 && line != NULL && *line != '\0'; line = end) {
+        char *nl = strchr(line, '\n');
+        end = nl ? nl + 1 : NULL;
+        if (nl)
+            *nl = '\0';
+        if (mbx_tprintf(t->out, nl ? "%s\n" : "%s", line) < 0)
+            rc = -1;
+    }
+    free(t->buf);
+    t->buf = NULL;
     return rc;
 }

@@ -17,4 +17,21 @@ int mbx_vtprintf(FILE *f, const char *fmt, va_list ap) __attribute__((format(pri
  * it does not fit); returns buf, for table cells and the like. */
 const char *mbx_tesc(const char *s, char *buf, size_t len);
 
+/* Data (CSV) for stdout: written raw when stdout is a file or a pipe, but
+ * when it is a terminal, collected in memory and shown with every line
+ * escaped as above (a field may hold ESC sequences). */
+typedef struct mbx_tbuf {
+    FILE *out, *mem;
+    char *buf;
+    size_t len;
+} mbx_tbuf;
+
+/* The stream to write the data to: out itself, or a memory stream when out
+ * is a terminal (NULL when that cannot be made: out of memory). */
+FILE *mbx_tbuf_open(mbx_tbuf *t, FILE *out);
+
+/* Write what was collected, escaped, to out; 0, or -1 when writing failed
+ * (errno set). Nothing to do when out was not a terminal. */
+int mbx_tbuf_close(mbx_tbuf *t);
+
 #endif

@@ -18,6 +18,10 @@ text from a file must reach no interpreter and no terminal raw).
       plots.gp as above; index.html well-formed, no <script>, every hostile
       benchmark name shown literally (controls as \\xNN); index.md table
       rows keep their column count; the SVG plots show the names literally.
+  untrusted_fixtures.py pty CMD...
+      run CMD on a pseudo-terminal (its stdout and stderr a terminal):
+      exit status CMD's; FAIL when a control byte but CR and LF, a C1
+      character or invalid UTF-8 reached the terminal.
   untrusted_fixtures.py check-tty FILE...
       no control byte but newline in each file (captured stdout/stderr),
       no C1 (raw or as UTF-8), and every byte valid UTF-8.
@@ -288,6 +292,40 @@ def check_tty(files):
     return bad
 
 
+def on_pty(cmd):
+    import pty
+    pid, fd = pty.fork()
+    if pid == 0:
+        try:
+            os.execvp(cmd[0], cmd)
+        finally:
+            os._exit(127)
+    out = b""
+    while True:
+        try:
+            d = os.read(fd, 65536)
+        except OSError:
+            break
+        if not d:
+            break
+        out += d
+    _, st = os.waitpid(pid, 0)
+    code = os.waitstatus_to_exitcode(st)
+    bad = 0
+    m = re.search(rb"[\x00-\x09\x0b\x0c\x0e-\x1f\x7f]", out)
+    if m:
+        bad = fail("%s: control byte 0x%02x on the terminal: %r" % (
+            cmd[1], m.group()[0], out[max(0, m.start() - 30):m.end() + 30]))
+    try:
+        if re.search("[\x80-\x9f]", out.decode("utf-8")):
+            bad = fail("%s: a C1 control character on the terminal" % cmd[1])
+    except UnicodeDecodeError as e:
+        bad = fail("%s: invalid UTF-8 on the terminal (%s)" % (cmd[1], e))
+    print("%s on a terminal: exit %d, %d bytes, %d escapes shown as \\x1b" % (
+        cmd[1], code, len(out), out.count(b"\\x1b")))
+    return code if code else bad
+
+
 def main(argv):
     if len(argv) >= 3 and argv[0] == "make":
         make(argv[1], argv[2])
@@ -299,6 +337,8 @@ def main(argv):
         return check_gp(argv[1])
     if len(argv) == 3 and argv[0] == "check-report":
         return check_report(argv[1], argv[2])
+    if len(argv) >= 2 and argv[0] == "pty":
+        return on_pty(argv[1:])
     if argv and argv[0] == "check-tty":
         return check_tty(argv[1:])
     print(__doc__, file=sys.stderr)

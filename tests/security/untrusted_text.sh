@@ -12,6 +12,9 @@
 #   report_bad  a hostile value in each checked column: exit 2, one line
 #   compare     compare's table and summary, and its errors
 #   merge       merge's summary, and its errors
+#   tty         compare and merge with `-o -` (the CSV on stdout): on a
+#               terminal (a pty) no control byte arrives; into a pipe the
+#               CSV keeps the fields' bytes as they were (it is data)
 # Every captured stdout and stderr holds no control byte but newline.
 set -u
 case_=$1 mpibex=$2 dir=$3
@@ -104,6 +107,17 @@ merge)
         run 2 "$mpibex" merge a.csv "$f" -o "$dir/m2.csv"
     done
     run 2 "$mpibex" merge a.csv "$(printf 'nope\e]0;T\a.csv')" -o "$dir/m3.csv"
+    no_marks
+    ;;
+tty)
+    for cmd in compare merge; do
+        (cd "$dir/in" && python3 "$fx" pty "$mpibex" "$cmd" a.csv "$hfile" -o -) &&
+            pass "$cmd -o - on a terminal: nothing raw" || fail "$cmd -o - on a terminal"
+        (cd "$dir/in" && "$mpibex" "$cmd" a.csv "$hfile" -o - 2>/dev/null) >"$dir/cap/$cmd.csv"
+        grep -qF "$(printf 'esc\e[2J')" "$dir/cap/$cmd.csv" &&
+            pass "$cmd -o - into a pipe: the CSV keeps the field's bytes" ||
+            fail "$cmd -o - into a pipe changed the data"
+    done
     no_marks
     ;;
 *)
