@@ -12,6 +12,9 @@
 #   report_bad  a hostile value in each checked column: exit 2, one line
 #   compare     compare's table and summary, and its errors
 #   merge       merge's summary, and its errors
+#   repeat      repeat with a stand-in launcher that copies hostile
+#               results to each launch's -o (its summary names the worst
+#               point), then one whose launch fails printing ESC sequences
 #   tty         compare and merge with `-o -` (the CSV on stdout): on a
 #               terminal (a pty) no control byte arrives; into a pipe the
 #               CSV keeps the fields' bytes as they were (it is data)
@@ -107,6 +110,32 @@ merge)
         run 2 "$mpibex" merge a.csv "$f" -o "$dir/m2.csv"
     done
     run 2 "$mpibex" merge a.csv "$(printf 'nope\e]0;T\a.csv')" -o "$dir/m3.csv"
+    no_marks
+    ;;
+repeat)
+    # A stand-in for mpiexec: the hostile results at the run's -o path,
+    # a.csv and the hostile file in turn (so the spread names a point).
+    cat >"$dir/fake-mpiexec" <<'FAKE'
+#!/usr/bin/env bash
+while [ $# -gt 0 ]; do [ "$1" = -o ] && out=$2; shift; done
+n=0
+for f in "$(dirname "$out")"/launch-??.csv; do [ -e "$f" ] && n=$((n + 1)); done
+src=$SRC_A
+[ $((n % 2)) = 1 ] && src=$SRC_B
+for x in .csv .obs.csv .env.csv; do cp "${src%.csv}$x" "${out%.csv}$x"; done
+if [ -n "${FAILMSG:-}" ]; then printf '%s\n' "$FAILMSG" >&2; exit 3; fi
+FAKE
+    chmod +x "$dir/fake-mpiexec"
+    export SRC_A=$dir/in/a.csv SRC_B=$hfile
+    run 0 "$mpibex" repeat -k 3 --launcher "$dir/fake-mpiexec" -- --bench pingpong.send_recv \
+        -o "$hout"
+    grep -qF 'worst spread' "$out" && grep -qF '\x1b' "$out" &&
+        pass "the summary names the worst point escaped" ||
+        fail "no escaped worst point in: $(cat -v "$out" | tail -1)"
+    FAILMSG=$(printf 'boom\e]0;OWNED\a\e[2J') run 3 "$mpibex" repeat -k 2 --force \
+        --launcher "$dir/fake-mpiexec" -- --bench pingpong.send_recv -o "$hout"
+    grep -qF 'boom\x1b]0;OWNED\x07' "$err" && pass "the failed launch's message shown escaped" ||
+        fail "the failed launch's message: $(cat -v "$err")"
     no_marks
     ;;
 tty)
