@@ -6,9 +6,10 @@
 # mpiexec stay what they were (MPICH's on a machine that had only it).
 # Idempotent; needs root (or sudo) only when something must be installed.
 # clang-14 and libclang-rt-14-dev (libFuzzer and the sanitizer runtimes) build
-# the fuzz targets only (scripts/test.sh --fuzz, scripts/fuzz.sh).
+# the fuzz targets only (scripts/test.sh --fuzz, scripts/fuzz.sh). locales-all
+# gives the locale tests de_DE.UTF-8 and tr_TR.UTF-8 (they skip without).
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config mpich libmpich-dev libcsv-dev libcmocka-dev libncurses-dev tmux iproute2 python3 clang-format libhwloc-dev gnuplot-nox clang-14 libclang-rt-14-dev valgrind)
+pkgs=(build-essential cmake pkg-config mpich libmpich-dev libcsv-dev libcmocka-dev libncurses-dev tmux iproute2 python3 clang-format libhwloc-dev gnuplot-nox clang-14 libclang-rt-14-dev valgrind locales-all)
 case "${1:-}" in
 --openmpi) pkgs+=(libopenmpi-dev openmpi-bin) ;;
 "") ;;

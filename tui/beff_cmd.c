@@ -14,6 +14,7 @@
 #include "batch.h"
 #include "beff_run.h"
 #include "job.h"
+#include "mbx/ascii.h"
 #include "mbx/beff.h"
 #include "mbx/csvio.h"
 #include "mbx/sizes.h"
@@ -158,7 +159,7 @@ static int parse_cli(int argc, char **argv, beff_cli *c, char *msg)
             } else if (!strcmp(a, "--rmax")) {
                 char *end;
                 errno = 0;
-                c->o.rmax_gflops = strtod(v, &end);
+                c->o.rmax_gflops = mbx_strtod(v, &end);
                 if (errno || end == v || *end || !(c->o.rmax_gflops > 0) ||
                     !isfinite(c->o.rmax_gflops))
                     return bad(msg, "--rmax: expected GFlop/s > 0, got '%s'", v);

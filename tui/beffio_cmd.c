@@ -11,6 +11,7 @@
 #include "batch.h"
 #include "beffio_run.h"
 #include "job.h"
+#include "mbx/ascii.h"
 #include "mbx/beffio.h"
 #include "mbx/csvio.h"
 #include "tprint.h"
@@ -151,7 +152,7 @@ static int parse(int argc, char **argv, cmd_opts *c, char *msg)
         if (!strcmp(a, "--time")) {
             char *end = NULL;
             errno = 0;
-            double t = strtod(v, &end);
+            double t = mbx_strtod(v, &end);
             if (errno || end == v || *end || !(t >= 0.1 && t <= T_MAX_S)) {
                 snprintf(msg, MSG_LEN, "--time: '%s' is not a number of seconds in 0.1..86400", v);
                 return 2;

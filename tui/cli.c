@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "job.h"
+#include "mbx/ascii.h"
 #include "mbx/sizes.h"
 #include "mbx/version.h"
 
@@ -85,7 +86,7 @@ static int parse_number(const char *opt, const char *v, mbx_run_opts *o, char *m
         return 0;
     }
     char *end = NULL;
-    double x = strtod(v, &end);
+    double x = mbx_strtod(v, &end);
     int ok = end != v && *end == '\0';
     if (strcmp(opt, "--window") == 0) {
         ok = ok && x >= 1e-6 && x <= 10.0;
@@ -163,7 +164,7 @@ int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t 
             if (!(v = take_value(argc, argv, &i, "--settle", msg, len)))
                 return 2;
             char *end = NULL;
-            double s = strtod(v, &end);
+            double s = mbx_strtod(v, &end);
             if (end == v || *end != '\0' || !(s >= 0.0 && s <= 60.0)) {
                 snprintf(msg, len, "--settle: expected seconds in 0..60 (got '%s')", v);
                 return 2;

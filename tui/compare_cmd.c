@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "mbx/ascii.h"
 #include "mbx/compare.h"
 #include "mbx/csvio.h"
 #include "mbx/esc.h"
@@ -260,7 +261,7 @@ static int parse_alpha(const char *v, double *alpha)
 {
     char *end = NULL;
     errno = 0;
-    double a = v ? strtod(v, &end) : NAN;
+    double a = v ? mbx_strtod(v, &end) : NAN;
     if (v == NULL || end == v || *end != '\0' || errno != 0 || !(a > 0 && a < 1))
         return bad("--alpha: expected 0 < ALPHA < 1, got %s", v && *v ? v : "nothing");
     *alpha = a;

@@ -16,6 +16,7 @@
 #include "core/canvas.h"
 #include "ex_keys.h"
 #include "explorer.h"
+#include "mbx/ascii.h"
 #include "mbx/sizes.h"
 
 #define QUICK_DEFAULT "1MiB"
@@ -86,7 +87,7 @@ static void validate(explorer *x)
     if (strcmp(r, "none") != 0) {
         char *end;
         errno = 0;
-        double g = strtod(r, &end);
+        double g = mbx_strtod(r, &end);
         if (errno || end == r || *end || !(g > 0) || !isfinite(g))
             snprintf(b->ferr[EXB_RMAX], sizeof b->ferr[0], "Rmax: expected none or GFlop/s > 0");
     }
@@ -105,7 +106,7 @@ static void validate(explorer *x)
     }
     char *end;
     errno = 0;
-    double t = strtod(b->field[EXB_TIME], &end);
+    double t = mbx_strtod(b->field[EXB_TIME], &end);
     if (errno || end == b->field[EXB_TIME] || *end || !(t >= 0.1 && t <= 86400))
         snprintf(b->ferr[EXB_TIME], sizeof b->ferr[0],
                  "T seconds: expected a number of seconds in 0.1..86400");
@@ -339,7 +340,8 @@ void ex_beff_run(explorer *x)
         if (strcmp(b->field[EXB_MEM], "auto") != 0 &&
             mbx_size_parse(b->field[EXB_MEM], &o.mem_per_proc, why, sizeof why) < 0)
             o.mem_per_proc = 0;
-        o.rmax_gflops = strcmp(b->field[EXB_RMAX], "none") ? strtod(b->field[EXB_RMAX], NULL) : 0;
+        o.rmax_gflops =
+            strcmp(b->field[EXB_RMAX], "none") ? mbx_strtod(b->field[EXB_RMAX], NULL) : 0;
         /* A fixed seed for the fake (stable screens), the time otherwise. */
         o.seed = x->be->fake ? 1 : (unsigned)time(NULL);
         o.nrandom = atoi(b->field[EXB_RANDOM]);
@@ -349,7 +351,7 @@ void ex_beff_run(explorer *x)
         mbx_beffio_opts o;
         memset(&o, 0, sizeof o);
         o.dir = b->field[EXB_DIR][0] ? b->field[EXB_DIR] : NULL;
-        o.T_s = strtod(b->field[EXB_TIME], NULL);
+        o.T_s = mbx_strtod(b->field[EXB_TIME], NULL);
         rc = x->be->beffio(x->be, &o, on_beffio_row, x, &b->iosum, msg, sizeof msg);
     }
     b->t1 = now(x);

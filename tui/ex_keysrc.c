@@ -1,10 +1,10 @@
 #include "ex_keysrc.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mbx/ascii.h"
 #include "tprint.h"
 
 struct ex_keysrc {
@@ -73,10 +73,10 @@ ex_keysrc *ex_keysrc_script(const char *path, const char *dir, int rows, int col
         if (hash)
             *hash = '\0';
         for (char *p = line; *p;) {
-            while (*p && isspace((unsigned char)*p))
+            while (*p && mbx_ascii_isspace((unsigned char)*p))
                 p++;
             char *s = p;
-            while (*p && !isspace((unsigned char)*p))
+            while (*p && !mbx_ascii_isspace((unsigned char)*p))
                 p++;
             if (p == s)
                 break;
@@ -114,7 +114,7 @@ static int named_key(const char *t)
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(t, names[i].name) == 0)
             return names[i].key;
-    if (t[0] && !t[1] && isprint((unsigned char)t[0]))
+    if (t[0] && !t[1] && mbx_ascii_isprint((unsigned char)t[0]))
         return (unsigned char)t[0];
     return ERR;
 }

@@ -424,7 +424,11 @@ static int explore_root(mbx_engine *e, int argc, char **argv)
 
 int mbx_explore_main(int argc, char **argv)
 {
-    setlocale(LC_ALL, "");
+    /* Only the terminal's character set comes from the environment (wide
+     * characters, braille glyphs). LC_NUMERIC and the rest stay "C", so the
+     * CSVs, plans and forms read and write '.' under every locale; parsers
+     * fold case in ASCII (mbx/ascii.h), never by LC_CTYPE's rules. */
+    setlocale(LC_CTYPE, "");
     opts o;
     int rc = parse(argc, argv, &o);
     if (rc)

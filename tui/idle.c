@@ -6,6 +6,7 @@
 
 #include "batch.h"
 #include "job.h"
+#include "mbx/ascii.h"
 #include "tprint.h"
 
 static int idle_root(mbx_engine *e, int argc, char **argv)
@@ -17,7 +18,7 @@ static int idle_root(mbx_engine *e, int argc, char **argv)
     }
     if (argc == 1) {
         char *end;
-        secs = strtod(argv[0], &end);
+        secs = mbx_strtod(argv[0], &end);
         if (end == argv[0] || *end != '\0' || !(secs >= 0.1 && secs <= 3600)) {
             mbx_tprintf(stderr,
                         "mpibex: idle: SECONDS: expected a number in 0.1..3600 (got '%s')\n",

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "mbx/ascii.h"
 #include "mbx/csvio.h"
 #include "mbx/file.h"
 #include "mbx/result.h"
@@ -280,9 +281,9 @@ static int resume_load(const char *csv, const char *journal, uint64_t hash, mbx_
         mbx_point_key(out->key[out->n], MBX_KEY_MAX, c[col[0]], c[col[1]], out->procs[out->n],
                       out->bytes[out->n], pv, rv);
         mbx_curve_key(out->curve[out->n], MBX_KEY_MAX, c[col[0]], c[col[1]], pv, rv);
-        out->median_s[out->n] = *med ? strtod(med, NULL) * 1e-6 : NAN;
+        out->median_s[out->n] = *med ? mbx_strtod(med, NULL) * 1e-6 : NAN;
         const char *plain = plain_col >= 0 ? c[plain_col] : "";
-        out->plain_s[out->n] = *plain ? strtod(plain, NULL) * 1e-6 : NAN;
+        out->plain_s[out->n] = *plain ? mbx_strtod(plain, NULL) * 1e-6 : NAN;
         out->refined[out->n] = strcmp(c[col[7]], "1") == 0;
         out->n++;
     }

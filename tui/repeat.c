@@ -16,6 +16,7 @@
 
 #include "compare_cmd.h"
 #include "launcher.h"
+#include "mbx/ascii.h"
 #include "mbx/csvio.h"
 #include "mbx/merge.h"
 #include "mbx/result.h"
@@ -368,7 +369,7 @@ static int merge_launches(rep *r, long n)
         mbx_merge_fields f, wf;
         for (size_t i = 0; i < s.keys; i++) {
             mbx_merge_format(m, i, &f);
-            double sp = f.field[17][0] ? strtod(f.field[17], NULL) : -1;
+            double sp = f.field[17][0] ? mbx_strtod(f.field[17], NULL) : -1;
             if (sp > worst)
                 worst = sp, wi = i;
         }

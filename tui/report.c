@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "mbx/ascii.h"
 #include "report_int.h"
 #include "tprint.h"
 
@@ -479,7 +480,7 @@ int mbx_report_cmd(int argc, char **argv)
             char *end;
             v = value(argc, argv, &i, "--alpha");
             errno = 0;
-            o.alpha = v ? strtod(v, &end) : 0;
+            o.alpha = v ? mbx_strtod(v, &end) : 0;
             if (v == NULL || *v == '\0' || *end != '\0' || errno != 0 || !(o.alpha > 0) ||
                 !(o.alpha < 1)) {
                 free(in);

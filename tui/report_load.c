@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "mbx/ascii.h"
 #include "mbx/compare.h"
 #include "mbx/csvio.h"
 #include "mbx/merge.h"
@@ -95,7 +96,7 @@ static int parse_num(const char *s, double *v)
         return 1;
     }
     errno = 0;
-    *v = strtod(s, &end);
+    *v = mbx_strtod(s, &end);
     return errno == 0 && end != s && *end == '\0' && isfinite(*v);
 }
 

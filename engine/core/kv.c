@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mbx/ascii.h"
+
 /* Flatten line breaks: sidecar files are one fact per row. */
 static char *one_line(const char *s)
 {
@@ -49,7 +51,7 @@ int mbx_kv_addf(mbx_kvlist *l, const char *key, const char *fmt, ...)
     va_list ap, ap2;
     va_start(ap, fmt);
     va_copy(ap2, ap);
-    int len = vsnprintf(NULL, 0, fmt, ap);
+    int len = mbx_vsnprintf_c(NULL, 0, fmt, ap);
     va_end(ap);
     if (len < 0) {
         va_end(ap2);
@@ -60,7 +62,7 @@ int mbx_kv_addf(mbx_kvlist *l, const char *key, const char *fmt, ...)
         va_end(ap2);
         return MBX_E_NOMEM;
     }
-    vsnprintf(raw, (size_t)len + 1, fmt, ap2);
+    mbx_vsnprintf_c(raw, (size_t)len + 1, fmt, ap2);
     va_end(ap2);
     char *val = one_line(raw);
     free(raw);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mbx/ascii.h"
 #include "mbx/result.h"
 #include "mbx/stats.h"
 #include "msg.h"
@@ -101,7 +102,7 @@ static int parse_time(const char *s, double *v)
     }
     char *end;
     errno = 0;
-    *v = strtod(s, &end);
+    *v = mbx_strtod(s, &end);
     return errno == 0 && end != s && *end == '\0' && isfinite(*v);
 }
 
@@ -486,7 +487,7 @@ void mbx_merge_summarize(const mbx_merge *m, mbx_merge_summary *out)
 static void put(mbx_merge_fields *o, int i, const char *fmt, double x)
 {
     if (isfinite(x)) {
-        snprintf(o->store[i], sizeof o->store[i], fmt, x);
+        mbx_snprintf_c(o->store[i], sizeof o->store[i], fmt, x);
         o->field[i] = o->store[i];
     } else {
         o->field[i] = "";

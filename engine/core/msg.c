@@ -6,13 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "mbx/ascii.h"
+
 void mbx_msgf(char *msg, size_t msglen, const char *fmt, ...)
 {
     if (msg == NULL || msglen == 0)
         return;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, msglen, fmt, ap);
+    mbx_vsnprintf_c(msg, msglen, fmt, ap);
     va_end(ap);
 }
 
@@ -34,6 +36,6 @@ int mbx_field_number(const char *s, double *v, int empty_ok)
     }
     char *end;
     errno = 0;
-    *v = strtod(s, &end);
+    *v = mbx_strtod(s, &end);
     return errno == 0 && end != s && *end == '\0' && isfinite(*v);
 }

@@ -1,12 +1,12 @@
 #include "mbx/plan.h"
 
 #include <assert.h>
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mbx/ascii.h"
 #include "msg.h"
 
 #define PLAN_DEFAULT_SIZES "1:4MiB:2"
@@ -44,11 +44,11 @@ static int key_index(const char *key)
 /* Trim s in place, returning the first non-space character. */
 static char *trim(char *s)
 {
-    while (isspace((unsigned char)*s)) {
+    while (mbx_ascii_isspace((unsigned char)*s)) {
         s++;
     }
     size_t n = strlen(s);
-    while (n > 0 && isspace((unsigned char)s[n - 1])) {
+    while (n > 0 && mbx_ascii_isspace((unsigned char)s[n - 1])) {
         s[--n] = '\0';
     }
     return s;
@@ -95,7 +95,7 @@ static int expand_range(char *v, long long lim, size_t max, int64_t *list, size_
     double f = 2.0;
     char *end = NULL;
     if (p2) {
-        f = strtod(trim(p2 + 1), &end);
+        f = mbx_strtod(trim(p2 + 1), &end);
         if (end == p2 + 1 || *end != '\0' || !(f > 1.0 && f <= 64.0)) {
             mbx_msgf(why, whylen, "range factor F must be a number with 1 < F <= 64 (A:B:F)");
             return MBX_E_INVAL;
@@ -243,7 +243,7 @@ static int set_refine(mbx_measurement *m, const char *v, char *why, size_t whyle
         return MBX_OK;
     }
     char *end = NULL;
-    double e = strtod(v, &end);
+    double e = mbx_strtod(v, &end);
     if (end != v && *end == '%' && end[1] == '\0')
         e /= 100.0;
     else if (end == v || *end != '\0')

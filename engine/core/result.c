@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mbx/ascii.h"
+
 const char *const mbx_result_columns[MBX_RESULT_NCOLS] = {
     "benchmark",      "procs",      "bytes",          "n",          "mean_us",    "tmean_us",
     "median_us",      "min_us",     "max_us",         "q1_us",      "q3_us",      "stddev_us",
@@ -61,7 +63,7 @@ double mbx_result_bandwidth(const mbx_result *r)
 static void put_us(mbx_result_fields *o, int i, double seconds)
 {
     if (isfinite(seconds)) {
-        snprintf(o->store[i], sizeof o->store[i], "%.4f", seconds * 1e6);
+        mbx_snprintf_c(o->store[i], sizeof o->store[i], "%.4f", seconds * 1e6);
         o->field[i] = o->store[i];
     } else {
         o->field[i] = "";
@@ -98,7 +100,7 @@ void mbx_result_format(const mbx_result *r, mbx_result_fields *o)
     o->field[17] = o->store[17];
     double bw = mbx_result_bandwidth(r);
     if (isfinite(bw)) {
-        snprintf(o->store[18], sizeof o->store[18], "%.3f", bw);
+        mbx_snprintf_c(o->store[18], sizeof o->store[18], "%.3f", bw);
         o->field[18] = o->store[18];
     } else {
         o->field[18] = "";
@@ -108,7 +110,7 @@ void mbx_result_format(const mbx_result *r, mbx_result_fields *o)
     put_u(o, 21, (unsigned long long)r->nmin);
     put_u(o, 22, (unsigned long long)r->nmax);
     put_u(o, 23, (unsigned long long)r->batches);
-    snprintf(o->store[24], sizeof o->store[24], "%.6f", r->wall);
+    mbx_snprintf_c(o->store[24], sizeof o->store[24], "%.6f", r->wall);
     o->field[24] = o->store[24];
     o->field[25] = r->label ? r->label : "";
     if (r->root >= 0)

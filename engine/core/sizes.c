@@ -1,12 +1,12 @@
 #include "mbx/sizes.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mbx/ascii.h"
 #include "msg.h"
 
 #define SIZE_ALLOWED "sizes like 1, 64, 4K, 4KiB, 1M, 1MiB (binary multiples), up to 1TiB"
@@ -22,11 +22,11 @@
  * not fit. */
 static int trimmed_copy(const char *text, size_t len, char *buf, size_t buflen)
 {
-    while (len > 0 && isspace((unsigned char)*text)) {
+    while (len > 0 && mbx_ascii_isspace((unsigned char)*text)) {
         text++;
         len--;
     }
-    while (len > 0 && isspace((unsigned char)text[len - 1])) {
+    while (len > 0 && mbx_ascii_isspace((unsigned char)text[len - 1])) {
         len--;
     }
     if (len >= buflen) {
@@ -52,7 +52,7 @@ static int suffix_shift(const char *s, unsigned *shift)
         return 0;
     }
     for (size_t i = 0; i <= n; i++) {
-        low[i] = (char)tolower((unsigned char)s[i]);
+        low[i] = (char)mbx_ascii_tolower((unsigned char)s[i]);
     }
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         if (strcmp(low, table[i].name) == 0) {
@@ -82,7 +82,7 @@ static int size_parse(const char *text, uint64_t *out, char *why, size_t whylen)
     }
     const char *p = buf;
     uint64_t v = 0;
-    while (isdigit((unsigned char)*p)) {
+    while (mbx_ascii_isdigit((unsigned char)*p)) {
         /* Saturate once past the limit so huge digit strings cannot wrap. */
         if (v <= MBX_SIZE_MAX_BYTES) {
             v = v * 10 + (uint64_t)(*p - '0');
@@ -134,7 +134,7 @@ static int parse_factor(const char *text, double *out, char *msg, size_t msglen)
     size_t n = strlen(buf);
     char low[ITEM_MAX];
     for (size_t i = 0; i <= n; i++) {
-        low[i] = (char)tolower((unsigned char)buf[i]);
+        low[i] = (char)mbx_ascii_tolower((unsigned char)buf[i]);
     }
     if (strcmp(low, "sqrt2") == 0) {
         *out = SQRT2;
@@ -146,7 +146,7 @@ static int parse_factor(const char *text, double *out, char *msg, size_t msglen)
         return MBX_E_INVAL;
     }
     char *end = NULL;
-    double f = strtod(buf, &end);
+    double f = mbx_strtod(buf, &end);
     if (end != buf + n || !(f > 1.0) || f > 1024.0) {
         mbx_msgf(msg, msglen, "FACTOR \"%s\" is out of range; " FACTOR_ALLOWED, buf);
         return MBX_E_INVAL;

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mbx/ascii.h"
+
 #define MSG_GENERIC                                                                                \
     "expected stderr:EPS, cv:EPS, ci:EPS or fixed:N with 0 < EPS < 1 (e.g. stderr:3%)"
 
@@ -50,7 +52,7 @@ static int parse_eps(const char *v, double *eps)
         return -1;
     char *end;
     errno = 0;
-    double d = strtod(v, &end);
+    double d = mbx_strtod(v, &end);
     if (end == v || errno == ERANGE)
         return -1;
     if (*end == '%') {
@@ -127,7 +129,7 @@ static void format_eps(const char *name, double eps, char *buf, size_t len)
     for (int digits = 6; digits <= 17; digits++) {
         char text[40];
         double back;
-        snprintf(text, sizeof text, "%.*g", digits, eps);
+        mbx_snprintf_c(text, sizeof text, "%.*g", digits, eps);
         if (parse_eps(text, &back) == 0 || digits == 17) {
             snprintf(buf, len, "%s:%s", name, text);
             return;

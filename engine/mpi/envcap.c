@@ -12,6 +12,7 @@
 
 #include "engine_internal.h"
 #include "hwtopo.h"
+#include "mbx/ascii.h"
 #include "mbx/cache.h"
 #include "mbx/threads.h"
 #include "mbx/version.h"
@@ -154,7 +155,7 @@ static int cpuinfo_field(const char *field, char *val, size_t len, double *lo, d
             trim(val);
         }
         if (lo) {
-            double v = strtod(colon + 1, NULL);
+            double v = mbx_strtod(colon + 1, NULL);
             if (found == 0 || v < *lo)
                 *lo = v;
             if (found == 0 || v > *hi)
@@ -219,7 +220,7 @@ static int cpufreq_mhz(const char *name, char *buf, size_t len)
             err = err ? err : -rc;
             continue;
         }
-        double v = strtod(val, NULL) / 1000.0;
+        double v = mbx_strtod(val, NULL) / 1000.0;
         lo = n == 0 || v < lo ? v : lo;
         hi = n == 0 || v > hi ? v : hi;
         n++;

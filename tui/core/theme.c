@@ -7,15 +7,14 @@
  * whole lines only, because '#' also starts an RGB colour. */
 #include "theme.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
+#include "mbx/ascii.h"
 #include "mbx/status.h"
 
 #define BOLD MBX_ATTR_BOLD
@@ -120,10 +119,10 @@ static int fail(const parser *p, int rc, const char *what, const char *fmt, ...)
 
 static char *trim(char *s)
 {
-    while (isspace((unsigned char)*s))
+    while (mbx_ascii_isspace((unsigned char)*s))
         s++;
     size_t n = strlen(s);
-    while (n > 0 && isspace((unsigned char)s[n - 1]))
+    while (n > 0 && mbx_ascii_isspace((unsigned char)s[n - 1]))
         s[--n] = '\0';
     return s;
 }
@@ -132,7 +131,7 @@ static char *trim(char *s)
 static int parse_color(const char *tok, mbx_color *out, const char **why)
 {
     size_t n = strlen(tok), digits = strspn(tok, "0123456789");
-    const char *name = strncasecmp(tok, "bright-", 7) == 0 ? tok + 7 : tok;
+    const char *name = mbx_ascii_ncasecmp(tok, "bright-", 7) == 0 ? tok + 7 : tok;
     if (tok[0] == '#') {
         *out = (mbx_color){MBX_COLOR_RGB, (unsigned)strtoul(tok + 1, NULL, 16)};
         *why = n == 7 && strspn(tok + 1, "0123456789abcdefABCDEF") == 6
@@ -146,10 +145,10 @@ static int parse_color(const char *tok, mbx_color *out, const char **why)
         return *why ? MBX_E_INVAL : MBX_OK;
     }
     *out = (mbx_color){MBX_COLOR_DEFAULT, 0};
-    if (strcasecmp(tok, "default") == 0)
+    if (mbx_ascii_casecmp(tok, "default") == 0)
         return MBX_OK;
     for (unsigned i = 0; i < 8; i++) {
-        if (strcasecmp(name, color_names[i]) == 0) {
+        if (mbx_ascii_casecmp(name, color_names[i]) == 0) {
             *out = (mbx_color){MBX_COLOR_INDEX, (name == tok ? 0 : 8) + i};
             return MBX_OK;
         }
@@ -172,14 +171,14 @@ static int parse_value(const parser *p, const char *key, char *val, int mono, mb
     if (n == 0)
         return fail(p, MBX_E_INVAL, key, "missing value; expected %s",
                     mono ? "ATTR... or none" : "FG [on BG] [ATTR...]");
-    if (mono && strcasecmp(tok[0], "none") == 0) {
+    if (mono && mbx_ascii_casecmp(tok[0], "none") == 0) {
         if (n > 1)
             return fail(p, MBX_E_INVAL, key, "'none' cannot be combined with attributes");
         i = 1;
     } else if (!mono) {
         if ((rc = parse_color(tok[i++], &fg, &why)) < 0)
             return fail(p, rc, key, why, tok[0]);
-        if (i < n && strcasecmp(tok[i], "on") == 0) {
+        if (i < n && mbx_ascii_casecmp(tok[i], "on") == 0) {
             if (++i == n)
                 return fail(p, MBX_E_INVAL, key, "'on' needs a background colour; " COLORS_ALLOWED);
             if ((rc = parse_color(tok[i], &bg, &why)) < 0)
@@ -189,7 +188,7 @@ static int parse_value(const parser *p, const char *key, char *val, int mono, mb
     }
     for (; i < n; i++) {
         size_t a = 0;
-        while (a < NATTRS && strcasecmp(tok[i], attr_names[a].name) != 0)
+        while (a < NATTRS && mbx_ascii_casecmp(tok[i], attr_names[a].name) != 0)
             a++;
         if (a < NATTRS) {
             bits |= attr_names[a].bit;
@@ -222,9 +221,9 @@ static int parse_line(const parser *p, char *s, int *sec, mbx_theme *t)
             return fail(p, MBX_E_INVAL, s, "malformed section header; expected [colors] or [mono]");
         s[n - 1] = '\0';
         char *name = trim(s + 1);
-        *sec = strcasecmp(name, "colors") == 0 ? SEC_COLORS
-               : strcasecmp(name, "mono") == 0 ? SEC_MONO
-                                               : SEC_NONE;
+        *sec = mbx_ascii_casecmp(name, "colors") == 0 ? SEC_COLORS
+               : mbx_ascii_casecmp(name, "mono") == 0 ? SEC_MONO
+                                                      : SEC_NONE;
         return *sec ? MBX_OK
                     : fail(p, MBX_E_UNKNOWN, name, "unknown section; allowed: colors, mono");
     }
@@ -235,7 +234,7 @@ static int parse_line(const parser *p, char *s, int *sec, mbx_theme *t)
     char *key = trim(s), *val = trim(eq + 1);
     if (*key == '\0')
         return fail(p, MBX_E_INVAL, NULL, "missing key before '='");
-    if (strcasecmp(key, "name") == 0) {
+    if (mbx_ascii_casecmp(key, "name") == 0) {
         if (*sec != SEC_NONE)
             return fail(p, MBX_E_INVAL, key, "name must come before the first section");
         if (*val == '\0' || strlen(val) >= sizeof t->name)
@@ -247,7 +246,7 @@ static int parse_line(const parser *p, char *s, int *sec, mbx_theme *t)
     if (*sec == SEC_NONE)
         return fail(p, MBX_E_INVAL, key, "key outside a section; put it under [colors] or [mono]");
     for (int r = 0; r < MBX_ROLE_COUNT; r++)
-        if (strcasecmp(key, role_names[r]) == 0)
+        if (mbx_ascii_casecmp(key, role_names[r]) == 0)
             return parse_value(p, key, val, *sec == SEC_MONO, &t->role[r]);
     char list[LINE_MAX_LEN];
     int len = 0;
