@@ -93,7 +93,14 @@ static void put_ascii(out *o, sink k, unsigned char c)
             put(o, &ch, 1);
         }
         return;
-    case SINK_GNUPLOT: put(o, ch == '\'' ? "''" : &ch, ch == '\'' ? 2 : 1); return;
+    case SINK_GNUPLOT:
+        /* Not '' (gnuplot 5.4 misreads '''x' and 'a''''b'): close the
+         * literal, join a double-quoted quote, open it again. */
+        if (c == '\'')
+            put(o, "'.\"'\".'", 7);
+        else
+            put(o, &ch, 1);
+        return;
     }
 }
 

@@ -53,6 +53,8 @@ def hostile(mark, tag):
         "nl\nset output '%s/%s-nl'\nprint 'x" % (mark, tag),
         "esc\x1b[2J\x1b[31mred\x1b]0;OWNED-TITLE\x07\x9b1m\udc9bx\u202e",
         "<script>alert(1)</script>|`md`|&amp;@png_term",
+        # gnuplot 5.4 misreads '' at the start of a literal and two in a row
+        "'<touch %s/%s-lt''''x'" % (mark, tag),
     ]
 
 
@@ -230,6 +232,9 @@ class Page(HTMLParser):
 
 def check_report(out, mark):
     bad = check_gp(os.path.join(out, "plots.gp"))
+    for f in ("index.html", "index.md"):
+        if not os.path.exists(os.path.join(out, f)):
+            return fail("no %s in the report" % f)
     names = hostile(mark, "csv")
     p = Page()
     html = open(os.path.join(out, "index.html"), encoding="utf-8").read()
