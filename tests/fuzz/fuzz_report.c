@@ -10,7 +10,8 @@
  *
  * Instead of gnuplot, a stub script (sh) creates each plot the script
  * names, so the pages get written too; set MBX_FUZZ_GNUPLOT=gnuplot to run
- * the real one (slow), and MBX_FUZZ_VERBOSE=1 to see each run's outcome.
+ * the real one (slow; then a script gnuplot refuses is a failure too), and
+ * MBX_FUZZ_VERBOSE=1 to see each run's outcome.
  *
  * Input: byte 0 picks the shape (bit 0: a second input B, bit 1: B is a
  * directory of launches); the rest is cut at MBX_FUZZ_SEP into a name (used
@@ -388,6 +389,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (getenv("MBX_FUZZ_VERBOSE") != NULL) /* what a seed reaches */
         fprintf(stderr, "fuzz_report: exit %d: %s\n", rc, msg);
     MBX_FUZZ_CHECK(rc == 0 || rc == 1 || rc == 2);
+    /* With the real gnuplot, no text may break the script it reads. */
+    MBX_FUZZ_CHECK(gp == NULL || *gp == '\0' || strncmp(msg, "gnuplot plots.gp", 16) != 0);
     MBX_FUZZ_CHECK(rc == 0 || msg[0] != '\0');
 
     MBX_FUZZ_CHECK(nftw(root, check_place, 16, FTW_PHYS) == 0);
