@@ -17,6 +17,7 @@
 #include "journal.h"
 #include "mbx/bench.h"
 #include "mbx/csvio.h"
+#include "mbx/dir.h"
 #include "mbx/engine.h"
 #include "mbx/file.h"
 #include "mbx/plan.h"
@@ -506,13 +507,15 @@ static int write_failure(run_state *st, const char *path, int rc)
                 path, mbx_file_why(err), st->res.n + st->done, st->opt.output);
         return 1;
     }
-    const char *tmp = getenv("TMPDIR");
+    /* A new private directory (mkdtemp, then opened without following and
+     * checked to be ours and 0700, as every directory mpibex makes in a
+     * shared place: mbx_dir_temp). */
+    const char *tmp = mbx_dir_tmp(), *why = NULL;
     char dir[4096];
-    snprintf(dir, sizeof dir, "%s/mpibex-rescue-XXXXXX", tmp && tmp[0] == '/' ? tmp : "/tmp");
     const char *base = strrchr(st->opt.output, '/');
     base = base ? base + 1 : st->opt.output;
     char csv[4200] = "", *obs = NULL, *jr = NULL;
-    int saved = mkdtemp(dir) != NULL;
+    int saved = mbx_dir_temp(tmp, "mpibex-rescue-", dir, sizeof dir, NULL, &why) == MBX_OK;
     if (saved) {
         snprintf(csv, sizeof csv, "%s/%s", dir, base);
         obs = st->obs ? mbx_csv_sidecar(csv, ".obs.csv") : NULL;
@@ -530,8 +533,7 @@ static int write_failure(run_state *st, const char *path, int rc)
         fprintf(stderr,
                 "mpibex: '%s' was removed or renamed while the run wrote it (%s), and saving "
                 "the %zu finished points under %s failed: %s\n",
-                path, mbx_file_why(err), st->res.n + st->done, tmp && tmp[0] == '/' ? tmp : "/tmp",
-                strerror(errno));
+                path, mbx_file_why(err), st->res.n + st->done, tmp, why ? why : strerror(errno));
     free(obs);
     free(jr);
     return 1;

@@ -288,6 +288,8 @@ static int root(mbx_engine *e, int argc, char **argv)
     rc = mbx_beffio_run(e, &c.o, on_row, &st, &s, msg, sizeof msg);
     if (st.tty && !st.quiet)
         fputc('\n', stderr);
+    if (s.stale_note[0])
+        fprintf(stderr, "mpibex: warning: %s\n", s.stale_note);
     int code = 0;
     if (rc == MBX_E_ABORTED && mbx_stop_signal) {
         fprintf(stderr, "mpibex: interrupted by signal %d: %s; files removed\n",

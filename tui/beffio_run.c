@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 
 #include "job.h"
 #include "mbx/beffio.h"
+#include "mbx/dir.h"
 
 #define PREFIX "mpibex-beffio-"
 #define DEFAULT_T_S 10.0
@@ -32,22 +34,25 @@ static int stop_hook(void *ud)
     return c->stop || mbx_stop_signal != 0;
 }
 
-/* Remove the flat files of a run directory, then the directory. */
-static int remove_run_dir(const char *path)
+/* The names a run creates in its directory: t0, t1, t3, t4 and t2.RANK. */
+static int run_file(const char *name, void *ud)
 {
-    DIR *d = opendir(path);
-    if (!d)
-        return errno == ENOENT ? 0 : -1;
-    struct dirent *de;
-    char f[4400];
-    while ((de = readdir(d)) != NULL) {
-        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-            continue;
-        snprintf(f, sizeof f, "%s/%s", path, de->d_name);
-        (void)unlink(f);
-    }
-    closedir(d);
-    return rmdir(path);
+    (void)ud;
+    if (name[0] != 't' || name[1] < '0' || name[1] > '4')
+        return 0;
+    if (name[2] == '\0')
+        return name[1] != '2';
+    if (name[1] != '2' || name[2] != '.' || name[3] == '\0')
+        return 0;
+    return strspn(name + 3, "0123456789") == strlen(name + 3);
+}
+
+/* Remove a run directory (relative to at): only if it is a directory of
+ * this user that nobody else can write in, and only the files a run
+ * creates; a planted link is refused, never followed. */
+static int remove_run_dir(int at, const char *path, const char **why)
+{
+    return mbx_dir_remove(at, path, MBX_DIR_PRIVATE | MBX_DIR_MISSING_OK, run_file, NULL, why);
 }
 
 static void host_name(char *h, size_t n)
@@ -60,15 +65,17 @@ static void host_name(char *h, size_t n)
             *p = '_';
 }
 
-int mbx_beffio_cleanup_stale(const char *dir)
+int mbx_beffio_cleanup_stale(const char *dir, char *note, size_t notelen)
 {
     char host[256], mine[300];
     host_name(host, sizeof host);
     snprintf(mine, sizeof mine, PREFIX "%s-", host);
+    if (note && notelen)
+        note[0] = '\0';
     DIR *d = opendir(dir);
     if (!d)
         return 0;
-    int removed = 0;
+    int removed = 0, refused = 0;
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
         size_t ml = strlen(mine);
@@ -80,12 +87,19 @@ int mbx_beffio_cleanup_stale(const char *dir)
             continue;
         if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
             continue; /* alive, or not ours to judge */
-        char p[4400];
-        snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
-        if (remove_run_dir(p) == 0)
+        const char *why = NULL;
+        if (remove_run_dir(dirfd(d), de->d_name, &why) == 0) {
             removed++;
+        } else if (note && notelen && refused++ == 0) {
+            snprintf(note, notelen, "left the stale run directory '%s/%s' in place: %s", dir,
+                     de->d_name, why ? why : strerror(errno));
+        }
     }
     closedir(d);
+    if (note && notelen && refused > 1) {
+        size_t n = strlen(note);
+        snprintf(note + n, notelen - n, " (and %d more)", refused - 1);
+    }
     return removed;
 }
 
@@ -111,7 +125,8 @@ static void unlink_type(const char *run, int type, int nprocs)
 /* Checks before anything is written: T, the directory, the memory, the
  * space. Fills dir (absolute) and the table. */
 static int prepare(mbx_engine *e, const mbx_beffio_opts *o, char *dir, size_t dirlen,
-                   uint64_t *mpart, double *budget, char *msg, size_t msglen)
+                   uint64_t *mpart, double *budget, char *note, size_t notelen, char *msg,
+                   size_t msglen)
 {
     const char *d = o->dir;
     if (!d || !*d)
@@ -144,7 +159,7 @@ static int prepare(mbx_engine *e, const mbx_beffio_opts *o, char *dir, size_t di
     *mpart = mbx_beffio_mpart(mem);
     mbx_beffio_pattern table[MBX_BEFFIO_NPATTERNS];
     mbx_beffio_table(*mpart, table);
-    (void)mbx_beffio_cleanup_stale(dir);
+    (void)mbx_beffio_cleanup_stale(dir, note, notelen);
     struct statvfs vfs;
     if (statvfs(dir, &vfs) != 0) {
         snprintf(msg, msglen, "--dir: cannot read the free space of '%s': %s", dir,
@@ -250,12 +265,17 @@ int mbx_beffio_run(mbx_engine *e, const mbx_beffio_opts *o, mbx_beffio_progress 
     char dir[4096], run[4400], host[256];
     uint64_t mpart = 0;
     double budget = 0.0;
-    int rc = prepare(e, o, dir, sizeof dir, &mpart, &budget, msg, msglen);
+    int rc = prepare(e, o, dir, sizeof dir, &mpart, &budget, out->stale_note,
+                     sizeof out->stale_note, msg, msglen);
     if (rc < 0)
         return rc;
     host_name(host, sizeof host);
     snprintf(run, sizeof run, "%s/" PREFIX "%s-%ld", dir, host, (long)getpid());
-    (void)remove_run_dir(run); /* a pid reused after a killed run */
+    const char *why = NULL;
+    if (remove_run_dir(AT_FDCWD, run, &why) != 0) { /* a pid reused after a killed run */
+        snprintf(msg, msglen, "--dir: '%s' is in the way and not removed: %s", run, why);
+        return MBX_E_IO;
+    }
     if (mkdir(run, 0700) != 0) {
         snprintf(msg, msglen, "--dir: cannot create '%s': %s", run, strerror(errno));
         return MBX_E_IO;
@@ -263,8 +283,8 @@ int mbx_beffio_run(mbx_engine *e, const mbx_beffio_opts *o, mbx_beffio_progress 
     ctx c = {.cb = cb, .ud = ud};
     double t0 = MPI_Wtime();
     rc = run_all(e, run, mpart, T, budget, &c, out, msg, msglen);
-    if (remove_run_dir(run) != 0 && rc >= 0) {
-        snprintf(msg, msglen, "cannot remove '%s': %s", run, strerror(errno));
+    if (remove_run_dir(AT_FDCWD, run, &why) != 0 && rc >= 0) {
+        snprintf(msg, msglen, "cannot remove '%s': %s", run, why);
         rc = MBX_E_IO;
     }
     out->wall_s = MPI_Wtime() - t0;

@@ -55,6 +55,7 @@ typedef struct mbx_beffio_summary {
     uint64_t mpart_bytes;
     double wall_s;
     char rules[512];
+    char stale_note[600]; /* a stale run directory that was left in place, and why; "" if none */
 } mbx_beffio_summary;
 
 /* Rank 0 after every finished row; non-zero return stops the run. */
@@ -70,8 +71,12 @@ int mbx_beffio_run(mbx_engine *e, const mbx_beffio_opts *o, mbx_beffio_progress 
                    mbx_beffio_summary *out, char *msg, size_t msglen);
 
 /* Remove this host's stale mpibex-beffio-* directories in dir whose PID is
- * dead; returns how many were removed. Called by mbx_beffio_run(). */
-int mbx_beffio_cleanup_stale(const char *dir);
+ * dead; returns how many were removed. Called by mbx_beffio_run(). Only a
+ * directory of this user that nobody else can write in is cleaned, and
+ * only of the files a run creates (mbx_dir_remove): a planted link, a
+ * directory of another user or one holding other files is left in place,
+ * and note (may be NULL) says which and why in one line ("" if none). */
+int mbx_beffio_cleanup_stale(const char *dir, char *note, size_t notelen);
 
 /* `mpibex beffio [options]` (tui/beffio_cmd.c): every rank enters; returns
  * the process exit code (0, 1 failure, 2 bad input or too little space,

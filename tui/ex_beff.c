@@ -353,6 +353,8 @@ void ex_beff_run(explorer *x)
         o.dir = b->field[EXB_DIR][0] ? b->field[EXB_DIR] : NULL;
         o.T_s = mbx_strtod(b->field[EXB_TIME], NULL);
         rc = x->be->beffio(x->be, &o, on_beffio_row, x, &b->iosum, msg, sizeof msg);
+        if (b->iosum.stale_note[0]) /* stderr is the log while the screen is up */
+            fprintf(stderr, "mpibex: warning: %s\n", b->iosum.stale_note);
     }
     b->t1 = now(x);
     b->running = 0;

@@ -18,6 +18,7 @@
 #include "job.h"
 #include "mbx/bench.h"
 #include "mbx/csvio.h"
+#include "mbx/dir.h"
 #include "mbx/threads.h"
 #include "mbx/version.h"
 #include "tprint.h"
@@ -53,7 +54,8 @@ void mbx_explore_usage(void)
            "  --no-color           attributes only (also when NO_COLOR is set)\n"
            "  --glyphs SET         braille, block or ascii (default: braille in UTF-8 locales)\n"
            "  --autosave DIR|none  where every finished point is saved as it lands\n"
-           "                       (default $XDG_STATE_HOME/mpibex or ~/.local/state/mpibex)\n"
+           "                       (default $XDG_STATE_HOME/mpibex or ~/.local/state/mpibex;\n"
+           "                       without a home, a private directory in $TMPDIR)\n"
            "  --fake N             a simulated back end with N ranks, no MPI (demos, tests)\n"
            "  --headless COLSxROWS draw to a virtual screen; needs --keys (and --fake)\n"
            "  --keys FILE          headless key script; --dump-dir DIR for its screen dumps\n"
@@ -194,11 +196,14 @@ static int setup_explorer(explorer *x, const opts *o, char *msg, size_t msglen)
     } else if (o->autosave) {
         snprintf(x->autosave_dir, sizeof x->autosave_dir, "%s", o->autosave);
     } else if (!x->headless) {
-        const char *st = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-        if (st && st[0] == '/')
-            snprintf(x->autosave_dir, sizeof x->autosave_dir, "%s/mpibex", st);
-        else if (home)
-            snprintf(x->autosave_dir, sizeof x->autosave_dir, "%s/.local/state/mpibex", home);
+        /* Never a shared place (HOME unset used to mean /tmp/.local/...):
+         * without a home, a private directory in $TMPDIR (ex_app.c). */
+        x->autosave_private = 1;
+        if (mbx_dir_state_path(getenv("XDG_STATE_HOME"), getenv("HOME"), x->autosave_dir,
+                               sizeof x->autosave_dir) != MBX_OK) {
+            x->autosave_dir[0] = '\0';
+            x->autosave_tmp = 1;
+        }
     }
     return 0;
 }
@@ -283,12 +288,15 @@ static void catch_crashes(mbx_term *t)
  * (stderr), which is what is left to read when the terminal went away. */
 static void summary(explorer *x, FILE *out, int lost)
 {
-    char why[96] = "", saved[sizeof x->autosave_path + 32] = "";
+    char why[96] = "", saved[sizeof x->autosave_err + 64] = "";
     if (mbx_stop_signal)
         snprintf(why, sizeof why, "stopped by signal %d: ", (int)mbx_stop_signal);
     else if (lost)
         snprintf(why, sizeof why, "the terminal went away: ");
-    if (x->autosave_path[0] && x->ndone)
+    if (x->autosave_err[0])
+        snprintf(saved, sizeof saved, "; %s; %zu points not saved", x->autosave_err,
+                 x->autosave_lost);
+    else if (x->autosave_path[0] && x->ndone)
         snprintf(saved, sizeof saved, "; autosaved in %s", x->autosave_path);
     else if (x->ndone && why[0])
         snprintf(saved, sizeof saved, "; not autosaved (--autosave none)");
@@ -341,6 +349,7 @@ static int headless_main(const opts *o)
     ex_main_loop(&x);
     int failed = 0, dumps = ex_keysrc_dumps(x.keys, &failed);
     teardown(&x);
+    summary(&x, NULL, 0);
     fclose(x.devnull_out);
     fclose(x.devnull_in);
     mbx_backend_fake_free(&be);

@@ -273,7 +273,11 @@ typedef struct explorer {
     char autosave_dir[512];
     char autosave_path[600];
     struct mbx_csv_writer *autosave;
-    int start_now; /* --start */
+    int autosave_private;   /* the default state directory: private, else one in $TMPDIR */
+    int autosave_tmp;       /* no state directory: a private one in $TMPDIR at the first run */
+    char autosave_err[800]; /* the last failure, for the closing line; "" if none */
+    size_t autosave_lost;   /* finished points that reached no autosave file */
+    int start_now;          /* --start */
 
     /* figures */
     double draw_total, draw_max, last_draw, last_key_lag;

@@ -21,6 +21,7 @@
 
 #include "bridgeproto.h"
 #include "launcher_relay.h"
+#include "mbx/dir.h"
 
 #define KILL_GRACE_MS 5000 /* SIGTERM to SIGKILL */
 #define DRAIN_MS 1000      /* last screen bytes after the job ended */
@@ -56,38 +57,55 @@ typedef struct job {
     int interrupted; /* what stopped the job: Ctrl-C, Ctrl-\\, SIGTERM, SIGHUP; 0 if nothing */
 } job;
 
-static void mkdir_parents(char *dir)
+/* The log's directory when --log is not given: the state directory (made
+ * with every parent, private), else a new private directory in $TMPDIR,
+ * said on stderr; never a directory of a shared place that others could
+ * have made first. dir gets its path; returns its descriptor, or -1 after
+ * saying why on stderr. */
+static int log_dir(char *dir, size_t len)
 {
-    for (char *p = dir + 1;; p++) {
-        if (*p == '/' || *p == '\0') {
-            char c = *p;
-            *p = '\0';
-            mkdir(dir, 0700);
-            *p = c;
-            if (c == '\0')
-                return;
-        }
+    const char *why = NULL, *why_tmp = NULL;
+    int fd = -1;
+    int rc = mbx_dir_state_path(getenv("XDG_STATE_HOME"), getenv("HOME"), dir, len);
+    if (rc == MBX_OK && mbx_dir_make(dir, MBX_DIR_PRIVATE, &fd, &why) == MBX_OK)
+        return fd;
+    char state[PATH_MAX];
+    snprintf(state, sizeof state, "%s", rc == MBX_OK ? dir : "");
+    if (rc != MBX_OK)
+        why = rc == MBX_E_RANGE ? "the state directory's path is too long"
+                                : "HOME is unset and the account has no home directory";
+    if (mbx_dir_temp(mbx_dir_tmp(), "mpibex-log-", dir, len, &fd, &why_tmp) != MBX_OK) {
+        fprintf(stderr,
+                "mpibex: no place for the log: %s%s%s, and no private directory in %s: %s "
+                "(choose a file with --log FILE)\n",
+                state[0] ? state : "", state[0] ? ": " : "", why, mbx_dir_tmp(), why_tmp);
+        return -1;
     }
+    fprintf(stderr, "mpibex: %s%s%s%s; the log goes to the private directory %s\n",
+            state[0] ? "cannot use the state directory " : "", state, state[0] ? ": " : "", why,
+            dir);
+    return fd;
 }
 
 static int open_log(job *j, const char *given)
 {
     if (given) {
         snprintf(j->log_path, sizeof j->log_path, "%s", given);
+        j->logfd = open(j->log_path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
     } else {
-        const char *xdg = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-        char dir[PATH_MAX - 64], stamp[32];
+        char dir[PATH_MAX - 64], name[64], stamp[32];
+        int dfd = log_dir(dir, sizeof dir);
+        if (dfd < 0)
+            return 1;
         time_t t = time(NULL);
-        if (xdg && xdg[0] == '/')
-            snprintf(dir, sizeof dir, "%s/mpibex", xdg);
-        else
-            snprintf(dir, sizeof dir, "%s/.local/state/mpibex", home && *home ? home : "/tmp");
-        mkdir_parents(dir);
         strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime(&t));
-        snprintf(j->log_path, sizeof j->log_path, "%s/explore-%s-%ld.log", dir, stamp,
-                 (long)getpid());
+        snprintf(name, sizeof name, "explore-%s-%ld.log", stamp, (long)getpid());
+        snprintf(j->log_path, sizeof j->log_path, "%s/%s", dir, name);
+        j->logfd = openat(dfd, name, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+        int err = errno;
+        close(dfd);
+        errno = err;
     }
-    j->logfd = open(j->log_path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (j->logfd >= 0)
         return 0;
     if (given) {
@@ -102,17 +120,22 @@ static int open_log(job *j, const char *given)
 
 static int make_status_dir(job *j)
 {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(j->status_dir, sizeof j->status_dir, "%s/mpibex-XXXXXX",
-             tmp && tmp[0] == '/' ? tmp : "/tmp");
-    if (!mkdtemp(j->status_dir)) {
-        fprintf(stderr, "mpibex: cannot create a private directory in %s: %s\n",
-                tmp && tmp[0] == '/' ? tmp : "/tmp", strerror(errno));
+    const char *why = NULL;
+    if (mbx_dir_temp(mbx_dir_tmp(), "mpibex-", j->status_dir, sizeof j->status_dir, NULL, &why) !=
+        MBX_OK) {
+        fprintf(stderr, "mpibex: cannot create a private directory in %s: %s\n", mbx_dir_tmp(),
+                why);
         j->status_dir[0] = '\0';
         return -1;
     }
     snprintf(j->status_path, sizeof j->status_path, "%s/status", j->status_dir);
     return 0;
+}
+
+static int status_file(const char *name, void *ud)
+{
+    (void)ud;
+    return strcmp(name, "status") == 0;
 }
 
 /* Rank 0's exit code, or -1 when it wrote none (crashed, killed, another
@@ -132,8 +155,10 @@ static int take_status(job *j)
             code = (int)v;
         close(fd);
     }
-    unlink(j->status_path);
-    rmdir(j->status_dir);
+    const char *why = NULL;
+    if (mbx_dir_remove(AT_FDCWD, j->status_dir, MBX_DIR_PRIVATE | MBX_DIR_MISSING_OK, status_file,
+                       NULL, &why) != MBX_OK)
+        dprintf(j->logfd, "mpibex: left '%s' in place: %s\n", j->status_dir, why);
     return code;
 }
 

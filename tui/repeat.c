@@ -18,6 +18,7 @@
 #include "launcher.h"
 #include "mbx/ascii.h"
 #include "mbx/csvio.h"
+#include "mbx/dir.h"
 #include "mbx/merge.h"
 #include "mbx/result.h"
 #include "mbx/version.h"
@@ -56,6 +57,12 @@ static int ours(const char *name)
            strcmp(name, "repeat.csv") == 0;
 }
 
+static int ours_pick(const char *name, void *ud)
+{
+    (void)ud;
+    return ours(name);
+}
+
 /* DIR exists (created if missing) and holds no earlier launches; with
  * --force they are removed. */
 static int prepare_dir(rep *r)
@@ -78,22 +85,31 @@ static int prepare_dir(rep *r)
     DIR *d = opendir(dir);
     if (d == NULL)
         return mbx_repeat_bad("-o: cannot read '%s': %s", dir, strerror(errno));
-    int rc = 0;
-    for (struct dirent *e; rc == 0 && (e = readdir(d)) != NULL;) {
-        if (!ours(e->d_name))
-            continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        if (!r->o->force)
-            rc = mbx_repeat_bad(
-                "-o: '%s' already holds launches (%s); add --force to replace them, or "
-                "choose another directory",
-                dir, e->d_name);
-        else if (unlink(path) != 0)
-            rc = mbx_repeat_bad("--force: cannot remove '%s': %s", path, strerror(errno));
-    }
+    char first[256] = "";
+    for (struct dirent *e; !first[0] && (e = readdir(d)) != NULL;)
+        if (ours(e->d_name))
+            snprintf(first, sizeof first, "%s", e->d_name);
     closedir(d);
-    return rc;
+    if (!first[0])
+        return 0;
+    if (!r->o->force)
+        return mbx_repeat_bad("-o: '%s' already holds launches (%s); add --force to replace them, "
+                              "or choose another directory",
+                              dir, first);
+    /* Only in a directory of this user that is no symbolic link, and only
+     * our names, each removed relative to it (a link among them goes as a
+     * link): a planted link must not lead --force into somebody's files. */
+    int fd;
+    const char *why = NULL;
+    if (mbx_dir_open_own(AT_FDCWD, dir, 0, &fd, &why) != MBX_OK)
+        return mbx_repeat_bad("-o: --force cleans only a directory of yours; '%s': %s", dir, why);
+    int rc = mbx_dir_clean(fd, ours_pick, NULL, NULL, NULL);
+    int err = errno;
+    close(fd);
+    if (rc != MBX_OK)
+        return mbx_repeat_bad("--force: cannot remove the earlier launches in '%s': %s", dir,
+                              strerror(err));
+    return 0;
 }
 
 /* launcher words, SELF run [run options] -o CSV --raw */
@@ -304,19 +320,29 @@ static long count_points(const char *csv, long *unsettled)
 
 /* The failed launch's results and every sidecar (DIR/launch-NN.*); its log
  * stays. */
+typedef struct launch_files {
+    char prefix[32];
+    size_t n;
+} launch_files;
+
+static int launch_file(const char *name, void *ud)
+{
+    const launch_files *l = ud;
+    return strncmp(name, l->prefix, l->n) == 0 && strcmp(name + l->n, "log") != 0;
+}
+
 static void remove_launch(rep *r, long i)
 {
-    char prefix[32], path[4400];
-    int n = snprintf(prefix, sizeof prefix, "launch-%0*ld.", r->width, i);
-    DIR *d = opendir(r->o->dir);
-    for (struct dirent *e; d && (e = readdir(d)) != NULL;) {
-        if (strncmp(e->d_name, prefix, (size_t)n) != 0 || strcmp(e->d_name + n, "log") == 0)
-            continue;
-        snprintf(path, sizeof path, "%s/%s", r->o->dir, e->d_name);
-        unlink(path);
-    }
-    if (d)
-        closedir(d);
+    launch_files l;
+    int n = snprintf(l.prefix, sizeof l.prefix, "launch-%0*ld.", r->width, i);
+    l.n = n > 0 ? (size_t)n : 0;
+    int fd;
+    const char *why;
+    if (mbx_dir_open_own(AT_FDCWD, r->o->dir, 0, &fd, &why) != MBX_OK)
+        return; /* not ours (any more): nothing of it is removed */
+    int rc = mbx_dir_clean(fd, launch_file, &l, NULL, NULL);
+    (void)rc; /* what could not go is named by the failure's own line */
+    close(fd);
 }
 
 /* The line of the log most likely to say why: the last one from mpibex,
@@ -409,14 +435,27 @@ static void record_close(rep *r, const char *result)
 }
 
 /* After launch 1 failed on bad input: leave nothing behind. */
+static int undo_file(const char *name, void *ud)
+{
+    const rep *r = ud;
+    const char *log = strrchr(r->log, '/');
+    return strcmp(name, "repeat.csv") == 0 || (log && strcmp(name, log + 1) == 0);
+}
+
 static void undo(rep *r)
 {
-    char p[4200];
-    unlink(r->log);
-    snprintf(p, sizeof p, "%s/repeat.csv", r->o->dir);
-    unlink(p);
-    if (r->created_dir)
-        rmdir(r->o->dir);
+    const char *why;
+    if (r->created_dir) {
+        int rc = mbx_dir_remove(AT_FDCWD, r->o->dir, MBX_DIR_MISSING_OK, undo_file, r, &why);
+        (void)rc; /* best effort: the bad input's own line is what the user needs */
+        return;
+    }
+    int fd;
+    if (mbx_dir_open_own(AT_FDCWD, r->o->dir, 0, &fd, &why) != MBX_OK)
+        return;
+    int rc = mbx_dir_clean(fd, undo_file, r, NULL, NULL);
+    (void)rc;
+    close(fd);
 }
 
 /* Launch i of K; returns its exit code (0: finished). */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "mbx/ascii.h"
+#include "mbx/dir.h"
 #include "report_int.h"
 #include "tprint.h"
 
@@ -88,28 +89,52 @@ static int is_report_file(const char *n)
     return 0;
 }
 
-/* Remove what an earlier report left in dir (only files it writes: plots,
- * pages, plots.gp, the .dat files in data/), so no stale plot stays beside the new ones. */
-static void remove_old(const char *dir)
+static int report_file(const char *name, void *ud)
 {
-    char path[PATH_MAX];
-    for (int sub = 0; sub < 2; sub++) {
-        snprintf(path, sizeof path, "%s%s", dir, sub ? "/data" : "");
-        DIR *d = opendir(path);
-        struct dirent *e;
-        while (d != NULL && (e = readdir(d)) != NULL) {
-            size_t ln = strlen(e->d_name);
-            int ours =
-                sub ? ln > 4 && strcmp(e->d_name + ln - 4, ".dat") == 0 : is_report_file(e->d_name);
-            if (!ours)
-                continue;
-            char f[PATH_MAX + 260];
-            snprintf(f, sizeof f, "%s/%s", path, e->d_name);
-            unlink(f);
-        }
-        if (d != NULL)
-            closedir(d);
+    (void)ud;
+    return is_report_file(name);
+}
+
+static int dat_file(const char *name, void *ud)
+{
+    (void)ud;
+    size_t ln = strlen(name);
+    return ln > 4 && strcmp(name + ln - 4, ".dat") == 0;
+}
+
+/* Remove what an earlier report left in dir (only files it writes: plots,
+ * pages, plots.gp, the .dat files in data/), so no stale plot stays beside
+ * the new ones. Only in a directory of this user that is no symbolic link,
+ * and in a data/ that is none either (mbx_dir_*): a link planted there
+ * would lead the removal into somebody's files. 0, or 2 and a message. */
+static int remove_old(const char *dir, char *msg, size_t msglen)
+{
+    int fd, sub;
+    const char *why = NULL;
+    if (mbx_dir_open_own(AT_FDCWD, dir, 0, &fd, &why) != MBX_OK) {
+        mbx_report_msgf(msg, msglen, "-o: --force cleans only a directory of yours; '%s': %s", dir,
+                        why);
+        return 2;
     }
+    int rc = mbx_dir_clean(fd, report_file, NULL, NULL, NULL);
+    if (mbx_dir_open_own(fd, "data", 0, &sub, &why) == MBX_OK) {
+        if (rc == MBX_OK)
+            rc = mbx_dir_clean(sub, dat_file, NULL, NULL, NULL);
+        close(sub);
+    } else if (errno != ENOENT) {
+        mbx_report_msgf(msg, msglen, "-o: --force cleans only a directory of yours; '%s/data': %s",
+                        dir, why);
+        close(fd);
+        return 2;
+    }
+    int err = errno;
+    close(fd);
+    if (rc != MBX_OK) {
+        mbx_report_msgf(msg, msglen, "--force: cannot remove the old report in '%s': %s", dir,
+                        strerror(err));
+        return 2;
+    }
+    return 0;
 }
 
 /* 0: dir is ready (created, or empty, or --force); 2 and a message. */
@@ -150,7 +175,7 @@ static int prepare_dir(const char *dir, int force, const mbx_rpt *r, char *msg, 
         return 2;
     }
     if (!empty)
-        remove_old(dir);
+        return remove_old(dir, msg, msglen);
     return 0;
 }
 

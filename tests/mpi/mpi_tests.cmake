@@ -160,3 +160,4 @@ set_tests_properties(mpi.param_axis.n2 PROPERTIES TIMEOUT 120 LABELS mpi PROCESS
 include(mpi/threads_tests.cmake)
 include(mpi/fault_tests.cmake)
 include(mpi/scale_tests.cmake)
+include(mpi/i15_unlink_tests.cmake)

@@ -111,3 +111,5 @@ foreach(term xterm-256color xterm-mono)
   mbx_golden(fanout.${term} ${term} fanout.keys fanout-${term} 120x40 4)
 endforeach()
 mbx_golden(fanout.80x24 xterm-256color fanout_small.keys fanout-80x24 80x24 4)
+
+include(tui/i15_unlink_tests.cmake)

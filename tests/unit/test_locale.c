@@ -24,9 +24,9 @@
 #include "mbx/stop.h"
 
 /* UTF-8 and the single-byte forms: under ISO-8859-9 tolower('I') is 0xfd. */
-static const char *const locales[] = {"C",           "de_DE.UTF-8", "tr_TR.UTF-8",
-                                      "de_DE.utf8",  "tr_TR.utf8",  "de_DE",
-                                      "tr_TR",       "tr_TR.ISO-8859-9"};
+static const char *const locales[] = {"C",          "de_DE.UTF-8",     "tr_TR.UTF-8",
+                                      "de_DE.utf8", "tr_TR.utf8",      "de_DE",
+                                      "tr_TR",      "tr_TR.ISO-8859-9"};
 #define NLOC (sizeof locales / sizeof *locales)
 
 /* Run check under every installed locale; skip the test when neither
@@ -76,7 +76,10 @@ static void ascii_case(const char *loc)
     assert_true(mbx_ascii_casecmp("kib", "ki") > 0);
     assert_true(mbx_ascii_casecmp("", "a") < 0);
     /* No folding outside ASCII: the dotless and dotted i are other letters. */
-    assert_int_not_equal(mbx_ascii_casecmp("k\xc4\xb1" "b", "kib"), 0);
+    assert_int_not_equal(mbx_ascii_casecmp("k\xc4\xb1"
+                                           "b",
+                                           "kib"),
+                         0);
     assert_int_not_equal(mbx_ascii_casecmp("\xfd", "I"), 0);
     assert_int_equal(mbx_ascii_ncasecmp("BRIGHT-red", "bright-", 7), 0);
     assert_int_equal(mbx_ascii_ncasecmp("In", "iX", 1), 0);
@@ -117,16 +120,21 @@ static void sizes_and_stop(const char *loc)
     static const struct {
         const char *text;
         uint64_t bytes;
-    } one[] = {{"64KIB", 65536},     {"64KiB", 65536}, {"64kib", 65536}, {"64K", 65536},
-               {"1MIB", 1u << 20},   {"2GIB", 2ull << 30}, {"1TIB", 1ull << 40},
-               {" 8B\t", 8}};
+    } one[] = {{"64KIB", 65536},   {"64KiB", 65536},     {"64kib", 65536},     {"64K", 65536},
+               {"1MIB", 1u << 20}, {"2GIB", 2ull << 30}, {"1TIB", 1ull << 40}, {" 8B\t", 8}};
     for (size_t i = 0; i < sizeof one / sizeof *one; i++) {
         assert_int_equal(mbx_size_parse(one[i].text, &b, msg, sizeof msg), MBX_OK);
         assert_true(b == one[i].bytes);
     }
     /* Bytes that only a locale's classes would call space or letters. */
-    assert_int_not_equal(mbx_size_parse("64K\xfd" "B", &b, msg, sizeof msg), MBX_OK);
-    assert_int_not_equal(mbx_size_parse("\xa0" "64", &b, msg, sizeof msg), MBX_OK);
+    assert_int_not_equal(mbx_size_parse("64K\xfd"
+                                        "B",
+                                        &b, msg, sizeof msg),
+                         MBX_OK);
+    assert_int_not_equal(mbx_size_parse("\xa0"
+                                        "64",
+                                        &b, msg, sizeof msg),
+                         MBX_OK);
 
     mbx_size_list l;
     assert_int_equal(mbx_sizes_parse("1:64KIB:64", &l, msg, sizeof msg), MBX_OK);
@@ -174,9 +182,9 @@ static void plan_text(const char *loc)
     free(p);
     p = calloc(1, sizeof *p);
     assert_non_null(p);
-    assert_int_not_equal(mbx_plan_parse("[a]\nbench = coll.bcast\nrefine = 0,05\n", "comma.ini", p,
-                                        msg, sizeof msg),
-                         MBX_OK);
+    assert_int_not_equal(
+        mbx_plan_parse("[a]\nbench = coll.bcast\nrefine = 0,05\n", "comma.ini", p, msg, sizeof msg),
+        MBX_OK);
     free(p);
 }
 
@@ -252,9 +260,9 @@ static void t_written(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(t_ascii_classes),  cmocka_unit_test(t_ascii_case),
-        cmocka_unit_test(t_numbers),        cmocka_unit_test(t_sizes_and_stop),
-        cmocka_unit_test(t_plan),           cmocka_unit_test(t_written),
+        cmocka_unit_test(t_ascii_classes), cmocka_unit_test(t_ascii_case),
+        cmocka_unit_test(t_numbers),       cmocka_unit_test(t_sizes_and_stop),
+        cmocka_unit_test(t_plan),          cmocka_unit_test(t_written),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
