@@ -15,6 +15,8 @@
 #   repeat      repeat with a stand-in launcher that copies hostile
 #               results to each launch's -o (its summary names the worst
 #               point), then one whose launch fails printing ESC sequences
+#   plan        run with a hostile plan (section, bench, sizes): exit 2,
+#               one line, the value shown escaped (MPI: MBX_TEST_MPIEXEC -n 1)
 #   tty         compare and merge with `-o -` (the CSV on stdout): on a
 #               terminal (a pty) no control byte arrives; into a pipe the
 #               CSV keeps the fields' bytes as they were (it is data)
@@ -136,6 +138,21 @@ FAKE
         --launcher "$dir/fake-mpiexec" -- --bench pingpong.send_recv -o "$hout"
     grep -qF 'boom\x1b]0;OWNED\x07' "$err" && pass "the failed launch's message shown escaped" ||
         fail "the failed launch's message: $(cat -v "$err")"
+    no_marks
+    ;;
+plan)
+    # A plan someone sends you: its section, benchmark and size values echo
+    # in run's one-line error (exit 2 before anything is measured).
+    mpiexec=${MBX_TEST_MPIEXEC:-mpiexec}
+    printf '[x\033]0;OWNED\a]\nbench = pingpong.send_recv\n' >"$dir/p1.ini"
+    printf '[x]\nbench = pingpong.send_recv\033]0;OWNED\a`touch %s/plan`\n' "$mark" >"$dir/p2.ini"
+    printf '[x]\nbench = pingpong.send_recv\nsizes = 1:8\033[2J$(touch %s/plan2)\n' "$mark" \
+        >"$dir/p3.ini"
+    for p in p1 p2 p3; do
+        run 2 "$mpiexec" -n 1 "$mpibex" run "$dir/$p.ini" -o "$dir/$p.csv"
+        grep -qF 'mpibex: ' "$err" && grep -qF '\x1b' "$err" &&
+            pass "$p: the value is shown escaped" || fail "$p: $(cat -v "$err" | head -3)"
+    done
     no_marks
     ;;
 tty)
