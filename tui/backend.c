@@ -278,6 +278,7 @@ static int fake_measure(mbx_backend *b, const mbx_point_spec *spec, mbx_progress
         f->cap = nmax;
     }
     double base = fake_time(spec);
+    size_t events = 0;
     mbx_summary s;
     memset(&s, 0, sizeof s);
     mbx_stop_verdict v = MBX_STOP_GO_ON;
@@ -294,7 +295,7 @@ static int fake_measure(mbx_backend *b, const mbx_point_spec *spec, mbx_progress
         }
         n += k;
         batches++;
-        if (mbx_stats_summarize(f->obs, n, f->scratch, &s) < 0)
+        if (mbx_stats_summarize_events(f->obs, n, f->timer.resolution, f->scratch, &s, &events) < 0)
             return MBX_E_INVAL;
         v = mbx_stop_eval(&spec->stop, &s, f->timer.resolution, nmin, nmax);
         if (progress) {
@@ -304,7 +305,10 @@ static int fake_measure(mbx_backend *b, const mbx_point_spec *spec, mbx_progress
         }
         k *= 2;
     }
-    mbx_result_fill(out, spec, &s, v, nmin, nmax, f->timer.overhead, batches, f->clock - t0);
+    /* The model's times are per call of an inner loop spanning 100 ticks
+     * (as the simple pattern's), so they resolve a hundredth of a tick. */
+    mbx_result_fill(out, spec, &s, v, nmin, nmax, f->timer.overhead, batches, f->clock - t0, events,
+                    f->timer.resolution / 100.0);
     out->validated = 0; /* the fake moves no data, so it never claims a check */
     out->sync = f->method.sync;
     out->clock_sync =

@@ -20,6 +20,7 @@
 #include "mbx/dir.h"
 #include "mbx/engine.h"
 #include "mbx/file.h"
+#include "mbx/output.h"
 #include "mbx/plan.h"
 #include "mbx/refine.h"
 #include "mbx/threads.h"
@@ -67,6 +68,8 @@ typedef struct run_state {
     mbx_csv_writer *csv, *obs;
     mbx_journal *journal;
     char *env_path, *obs_path, *journal_path;
+    mbx_output out; /* -o claimed: its lock, or standard output (out_fd), or discard */
+    int out_fd;
     int write_failed; /* a failed write was reported: the run stops, no second message */
     mbx_resume res;
     double t0, last_progress;
@@ -101,49 +104,47 @@ static void fail(const char *msg)
     mbx_tprintf(stderr, "mpibex: %s\n", msg);
 }
 
-/* Writable without creating it: the directory accepts files and an
- * existing file may be replaced. */
-static int check_writable(const char *path, char *msg)
+/* Claim -o for this run (mbx/output.h): locked against a second run,
+ * refused over earlier results without --force, never the plan file; "-"
+ * puts the CSV rows on standard output (the table moves to stderr) and
+ * /dev/null discards, both without sidecars. */
+static int claim_output(run_state *st, char *msg)
 {
-    char dir[4096];
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == path)
-        snprintf(dir, sizeof dir, "/");
-    else
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    if (access(dir, W_OK | X_OK) != 0) {
-        snprintf(msg, MSG_LEN, "-o: cannot write '%.200s': directory '%.200s': %s", path, dir,
-                 strerror(errno));
-        return -1;
+    static const char *const sidecars[] = {".env.csv", ".obs.csv", ".probe.csv", ".journal", NULL};
+    const char *out = st->opt.output;
+    if (strcmp(out, "-") == 0 && (st->opt.resume || st->opt.raw)) {
+        snprintf(msg, MSG_LEN, "-o -: standard output takes the result rows only; %s needs -o FILE",
+                 st->opt.resume ? "--resume" : "--raw (FILE.obs.csv)");
+        return 2;
     }
-    if (access(path, F_OK) == 0 && access(path, W_OK) != 0) {
-        snprintf(msg, MSG_LEN, "-o: cannot write '%.200s': %s", path, strerror(errno));
-        return -1;
+    const char *inputs[] = {st->opt.plan_path};
+    mbx_output_req req = {.path = out,
+                          .flags = MBX_OUTPUT_ALLOW_STDOUT | MBX_OUTPUT_ALLOW_DISCARD |
+                                   (st->opt.force ? MBX_OUTPUT_FORCE : 0) |
+                                   (st->opt.resume ? MBX_OUTPUT_RESUME : 0),
+                          .sidecars = sidecars,
+                          .journal = ".journal",
+                          .inputs = inputs,
+                          .ninputs = st->opt.plan_path ? 1 : 0,
+                          .input_what = "the plan file"};
+    int rc = mbx_output_claim(&req, &st->out, msg, MSG_LEN);
+    if (rc < 0)
+        return rc == MBX_E_NOMEM ? 1 : 2;
+    if (st->out.kind == MBX_OUTPUT_DISCARD && st->opt.resume) {
+        snprintf(msg, MSG_LEN, "--resume: -o '%.200s' is the null device; nothing to continue",
+                 out);
+        return 2;
     }
-    struct stat sb;
-    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-        snprintf(msg, MSG_LEN, "-o: '%.200s' is a directory; expected a file name", path);
-        return -1;
+    if (st->out.kind == MBX_OUTPUT_STDOUT) {
+        fflush(stdout);
+        st->out_fd = dup(STDOUT_FILENO);
+        if (st->out_fd < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+            snprintf(msg, MSG_LEN, "-o -: cannot use standard output: %s", strerror(errno));
+            return 1;
+        }
     }
-    /* A symbolic link planted where a result goes would have us write (or,
-     * on --resume, cut) a file elsewhere: refused here, and every open is
-     * O_NOFOLLOW in case one appears later (mbx/file.h). */
-    static const char *const sidecars[] = {"", ".env.csv", ".obs.csv", ".probe.csv", ".journal"};
-    for (size_t i = 0; i < sizeof sidecars / sizeof *sidecars; i++) {
-        char *f = i ? mbx_csv_sidecar(path, sidecars[i]) : NULL;
-        const char *name = i ? f : path;
-        int link = name && lstat(name, &sb) == 0 && S_ISLNK(sb.st_mode);
-        if (link)
-            snprintf(msg, MSG_LEN,
-                     "-o: '%.200s' is a symbolic link; mpibex never writes through one "
-                     "(remove it, or choose another -o)",
-                     name);
-        free(f);
-        if (link)
-            return -1;
-    }
+    if (st->out.kind == MBX_OUTPUT_STDOUT || st->out.kind == MBX_OUTPUT_DISCARD)
+        st->opt.output = NULL; /* no sidecars, no journal */
     return 0;
 }
 
@@ -433,6 +434,11 @@ int mbx_env_write(struct mbx_engine *e, const char *path)
 
 static int open_outputs(run_state *st, mbx_engine *e, char *msg)
 {
+    if (st->out.kind == MBX_OUTPUT_STDOUT &&
+        mbx_csv_writer_fdopen(st->out_fd, mbx_result_columns, MBX_RESULT_NCOLS, &st->csv) < 0) {
+        snprintf(msg, MSG_LEN, "-o -: writing to standard output failed: %s", strerror(errno));
+        return 1;
+    }
     if (!st->opt.output)
         return 0;
     st->env_path = mbx_csv_sidecar(st->opt.output, ".env.csv");
@@ -500,6 +506,11 @@ static int write_failure(run_state *st, const char *path, int rc)
 {
     int err = errno;
     st->write_failed = 1;
+    if (rc != MBX_E_GONE && !st->opt.output) { /* -o -: nothing to resume */
+        fprintf(stderr, "mpibex: writing the results to standard output failed: %s\n",
+                mbx_file_why(err));
+        return 1;
+    }
     if (rc != MBX_E_GONE) {
         fprintf(stderr,
                 "mpibex: writing '%s' failed: %s; %zu finished points are in %s (complete rows "
@@ -599,6 +610,8 @@ static void print_row(const mbx_result *r)
     printf("%-26s %5d %-7s %11s %6zu %11.4f %11.4f %23s %7s %10s  %s", name, r->procs, r->ranks,
            bytes, r->s.n, r->s.median * 1e6, r->s.tmean * 1e6, ci, relbuf, bw,
            mbx_point_status_name(r->status));
+    if (r->events)
+        printf("  events %zu", r->events); /* left out of the statistics */
     /* An accurate benchmark: the plain one's median at the same point. */
     const mbx_bench *bn = mbx_bench_get(mbx_bench_find(r->benchmark));
     if (bn && bn->companion) {
@@ -668,7 +681,7 @@ static int write_result(run_state *st, const mbx_result *r, const double *obs, s
         int rc = mbx_csv_writer_hold(st->obs);
         for (size_t i = 0; rc >= 0 && i < nobs; i++) {
             snprintf(idx, sizeof idx, "%zu", i);
-            snprintf(t, sizeof t, "%.4f", obs[i] * 1e6);
+            mbx_obs_format_us(obs[i], t, sizeof t);
             const char *f[MBX_OBS_NCOLS] = {
                 r->benchmark, procs, bytes, idx, t, r->label ? r->label : "", root, param};
             rc = mbx_csv_writer_row(st->obs, f);
@@ -1471,7 +1484,7 @@ static int root_run(mbx_engine *e, int argc, char **argv, run_state *st)
     }
     if ((rc = build_plan(st, msg)) != 0 || (rc = mbx_engine_describe(e, &st->job)) < 0 ||
         (rc = build_series(st, nranks, msg)) != 0 || (rc = check_thread_level(st, msg)) != 0 ||
-        (st->opt.output && (rc = check_writable(st->opt.output, msg)) != 0)) {
+        (st->opt.output && (rc = claim_output(st, msg)) != 0)) {
         if (rc == -1)
             rc = 2;
         else if (rc < 0) {
@@ -1549,6 +1562,7 @@ int mbx_batch_root(mbx_engine *e, int argc, char **argv)
     /* A complete run needs no journal; an interrupted one keeps it. */
     if (code == 0 && st.journal_path)
         (void)unlink(st.journal_path);
+    mbx_output_release(&st.out);
     for (size_t i = 0; i < st.nser; i++)
         free(st.ser[i].grid);
     free(st.ser);

@@ -17,6 +17,7 @@
 #include "mbx/ascii.h"
 #include "mbx/beff.h"
 #include "mbx/csvio.h"
+#include "mbx/output.h"
 #include "mbx/sizes.h"
 #include "mbx/version.h"
 #include "tprint.h"
@@ -27,7 +28,7 @@
 typedef struct beff_cli {
     mbx_beff_opts o;
     const char *output;
-    int quiet, help, seed_given;
+    int quiet, help, seed_given, force;
 } beff_cli;
 
 typedef struct beff_state {
@@ -90,6 +91,8 @@ void mbx_beff_usage(void)
            "\n"
            "Options:\n"
            "  -o FILE             detail table as CSV; also FILE.summary.csv, FILE.env.csv\n"
+           "                      (/dev/null discards; an existing FILE needs --force)\n"
+           "  --force             write over the results at FILE\n"
            "  --mem-per-proc SIZE memory per process (L_max = SIZE / 128), >= 512KiB;\n"
            "                      default: the host's MemAvailable / ranks on the host\n"
            "  --cap128            cap L_max at 128 MiB (the paper's 32-bit rule)\n"
@@ -136,6 +139,8 @@ static int parse_cli(int argc, char **argv, beff_cli *c, char *msg)
             c->help = 1;
         } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             c->quiet = 1;
+        } else if (!strcmp(a, "--force")) {
+            c->force = 1;
         } else if (!strcmp(a, "--cap128")) {
             c->o.cap128 = 1;
         } else if (!strcmp(a, "--quick")) {
@@ -388,6 +393,20 @@ static int beff_root(mbx_engine *e, int argc, char **argv)
         return 2;
     }
     char *sum_path = NULL, *env_path = NULL;
+    /* Claimed for the whole run (mbx/output.h); the lock goes with the
+     * process. The table is on stdout already, so "-" is refused. */
+    static const char *const sidecars[] = {".summary.csv", ".env.csv", NULL};
+    mbx_output claim;
+    mbx_output_req req = {.path = st.c.output,
+                          .flags = MBX_OUTPUT_ALLOW_DISCARD | (st.c.force ? MBX_OUTPUT_FORCE : 0),
+                          .sidecars = sidecars};
+    memset(&claim, 0, sizeof claim);
+    if (st.c.output && (rc = mbx_output_claim(&req, &claim, msg, sizeof msg)) < 0) {
+        fail(msg);
+        return rc == MBX_E_NOMEM ? 1 : 2;
+    }
+    if (claim.kind == MBX_OUTPUT_DISCARD)
+        st.c.output = NULL;
     if (st.c.output) {
         sum_path = mbx_csv_sidecar(st.c.output, ".summary.csv");
         env_path = mbx_csv_sidecar(st.c.output, ".env.csv");
@@ -397,6 +416,7 @@ static int beff_root(mbx_engine *e, int argc, char **argv)
             free(sum_path);
             free(env_path);
             fail(msg);
+            mbx_output_release(&claim);
             return 2;
         }
     }
@@ -439,6 +459,7 @@ static int beff_root(mbx_engine *e, int argc, char **argv)
     }
     free(sum_path);
     free(env_path);
+    mbx_output_release(&claim);
     return code;
 }
 

@@ -14,6 +14,7 @@
 #include "mbx/ascii.h"
 #include "mbx/beffio.h"
 #include "mbx/csvio.h"
+#include "mbx/output.h"
 #include "tprint.h"
 
 #define MSG_LEN 1024
@@ -63,6 +64,7 @@ typedef struct cmd_opts {
     const char *output;
     int help;
     int quiet;
+    int force;
 } cmd_opts;
 
 typedef struct out_state {
@@ -85,6 +87,8 @@ static void usage(void)
            "  --mem-per-proc SIZE   memory per process for MPART = max(2 MiB, SIZE/128)\n"
            "                        (default: host memory / ranks on the host); K, M, G suffixes\n"
            "  -o FILE.csv           per-pattern table; FILE.summary.csv and FILE.env.csv beside\n"
+           "                        (/dev/null discards; an existing FILE needs --force)\n"
+           "  --force               write over the results at FILE.csv\n"
            "  -q, --quiet           no progress lines on stderr\n"
            "  -h, --help            this text\n");
 }
@@ -136,6 +140,10 @@ static int parse(int argc, char **argv, cmd_opts *c, char *msg)
         }
         if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
             c->quiet = 1;
+            continue;
+        }
+        if (!strcmp(a, "--force")) {
+            c->force = 1;
             continue;
         }
         if (!strcmp(a, "--time") || !strcmp(a, "--dir") || !strcmp(a, "--mem-per-proc") ||
@@ -264,6 +272,20 @@ static int root(mbx_engine *e, int argc, char **argv)
         fprintf(stderr, "mpibex: describing the job failed: %s\n", mbx_strerror(rc));
         return 1;
     }
+    /* Claimed for the whole run (mbx/output.h); the table is on stdout
+     * already, so "-" is refused. */
+    static const char *const sidecars[] = {".summary.csv", ".env.csv", NULL};
+    mbx_output claim;
+    mbx_output_req req = {.path = c.output,
+                          .flags = MBX_OUTPUT_ALLOW_DISCARD | (c.force ? MBX_OUTPUT_FORCE : 0),
+                          .sidecars = sidecars};
+    memset(&claim, 0, sizeof claim);
+    if (c.output && (rc = mbx_output_claim(&req, &claim, msg, sizeof msg)) < 0) {
+        mbx_tprintf(stderr, "mpibex: %s\n", msg);
+        return rc == MBX_E_NOMEM ? 1 : 2;
+    }
+    if (claim.kind == MBX_OUTPUT_DISCARD)
+        c.output = NULL;
     if (c.output) {
         sum_path = mbx_csv_sidecar(c.output, ".summary.csv");
         env_path = mbx_csv_sidecar(c.output, ".env.csv");
@@ -274,6 +296,7 @@ static int root(mbx_engine *e, int argc, char **argv)
             (void)mbx_csv_writer_close(st.csv);
             free(sum_path);
             free(env_path);
+            mbx_output_release(&claim);
             return 2;
         }
     }
@@ -333,6 +356,7 @@ static int root(mbx_engine *e, int argc, char **argv)
     }
     free(sum_path);
     free(env_path);
+    mbx_output_release(&claim);
     return code;
 }
 

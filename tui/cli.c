@@ -211,6 +211,9 @@ int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t 
         } else if (strcmp(a, "--resume") == 0) {
             o->resume = 1;
             continue;
+        } else if (strcmp(a, "--force") == 0) {
+            o->force = 1;
+            continue;
         } else if (is_opt(a, "--thread-level")) {
             if (!(v = take_value(argc, argv, &i, "--thread-level", msg, len)))
                 return 2;
@@ -321,8 +324,14 @@ void mbx_cli_run_usage(void)
            "  --monitor on|off    a 1-byte ping-pong probe between points (default on, 2+\n"
            "                      ranks): a point that straddles a level shift is measured\n"
            "                      again, then flagged SHIFTED\n"
-           "  --shift R           relative probe change that is a shift (default 0.2)\n"
-           "  -o, --output FILE   results CSV; FILE.env.csv gets the environment\n"
+           "  --shift R           relative probe change that is a shift (default 0.2)\n",
+           MBX_NMIN_DEFAULT, MBX_NMAX_DEFAULT);
+    /* Two calls: one string literal this long is beyond what C11 promises. */
+    printf("  -o, --output FILE   results CSV; FILE.env.csv gets the environment; '-' puts\n"
+           "                      the rows on stdout (the table goes to stderr), /dev/null\n"
+           "                      discards; FILE.lock keeps a second run off FILE\n"
+           "  --force             write over the results (or interrupted run) at FILE;\n"
+           "                      without it an existing FILE is refused\n"
            "  --raw               also write every observation to FILE.obs.csv\n"
            "  --settle SECONDS    untimed barrier traffic before the first point, 0..60;\n"
            "                      the start of a job runs slow here (default %.2f)\n"
@@ -339,5 +348,5 @@ void mbx_cli_run_usage(void)
            "  -h, --help          this text\n"
            "\n"
            "Exit status: 0 success, 1 a measurement failed, 2 bad input.\n",
-           MBX_NMIN_DEFAULT, MBX_NMAX_DEFAULT, MBX_SETTLE_DEFAULT);
+           MBX_SETTLE_DEFAULT);
 }

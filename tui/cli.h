@@ -20,6 +20,7 @@ typedef struct mbx_run_opts {
     int raw;            /* --raw: also OUT.obs.csv */
     int validate;       /* --validate: check received data after each point */
     int resume;         /* --resume: continue OUT.csv from its journal */
+    int force;          /* --force: write over the results (and journal) at -o */
     double settle;      /* --settle: seconds of untimed traffic before the first point */
     mbx_timer_kind timer;
     mbx_method method; /* --sync, --clock-sync, --window, --window-delay, --resync, --cache */

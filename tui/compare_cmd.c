@@ -13,6 +13,7 @@
 #include "mbx/csvio.h"
 #include "mbx/esc.h"
 #include "mbx/file.h"
+#include "mbx/output.h"
 #include "tprint.h"
 
 #define DEFAULT_ALPHA 0.05
@@ -37,7 +38,8 @@ void mbx_compare_usage(void)
            "                      (benchmark,label): compare send_recv in A with\n"
            "                      ssend_recv in B; the table shows A's names\n"
            "  -o, --output FILE   also write the comparison as CSV ('-' writes it to\n"
-           "                      stdout instead of the table)\n"
+           "                      stdout instead of the table; /dev/null discards it)\n"
+           "  --force             write over an existing FILE (refused without it)\n"
            "  -q, --quiet         only the summary, no table\n"
            "  -h, --help          this text\n"
            "\n"
@@ -140,7 +142,7 @@ typedef struct opts {
     size_t nin;
     double alpha;
     unsigned ignore;
-    int quiet, help;
+    int quiet, help, force;
 } opts;
 
 static void print_summary(FILE *f, const mbx_compare *c, const opts *o)
@@ -311,6 +313,8 @@ static int parse(int argc, char **argv, opts *o)
             opts_on = 0;
         } else if (opts_on && (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)) {
             o->quiet = 1;
+        } else if (opts_on && strcmp(a, "--force") == 0) {
+            o->force = 1;
         } else if (opts_on && is_opt(a, "--alpha")) {
             rc = parse_alpha(value(argc, argv, &i, "--alpha"), &o->alpha);
         } else if (opts_on && is_opt(a, "--ignore")) {
@@ -351,8 +355,23 @@ int mbx_compare_cmd(int argc, char **argv)
     }
     mbx_compare *c = NULL;
     char msg[512];
-    if (mbx_compare_load_ex(o.in[0], o.in[1], o.alpha, o.ignore, &c, msg, sizeof msg) < 0)
+    /* Claimed for the whole compare (mbx/output.h): locked, an existing
+     * file only with --force, never an input. */
+    mbx_output claim = {0};
+    mbx_output_req req = {.path = o.out,
+                          .flags = MBX_OUTPUT_ALLOW_STDOUT | MBX_OUTPUT_ALLOW_DISCARD |
+                                   (o.force ? MBX_OUTPUT_FORCE : 0),
+                          .inputs = o.in,
+                          .ninputs = o.nin};
+    if (o.out && (rc = mbx_output_claim(&req, &claim, msg, sizeof msg)) < 0)
+        return rc == MBX_E_NOMEM ? bad("out of memory") : bad("%s", msg);
+    rc = 0;
+    if (claim.kind == MBX_OUTPUT_DISCARD)
+        o.out = NULL;
+    if (mbx_compare_load_ex(o.in[0], o.in[1], o.alpha, o.ignore, &c, msg, sizeof msg) < 0) {
+        mbx_output_release(&claim);
         return bad("%s", msg);
+    }
     int csv_stdout = o.out && strcmp(o.out, "-") == 0;
     if (o.out)
         rc = write_csv(c, o.out);
@@ -362,5 +381,6 @@ int mbx_compare_cmd(int argc, char **argv)
         print_summary(csv_stdout ? stderr : stdout, c, &o);
     }
     mbx_compare_free(c);
+    mbx_output_release(&claim);
     return rc;
 }

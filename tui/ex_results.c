@@ -15,13 +15,15 @@
 #include "mbx/csvio.h"
 #include "mbx/file.h"
 #include "mbx/levels.h"
+#include "mbx/output.h"
 #include "report.h"
 
 /* Status comes before the optional columns so it stays visible on 80-100
  * column terminals; a refined point's bytes carry the plot's ^ mark. The
  * plain companion's median (accurate benchmarks), root, parameter, refined,
  * again (measured a second time: the machine changed level), the monitor's
- * probe and invalid observations appear when some point has them. */
+ * probe, invalid observations and events (observations 100x the median,
+ * left out) appear when some point has them. */
 enum {
     C_BENCH,
     C_BYTES,
@@ -41,12 +43,14 @@ enum {
     C_INVALID,
     C_TMEAN,
     C_BW,
+    C_EVENTS,
     C_COUNT
 };
 static const char *const col_names[C_COUNT] = {
-    "benchmark", "bytes", "n",     "median",  "ci95",  "err",      "status",  "plain", "procs",
-    "ranks",     "root",  "param", "refined", "again", "probe_us", "invalid", "tmean", "MB/s"};
-static const int col_w[C_COUNT] = {19, 6, 5, 8, 16, 6, 10, 8, 5, 7, 4, 8, 7, 5, 9, 7, 8, 7};
+    "benchmark", "bytes",   "n",     "median", "ci95",  "err",     "status",
+    "plain",     "procs",   "ranks", "root",   "param", "refined", "again",
+    "probe_us",  "invalid", "tmean", "MB/s",   "events"};
+static const int col_w[C_COUNT] = {19, 6, 5, 8, 16, 6, 10, 8, 5, 7, 4, 8, 7, 5, 9, 7, 8, 7, 6};
 
 static const explorer *sort_ctx;
 
@@ -54,7 +58,7 @@ static const explorer *sort_ctx;
 static int applies(const explorer *x, int c)
 {
     if (c != C_ROOT && c != C_PARAM && c != C_REFINED && c != C_AGAIN && c != C_PROBE &&
-        c != C_INVALID && c != C_PLAIN)
+        c != C_INVALID && c != C_PLAIN && c != C_EVENTS)
         return 1;
     for (size_t i = 0; i < x->npts; i++) {
         const mbx_result *r = &x->pts[i].r;
@@ -63,7 +67,7 @@ static int applies(const explorer *x, int c)
         if ((c == C_ROOT && r->root >= 0) || (c == C_PARAM && r->param_name) ||
             (c == C_REFINED && r->refined) || (c == C_AGAIN && r->remeasured) ||
             (c == C_PROBE && isfinite(r->probe)) || (c == C_INVALID && r->invalid) ||
-            (c == C_PLAIN && isfinite(r->plain)))
+            (c == C_PLAIN && isfinite(r->plain)) || (c == C_EVENTS && r->events))
             return 1;
     }
     return 0;
@@ -98,6 +102,7 @@ static double sort_key(const ex_point *p, int col)
     case C_AGAIN: return p->r.remeasured;
     case C_PROBE: return p->r.probe_after;
     case C_INVALID: return (double)p->r.invalid;
+    case C_EVENTS: return (double)p->r.events;
     default: return 0;
     }
 }
@@ -194,6 +199,7 @@ static void cell_text(const explorer *x, const ex_point *p, int c, char *buf, si
     case C_REFINED: snprintf(buf, len, "%s", r->refined ? "yes" : ""); break;
     case C_AGAIN: snprintf(buf, len, "%s", r->remeasured ? "yes" : ""); break;
     case C_INVALID: snprintf(buf, len, "%zu", r->invalid); break;
+    case C_EVENTS: snprintf(buf, len, "%zu", r->events); break;
     case C_PROBE:
         /* microseconds, before > after when the two lie on different levels */
         if (!isfinite(r->probe))
@@ -368,7 +374,7 @@ static int write_obs(explorer *x, const char *path)
             snprintf(param, sizeof param, "%lld", (long long)r->param);
         for (size_t k = 0; rc >= 0 && k < p->nobs; k++) {
             snprintf(idx, sizeof idx, "%zu", k);
-            snprintf(t, sizeof t, "%.4f", p->obs[k] * 1e6);
+            mbx_obs_format_us(p->obs[k], t, sizeof t);
             const char *f[MBX_OBS_NCOLS] = {
                 r->benchmark, procs, bytes, idx, t, r->label ? r->label : "", root, param};
             rc = mbx_csv_writer_row(w, f);
@@ -381,6 +387,16 @@ static int write_obs(explorer *x, const char *path)
 
 int ex_export(explorer *x, const char *path, char *msg, size_t msglen)
 {
+    /* The same claim as every -o (mbx/output.h): not while a run writes
+     * there, never a device or FIFO. The user has already agreed to write
+     * over an existing file (the y/n question), hence FORCE. */
+    static const char *const sidecars[] = {".env.csv", ".obs.csv", ".probe.csv", NULL};
+    mbx_output claim;
+    mbx_output_req req = {
+        .path = path, .flags = MBX_OUTPUT_FORCE, .sidecars = sidecars, .opt = "export"};
+    int crc = mbx_output_claim(&req, &claim, msg, msglen);
+    if (crc < 0)
+        return crc;
     mbx_csv_writer *w = NULL;
     errno = 0;
     int rc = mbx_csv_writer_open(path, mbx_result_columns, MBX_RESULT_NCOLS, &w);
@@ -426,6 +442,7 @@ int ex_export(explorer *x, const char *path, char *msg, size_t msglen)
                  x->ndone, path, x->mon.peer ? ", probes" : "");
     free(env_path);
     free(obs_path);
+    mbx_output_release(&claim);
     return rc < 0 ? rc : 0;
 }
 

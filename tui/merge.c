@@ -10,11 +10,12 @@
 #include "mbx/csvio.h"
 #include "mbx/file.h"
 #include "mbx/merge.h"
+#include "mbx/output.h"
 #include "tprint.h"
 
 void mbx_merge_usage(void)
 {
-    printf("Usage: mpibex merge A.csv B.csv ... -o OUT.csv\n"
+    printf("Usage: mpibex merge A.csv B.csv ... -o OUT.csv [--force]\n"
            "\n"
            "Merge the results of several runs (OUT.csv files of 'mpibex run'). Per point\n"
            "(benchmark, label, procs, bytes, root, op, param): the median of the runs'\n"
@@ -22,7 +23,9 @@ void mbx_merge_usage(void)
            "trimmed means, the total observation count and the worst status.\n"
            "\n"
            "Options:\n"
-           "  -o, --output FILE   the merged CSV ('-' writes it to stdout); required\n"
+           "  -o, --output FILE   the merged CSV ('-' writes it to stdout, /dev/null\n"
+           "                      discards it); required; never one of the inputs\n"
+           "  --force             write over an existing FILE (refused without it)\n"
            "  -h, --help          this text\n"
            "\n"
            "Columns: docs/csv-format.md. A one-line summary goes to stderr.\n"
@@ -39,15 +42,6 @@ static int bad(const char *fmt, ...)
     mbx_tprintf(stderr, "mpibex merge: %s\n", line);
     va_end(ap);
     return 2;
-}
-
-/* Whether out names the same file as in (same text, or same inode). */
-static int same_file(const char *out, const char *in)
-{
-    struct stat a, b;
-    if (strcmp(out, in) == 0)
-        return 1;
-    return stat(out, &a) == 0 && stat(in, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
 static const char *plural(size_t n, const char *one, const char *many)
@@ -88,7 +82,7 @@ int mbx_merge_cmd(int argc, char **argv)
     const char *out = NULL;
     const char **in = calloc((size_t)argc + 1, sizeof *in);
     size_t nin = 0;
-    int rc = 0, opts = 1;
+    int rc = 0, opts = 1, force = 0;
     if (in == NULL)
         return bad("out of memory");
     for (int i = 0; i < argc && rc == 0; i++) {
@@ -99,6 +93,8 @@ int mbx_merge_cmd(int argc, char **argv)
             return 0;
         } else if (opts && strcmp(a, "--") == 0) {
             opts = 0;
+        } else if (opts && strcmp(a, "--force") == 0) {
+            force = 1;
         } else if (opts && (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
                             strncmp(a, "--output=", 9) == 0)) {
             const char *v = NULL;
@@ -122,9 +118,22 @@ int mbx_merge_cmd(int argc, char **argv)
         rc = bad("no input files (usage: mpibex merge A.csv [B.csv ...] -o OUT.csv)");
     if (rc == 0 && out == NULL)
         rc = bad("-o OUT.csv is required ('-o -' writes to stdout)");
-    for (size_t i = 0; rc == 0 && i < nin; i++) {
-        if (strcmp(out, "-") != 0 && same_file(out, in[i]))
-            rc = bad("-o: the output '%s' is also an input", out);
+    /* Claimed for the whole merge (mbx/output.h): locked, never an input,
+     * an existing file only with --force. */
+    mbx_output claim;
+    memset(&claim, 0, sizeof claim);
+    if (rc == 0) {
+        char msg[512];
+        mbx_output_req req = {.path = out,
+                              .flags = MBX_OUTPUT_ALLOW_STDOUT | MBX_OUTPUT_ALLOW_DISCARD |
+                                       (force ? MBX_OUTPUT_FORCE : 0),
+                              .inputs = in,
+                              .ninputs = nin};
+        int c = mbx_output_claim(&req, &claim, msg, sizeof msg);
+        if (c < 0)
+            rc = c == MBX_E_NOMEM ? bad("out of memory") : bad("%s", msg);
+        else if (claim.kind == MBX_OUTPUT_DISCARD)
+            out = NULL;
     }
     mbx_merge *m = NULL;
     if (rc == 0 && mbx_merge_new(&m) < 0)
@@ -134,7 +143,7 @@ int mbx_merge_cmd(int argc, char **argv)
         if (mbx_merge_add_file(m, in[i], msg, sizeof msg) < 0)
             rc = bad("%s", msg);
     }
-    if (rc == 0)
+    if (rc == 0 && out != NULL)
         rc = write_output(m, out);
     if (rc == 0) {
         mbx_merge_summary s;
@@ -149,6 +158,7 @@ int mbx_merge_cmd(int argc, char **argv)
             fprintf(stderr, "every key in every file\n");
     }
     mbx_merge_free(m);
+    mbx_output_release(&claim);
     free(in);
     return rc;
 }

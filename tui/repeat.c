@@ -20,6 +20,7 @@
 #include "mbx/csvio.h"
 #include "mbx/dir.h"
 #include "mbx/merge.h"
+#include "mbx/output.h"
 #include "mbx/result.h"
 #include "mbx/version.h"
 #include "repeat_int.h"
@@ -45,6 +46,7 @@ typedef struct rep {
     int nwords, width;
     char csv[4096], log[4096];
     mbx_csv_writer *record; /* DIR/repeat.csv */
+    mbx_output claim;       /* DIR, locked for the whole repeat (mbx/output.h) */
     int created_dir;
     int spawn_failed; /* the launcher program could not be started */
     char why[1024];   /* why the last launch failed, when its log does not say */
@@ -63,39 +65,21 @@ static int ours_pick(const char *name, void *ud)
     return ours(name);
 }
 
-/* DIR exists (created if missing) and holds no earlier launches; with
- * --force they are removed. */
+/* DIR is claimed (created if missing, locked) and holds no earlier
+ * launches; with --force they are removed. */
 static int prepare_dir(rep *r)
 {
     const char *dir = r->o->dir;
-    struct stat sb;
-    if (stat(dir, &sb) != 0) {
-        if (errno != ENOENT)
-            return mbx_repeat_bad("-o: cannot use '%s': %s", dir, strerror(errno));
-        if (mkdir(dir, 0777) != 0)
-            return mbx_repeat_bad("-o: cannot create the directory '%s': %s", dir, strerror(errno));
-        r->created_dir = 1;
+    char msg[1024];
+    mbx_output_req req = {.path = dir,
+                          .flags = MBX_OUTPUT_DIRECTORY | (r->o->force ? MBX_OUTPUT_FORCE : 0),
+                          .is_result = ours};
+    int rc = mbx_output_claim(&req, &r->claim, msg, sizeof msg);
+    if (rc < 0)
+        return rc == MBX_E_NOMEM ? mbx_repeat_bad("out of memory") : mbx_repeat_bad("%s", msg);
+    r->created_dir = r->claim.created_dir;
+    if (!r->claim.existed)
         return 0;
-    }
-    if (!S_ISDIR(sb.st_mode))
-        return mbx_repeat_bad(
-            "-o: '%s' is not a directory; allowed a directory (created if missing)", dir);
-    if (access(dir, W_OK | X_OK) != 0)
-        return mbx_repeat_bad("-o: cannot write in '%s': %s", dir, strerror(errno));
-    DIR *d = opendir(dir);
-    if (d == NULL)
-        return mbx_repeat_bad("-o: cannot read '%s': %s", dir, strerror(errno));
-    char first[256] = "";
-    for (struct dirent *e; !first[0] && (e = readdir(d)) != NULL;)
-        if (ours(e->d_name))
-            snprintf(first, sizeof first, "%s", e->d_name);
-    closedir(d);
-    if (!first[0])
-        return 0;
-    if (!r->o->force)
-        return mbx_repeat_bad("-o: '%s' already holds launches (%s); add --force to replace them, "
-                              "or choose another directory",
-                              dir, first);
     /* Only in a directory of this user that is no symbolic link, and only
      * our names, each removed relative to it (a link among them goes as a
      * link): a planted link must not lead --force into somebody's files. */
@@ -103,7 +87,7 @@ static int prepare_dir(rep *r)
     const char *why = NULL;
     if (mbx_dir_open_own(AT_FDCWD, dir, 0, &fd, &why) != MBX_OK)
         return mbx_repeat_bad("-o: --force cleans only a directory of yours; '%s': %s", dir, why);
-    int rc = mbx_dir_clean(fd, ours_pick, NULL, NULL, NULL);
+    rc = mbx_dir_clean(fd, ours_pick, NULL, NULL, NULL);
     int err = errno;
     close(fd);
     if (rc != MBX_OK)
@@ -212,8 +196,8 @@ static void note(rep *r, const char *key, const char *fmt, ...)
     va_end(ap);
     const char *row[2] = {key, value};
     if (r->record && mbx_csv_writer_row(r->record, row) < 0) {
-        fprintf(stderr, "mpibex repeat: writing %s/repeat.csv failed: %s\n", r->o->dir,
-                strerror(errno));
+        mbx_tprintf(stderr, "mpibex repeat: writing %s/repeat.csv failed: %s\n", r->o->dir,
+                    strerror(errno));
         mbx_csv_writer_close(r->record);
         r->record = NULL;
     }
@@ -429,8 +413,8 @@ static void record_close(rep *r, const char *result)
         note(r, "result", "%s", result);
     }
     if (r->record && mbx_csv_writer_close(r->record) < 0)
-        fprintf(stderr, "mpibex repeat: writing %s/repeat.csv failed: %s\n", r->o->dir,
-                strerror(errno));
+        mbx_tprintf(stderr, "mpibex repeat: writing %s/repeat.csv failed: %s\n", r->o->dir,
+                    strerror(errno));
     r->record = NULL;
 }
 
@@ -445,6 +429,7 @@ static int undo_file(const char *name, void *ud)
 static void undo(rep *r)
 {
     const char *why;
+    mbx_output_release(&r->claim); /* its lock file is in DIR */
     if (r->created_dir) {
         int rc = mbx_dir_remove(AT_FDCWD, r->o->dir, MBX_DIR_MISSING_OK, undo_file, r, &why);
         (void)rc; /* best effort: the bad input's own line is what the user needs */
@@ -574,8 +559,8 @@ static void record_open(rep *r, const char *self)
     char path[4200], host[256] = "", t[40], cmd[8192];
     snprintf(path, sizeof path, "%s/repeat.csv", r->o->dir);
     if (mbx_csv_writer_open(path, cols, 2, &r->record) < 0) {
-        fprintf(stderr, "mpibex repeat: cannot write '%s': %s (going on without it)\n", path,
-                strerror(errno));
+        mbx_tprintf(stderr, "mpibex repeat: cannot write '%s': %s (going on without it)\n", path,
+                    strerror(errno));
         r->record = NULL;
         return;
     }
@@ -623,6 +608,7 @@ int mbx_repeat_cmd(int argc, char **argv, const char *self)
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGTERM, &old_term, NULL);
     }
+    mbx_output_release(&r.claim);
     free_argv(&r);
     free(o.run);
     return rc;

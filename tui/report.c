@@ -18,6 +18,7 @@
 
 #include "mbx/ascii.h"
 #include "mbx/dir.h"
+#include "mbx/output.h"
 #include "report_int.h"
 #include "tprint.h"
 
@@ -137,44 +138,28 @@ static int remove_old(const char *dir, char *msg, size_t msglen)
     return 0;
 }
 
-/* 0: dir is ready (created, or empty, or --force); 2 and a message. */
-static int prepare_dir(const char *dir, int force, const mbx_rpt *r, char *msg, size_t msglen)
+/* 0: dir is claimed (mbx/output.h: created if missing, locked for the
+ * report's life, never an input) and holds no earlier report, or --force
+ * and the old report files are removed; 1 or 2 and a message. */
+static int prepare_dir(const char *dir, int force, const mbx_rpt *r, mbx_output *claim, char *msg,
+                       size_t msglen)
 {
-    struct stat st;
-    if (stat(dir, &st) != 0) {
-        if (mkdir(dir, 0777) == 0)
-            return 0;
-        mbx_report_msgf(msg, msglen, "-o: cannot create directory '%s': %s", dir, strerror(errno));
-        return 2;
+    const char **in = calloc(r->nin ? r->nin : 1, sizeof *in);
+    if (in == NULL) {
+        mbx_report_msgf(msg, msglen, "out of memory");
+        return 1;
     }
-    if (!S_ISDIR(st.st_mode)) {
-        mbx_report_msgf(msg, msglen, "-o: '%s' exists and is not a directory", dir);
-        return 2;
-    }
-    for (size_t i = 0; i < r->nin; i++) {
-        struct stat in;
-        if (stat(r->in[i].path, &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino) {
-            mbx_report_msgf(msg, msglen, "-o: the report directory '%s' is also an input", dir);
-            return 2;
-        }
-    }
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int empty = 1;
-    while (d != NULL && empty && (e = readdir(d)) != NULL)
-        empty = strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0;
-    if (d != NULL)
-        closedir(d);
-    if (d == NULL || access(dir, W_OK) != 0) {
-        mbx_report_msgf(msg, msglen, "-o: cannot write into '%s': %s", dir, strerror(errno));
-        return 2;
-    }
-    if (!empty && !force) {
-        mbx_report_msgf(msg, msglen, "-o: '%s' exists and is not empty (--force writes over it)",
-                        dir);
-        return 2;
-    }
-    if (!empty)
+    for (size_t i = 0; i < r->nin; i++)
+        in[i] = r->in[i].path;
+    mbx_output_req req = {.path = dir,
+                          .flags = MBX_OUTPUT_DIRECTORY | (force ? MBX_OUTPUT_FORCE : 0),
+                          .inputs = in,
+                          .ninputs = r->nin};
+    int rc = mbx_output_claim(&req, claim, msg, msglen);
+    free(in);
+    if (rc < 0)
+        return rc == MBX_E_NOMEM ? 1 : 2;
+    if (claim->existed)
         return remove_old(dir, msg, msglen);
     return 0;
 }
@@ -335,6 +320,7 @@ int mbx_report_write(const char *const *inputs, size_t n, const char *dir, const
     static const mbx_report_opts defaults = {0};
     char prog[PATH_MAX];
     mbx_rpt r = {.dir = dir};
+    mbx_output claim = {0};
     int rc = 0;
     o = o ? o : &defaults;
     r.alpha = o->alpha == 0 ? 0.05 : o->alpha;
@@ -379,7 +365,7 @@ int mbx_report_write(const char *const *inputs, size_t n, const char *dir, const
             rc = mbx_rpt_load(&r.in[i], inputs[i], msg, msglen);
     }
     if (rc == 0)
-        rc = prepare_dir(dir, o->force, &r, msg, msglen);
+        rc = prepare_dir(dir, o->force, &r, &claim, msg, msglen);
     for (size_t i = 0; rc == 0 && i < n; i++)
         progress(o, "%s: %s, %zu points", r.in[i].letter, inputs[i], r.in[i].npt);
     if (rc == 0 && mbx_rpt_group(&r) != 0)
@@ -404,6 +390,7 @@ int mbx_report_write(const char *const *inputs, size_t n, const char *dir, const
         progress(o, "wrote %s/index.html and index.md: %zu inputs, %zu series, %zu plots", dir,
                  r.nin, r.nse, r.nplots);
     free_report(&r);
+    mbx_output_release(&claim);
     return rc;
 }
 

@@ -64,7 +64,7 @@ int mbx_csv_fputrow(FILE *f, const char *const *fields, size_t n)
 static int put_record(mbx_csv_writer *w, const char *buf, size_t len)
 {
     int rc = mbx_file_append(w->fd, &w->size, buf, len);
-    if (rc == MBX_OK) {
+    if (rc == MBX_OK && w->path != NULL) {
         rc = mbx_file_still_at(w->fd, w->path);
     }
     if (rc < 0) {
@@ -104,13 +104,13 @@ static int write_row(mbx_csv_writer *w, const char *const *fields)
     return rc;
 }
 
-static int writer_open(const char *path, const char *const *cols, size_t ncols,
+static int writer_open(const char *path, int fd, const char *const *cols, size_t ncols,
                        mbx_csv_writer **out, int append)
 {
     if (out != NULL) {
         *out = NULL;
     }
-    if (path == NULL || cols == NULL || ncols == 0 || out == NULL) {
+    if ((path == NULL && fd < 0) || cols == NULL || ncols == 0 || out == NULL) {
         return MBX_E_INVAL;
     }
     for (size_t i = 0; i < ncols; i++) {
@@ -119,12 +119,17 @@ static int writer_open(const char *path, const char *const *cols, size_t ncols,
         }
     }
     mbx_csv_writer *w = calloc(1, sizeof *w);
-    if (w == NULL || (w->path = strdup(path)) == NULL) {
+    if (w == NULL || (path != NULL && (w->path = strdup(path)) == NULL)) {
         free(w);
         errno = ENOMEM;
         return MBX_E_NOMEM;
     }
-    if (mbx_file_open(path, append, &w->fd, &w->size) < 0) {
+    if (fd >= 0) {
+        /* Standard output or the like: no path to check, maybe no seek. */
+        w->fd = fd;
+        off_t end = lseek(fd, 0, SEEK_END);
+        w->size = end < 0 ? 0 : end;
+    } else if (mbx_file_open(path, append, &w->fd, &w->size) < 0) {
         int err = errno;
         free(w->path);
         free(w);
@@ -145,13 +150,21 @@ static int writer_open(const char *path, const char *const *cols, size_t ncols,
 int mbx_csv_writer_open(const char *path, const char *const *cols, size_t ncols,
                         mbx_csv_writer **out)
 {
-    return writer_open(path, cols, ncols, out, 0);
+    return writer_open(path, -1, cols, ncols, out, 0);
+}
+
+int mbx_csv_writer_fdopen(int fd, const char *const *cols, size_t ncols, mbx_csv_writer **out)
+{
+    if (fd < 0) {
+        return MBX_E_INVAL;
+    }
+    return writer_open(NULL, fd, cols, ncols, out, 0);
 }
 
 int mbx_csv_writer_append(const char *path, const char *const *cols, size_t ncols,
                           mbx_csv_writer **out)
 {
-    return writer_open(path, cols, ncols, out, 1);
+    return writer_open(path, -1, cols, ncols, out, 1);
 }
 
 int mbx_csv_trim_torn(const char *path, size_t *removed)

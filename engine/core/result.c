@@ -13,7 +13,7 @@ const char *const mbx_result_columns[MBX_RESULT_NCOLS] = {
     "bandwidth_MBps", "timing",     "overhead_us",    "nmin",       "nmax",       "batches",
     "wall_s",         "label",      "root",           "op",         "param",      "param_name",
     "ranks",          "refined",    "validated",      "sync",       "clock_sync", "cache",
-    "invalid",        "probe_us",   "probe_after_us", "remeasured", "plain_us",
+    "invalid",        "probe_us",   "probe_after_us", "remeasured", "plain_us",   "events",
 };
 
 const char *const mbx_obs_columns[MBX_OBS_NCOLS] = {"benchmark", "procs", "bytes", "obs",
@@ -54,16 +54,45 @@ const char *mbx_cache_name(mbx_cache_mode m)
 double mbx_result_bandwidth(const mbx_result *r)
 {
     uint64_t b = r->moved ? r->moved : r->bytes;
-    if (b == 0 || !(r->s.median > 0))
+    if (b == 0 || !(r->s.median > 0) || r->status == MBX_POINT_UNRELIABLE ||
+        r->status == MBX_POINT_INVALID)
         return NAN;
     return (double)b / r->s.median / 1e6;
 }
 
-/* Microseconds with 0.1 ns resolution; undefined values stay empty. */
+mbx_point_status mbx_point_judge(const mbx_summary *s, size_t events, mbx_stop_verdict verdict,
+                                 double res)
+{
+    /* "Not positive" alone let 4.5e-13 s through as a time: a corrected
+     * value under one tick is the correction's noise, not the operation. */
+    if (!(s->median > 0) || !(s->median >= res))
+        return MBX_POINT_UNRELIABLE;
+    if (events > 0 || verdict != MBX_STOP_MET)
+        return MBX_POINT_UNSETTLED;
+    return MBX_POINT_SETTLED;
+}
+
+void mbx_summary_drop_negative(mbx_summary *s)
+{
+    double *f[] = {&s->mean, &s->tmean, &s->median, &s->min,  &s->max,
+                   &s->q1,   &s->q3,    &s->ci_lo,  &s->ci_hi};
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+        if (*f[i] < 0)
+            *f[i] = NAN;
+}
+
+void mbx_obs_format_us(double seconds, char *buf, size_t len)
+{
+    /* + 0.0 turns -0.0 into 0.0, which would print as "-0.0000". */
+    mbx_snprintf_c(buf, len, "%.4f", seconds > 0 ? seconds * 1e6 + 0.0 : 0.0);
+}
+
+/* Microseconds with 0.1 ns resolution; undefined values stay empty, and
+ * so do negative ones (mbx_summary_drop_negative): no time is negative. */
 static void put_us(mbx_result_fields *o, int i, double seconds)
 {
-    if (isfinite(seconds)) {
-        mbx_snprintf_c(o->store[i], sizeof o->store[i], "%.4f", seconds * 1e6);
+    if (isfinite(seconds) && seconds >= 0) {
+        mbx_snprintf_c(o->store[i], sizeof o->store[i], "%.4f", seconds * 1e6 + 0.0);
         o->field[i] = o->store[i];
     } else {
         o->field[i] = "";
@@ -137,4 +166,5 @@ void mbx_result_format(const mbx_result *r, mbx_result_fields *o)
     put_us(o, 38, r->probe_after);
     o->field[39] = r->remeasured ? "1" : "0";
     put_us(o, 40, r->plain);
+    put_u(o, 41, (unsigned long long)r->events);
 }

@@ -184,3 +184,26 @@ int mbx_stats_summarize(const double *x, size_t n, double *scratch, mbx_summary 
     *out = r;
     return MBX_OK;
 }
+
+int mbx_stats_summarize_events(const double *x, size_t n, double res, double *scratch,
+                               mbx_summary *out, size_t *events)
+{
+    if (x == NULL || scratch == NULL || out == NULL || events == NULL || n == 0 || !(res >= 0.0) ||
+        !isfinite(res))
+        return MBX_E_INVAL;
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i]))
+            return MBX_E_INVAL;
+    memmove(scratch, x, n * sizeof *scratch);
+    qsort(scratch, n, sizeof *scratch, cmp_double);
+    double m = mbx_stats_quantile_sorted(scratch, n, 0.5);
+    /* Against the resolution when the median is below it: a median of
+     * nothing (a corrected ~0) would make every jitter an event. */
+    double base = m > res ? m : res, limit = MBX_EVENT_FACTOR * base;
+    size_t keep = n;
+    while (base > 0.0 && keep > 1 && scratch[keep - 1] > limit)
+        keep--;
+    *events = n - keep;
+    /* Already sorted: summarizing in place sorts nothing new. */
+    return mbx_stats_summarize(scratch, keep, scratch, out);
+}

@@ -15,6 +15,7 @@ const char *mbx_strerror(int status)
     case MBX_E_ABORTED: return "aborted";
     case MBX_E_VALIDATE: return "received data was wrong (validation failed)";
     case MBX_E_GONE: return "the file was removed or renamed while being written";
+    case MBX_E_BUSY: return "in use by another run";
     default: return "unknown error";
     }
 }

@@ -352,7 +352,7 @@ static size_t next_batch(size_t prev, double mean_s, size_t n, size_t limit)
 
 void mbx_result_fill(mbx_result *out, const mbx_point_spec *spec, const mbx_summary *s,
                      mbx_stop_verdict verdict, size_t nmin, size_t nmax, double overhead,
-                     size_t batches, double wall)
+                     size_t batches, double wall, size_t events, double res)
 {
     const mbx_bench *b = mbx_bench_get(spec->bench_id);
     memset(out, 0, sizeof *out);
@@ -391,10 +391,9 @@ void mbx_result_fill(mbx_result *out, const mbx_point_spec *spec, const mbx_summ
     out->probe = out->probe_after = NAN;
     out->plain = NAN;
     out->plain_status = MBX_POINT_INVALID;
-    if (!(s->median > 0))
-        out->status = MBX_POINT_UNRELIABLE;
-    else
-        out->status = verdict == MBX_STOP_MET ? MBX_POINT_SETTLED : MBX_POINT_UNSETTLED;
+    out->events = events;
+    out->status = mbx_point_judge(s, events, verdict, res);
+    mbx_summary_drop_negative(&out->s);
 }
 
 /* No valid observation: no numbers, never zeros. */
@@ -454,8 +453,13 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
     if (rc < 0)
         return rc;
     double t_setup = MPI_Wtime() - t_begin;
+    /* What one observation can resolve: a tick, shared by the inner loop's
+     * calls and halved for a half round trip (rank 0 always takes part, so
+     * its context holds the point's inner loop). */
+    double res =
+        e->timer.resolution / (b->divisor * (e->ctx.inner > 1 ? (double)e->ctx.inner : 1.0));
 
-    size_t n = 0, k = 0, batches = 0, invalid = 0;
+    size_t n = 0, k = 0, batches = 0, invalid = 0, events = 0;
     double raw_sum = 0.0, growth = 1.0;
     mbx_summary s;
     memset(&s, 0, sizeof s);
@@ -516,9 +520,14 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
         if (window && got * 10 < k * 9 && e->method.window <= 0.0)
             growth *= 2.0; /* more than 10 % missed: wider windows */
         if (n > 0) {
-            if ((rc = mbx_stats_summarize(e->obs, n, e->scratch, &s)) < 0)
+            /* The rule sees the observations without their events, so a
+             * stopped rank's one huge time neither settles the point nor
+             * hides in its statistics; the limit counts every observation. */
+            if ((rc = mbx_stats_summarize_events(e->obs, n, res, e->scratch, &s, &events)) < 0)
                 break;
             verdict = mbx_stop_eval(&spec->stop, &s, e->timer.resolution, nmin, nmax);
+            if (verdict == MBX_STOP_GO_ON && n >= nmax)
+                verdict = MBX_STOP_AT_NMAX;
         }
         /* Window sync: give up on a point whose windows keep failing. */
         if (verdict == MBX_STOP_GO_ON && invalid >= INVALID_LIMIT * nmax)
@@ -547,7 +556,7 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
         return bad == 1 ? MBX_E_VALIDATE : bad == 3 ? MBX_E_UNSUPPORTED : MBX_E_MPI;
 
     mbx_result_fill(out, spec, &s, verdict, nmin, nmax, e->timer.overhead, batches,
-                    MPI_Wtime() - t_begin);
+                    MPI_Wtime() - t_begin, events, res);
     out->validated = spec->validate;
     out->sync = e->method.sync;
     out->clock_sync = window ? mbx_clocksync_name(e->method.clock.method) : NULL;

@@ -23,6 +23,12 @@ typedef struct mbx_csv_writer mbx_csv_writer; /* opaque */
 MBX_NODISCARD int mbx_csv_writer_open(const char *path, const char *const *cols, size_t ncols,
                                       mbx_csv_writer **out);
 
+/* Like mbx_csv_writer_open on a descriptor the writer takes over (closes):
+ * standard output for -o -. Rows are written the same way; there is no
+ * path to check, and the header goes first. */
+MBX_NODISCARD int mbx_csv_writer_fdopen(int fd, const char *const *cols, size_t ncols,
+                                        mbx_csv_writer **out);
+
 /* Open path for appending; the header row is written only when the file
  * is empty (the caller has checked that an existing header matches). */
 MBX_NODISCARD int mbx_csv_writer_append(const char *path, const char *const *cols, size_t ncols,

@@ -205,13 +205,15 @@ MBX_NODISCARD int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec,
 MBX_NODISCARD int mbx_engine_pair_scan(mbx_engine *e, int rounds, double *lat, int *far);
 
 /* Fill a result from a finished measurement (any back end): benchmark and
- * timing from the registry, and the status by the rules: UNRELIABLE when
- * the corrected median is not positive, else SETTLED when the rule was met,
- * else UNSETTLED. label is left NULL; probe, probe_after and plain are
- * NAN. */
+ * timing from the registry, s the summary without the `events` observations
+ * left out as events, and the status by mbx_point_judge with res, the
+ * resolution of one observation in seconds: UNRELIABLE when the corrected
+ * median is below res, else UNSETTLED with events or without the rule met,
+ * else SETTLED. Negative statistics become NAN (mbx_summary_drop_negative).
+ * label is left NULL; probe, probe_after and plain are NAN. */
 void mbx_result_fill(mbx_result *out, const mbx_point_spec *spec, const mbx_summary *s,
                      mbx_stop_verdict verdict, size_t nmin, size_t nmax, double overhead,
-                     size_t batches, double wall);
+                     size_t batches, double wall, size_t events, double res);
 
 /* Environment capture for the sidecar file: tool version, MPI library,
  * ranks and hosts, binding of every rank and the unbound ones, per host

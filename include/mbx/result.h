@@ -13,12 +13,14 @@
 #include "mbx/status.h"
 #include "mbx/stop.h"
 
-#define MBX_FORMAT_VERSION 1
+/* 2: the events column; n counts the observations used (events left
+ * out), and no time is written negative. 1: before. */
+#define MBX_FORMAT_VERSION 2
 
 typedef enum mbx_point_status {
     MBX_POINT_SETTLED = 0,    /* the stop rule was met */
-    MBX_POINT_UNSETTLED = 1,  /* stopped at n_max without meeting it */
-    MBX_POINT_UNRELIABLE = 2, /* overhead correction anomalous (corrected median <= 0) */
+    MBX_POINT_UNSETTLED = 1,  /* stopped at n_max without meeting it, or events > 0 */
+    MBX_POINT_UNRELIABLE = 2, /* corrected median below the resolution of one observation */
     MBX_POINT_SHIFTED = 3,    /* the machine changed level during the point, twice (monitor) */
     MBX_POINT_INVALID = 4,    /* no valid observation (window sync): no numbers */
 } mbx_point_status;
@@ -74,15 +76,38 @@ typedef struct mbx_result {
      * UNSETTLED median is kept, plain_status says so. */
     double plain;
     mbx_point_status plain_status; /* the plain measurement's; INVALID when there is none */
+    /* Observations left out as events (column 42, MBX_EVENT_FACTOR times
+     * the median or more): a stopped or preempted rank, not the operation. */
+    size_t events;
 } mbx_result;
 
-#define MBX_RESULT_NCOLS 41
+#define MBX_RESULT_NCOLS 42
 extern const char *const mbx_result_columns[MBX_RESULT_NCOLS];
 
 /* Bandwidth in MB/s (10^6 bytes per second): moved (or, when it is 0,
- * bytes) over the median time; NAN when that is 0 bytes or the median is
- * not positive. */
+ * bytes) over the median time; NAN when that is 0 bytes, the median is
+ * not positive, or the point is UNRELIABLE or INVALID (a time below the
+ * timer's resolution gives no bandwidth, only an absurd number). */
 double mbx_result_bandwidth(const mbx_result *r);
+
+/* The status of a measured point from its summary (events left out), the
+ * number of events, the stop verdict and the resolution of one observation
+ * in seconds (the timer's tick over the inner loop and divisor):
+ * UNRELIABLE when the corrected median is below res or not positive (the
+ * overhead correction took away all that was measured, or more); else
+ * UNSETTLED when events > 0 or the rule was not met; else SETTLED. */
+mbx_point_status mbx_point_judge(const mbx_summary *s, size_t events, mbx_stop_verdict verdict,
+                                 double res);
+
+/* Corrected times can be negative (overhead subtracted from a duration
+ * shorter than it); such a value is no time: every location statistic
+ * (mean, tmean, median, min, max, q1, q3, CI bounds) below 0 becomes NAN,
+ * which is written as an empty field. stddev and stderr are kept. */
+void mbx_summary_drop_negative(mbx_summary *s);
+
+/* One observation in microseconds as written to OUT.obs.csv ("%.4f"), a
+ * negative corrected value written as 0. */
+void mbx_obs_format_us(double seconds, char *buf, size_t len);
 
 /* Format r as CSV fields. `store` provides the text storage; fields[i]
  * points into it (or is "" for undefined values). */

@@ -37,6 +37,21 @@ typedef struct mbx_summary {
  * n == 0, a NULL pointer or a non-finite value. */
 MBX_NODISCARD int mbx_stats_summarize(const double *x, size_t n, double *scratch, mbx_summary *out);
 
+/* An observation greater than MBX_EVENT_FACTOR times the point's median
+ * (or times the resolution, when the median is below it) is an *event*: the
+ * rank was stopped, preempted or swapped out, and the time says nothing
+ * about the operation. */
+#define MBX_EVENT_FACTOR 100.0
+
+/* Summarize x[0..n) without its events (see MBX_EVENT_FACTOR): the median m
+ * of all n observations is taken, every observation > MBX_EVENT_FACTOR *
+ * max(m, res) is counted in *events and left out, and `out` summarizes the
+ * rest (out->n = n - *events; never empty, since events lie above the
+ * median). res is the resolution of one observation, seconds (0: none).
+ * `scratch` must hold n doubles. Errors as mbx_stats_summarize. */
+MBX_NODISCARD int mbx_stats_summarize_events(const double *x, size_t n, double res, double *scratch,
+                                             mbx_summary *out, size_t *events);
+
 /* Quantile p in [0,1] of an ascending array (type 7). n >= 1. */
 double mbx_stats_quantile_sorted(const double *sorted, size_t n, double p);
 

@@ -25,6 +25,7 @@ typedef enum mbx_status {
     MBX_E_ABORTED = -9,     /* work was cancelled on request */
     MBX_E_VALIDATE = -10,   /* a benchmark received wrong data (--validate) */
     MBX_E_GONE = -11,       /* a file was removed or renamed while being written */
+    MBX_E_BUSY = -12,       /* an output is in use by another run (mbx/output.h) */
 } mbx_status;
 
 /* A short static English description of a status; never NULL. */

@@ -54,6 +54,28 @@ static int le_rounded(double ratio_num, double ratio_den, double eps)
     return ratio_num / ratio_den <= eps + slack + 1e-12;
 }
 
+/* a <= b, or either undefined (an empty field: negative statistics are
+ * written empty, so UNRELIABLE rows may lack some). */
+static int le_def(double a, double b)
+{
+    return isnan(a) || isnan(b) || a <= b;
+}
+
+/* No time is negative: every *_us field is empty or >= 0, never "-0.0000". */
+static void check_times(const mbx_csv_table *t, size_t r)
+{
+    for (size_t c = 0; c < t->ncols[0] && c < t->ncols[r]; c++) {
+        const char *name = t->cell[0][c], *v = t->cell[r][c];
+        size_t len = strlen(name);
+        if (len < 3 || strcmp(name + len - 3, "_us") != 0 || v[0] == '\0')
+            continue;
+        char *end;
+        double d = strtod(v, &end);
+        CHECK(*end == '\0' && v[0] != '-' && d >= 0 && isfinite(d),
+              "row %zu: %s = '%s', not a time", r, name, v);
+    }
+}
+
 static void check_row(const mbx_csv_table *t, size_t r)
 {
     const char *bench = str(t, r, "benchmark");
@@ -74,6 +96,7 @@ static void check_row(const mbx_csv_table *t, size_t r)
           r, str(t, r, "probe_us"));
     CHECK(str(t, r, "plain_us")[0] == '\0' || num(t, r, "plain_us") > 0, "row %zu: plain_us '%s'",
           r, str(t, r, "plain_us"));
+    check_times(t, r);
     if (strcmp(status, "INVALID") == 0) {
         /* No valid observation: no numbers at all, never zeros. */
         CHECK(n == 0 && isnan(med) && isnan(mean) && isnan(mn),
@@ -83,16 +106,29 @@ static void check_row(const mbx_csv_table *t, size_t r)
     CHECK(n >= 1, "row %zu (%s): n = %g", r, bench, n);
     CHECK(n >= nmin || strcmp(status, "SETTLED") != 0, "row %zu: settled with n < nmin", r);
     CHECK(n <= nmax, "row %zu (%s): n %g > nmax %g", r, bench, n, nmax);
-    CHECK(mn <= q1 && q1 <= med && med <= q3 && q3 <= mx, "row %zu (%s): quantiles out of order", r,
-          bench);
-    CHECK(mn <= mean && mean <= mx && mn <= tmean && tmean <= mx, "row %zu: mean outside range", r);
-    CHECK(lo <= med && med <= hi, "row %zu (%s): median outside its CI", r, bench);
+    int unreliable = strcmp(status, "UNRELIABLE") == 0;
+    CHECK(le_def(mn, q1) && le_def(q1, med) && le_def(med, q3) && le_def(q3, mx),
+          "row %zu (%s): quantiles out of order", r, bench);
+    CHECK(le_def(mn, mean) && le_def(mean, mx) && le_def(mn, tmean) && le_def(tmean, mx),
+          "row %zu: mean outside range", r);
+    CHECK(le_def(lo, med) && le_def(med, hi), "row %zu (%s): median outside its CI", r, bench);
+    CHECK(unreliable || (!isnan(med) && !isnan(tmean) && !isnan(q1) && !isnan(lo)),
+          "row %zu (%s): %s with an empty statistic", r, bench, status);
     CHECK(n < 2 || (sd >= 0 && se >= 0), "row %zu: negative spread", r);
-    CHECK(strcmp(status, "UNRELIABLE") == 0 || med > 0, "row %zu: non-positive median", r);
+    CHECK(unreliable || med > 0, "row %zu: non-positive median", r);
+    /* An event (an observation 100x the median) is left out and keeps the
+     * row from SETTLED; files of earlier versions have no events column. */
+    double ev = num(t, r, "events");
+    CHECK(str(t, r, "events")[0] == '\0' || (ev >= 0 && ev == floor(ev)), "row %zu: events '%s'", r,
+          str(t, r, "events"));
+    CHECK(!(ev > 0) || strcmp(status, "SETTLED") != 0, "row %zu (%s): SETTLED with %g events", r,
+          bench, ev);
     double bw = num(t, r, "bandwidth_MBps");
+    CHECK(!unreliable || isnan(bw), "row %zu (%s): UNRELIABLE with bandwidth %s", r, bench,
+          str(t, r, "bandwidth_MBps"));
     /* Master-worker moves every piece out and its result back. */
     double moved = strncmp(bench, "mw.", 3) == 0 ? 2 * num(t, r, "param") * bytes : bytes;
-    if (moved > 0 && med > 0)
+    if (moved > 0 && med > 0 && !unreliable)
         CHECK(fabs(bw - moved / med) <= 0.01 + 1e-3 * bw, "row %zu: bandwidth %g != %g", r, bw,
               moved / med);
     mbx_stop_rule rule;
@@ -163,7 +199,8 @@ int main(int argc, char **argv)
         CHECK(t.ncols[r] == t.ncols[0], "row %zu has %zu fields, header %zu", r, t.ncols[r],
               t.ncols[0]);
         check_row(&t, r);
-        total_n += num(&t, r, "n");
+        /* The observation file holds every observation, events too. */
+        total_n += num(&t, r, "n") + (isnan(num(&t, r, "events")) ? 0 : num(&t, r, "events"));
         int accurate = 0;
         for (int k = 0; k < nplain; k++)
             accurate |= strcmp(str(&t, r, "benchmark"), plain[k]) == 0;

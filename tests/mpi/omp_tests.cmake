@@ -21,7 +21,7 @@ if(OpenMP_C_FOUND)
            COMMAND ${CMAKE_COMMAND} -E env OMP_PROC_BIND=close OMP_WAIT_POLICY=active
                    bash -c "$0 \"$@\" && grep -q '^env.OMP_PROC_BIND,close$' ${MBX_OUT}/omp_env.env.csv && grep -q '^env.OMP_WAIT_POLICY,active$' ${MBX_OUT}/omp_env.env.csv && grep -q '^omp_proc_bind,close$' ${MBX_OUT}/omp_env.env.csv && grep -q '^omp_max_threads,[0-9]' ${MBX_OUT}/omp_env.env.csv"
                    ${MBX_MPIEXEC} 1 ${MPIEXEC_PREFLAGS} $<TARGET_FILE:mpibex> run --bench omp.parallel
-                   --param 1 --nmax 20 -q -o ${MBX_OUT}/omp_env.csv)
+                   --param 1 --nmax 20 -q -o ${MBX_OUT}/omp_env.csv --force)
   set_tests_properties(mpi.omp.envcap.n1 PROPERTIES TIMEOUT 60 LABELS mpi PROCESSORS 1)
   # More threads than the benchmark allows: a one-line error, exit 2.
   mbx_bad_input(omp_threads 1 "param: omp.lock takes threads in 1\\.\\.256 \\(got 300\\)"

@@ -11,6 +11,7 @@ fail() { echo "order.sh: $*" >&2; exit 1; }
 run() { # run NAME ARGS...
   local name=$1
   shift
+  rm -f "$dir/$name".*
   "$mpiexec" "$np" 2 "$mpibex" run --bench pingpong.send_recv,coll.bcast --sizes 1:1K:2 \
     --stop fixed:20 -q -o "$dir/$name.csv" "$@" >"$dir/$name.out" 2>&1 ||
     fail "run $name failed: $(tail -3 "$dir/$name.out")"

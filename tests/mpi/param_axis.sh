@@ -36,6 +36,7 @@ PY
 # Sphinx's stop rule on the new benchmarks: cv:EPS is recorded, and a point
 # that does not reach it by n_max is UNSETTLED (n = n_max), never SETTLED.
 cv=$dir/param_axis_cv.csv
+rm -f "$cv" "${cv%.csv}".*
 if "$mpiexec" "$npflag" 1 "$mpibex" run --bench threads.mutex,threads.barrier --param 2 \
     --stop cv:1e-9 --nmax 40 -q -o "$cv" >"$dir/param_axis_cv.log" 2>&1; then
   pass "cv run ran"

@@ -86,7 +86,7 @@ real)
     cat "$dir/err2.txt"
     [ "$code" -eq 2 ] || fail "a second repeat into DIR exited $code, want 2"
     [ "$(grep -c . "$dir/err2.txt")" -eq 1 ] || fail "expected one line on stderr"
-    grep -q "already holds launches" "$dir/err2.txt" || fail "wrong refusal"
+    grep -q "already holds results" "$dir/err2.txt" || fail "wrong refusal"
     [ "$(md5sum "$rep"/*)" = "$sums" ] || fail "the refused repeat changed DIR"
     # --force replaces them: two launches, no launch-03 left.
     "$mpibex" repeat -k 2 -n 2 --force -q --mpiexec "$mpiexec" -- --bench pingpong.send_recv \

@@ -36,7 +36,7 @@ mbx_repeat_bad(repeat.bad.resume "^mpibex repeat: --resume: not with repeat" ${_
   repeat -k 2 ${_run} --resume -o ${_d}/f)
 mbx_repeat_bad(repeat.bad.option_before "^mpibex repeat: unknown option '--bench'; run options go after '--'" ${_d}/g
   repeat -k 2 --bench pingpong.send_recv -o ${_d}/g)
-mbx_repeat_bad(repeat.bad.not_a_dir "^mpibex repeat: -o: '.*/repeat_tests\\.cmake' is not a directory" ${_d}/h
+mbx_repeat_bad(repeat.bad.not_a_dir "^mpibex repeat: -o: '.*/repeat_tests\\.cmake' exists and is not a directory" ${_d}/h
   repeat -k 2 ${_run} -o ${CMAKE_CURRENT_SOURCE_DIR}/mpi/repeat_tests.cmake)
 mbx_repeat_bad(repeat.bad.mpiexec "^mpibex repeat: --mpiexec: cannot run '/nonexistent/mpiexec': No such file or directory" ${_d}/i
   repeat -k 2 --mpiexec /nonexistent/mpiexec ${_run} -o ${_d}/i)

@@ -128,7 +128,7 @@ force)
     report "$dir/out" "$dir/in/a.csv"
     [ "$code" -eq 2 ] || fail "a non-empty DIR without --force: exit $code, want 2"
     [ "$(wc -l <"$dir/err.txt")" -eq 1 ] || fail "expected one line on stderr"
-    grep -q "exists and is not empty (--force writes over it)" "$dir/err.txt" || fail "message"
+    grep -q "already holds results (.*); --force replaces them" "$dir/err.txt" || fail "message"
     [ -s "$dir/out/$pp-compare.png" ] || fail "the refused report changed the old one"
     report "$dir/out" "$dir/in/a.csv" --force -q
     common_checks "$dir/out" "$dir/in/a.csv"

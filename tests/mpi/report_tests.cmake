@@ -38,11 +38,11 @@ mbx_report_bad(quote "'.*/quote\\.csv' is not valid CSV" @/quote.csv -o @/out)
 mbx_report_bad(no_launches "'.*/nolaunch' is a directory without launch-\\*\\.csv files" @/nolaunch -o @/out)
 mbx_report_bad(no_input "^mpibex report: no input files" -o @/out)
 mbx_report_bad(no_output "^mpibex report: -o DIR is required" @/a.csv)
-mbx_report_bad(not_empty "^mpibex report: -o: '.*/full' exists and is not empty \\(--force writes over it\\)$"
+mbx_report_bad(not_empty "^mpibex report: -o: '.*/full' already holds results \\('.*'\\); --force replaces them"
   @/a.csv -o @/full)
-mbx_report_bad(output_is_file "^mpibex report: -o: '.*/b\\.csv' exists and is not a directory$"
+mbx_report_bad(output_is_file "^mpibex report: -o: '.*/b\\.csv' exists and is not a directory"
   @/a.csv -o @/b.csv)
-mbx_report_bad(output_is_input "^mpibex report: -o: the report directory '.*/rep1' is also an input$"
+mbx_report_bad(output_is_input "^mpibex report: -o: the output '.*/rep1' is also an input$"
   @/rep1 -o @/rep1 --force)
 mbx_report_bad(no_parent "^mpibex report: -o: cannot create directory '.*/nodir/out'" @/a.csv -o @/nodir/out)
 mbx_report_bad(alpha "^mpibex report: --alpha: expected a number between 0 and 1" @/a.csv -o @/out --alpha 1)

@@ -45,6 +45,7 @@ grep -q "^# curve coll.comm_dup \[cli\] over P: " "$dir/sweep.1.log" && pass "cu
 # 2. The pair scan picks rank 0 and some other rank, says so, and the rows
 # carry the pair; --pair chooses it.
 out2=$dir/sweep_pair.csv
+rm -f "$out2" "${out2%.csv}".*
 "$mpiexec" "$npflag" 4 "$mpibex" run --bench pingpong.send_recv --sizes 1,1K --stop fixed:20 \
   -o "$out2" >"$dir/sweep.2.log" 2>&1 || fail "pair scan run failed"
 far=$(sed -n 's/^# ping-pong pair: ranks 0 and \([1-3]\), the largest latency.*/\1/p' "$dir/sweep.2.log")
@@ -53,7 +54,7 @@ ranks() { python3 -c 'import csv,sys; print(" ".join(sorted({r["ranks"] for r in
 [ -n "$far" ] && [ "$(ranks "$out2")" = "0,$far" ] &&
   pass "rows carry the scanned pair" || fail "rows do not carry the pair 0,$far"
 "$mpiexec" "$npflag" 4 "$mpibex" run --bench pingpong.ssend_recv --pair 2,1 --sizes 8 \
-  --stop fixed:20 -o "$out2" >"$dir/sweep.3.log" 2>&1 || fail "--pair run failed"
+  --stop fixed:20 -o "$out2" --force >"$dir/sweep.3.log" 2>&1 || fail "--pair run failed"
 grep -q "ping-pong pair" "$dir/sweep.3.log" && fail "--pair must not scan" || pass "--pair does not scan"
 [ "$(ranks "$out2")" = "2,1" ] && pass "--pair 2,1 in ranks" ||
   fail "--pair 2,1 not in the ranks column"

@@ -112,7 +112,7 @@ static void undefined_values_are_empty(void **state)
 static void plain_us_is_appended_and_empty_when_undefined(void **state)
 {
     (void)state;
-    assert_int_equal(MBX_RESULT_NCOLS, 41);
+    assert_true(MBX_RESULT_NCOLS >= 41);
     assert_int_equal(col("plain_us"), 40);
     assert_int_equal(col("remeasured"), 39);
     mbx_result r = sample();
@@ -157,7 +157,7 @@ static void round_trip_through_libcsv(void **state)
     assert_string_equal(t.cell[2][col("stop_rule")], "fixed:100");
     assert_string_equal(t.cell[1][col("ci95_hi_us")], "2.1000");
     assert_string_equal(t.cell[1][col("plain_us")], "");
-    assert_string_equal(t.cell[0][MBX_RESULT_NCOLS - 1], "plain_us");
+    assert_string_equal(t.cell[0][MBX_RESULT_NCOLS - 1], "events");
     mbx_csv_table_free(&t);
     remove(path);
 }
