@@ -163,7 +163,7 @@ static void print_summary(FILE *f, const mbx_compare *c, const opts *o)
 static void put(char store[48], const char **field, const char *fmt, double x)
 {
     if (isfinite(x)) {
-        snprintf(store, 48, fmt, x);
+        mbx_csv_fmt_number(store, 48, fmt, x);
         *field = store;
     } else {
         *field = "";

@@ -1,6 +1,7 @@
 #include "journal.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -267,23 +268,43 @@ static int resume_load(const char *csv, const char *journal, uint64_t hash, mbx_
     }
     for (size_t r = 1; r < t.nrows; r++) {
         if (t.ncols[r] != t.ncols[0]) {
-            snprintf(msg, len, "--resume: '%s' row %zu has %zu fields, the header %zu", csv, r + 1,
-                     t.ncols[r], t.ncols[0]);
+            snprintf(msg, len, "--resume: '%s' row %zu has %zu fields, the header %zu", csv,
+                     t.line[r], t.ncols[r], t.ncols[0]);
             mbx_csv_table_free(&t);
             return 2;
         }
         char **c = t.cell[r];
-        const char *param = c[col[4]], *root = c[col[5]], *med = c[col[6]];
-        long long pv = *param ? atoll(param) : 0;
-        int rv = *root ? atoi(root) : -1;
-        out->procs[out->n] = atoi(c[col[2]]);
-        out->bytes[out->n] = strtoull(c[col[3]], NULL, 10);
+        const char *plain = plain_col >= 0 ? c[plain_col] : "";
+        unsigned long long procs, bytes, param = 0, root = 0;
+        double med, pl;
+        const char *bad = NULL, *want = NULL, *got = NULL;
+        if (mbx_csv_count(c[col[2]], INT_MAX, &procs) < 0 || procs == 0)
+            bad = "procs", want = "a whole number, 1 <= procs <= 2147483647", got = c[col[2]];
+        else if (mbx_csv_count(c[col[3]], LLONG_MAX, &bytes) < 0)
+            bad = "bytes", want = "a whole number, 0 <= bytes < 2^63", got = c[col[3]];
+        else if (*c[col[4]] && mbx_csv_count(c[col[4]], LLONG_MAX, &param) < 0)
+            bad = "param", want = "a whole number or an empty field", got = c[col[4]];
+        else if (*c[col[5]] && mbx_csv_count(c[col[5]], INT_MAX, &root) < 0)
+            bad = "root", want = "a rank number or an empty field", got = c[col[5]];
+        else if (mbx_csv_time_us(c[col[6]], 1, &med) < 0)
+            bad = "median_us", want = MBX_CSV_TIME_WANT " or an empty field", got = c[col[6]];
+        else if (mbx_csv_time_us(plain, 1, &pl) < 0)
+            bad = "plain_us", want = MBX_CSV_TIME_WANT " or an empty field", got = plain;
+        if (bad != NULL) {
+            snprintf(msg, len, "--resume: %s:%zu: %s: expected %s (got '%.40s')", csv, t.line[r],
+                     bad, want, got);
+            mbx_csv_table_free(&t);
+            return 2;
+        }
+        long long pv = (long long)param;
+        int rv = *c[col[5]] ? (int)root : -1;
+        out->procs[out->n] = (int)procs;
+        out->bytes[out->n] = bytes;
         mbx_point_key(out->key[out->n], MBX_KEY_MAX, c[col[0]], c[col[1]], out->procs[out->n],
                       out->bytes[out->n], pv, rv);
         mbx_curve_key(out->curve[out->n], MBX_KEY_MAX, c[col[0]], c[col[1]], pv, rv);
-        out->median_s[out->n] = *med ? mbx_strtod(med, NULL) * 1e-6 : NAN;
-        const char *plain = plain_col >= 0 ? c[plain_col] : "";
-        out->plain_s[out->n] = *plain ? mbx_strtod(plain, NULL) * 1e-6 : NAN;
+        out->median_s[out->n] = med * 1e-6;
+        out->plain_s[out->n] = pl * 1e-6;
         out->refined[out->n] = strcmp(c[col[7]], "1") == 0;
         out->n++;
     }

@@ -282,24 +282,39 @@ static int wait_launch(pid_t pid)
     }
 }
 
+struct counting {
+    int col; /* of status; -1 before the header, -2 when it has none */
+    long points, unsettled;
+};
+
+static int count_row(void *ctx, char *const *f, size_t n, size_t line)
+{
+    struct counting *c = ctx;
+    (void)line;
+    if (c->col == -1) {
+        c->col = mbx_csv_col((const char *const *)f, n, "status");
+        if (c->col < 0)
+            c->col = -2;
+        return MBX_OK;
+    }
+    mbx_point_status st;
+    c->points++;
+    if (c->col >= 0 && (size_t)c->col < n &&
+        !(mbx_point_status_parse(f[c->col], &st) && st == MBX_POINT_SETTLED))
+        c->unsettled++;
+    return MBX_OK;
+}
+
 /* Points of a finished launch, and how many are not SETTLED; -1 when its
- * CSV cannot be read. */
+ * CSV cannot be read. Read a row at a time: a launch's file may be big. */
 static long count_points(const char *csv, long *unsettled)
 {
-    mbx_csv_table t;
+    struct counting c = {.col = -1};
     *unsettled = 0;
-    if (mbx_csv_read_file(csv, &t) < 0)
+    if (mbx_csv_read_rows(csv, count_row, &c) < 0)
         return -1;
-    int c = mbx_csv_table_col(&t, "status");
-    for (size_t i = 1; c >= 0 && i < t.nrows; i++) {
-        mbx_point_status st;
-        if ((size_t)c < t.ncols[i] &&
-            !(mbx_point_status_parse(t.cell[i][c], &st) && st == MBX_POINT_SETTLED))
-            ++*unsettled;
-    }
-    long n = t.nrows > 0 ? (long)t.nrows - 1 : 0;
-    mbx_csv_table_free(&t);
-    return n;
+    *unsettled = c.unsettled;
+    return c.points;
 }
 
 /* The failed launch's results and every sidecar (DIR/launch-NN.*); its log

@@ -2,6 +2,7 @@
  * of launches) and their environment sidecars. Every CSV goes through the
  * libcsv reader (mbx/csvio.h) and is read by column name. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -47,25 +48,17 @@ static const char *const merged_cols[NK] = {
 /* Without these the file is not one of ours; the rest read as empty. */
 static const int required[] = {K_BENCH, K_PROCS, K_BYTES, K_MED, K_STATUS};
 
-static int find_col(const char *const *hdr, size_t n, const char *name)
-{
-    for (size_t c = 0; name != NULL && c < n; c++)
-        if (strcmp(hdr[c], name) == 0)
-            return (int)c;
-    return -1;
-}
-
 /* The kind of a table from its header, and where each column is. 0, or 2
  * and a message naming the missing column. */
 static int map_cols(const char *const *hdr, size_t n, const char *name, mbx_rpt_kind *kind,
                     int *col, char *msg, size_t msglen)
 {
-    *kind = find_col(hdr, n, "median_min_us") >= 0 && find_col(hdr, n, "runs") >= 0
+    *kind = mbx_csv_col(hdr, n, "median_min_us") >= 0 && mbx_csv_col(hdr, n, "runs") >= 0
                 ? MBX_RPT_MERGED
                 : MBX_RPT_RESULTS;
     const char *const *names = *kind == MBX_RPT_MERGED ? merged_cols : results_cols;
     for (int k = 0; k < NK; k++)
-        col[k] = find_col(hdr, n, names[k]);
+        col[k] = mbx_csv_col(hdr, n, names[k]);
     for (size_t i = 0; i < sizeof required / sizeof *required; i++) {
         if (col[required[i]] < 0) {
             mbx_report_msgf(msg, msglen,
@@ -79,25 +72,18 @@ static int map_cols(const char *const *hdr, size_t n, const char *name, mbx_rpt_
 
 static int parse_ll(const char *s, long long *v)
 {
-    char *end;
-    if (*s < '0' || *s > '9')
+    unsigned long long u;
+    if (mbx_csv_count(s, LLONG_MAX, &u) < 0)
         return 0;
-    errno = 0;
-    *v = strtoll(s, &end, 10);
-    return errno == 0 && *end == '\0';
+    *v = (long long)u;
+    return 1;
 }
 
-/* A finite number, or NAN for an empty field. */
-static int parse_num(const char *s, double *v)
+/* A number below max (the shared strict reader), or NAN for an empty
+ * field. */
+static int parse_num(const char *s, double max, double *v)
 {
-    char *end;
-    if (*s == '\0') {
-        *v = NAN;
-        return 1;
-    }
-    errno = 0;
-    *v = mbx_strtod(s, &end);
-    return errno == 0 && end != s && *end == '\0' && isfinite(*v);
+    return mbx_csv_number(s, max, 1, v) == MBX_OK;
 }
 
 static char *dup_field(const char *const *f, const int *col, int k)
@@ -127,6 +113,12 @@ static int add_row(mbx_rpt_input *in, const char *const *f, const int *col, cons
     const char *want = NULL;
     const int nums[] = {K_MED, K_LO, K_HI, K_BW, K_SPREAD};
     double *dst[] = {&p.med, &p.lo, &p.hi, &p.bw, &p.spread};
+    const double max[] = {MBX_CSV_TIME_US_MAX, MBX_CSV_TIME_US_MAX, MBX_CSV_TIME_US_MAX,
+                          MBX_CSV_NUMBER_MAX, MBX_CSV_NUMBER_MAX};
+    const char *const wants[] = {
+        MBX_CSV_TIME_WANT " or an empty field", MBX_CSV_TIME_WANT " or an empty field",
+        MBX_CSV_TIME_WANT " or an empty field", MBX_CSV_NUMBER_WANT " or an empty field",
+        MBX_CSV_NUMBER_WANT " or an empty field"};
     if (f[col[K_BENCH]][0] == '\0')
         bad = K_BENCH, want = "a benchmark name";
     else if (!parse_ll(f[col[K_PROCS]], &p.procs) || p.procs < 1)
@@ -137,8 +129,8 @@ static int add_row(mbx_rpt_input *in, const char *const *f, const int *col, cons
         bad = K_STATUS, want = "a status (SETTLED, UNSETTLED, ...)";
     bytes = (unsigned long long)v;
     for (size_t i = 0; bad < 0 && i < sizeof nums / sizeof *nums; i++)
-        if (col[nums[i]] >= 0 && !parse_num(f[col[nums[i]]], dst[i]))
-            bad = nums[i], want = "a number or an empty field";
+        if (col[nums[i]] >= 0 && !parse_num(f[col[nums[i]]], max[i], dst[i]))
+            bad = nums[i], want = wants[i];
     if (bad < 0 && col[K_N] >= 0 && f[col[K_N]][0] != '\0' && !parse_ll(f[col[K_N]], &p.n))
         bad = K_N, want = "a whole number >= 0";
     if (bad < 0 && col[K_RUNS] >= 0 && !parse_ll(f[col[K_RUNS]], &p.runs))
@@ -202,33 +194,52 @@ static int read_env(mbx_kvlist *env, const char *path, char *note, size_t notele
     return rc;
 }
 
+/* A results or merged CSV read row by row: only the points are kept. */
+struct loading {
+    mbx_rpt_input *in;
+    const char *path;
+    int col[NK];
+    size_t ncols; /* the header's; 0 before it */
+    int rc;       /* 0, or the exit status of the row that stopped the reading */
+    char *msg;
+    size_t msglen;
+};
+
+static int load_row(void *ctx, char *const *f, size_t n, size_t line)
+{
+    struct loading *l = ctx;
+    if (l->ncols == 0) {
+        l->ncols = n;
+        l->rc =
+            map_cols((const char *const *)f, n, l->path, &l->in->kind, l->col, l->msg, l->msglen);
+    } else if (n != l->ncols) {
+        mbx_report_msgf(l->msg, l->msglen, "%s:%zu: %zu fields, the header has %zu", l->path, line,
+                        n, l->ncols);
+        l->rc = 2;
+    } else {
+        l->rc = add_row(l->in, (const char *const *)f, l->col, l->path, line, l->msg, l->msglen);
+    }
+    return l->rc == 0 ? MBX_OK : MBX_E_ABORTED;
+}
+
 static int load_csv(mbx_rpt_input *in, const char *path, char *msg, size_t msglen)
 {
-    mbx_csv_table t;
-    int col[NK], rc;
-    if ((rc = mbx_csv_read_file(path, &t)) < 0) {
-        if (rc == MBX_E_IO)
+    struct loading l = {.in = in, .path = path, .msg = msg, .msglen = msglen};
+    errno = 0;
+    int st = mbx_csv_read_rows(path, load_row, &l), rc = l.rc;
+    if (st < 0 && st != MBX_E_ABORTED) {
+        if (st == MBX_E_IO)
             mbx_report_msgf(msg, msglen, "cannot read '%s': %s", path, strerror(errno));
+        else if (st == MBX_E_NOMEM)
+            mbx_report_msgf(msg, msglen, "out of memory");
         else
             mbx_report_msgf(msg, msglen, "'%s' is not valid CSV (a quote out of place)", path);
-        return rc == MBX_E_NOMEM ? 1 : 2;
+        return st == MBX_E_NOMEM ? 1 : 2;
     }
-    if (t.nrows == 0) {
-        mbx_csv_table_free(&t);
+    if (rc == 0 && l.ncols == 0) {
         mbx_report_msgf(msg, msglen, "'%s' is empty: not an mpibex results or merged CSV", path);
         return 2;
     }
-    rc = map_cols((const char *const *)t.cell[0], t.ncols[0], path, &in->kind, col, msg, msglen);
-    for (size_t r = 1; rc == 0 && r < t.nrows; r++) {
-        if (t.ncols[r] != t.ncols[0]) {
-            mbx_report_msgf(msg, msglen, "%s:%zu: %zu fields, the header has %zu", path, r + 1,
-                            t.ncols[r], t.ncols[0]);
-            rc = 2;
-        } else {
-            rc = add_row(in, (const char *const *)t.cell[r], col, path, r + 1, msg, msglen);
-        }
-    }
-    mbx_csv_table_free(&t);
     if (rc == 0 && in->npt == 0) {
         mbx_report_msgf(msg, msglen, "'%s' has no data rows", path);
         rc = 2;

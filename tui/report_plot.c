@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "mbx/csvio.h"
 #include "mbx/esc.h"
 #include "report_int.h"
 
@@ -105,10 +106,7 @@ void mbx_rpt_size_label(char *buf, size_t len, unsigned long long b)
 
 void mbx_rpt_fmt(char *buf, size_t len, double v, const char *fmt)
 {
-    if (isfinite(v))
-        snprintf(buf, len, fmt, v);
-    else if (len > 0)
-        buf[0] = '\0';
+    mbx_csv_fmt_number(buf, len, fmt, v);
 }
 
 /* Which points a plot of series s takes from input i, and their values. */

@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,70 +145,65 @@ static int push(struct ckey *k, double x)
     return MBX_OK;
 }
 
-/* Read the CSV file at path into t and find the columns names[0..n) in
- * col; the message names the file (`what` says what it should have been).
- * t is left empty after an error. */
-static int open_table(const char *path, const char *what, const char *const *names, int n, int *col,
-                      mbx_csv_table *t, char *msg, size_t msglen)
-{
-    errno = 0;
-    int rc = mbx_csv_read_file(path, t);
-    if (rc == MBX_E_PROTO)
-        mbx_msgf(msg, msglen, "'%s' is not %s: malformed CSV quoting", path, what);
-    else if (rc == MBX_E_IO)
-        mbx_msgf(msg, msglen, "cannot read '%s': %s", path, errno ? strerror(errno) : "read error");
-    else if (rc < 0)
-        mbx_msgf(msg, msglen, "cannot read '%s': %s", path, mbx_strerror(rc));
-    if (rc < 0)
-        return rc;
-    if (t->nrows == 0) {
-        mbx_msgf(msg, msglen, "'%s' is not %s: the file is empty", path, what);
-        rc = MBX_E_PROTO;
-    }
-    for (int c = 0; rc == MBX_OK && c < n; c++) {
-        if ((col[c] = mbx_csv_table_col(t, names[c])) < 0) {
-            mbx_msgf(msg, msglen, "'%s' is not %s: no '%s' column", path, what, names[c]);
-            rc = MBX_E_PROTO;
-        }
-    }
-    if (rc < 0)
-        mbx_csv_table_free(t);
-    return rc;
-}
-
-static int bad_field(const char *path, size_t r, const char *col, const char *want, const char *got,
-                     char *msg, size_t msglen)
-{
-    /* Results and observation fields hold no line breaks: row r is line r + 1. */
-    mbx_msgf(msg, msglen, "%s:%zu: %s: expected %s (got '%.40s')", path, r + 1, col, want, got);
-    return MBX_E_PROTO;
-}
-
-static int check_width(const mbx_csv_table *t, size_t r, const char *path, char *msg, size_t msglen)
-{
-    if (t->ncols[r] == t->ncols[0])
-        return MBX_OK;
-    mbx_msgf(msg, msglen, "%s:%zu: %zu field%s, the header has %zu", path, r + 1, t->ncols[r],
-             t->ncols[r] == 1 ? "" : "s", t->ncols[0]);
-    return MBX_E_PROTO;
-}
-
-/* Row r's field count, procs (column cp) and bytes (column cb). */
-static int check_place(const mbx_csv_table *t, size_t r, int cp, int cb, const char *path,
-                       unsigned long long *procs, unsigned long long *bytes, char *msg,
-                       size_t msglen)
-{
-    char *const *cell = t->cell[r];
-    int rc = check_width(t, r, path, msg, msglen);
-    if (rc == MBX_OK && (!mbx_field_count(cell[cp], procs) || *procs == 0))
-        rc = bad_field(path, r, "procs", "a whole number >= 1", cell[cp], msg, msglen);
-    else if (rc == MBX_OK && !mbx_field_count(cell[cb], bytes))
-        rc = bad_field(path, r, "bytes", "a whole number", cell[cb], msg, msglen);
-    return rc;
-}
-
 typedef int (*row_fn)(struct side *s, const char *const *text, unsigned long long procs,
                       unsigned long long bytes, double median, int usable);
+
+/* One file being read row by row: its header's columns, then each row
+ * checked and used at once (a file is never held whole). */
+struct reading {
+    struct side *s;
+    const char *path, *what;
+    const char *const *names; /* required columns */
+    int nreq;
+    int col[(int)NREQ > (int)NOREQ ? (int)NREQ : (int)NOREQ];
+    int c_label, c_root, c_op, c_param;
+    size_t ncols; /* the header's; 0 before it */
+    row_fn fn;    /* results rows; NULL for an observation file */
+    char *msg;
+    size_t msglen;
+};
+
+static int bad_field(const struct reading *rd, size_t line, const char *col, const char *want,
+                     const char *got)
+{
+    mbx_msgf(rd->msg, rd->msglen, "%s:%zu: %s: expected %s (got '%.40s')", rd->path, line, col,
+             want, got);
+    return MBX_E_PROTO;
+}
+
+static int header(struct reading *rd, char *const *f, size_t n)
+{
+    const char *const *hdr = (const char *const *)f;
+    for (int c = 0; c < rd->nreq; c++) {
+        if ((rd->col[c] = mbx_csv_col(hdr, n, rd->names[c])) < 0) {
+            mbx_msgf(rd->msg, rd->msglen, "'%s' is not %s: no '%s' column", rd->path, rd->what,
+                     rd->names[c]);
+            return MBX_E_PROTO;
+        }
+    }
+    rd->c_label = mbx_csv_col(hdr, n, "label");
+    rd->c_root = mbx_csv_col(hdr, n, "root");
+    rd->c_op = mbx_csv_col(hdr, n, "op");
+    rd->c_param = mbx_csv_col(hdr, n, "param");
+    rd->ncols = n;
+    return MBX_OK;
+}
+
+/* A row's field count, procs (column cp) and bytes (column cb). */
+static int check_place(const struct reading *rd, char *const *cell, size_t n, size_t line, int cp,
+                       int cb, unsigned long long *procs, unsigned long long *bytes)
+{
+    if (n != rd->ncols) {
+        mbx_msgf(rd->msg, rd->msglen, "%s:%zu: %zu field%s, the header has %zu", rd->path, line, n,
+                 n == 1 ? "" : "s", rd->ncols);
+        return MBX_E_PROTO;
+    }
+    if (mbx_csv_count(cell[cp], INT_MAX, procs) < 0 || *procs == 0)
+        return bad_field(rd, line, "procs", "a whole number, 1 <= procs <= 2147483647", cell[cp]);
+    if (mbx_csv_count(cell[cb], LLONG_MAX, bytes) < 0)
+        return bad_field(rd, line, "bytes", "a whole number, 0 <= bytes < 2^63", cell[cb]);
+    return MBX_OK;
+}
 
 /* A launch's row: its median is one value of the key's sample. */
 static int add_launch_row(struct side *s, const char *const *text, unsigned long long procs,
@@ -231,45 +227,94 @@ static int add_obs_point(struct side *s, const char *const *text, unsigned long 
     return MBX_OK;
 }
 
+static int results_row(void *ctx, char *const *cell, size_t n, size_t line)
+{
+    struct reading *rd = ctx;
+    if (rd->ncols == 0)
+        return header(rd, cell, n);
+    const int *col = rd->col;
+    unsigned long long procs, bytes;
+    double med;
+    mbx_point_status st;
+    int rc = check_place(rd, cell, n, line, col[R_PROCS], col[R_BYTES], &procs, &bytes);
+    if (rc < 0)
+        return rc;
+    if (cell[col[R_BENCH]][0] == '\0')
+        return bad_field(rd, line, "benchmark", "a benchmark name", "");
+    if (mbx_csv_time_us(cell[col[R_MEDIAN]], 1, &med) < 0)
+        return bad_field(rd, line, "median_us", MBX_CSV_TIME_WANT " or an empty field",
+                         cell[col[R_MEDIAN]]);
+    if (!mbx_point_status_parse(cell[col[R_STATUS]], &st))
+        return bad_field(rd, line, "status", "a point status such as SETTLED", cell[col[R_STATUS]]);
+    const char *text[NTEXT] = {
+        cell[col[R_BENCH]], cell[col[R_LABEL]], rd->c_root >= 0 ? cell[rd->c_root] : "",
+        rd->c_op >= 0 ? cell[rd->c_op] : "", rd->c_param >= 0 ? cell[rd->c_param] : ""};
+    int usable = st != MBX_POINT_UNRELIABLE && st != MBX_POINT_INVALID;
+    return rd->fn(rd->s, text, procs, bytes, med, usable);
+}
+
+static int obs_row(void *ctx, char *const *cell, size_t n, size_t line)
+{
+    struct reading *rd = ctx;
+    if (rd->ncols == 0)
+        return header(rd, cell, n);
+    const int *col = rd->col;
+    unsigned long long procs, bytes;
+    double x;
+    int rc = check_place(rd, cell, n, line, col[O_PROCS], col[O_BYTES], &procs, &bytes);
+    if (rc < 0)
+        return rc;
+    if (mbx_csv_time_us(cell[col[O_TIME]], 0, &x) < 0)
+        return bad_field(rd, line, "time_us", MBX_CSV_TIME_WANT, cell[col[O_TIME]]);
+    /* op is not in the file: the point's row in the results gives it. A
+     * file without label, root or param matches any. */
+    const char *text[NTEXT] = {cell[col[O_BENCH]], rd->c_label >= 0 ? cell[rd->c_label] : NULL,
+                               rd->c_root >= 0 ? cell[rd->c_root] : NULL, NULL,
+                               rd->c_param >= 0 ? cell[rd->c_param] : NULL};
+    struct ckey *k = find(rd->s, text, procs, bytes);
+    /* Observations of a point with no results row (the point in flight
+     * when a run was stopped) are not used. */
+    return k != NULL && k->usable ? push(k, x * 1e-6) : MBX_OK;
+}
+
+/* Every row of the file at path through the reading's callbacks; the
+ * message names the file (`what` says what it should have been). */
+static int read_file(struct reading *rd, mbx_csv_row_fn fn)
+{
+    errno = 0;
+    if (rd->msg != NULL && rd->msglen > 0)
+        rd->msg[0] = '\0';
+    int rc = mbx_csv_read_rows(rd->path, fn, rd);
+    if (rc == MBX_E_PROTO && rd->msg != NULL && rd->msglen > 0 && rd->msg[0] == '\0')
+        mbx_msgf(rd->msg, rd->msglen, "'%s' is not %s: malformed CSV quoting", rd->path, rd->what);
+    else if (rc == MBX_E_IO)
+        mbx_msgf(rd->msg, rd->msglen, "cannot read '%s': %s", rd->path,
+                 errno ? strerror(errno) : "read error");
+    else if (rc == MBX_E_NOMEM)
+        mbx_msgf(rd->msg, rd->msglen, "out of memory while reading '%s'", rd->path);
+    else if (rc < 0 && rd->msg != NULL && rd->msglen > 0 && rd->msg[0] == '\0')
+        mbx_msgf(rd->msg, rd->msglen, "cannot read '%s': %s", rd->path, mbx_strerror(rc));
+    if (rc == MBX_OK && rd->ncols == 0) {
+        mbx_msgf(rd->msg, rd->msglen, "'%s' is not %s: the file is empty", rd->path, rd->what);
+        rc = MBX_E_PROTO;
+    }
+    return rc;
+}
+
 static const char *results_what = "an mpibex results CSV";
 
 /* Every data row of the results file at path, checked, through fn. */
 static int read_results(struct side *s, const char *path, row_fn fn, char *msg, size_t msglen)
 {
-    mbx_csv_table t;
-    int col[NREQ], rc = open_table(path, results_what, res_required, NREQ, col, &t, msg, msglen);
-    if (rc < 0)
-        return rc;
-    int c_root = mbx_csv_table_col(&t, "root"), c_op = mbx_csv_table_col(&t, "op");
-    int c_param = mbx_csv_table_col(&t, "param");
-    for (size_t r = 1; rc == MBX_OK && r < t.nrows; r++) {
-        char *const *cell = t.cell[r];
-        unsigned long long procs, bytes;
-        double med;
-        mbx_point_status st;
-        if ((rc = check_place(&t, r, col[R_PROCS], col[R_BYTES], path, &procs, &bytes, msg,
-                              msglen)) < 0)
-            break;
-        if (cell[col[R_BENCH]][0] == '\0')
-            rc = bad_field(path, r, "benchmark", "a benchmark name", "", msg, msglen);
-        else if (!mbx_field_number(cell[col[R_MEDIAN]], &med, 1))
-            rc = bad_field(path, r, "median_us", "a number or an empty field", cell[col[R_MEDIAN]],
-                           msg, msglen);
-        else if (!mbx_point_status_parse(cell[col[R_STATUS]], &st))
-            rc = bad_field(path, r, "status", "a point status such as SETTLED", cell[col[R_STATUS]],
-                           msg, msglen);
-        if (rc < 0)
-            break;
-        const char *text[NTEXT] = {cell[col[R_BENCH]], cell[col[R_LABEL]],
-                                   c_root >= 0 ? cell[c_root] : "", c_op >= 0 ? cell[c_op] : "",
-                                   c_param >= 0 ? cell[c_param] : ""};
-        int usable = st != MBX_POINT_UNRELIABLE && st != MBX_POINT_INVALID;
-        rc = fn(s, text, procs, bytes, med, usable);
-    }
-    mbx_csv_table_free(&t);
-    if (rc == MBX_E_NOMEM)
-        mbx_msgf(msg, msglen, "out of memory while reading '%s'", path);
-    return rc;
+    struct reading rd = {.s = s,
+                         .path = path,
+                         .what = results_what,
+                         .names = res_required,
+                         .nreq = NREQ,
+                         .fn = fn,
+                         .msg = msg,
+                         .msglen = msglen};
+    return read_file(&rd, results_row);
 }
 
 static const char *obs_what = "an mpibex observation file (OUT.obs.csv)";
@@ -289,39 +334,14 @@ static int read_obs(struct side *s, const char *path, char *msg, size_t msglen)
         free(obs);
         return MBX_E_IO;
     }
-    mbx_csv_table t;
-    int col[NOREQ], rc = open_table(obs, obs_what, obs_required, NOREQ, col, &t, msg, msglen);
-    if (rc < 0) {
-        free(obs);
-        return rc;
-    }
-    int c_label = mbx_csv_table_col(&t, "label"), c_root = mbx_csv_table_col(&t, "root");
-    int c_param = mbx_csv_table_col(&t, "param");
-    for (size_t r = 1; rc == MBX_OK && r < t.nrows; r++) {
-        char *const *cell = t.cell[r];
-        unsigned long long procs, bytes;
-        double x;
-        if ((rc = check_place(&t, r, col[O_PROCS], col[O_BYTES], obs, &procs, &bytes, msg,
-                              msglen)) < 0)
-            break;
-        if (!mbx_field_number(cell[col[O_TIME]], &x, 0))
-            rc = bad_field(obs, r, "time_us", "a number", cell[col[O_TIME]], msg, msglen);
-        if (rc < 0)
-            break;
-        /* op is not in the file: the point's row in the results gives it. A
-         * file without label, root or param matches any. */
-        const char *text[NTEXT] = {cell[col[O_BENCH]], c_label >= 0 ? cell[c_label] : NULL,
-                                   c_root >= 0 ? cell[c_root] : NULL, NULL,
-                                   c_param >= 0 ? cell[c_param] : NULL};
-        struct ckey *k = find(s, text, procs, bytes);
-        /* Observations of a point with no results row (the point in flight
-         * when a run was stopped) are not used. */
-        if (k != NULL && k->usable)
-            rc = push(k, x * 1e-6);
-    }
-    mbx_csv_table_free(&t);
-    if (rc == MBX_E_NOMEM)
-        mbx_msgf(msg, msglen, "out of memory while reading '%s'", obs);
+    struct reading rd = {.s = s,
+                         .path = obs,
+                         .what = obs_what,
+                         .names = obs_required,
+                         .nreq = NOREQ,
+                         .msg = msg,
+                         .msglen = msglen};
+    int rc = read_file(&rd, obs_row);
     free(obs);
     return rc;
 }

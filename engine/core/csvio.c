@@ -3,11 +3,14 @@
 #include <csv.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "mbx/ascii.h"
 #include "mbx/file.h"
 
 struct mbx_csv_writer {
@@ -30,6 +33,10 @@ static int needs_quotes(const char *s, size_t len)
         return 0;
     }
     if (s[0] == ' ' || s[0] == '\t' || s[len - 1] == ' ' || s[len - 1] == '\t') {
+        return 1;
+    }
+    /* The reader drops a byte-order mark at the start of a file. */
+    if (len >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
         return 1;
     }
     return strpbrk(s, ",\"\r\n") != NULL;
@@ -298,13 +305,22 @@ int mbx_csv_writer_close(mbx_csv_writer *w)
     return failed ? MBX_E_IO : MBX_OK;
 }
 
-/* Rows under construction; cells are owned here until the table takes them. */
-struct reader {
-    mbx_csv_table *t;
-    size_t cell_cap, ncols_cap; /* capacity of t->cell and t->ncols */
-    char **row;
-    size_t row_n, row_cap;
-    int nomem;
+/* One row at a time: the fields of the row being read live in one buffer
+ * that is reused for the next row, so reading a file of any size holds
+ * one row. */
+struct rows {
+    mbx_csv_row_fn fn;
+    void *ctx;
+    char *text; /* the row's fields, each NUL-terminated */
+    size_t text_len, text_cap;
+    size_t *start; /* where each field begins in text */
+    char **field;  /* the row handed to fn */
+    size_t n, cap, field_cap;
+    size_t line;     /* the line the next row begins on */
+    size_t row_nl;   /* line breaks inside the row's quoted fields */
+    int pending_cr;  /* the last row ended at a CR: a line end unless LF follows */
+    int rc;          /* MBX_OK, or what stopped the reading */
+    int bom_checked; /* the first bytes were looked at for a byte-order mark */
 };
 
 static void *grow(void *p, size_t *cap, size_t need, size_t elem)
@@ -325,68 +341,71 @@ static void *grow(void *p, size_t *cap, size_t need, size_t elem)
 
 static void on_field(void *s, size_t len, void *data)
 {
-    struct reader *r = data;
-    if (r->nomem) {
+    struct rows *r = data;
+    if (r->rc != MBX_OK) {
         return;
     }
-    char **row = grow(r->row, &r->row_cap, r->row_n + 1, sizeof *row);
-    char *cell = malloc(len + 1);
-    if (row == NULL || cell == NULL) {
-        free(cell);
-        r->nomem = 1;
+    if (r->n == 0 && r->pending_cr) {
+        r->line++; /* a lone CR ended the line before */
+        r->pending_cr = 0;
+    }
+    size_t cap = r->cap;
+    size_t *start = grow(r->start, &cap, r->n + 1, sizeof *start);
+    if (start != NULL) {
+        r->start = start;
+    }
+    size_t tcap = r->text_cap;
+    char *text = grow(r->text, &tcap, r->text_len + len + 1, 1);
+    if (text != NULL) {
+        r->text = text;
+        r->text_cap = tcap;
+    }
+    if (start == NULL || text == NULL) {
+        r->rc = MBX_E_NOMEM;
         return;
     }
-    r->row = row;
+    r->cap = cap;
+    r->start[r->n++] = r->text_len;
     if (len > 0) {
-        memcpy(cell, s, len);
+        memcpy(r->text + r->text_len, s, len);
+        for (const char *c = s, *e = c + len; (c = memchr(c, '\n', (size_t)(e - c))) != NULL; c++) {
+            r->row_nl++;
+        }
     }
-    cell[len] = '\0';
-    r->row[r->row_n++] = cell;
+    r->text_len += len;
+    r->text[r->text_len++] = '\0';
 }
 
 static void on_row(int term, void *data)
 {
-    struct reader *r = data;
-    mbx_csv_table *t = r->t;
-    (void)term;
-    if (r->nomem) {
-        return;
-    }
-    char ***cell = grow(t->cell, &r->cell_cap, t->nrows + 1, sizeof *cell);
-    if (cell != NULL) {
-        t->cell = cell;
-    }
-    size_t *ncols = grow(t->ncols, &r->ncols_cap, t->nrows + 1, sizeof *ncols);
-    if (ncols != NULL) {
-        t->ncols = ncols;
-    }
-    if (cell == NULL || ncols == NULL) {
-        r->nomem = 1;
-        return;
-    }
-    /* A table keeps every row while the parser's slack is per row: trim it. */
-    char **row = r->row;
-    if (r->row_n > 0 && r->row_n < r->row_cap) {
-        char **fit = realloc(row, r->row_n * sizeof *fit);
-        if (fit != NULL) {
-            row = fit;
+    struct rows *r = data;
+    if (r->pending_cr) {
+        /* CR LF is one line end, a lone CR (old Mac files) another. */
+        r->pending_cr = 0;
+        r->line++;
+        if (r->n == 0 && term == '\n') {
+            return;
         }
     }
-    t->cell[t->nrows] = row;
-    t->ncols[t->nrows] = r->row_n;
-    t->nrows++;
-    r->row = NULL;
-    r->row_n = r->row_cap = 0;
-}
-
-static void reader_discard_row(struct reader *r)
-{
-    for (size_t i = 0; i < r->row_n; i++) {
-        free(r->row[i]);
+    if (r->rc == MBX_OK && r->n > 0) {
+        char **field = grow(r->field, &r->field_cap, r->n, sizeof *field);
+        if (field == NULL) {
+            r->rc = MBX_E_NOMEM;
+            return;
+        }
+        r->field = field;
+        for (size_t i = 0; i < r->n; i++) {
+            field[i] = r->text + r->start[i];
+        }
+        r->rc = r->fn(r->ctx, field, r->n, r->line);
     }
-    free(r->row);
-    r->row = NULL;
-    r->row_n = r->row_cap = 0;
+    /* CSV_REPALL_NL reports every line break outside a row as an empty
+     * row, blank lines included: the count stays right through them. */
+    r->line += r->row_nl + (term == '\n');
+    r->pending_cr = term == '\r';
+    r->row_nl = 0;
+    r->n = 0;
+    r->text_len = 0;
 }
 
 static int error_status(struct csv_parser *p)
@@ -394,37 +413,150 @@ static int error_status(struct csv_parser *p)
     return csv_error(p) == CSV_EPARSE ? MBX_E_PROTO : MBX_E_NOMEM;
 }
 
-/* Feed one chunk; returns MBX_OK or the error that stopped the parser. */
-static int feed(struct csv_parser *p, struct reader *r, const char *data, size_t len)
+static int rows_start(struct csv_parser *p, struct rows *r, mbx_csv_row_fn fn, void *ctx)
 {
-    if (csv_parse(p, data, len, on_field, on_row, r) != len) {
-        return error_status(p);
-    }
-    return r->nomem ? MBX_E_NOMEM : MBX_OK;
+    memset(r, 0, sizeof *r);
+    r->fn = fn;
+    r->ctx = ctx;
+    r->line = 1;
+    return csv_init(p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL | CSV_REPALL_NL) == 0
+               ? MBX_OK
+               : MBX_E_NOMEM;
 }
 
-static int finish(struct csv_parser *p, struct reader *r, int rc)
+/* Feed one chunk; returns MBX_OK or what stopped the reading. The first
+ * chunk loses a UTF-8 byte-order mark (spreadsheets write one), which is
+ * no part of the first column's name. */
+static int feed(struct csv_parser *p, struct rows *r, const char *data, size_t len)
 {
-    if (rc == MBX_OK && csv_fini(p, on_field, on_row, r) != 0) {
-        rc = error_status(p);
+    if (!r->bom_checked) {
+        r->bom_checked = 1;
+        if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) {
+            data += 3;
+            len -= 3;
+        }
     }
-    if (rc == MBX_OK && r->nomem) {
-        rc = MBX_E_NOMEM;
+    if (len > 0 && csv_parse(p, data, len, on_field, on_row, r) != len && r->rc == MBX_OK) {
+        r->rc = error_status(p);
+    }
+    return r->rc;
+}
+
+static int rows_finish(struct csv_parser *p, struct rows *r, int rc)
+{
+    if (rc == MBX_OK && csv_fini(p, on_field, on_row, r) != 0 && r->rc == MBX_OK) {
+        r->rc = error_status(p);
+    }
+    if (rc == MBX_OK) {
+        rc = r->rc;
     }
     csv_free(p);
-    reader_discard_row(r);
-    if (rc < 0) {
-        mbx_csv_table_free(r->t);
-    }
+    free(r->text);
+    free(r->start);
+    free(r->field);
     return rc;
 }
 
-static int start(struct csv_parser *p, struct reader *r, mbx_csv_table *out)
+int mbx_csv_parse_rows(const char *data, size_t len, mbx_csv_row_fn fn, void *ctx)
 {
-    memset(out, 0, sizeof *out);
-    memset(r, 0, sizeof *r);
-    r->t = out;
-    return csv_init(p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) == 0 ? MBX_OK : MBX_E_NOMEM;
+    if (fn == NULL || (data == NULL && len > 0)) {
+        return MBX_E_INVAL;
+    }
+    struct csv_parser p;
+    struct rows r;
+    if (rows_start(&p, &r, fn, ctx) < 0) {
+        return MBX_E_NOMEM;
+    }
+    return rows_finish(&p, &r, feed(&p, &r, data, len));
+}
+
+int mbx_csv_read_stream(FILE *f, mbx_csv_row_fn fn, void *ctx)
+{
+    if (f == NULL || fn == NULL) {
+        return MBX_E_INVAL;
+    }
+    struct csv_parser p;
+    struct rows r;
+    if (rows_start(&p, &r, fn, ctx) < 0) {
+        return MBX_E_NOMEM;
+    }
+    /* fread fills the whole buffer unless the file ends: the first chunk
+     * holds a whole byte-order mark if there is one. */
+    static const size_t chunk = 65536;
+    char *buf = malloc(chunk);
+    int rc = buf != NULL ? MBX_OK : MBX_E_NOMEM;
+    size_t n;
+    errno = 0;
+    while (rc == MBX_OK && (n = fread(buf, 1, chunk, f)) > 0) {
+        rc = feed(&p, &r, buf, n);
+    }
+    int err = errno;
+    if (rc == MBX_OK && ferror(f)) {
+        rc = MBX_E_IO;
+    }
+    free(buf);
+    rc = rows_finish(&p, &r, rc);
+    errno = err;
+    return rc;
+}
+
+int mbx_csv_read_rows(const char *path, mbx_csv_row_fn fn, void *ctx)
+{
+    if (path == NULL || fn == NULL) {
+        return MBX_E_INVAL;
+    }
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return MBX_E_IO;
+    }
+    int rc = mbx_csv_read_stream(f, fn, ctx);
+    int err = errno;
+    fclose(f);
+    errno = err;
+    return rc;
+}
+
+/* Rows into a table: every cell is copied out of the reader's row. */
+static int table_row(void *ctx, char *const *field, size_t n, size_t line)
+{
+    mbx_csv_table *t = ctx;
+    size_t cap = t->cap;
+    char ***cell = grow(t->cell, &cap, t->nrows + 1, sizeof *cell);
+    if (cell != NULL) {
+        t->cell = cell;
+    }
+    size_t cap2 = t->cap;
+    size_t *ncols = grow(t->ncols, &cap2, t->nrows + 1, sizeof *ncols);
+    if (ncols != NULL) {
+        t->ncols = ncols;
+    }
+    size_t cap3 = t->cap;
+    size_t *lines = grow(t->line, &cap3, t->nrows + 1, sizeof *lines);
+    if (lines != NULL) {
+        t->line = lines;
+    }
+    if (cell == NULL || ncols == NULL || lines == NULL) {
+        return MBX_E_NOMEM;
+    }
+    t->cap = cap;
+    char **row = malloc(n * sizeof *row);
+    if (row == NULL) {
+        return MBX_E_NOMEM;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if ((row[i] = strdup(field[i])) == NULL) {
+            while (i > 0) {
+                free(row[--i]);
+            }
+            free(row);
+            return MBX_E_NOMEM;
+        }
+    }
+    t->cell[t->nrows] = row;
+    t->ncols[t->nrows] = n;
+    t->line[t->nrows] = line;
+    t->nrows++;
+    return MBX_OK;
 }
 
 int mbx_csv_read_buffer(const char *data, size_t len, mbx_csv_table *out)
@@ -436,12 +568,11 @@ int mbx_csv_read_buffer(const char *data, size_t len, mbx_csv_table *out)
     if (data == NULL && len > 0) {
         return MBX_E_INVAL;
     }
-    struct csv_parser p;
-    struct reader r;
-    if (start(&p, &r, out) < 0) {
-        return MBX_E_NOMEM;
+    int rc = mbx_csv_parse_rows(data, len, table_row, out);
+    if (rc < 0) {
+        mbx_csv_table_free(out);
     }
-    return finish(&p, &r, len > 0 ? feed(&p, &r, data, len) : MBX_OK);
+    return rc;
 }
 
 int mbx_csv_read_file(const char *path, mbx_csv_table *out)
@@ -453,27 +584,13 @@ int mbx_csv_read_file(const char *path, mbx_csv_table *out)
     if (path == NULL) {
         return MBX_E_INVAL;
     }
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        return MBX_E_IO;
+    int rc = mbx_csv_read_rows(path, table_row, out);
+    if (rc < 0) {
+        int err = errno;
+        mbx_csv_table_free(out);
+        errno = err;
     }
-    struct csv_parser p;
-    struct reader r;
-    if (start(&p, &r, out) < 0) {
-        fclose(f);
-        return MBX_E_NOMEM;
-    }
-    char buf[16384];
-    int rc = MBX_OK;
-    size_t n;
-    while (rc == MBX_OK && (n = fread(buf, 1, sizeof buf, f)) > 0) {
-        rc = feed(&p, &r, buf, n);
-    }
-    if (rc == MBX_OK && ferror(f)) {
-        rc = MBX_E_IO;
-    }
-    fclose(f);
-    return finish(&p, &r, rc);
+    return rc;
 }
 
 void mbx_csv_table_free(mbx_csv_table *t)
@@ -489,20 +606,138 @@ void mbx_csv_table_free(mbx_csv_table *t)
     }
     free(t->cell);
     free(t->ncols);
+    free(t->line);
     memset(t, 0, sizeof *t);
 }
 
-int mbx_csv_table_col(const mbx_csv_table *t, const char *name)
+int mbx_csv_col(const char *const *hdr, size_t n, const char *name)
 {
-    if (t == NULL || name == NULL || t->nrows == 0) {
-        return -1;
-    }
-    for (size_t c = 0; c < t->ncols[0]; c++) {
-        if (strcmp(t->cell[0][c], name) == 0) {
+    for (size_t c = 0; hdr != NULL && name != NULL && c < n; c++) {
+        if (strcmp(hdr[c], name) == 0) {
             return (int)c;
         }
     }
     return -1;
+}
+
+int mbx_csv_table_col(const mbx_csv_table *t, const char *name)
+{
+    if (t == NULL || t->nrows == 0) {
+        return -1;
+    }
+    return mbx_csv_col((const char *const *)t->cell[0], t->ncols[0], name);
+}
+
+/* Exact powers of ten: a double holds each of them without rounding. */
+static const double pow10_exact[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+int mbx_csv_number(const char *s, double max, int empty_ok, double *v)
+{
+    if (s == NULL || v == NULL) {
+        return MBX_E_INVAL;
+    }
+    *v = NAN;
+    if (*s == '\0') {
+        return empty_ok ? MBX_OK : MBX_E_INVAL;
+    }
+    /* Check the syntax, and gather up to 19 significant digits. */
+    unsigned long long mant = 0;
+    int digits = 0, sig = 0, dropped = 0, frac = 0, dot = 0;
+    long exp10 = 0;
+    const char *p = s;
+    for (;; p++) {
+        if (*p >= '0' && *p <= '9') {
+            digits++;
+            if (sig == 0 && *p == '0') {
+                frac += dot; /* leading zeros count only for the scale */
+            } else if (sig < 19) {
+                mant = mant * 10 + (unsigned)(*p - '0');
+                sig++;
+                frac += dot;
+            } else {
+                dropped += !dot; /* past 19 digits: only the scale counts */
+            }
+        } else if (*p == '.' && !dot) {
+            dot = 1;
+        } else {
+            break;
+        }
+    }
+    if (digits == 0) {
+        return MBX_E_INVAL;
+    }
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        int neg = *p == '-';
+        if (*p == '-' || *p == '+') {
+            p++;
+        }
+        if (*p < '0' || *p > '9') {
+            return MBX_E_INVAL;
+        }
+        for (; *p >= '0' && *p <= '9'; p++) {
+            if (exp10 < 100000) {
+                exp10 = exp10 * 10 + (*p - '0');
+            }
+        }
+        exp10 = neg ? -exp10 : exp10;
+    }
+    if (*p != '\0') {
+        return MBX_E_INVAL;
+    }
+    long scale = exp10 + dropped - frac;
+    double x;
+    if (mant == 0) {
+        x = 0.0;
+    } else if (sig <= 15 && dropped == 0 && scale >= -22 && scale <= 22) {
+        /* Both operands exact: one correctly rounded operation. */
+        x = scale < 0 ? (double)mant / pow10_exact[-scale] : (double)mant * pow10_exact[scale];
+    } else if (sig + scale > 40) {
+        x = INFINITY; /* far beyond any bound; strtod would say HUGE_VAL */
+    } else {
+        x = mbx_strtod(s, NULL); /* checked above: plain decimal */
+    }
+    if (!(x < max)) {
+        return MBX_E_RANGE;
+    }
+    *v = x;
+    return MBX_OK;
+}
+
+int mbx_csv_time_us(const char *s, int empty_ok, double *v)
+{
+    return mbx_csv_number(s, MBX_CSV_TIME_US_MAX, empty_ok, v);
+}
+
+int mbx_csv_count(const char *s, unsigned long long max, unsigned long long *v)
+{
+    if (s == NULL || v == NULL) {
+        return MBX_E_INVAL;
+    }
+    *v = 0;
+    if (*s == '\0') {
+        return MBX_E_INVAL;
+    }
+    unsigned long long x = 0;
+    int over = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p < '0' || *p > '9') {
+            return MBX_E_INVAL;
+        }
+        unsigned d = (unsigned)(*p - '0');
+        if (x > (ULLONG_MAX - d) / 10) {
+            over = 1;
+        } else {
+            x = x * 10 + d;
+        }
+    }
+    if (over || x > max) {
+        return MBX_E_RANGE;
+    }
+    *v = x;
+    return MBX_OK;
 }
 
 char *mbx_csv_sidecar(const char *path, const char *suffix)
@@ -516,4 +751,16 @@ char *mbx_csv_sidecar(const char *path, const char *suffix)
         strcpy(p + n, suffix);
     }
     return p;
+}
+
+void mbx_csv_fmt_number(char *buf, size_t len, const char *fmt, double x)
+{
+    if (buf == NULL || len == 0) {
+        return;
+    }
+    if (!isfinite(x)) {
+        buf[0] = '\0';
+        return;
+    }
+    mbx_snprintf_c(buf, len, fabs(x) < 1e15 ? fmt : "%.6e", x);
 }

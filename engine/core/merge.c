@@ -1,12 +1,14 @@
 #include "mbx/merge.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mbx/ascii.h"
+#include "mbx/csvio.h"
 #include "mbx/result.h"
 #include "mbx/stats.h"
 #include "msg.h"
@@ -83,29 +85,6 @@ void mbx_merge_free(mbx_merge *m)
     free(m);
 }
 
-static int parse_count(const char *s, unsigned long long *v)
-{
-    if (*s < '0' || *s > '9')
-        return 0;
-    char *end;
-    errno = 0;
-    *v = strtoull(s, &end, 10);
-    return errno == 0 && *end == '\0';
-}
-
-/* A finite number, or NAN for an empty field; 0 when malformed. */
-static int parse_time(const char *s, double *v)
-{
-    if (*s == '\0') {
-        *v = NAN;
-        return 1;
-    }
-    char *end;
-    errno = 0;
-    *v = mbx_strtod(s, &end);
-    return errno == 0 && end != s && *end == '\0' && isfinite(*v);
-}
-
 static int parse_status(const char *s, int *st)
 {
     mbx_point_status v;
@@ -128,15 +107,6 @@ static int badness(int st)
     }
 }
 
-static size_t newlines(char *const *cells, size_t n)
-{
-    size_t k = 0;
-    for (size_t c = 0; c < n; c++)
-        for (const char *s = cells[c]; *s; s++)
-            k += *s == '\n';
-    return k;
-}
-
 /* Check one data row; 0 and a message naming `line` when it is bad. */
 static int check_row(char *const *cell, const int *col, struct rowval *v, const char *name,
                      size_t line, char *msg, size_t msglen)
@@ -145,16 +115,16 @@ static int check_row(char *const *cell, const int *col, struct rowval *v, const 
     const char *want = NULL;
     if (cell[col[C_BENCH]][0] == '\0')
         which = C_BENCH, want = "a benchmark name";
-    else if (!parse_count(cell[col[C_PROCS]], &v->procs) || v->procs == 0)
-        which = C_PROCS, want = "a whole number >= 1";
-    else if (!parse_count(cell[col[C_BYTES]], &v->bytes))
-        which = C_BYTES, want = "a whole number";
-    else if (!parse_count(cell[col[C_N]], &v->n))
-        which = C_N, want = "a whole number";
-    else if (!parse_time(cell[col[C_MEDIAN]], &v->med))
-        which = C_MEDIAN, want = "a number or an empty field";
-    else if (!parse_time(cell[col[C_TMEAN]], &v->tm))
-        which = C_TMEAN, want = "a number or an empty field";
+    else if (mbx_csv_count(cell[col[C_PROCS]], INT_MAX, &v->procs) < 0 || v->procs == 0)
+        which = C_PROCS, want = "a whole number, 1 <= procs <= 2147483647";
+    else if (mbx_csv_count(cell[col[C_BYTES]], LLONG_MAX, &v->bytes) < 0)
+        which = C_BYTES, want = "a whole number, 0 <= bytes < 2^63";
+    else if (mbx_csv_count(cell[col[C_N]], MBX_CSV_COUNT_MAX, &v->n) < 0)
+        which = C_N, want = "a whole number, 0 <= n <= 1e12";
+    else if (mbx_csv_time_us(cell[col[C_MEDIAN]], 1, &v->med) < 0)
+        which = C_MEDIAN, want = MBX_CSV_TIME_WANT " or an empty field";
+    else if (mbx_csv_time_us(cell[col[C_TMEAN]], 1, &v->tm) < 0)
+        which = C_TMEAN, want = MBX_CSV_TIME_WANT " or an empty field";
     else if (!parse_status(cell[col[C_STATUS]], &v->status))
         which = C_STATUS, want = "SETTLED, UNSETTLED, SHIFTED, UNRELIABLE or INVALID";
     if (which < 0)
@@ -164,60 +134,6 @@ static int check_row(char *const *cell, const int *col, struct rowval *v, const 
     return 0;
 }
 
-/* Check every data row of t (field count and values); fills v[1..nrows).
- * lines[r] is the line row r starts on; without it, lines are counted from
- * the line breaks inside fields (right unless the file has blank lines). */
-static int check_rows(const mbx_csv_table *t, const size_t *lines, const int *col, const char *name,
-                      struct rowval *v, char *msg, size_t msglen)
-{
-    size_t line = 2 + newlines(t->cell[0], t->ncols[0]); /* where row 1 starts */
-    for (size_t r = 1; r < t->nrows; r++, line++) {
-        if (lines != NULL)
-            line = lines[r];
-        if (t->ncols[r] != t->ncols[0]) {
-            mbx_msgf(msg, msglen, "%s:%zu: %zu field%s, the header has %zu", name, line,
-                     t->ncols[r], t->ncols[r] == 1 ? "" : "s", t->ncols[0]);
-            return MBX_E_PROTO;
-        }
-        if (!check_row(t->cell[r], col, &v[r], name, line, msg, msglen))
-            return MBX_E_PROTO;
-        line += newlines(t->cell[r], t->ncols[r]);
-    }
-    return MBX_OK;
-}
-
-/* The line each row of a CSV text starts on, as libcsv splits it: line
- * breaks inside quotes stay in the row and empty lines are no rows. NULL
- * when out of memory or when the count differs from the table's. */
-static size_t *row_lines(const char *data, size_t len, size_t nrows)
-{
-    size_t *lines = malloc((nrows + 1) * sizeof *lines);
-    if (lines == NULL)
-        return NULL;
-    size_t line = 1, n = 0;
-    int quoted = 0, in_row = 0;
-    for (size_t i = 0; i < len; i++) {
-        char c = data[i];
-        if (c == '\n' || c == '\r') {
-            line += c == '\n';
-            if (!quoted)
-                in_row = 0;
-            continue;
-        }
-        if (!in_row) {
-            in_row = 1;
-            if (n++ < nrows)
-                lines[n - 1] = line;
-        }
-        if (c == '"')
-            quoted = !quoted;
-    }
-    if (n != nrows) {
-        free(lines);
-        return NULL;
-    }
-    return lines;
-}
 /* FNV-1a */
 static size_t hash(const char *s)
 {
@@ -368,41 +284,93 @@ static int add_run(struct mkey *k, const struct rowval *v, size_t file)
     return MBX_OK;
 }
 
-static int add_table(mbx_merge *m, const mbx_csv_table *t, const size_t *lines, const char *name,
-                     char *msg, size_t msglen)
-{
-    if (t->nrows == 0) {
-        mbx_msgf(msg, msglen, "'%s' is not an mpibex results CSV: the file is empty", name);
-        return MBX_E_PROTO;
-    }
+/* One input file as its rows come: the header, then each data row checked
+ * and, when `add` is set, added. Only the merge grows: a file is never
+ * held whole. */
+struct adder {
+    mbx_merge *m;
+    const char *name;
+    char *msg;
+    size_t msglen;
     int col[NREQ], opt[NOPT];
+    size_t ncols; /* the header's; 0 before it */
+    size_t rows;  /* data rows seen */
+    size_t file;  /* 1-based index of the file being added */
+    int add;      /* 0: check only */
+};
+
+static int header_row(struct adder *a, char *const *f, size_t n)
+{
     for (int c = 0; c < NREQ; c++) {
-        if ((col[c] = mbx_csv_table_col(t, required[c])) < 0) {
-            mbx_msgf(msg, msglen, "'%s' is not an mpibex results CSV: no '%s' column", name,
-                     required[c]);
+        if ((a->col[c] = mbx_csv_col((const char *const *)f, n, required[c])) < 0) {
+            mbx_msgf(a->msg, a->msglen, "'%s' is not an mpibex results CSV: no '%s' column",
+                     a->name, required[c]);
             return MBX_E_PROTO;
         }
     }
     for (int o = 0; o < NOPT; o++)
-        opt[o] = mbx_csv_table_col(t, optional[o]);
-    struct rowval *v = calloc(t->nrows, sizeof *v);
-    if (v == NULL)
-        return MBX_E_NOMEM;
-    int rc = check_rows(t, lines, col, name, v, msg, msglen);
-    size_t file = m->files + 1;
-    for (size_t r = 1; rc == MBX_OK && r < t->nrows; r++) {
-        struct mkey *k;
-        if ((rc = lookup(m, t->cell[r], col, opt, &v[r], &k)) == MBX_OK)
-            rc = add_run(k, &v[r], file);
-    }
-    free(v);
-    if (rc == MBX_E_NOMEM)
-        mbx_msgf(msg, msglen, "out of memory while merging '%s'", name);
-    if (rc < 0)
-        return rc;
-    m->files = file;
-    m->rows += t->nrows - 1;
+        a->opt[o] = mbx_csv_col((const char *const *)f, n, optional[o]);
+    a->ncols = n;
     return MBX_OK;
+}
+
+static int merge_row(void *ctx, char *const *f, size_t n, size_t line)
+{
+    struct adder *a = ctx;
+    if (a->ncols == 0)
+        return header_row(a, f, n);
+    if (n != a->ncols) {
+        mbx_msgf(a->msg, a->msglen, "%s:%zu: %zu field%s, the header has %zu", a->name, line, n,
+                 n == 1 ? "" : "s", a->ncols);
+        return MBX_E_PROTO;
+    }
+    struct rowval v;
+    if (!check_row(f, a->col, &v, a->name, line, a->msg, a->msglen))
+        return MBX_E_PROTO;
+    a->rows++;
+    if (!a->add)
+        return MBX_OK;
+    struct mkey *k;
+    int rc = lookup(a->m, f, a->col, a->opt, &v, &k);
+    return rc == MBX_OK ? add_run(k, &v, a->file) : rc;
+}
+
+static void adder_init(struct adder *a, mbx_merge *m, const char *name, int add, char *msg,
+                       size_t msglen)
+{
+    memset(a, 0, sizeof *a);
+    a->m = m;
+    a->name = name;
+    a->msg = msg;
+    a->msglen = msglen;
+    a->file = m->files + 1;
+    a->add = add;
+}
+
+/* After the last row: an empty file is no results file; a file added is
+ * counted. */
+static int adder_done(struct adder *a, int rc)
+{
+    if (rc == MBX_OK && a->ncols == 0) {
+        mbx_msgf(a->msg, a->msglen, "'%s' is not an mpibex results CSV: the file is empty",
+                 a->name);
+        rc = MBX_E_PROTO;
+    }
+    if (rc == MBX_E_NOMEM)
+        mbx_msgf(a->msg, a->msglen, "out of memory while merging '%s'", a->name);
+    if (rc == MBX_OK && a->add) {
+        a->m->files = a->file;
+        a->m->rows += a->rows;
+    }
+    return rc;
+}
+
+static int table_rows(const mbx_csv_table *t, struct adder *a)
+{
+    int rc = MBX_OK;
+    for (size_t r = 0; rc == MBX_OK && r < t->nrows; r++)
+        rc = merge_row(a, t->cell[r], t->ncols[r], t->line != NULL ? t->line[r] : r + 1);
+    return adder_done(a, rc);
 }
 
 int mbx_merge_add_table(mbx_merge *m, const mbx_csv_table *t, const char *name, char *msg,
@@ -410,67 +378,60 @@ int mbx_merge_add_table(mbx_merge *m, const mbx_csv_table *t, const char *name, 
 {
     if (m == NULL || t == NULL || name == NULL)
         return MBX_E_INVAL;
-    return add_table(m, t, NULL, name, msg, msglen);
+    struct adder a;
+    adder_init(&a, m, name, 0, msg, msglen);
+    int rc = table_rows(t, &a);
+    if (rc == MBX_OK) {
+        adder_init(&a, m, name, 1, msg, msglen);
+        rc = table_rows(t, &a);
+    }
+    return rc;
 }
 
-/* The whole file in memory (results files are small); NULL and errno set
- * when it cannot be read. */
-static char *slurp(const char *path, size_t *len)
+/* One pass over the open file f (from its start). */
+static int file_pass(FILE *f, struct adder *a)
 {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    size_t cap = 65536, n = 0;
-    char *buf = malloc(cap);
-    while (buf != NULL) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        char *more = realloc(buf, 2 * cap);
-        if (more == NULL) {
-            free(buf);
-            buf = NULL;
-            errno = ENOMEM;
-        } else {
-            buf = more;
-            cap *= 2;
-        }
-    }
-    if (buf != NULL && ferror(f)) {
-        int err = errno;
-        free(buf);
-        buf = NULL;
-        errno = err ? err : EIO;
-    }
-    fclose(f);
-    *len = n;
-    return buf;
+    errno = 0;
+    int rc = mbx_csv_read_stream(f, merge_row, a);
+    if (rc == MBX_E_PROTO && a->msg != NULL && a->msglen > 0 && a->msg[0] == '\0')
+        mbx_msgf(a->msg, a->msglen, "'%s' is not an mpibex results CSV: malformed CSV quoting",
+                 a->name);
+    else if (rc == MBX_E_IO)
+        mbx_msgf(a->msg, a->msglen, "cannot read '%s': %s", a->name,
+                 errno ? strerror(errno) : "read error");
+    return adder_done(a, rc);
 }
 
 int mbx_merge_add_file(mbx_merge *m, const char *path, char *msg, size_t msglen)
 {
     if (m == NULL || path == NULL)
         return MBX_E_INVAL;
-    size_t len = 0;
-    errno = 0;
-    char *data = slurp(path, &len);
-    if (data == NULL) {
-        mbx_msgf(msg, msglen, "cannot read '%s': %s", path, errno ? strerror(errno) : "read error");
-        return errno == ENOMEM ? MBX_E_NOMEM : MBX_E_IO;
+    if (msg != NULL && msglen > 0)
+        msg[0] = '\0';
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        int err = errno;
+        mbx_msgf(msg, msglen, "cannot read '%s': %s", path, strerror(err));
+        return err == ENOMEM ? MBX_E_NOMEM : MBX_E_IO;
     }
-    mbx_csv_table t;
-    int rc = mbx_csv_read_buffer(data, len, &t);
-    if (rc == MBX_E_PROTO) {
-        mbx_msgf(msg, msglen, "'%s' is not an mpibex results CSV: malformed CSV quoting", path);
-    } else if (rc < 0) {
-        mbx_msgf(msg, msglen, "cannot read '%s': %s", path, mbx_strerror(rc));
-    } else {
-        size_t *lines = row_lines(data, len, t.nrows);
-        rc = add_table(m, &t, lines, path, msg, msglen);
-        free(lines);
-        mbx_csv_table_free(&t);
+    /* Check every row, then read again and add: a refused file leaves the
+     * merge as it was, and neither pass holds more than a row. A pipe
+     * cannot be read twice; it is added as it is checked. */
+    struct adder a;
+    int rc = MBX_OK, seekable = fseek(f, 0, SEEK_SET) == 0;
+    if (seekable) {
+        adder_init(&a, m, path, 0, msg, msglen);
+        rc = file_pass(f, &a);
+        if (rc == MBX_OK && fseek(f, 0, SEEK_SET) != 0) {
+            mbx_msgf(msg, msglen, "cannot read '%s': %s", path, strerror(errno));
+            rc = MBX_E_IO;
+        }
     }
-    free(data);
+    if (rc == MBX_OK) {
+        adder_init(&a, m, path, 1, msg, msglen);
+        rc = file_pass(f, &a);
+    }
+    fclose(f);
     return rc;
 }
 
@@ -486,8 +447,11 @@ void mbx_merge_summarize(const mbx_merge *m, mbx_merge_summary *out)
 
 static void put(mbx_merge_fields *o, int i, const char *fmt, double x)
 {
-    if (isfinite(x)) {
-        mbx_snprintf_c(o->store[i], sizeof o->store[i], fmt, x);
+    /* Fixed point for the values a run gives; a quotient of extremes (a
+     * spread or bandwidth over a tiny median) in exponent form, so no field
+     * is ever hundreds of digits long, and none that a reader would refuse. */
+    if (isfinite(x) && fabs(x) < MBX_CSV_NUMBER_MAX) {
+        mbx_csv_fmt_number(o->store[i], sizeof o->store[i], fmt, x);
         o->field[i] = o->store[i];
     } else {
         o->field[i] = "";

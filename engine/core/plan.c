@@ -542,7 +542,9 @@ int mbx_plan_parse(const char *text, const char *name, mbx_plan *out, char *msg,
         mbx_msgf(msg, msglen, "%s: out of memory", name);
         return MBX_E_NOMEM;
     }
-    strcpy(buf, text);
+    /* Editors on Windows start a UTF-8 file with a byte-order mark: it is
+     * no part of the first line. */
+    strcpy(buf, strncmp(text, "\xEF\xBB\xBF", 3) == 0 ? text + 3 : text);
     st->name = name;
     st->plan = out;
     out->nmeas = 0;
@@ -601,6 +603,11 @@ int mbx_plan_load(const char *path, mbx_plan *out, char *msg, size_t msglen)
         rc = MBX_E_IO;
     } else if (n > PLAN_FILE_MAX) {
         mbx_msgf(msg, msglen, "plan %s is larger than 1 MiB; is it really a plan?", path);
+        rc = MBX_E_INVAL;
+    } else if (n >= 2 && (memcmp(buf, "\xFF\xFE", 2) == 0 || memcmp(buf, "\xFE\xFF", 2) == 0)) {
+        mbx_msgf(msg, msglen,
+                 "plan %s starts with a UTF-16 byte-order mark; save it as UTF-8 (plain text)",
+                 path);
         rc = MBX_E_INVAL;
     } else if (memchr(buf, '\0', n) != NULL) {
         mbx_msgf(msg, msglen, "plan %s contains a NUL byte; expected a text file", path);

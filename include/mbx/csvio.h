@@ -4,9 +4,10 @@
  * with one write(2) as it comes (mbx/file.h): a crash loses at most the row
  * in flight, a full disk leaves no half row (the file is cut back), a
  * symbolic link planted at the path is never followed, and a file removed
- * or renamed under the writer is noticed at the next row. The reader loads
- * a whole file into a table of strings, the header row first. Pure C, no
- * MPI. */
+ * or renamed under the writer is noticed at the next row. The reader hands
+ * over one row at a time with its line (or loads a whole file into a table
+ * of strings, the header row first), and the number readers below are the
+ * one definition of what a number field may hold. Pure C, no MPI. */
 #ifndef MBX_CSVIO_H
 #define MBX_CSVIO_H
 
@@ -72,10 +73,31 @@ typedef struct mbx_csv_table {
     size_t nrows;  /* including the header row */
     size_t *ncols; /* per row */
     char ***cell;  /* cell[r][c], NUL-terminated */
+    size_t *line;  /* the line row r begins on (1-based) */
+    size_t cap;    /* rows allocated */
 } mbx_csv_table;
 
-/* Parse a whole CSV file (strict RFC 4180 quoting). Errors: MBX_E_IO for
- * an unreadable file, MBX_E_PROTO for malformed CSV. */
+/* One row of a CSV file for mbx_csv_read_rows: n NUL-terminated fields
+ * (valid during the call only; the callee may change their bytes) and the
+ * line the row begins on (1-based; quoted fields may span lines, blank
+ * lines are no rows). Returns MBX_OK to go on, or a negative status that
+ * stops the reading and is returned by it. */
+typedef int (*mbx_csv_row_fn)(void *ctx, char *const *field, size_t n, size_t line);
+
+/* Read the CSV file at path one row at a time, the header row first, with
+ * strict RFC 4180 quoting; memory holds one row whatever the file's size.
+ * A leading UTF-8 byte-order mark (as spreadsheets write) is skipped.
+ * Errors: MBX_E_IO (errno) unreadable, MBX_E_PROTO malformed quoting,
+ * MBX_E_NOMEM, or the status fn returned. */
+MBX_NODISCARD int mbx_csv_read_rows(const char *path, mbx_csv_row_fn fn, void *ctx);
+/* The same from an open stream (read to its end, not closed). */
+MBX_NODISCARD int mbx_csv_read_stream(FILE *f, mbx_csv_row_fn fn, void *ctx);
+/* The same over len bytes of data. */
+MBX_NODISCARD int mbx_csv_parse_rows(const char *data, size_t len, mbx_csv_row_fn fn, void *ctx);
+
+/* Parse a whole CSV file into a table (through mbx_csv_read_rows: the same
+ * quoting and byte-order mark rules). Errors: MBX_E_IO for an unreadable
+ * file, MBX_E_PROTO for malformed CSV. */
 MBX_NODISCARD int mbx_csv_read_file(const char *path, mbx_csv_table *out);
 MBX_NODISCARD int mbx_csv_read_buffer(const char *data, size_t len, mbx_csv_table *out);
 void mbx_csv_table_free(mbx_csv_table *t);
@@ -87,5 +109,42 @@ char *mbx_csv_sidecar(const char *path, const char *suffix);
 
 /* Index of column `name` in the header row, or -1. */
 int mbx_csv_table_col(const mbx_csv_table *t, const char *name);
+
+/* Index of column `name` in a header row of n fields, or -1. */
+int mbx_csv_col(const char *const *hdr, size_t n, const char *name);
+
+/* The numbers of results files, read by every reader (merge, compare,
+ * report, resume, repeat): plain decimal text only, the same in every
+ * locale. A number is digits with at most one '.', and optionally an
+ * exponent (e or E, an optional sign, digits); no sign, no spaces, no hex,
+ * no inf or nan. */
+
+/* Largest time a results file may hold, in microseconds (11.6 days). */
+#define MBX_CSV_TIME_US_MAX 1e12
+/* Words for an error message: what a time field may hold. */
+#define MBX_CSV_TIME_WANT "a time in microseconds, 0 <= t < 1e12 (plain decimal)"
+/* Largest other number (bandwidth, ratio) a results file may hold. */
+#define MBX_CSV_NUMBER_MAX 1e30
+#define MBX_CSV_NUMBER_WANT "a number, 0 <= x < 1e30 (plain decimal)"
+/* Largest observation count (n) a results row may hold. */
+#define MBX_CSV_COUNT_MAX 1000000000000ULL
+
+/* s as a number in [0, max): MBX_OK and *v, MBX_E_INVAL when s is not a
+ * number as above, MBX_E_RANGE when it is max or more. An empty s gives
+ * NAN and MBX_OK when empty_ok. */
+MBX_NODISCARD int mbx_csv_number(const char *s, double max, int empty_ok, double *v);
+
+/* s as a time in microseconds: mbx_csv_number with MBX_CSV_TIME_US_MAX. */
+MBX_NODISCARD int mbx_csv_time_us(const char *s, int empty_ok, double *v);
+
+/* x as a field with printf format fmt (one double, fixed point such as
+ * "%.4f") into buf, or in exponent form ("%.6e") when |x| >= 1e15, so that
+ * no field is ever hundreds of digits long or cut short; empty when x is
+ * not finite. */
+void mbx_csv_fmt_number(char *buf, size_t len, const char *fmt, double x);
+
+/* s as a whole number in [0, max]: digits only (no sign, no spaces), else
+ * MBX_E_INVAL; MBX_E_RANGE above max. */
+MBX_NODISCARD int mbx_csv_count(const char *s, unsigned long long max, unsigned long long *v);
 
 #endif

@@ -38,9 +38,12 @@ void mbx_merge_free(mbx_merge *m);
 MBX_NODISCARD int mbx_merge_add_table(mbx_merge *m, const mbx_csv_table *t, const char *name,
                                       char *msg, size_t msglen);
 
-/* Read the CSV file at path and add it (see mbx_merge_add_table). Extra
- * errors: MBX_E_IO when the file cannot be read (the message names it and
- * gives strerror), MBX_E_PROTO for malformed CSV quoting. */
+/* Read the CSV file at path and add it (see mbx_merge_add_table): one row
+ * at a time, twice (check, then add), so memory holds the merge and one
+ * row whatever the file's size; a pipe is read once, and may leave part of
+ * it merged when refused. Extra errors: MBX_E_IO when the file cannot be
+ * read (the message names it and gives strerror), MBX_E_PROTO for
+ * malformed CSV quoting. */
 MBX_NODISCARD int mbx_merge_add_file(mbx_merge *m, const char *path, char *msg, size_t msglen);
 
 typedef struct mbx_merge_summary {

@@ -9,6 +9,7 @@
 
 #include "fuzz_util.h"
 #include "mbx/compare.h"
+#include "mbx/csvio.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -65,6 +66,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         MBX_FUZZ_CHECK(p->verdict == '<' || p->verdict == '>' || p->verdict == '=');
         MBX_FUZZ_CHECK(p->w.p_two_sided >= 0.0 && p->w.p_two_sided <= 1.0);
         MBX_FUZZ_CHECK(!isnan(p->median_a) && !isnan(p->median_b));
+        /* The readers take only times 0 <= t < 1e12 us (samples are s). */
+        MBX_FUZZ_CHECK(p->median_a >= 0 && p->median_a < MBX_CSV_TIME_US_MAX * 1e-6);
+        MBX_FUZZ_CHECK(p->median_b >= 0 && p->median_b < MBX_CSV_TIME_US_MAX * 1e-6);
     }
     MBX_FUZZ_CHECK(mbx_compare_get(c, n) == NULL);
     mbx_compare_free(c);

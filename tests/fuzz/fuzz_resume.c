@@ -1,10 +1,12 @@
 /* libFuzzer target: `mpibex run --resume` reading what a killed run left
  * (mbx_resume_load): the journal, then MBX_FUZZ_SEP, then OUT.csv. The
  * journal's fingerprint must be MBX_FUZZ_PLAN_HASH for the CSV to be read. */
+#include <math.h>
 #include <string.h>
 
 #include "fuzz_util.h"
 #include "journal.h"
+#include "mbx/csvio.h"
 #include "mbx/result.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -31,6 +33,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < r.n; i++) {
         MBX_FUZZ_CHECK(memchr(r.key[i], '\0', MBX_KEY_MAX) != NULL);
         MBX_FUZZ_CHECK(memchr(r.curve[i], '\0', MBX_KEY_MAX) != NULL);
+        /* Only plain times 0 <= t < 1e12 us are read (kept in seconds). */
+        MBX_FUZZ_CHECK(isnan(r.median_s[i]) ||
+                       (r.median_s[i] >= 0 && r.median_s[i] < MBX_CSV_TIME_US_MAX * 1e-6));
+        MBX_FUZZ_CHECK(isnan(r.plain_s[i]) ||
+                       (r.plain_s[i] >= 0 && r.plain_s[i] < MBX_CSV_TIME_US_MAX * 1e-6));
+        MBX_FUZZ_CHECK(r.procs[i] >= 1);
         long at = mbx_resume_find(&r, r.key[i]);
         MBX_FUZZ_CHECK(at >= 0 && (size_t)at <= i);
     }

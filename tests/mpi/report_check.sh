@@ -148,7 +148,7 @@ bad)
     printf 'benchmark,procs,bytes,median_us,status\npingpong.send_recv,2,abc,1.0,SETTLED\n' \
         >"$dir/in/badnum.csv"
     printf 'benchmark,procs,bytes,median_us,status\npingpong.send_recv,2,8\n' >"$dir/in/short.csv"
-    printf 'benchmark,procs\n"pingpong,2\n' >"$dir/in/quote.csv"
+    printf 'benchmark,procs,bytes,median_us,status\n"pingpong,2\n' >"$dir/in/quote.csv"
     args=()
     for a in "$@"; do args+=("${a//@\//$dir/in/}"); done
     "$mpibex" report "${args[@]}" >/dev/null 2>"$dir/err.txt"

@@ -465,7 +465,7 @@ static void refuses_bad_input(void **state)
              head);
     write_text(tmp("badprocs.csv"), text);
     refuse(tmp("badprocs.csv"), tmp("A.csv"), 0.05, MBX_E_PROTO,
-           "badprocs.csv:3: procs: expected a whole number >= 1 (got 'x')");
+           "badprocs.csv:3: procs: expected a whole number, 1 <= procs <= 2147483647 (got 'x')");
     snprintf(text, sizeof text, "%spingpong.send_recv,2,8,1.0,DONE,cli\n", head);
     write_text(tmp("badstatus.csv"), text);
     refuse(tmp("badstatus.csv"), tmp("A.csv"), 0.05, MBX_E_PROTO, "badstatus.csv:2: status:");
@@ -478,7 +478,8 @@ static void refuses_bad_input(void **state)
     write_text(tmp("badobs.obs.csv"), "benchmark,procs,bytes,obs,time_us,label,root,param\n"
                                       "pingpong.send_recv,2,8,0,fast,cli,,\n");
     refuse(tmp("badobs.csv"), tmp("A.csv"), 0.05, MBX_E_PROTO,
-           "badobs.obs.csv:2: time_us: expected a number (got 'fast')");
+           "badobs.obs.csv:2: time_us: expected a time in microseconds, 0 <= t < 1e12 (plain "
+           "decimal) (got 'fast')");
     write_text(tmp("noobscol.csv"), text);
     write_text(tmp("noobscol.obs.csv"), "benchmark,procs,bytes\n");
     refuse(tmp("noobscol.csv"), tmp("A.csv"), 0.05, MBX_E_PROTO, "no 'time_us' column");

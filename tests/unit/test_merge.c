@@ -468,7 +468,7 @@ static void refuses_bad_input(void **state)
     assert_int_equal(
         add_text("badmed.csv", OLD_HEADER OLD_ROW("a", "1.5x", "SETTLED"), msg, sizeof msg),
         MBX_E_PROTO);
-    assert_non_null(strstr(msg, "merge_badmed.csv:2: median_us: expected a number"));
+    assert_non_null(strstr(msg, "merge_badmed.csv:2: median_us: expected a time in microseconds"));
 
     assert_int_equal(add_text("quote.csv", OLD_HEADER "pingpong\"x,2\n", msg, sizeof msg),
                      MBX_E_PROTO);
