@@ -27,6 +27,7 @@
 #include "mbx/version.h"
 #include "monitor.h"
 #include "thrinfo.h"
+#include "tprint.h"
 
 extern const char mbx_embedded_quick_plan[];
 
@@ -100,7 +101,7 @@ typedef struct acc_row {
 
 static void fail(const char *msg)
 {
-    fprintf(stderr, "mpibex: %s\n", msg);
+    mbx_tprintf(stderr, "mpibex: %s\n", msg);
 }
 
 /* Claim -o for this run (mbx/output.h): locked against a second run,

@@ -20,6 +20,7 @@
 #include "mbx/output.h"
 #include "mbx/sizes.h"
 #include "mbx/version.h"
+#include "tprint.h"
 
 #define MSG_LEN 512
 #define QUICK_DEFAULT ((uint64_t)1 << 20)
@@ -346,7 +347,7 @@ static int print_head(const beff_state *st, uint64_t mem, const char *src, uint6
 
 static int fail(const char *msg)
 {
-    fprintf(stderr, "mpibex: %s\n", msg);
+    mbx_tprintf(stderr, "mpibex: %s\n", msg);
     return 1;
 }
 

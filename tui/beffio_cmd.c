@@ -15,6 +15,7 @@
 #include "mbx/beffio.h"
 #include "mbx/csvio.h"
 #include "mbx/output.h"
+#include "tprint.h"
 
 #define MSG_LEN 1024
 #define T_MAX_S 86400.0
@@ -254,7 +255,7 @@ static int root(mbx_engine *e, int argc, char **argv)
     memset(&c, 0, sizeof c);
     int rc = parse(argc, argv, &c, msg);
     if (rc) {
-        fprintf(stderr, "mpibex: %s\n", msg);
+        mbx_tprintf(stderr, "mpibex: %s\n", msg);
         return rc;
     }
     if (c.help) {
@@ -280,7 +281,7 @@ static int root(mbx_engine *e, int argc, char **argv)
                           .sidecars = sidecars};
     memset(&claim, 0, sizeof claim);
     if (c.output && (rc = mbx_output_claim(&req, &claim, msg, sizeof msg)) < 0) {
-        fprintf(stderr, "mpibex: %s\n", msg);
+        mbx_tprintf(stderr, "mpibex: %s\n", msg);
         return rc == MBX_E_NOMEM ? 1 : 2;
     }
     if (claim.kind == MBX_OUTPUT_DISCARD)
@@ -321,10 +322,10 @@ static int root(mbx_engine *e, int argc, char **argv)
         fprintf(stderr, "mpibex: -o: writing '%s' failed; files removed\n", c.output);
         code = 1;
     } else if (rc == MBX_E_RANGE || rc == MBX_E_INVAL) {
-        fprintf(stderr, "mpibex: %s\n", msg);
+        mbx_tprintf(stderr, "mpibex: %s\n", msg);
         code = 2;
     } else if (rc < 0) {
-        fprintf(stderr, "mpibex: b_eff_io failed: %s; files removed\n", msg);
+        mbx_tprintf(stderr, "mpibex: b_eff_io failed: %s; files removed\n", msg);
         code = 1;
     }
     if (mbx_csv_writer_close(st.csv) < 0 && code == 0) {

@@ -11,8 +11,10 @@
 #include "mbx/ascii.h"
 #include "mbx/compare.h"
 #include "mbx/csvio.h"
+#include "mbx/esc.h"
 #include "mbx/file.h"
 #include "mbx/output.h"
+#include "tprint.h"
 
 #define DEFAULT_ALPHA 0.05
 
@@ -53,9 +55,9 @@ static int bad(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("mpibex compare: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    char line[2048];
+    vsnprintf(line, sizeof line, fmt, ap);
+    mbx_tprintf(stderr, "mpibex compare: %s\n", line);
     va_end(ap);
     return 2;
 }
@@ -73,9 +75,14 @@ void mbx_size_text(uint64_t b, char *buf, size_t len)
         snprintf(buf, len, "%.1f %s", v, unit[u]);
 }
 
-/* The point's name: benchmark, then what else tells it apart. */
-static void point_name(const mbx_cmp_point *p, int with_label, char *buf, size_t len)
+/* The point's name: benchmark, then what else tells it apart; escaped for
+ * the terminal (the names come from the files). */
+#define NAME_MAX_RAW 160
+#define NAME_LEN MBX_ESC_MAX(NAME_MAX_RAW)
+static void point_name(const mbx_cmp_point *p, int with_label, char *out, size_t outlen)
 {
+    char buf[NAME_MAX_RAW];
+    size_t len = sizeof buf;
     int n = snprintf(buf, len, "%s", p->benchmark);
     if (with_label && n >= 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, " [%s]", p->label);
@@ -83,6 +90,7 @@ static void point_name(const mbx_cmp_point *p, int with_label, char *buf, size_t
         n += snprintf(buf + n, len - (size_t)n, " root=%d", p->root);
     if (p->param != 0 && n >= 0 && (size_t)n < len)
         snprintf(buf + n, len - (size_t)n, " param=%lld", p->param);
+    mbx_tesc(buf, out, outlen);
 }
 
 static void time_text(double s, char *buf, size_t len)
@@ -106,7 +114,7 @@ static void print_table(const mbx_compare *c)
     for (size_t i = 1; i < n && !with_label; i++)
         with_label = strcmp(mbx_compare_get(c, i)->label, mbx_compare_get(c, 0)->label) != 0;
     for (size_t i = 0; i < n; i++) {
-        char name[160];
+        char name[NAME_LEN];
         point_name(mbx_compare_get(c, i), with_label, name, sizeof name);
         w = (int)strlen(name) > w ? (int)strlen(name) : w;
     }
@@ -114,7 +122,7 @@ static void print_table(const mbx_compare *c)
            "median B us", "B/A", "p", "verdict");
     for (size_t i = 0; i < n; i++) {
         const mbx_cmp_point *p = mbx_compare_get(c, i);
-        char name[160], sz[24], ma[24], mb[24], ratio[24], pv[32];
+        char name[NAME_LEN], sz[24], ma[24], mb[24], ratio[24], pv[32];
         point_name(p, with_label, name, sizeof name);
         mbx_size_text(p->bytes, sz, sizeof sz);
         time_text(p->median_a, ma, sizeof ma);
@@ -148,8 +156,8 @@ static void print_summary(FILE *f, const mbx_compare *c, const opts *o)
     static const char *const ignored[] = {"", "; matched without the benchmark",
                                           "; matched without the label",
                                           "; matched without the benchmark and label"};
-    fprintf(f, "alpha %g; A: %s (%s), B: %s (%s)%s\n", o->alpha, o->in[0], s.kind_a, o->in[1],
-            s.kind_b, ignored[o->ignore & 3]);
+    mbx_tprintf(f, "alpha %g; A: %s (%s), B: %s (%s)%s\n", o->alpha, o->in[0], s.kind_a, o->in[1],
+                s.kind_b, ignored[o->ignore & 3]);
 }
 
 static void put(char store[48], const char **field, const char *fmt, double x)
@@ -199,24 +207,29 @@ static int write_csv(const mbx_compare *c, const char *out)
 {
     int to_stdout = strcmp(out, "-") == 0, rc = MBX_OK;
     mbx_csv_writer *w = NULL;
+    mbx_tbuf tb;
+    FILE *so = to_stdout ? mbx_tbuf_open(&tb, stdout) : NULL;
+    if (to_stdout && so == NULL)
+        return bad("out of memory");
     if (to_stdout)
-        rc = mbx_csv_fputrow(stdout, mbx_compare_columns, MBX_COMPARE_NCOLS);
+        rc = mbx_csv_fputrow(so, mbx_compare_columns, MBX_COMPARE_NCOLS);
     else if (mbx_csv_writer_open(out, mbx_compare_columns, MBX_COMPARE_NCOLS, &w) < 0)
         return bad("-o: cannot write '%s': %s", out, mbx_file_why(errno));
     for (size_t i = 0; rc == MBX_OK && i < mbx_compare_count(c); i++) {
         char store[MBX_COMPARE_NCOLS][48];
         const char *f[MBX_COMPARE_NCOLS];
         format_row(mbx_compare_get(c, i), store, f);
-        rc = to_stdout ? mbx_csv_fputrow(stdout, f, MBX_COMPARE_NCOLS) : mbx_csv_writer_row(w, f);
+        rc = to_stdout ? mbx_csv_fputrow(so, f, MBX_COMPARE_NCOLS) : mbx_csv_writer_row(w, f);
     }
     int err = errno;
-    if (to_stdout ? fflush(stdout) != 0 : mbx_csv_writer_close(w) < 0) {
+    if (to_stdout ? (mbx_tbuf_close(&tb) != 0) | (fflush(stdout) != 0)
+                  : mbx_csv_writer_close(w) < 0) {
         rc = MBX_E_IO;
         err = errno;
     }
     if (rc < 0) {
-        fprintf(stderr, "mpibex compare: writing '%s' failed: %s\n", to_stdout ? "stdout" : out,
-                strerror(err));
+        mbx_tprintf(stderr, "mpibex compare: writing '%s' failed: %s\n", to_stdout ? "stdout" : out,
+                    strerror(err));
         return 1;
     }
     return 0;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "mbx/ascii.h"
+#include "tprint.h"
 
 struct ex_keysrc {
     int script;
@@ -141,7 +142,7 @@ static int script_next(ex_keysrc *k, explorer *x)
             ex_draw(x);
             k->dumps++;
             if (ex_dump(x, path) < 0) {
-                fprintf(stderr, "mpibex: headless: cannot write %s\n", path);
+                mbx_tprintf(stderr, "mpibex: headless: cannot write %s\n", path);
                 k->failed++;
             }
         } else if (strncmp(t, "resize:", 7) == 0) {
@@ -153,7 +154,7 @@ static int script_next(ex_keysrc *k, explorer *x)
             int key = named_key(t);
             if (key != ERR)
                 return key;
-            fprintf(stderr, "mpibex: headless: unknown key token '%s'\n", t);
+            mbx_tprintf(stderr, "mpibex: headless: unknown key token '%s'\n", t);
             k->failed++;
         }
     }

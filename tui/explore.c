@@ -21,6 +21,7 @@
 #include "mbx/dir.h"
 #include "mbx/threads.h"
 #include "mbx/version.h"
+#include "tprint.h"
 
 extern const char mbx_embedded_quick_plan[];
 
@@ -70,7 +71,7 @@ void mbx_explore_usage(void)
  * terminal. Returns code. */
 static int cannot_start(int code, const char *msg)
 {
-    fprintf(stderr, "mpibex: %s\n", msg);
+    mbx_tprintf(stderr, "mpibex: %s\n", msg);
     mbx_term_write_status_why(code, msg);
     return code;
 }
@@ -328,13 +329,13 @@ static int headless_main(const opts *o)
     char msg[300];
     int rc = setup_explorer(&x, o, msg, sizeof msg);
     if (rc) {
-        fprintf(stderr, "mpibex: %s\n", msg);
+        mbx_tprintf(stderr, "mpibex: %s\n", msg);
         mbx_backend_fake_free(&be);
         return rc;
     }
     x.keys = ex_keysrc_script(o->keys, o->dump_dir, o->hl_rows, o->hl_cols, msg, sizeof msg);
     if (!x.keys) {
-        fprintf(stderr, "mpibex: %s\n", msg);
+        mbx_tprintf(stderr, "mpibex: %s\n", msg);
         mbx_backend_fake_free(&be);
         return 2;
     }
@@ -348,7 +349,7 @@ static int headless_main(const opts *o)
     x.devnull_in = fopen("/dev/null", "r");
     x.scr = newterm(o->term_type ? o->term_type : "xterm-256color", x.devnull_out, x.devnull_in);
     if (!x.scr) {
-        fprintf(stderr, "mpibex: --term: unknown terminal type '%s'\n", o->term_type);
+        mbx_tprintf(stderr, "mpibex: --term: unknown terminal type '%s'\n", o->term_type);
         ex_keysrc_free(x.keys);
         mbx_backend_fake_free(&be);
         return 2;

@@ -7,6 +7,7 @@
 #include "batch.h"
 #include "job.h"
 #include "mbx/ascii.h"
+#include "tprint.h"
 
 static int idle_root(mbx_engine *e, int argc, char **argv)
 {
@@ -19,8 +20,9 @@ static int idle_root(mbx_engine *e, int argc, char **argv)
         char *end;
         secs = mbx_strtod(argv[0], &end);
         if (end == argv[0] || *end != '\0' || !(secs >= 0.1 && secs <= 3600)) {
-            fprintf(stderr, "mpibex: idle: SECONDS: expected a number in 0.1..3600 (got '%s')\n",
-                    argv[0]);
+            mbx_tprintf(stderr,
+                        "mpibex: idle: SECONDS: expected a number in 0.1..3600 (got '%s')\n",
+                        argv[0]);
             return 2;
         }
     }

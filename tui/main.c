@@ -17,6 +17,7 @@
 #include "repeat.h"
 #include "report.h"
 #include "sig.h"
+#include "tprint.h"
 
 static int list_benchmarks(void)
 {
@@ -94,7 +95,7 @@ static int dispatch(int argc, char **argv)
     if (!strcmp(cmd, "explore"))
         return mbx_explore_main(argc - 1, argv + 1);
     if (cmd[0] != '\0' && cmd[0] != '-') {
-        fprintf(stderr, "mpibex: unknown command '%s' (try 'mpibex --help')\n", cmd);
+        mbx_tprintf(stderr, "mpibex: unknown command '%s' (try 'mpibex --help')\n", cmd);
         return 2;
     }
     /* No command: the explorer. Outside MPI this process is the launcher

@@ -11,6 +11,7 @@
 #include "mbx/file.h"
 #include "mbx/merge.h"
 #include "mbx/output.h"
+#include "tprint.h"
 
 void mbx_merge_usage(void)
 {
@@ -36,9 +37,9 @@ static int bad(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("mpibex merge: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    char line[2048];
+    vsnprintf(line, sizeof line, fmt, ap);
+    mbx_tprintf(stderr, "mpibex merge: %s\n", line);
     va_end(ap);
     return 2;
 }
@@ -51,7 +52,10 @@ static const char *plural(size_t n, const char *one, const char *many)
 static int write_output(const mbx_merge *m, const char *out)
 {
     if (strcmp(out, "-") == 0) {
-        if (mbx_merge_write_stream(m, stdout) < 0) {
+        mbx_tbuf tb;
+        FILE *so = mbx_tbuf_open(&tb, stdout);
+        if (so == NULL || (mbx_merge_write_stream(m, so) < 0) | (mbx_tbuf_close(&tb) != 0) |
+                              (fflush(stdout) != 0)) {
             fprintf(stderr, "mpibex merge: writing to stdout failed: %s\n", strerror(errno));
             return 1;
         }
@@ -67,7 +71,7 @@ static int write_output(const mbx_merge *m, const char *out)
         err = errno;
     }
     if (rc < 0) {
-        fprintf(stderr, "mpibex merge: writing '%s' failed: %s\n", out, strerror(err));
+        mbx_tprintf(stderr, "mpibex merge: writing '%s' failed: %s\n", out, strerror(err));
         return 1;
     }
     return 0;

@@ -24,6 +24,7 @@
 #include "mbx/result.h"
 #include "mbx/version.h"
 #include "repeat_int.h"
+#include "tprint.h"
 
 extern char **environ;
 
@@ -195,8 +196,8 @@ static void note(rep *r, const char *key, const char *fmt, ...)
     va_end(ap);
     const char *row[2] = {key, value};
     if (r->record && mbx_csv_writer_row(r->record, row) < 0) {
-        fprintf(stderr, "mpibex repeat: writing %s/repeat.csv failed: %s\n", r->o->dir,
-                strerror(errno));
+        mbx_tprintf(stderr, "mpibex repeat: writing %s/repeat.csv failed: %s\n", r->o->dir,
+                    strerror(errno));
         mbx_csv_writer_close(r->record);
         r->record = NULL;
     }
@@ -377,13 +378,14 @@ static int merge_launches(rep *r, long n)
     for (long i = 1; rc == 0 && i <= n; i++) {
         launch_paths(r, i);
         if (mbx_merge_add_file(m, r->csv, msg, sizeof msg) < 0)
-            rc = 1, fprintf(stderr, "mpibex repeat: merge: %s\n", msg);
+            rc = 1, mbx_tprintf(stderr, "mpibex repeat: merge: %s\n", msg);
     }
     mbx_csv_writer *w = NULL;
     if (rc == 0 && mbx_csv_writer_open(out, mbx_merge_columns, MBX_MERGE_NCOLS, &w) < 0)
-        rc = 1, fprintf(stderr, "mpibex repeat: cannot write '%s': %s\n", out, strerror(errno));
+        rc = 1, mbx_tprintf(stderr, "mpibex repeat: cannot write '%s': %s\n", out, strerror(errno));
     if (rc == 0 && (mbx_merge_write(m, w) < 0) + (mbx_csv_writer_close(w) < 0))
-        rc = 1, fprintf(stderr, "mpibex repeat: writing '%s' failed: %s\n", out, strerror(errno));
+        rc = 1,
+        mbx_tprintf(stderr, "mpibex repeat: writing '%s' failed: %s\n", out, strerror(errno));
     if (rc == 0) {
         mbx_merge_summary s;
         mbx_merge_summarize(m, &s);
@@ -396,16 +398,17 @@ static int merge_launches(rep *r, long n)
             if (sp > worst)
                 worst = sp, wi = i;
         }
-        printf("merged %ld launch%s into %s: %zu point%s", n, n == 1 ? "" : "es", out, s.keys,
-               s.keys == 1 ? "" : "s");
+        mbx_tprintf(stdout, "merged %ld launch%s into %s: %zu point%s", n, n == 1 ? "" : "es", out,
+                    s.keys, s.keys == 1 ? "" : "s");
         if (s.partial_keys)
             printf(" (%zu not in every launch)", s.partial_keys);
         if (worst >= 0 && n > 1) {
             char sz[24];
             mbx_merge_format(m, wi, &wf);
             mbx_size_text(strtoull(wf.field[2], NULL, 10), sz, sizeof sz);
-            printf("; worst spread %.1f%% at %s, %s procs, %s (launch medians %s .. %s us)",
-                   100 * worst, wf.field[0], wf.field[1], sz, wf.field[15], wf.field[16]);
+            mbx_tprintf(stdout,
+                        "; worst spread %.1f%% at %s, %s procs, %s (launch medians %s .. %s us)",
+                        100 * worst, wf.field[0], wf.field[1], sz, wf.field[15], wf.field[16]);
         }
         printf("\n");
         note(r, "merged", "%s", out);
@@ -425,8 +428,8 @@ static void record_close(rep *r, const char *result)
         note(r, "result", "%s", result);
     }
     if (r->record && mbx_csv_writer_close(r->record) < 0)
-        fprintf(stderr, "mpibex repeat: writing %s/repeat.csv failed: %s\n", r->o->dir,
-                strerror(errno));
+        mbx_tprintf(stderr, "mpibex repeat: writing %s/repeat.csv failed: %s\n", r->o->dir,
+                    strerror(errno));
     r->record = NULL;
 }
 
@@ -476,7 +479,8 @@ static int one_launch(rep *r, long i)
         return 127;
     }
     if (i == 1 && !r->o->quiet) {
-        printf("repeat: %ld launch%s of: %s\n", r->o->k, r->o->k == 1 ? "" : "es", cmd);
+        mbx_tprintf(stdout, "repeat: %ld launch%s of: %s\n", r->o->k, r->o->k == 1 ? "" : "es",
+                    cmd);
         fflush(stdout);
     }
     code = wait_launch(pid);
@@ -532,8 +536,8 @@ static int run_all(rep *r)
             last_words(r->log, why, sizeof why);
         remove_launch(r, i);
         if (r->spawn_failed && done > 0)
-            fprintf(stderr, "mpibex repeat: cannot run '%s': %s\n", r->argv[0],
-                    strerror(r->spawn_failed));
+            mbx_tprintf(stderr, "mpibex repeat: cannot run '%s': %s\n", r->argv[0],
+                        strerror(r->spawn_failed));
         if (done == 0 && (code == 2 || r->spawn_failed)) {
             /* Bad input the run found (or no launcher): nothing was measured. */
             record_close(r, NULL);
@@ -554,8 +558,8 @@ static int run_all(rep *r)
             fprintf(stderr, "mpibex repeat: launch %ld/%ld failed with exit code %d", i, o->k,
                     code);
         }
-        fprintf(stderr, "%s%s; its log: %s; %ld finished launch%s kept\n", why[0] ? ": " : "", why,
-                r->log, done, done == 1 ? "" : "es");
+        mbx_tprintf(stderr, "%s%s; its log: %s; %ld finished launch%s kept\n", why[0] ? ": " : "",
+                    why, r->log, done, done == 1 ? "" : "es");
         note(r, "stopped", "launch %ld, exit code %d", i, code);
     }
     if (done > 0 && merge_launches(r, done) != 0 && code == 0)
@@ -570,8 +574,8 @@ static void record_open(rep *r, const char *self)
     char path[4200], host[256] = "", t[40], cmd[8192];
     snprintf(path, sizeof path, "%s/repeat.csv", r->o->dir);
     if (mbx_csv_writer_open(path, cols, 2, &r->record) < 0) {
-        fprintf(stderr, "mpibex repeat: cannot write '%s': %s (going on without it)\n", path,
-                strerror(errno));
+        mbx_tprintf(stderr, "mpibex repeat: cannot write '%s': %s (going on without it)\n", path,
+                    strerror(errno));
         r->record = NULL;
         return;
     }

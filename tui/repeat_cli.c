@@ -9,6 +9,7 @@
 #include "mbx/version.h"
 #include "repeat.h"
 #include "repeat_int.h"
+#include "tprint.h"
 
 void mbx_repeat_usage(void)
 {
@@ -49,9 +50,9 @@ int mbx_repeat_bad(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("mpibex repeat: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    char line[2048];
+    vsnprintf(line, sizeof line, fmt, ap);
+    mbx_tprintf(stderr, "mpibex repeat: %s\n", line);
     va_end(ap);
     return 2;
 }

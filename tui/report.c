@@ -20,6 +20,7 @@
 #include "mbx/dir.h"
 #include "mbx/output.h"
 #include "report_int.h"
+#include "tprint.h"
 
 void mbx_report_msgf(char *msg, size_t len, const char *fmt, ...)
 {
@@ -426,7 +427,7 @@ void mbx_report_usage(void)
 static void to_stderr(void *ctx, const char *line)
 {
     (void)ctx;
-    fprintf(stderr, "report: %s\n", line);
+    mbx_tprintf(stderr, "report: %s\n", line);
 }
 
 static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -434,9 +435,9 @@ static int bad(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("mpibex report: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    char line[2048];
+    vsnprintf(line, sizeof line, fmt, ap);
+    mbx_tprintf(stderr, "mpibex report: %s\n", line);
     va_end(ap);
     return 2;
 }
@@ -517,7 +518,7 @@ int mbx_report_cmd(int argc, char **argv)
     else if (dir == NULL)
         rc = bad("-o DIR is required (the report directory)");
     else if ((rc = mbx_report_write(in, nin, dir, &o, msg, sizeof msg)) != 0)
-        fprintf(stderr, "mpibex report: %s\n", msg);
+        mbx_tprintf(stderr, "mpibex report: %s\n", msg);
     free(in);
     return rc;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "mbx/esc.h"
 #include "mbx/version.h"
 #include "report_int.h"
 
@@ -18,34 +19,28 @@ typedef struct doc {
     const char *align; /* of the open table: 'l' or 'r' per column */
 } doc;
 
+/* Every text goes through its format's function of mbx/esc.h. */
+static void put_esc(FILE *f, const char *s, mbx_status (*esc)(const char *, char *, size_t))
+{
+    size_t len = MBX_ESC_MAX(strlen(s));
+    char small[1024], *buf = len <= sizeof small ? small : malloc(len);
+    if (buf == NULL) /* out of memory: leave the text out rather than raw */
+        return;
+    mbx_status st = esc(s, buf, len); /* len always suffices */
+    (void)st;
+    fputs(buf, f);
+    if (buf != small)
+        free(buf);
+}
+
 static void md_esc(FILE *f, const char *s)
 {
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '\n' || c == '\r' || c == '\t')
-            fputc(' ', f);
-        else if (strchr("\\`*_[]<>|#!{}", c) != NULL)
-            fprintf(f, "\\%c", c);
-        else if (c >= 0x20 && c != 0x7f)
-            fputc(c, f);
-    }
+    put_esc(f, s, mbx_esc_md);
 }
 
 static void html_esc(FILE *f, const char *s)
 {
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        switch (c) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&#39;", f); break;
-        default:
-            if (c >= 0x20 || c == '\n' || c == '\t')
-                fputc(c, f);
-        }
-    }
+    put_esc(f, s, mbx_esc_html);
 }
 
 static void heading(doc *d, int level, const char *text)

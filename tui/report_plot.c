@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "mbx/csvio.h"
+#include "mbx/esc.h"
 #include "report_int.h"
 
 const char *const mbx_rpt_plot_suffix[MBX_RPT_NPLOTS] = {"latency", "bandwidth", "compare",
@@ -72,21 +73,24 @@ static void close_data(ctx *c, FILE *f, const char *rel)
     }
 }
 
-/* A gnuplot double-quoted string: backslash and quote escaped, control
- * characters dropped, "\n" kept as a line break where asked for. */
+/* Text into plots.gp only as a single-quoted literal (mbx_esc_gnuplot):
+ * gnuplot expands backquotes (a shell command), @macros and backslash
+ * escapes in double-quoted strings, and a line break would end the
+ * command; a single-quoted literal with its controls as `\xNN` does none
+ * of that. Every text item is followed by `noenhanced` where it is drawn. */
 static void gp_str(FILE *f, const char *s)
 {
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (ch == '\\' || ch == '"')
-            fprintf(f, "\\%c", ch);
-        else if (ch == '\n')
-            fputs("\\n", f);
-        else if (ch >= 0x20 && ch != 0x7f)
-            fputc(ch, f);
+    size_t len = MBX_ESC_MAX(strlen(s));
+    char small[512], *buf = len <= sizeof small ? small : malloc(len);
+    if (buf == NULL) { /* out of memory: an empty text rather than a raw one */
+        fputs("''", f);
+        return;
     }
-    fputc('"', f);
+    mbx_status st = mbx_esc_gnuplot(s, buf, len); /* len always suffices */
+    (void)st;
+    fputs(buf, f);
+    if (buf != small)
+        free(buf);
 }
 
 void mbx_rpt_size_label(char *buf, size_t len, unsigned long long b)
@@ -232,7 +236,9 @@ static void size_axis(FILE *gp, range xr)
             continue;
         char lab[32];
         mbx_rpt_size_label(lab, sizeof lab, 1ULL << e);
-        fprintf(gp, "%s\"%s\" %.0f", first ? "" : ", ", lab, ldexp(1.0, e));
+        fputs(first ? "" : ", ", gp);
+        gp_str(gp, lab);
+        fprintf(gp, " %.0f", ldexp(1.0, e));
         first = 0;
     }
     fputs(")\nset xlabel \"message size [bytes] (log scale; Ki = 1024, Mi = 1024 Ki)\"\n", gp);
@@ -285,17 +291,17 @@ static void emit_plot(ctx *c, size_t s, int plot, const curve *cv, size_t ncv, r
     static const char *const what[MBX_RPT_NPLOTS] = {"latency", "bandwidth", "ratio to A",
                                                      "launch-to-launch spread"};
     snprintf(title, sizeof title, "%s: %s", se->title, what[plot]);
-    if (plot == MBX_RPT_CMP) {
+    fprintf(gp, "\n# ---- %s-%s ----\nreset\nset title ", se->name, mbx_rpt_plot_suffix[plot]);
+    gp_str(gp, title);
+    if (plot == MBX_RPT_CMP) { /* a second line, joined as gnuplot text */
         int tested = 0;
         for (size_t k = 0; k + 1 < r->nin; k++)
             tested |= r->cmp[k].c != NULL;
-        strncat(title,
-                tested ? "\nmarks: Wilcoxon rank-sum, two-sided p < 0.05 *, < 0.01 **, < 0.001 ***"
-                       : "\nno significance test: the inputs are not comparable (see index)",
-                sizeof title - strlen(title) - 1);
+        fputs(".\"\\n\".", gp);
+        gp_str(gp, tested ? "marks: Wilcoxon rank-sum, two-sided p < 0.05 *, < 0.01 **, < 0.001 ***"
+                          : "no significance test: the inputs are not comparable (see index)");
     }
-    fprintf(gp, "\n# ---- %s-%s ----\nreset\nset title ", se->name, mbx_rpt_plot_suffix[plot]);
-    gp_str(gp, title);
+    fputs(" noenhanced", gp);
     fputs("\nset grid xtics ytics mytics lt 1 lw 1 lc rgb \"#e4e4e4\", lt 1 lw 1 lc rgb "
           "\"#f2f2f2\"\n",
           gp);
@@ -314,7 +320,9 @@ static void emit_plot(ctx *c, size_t s, int plot, const curve *cv, size_t ncv, r
         procs_axis(gp, xr);
     else
         size_axis(gp, xr);
-    fprintf(gp, "set ylabel \"%s\"\n", ylabel[plot]);
+    fputs("set ylabel ", gp);
+    gp_str(gp, ylabel[plot]);
+    fputs(" noenhanced\n", gp);
     if (logy)
         fputs("set logscale y\nset format y \"%g\"\n", gp);
     if (yr.lo == yr.hi && plot == MBX_RPT_SPREAD)
@@ -327,8 +335,11 @@ static void emit_plot(ctx *c, size_t s, int plot, const curve *cv, size_t ncv, r
         fputs("set yrange [0:*]\nset offsets 0, 0, graph 0.08, 0\n", gp);
     else if (!logy)
         fputs("set offsets 0, 0, graph 0.08, graph 0.05\n", gp);
-    fprintf(gp, "set terminal @png_term\nset output '%s-%s.png'\nplot ", se->name,
-            mbx_rpt_plot_suffix[plot]);
+    char out[400];
+    snprintf(out, sizeof out, "%s-%s.png", se->name, mbx_rpt_plot_suffix[plot]);
+    fputs("set terminal @png_term\nset output ", gp);
+    gp_str(gp, out);
+    fputs("\nplot ", gp);
     for (size_t k = 0; k < ncv; k++) {
         size_t lt = cv[k].in % NCOLOURS + 1;
         const mbx_rpt_input *in = &r->in[cv[k].in];
@@ -336,24 +347,32 @@ static void emit_plot(ctx *c, size_t s, int plot, const curve *cv, size_t ncv, r
         fputs(k ? ", \\\n     " : "", gp);
         if (plot == MBX_RPT_LAT || plot == MBX_RPT_BW) {
             if (in->kind == MBX_RPT_RESULTS) {
-                fprintf(gp, "'%s' using 1:2:3:4 with yerrorlines lt %zu title ", cv[k].file, lt);
+                gp_str(gp, cv[k].file);
+                fprintf(gp, " using 1:2:3:4 with yerrorlines lt %zu title ", lt);
             } else {
-                fprintf(gp, "'%s' using 1:3:4 with filledcurves lt %zu notitle, \\\n     ",
-                        cv[k].file, lt);
-                fprintf(gp, "'%s' using 1:2 with linespoints lt %zu title ", cv[k].file, lt);
+                gp_str(gp, cv[k].file);
+                fprintf(gp, " using 1:3:4 with filledcurves lt %zu notitle, \\\n     ", lt);
+                gp_str(gp, cv[k].file);
+                fprintf(gp, " using 1:2 with linespoints lt %zu title ", lt);
             }
         } else {
-            fprintf(gp, "'%s' using 1:2 with linespoints lt %zu title ", cv[k].file, lt);
+            gp_str(gp, cv[k].file);
+            fprintf(gp, " using 1:2 with linespoints lt %zu title ", lt);
         }
         gp_str(gp, t);
-        if (cv[k].mrows > 0)
-            fprintf(gp, ", \\\n     '%s' using 1:2:3 with labels offset 0,0.9 tc lt %zu notitle",
-                    cv[k].marks, lt);
+        fputs(" noenhanced", gp);
+        if (cv[k].mrows > 0) {
+            fputs(", \\\n     ", gp);
+            gp_str(gp, cv[k].marks);
+            fprintf(gp, " using 1:2:3 with labels offset 0,0.9 tc lt %zu notitle noenhanced", lt);
+        }
     }
     if (plot == MBX_RPT_CMP)
-        fputs(", \\\n     1 with lines dt 2 lc rgb \"#777777\" title \"X = A\"", gp);
-    fprintf(gp, "\nset terminal @svg_term\nset output '%s-%s.svg'\nreplot\nunset output\n",
-            se->name, mbx_rpt_plot_suffix[plot]);
+        fputs(", \\\n     1 with lines dt 2 lc rgb \"#777777\" title 'X = A' noenhanced", gp);
+    snprintf(out, sizeof out, "%s-%s.svg", se->name, mbx_rpt_plot_suffix[plot]);
+    fputs("\nset terminal @svg_term\nset output ", gp);
+    gp_str(gp, out);
+    fputs("\nreplot\nunset output\n", gp);
 }
 
 static void plot_series(ctx *c, size_t s, int plot)

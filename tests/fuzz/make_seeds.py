@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""Write the binary seed corpora of the command and bridge fuzz targets.
+"""Write the binary seed corpora of the command, bridge and report fuzz targets.
 
-usage: tests/fuzz/make_seeds.py   (rewrites corpus/command and corpus/bridge)
+usage: tests/fuzz/make_seeds.py   (rewrites corpus/command, corpus/bridge and
+corpus/report)
 
-The layouts follow include/mbx/command.h (a 96-byte little-endian header)
-and tui/core/bridgeproto.h ([type][u32 big-endian length][payload]); the
+The layouts follow include/mbx/command.h (a 96-byte little-endian header),
+tui/core/bridgeproto.h ([type][u32 big-endian length][payload]) and the
+head comment of fuzz_report.c (a shape byte, then a name and five files
+cut at "\n@@\n"; they hold control bytes, hence generated); the other
 text corpora are hand-written files and need no generator."""
 import os
 import struct
@@ -72,6 +75,81 @@ def main():
     write("bridge", "goodbye_payload", b"\x00" + frame(b"Q", b"x"))
     write("bridge", "too_long", b"\x03" + frame(b"D", b"", length=65537))
     write("bridge", "partial", b"\x02" + frame(b"D", b"abcdef")[:8])
+
+    report_seeds()
+
+
+RCOLS = ("benchmark,procs,bytes,n,tmean_us,median_us,ci95_lo_us,ci95_hi_us,status,bandwidth_MBps,label,"
+         "root,op,param,param_name")
+MCOLS = ("benchmark,procs,bytes,runs,n_total,median_us,median_min_us,median_max_us,spread_rel,"
+         "status,bandwidth_MBps,label,root,op,param,param_name")
+HOSTILE = [b"bq`touch PWNED`", b"$(touch PWNED)", b'dq"; system("touch PWNED") #',
+           b"sq'; system('touch PWNED') #", b"esc\x1b]0;T\x07\x1b[2J\x9b\xc2\x9b",
+           b"<script>x</script>|`md`|", b"@png_term", b"'<touch PWNED'"]
+
+
+def csv_field(v):
+    if any(c in v for c in b',"\n\r'):
+        return b'"' + v.replace(b'"', b'""') + b'"'
+    return v
+
+
+def results(names, scale=1.0, label=b"cli"):
+    rows = [RCOLS.encode()]
+    for i, n in enumerate(names):
+        for b in (1, 64, 4096):
+            t = (0.5 + i + b / 1000.0) * scale
+            rows.append(b",".join([csv_field(n), b"2", str(b).encode(), b"8", b"%.4f" % t,
+                                   b"%.4f" % t, b"%.4f" % (t * 0.95), b"%.4f" % (t * 1.05), b"SETTLED",
+                                   b"%.3f" % (b / t), csv_field(label), b"", csv_field(n), b"",
+                                   csv_field(n)]))
+    return b"\n".join(rows) + b"\n"
+
+
+def obs(names, scale=1.0, label=b"cli"):
+    rows = [b"benchmark,procs,bytes,obs,time_us,label,root,param"]
+    for i, n in enumerate(names):
+        for b in (1, 64, 4096):
+            for k in range(6):
+                t = (0.5 + i + b / 1000.0) * scale * (1 + k / 40.0)
+                rows.append(b",".join([csv_field(n), b"2", str(b).encode(), str(k).encode(),
+                                       b"%.4f" % t, csv_field(label), b"", b""]))
+    return b"\n".join(rows) + b"\n"
+
+
+def merged(names):
+    rows = [MCOLS.encode()]
+    for i, n in enumerate(names):
+        t = 1.0 + i
+        rows.append(b",".join([csv_field(n), b"2", b"8", b"3", b"24", b"%.3f" % t, b"%.3f" % t,
+                               b"%.3f" % (t * 1.2), b"0.2", b"SETTLED", b"", b"", b"", b"", b"",
+                               b""]))
+    return b"\n".join(rows) + b"\n"
+
+
+def env(names):
+    return b"key,value\ntool,mpibex\n" + b"".join(
+        b"env.X" + str(k).encode() + b"," + csv_field(n) + b"\n" for k, n in enumerate(names))
+
+
+def report_seeds():
+    sep = b"\n@@\n"
+    plain = [b"pingpong.send_recv", b"coll.allreduce"]
+    write("report", "one_results", b"\x00" + sep.join(
+        [b"x", results(plain), obs(plain), env(plain), b"", b""]))
+    write("report", "two_results", b"\x01" + sep.join(
+        [b"y", results(plain), obs(plain), env(plain), results(plain, 1.5), obs(plain, 1.5)]))
+    write("report", "launches", b"\x03" + sep.join(
+        [b"z", results(plain), obs(plain), b"", results(plain, 1.1), results(plain, 1.2)]))
+    write("report", "merged", b"\x00" + sep.join([b"m", merged(plain), b"", b"", b"", b""]))
+    write("report", "hostile_names", b"\x03" + sep.join(
+        [b"`touch N`\x1b]0;T\x07'\"\n", results(HOSTILE, label=HOSTILE[2]), obs(HOSTILE),
+         env(HOSTILE), results(HOSTILE, 1.3), results(HOSTILE, 1.4)]))
+    write("report", "hostile_compare", b"\x01" + sep.join(
+        [b"$(id)", results(HOSTILE), obs(HOSTILE), env(HOSTILE), results(HOSTILE, 2.0),
+         obs(HOSTILE, 2.0)]))
+    write("report", "bad_number", b"\x00" + sep.join(
+        [b"b", results([b"x"]).replace(b",8,", b",\x1b[31m8`id`,", 1), b"", b"", b"", b""]))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,15 @@
+# Issue 15, untrusted text: hostile names and fields through report,
+# compare and merge (no MPI; gnuplot and python3).
+foreach(_case report report_bad compare merge repeat tty)
+  add_test(NAME security.untrusted_text.${_case}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/security/untrusted_text.sh ${_case}
+                   $<TARGET_FILE:mpibex> ${CMAKE_CURRENT_BINARY_DIR}/out/untrusted_${_case})
+  set_tests_properties(security.untrusted_text.${_case} PROPERTIES TIMEOUT 120
+                       LABELS "security;report")
+endforeach()
+# run with a hostile plan: launched by the build's MPI (label mpi, so the
+# Open MPI stage runs it too).
+add_test(NAME security.untrusted_text.plan
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/security/untrusted_text.sh plan
+                 $<TARGET_FILE:mpibex> ${CMAKE_CURRENT_BINARY_DIR}/out/untrusted_plan)
+set_tests_properties(security.untrusted_text.plan PROPERTIES TIMEOUT 120 LABELS "security;mpi")
