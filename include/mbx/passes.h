@@ -144,7 +144,9 @@ MBX_NODISCARD int mbx_passes_priority(const mbx_passes *p, double *out);
 
 /* Rough number of further passes that would bring relerr under eps if the
  * between-pass spread stays as it is (relerr falls as 1/sqrt(R)), and at
- * least what min_passes still asks for; 0 when SETTLED, SIZE_MAX when
+ * least what min_passes still asks for. When the error is counted over
+ * level visits, passes within one visit add little: the figure is then a
+ * lower bound; 0 when SETTLED, SIZE_MAX when
  * unknown (fewer than 2 passes, or a zero or NaN value). r is a result
  * of mbx_passes_result_get on p. */
 size_t mbx_passes_needed(const mbx_passes *p, const mbx_passes_result *r);
