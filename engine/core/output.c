@@ -229,10 +229,49 @@ static int check_input(const mbx_output_req *req, const char *opt, const char *p
                path, req->path, what, in, opt);
 }
 
+/* Every suffix mpibex gives a file it writes beside an output
+ * (mbx_csv_sidecar): the lock, the journal and the sidecars of every
+ * command, not only of the one claiming. A new sidecar goes here too. */
+static const char *const reserved[] = {".lock",        ".journal",   ".env.csv", ".obs.csv",
+                                       ".summary.csv", ".probe.csv", NULL};
+
+static const char *ends_in(const char *path, const char *suffix)
+{
+    size_t n = strlen(path), k = strlen(suffix);
+    return k > 0 && n > k && strcmp(path + n - k, suffix) == 0 && path[n - k - 1] != '/' ? suffix
+                                                                                         : NULL;
+}
+
+/* An output named like a file written beside another output (a.env.csv is
+ * where `-o a.csv` puts its environment, a.lock its lock) would have its
+ * results replaced by that other run, or replace its lock, and the two
+ * claims take different locks. So no output name ends in one of those
+ * suffixes: then the files of two claims are the same only when their
+ * stems, and so their locks, are. */
+static const char *reserved_suffix(const mbx_output_req *req)
+{
+    const char *s = NULL;
+    for (size_t i = 0; s == NULL && reserved[i]; i++)
+        s = ends_in(req->path, reserved[i]);
+    for (size_t i = 0; s == NULL && req->sidecars && req->sidecars[i]; i++)
+        s = ends_in(req->path, req->sidecars[i]);
+    if (s == NULL && req->journal)
+        s = ends_in(req->path, req->journal);
+    return s;
+}
+
 /* A file output: the path, its sidecars and the lock beside it. */
 static int check_file(const mbx_output_req *req, const char *opt, mbx_output *out, char *msg,
                       size_t msglen)
 {
+    const char *suffix = reserved_suffix(req);
+    if (suffix != NULL) {
+        size_t n = strlen(req->path) - strlen(suffix);
+        return say(msg, msglen, MBX_E_INVAL,
+                   "%s: '%s' ends in '%s', the name mpibex gives a file it writes beside "
+                   "'%.*s.csv' (another run would replace it); choose a name without '%s'",
+                   opt, req->path, suffix, (int)n, req->path, suffix);
+    }
     char dir[4096];
     dir_of(req->path, dir, sizeof dir);
     if (access(dir, W_OK | X_OK) != 0)

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Issue 15, cases found after the first fixes (one mechanism each: the
+# output claim, mbx/output.h; mbx/dir.h; the locale rules).
+# usage: i15_redteam.sh CASE DIR MPIBEX -- LAUNCHER...
+#   LAUNCHER: the words before MPIBEX (mpiexec -n 1 ...), maybe none.
+# Cases:
+#   sidecar_name  -o a.env.csv (or a.lock, a.journal...) is the file that
+#                 `-o a.csv` writes beside its results, under another lock:
+#                 refused (exit 2, one line), and a later `-o a.csv` run
+#                 therefore never replaces another run's results
+#   export_input  the explorer (headless, fake back end) exports, and the
+#                 user types the --plan file's name (another spelling:
+#                 ./p.ini) and answers y: refused on the status line, the
+#                 plan intact; the --keys file likewise (no launcher)
+set -u
+case_=$1 dir=$2 mpibex=$3
+shift 3
+[ "${1:-}" = "--" ] && shift
+launch=("$@")
+fail() { echo "FAIL ($case_): $*"; exit 1; }
+mkdir -p "$dir" || fail "cannot create $dir"
+dir=$(cd "$dir" && pwd)
+rm -rf "${dir:?}/$case_" && mkdir "$dir/$case_" && cd "$dir/$case_" || fail "no work dir"
+run=("${launch[@]}" "$mpibex" run)
+quick=(--bench coll.allreduce --sizes 64K:128K:2 --stop fixed:10 --settle 0 -q)
+
+one_line() {
+  [ "$(grep -c . "$1")" -eq 1 ] || { cat "$1"; fail "expected one line on stderr"; }
+  grep -Eq -- "$2" "$1" || { cat "$1"; fail "stderr does not match: $2"; }
+}
+
+case $case_ in
+sidecar_name)
+  "${run[@]}" "${quick[@]}" -o a.env.csv >b.out 2>b.err
+  code=$?
+  [ "$code" -eq 2 ] || { cat b.err; fail "run -o a.env.csv: exit $code, expected 2"; }
+  one_line b.err "-o: 'a\.env\.csv' ends in '\.env\.csv'.*beside 'a\.csv'"
+  [ ! -e a.env.csv ] && [ ! -e a.env.lock ] || fail "run -o a.env.csv wrote files"
+  # Every command's file output, every suffix of any command.
+  printf 'x\n' >keep.csv
+  for suf in .lock .journal .obs.csv .summary.csv .probe.csv; do
+    "$mpibex" merge -o "m$suf" keep.csv >m.out 2>m.err
+    code=$?
+    [ "$code" -eq 2 ] || { cat m.err; fail "merge -o m$suf: exit $code, expected 2"; }
+    one_line m.err "-o: 'm\\$suf' ends in '\\$suf'"
+    [ ! -e "m$suf" ] || fail "merge -o m$suf wrote it"
+  done
+  # A name that merely contains a suffix is fine.
+  "${run[@]}" "${quick[@]}" -o a.env.csv.d.csv >c.out 2>c.err ||
+    { cat c.err; fail "run -o a.env.csv.d.csv refused"; }
+  ;;
+export_input)
+  cat >p.ini <<'PLAN'
+[x]
+bench = pingpong.send_recv
+sizes = 1:64:8
+stop  = fixed:8
+refine = off
+PLAN
+  cp p.ini p.orig
+  # e, clear the proposed name (18 characters), type NAME, Enter, y.
+  keys() {
+    printf 'r tick:300\ne\n'
+    for _ in $(seq 18); do echo bs; done
+    printf 'text:%s\nenter\ny\ntick:50\ndump:%s\n' "$1" "$2"
+  }
+  keys p.ini plan >k1
+  keys k2 keys >k2
+  for k in k1 k2; do
+    cp "$k" "$k.orig"
+    timeout 60 "$mpibex" explore --fake 2 --headless 100x30 --keys "$k" --dump-dir . \
+      --autosave none --plan ./p.ini >"$k.out" 2>"$k.err"
+    code=$?
+    [ "$code" -eq 0 ] || { cat "$k.err"; fail "explorer ($k): exit $code"; }
+    cmp -s p.ini p.orig || fail "the export replaced the plan file (keys $k)"
+    cmp -s "$k" "$k.orig" || fail "the export replaced the key script $k"
+    ls ./*.env.csv >/dev/null 2>&1 && fail "the export wrote sidecars (keys $k)"
+  done
+  grep -q "export: the output 'p.ini' is a file the explorer reads" plan.txt ||
+    { cat plan.txt; fail "no refusal on the status line (plan)"; }
+  grep -q "export: the output 'k2' is a file the explorer reads" keys.txt ||
+    { cat keys.txt; fail "no refusal on the status line (keys)"; }
+  ;;
+*) fail "unknown case" ;;
+esac
+echo "PASS ($case_)"
