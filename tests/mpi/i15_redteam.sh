@@ -12,6 +12,10 @@
 #                 user types the --plan file's name (another spelling:
 #                 ./p.ini) and answers y: refused on the status line, the
 #                 plan intact; the --keys file likewise (no launcher)
+#   base_dir      beffio --dir D, and TMPDIR=D, where D is writable by all
+#                 and has no sticky bit (anybody could swap the run
+#                 directory for a link): exit 2, one line, nothing in D
+#                 (LAUNCHER for 2 ranks)
 set -u
 case_=$1 dir=$2 mpibex=$3
 shift 3
@@ -80,6 +84,18 @@ PLAN
     { cat plan.txt; fail "no refusal on the status line (plan)"; }
   grep -q "export: the output 'k2' is a file the explorer reads" keys.txt ||
     { cat keys.txt; fail "no refusal on the status line (keys)"; }
+  ;;
+base_dir)
+  mkdir d && chmod 0777 d || fail "cannot make d"
+  "${launch[@]}" "$mpibex" beffio --time 0.2 --dir d -o b.csv >b.out 2>b.err
+  code=$?
+  [ "$code" -eq 2 ] || { cat b.err; fail "beffio --dir d: exit $code, expected 2"; }
+  one_line b.err "--dir: 'd' cannot hold the run directory: anybody can write in it and it has no sticky bit"
+  TMPDIR=$PWD/d "${launch[@]}" "$mpibex" beffio --time 0.2 -o t.csv >t.out 2>t.err
+  code=$?
+  [ "$code" -eq 2 ] || { cat t.err; fail "TMPDIR=d beffio: exit $code, expected 2"; }
+  one_line t.err "--dir: '$PWD/d' cannot hold the run directory"
+  [ -z "$(ls -A d)" ] || { ls -la d; fail "files made in d"; }
   ;;
 *) fail "unknown case" ;;
 esac

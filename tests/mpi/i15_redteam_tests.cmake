@@ -1,14 +1,15 @@
 # Issue 15, cases found after the first fixes (tests/mpi/i15_redteam.sh).
 # Each runs the real binary on 1 rank for a few seconds.
-function(mbx_i15_redteam name labels case)
+function(mbx_i15_redteam name labels case np)
   add_test(NAME ${name}
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/i15_redteam.sh ${case}
-                   ${MBX_OUT}/i15_redteam $<TARGET_FILE:mpibex> -- ${MBX_MPIEXEC} 1
+                   ${MBX_OUT}/i15_redteam $<TARGET_FILE:mpibex> -- ${MBX_MPIEXEC} ${np}
                    ${MPIEXEC_PREFLAGS})
-  set_tests_properties(${name} PROPERTIES TIMEOUT 60 LABELS "mpi;${labels}" PROCESSORS 1)
+  set_tests_properties(${name} PROPERTIES TIMEOUT 60 LABELS "mpi;${labels}" PROCESSORS ${np})
 endfunction()
 
-mbx_i15_redteam(security.output.sidecar_name security sidecar_name)
+mbx_i15_redteam(security.output.sidecar_name security sidecar_name 1)
+mbx_i15_redteam(security.unlink_base_dir security base_dir 2)
 
 # The explorer with its fake back end needs no launcher.
 add_test(NAME badinput.output.export_input
