@@ -66,9 +66,10 @@ MBX_NODISCARD int mbx_dir_make(const char *path, int flags, int *fd, const char 
 MBX_NODISCARD int mbx_dir_base_ok(const char *base, const char **why);
 
 /* A new private directory BASE/PREFIXxxxxxx (mkdtemp, mode 0700; a base
- * that mbx_dir_base_ok refuses is refused): its path in path[len], *fd (may be NULL) the open directory, checked as
- * mbx_dir_open_own with MBX_DIR_PRIVATE. MBX_E_RANGE when the path does not
- * fit; MBX_E_IO with errno and *why otherwise. */
+ * that mbx_dir_base_ok refuses is refused): its path in path[len], *fd
+ * (may be NULL) the open directory, checked as mbx_dir_open_own with
+ * MBX_DIR_PRIVATE. MBX_E_RANGE when the path does not fit; MBX_E_IO with
+ * errno and *why otherwise. */
 MBX_NODISCARD int mbx_dir_temp(const char *base, const char *prefix, char *path, size_t len,
                                int *fd, const char **why);
 
