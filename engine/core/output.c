@@ -1,3 +1,6 @@
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE /* S_ISVTX */
+#endif
 #include "mbx/output.h"
 
 #include <dirent.h>
@@ -346,6 +349,24 @@ static int check_dir(const mbx_output_req *req, const char *opt, int exists, mbx
     } else if (access(req->path, W_OK | X_OK) != 0) {
         return say(msg, msglen, MBX_E_INVAL, "%s: cannot write in '%s': %s", opt, req->path,
                    strerror(errno));
+    } else {
+        /* Pages, plots (gnuplot's own) and data files are written there by
+         * name, through whatever link is at that name by then: only in a
+         * directory where nobody else can put one. */
+        struct stat st;
+        if (lstat(req->path, &st) != 0)
+            return say(msg, msglen, MBX_E_INVAL, "%s: cannot use '%s': %s", opt, req->path,
+                       strerror(errno));
+        if (st.st_uid != geteuid())
+            return say(msg, msglen, MBX_E_INVAL,
+                       "%s: '%s' belongs to another user (uid %ld), who could put links where "
+                       "mpibex writes; choose a directory of yours",
+                       opt, req->path, (long)st.st_uid);
+        if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
+            return say(msg, msglen, MBX_E_INVAL,
+                       "%s: anybody can write in '%s' (mode %04o), and could put links where "
+                       "mpibex writes; chmod o-w it, or choose another directory",
+                       opt, req->path, (unsigned)(st.st_mode & 07777));
     }
     size_t n = strlen(req->path) + sizeof "/" DIR_LOCK;
     if ((out->lock_path = malloc(n)) == NULL)

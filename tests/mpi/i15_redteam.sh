@@ -16,6 +16,12 @@
 #                 and has no sticky bit (anybody could swap the run
 #                 directory for a link): exit 2, one line, nothing in D
 #                 (LAUNCHER for 2 ranks)
+#   report_dir    report -o D where D exists, empty, and anybody can write
+#                 in it (0777, no sticky bit), or (as root) it belongs to
+#                 user nobody: anybody (its owner) could put a link where
+#                 the report writes (pages by fopen, plots by gnuplot):
+#                 exit 2, one line, D still empty; the same D made 0755 is
+#                 used
 set -u
 case_=$1 dir=$2 mpibex=$3
 shift 3
@@ -96,6 +102,27 @@ base_dir)
   [ "$code" -eq 2 ] || { cat t.err; fail "TMPDIR=d beffio: exit $code, expected 2"; }
   one_line t.err "--dir: '$PWD/d' cannot hold the run directory"
   [ -z "$(ls -A d)" ] || { ls -la d; fail "files made in d"; }
+  ;;
+report_dir)
+  "${run[@]}" "${quick[@]}" -o in.csv >q.out 2>q.err || { cat q.err; fail "quick run failed"; }
+  mkdir d && chmod 0777 d || fail "cannot make d"
+  "$mpibex" report in.csv -o d >r.out 2>r.err
+  code=$?
+  [ "$code" -eq 2 ] || { cat r.err; fail "report -o d (0777): exit $code, expected 2"; }
+  one_line r.err "^mpibex report: -o: anybody can write in 'd' \(mode 0777\)"
+  [ -z "$(ls -A d)" ] || { ls -la d; fail "files written in d"; }
+  if [ "$(id -u)" -eq 0 ] && chown nobody d 2>/dev/null; then
+    chmod 0755 d
+    "$mpibex" report in.csv -o d >r.out 2>r.err
+    code=$?
+    [ "$code" -eq 2 ] || { cat r.err; fail "report -o d (nobody's): exit $code, expected 2"; }
+    one_line r.err "^mpibex report: -o: 'd' belongs to another user \(uid [0-9]+\)"
+    [ -z "$(ls -A d)" ] || { ls -la d; fail "files written in nobody's d"; }
+    chown "$(id -u)" d
+  fi
+  chmod 0755 d
+  "$mpibex" report in.csv -o d >r.out 2>r.err || { cat r.err; fail "report -o d (0755) failed"; }
+  [ -s d/index.html ] || fail "no d/index.html"
   ;;
 *) fail "unknown case" ;;
 esac
