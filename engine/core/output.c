@@ -44,6 +44,8 @@ static const char *kind_of(mode_t m)
         return "a block device";
     if (S_ISDIR(m))
         return "a directory";
+    if (S_ISREG(m))
+        return "a regular file";
     return "not a regular file";
 }
 
@@ -421,6 +423,17 @@ int mbx_output_claim(const mbx_output_req *req, mbx_output *out, char *msg, size
     if (!exists && errno != ENOENT)
         return say(msg, msglen, MBX_E_INVAL, "%s: cannot use '%s': %s", opt, req->path,
                    strerror(errno));
+    struct stat to;
+    if (exists && S_ISLNK(st.st_mode) && stat(req->path, &to) == 0 &&
+        ((!S_ISREG(to.st_mode) && !S_ISDIR(to.st_mode)) || strncmp(req->path, "/dev/", 5) == 0 ||
+         strncmp(req->path, "/proc/", 6) == 0))
+        /* /dev/stdout, /proc/self/fd/1: "remove it" would be bad advice. */
+        return say(msg, msglen, MBX_E_INVAL,
+                   "%s: '%s' is a symbolic link to %s; mpibex never writes through one%s", opt,
+                   req->path, kind_of(to.st_mode),
+                   (req->flags & MBX_OUTPUT_ALLOW_STDOUT) && !isdir
+                       ? " (for standard output, give '-')"
+                       : "");
     if (exists && S_ISLNK(st.st_mode))
         return say(msg, msglen, MBX_E_INVAL,
                    "%s: '%s' is a symbolic link; mpibex never writes through one (remove it, or "

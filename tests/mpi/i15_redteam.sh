@@ -22,6 +22,10 @@
 #                 the report writes (pages by fopen, plots by gnuplot):
 #                 exit 2, one line, D still empty; the same D made 0755 is
 #                 used
+#   dev_stdout    -o /dev/stdout, /dev/stderr, /proc/self/fd/1 (links to
+#                 standard output, a pipe here): exit 2, one line that
+#                 says what the link leads to and to give '-', never
+#                 "remove it"
 set -u
 case_=$1 dir=$2 mpibex=$3
 shift 3
@@ -123,6 +127,22 @@ report_dir)
   chmod 0755 d
   "$mpibex" report in.csv -o d >r.out 2>r.err || { cat r.err; fail "report -o d (0755) failed"; }
   [ -s d/index.html ] || fail "no d/index.html"
+  ;;
+dev_stdout)
+  printf 'x\n' >keep.csv
+  for p in /dev/stdout /dev/stderr /proc/self/fd/1; do
+    [ -L "$p" ] || continue
+    "${run[@]}" "${quick[@]}" -o "$p" 2>r.err | cat >r.out
+    code=${PIPESTATUS[0]}
+    [ "$code" -eq 2 ] || { cat r.err; fail "run -o $p: exit $code, expected 2"; }
+    one_line r.err "^mpibex: -o: '$p' is a symbolic link to .*; mpibex never writes through one \(for standard output, give '-'\)$"
+    "$mpibex" merge -o "$p" keep.csv 2>m.err | cat >m.out
+    code=${PIPESTATUS[0]}
+    [ "$code" -eq 2 ] || { cat m.err; fail "merge -o $p: exit $code, expected 2"; }
+    one_line m.err "for standard output, give '-'"
+    "$mpibex" report keep.csv -o "$p" 2>p.err | cat >p.out
+    grep -q "remove it" p.err && { cat p.err; fail "report -o $p: advises removing it"; }
+  done
   ;;
 *) fail "unknown case" ;;
 esac
