@@ -130,6 +130,15 @@ static int lock_busy(const mbx_output_req *req, const char *opt, mbx_output *out
                req->path, who, opt);
 }
 
+/* An existing file of the output (or its lock) that another user owns:
+ * they could read and change the results later, or have made it a hard
+ * link to a file of ours. Writing into it is refused, as writing through
+ * a symbolic link is. */
+static int foreign(const struct stat *st)
+{
+    return st->st_uid != geteuid();
+}
+
 /* Take the exclusive lock on out->lock_path. The holder removes the file
  * when it is done; a file we opened just before that is no longer at the
  * path once we hold its lock, so we open again. */
@@ -153,6 +162,13 @@ static int take_lock(const mbx_output_req *req, const char *opt, mbx_output *out
             close(fd);
             return say(msg, msglen, MBX_E_INVAL, "%s: the lock file '%s' is %s; remove it", opt,
                        out->lock_path, kind_of(fs.st_mode));
+        }
+        if (foreign(&fs)) {
+            close(fd);
+            return say(msg, msglen, MBX_E_INVAL,
+                       "%s: the lock file '%s' belongs to another user (uid %ld); choose "
+                       "another %s",
+                       opt, out->lock_path, (long)fs.st_uid, opt);
         }
         if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
             int err = errno;
@@ -265,6 +281,22 @@ static const char *reserved_suffix(const mbx_output_req *req)
     return s;
 }
 
+static int check_owner(const char *opt, const char *out, const char *f, char *msg, size_t msglen)
+{
+    struct stat st;
+    if (lstat(f, &st) != 0 || !foreign(&st))
+        return MBX_OK;
+    if (strcmp(out, f) == 0)
+        return say(msg, msglen, MBX_E_INVAL,
+                   "%s: '%s' belongs to another user (uid %ld); mpibex writes only files of "
+                   "yours: choose another %s",
+                   opt, f, (long)st.st_uid, opt);
+    return say(msg, msglen, MBX_E_INVAL,
+               "%s: '%s' (written beside '%s') belongs to another user (uid %ld); mpibex writes "
+               "only files of yours: choose another %s",
+               opt, f, out, (long)st.st_uid, opt);
+}
+
 /* A file output: the path, its sidecars and the lock beside it. */
 static int check_file(const mbx_output_req *req, const char *opt, mbx_output *out, char *msg,
                       size_t msglen)
@@ -285,7 +317,10 @@ static int check_file(const mbx_output_req *req, const char *opt, mbx_output *ou
     if (access(req->path, F_OK) == 0 && access(req->path, W_OK) != 0)
         return say(msg, msglen, MBX_E_INVAL, "%s: cannot write '%s': %s", opt, req->path,
                    strerror(errno));
-    int rc = check_input(req, opt, req->path, msg, msglen);
+    int rc = check_owner(opt, req->path, req->path, msg, msglen);
+    if (rc != MBX_OK)
+        return rc;
+    rc = check_input(req, opt, req->path, msg, msglen);
     for (size_t i = 0; rc == MBX_OK && req->sidecars && req->sidecars[i]; i++) {
         char *f = mbx_csv_sidecar(req->path, req->sidecars[i]);
         struct stat st;
@@ -300,7 +335,7 @@ static int check_file(const mbx_output_req *req, const char *opt, mbx_output *ou
             rc = say(msg, msglen, MBX_E_INVAL,
                      "%s: '%s' (written beside '%s') is %s; remove it, or choose another %s", opt,
                      f, req->path, kind_of(st.st_mode), opt);
-        else
+        else if ((rc = check_owner(opt, req->path, f, msg, msglen)) == MBX_OK)
             rc = check_input(req, opt, f, msg, msglen);
         free(f);
     }

@@ -18,7 +18,9 @@
  *  - special paths get one clear answer: "-" is standard output where the
  *    command allows it, the null device discards (no sidecar, no lock),
  *    and FIFOs, sockets, devices, symbolic links and (for file outputs)
- *    directories are refused.
+ *    directories are refused; so is an existing output, sidecar, lock
+ *    file or (for directory outputs) directory of another user, and a
+ *    directory output anybody can write in without the sticky bit.
  *
  * The lock is released, and its file removed, by mbx_output_release; a
  * process that dies keeps nothing locked (the kernel drops the flock) and

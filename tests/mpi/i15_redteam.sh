@@ -26,6 +26,11 @@
 #                 standard output, a pipe here): exit 2, one line that
 #                 says what the link leads to and to give '-', never
 #                 "remove it"
+#   foreign_file  (root; else skipped, 77) in a sticky directory open to
+#                 all, as /tmp: r.csv, r.env.csv or r.lock made beforehand
+#                 by user nobody (0666, empty or a stale lock): exit 2, one
+#                 line naming the file and its owner; nothing written into
+#                 them (before: the run's results went into nobody's files)
 set -u
 case_=$1 dir=$2 mpibex=$3
 shift 3
@@ -142,6 +147,21 @@ dev_stdout)
     one_line m.err "for standard output, give '-'"
     "$mpibex" report keep.csv -o "$p" 2>p.err | cat >p.out
     grep -q "remove it" p.err && { cat p.err; fail "report -o $p: advises removing it"; }
+  done
+  ;;
+foreign_file)
+  [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (chown)"; exit 77; }
+  mkdir sh && chmod 1777 sh && cd sh || fail "cannot make sh"
+  for f in r.csv r.env.csv r.lock; do
+    rm -f r.*
+    if [ "$f" = r.lock ]; then printf '1 elsewhere\n' >"$f"; else : >"$f"; fi
+    chmod 0666 "$f" && chown nobody "$f" || { echo "SKIP: chown nobody failed"; exit 77; }
+    cp "$f" "$f.orig"
+    "${run[@]}" "${quick[@]}" -o r.csv >r.out 2>r.err
+    code=$?
+    [ "$code" -eq 2 ] || { cat r.err; fail "-o r.csv with $f of nobody: exit $code, expected 2"; }
+    one_line r.err "^mpibex: -o: (the lock file )?'$f' .*belongs to another user \(uid [0-9]+\)"
+    cmp -s "$f" "$f.orig" || fail "$f of nobody was written"
   done
   ;;
 *) fail "unknown case" ;;

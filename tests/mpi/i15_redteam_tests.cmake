@@ -12,6 +12,8 @@ mbx_i15_redteam(security.output.sidecar_name security sidecar_name 1)
 mbx_i15_redteam(security.unlink_base_dir security base_dir 2)
 mbx_i15_redteam(security.output.report_dir security report_dir 1)
 mbx_i15_redteam(badinput.output.dev_stdout badinput dev_stdout 1)
+mbx_i15_redteam(security.output.foreign_file security foreign_file 1)
+set_tests_properties(security.output.foreign_file PROPERTIES SKIP_RETURN_CODE 77)
 
 # The explorer with its fake back end needs no launcher.
 add_test(NAME badinput.output.export_input
