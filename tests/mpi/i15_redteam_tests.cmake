@@ -1,5 +1,6 @@
 # Issue 15, cases found after the first fixes (tests/mpi/i15_redteam.sh).
-# Each runs the real binary on 1 rank for a few seconds.
+# Each runs the real binary on 1 or 2 ranks (export_input: no launcher)
+# for a few seconds.
 function(mbx_i15_redteam name labels case np)
   add_test(NAME ${name}
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/i15_redteam.sh ${case}
