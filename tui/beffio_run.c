@@ -138,6 +138,11 @@ static int prepare(mbx_engine *e, const mbx_beffio_opts *o, char *dir, size_t di
         snprintf(msg, msglen, "--dir: '%s' is not a writable directory", d);
         return MBX_E_INVAL;
     }
+    const char *why = NULL;
+    if (mbx_dir_base_ok(d, &why) != MBX_OK) {
+        snprintf(msg, msglen, "--dir: '%s' cannot hold the run directory: %s", d, why);
+        return MBX_E_INVAL;
+    }
     char *abs = realpath(d, NULL);
     if (!abs || strlen(abs) + 64 >= dirlen) {
         free(abs);

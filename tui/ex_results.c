@@ -391,9 +391,22 @@ int ex_export(explorer *x, const char *path, char *msg, size_t msglen)
      * there, never a device or FIFO. The user has already agreed to write
      * over an existing file (the y/n question), hence FORCE. */
     static const char *const sidecars[] = {".env.csv", ".obs.csv", ".probe.csv", NULL};
+    /* The y is no licence to replace what the explorer reads or is
+     * writing: those are inputs, refused as the plan is by `run -o`. */
+    const char *inputs[sizeof x->inputs / sizeof x->inputs[0] + 1];
+    size_t ninputs = 0;
+    for (size_t i = 0; i < x->ninputs; i++)
+        inputs[ninputs++] = x->inputs[i];
+    if (x->autosave_path[0])
+        inputs[ninputs++] = x->autosave_path;
     mbx_output claim;
-    mbx_output_req req = {
-        .path = path, .flags = MBX_OUTPUT_FORCE, .sidecars = sidecars, .opt = "export"};
+    mbx_output_req req = {.path = path,
+                          .flags = MBX_OUTPUT_FORCE,
+                          .sidecars = sidecars,
+                          .inputs = inputs,
+                          .ninputs = ninputs,
+                          .input_what = "a file the explorer reads or autosaves to",
+                          .opt = "export"};
     int crc = mbx_output_claim(&req, &claim, msg, msglen);
     if (crc < 0)
         return crc;

@@ -163,6 +163,13 @@ static int setup_explorer(explorer *x, const opts *o, char *msg, size_t msglen)
     x->no_color = o->no_color || (getenv("NO_COLOR") && getenv("NO_COLOR")[0]);
     x->theme_dir = o->theme_dir;
     x->theme_dirs = theme_dirs;
+    x->ninputs = 0;
+    if (o->plan)
+        x->inputs[x->ninputs++] = o->plan;
+    if (o->keys)
+        x->inputs[x->ninputs++] = o->keys;
+    if (o->theme && strchr(o->theme, '/'))
+        x->inputs[x->ninputs++] = o->theme;
     snprintf(x->theme_name, sizeof x->theme_name, "%s", o->theme ? o->theme : "default");
     if (mbx_theme_load(x->theme_name, x->theme_dir, theme_dirs, &x->theme, NULL, 0, msg, msglen) <
         0)

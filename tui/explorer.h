@@ -269,6 +269,12 @@ typedef struct explorer {
     ex_screen screen;
     int quit;
 
+    /* Files the explorer reads (--plan, --keys, a --theme file): an export
+     * is never written over one of them, nor over the autosave
+     * (mbx_output_req.inputs). */
+    const char *inputs[3];
+    size_t ninputs;
+
     /* the autosave: every finished point, as the batch CSV, as it lands */
     char autosave_dir[512];
     char autosave_path[600];

@@ -194,11 +194,36 @@ int mbx_dir_make(const char *path, int flags, int *fd, const char **why)
     return MBX_OK;
 }
 
+int mbx_dir_base_ok(const char *base, const char **why)
+{
+    struct stat st;
+    if (stat(base, &st) != 0)
+        return fail(errno, NULL, why);
+    if (!S_ISDIR(st.st_mode))
+        return fail(ENOTDIR, "it is not a directory", why);
+    /* Without the sticky bit, anybody may rename our directory there
+     * and put a link to another in its place, between our check and our
+     * next use of its path (/tmp and the like have the bit). */
+    if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
+        return fail(EACCES,
+                    "anybody can write in it and it has no sticky bit (chmod +t), so anybody "
+                    "could replace mpibex's directory there with a link",
+                    why);
+    return MBX_OK;
+}
+
 int mbx_dir_temp(const char *base, const char *prefix, char *path, size_t len, int *fd,
                  const char **why)
 {
     if (fd)
         *fd = -1;
+    if (mbx_dir_base_ok(base, why) != MBX_OK) {
+        int err = errno;
+        if (len)
+            snprintf(path, len, "%s", base);
+        errno = err;
+        return MBX_E_IO;
+    }
     int n = snprintf(path, len, "%s/%sXXXXXX", base, prefix);
     if (n < 0 || (size_t)n >= len) {
         if (len)

@@ -1,3 +1,6 @@
+#ifndef _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE /* S_ISVTX */
+#endif
 #include "mbx/output.h"
 
 #include <dirent.h>
@@ -41,6 +44,8 @@ static const char *kind_of(mode_t m)
         return "a block device";
     if (S_ISDIR(m))
         return "a directory";
+    if (S_ISREG(m))
+        return "a regular file";
     return "not a regular file";
 }
 
@@ -125,6 +130,15 @@ static int lock_busy(const mbx_output_req *req, const char *opt, mbx_output *out
                req->path, who, opt);
 }
 
+/* An existing file of the output (or its lock) that another user owns:
+ * they could read and change the results later, or have made it a hard
+ * link to a file of ours. Writing into it is refused, as writing through
+ * a symbolic link is. */
+static int foreign(const struct stat *st)
+{
+    return st->st_uid != geteuid();
+}
+
 /* Take the exclusive lock on out->lock_path. The holder removes the file
  * when it is done; a file we opened just before that is no longer at the
  * path once we hold its lock, so we open again. */
@@ -148,6 +162,13 @@ static int take_lock(const mbx_output_req *req, const char *opt, mbx_output *out
             close(fd);
             return say(msg, msglen, MBX_E_INVAL, "%s: the lock file '%s' is %s; remove it", opt,
                        out->lock_path, kind_of(fs.st_mode));
+        }
+        if (foreign(&fs)) {
+            close(fd);
+            return say(msg, msglen, MBX_E_INVAL,
+                       "%s: the lock file '%s' belongs to another user (uid %ld); choose "
+                       "another %s",
+                       opt, out->lock_path, (long)fs.st_uid, opt);
         }
         if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
             int err = errno;
@@ -229,10 +250,65 @@ static int check_input(const mbx_output_req *req, const char *opt, const char *p
                path, req->path, what, in, opt);
 }
 
+/* Every suffix mpibex gives a file it writes beside an output
+ * (mbx_csv_sidecar): the lock, the journal and the sidecars of every
+ * command, not only of the one claiming. A new sidecar goes here too. */
+static const char *const reserved[] = {".lock",        ".journal",   ".env.csv", ".obs.csv",
+                                       ".summary.csv", ".probe.csv", NULL};
+
+static const char *ends_in(const char *path, const char *suffix)
+{
+    size_t n = strlen(path), k = strlen(suffix);
+    return k > 0 && n > k && strcmp(path + n - k, suffix) == 0 && path[n - k - 1] != '/' ? suffix
+                                                                                         : NULL;
+}
+
+/* An output named like a file written beside another output (a.env.csv is
+ * where `-o a.csv` puts its environment, a.lock its lock) would have its
+ * results replaced by that other run, or replace its lock, and the two
+ * claims take different locks. So no output name ends in one of those
+ * suffixes: then the files of two claims are the same only when their
+ * stems, and so their locks, are. */
+static const char *reserved_suffix(const mbx_output_req *req)
+{
+    const char *s = NULL;
+    for (size_t i = 0; s == NULL && reserved[i]; i++)
+        s = ends_in(req->path, reserved[i]);
+    for (size_t i = 0; s == NULL && req->sidecars && req->sidecars[i]; i++)
+        s = ends_in(req->path, req->sidecars[i]);
+    if (s == NULL && req->journal)
+        s = ends_in(req->path, req->journal);
+    return s;
+}
+
+static int check_owner(const char *opt, const char *out, const char *f, char *msg, size_t msglen)
+{
+    struct stat st;
+    if (lstat(f, &st) != 0 || !foreign(&st))
+        return MBX_OK;
+    if (strcmp(out, f) == 0)
+        return say(msg, msglen, MBX_E_INVAL,
+                   "%s: '%s' belongs to another user (uid %ld); mpibex writes only files of "
+                   "yours: choose another %s",
+                   opt, f, (long)st.st_uid, opt);
+    return say(msg, msglen, MBX_E_INVAL,
+               "%s: '%s' (written beside '%s') belongs to another user (uid %ld); mpibex writes "
+               "only files of yours: choose another %s",
+               opt, f, out, (long)st.st_uid, opt);
+}
+
 /* A file output: the path, its sidecars and the lock beside it. */
 static int check_file(const mbx_output_req *req, const char *opt, mbx_output *out, char *msg,
                       size_t msglen)
 {
+    const char *suffix = reserved_suffix(req);
+    if (suffix != NULL) {
+        size_t n = strlen(req->path) - strlen(suffix);
+        return say(msg, msglen, MBX_E_INVAL,
+                   "%s: '%s' ends in '%s', the name mpibex gives a file it writes beside "
+                   "'%.*s.csv' (another run would replace it); choose a name without '%s'",
+                   opt, req->path, suffix, (int)n, req->path, suffix);
+    }
     char dir[4096];
     dir_of(req->path, dir, sizeof dir);
     if (access(dir, W_OK | X_OK) != 0)
@@ -241,7 +317,10 @@ static int check_file(const mbx_output_req *req, const char *opt, mbx_output *ou
     if (access(req->path, F_OK) == 0 && access(req->path, W_OK) != 0)
         return say(msg, msglen, MBX_E_INVAL, "%s: cannot write '%s': %s", opt, req->path,
                    strerror(errno));
-    int rc = check_input(req, opt, req->path, msg, msglen);
+    int rc = check_owner(opt, req->path, req->path, msg, msglen);
+    if (rc != MBX_OK)
+        return rc;
+    rc = check_input(req, opt, req->path, msg, msglen);
     for (size_t i = 0; rc == MBX_OK && req->sidecars && req->sidecars[i]; i++) {
         char *f = mbx_csv_sidecar(req->path, req->sidecars[i]);
         struct stat st;
@@ -256,7 +335,7 @@ static int check_file(const mbx_output_req *req, const char *opt, mbx_output *ou
             rc = say(msg, msglen, MBX_E_INVAL,
                      "%s: '%s' (written beside '%s') is %s; remove it, or choose another %s", opt,
                      f, req->path, kind_of(st.st_mode), opt);
-        else
+        else if ((rc = check_owner(opt, req->path, f, msg, msglen)) == MBX_OK)
             rc = check_input(req, opt, f, msg, msglen);
         free(f);
     }
@@ -307,6 +386,24 @@ static int check_dir(const mbx_output_req *req, const char *opt, int exists, mbx
     } else if (access(req->path, W_OK | X_OK) != 0) {
         return say(msg, msglen, MBX_E_INVAL, "%s: cannot write in '%s': %s", opt, req->path,
                    strerror(errno));
+    } else {
+        /* Pages, plots (gnuplot's own) and data files are written there by
+         * name, through whatever link is at that name by then: only in a
+         * directory where nobody else can put one. */
+        struct stat st;
+        if (lstat(req->path, &st) != 0)
+            return say(msg, msglen, MBX_E_INVAL, "%s: cannot use '%s': %s", opt, req->path,
+                       strerror(errno));
+        if (st.st_uid != geteuid())
+            return say(msg, msglen, MBX_E_INVAL,
+                       "%s: '%s' belongs to another user (uid %ld), who could put links where "
+                       "mpibex writes; choose a directory of yours",
+                       opt, req->path, (long)st.st_uid);
+        if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX))
+            return say(msg, msglen, MBX_E_INVAL,
+                       "%s: anybody can write in '%s' (mode %04o), and could put links where "
+                       "mpibex writes; chmod o-w it, or choose another directory",
+                       opt, req->path, (unsigned)(st.st_mode & 07777));
     }
     size_t n = strlen(req->path) + sizeof "/" DIR_LOCK;
     if ((out->lock_path = malloc(n)) == NULL)
@@ -361,6 +458,17 @@ int mbx_output_claim(const mbx_output_req *req, mbx_output *out, char *msg, size
     if (!exists && errno != ENOENT)
         return say(msg, msglen, MBX_E_INVAL, "%s: cannot use '%s': %s", opt, req->path,
                    strerror(errno));
+    struct stat to;
+    if (exists && S_ISLNK(st.st_mode) && stat(req->path, &to) == 0 &&
+        ((!S_ISREG(to.st_mode) && !S_ISDIR(to.st_mode)) || strncmp(req->path, "/dev/", 5) == 0 ||
+         strncmp(req->path, "/proc/", 6) == 0))
+        /* /dev/stdout, /proc/self/fd/1: "remove it" would be bad advice. */
+        return say(msg, msglen, MBX_E_INVAL,
+                   "%s: '%s' is a symbolic link to %s; mpibex never writes through one%s", opt,
+                   req->path, kind_of(to.st_mode),
+                   (req->flags & MBX_OUTPUT_ALLOW_STDOUT) && !isdir
+                       ? " (for standard output, give '-')"
+                       : "");
     if (exists && S_ISLNK(st.st_mode))
         return say(msg, msglen, MBX_E_INVAL,
                    "%s: '%s' is a symbolic link; mpibex never writes through one (remove it, or "

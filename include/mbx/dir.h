@@ -59,10 +59,17 @@ MBX_NODISCARD int mbx_dir_remove(int at, const char *path, int flags, mbx_dir_pi
  * MBX_OK, or MBX_E_IO with errno and *why (as mbx_dir_open_own). */
 MBX_NODISCARD int mbx_dir_make(const char *path, int flags, int *fd, const char **why);
 
-/* A new private directory BASE/PREFIXxxxxxx (mkdtemp, mode 0700): its
- * path in path[len], *fd (may be NULL) the open directory, checked as
- * mbx_dir_open_own with MBX_DIR_PRIVATE. MBX_E_RANGE when the path does not
- * fit; MBX_E_IO with errno and *why otherwise. */
+/* May mpibex make a directory of its own in base and use it by its path?
+ * Not when anybody can write in base without the sticky bit: then anybody
+ * can rename that directory and plant a link in its place. MBX_OK, or
+ * MBX_E_IO with errno (EACCES for that case) and *why. */
+MBX_NODISCARD int mbx_dir_base_ok(const char *base, const char **why);
+
+/* A new private directory BASE/PREFIXxxxxxx (mkdtemp, mode 0700; a base
+ * that mbx_dir_base_ok refuses is refused): its path in path[len], *fd
+ * (may be NULL) the open directory, checked as mbx_dir_open_own with
+ * MBX_DIR_PRIVATE. MBX_E_RANGE when the path does not fit; MBX_E_IO with
+ * errno and *why otherwise. */
 MBX_NODISCARD int mbx_dir_temp(const char *base, const char *prefix, char *path, size_t len,
                                int *fd, const char **why);
 

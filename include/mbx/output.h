@@ -7,7 +7,9 @@
  *    DIR/.mpibex.lock) is held from the claim to the end of the process; it
  *    holds the holder's PID and host, so the loser can name it. One lock
  *    covers the output and every sidecar (.env.csv, .obs.csv, .journal,
- *    ...), which all derive from the same name;
+ *    ...), which all derive from the same name. For that, a file output
+ *    is never itself named like a sidecar (a.env.csv, a.lock, a.journal,
+ *    ... of any command): that name belongs to the output a.csv;
  *  - nothing is destroyed by accident: an existing non-empty results file,
  *    a resumable run (its journal) or a directory holding earlier results
  *    is refused unless MBX_OUTPUT_FORCE (or MBX_OUTPUT_RESUME, which
@@ -16,7 +18,9 @@
  *  - special paths get one clear answer: "-" is standard output where the
  *    command allows it, the null device discards (no sidecar, no lock),
  *    and FIFOs, sockets, devices, symbolic links and (for file outputs)
- *    directories are refused.
+ *    directories are refused; so is an existing output, sidecar, lock
+ *    file or (for directory outputs) directory of another user, and a
+ *    directory output anybody can write in without the sticky bit.
  *
  * The lock is released, and its file removed, by mbx_output_release; a
  * process that dies keeps nothing locked (the kernel drops the flock) and
@@ -83,9 +87,10 @@ typedef struct mbx_output {
  * message in msg that starts with the option's name: MBX_E_BUSY (another
  * process holds the lock; out->holder is its PID), MBX_E_INVAL (a path
  * that cannot be written: refused kinds, existing results without FORCE,
- * an input), MBX_E_IO (the lock file or directory could not be made),
- * MBX_E_NOMEM. Never writes through a symbolic link. A directory output is
- * created (mode 0777 less the umask) when absent. */
+ * an input, a name ending in a sidecar suffix), MBX_E_IO (the lock file
+ * or directory could not be made), MBX_E_NOMEM. Never writes through a
+ * symbolic link. A directory output is created (mode 0777 less the
+ * umask) when absent. */
 MBX_NODISCARD int mbx_output_claim(const mbx_output_req *req, mbx_output *out, char *msg,
                                    size_t msglen);
 
