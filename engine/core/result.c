@@ -67,6 +67,10 @@ mbx_point_status mbx_point_judge(const mbx_summary *s, size_t events, mbx_stop_v
      * value under one tick is the correction's noise, not the operation. */
     if (!(s->median > 0) || !(s->median >= res))
         return MBX_POINT_UNRELIABLE;
+    /* A correction larger than a quarter of the observations (or than
+     * their mean) is no correction of this operation either. */
+    if (s->q1 < 0 || s->tmean < 0 || s->mean < 0)
+        return MBX_POINT_UNRELIABLE;
     if (events > 0 || verdict != MBX_STOP_MET)
         return MBX_POINT_UNSETTLED;
     return MBX_POINT_SETTLED;
@@ -74,6 +78,9 @@ mbx_point_status mbx_point_judge(const mbx_summary *s, size_t events, mbx_stop_v
 
 void mbx_summary_drop_negative(mbx_summary *s)
 {
+    /* The CI cut to where a time can be still holds what it held. */
+    if (s->ci_lo < 0 && s->ci_hi >= 0)
+        s->ci_lo = 0;
     double *f[] = {&s->mean, &s->tmean, &s->median, &s->min,  &s->max,
                    &s->q1,   &s->q3,    &s->ci_lo,  &s->ci_hi};
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)

@@ -94,7 +94,9 @@ double mbx_result_bandwidth(const mbx_result *r);
  * number of events, the stop verdict and the resolution of one observation
  * in seconds (the timer's tick over the inner loop and divisor):
  * UNRELIABLE when the corrected median is below res or not positive (the
- * overhead correction took away all that was measured, or more); else
+ * overhead correction took away all that was measured, or more), or when
+ * q1, the trimmed mean or the mean is below 0 (the correction exceeds a
+ * quarter of the observations); else
  * UNSETTLED when events > 0 or the rule was not met; else SETTLED. */
 mbx_point_status mbx_point_judge(const mbx_summary *s, size_t events, mbx_stop_verdict verdict,
                                  double res);
@@ -102,7 +104,9 @@ mbx_point_status mbx_point_judge(const mbx_summary *s, size_t events, mbx_stop_v
 /* Corrected times can be negative (overhead subtracted from a duration
  * shorter than it); such a value is no time: every location statistic
  * (mean, tmean, median, min, max, q1, q3, CI bounds) below 0 becomes NAN,
- * which is written as an empty field. stddev and stderr are kept. */
+ * which is written as an empty field, except a CI's lower bound below 0
+ * under an upper bound of 0 or more, which becomes 0 (the interval cut to
+ * where a time can be). stddev and stderr are kept. */
 void mbx_summary_drop_negative(mbx_summary *s);
 
 /* One observation in microseconds as written to OUT.obs.csv ("%.4f"), a
