@@ -477,7 +477,7 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
         e->timer.resolution / (b->divisor * (e->ctx.inner > 1 ? (double)e->ctx.inner : 1.0));
 
     size_t n = 0, k = 0, batches = 0, invalid = 0, events = 0, faults = 0;
-    int redo = 0;
+    int redo = 0, redo_ok = 1;
     double raw_sum = 0.0, growth = 1.0;
     mbx_summary s;
     memset(&s, 0, sizeof s);
@@ -518,13 +518,17 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
             break;
         }
         /* A batch in which some rank page-faulted (the largest count of
-         * any rank) timed the kernel: measure it once more, uncounted. */
+         * any rank) timed the kernel: measure it once more, uncounted. When
+         * the redo faults too, the operation itself faults (a library that
+         * maps its buffers per call): no more redos in this point. */
         double flt = e->reduced[len + 1];
-        if (flt > 0.0 && !redo) {
+        if (flt > 0.0 && !redo && redo_ok) {
             redo = 1;
             e->warm.redone++;
             continue;
         }
+        if (flt > 0.0 && redo)
+            redo_ok = 0;
         redo = 0;
         faults += (size_t)flt;
         for (size_t i = 0; i < k; i++) {

@@ -82,7 +82,8 @@ typedef struct mbx_result {
     /* Minor page faults in the point's kept timed batches (column 43): per
      * batch the largest count of any rank (getrusage ru_minflt around the
      * batch's calls). A batch that faulted was measured once more first;
-     * faults here are in batches that faulted again. */
+     * faults here are in batches that faulted again (then the point stops
+     * redoing). */
     size_t faults;
 } mbx_result;
 
