@@ -70,6 +70,13 @@ static double eng_now(mbx_backend *b)
     return MPI_Wtime();
 }
 
+static int eng_set_largest(mbx_backend *b, uint64_t largest)
+{
+    mbx_warmup_info w;
+    mbx_engine_warmup_info(b->impl, &w);
+    return mbx_engine_set_warmup(b->impl, w.calls, largest);
+}
+
 static int eng_set_method(mbx_backend *b, const mbx_method *m)
 {
     return mbx_engine_set_method(b->impl, m);
@@ -109,6 +116,7 @@ int mbx_backend_engine(mbx_engine *e, mbx_backend *out)
     out->pair_scan = eng_pair_scan;
     out->now = eng_now;
     out->set_method = eng_set_method;
+    out->set_largest = eng_set_largest;
     out->clock_info = eng_clock_info;
     out->probe = eng_probe;
     out->thread_binding = eng_thread_binding;

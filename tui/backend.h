@@ -41,6 +41,9 @@ struct mbx_backend {
      * (mbx_engine_thread_binding, nranks entries), between points; NULL in
      * the fake, which binds nothing. */
     int (*thread_binding)(mbx_backend *b, const mbx_thread_bind **out);
+    /* The run's largest message size, before its first point, for the
+     * engine's pre-fault (mbx_engine_set_warmup); NULL in the fake. */
+    int (*set_largest)(mbx_backend *b, uint64_t largest);
     int thread_asked, thread_granted; /* the MPI thread level (job.h); the fake: single */
     int fake;                         /* 1: the fake back end, nothing is measured */
     void *impl;

@@ -904,6 +904,67 @@ static void memory_report(run_state *st)
     env_append(st, &kv, rc, "rank 0's memory");
 }
 
+/* What the engine's warm-up did (DESIGN, "Measuring one point"): printed
+ * and in the environment file, so a test (and a reader) sees that it ran. */
+static void warmup_report(run_state *st, mbx_engine *e)
+{
+    mbx_warmup_info w;
+    mbx_engine_warmup_info(e, &w);
+    char pre[256] = "none (one rank)";
+    size_t at = 0;
+    for (int i = 0; i < w.nsizes && at < sizeof pre; i++) {
+        char sz[32];
+        mbx_size_format(w.size[i], sz, sizeof sz);
+        int k = snprintf(pre + at, sizeof pre - at, "%s%s x%lld", i ? ", " : "", sz,
+                         (long long)w.rounds[i]);
+        at += k > 0 ? (size_t)k : 0;
+    }
+    if (w.points == 0)
+        return;
+    printf("# warm-up: %lld-%lld untimed calls before each of %zu points (--warmup %lld); "
+           "pre-faulted %d pair%s: %s round trips; %zu batch%s page-faulted and were "
+           "measured again\n",
+           (long long)w.point_min, (long long)w.point_max, w.points, (long long)w.calls, w.pairs,
+           w.pairs == 1 ? "" : "s", pre, w.redone, w.redone == 1 ? "" : "es");
+    if (!st->env_path)
+        return;
+    mbx_kvlist kv = {0};
+    int rc = mbx_kv_addf(&kv, "warmup_calls", "%lld", (long long)w.calls);
+    if (rc >= 0)
+        rc = mbx_kv_addf(&kv, "warmup_point_min", "%lld", (long long)w.point_min);
+    if (rc >= 0)
+        rc = mbx_kv_addf(&kv, "warmup_point_max", "%lld", (long long)w.point_max);
+    if (rc >= 0)
+        rc = mbx_kv_addf(&kv, "warmup_points", "%zu", w.points);
+    if (rc >= 0)
+        rc = mbx_kv_addf(&kv, "warmup_prefault_pairs", "%d", w.pairs);
+    if (rc >= 0)
+        rc = mbx_kv_addf(&kv, "warmup_prefault", "%s", w.nsizes ? pre : "");
+    if (rc >= 0)
+        rc = mbx_kv_addf(&kv, "warmup_prefault_s", "%.6f", w.seconds);
+    if (rc >= 0)
+        rc = mbx_kv_addf(&kv, "faults_redone_batches", "%zu", w.redone);
+    env_append(st, &kv, rc, "the warm-up");
+}
+
+/* The largest message size of the plan: the engine pre-faults every pair
+ * up to it before the first point. */
+static uint64_t plan_largest(const run_state *st)
+{
+    uint64_t m = 0;
+    for (size_t i = 0; i < st->nser; i++) {
+        const series *s = &st->ser[i];
+        if (s->axis == AXIS_SIZE) {
+            for (size_t g = 0; g < s->ngrid; g++)
+                if (s->grid[g] > m)
+                    m = s->grid[g];
+        } else if (s->bytes > m) {
+            m = s->bytes;
+        }
+    }
+    return m;
+}
+
 static int measure_point(run_state *st, mbx_engine *e, const pointref *p, double *y)
 {
     mbx_point_spec spec;
@@ -1270,6 +1331,7 @@ static int measure_all(run_state *st, mbx_engine *e, int nranks)
     if (monitor_report(st) != 0)
         return 1;
     memory_report(st);
+    warmup_report(st, e);
     if (!st->opt.quiet) {
         progress_line(st, 1);
         fprintf(stderr,
@@ -1564,6 +1626,10 @@ static int root_run(mbx_engine *e, int argc, char **argv, run_state *st)
     fputs(st->notes, stdout);
     print_header();
     st->tty = isatty(STDERR_FILENO);
+    if ((rc = mbx_engine_set_warmup(e, st->opt.warmup, plan_largest(st))) < 0) {
+        fail(mbx_strerror(rc));
+        return 1;
+    }
     if ((rc = settle(st, e, nranks)) != 0)
         return rc;
     rc = measure_all(st, e, nranks);

@@ -171,6 +171,18 @@ int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t 
             }
             o->settle = s;
             continue;
+        } else if (is_opt(a, "--warmup")) {
+            if (!(v = take_value(argc, argv, &i, "--warmup", msg, len)))
+                return 2;
+            char *end = NULL;
+            errno = 0;
+            long w = strtol(v, &end, 10);
+            if (end == v || *end != '\0' || errno || w < 1 || w > 1000000) {
+                snprintf(msg, len, "--warmup: expected round trips in 1..1000000 (got '%s')", v);
+                return 2;
+            }
+            o->warmup = w;
+            continue;
         } else if (is_opt(a, "--sync") || is_opt(a, "--clock-sync") || is_opt(a, "--cache") ||
                    is_opt(a, "--order") || is_opt(a, "--monitor")) {
             const char *opt = is_opt(a, "--sync")         ? "--sync"
@@ -333,6 +345,9 @@ void mbx_cli_run_usage(void)
            "  --force             write over the results (or interrupted run) at FILE;\n"
            "                      without it an existing FILE is refused\n"
            "  --raw               also write every observation to FILE.obs.csv\n"
+           "  --warmup N          untimed calls at each point's size before it is timed\n"
+           "                      (at least N and 1 ms, at most 50 ms; default 128: twice\n"
+           "                      a shared-memory receive FIFO); 1..1000000\n"
            "  --settle SECONDS    untimed barrier traffic before the first point, 0..60;\n"
            "                      the start of a job runs slow here (default %.2f)\n"
            "  --resume            continue an interrupted run of the same plan into FILE:\n"

@@ -22,6 +22,7 @@ typedef struct mbx_run_opts {
     int resume;         /* --resume: continue OUT.csv from its journal */
     int force;          /* --force: write over the results (and journal) at -o */
     double settle;      /* --settle: seconds of untimed traffic before the first point */
+    long warmup;        /* --warmup: untimed calls before each point; 0: the engine's default */
     mbx_timer_kind timer;
     mbx_method method; /* --sync, --clock-sync, --window, --window-delay, --resync, --cache */
     int order_plan;    /* --order plan: the plan's order instead of a shuffled one */

@@ -302,6 +302,13 @@ void ex_start_run(explorer *x)
     }
     if (!apply_method(x) || !scan_pair(x) || !plan_points(x))
         return;
+    if (x->be->set_largest) {
+        uint64_t largest = 0;
+        for (size_t i = 0; i < x->npts; i++)
+            if (x->pts[i].bytes > largest)
+                largest = x->pts[i].bytes;
+        (void)x->be->set_largest(x->be, largest);
+    }
     ex_refine_reset(x);
     ex_compare_forget(x);
     mbx_monitor_reset(&x->mon);

@@ -14,6 +14,7 @@ const char *const mbx_result_columns[MBX_RESULT_NCOLS] = {
     "wall_s",         "label",      "root",           "op",         "param",      "param_name",
     "ranks",          "refined",    "validated",      "sync",       "clock_sync", "cache",
     "invalid",        "probe_us",   "probe_after_us", "remeasured", "plain_us",   "events",
+    "faults",
 };
 
 const char *const mbx_obs_columns[MBX_OBS_NCOLS] = {"benchmark", "procs", "bytes", "obs",
@@ -174,4 +175,5 @@ void mbx_result_format(const mbx_result *r, mbx_result_fields *o)
     o->field[39] = r->remeasured ? "1" : "0";
     put_us(o, 40, r->plain);
     put_u(o, 41, (unsigned long long)r->events);
+    put_u(o, 42, (unsigned long long)r->faults);
 }

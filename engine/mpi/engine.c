@@ -51,6 +51,7 @@ int mbx_engine_create(MPI_Comm comm, mbx_engine **out)
         e->subcomm[p] = MPI_COMM_NULL;
     e->timer.kind = MBX_TIMER_CLOCK;
     e->stop_rank = -1;
+    e->warm.calls = MBX_WARMUP_CALLS;
     *out = e;
     return MBX_OK;
 }
@@ -77,6 +78,7 @@ void mbx_engine_destroy(mbx_engine *e)
     free(e->obs);
     free(e->scan);
     free(e->scratch);
+    free(e->warm_buf);
     free(e->job.rank);
     free(e->thr);
     free(e);
@@ -220,6 +222,7 @@ int mbx_engine_dispatch(mbx_engine *e, const mbx_cmd *cmd, void *payload)
     case MBX_OP_CLOCK_SYNC: return mbx_clock_sync_exec(e);
     case MBX_OP_PROBE: return mbx_probe_exec(e, cmd);
     case MBX_OP_THREADS: return mbx_threads_exec(e);
+    case MBX_OP_PREFAULT: return mbx_prefault_exec(e, cmd);
     case MBX_OP_QUIT:
         if (e->in_point)
             (void)mbx_point_end(e);

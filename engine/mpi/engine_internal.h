@@ -43,6 +43,14 @@ struct mbx_engine {
     void *flusher; /* cold cache: the engine's flusher, NULL when warm */
     double probe;  /* rank 0: the last PROBE's median one-way time */
 
+    /* Warm-up (warmup.c): rank 0's settings and record; warm_buf on every rank. */
+    mbx_warmup_info warm;
+    uint64_t warm_largest; /* the plan's largest size; 0: not told */
+    int prefaulted;
+    double *warm_buf;
+    size_t warm_cap;
+    int64_t warm_done; /* every rank: the last POINT_BEGIN's warm-up calls */
+
     mbx_job_info job;
     int have_job;
     mbx_thread_bind *thr; /* rank 0: the last THREADS gather, size entries */
@@ -76,6 +84,19 @@ int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd);
 int mbx_point_end(mbx_engine *e);
 int mbx_point_validate(mbx_engine *e);
 int mbx_pair_scan_exec(mbx_engine *e, const mbx_cmd *cmd);
+
+/* In warmup.c. Member ranks, in POINT_BEGIN after the set-up: untimed calls
+ * of the point's benchmark at its own size, at least `calls` and `floor_s`
+ * seconds, at most `cap_s` seconds (the members agree on the clock by a
+ * maximum, so all run the same number); e->warm_done gets the count. */
+int mbx_warmup_point(mbx_engine *e, int64_t calls, double floor_s, double cap_s);
+/* Every rank: MBX_OP_PREFAULT (iarg = {largest bytes, round trips}, darg[0]
+ * the time cap of one size). */
+int mbx_prefault_exec(mbx_engine *e, const mbx_cmd *cmd);
+/* Rank 0, before a point: pre-fault every pair once per job. */
+int mbx_prefault_once(mbx_engine *e, uint64_t bytes);
+/* Minor page faults of this process so far (getrusage), 0 if unknown. */
+long mbx_minflt(void);
 
 /* Handler in beffio_exec.c */
 int mbx_beffio_exec(mbx_engine *e, const mbx_cmd *cmd, const void *payload);

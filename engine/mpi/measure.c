@@ -1,10 +1,11 @@
 /* Measuring one point (DESIGN, "Measuring one point").
  *
- * Every rank: POINT_BEGIN sets up the communicator and buffers and runs one
- * untimed warm-up; each BATCH runs k observations and reduces the per-
- * observation maxima to rank 0 in one MPI_Reduce; POINT_END frees. Rank 0
- * drives these commands from mbx_engine_measure() and applies the stop
- * rule between batches, never inside one. */
+ * Every rank: POINT_BEGIN sets up the communicator and buffers and runs the
+ * untimed warm-up (warmup.c); each BATCH runs k observations and reduces the
+ * per-observation maxima and its minor page faults to rank 0 in one
+ * MPI_Reduce; POINT_END frees. Rank 0 drives these commands from
+ * mbx_engine_measure() and applies the stop rule between batches, never
+ * inside one. */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -151,8 +152,9 @@ int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd)
             err = 2;
         else if (src != MPI_SUCCESS)
             err = 1;
-        double warm;
-        if (!err && b->run(&e->ctx, 1, &warm) != MPI_SUCCESS)
+        /* Rank 0 sends the warm-up calls in darg[1]; at least one. */
+        int64_t calls = cmd->darg[1] >= 1.0 && cmd->darg[1] <= 1e6 ? (int64_t)cmd->darg[1] : 1;
+        if (!err && mbx_warmup_point(e, calls, MBX_WARMUP_FLOOR_S, MBX_WARMUP_CAP_S) < 0)
             err = 1;
     }
     int anyerr = 0;
@@ -172,16 +174,19 @@ int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd)
         return MBX_E_INVAL;
     /* Barrier sync reduces k durations; window sync k ends, k negated
      * starts (both relative to each observation's window) and k late
-     * flags; then one error flag. */
+     * flags; then one error flag and the minor page faults of the batch. */
     int window = e->method.sync == MBX_SYNC_WINDOW;
     size_t len = window ? 3 * k : k;
-    int rc = grow_pair(&e->local, &e->reduced, &e->cap, len + 2);
+    int rc = grow_pair(&e->local, &e->reduced, &e->cap, len + 3);
+    long faults = 0;
     int failed = rc < 0 || !e->in_point;
     if (!failed && e->member && mbx_method_batch(e, k, cmd->darg[0], cmd->darg[1]) < 0)
         failed = 1;
     if (!failed && e->member) {
         e->ctx.timing = 0;
+        long f0 = mbx_minflt();
         int mrc = e->bench->run(&e->ctx, k, e->local);
+        faults = mbx_minflt() - f0;
         failed = mrc != MPI_SUCCESS;
         /* Each rank corrects with its own overhead; non-timing ranks must
          * not win the maximum. */
@@ -217,12 +222,13 @@ int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd)
         return rc; /* cannot take part in the reduction without buffers */
     e->local[len] = failed ? 1.0 : 0.0;
     e->local[len + 1] = mbx_engine_stop_carry(e); /* reduced with MAX: the largest signal wins */
+    e->local[len + 2] = faults > 0 ? (double)faults : 0.0;
     /* Ranks that did not time (the ping-pong responder, bystanders) reach
      * the reduction while others may still be measuring: they must not
      * busy-poll a core the timed ranks need, so they wait sleeping. */
     int quiet = !(e->member && e->ctx.timing);
     MPI_Request req;
-    if (MPI_Ireduce(e->local, e->reduced, (int)len + 2, MPI_DOUBLE, MPI_MAX, 0, e->cmd, &req) !=
+    if (MPI_Ireduce(e->local, e->reduced, (int)len + 3, MPI_DOUBLE, MPI_MAX, 0, e->cmd, &req) !=
             MPI_SUCCESS ||
         mbx_engine_wait(&req, quiet) < 0)
         return MBX_E_MPI;
@@ -437,6 +443,10 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
     if (spec->stop.kind == MBX_STOP_FIXED)
         nmin = nmax = spec->stop.fixed;
 
+    /* Before the job's first point: every pair at every protocol regime. */
+    int rc = mbx_prefault_once(e, spec->bytes);
+    if (rc < 0)
+        return rc;
     double t_begin = MPI_Wtime();
     int window = e->method.sync == MBX_SYNC_WINDOW;
     mbx_cmd c = {.opcode = MBX_OP_POINT_BEGIN,
@@ -450,9 +460,16 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
     double resync = e->method.resync > 0 ? e->method.resync : RESYNC_DEFAULT_S;
     if (window && mbx_engine_clock(e) - e->clock_at > resync)
         c.darg[0] = 1.0;
-    int rc = mbx_engine_submit(e, &c, NULL);
+    c.darg[1] = (double)e->warm.calls;
+    rc = mbx_engine_submit(e, &c, NULL);
     if (rc < 0)
         return rc;
+    /* Rank 0 is a member of every point: its count is the point's. */
+    if (e->warm.points == 0 || e->warm_done < e->warm.point_min)
+        e->warm.point_min = e->warm_done;
+    if (e->warm.points == 0 || e->warm_done > e->warm.point_max)
+        e->warm.point_max = e->warm_done;
+    e->warm.points++;
     double t_setup = MPI_Wtime() - t_begin;
     /* What one observation can resolve: a tick, shared by the inner loop's
      * calls and halved for a half round trip (rank 0 always takes part, so
@@ -460,7 +477,8 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
     double res =
         e->timer.resolution / (b->divisor * (e->ctx.inner > 1 ? (double)e->ctx.inner : 1.0));
 
-    size_t n = 0, k = 0, batches = 0, invalid = 0, events = 0;
+    size_t n = 0, k = 0, batches = 0, invalid = 0, events = 0, faults = 0;
+    int redo = 0, redo_ok = 1;
     double raw_sum = 0.0, growth = 1.0;
     mbx_summary s;
     memset(&s, 0, sizeof s);
@@ -482,7 +500,8 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
             }
             est = win;
         }
-        k = next_batch(k, est, n, nmax);
+        if (!redo) /* a redone batch keeps its size */
+            k = next_batch(k, est, n, nmax);
         if ((rc = grow_pair(&e->obs, &e->scratch, &e->obs_cap, n + k)) < 0)
             break;
         mbx_cmd bc = {.opcode = MBX_OP_BATCH};
@@ -500,6 +519,20 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
             break;
         }
         mbx_engine_stop_note(e, e->reduced[len + 1]);
+        /* A batch in which some rank page-faulted (the largest count of
+         * any rank) timed the kernel: measure it once more, uncounted. When
+         * the redo faults too, the operation itself faults (a library that
+         * maps its buffers per call): no more redos in this point. */
+        double flt = e->reduced[len + 2];
+        if (flt > 0.0 && !redo && redo_ok) {
+            redo = 1;
+            e->warm.redone++;
+            continue;
+        }
+        if (flt > 0.0 && redo)
+            redo_ok = 0;
+        redo = 0;
+        faults += (size_t)flt;
         for (size_t i = 0; i < k; i++) {
             double v = e->reduced[i];
             if (window) {
@@ -564,6 +597,7 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
     out->clock_sync = window ? mbx_clocksync_name(e->method.clock.method) : NULL;
     out->cache = e->method.cache;
     out->invalid = invalid;
+    out->faults = faults;
     if (n == 0)
         set_invalid(out);
     if (obs)

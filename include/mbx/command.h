@@ -40,7 +40,10 @@ typedef enum mbx_opcode {
     MBX_OP_CLOCK_SYNC = 12, /* synchronize the global clock again (window sync) */
     MBX_OP_PROBE = 13,      /* iarg = {rounds, peer}: 1-byte ping-pong of rank 0 with peer */
     MBX_OP_THREADS = 14,    /* gather every rank's thread binding record (threads.*, pingpong.mt) */
-    MBX_OP_COUNT_ = 15
+    /* iarg = {largest bytes, round trips}, darg[0] = seconds per size: untimed ping-pongs
+       of rank 0 with every rank and of ring neighbours at each protocol regime */
+    MBX_OP_PREFAULT = 15,
+    MBX_OP_COUNT_ = 16
 } mbx_opcode;
 
 typedef struct mbx_cmd {

@@ -169,6 +169,47 @@ void mbx_engine_clock_info(const mbx_engine *e, mbx_clock_info *out);
  * 1..1000), MBX_E_MPI. */
 MBX_NODISCARD int mbx_engine_probe(mbx_engine *e, int peer, int rounds, double *lat);
 
+/* Warm-up (DESIGN, "Measuring one point"). Each point starts with untimed
+ * calls of its benchmark at its own size: at least `calls` (default
+ * MBX_WARMUP_CALLS, twice the 64-descriptor shared-memory receive FIFO of
+ * UCX, which is page-faulted on first use) and at least
+ * MBX_WARMUP_FLOOR_S, but stopping after MBX_WARMUP_CAP_S (huge messages).
+ * Before the job's first point every pair of ranks that may communicate
+ * (rank 0 with each rank, and ring neighbours) is pre-faulted with ping-pongs
+ * at every protocol regime up to the largest size: 64 B (eager), 8 KiB (one
+ * FIFO descriptor), 64 KiB (above common rendezvous thresholds), 1 MiB, and
+ * the largest itself. */
+#define MBX_WARMUP_CALLS 128
+#define MBX_WARMUP_FLOOR_S 1e-3
+#define MBX_WARMUP_CAP_S 0.05
+#define MBX_PREFAULT_SIZES 5
+
+typedef struct mbx_warmup_info {
+    int64_t calls; /* the setting: warm-up calls per point (at least) */
+    /* The job-start pre-fault: sizes and the round trips each pair ran at
+     * each (the smallest over pairs); nsizes 0 before it ran. */
+    int nsizes;
+    uint64_t size[MBX_PREFAULT_SIZES];
+    int64_t rounds[MBX_PREFAULT_SIZES];
+    int pairs;      /* pairs pre-faulted */
+    double seconds; /* what the pre-fault took */
+    /* Points measured so far, and the fewest and most warm-up calls one ran. */
+    size_t points;
+    int64_t point_min, point_max;
+    size_t redone; /* timed batches that page-faulted and were measured again */
+} mbx_warmup_info;
+
+/* Set, before the first point, the warm-up calls per point (0: the default)
+ * and the largest message size the run will use (0: unknown; the pre-fault
+ * then covers the first point's size and 64 KiB). A largest size above the
+ * one pre-faulted so far pre-faults again before the next point. Rank 0
+ * only; local.
+ * Errors: MBX_E_INVAL for calls outside 0..1000000 or off rank 0. */
+MBX_NODISCARD int mbx_engine_set_warmup(mbx_engine *e, int64_t calls, uint64_t largest);
+
+/* Rank 0: what the warm-up did so far. */
+void mbx_engine_warmup_info(const mbx_engine *e, mbx_warmup_info *out);
+
 typedef struct mbx_point_spec {
     int bench_id;
     uint64_t bytes; /* already aligned with mbx_bench_align() */

@@ -79,9 +79,15 @@ typedef struct mbx_result {
     /* Observations left out as events (column 42, MBX_EVENT_FACTOR times
      * the median or more): a stopped or preempted rank, not the operation. */
     size_t events;
+    /* Minor page faults in the point's kept timed batches (column 43): per
+     * batch the largest count of any rank (getrusage ru_minflt around the
+     * batch's calls). A batch that faulted was measured once more first;
+     * faults here are in batches that faulted again (then the point stops
+     * redoing). */
+    size_t faults;
 } mbx_result;
 
-#define MBX_RESULT_NCOLS 42
+#define MBX_RESULT_NCOLS 43
 extern const char *const mbx_result_columns[MBX_RESULT_NCOLS];
 
 /* Bandwidth in MB/s (10^6 bytes per second): moved (or, when it is 0,

@@ -123,6 +123,11 @@ static void check_row(const mbx_csv_table *t, size_t r)
           str(t, r, "events"));
     CHECK(!(ev > 0) || strcmp(status, "SETTLED") != 0, "row %zu (%s): SETTLED with %g events", r,
           bench, ev);
+    /* Minor page faults in the kept timed batches: a count, empty only in
+     * files of earlier versions. */
+    double flt = num(t, r, "faults");
+    CHECK(str(t, r, "faults")[0] == '\0' || (flt >= 0 && flt == floor(flt)), "row %zu: faults '%s'",
+          r, str(t, r, "faults"));
     double bw = num(t, r, "bandwidth_MBps");
     CHECK(!unreliable || isnan(bw), "row %zu (%s): UNRELIABLE with bandwidth %s", r, bench,
           str(t, r, "bandwidth_MBps"));

@@ -99,7 +99,7 @@ bc = [r for r in rows if r["benchmark"] == "coll.bcast" and r["refined"] == "0"]
 assert len(pp) == 40 and len(bc) == 40, (len(pp), len(bc))
 lines = list(csv.reader(open(path, newline="")))
 ncols = 40 if mode == "old" else len(lines[0])
-assert mode == "old" or lines[0][-1] == "events", lines[0][-3:]
+assert mode == "old" or lines[0][-2:] == ["events", "faults"], lines[0][-3:]
 for line in lines:
     assert len(line) == ncols, (len(line), line[:3])
 if mode == "refine":

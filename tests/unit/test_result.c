@@ -157,7 +157,9 @@ static void round_trip_through_libcsv(void **state)
     assert_string_equal(t.cell[2][col("stop_rule")], "fixed:100");
     assert_string_equal(t.cell[1][col("ci95_hi_us")], "2.1000");
     assert_string_equal(t.cell[1][col("plain_us")], "");
-    assert_string_equal(t.cell[0][MBX_RESULT_NCOLS - 1], "events");
+    assert_string_equal(t.cell[0][MBX_RESULT_NCOLS - 2], "events");
+    assert_string_equal(t.cell[0][MBX_RESULT_NCOLS - 1], "faults");
+    assert_string_equal(t.cell[1][MBX_RESULT_NCOLS - 1], "0");
     mbx_csv_table_free(&t);
     remove(path);
 }

@@ -1,0 +1,12 @@
+# Issue 16, warm-up: every point starts with protocol-aware untimed calls,
+# every pair is pre-faulted before the first point, and timed batches count
+# their minor page faults (the faults column). Properties only.
+foreach(_case counts option)
+  add_test(NAME mpi.warmup_${_case}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/i16_warmup.sh ${MPIEXEC_EXECUTABLE}
+                   ${MPIEXEC_NUMPROC_FLAG} $<TARGET_FILE:mpibex> $<TARGET_FILE:csvcheck> ${MBX_OUT}
+                   ${_case})
+  set_tests_properties(mpi.warmup_${_case} PROPERTIES TIMEOUT 60 LABELS mpi PROCESSORS 2)
+endforeach()
+mbx_bad_input(warmup_range 2 "--warmup: expected round trips in 1..1000000 \\(got '0'\\)" --bench
+              pingpong.send_recv --warmup 0)
