@@ -22,13 +22,17 @@
 #define NOT_TIMED (-DBL_MAX)
 /* Window sync: automatic windows are at least WINDOW_MIN_S and at most
  * WINDOW_MAX_S long; the first window of a batch starts WINDOW_DELAY_S after
- * rank 0 sends the batch; the clocks are synchronized again before a point
- * when the last sync is older than RESYNC_DEFAULT_S; a point stops after
- * INVALID_LIMIT * nmax dropped observations. */
+ * rank 0 sends the batch; the clocks are synchronized again between
+ * batches when the last sync is older than RESYNC_DEFAULT_S, or when the
+ * model's predicted error since then exceeds RESYNC_WINDOW_SHARE of a
+ * window; a point gives up after WINDOW_LIMIT_DEFAULT_S seconds or
+ * INVALID_LIMIT * nmax dropped observations, whichever comes first. */
 #define WINDOW_MIN_S 10e-6
 #define WINDOW_MAX_S 1.0
 #define WINDOW_DELAY_S 1e-3
 #define RESYNC_DEFAULT_S 10.0
+#define RESYNC_WINDOW_SHARE 0.25
+#define WINDOW_LIMIT_DEFAULT_S 60.0
 #define INVALID_LIMIT 4
 
 /* Grow two parallel arrays of doubles to hold at least `need` each. */
@@ -424,6 +428,52 @@ static const mbx_bench *spec_bench(const mbx_engine *e, const mbx_point_spec *sp
     return b;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Window sync: the next batch's window from this one's ends (from each
+ * window's start: start skew and operation, overruns included) and its
+ * misses. A window must hold a typical observation and the loop's own work
+ * up to the next start: need = 1.5x the batch's upper-quartile end plus
+ * slack. It doubles (to at most 16x need) when more than 10 % of the batch
+ * overran it or more than half missed it; otherwise it halves towards
+ * need, so one slow spell no longer keeps every later window wide (the old
+ * rule doubled after any batch with 10 % misses and never shrank). Misses
+ * of a few preempted observations on a busy node are not a reason to
+ * grow: no window length cures them, and wide windows only make every
+ * observation cost more. ends: k values, reordered. */
+static double window_next(mbx_engine *e, double win, double *ends, size_t k, size_t missed,
+                          size_t batch)
+{
+    double slack = WINDOW_MIN_S + 0.5 * e->clock_info.rtt_min;
+    if (k == 0) /* nothing timed: nothing to size the window by */
+        return fmin(WINDOW_MAX_S, 2.0 * win);
+    size_t overran = 0;
+    for (size_t i = 0; i < k; i++)
+        overran += ends[i] > win;
+    qsort(ends, k, sizeof *ends, cmp_double);
+    double q = ends[(size_t)(0.75 * (double)(k - 1) + 0.5)];
+    double need = fmax(WINDOW_MIN_S, 1.5 * q + slack);
+    double next;
+    if (overran * 10 > k || missed * 2 > batch)
+        next = fmax(need, fmin(2.0 * win, 16.0 * need));
+    else
+        next = fmax(need, 0.5 * win);
+    next = fmin(WINDOW_MAX_S, next);
+    mbx_window_stats *w = &e->window_stats;
+    if (next > win)
+        w->grown++;
+    else if (next < win)
+        w->shrunk++;
+    w->smallest = fmin(w->smallest, next);
+    w->largest = fmax(w->largest, next);
+    w->last = next;
+    return next;
+}
+
 /* One benchmark at one point, to its stop rule (mbx_engine_measure without
  * the companion). */
 static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_fn progress,
@@ -447,7 +497,7 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
     c.iarg[2] = spec->pair_b;
     c.iarg[3] = spec->root;
     double resync = e->method.resync > 0 ? e->method.resync : RESYNC_DEFAULT_S;
-    if (window && mbx_engine_clock(e) - e->clock_at > resync)
+    if (window && !e->clock_info.identity && mbx_engine_clock(e) - e->clock_at > resync)
         c.darg[0] = 1.0;
     int rc = mbx_engine_submit(e, &c, NULL);
     if (rc < 0)
@@ -460,7 +510,17 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
         e->timer.resolution / (b->divisor * (e->ctx.inner > 1 ? (double)e->ctx.inner : 1.0));
 
     size_t n = 0, k = 0, batches = 0, invalid = 0, events = 0;
-    double raw_sum = 0.0, growth = 1.0;
+    double raw_sum = 0.0;
+    /* Window sync: the window of the next batch; automatic windows start
+     * from the set-up time and follow the batches (window_next). */
+    double win = 0.0, limit = 0.0;
+    if (window) {
+        win = e->method.window > 0.0
+                  ? e->method.window
+                  : fmin(WINDOW_MAX_S, fmax(WINDOW_MIN_S, 2.0 * t_setup + WINDOW_MIN_S));
+        limit = e->method.window_limit > 0 ? e->method.window_limit : WINDOW_LIMIT_DEFAULT_S;
+    }
+    e->window_stats = (mbx_window_stats){.first = win, .smallest = win, .largest = win};
     mbx_summary s;
     memset(&s, 0, sizeof s);
     mbx_stop_verdict verdict = MBX_STOP_GO_ON;
@@ -468,18 +528,20 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
         /* Before any observation, the set-up with its one warm-up call is
          * the only (pessimistic) estimate of an observation's cost. */
         double est = n ? raw_sum / (double)n : t_setup;
-        double win = 0.0;
         if (window) {
-            /* A window holds the slow end of the observations with room to
-             * spare; it grows while too many observations miss it. */
-            win = e->method.window;
-            if (win <= 0.0) {
-                double base = n ? s.q3 * b->divisor : t_setup;
-                win = growth * fmax(WINDOW_MIN_S, 2.0 * base + WINDOW_MIN_S);
-                if (win > WINDOW_MAX_S)
-                    win = WINDOW_MAX_S;
-            }
             est = win;
+            /* Between batches, never inside one: a model that may have
+             * drifted by a good part of a window since its fit, or that is
+             * older than the resync period, is fitted again. The identity
+             * of a shared clock cannot drift. */
+            double age = mbx_engine_clock(e) - e->clock_at;
+            if (!e->clock_info.identity &&
+                (age > resync || e->clock_info.drift_err * age > RESYNC_WINDOW_SHARE * win)) {
+                mbx_cmd sc = {.opcode = MBX_OP_CLOCK_SYNC};
+                if ((rc = mbx_engine_submit(e, &sc, NULL)) < 0)
+                    break;
+                e->window_stats.resyncs++;
+            }
         }
         k = next_batch(k, est, n, nmax);
         if ((rc = grow_pair(&e->obs, &e->scratch, &e->obs_cap, n + k)) < 0)
@@ -498,9 +560,12 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
             rc = MBX_E_MPI;
             break;
         }
+        size_t nends = 0; /* window sync: the batch's ends, from their windows, in scratch */
         for (size_t i = 0; i < k; i++) {
             double v = e->reduced[i];
             if (window) {
+                if (e->reduced[k + i] != NOT_TIMED)
+                    e->scratch[nends++] = e->reduced[i];
                 /* latest end minus earliest start, both from the window's
                  * start; dropped if any rank started late or the slowest
                  * overran into the next window */
@@ -517,8 +582,8 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
         }
         n += got;
         batches++;
-        if (window && got * 10 < k * 9 && e->method.window <= 0.0)
-            growth *= 2.0; /* more than 10 % missed: wider windows */
+        if (window && e->method.window <= 0.0)
+            win = window_next(e, win, e->scratch, nends, k - got, k);
         if (n > 0) {
             /* The rule sees the observations without their events, so a
              * stopped rank's one huge time neither settles the point nor
@@ -529,9 +594,13 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
             if (verdict == MBX_STOP_GO_ON && n >= nmax)
                 verdict = MBX_STOP_AT_NMAX;
         }
-        /* Window sync: give up on a point whose windows keep failing. */
-        if (verdict == MBX_STOP_GO_ON && invalid >= INVALID_LIMIT * nmax)
+        /* Window sync: give up on a point whose windows keep failing, or
+         * that has taken longer than its bound; the result says so. */
+        if (verdict == MBX_STOP_GO_ON && window &&
+            (invalid >= INVALID_LIMIT * nmax || MPI_Wtime() - t_begin > limit)) {
             verdict = MBX_STOP_AT_NMAX;
+            e->window_stats.gave_up = 1;
+        }
         if (progress && n > 0) {
             mbx_progress p = {spec, &s, mbx_stop_progress(&spec->stop, &s), batches};
             if (progress(ud, &p) != 0) {
@@ -562,6 +631,7 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
     out->clock_sync = window ? mbx_clocksync_name(e->method.clock.method) : NULL;
     out->cache = e->method.cache;
     out->invalid = invalid;
+    out->window = e->window_stats;
     if (n == 0)
         set_invalid(out);
     if (obs)
