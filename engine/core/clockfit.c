@@ -29,8 +29,8 @@ static double weight(double rtt)
     return 1.0 / (r * r);
 }
 
-int mbx_clockfit_line(const double *t, const double *o, const double *rtt, size_t n,
-                      double t_min, double min_span, mbx_clockfit *out)
+int mbx_clockfit_line(const double *t, const double *o, const double *rtt, size_t n, double t_min,
+                      double min_span, mbx_clockfit *out)
 {
     if (!t || !o || !rtt || !out || n < 1 || !(t_min >= 0) || !(min_span >= 0))
         return MBX_E_INVAL;

@@ -34,6 +34,9 @@
 #define RESYNC_WINDOW_SHARE 0.25
 #define WINDOW_LIMIT_DEFAULT_S 60.0
 #define INVALID_LIMIT 4
+#define WINDOW_POOL 256
+#define WINDOW_DECIDE 8
+#define WINDOW_BATCH_MAX_S 0.4
 
 /* Grow two parallel arrays of doubles to hold at least `need` each. */
 static int grow_pair(double **a, double **b, size_t *cap, size_t need)
@@ -434,43 +437,59 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Window sync: the next batch's window from this one's ends (from each
- * window's start: start skew and operation, overruns included) and its
- * misses. A window must hold a typical observation and the loop's own work
- * up to the next start: need = 1.5x the batch's upper-quartile end plus
- * slack. It doubles (to at most 16x need) when more than 10 % of the batch
- * overran it or more than half missed it; otherwise it halves towards
- * need, so one slow spell no longer keeps every later window wide (the old
- * rule doubled after any batch with 10 % misses and never shrank). Misses
- * of a few preempted observations on a busy node are not a reason to
- * grow: no window length cures them, and wide windows only make every
- * observation cost more. ends: k values, reordered. */
-static double window_next(mbx_engine *e, double win, double *ends, size_t k, size_t missed,
-                          size_t batch)
+/* Window sync, automatic windows: what the observations since the last
+ * decision showed (ends from each window's start, overruns included; a
+ * sample of at most WINDOW_POOL of them). */
+typedef struct window_pool {
+    double end[WINDOW_POOL];
+    size_t n, seen, over, missed; /* ends kept; observations, overruns, drops seen */
+} window_pool;
+
+static void window_see(window_pool *w, double end, int timed, int missed, double win)
 {
-    double slack = WINDOW_MIN_S + 0.5 * e->clock_info.rtt_min;
-    if (k == 0) /* nothing timed: nothing to size the window by */
-        return fmin(WINDOW_MAX_S, 2.0 * win);
-    size_t overran = 0;
-    for (size_t i = 0; i < k; i++)
-        overran += ends[i] > win;
-    qsort(ends, k, sizeof *ends, cmp_double);
-    double q = ends[(size_t)(0.75 * (double)(k - 1) + 0.5)];
-    double need = fmax(WINDOW_MIN_S, 1.5 * q + slack);
-    double next;
-    if (overran * 10 > k || missed * 2 > batch)
-        next = fmax(need, fmin(2.0 * win, 16.0 * need));
-    else
-        next = fmax(need, 0.5 * win);
+    w->seen++;
+    w->missed += (size_t)missed;
+    if (!timed)
+        return;
+    w->over += end > win;
+    w->end[w->n < WINDOW_POOL ? w->n++ : w->seen % WINDOW_POOL] = end;
+}
+
+/* The next window, once at least WINDOW_DECIDE observations were seen at
+ * this one (one observation says nothing: in a batch of one a single
+ * preemption is a 100 % miss rate). A window must hold a typical
+ * observation and the loop's own work up to the next start: need = 1.5x
+ * the upper-quartile end plus slack. It doubles (to at most 16x need) when
+ * more than 10 % overran it or more than half missed it; otherwise it
+ * halves towards need, so one slow spell no longer keeps every later window
+ * wide (the old rule doubled after any batch with 10 % misses and never
+ * shrank). A few preempted observations on a busy node are no reason to
+ * grow: no window length cures them, and wide windows make every
+ * observation cost more. Empties the pool when it decides. */
+static double window_next(mbx_engine *e, double win, window_pool *w)
+{
+    if (w->seen < WINDOW_DECIDE)
+        return win;
+    double next = 2.0 * win; /* nothing timed: nothing to size the window by */
+    if (w->n > 0) {
+        qsort(w->end, w->n, sizeof *w->end, cmp_double);
+        double q = w->end[(size_t)(0.75 * (double)(w->n - 1) + 0.5)];
+        double need = fmax(WINDOW_MIN_S, 1.5 * q + WINDOW_MIN_S + 0.5 * e->clock_info.rtt_min);
+        if (w->over * 10 > w->seen || w->missed * 2 > w->seen)
+            next = fmax(need, fmin(2.0 * win, 16.0 * need));
+        else
+            next = fmax(need, 0.5 * win);
+    }
     next = fmin(WINDOW_MAX_S, next);
-    mbx_window_stats *w = &e->window_stats;
+    w->n = w->seen = w->over = w->missed = 0;
+    mbx_window_stats *st = &e->window_stats;
     if (next > win)
-        w->grown++;
+        st->grown++;
     else if (next < win)
-        w->shrunk++;
-    w->smallest = fmin(w->smallest, next);
-    w->largest = fmax(w->largest, next);
-    w->last = next;
+        st->shrunk++;
+    st->smallest = fmin(st->smallest, next);
+    st->largest = fmax(st->largest, next);
+    st->last = next;
     return next;
 }
 
@@ -521,6 +540,7 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
         limit = e->method.window_limit > 0 ? e->method.window_limit : WINDOW_LIMIT_DEFAULT_S;
     }
     e->window_stats = (mbx_window_stats){.first = win, .smallest = win, .largest = win};
+    window_pool pool = {.n = 0};
     mbx_summary s;
     memset(&s, 0, sizeof s);
     mbx_stop_verdict verdict = MBX_STOP_GO_ON;
@@ -544,6 +564,16 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
             }
         }
         k = next_batch(k, est, n, nmax);
+        /* Window sync: at least WINDOW_DECIDE observations a batch (as long
+         * as that is under WINDOW_BATCH_MAX_S), so that a point is not
+         * thousands of one-observation batches and each batch can size the
+         * next window. */
+        if (window) {
+            double fit = WINDOW_BATCH_MAX_S / win;
+            size_t floor_k = fit >= WINDOW_DECIDE ? WINDOW_DECIDE : fit >= 1.0 ? (size_t)fit : 1;
+            if (k < floor_k)
+                k = floor_k < nmax - n ? floor_k : nmax - n;
+        }
         if ((rc = grow_pair(&e->obs, &e->scratch, &e->obs_cap, n + k)) < 0)
             break;
         mbx_cmd bc = {.opcode = MBX_OP_BATCH};
@@ -560,17 +590,16 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
             rc = MBX_E_MPI;
             break;
         }
-        size_t nends = 0; /* window sync: the batch's ends, from their windows, in scratch */
         for (size_t i = 0; i < k; i++) {
             double v = e->reduced[i];
             if (window) {
-                if (e->reduced[k + i] != NOT_TIMED)
-                    e->scratch[nends++] = e->reduced[i];
                 /* latest end minus earliest start, both from the window's
                  * start; dropped if any rank started late or the slowest
                  * overran into the next window */
-                if (e->reduced[2 * k + i] != 0.0 || e->reduced[i] > win ||
-                    e->reduced[k + i] == NOT_TIMED) {
+                int timed = e->reduced[k + i] != NOT_TIMED;
+                int drop = e->reduced[2 * k + i] != 0.0 || e->reduced[i] > win || !timed;
+                window_see(&pool, e->reduced[i], timed, drop, win);
+                if (drop) {
                     invalid++;
                     continue;
                 }
@@ -583,7 +612,7 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
         n += got;
         batches++;
         if (window && e->method.window <= 0.0)
-            win = window_next(e, win, e->scratch, nends, k - got, k);
+            win = window_next(e, win, &pool);
         if (n > 0) {
             /* The rule sees the observations without their events, so a
              * stopped rank's one huge time neither settles the point nor

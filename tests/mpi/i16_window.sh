@@ -10,14 +10,19 @@ mpiexec=$1 np=$2 mpibex=$3 dir=$4
 mkdir -p "$dir"
 fail() { echo "i16_window.sh: $*" >&2; exit 1; }
 col() { # col FILE NAME: the first row's field NAME
-  awk -F, -v k="$2" '/^#/ {next} !h {for (i = 1; i <= NF; i++) if ($i == k) c = i; h = 1; next}
-                      {print $c; exit}' "$1"
+  python3 -c 'import csv, sys
+rows = csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))
+print(next(rows)[sys.argv[2]])' "$1" "$2"
 }
 env_key() { grep "^$2," "$1" | head -1 | cut -d, -f2- | tr -d '"'; }
 
 rm -f "$dir"/bounded.*
+# --window-limit keeps the test short on a machine so busy that a 1-byte
+# round trip takes milliseconds (seen: a 6 ms median under load 9 on 2
+# cores); giving up there is right, and the batch bound still holds.
 "$mpiexec" "$np" 2 "$mpibex" run --bench pingpong.send_recv --sizes 1 --stop fixed:2000 \
-  --sync window --monitor off -q -o "$dir/bounded.csv" >"$dir/bounded.out" 2>&1 ||
+  --sync window --window-limit 30 --settle 0 --monitor off -q -o "$dir/bounded.csv" \
+  >"$dir/bounded.out" 2>&1 ||
   fail "window run failed: $(tail -3 "$dir/bounded.out")"
 grep -q '^# sync: window on one host clock (clock_model=identity' "$dir/bounded.out" ||
   fail "no identity line in the header: $(grep '^# sync' "$dir/bounded.out")"
@@ -31,15 +36,22 @@ echo "fixed:2000: n=$n invalid=$invalid batches=$batches" \
   "shrunk=$(env_key "$dir/bounded.env.csv" window_shrunk)" \
   "windows $(env_key "$dir/bounded.env.csv" window_smallest_s)..$(env_key "$dir/bounded.env.csv" window_largest_s) s"
 [ -n "$batches" ] || fail "no batches column"
-# 2000 observations in batches that double from 8 (capped at 50 ms each):
-# a few dozen; 2000 / 10 allows for a busy machine.
-[ "$batches" -le 200 ] || fail "$batches batches for 2000 observations (bound 200)"
-[ "$(env_key "$dir/bounded.env.csv" window_gave_up)" = 0 ] || fail "the point gave up"
+# Batches double from 8 and hold at least 8 observations while windows are
+# under 50 ms: the old windows grew until batches held one observation
+# (3227 batches for 5000 on a busy machine, 2076 for 2000 even with the
+# new windows before that floor). No absolute time: a bound in
+# observations taken (kept and dropped).
+bound=$(((n + invalid) / 4 + 20))
+[ "$batches" -le "$bound" ] || fail "$batches batches for $((n + invalid)) observations (bound $bound)"
+grown=$(env_key "$dir/bounded.env.csv" window_grown)
+shrunk=$(env_key "$dir/bounded.env.csv" window_shrunk)
+[ -n "$shrunk" ] || fail "no window_shrunk in the environment file"
+[ "$grown" -eq 0 ] || [ "$shrunk" -ge 1 ] || fail "windows grew $grown times and never shrank"
 
 # A point that cannot finish in its bound gives up with a note.
 rm -f "$dir"/limit.*
 "$mpiexec" "$np" 2 "$mpibex" run --bench pingpong.send_recv --sizes 1 --stop fixed:1000000 \
-  --nmax 1000000 --sync window --window-limit 0.5 --monitor off -q -o "$dir/limit.csv" \
+  --nmax 1000000 --sync window --window-limit 0.5 --settle 0 --monitor off -q -o "$dir/limit.csv" \
   >"$dir/limit.out" 2>&1 || fail "limited run failed: $(tail -3 "$dir/limit.out")"
 grep -q '^# note: pingpong.send_recv, 2 procs, 1 bytes: window sync gave up after' "$dir/limit.out" ||
   fail "no give-up note: $(tail -3 "$dir/limit.out")"
