@@ -552,11 +552,13 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
             est = win;
             /* Between batches, never inside one: a model that may have
              * drifted by a good part of a window since its fit, or that is
-             * older than the resync period, is fitted again. The identity
-             * of a shared clock cannot drift. */
+             * older than the resync period, is fitted again; but syncs
+             * (a second each by default) take at most a fifth of the time.
+             * The identity of a shared clock cannot drift. */
             double age = mbx_engine_clock(e) - e->clock_at;
-            if (!e->clock_info.identity &&
-                (age > resync || e->clock_info.drift_err * age > RESYNC_WINDOW_SHARE * win)) {
+            int drifted = e->clock_info.drift_err * age > RESYNC_WINDOW_SHARE * win &&
+                          age > 5.0 * e->clock_info.duration;
+            if (!e->clock_info.identity && (age > resync || drifted)) {
                 mbx_cmd sc = {.opcode = MBX_OP_CLOCK_SYNC};
                 if ((rc = mbx_engine_submit(e, &sc, NULL)) < 0)
                     break;

@@ -58,4 +58,16 @@ grep -q '^# note: pingpong.send_recv, 2 procs, 1 bytes: window sync gave up afte
 [ "$(env_key "$dir/limit.env.csv" window_gave_up)" = 1 ] || fail "window_gave_up is not 1"
 status=$(col "$dir/limit.csv" status)
 [ "$status" = UNSETTLED ] || fail "a point that gave up is $status, expected UNSETTLED"
+# Clocks that must be fitted (test hook: as if the ranks were on two
+# hosts) are synchronized again inside a long point, between batches.
+rm -f "$dir"/resync.*
+MBX_TEST_CLOCK_FIT=1 "$mpiexec" "$np" 2 "$mpibex" run --bench pingpong.send_recv --sizes 1 \
+  --stop fixed:1000000 --nmax 1000000 --sync window --sync-span 0.05 --resync 0.2 \
+  --window-limit 1.5 --settle 0 --monitor off -q -o "$dir/resync.csv" >"$dir/resync.out" 2>&1 ||
+  fail "resync run failed: $(tail -3 "$dir/resync.out")"
+model=$(env_key "$dir/resync.env.csv" clock_model)
+case $model in fitted*) ;; *) fail "MBX_TEST_CLOCK_FIT=1: clock_model is '$model'" ;; esac
+resyncs=$(env_key "$dir/resync.env.csv" window_resyncs)
+[ "${resyncs:-0}" -ge 1 ] || fail "a 1.5 s point with --resync 0.2 was never synchronized again"
+echo "resync: $model, $resyncs syncs inside the point"
 echo "i16_window.sh: ok"
