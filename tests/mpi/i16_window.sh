@@ -41,8 +41,17 @@ echo "fixed:2000: n=$n invalid=$invalid batches=$batches" \
 # (3227 batches for 5000 on a busy machine, 2076 for 2000 even with the
 # new windows before that floor). No absolute time: a bound in
 # observations taken (kept and dropped).
+# Windows over 50 ms (seen on a 2-core machine at load 8, mostly under
+# Open MPI) hold fewer than 8 observations a batch (a batch stays under
+# 0.4 s so a front end can redraw): there the bound does not apply, and the
+# run says so; the windows must still shrink after growing.
+largest=$(env_key "$dir/bounded.env.csv" window_largest_s)
 bound=$(((n + invalid) / 4 + 20))
-[ "$batches" -le "$bound" ] || fail "$batches batches for $((n + invalid)) observations (bound $bound)"
+if awk -v w="$largest" 'BEGIN { exit !(w <= 0.05) }'; then
+  [ "$batches" -le "$bound" ] || fail "$batches batches for $((n + invalid)) observations (bound $bound)"
+else
+  echo "batch bound skipped: windows reached $largest s on this machine"
+fi
 grown=$(env_key "$dir/bounded.env.csv" window_grown)
 shrunk=$(env_key "$dir/bounded.env.csv" window_shrunk)
 [ -n "$shrunk" ] || fail "no window_shrunk in the environment file"
