@@ -73,7 +73,9 @@ typedef struct run_state {
     int write_failed; /* a failed write was reported: the run stops, no second message */
     mbx_resume res;
     double t0, last_progress;
-    long rss0_kib; /* rank 0's resident memory before the first point; -1: unknown */
+    long rss0_kib;         /* rank 0's resident memory before the first point; -1: unknown */
+    mbx_window_stats wsum; /* window sync: the points' window moves, summed */
+    size_t wpoints;        /* window sync: points measured */
     size_t done, refined, skipped, kept_grid;
     size_t counts[MBX_POINT_STATUS_COUNT];
     uint64_t seed; /* the order's seed */
@@ -965,6 +967,53 @@ static uint64_t plan_largest(const run_state *st)
     return m;
 }
 
+/* Window sync: how the windows moved over the run, in the environment
+ * file (a bounded run shows few batches per point and windows that shrank
+ * back after growing). */
+static void window_report(run_state *st)
+{
+    if (!st->wpoints || !st->env_path)
+        return;
+    const mbx_window_stats *w = &st->wsum;
+    mbx_kvlist kv = {0};
+    int rc = mbx_kv_addf(&kv, "window_points", "%zu", st->wpoints);
+    if (rc >= 0)
+        rc = mbx_kv_addf(&kv, "window_grown", "%zu", w->grown);
+    if (rc >= 0)
+        rc = mbx_kv_addf(&kv, "window_shrunk", "%zu", w->shrunk);
+    if (rc >= 0)
+        rc = mbx_kv_addf(&kv, "window_smallest_s", "%.3e", w->smallest);
+    if (rc >= 0)
+        rc = mbx_kv_addf(&kv, "window_largest_s", "%.3e", w->largest);
+    if (rc >= 0)
+        rc = mbx_kv_addf(&kv, "window_resyncs", "%zu", w->resyncs);
+    if (rc >= 0)
+        rc = mbx_kv_addf(&kv, "window_gave_up", "%d", w->gave_up);
+    env_append(st, &kv, rc, "the window sync summary");
+}
+
+static void window_note(run_state *st, const mbx_result *r, const char *name)
+{
+    const mbx_window_stats *w = &r->window;
+    if (r->sync != MBX_SYNC_WINDOW)
+        return;
+    if (!st->wpoints++) {
+        st->wsum.smallest = w->smallest;
+        st->wsum.largest = w->largest;
+    }
+    st->wsum.grown += w->grown;
+    st->wsum.shrunk += w->shrunk;
+    st->wsum.resyncs += w->resyncs;
+    st->wsum.gave_up += w->gave_up;
+    st->wsum.smallest = fmin(st->wsum.smallest, w->smallest);
+    st->wsum.largest = fmax(st->wsum.largest, w->largest);
+    if (w->gave_up)
+        printf("# note: %s, %d procs, %llu bytes: window sync gave up after %.1f s and %zu "
+               "batches (%zu observations kept, %zu dropped; --window-limit): %s\n",
+               name, r->procs, (unsigned long long)r->bytes, r->wall, r->batches, r->s.n,
+               r->invalid, mbx_point_status_name(r->status));
+}
+
 static int measure_point(run_state *st, mbx_engine *e, const pointref *p, double *y)
 {
     mbx_point_spec spec;
@@ -1020,6 +1069,7 @@ static int measure_point(run_state *st, mbx_engine *e, const pointref *p, double
     r.label = p->s->meas->label;
     r.refined = p->refined;
     print_row(&r);
+    window_note(st, &r, name);
     if ((rc = write_result(st, &r, obs, nobs)) != 0)
         return rc;
     st->counts[r.status]++;
@@ -1332,6 +1382,7 @@ static int measure_all(run_state *st, mbx_engine *e, int nranks)
         return 1;
     memory_report(st);
     warmup_report(st, e);
+    window_report(st);
     if (!st->opt.quiet) {
         progress_line(st, 1);
         fprintf(stderr,
@@ -1485,10 +1536,18 @@ static void print_method(run_state *st, mbx_engine *e, int nranks)
     if (m->sync == MBX_SYNC_WINDOW) {
         mbx_clock_info ci;
         mbx_engine_clock_info(e, &ci);
-        printf("# sync: window on a %s global clock (synchronized in %.1f ms; largest offset "
-               "after it %.2f us, known to about +-%.2f us); windows %s\n",
-               mbx_clocksync_name(m->clock.method), ci.duration * 1e3, ci.max_offset * 1e6,
-               ci.rtt_min * 0.5e6, m->window > 0 ? "fixed" : "automatic");
+        if (ci.identity)
+            printf("# sync: window on one host clock (clock_model=identity: every rank has the "
+                   "same boot_id and a host-wide timer; largest offset %.2f us, known to about "
+                   "+-%.2f us); windows %s\n",
+                   ci.max_offset * 1e6, ci.rtt_min * 0.5e6, m->window > 0 ? "fixed" : "automatic");
+        else
+            printf("# sync: window on a %s global clock (synchronized in %.1f ms, slope kept on "
+                   "%d of %d ranks; largest offset after it %.2f us, known to about +-%.2f us); "
+                   "windows %s\n",
+                   mbx_clocksync_name(m->clock.method), ci.duration * 1e3, ci.slopes_kept,
+                   nranks - 1, ci.max_offset * 1e6, ci.rtt_min * 0.5e6,
+                   m->window > 0 ? "fixed" : "automatic");
     } else {
         printf("# sync: barrier before each observation (ping-pong and master-worker: none, "
                "they synchronize themselves)\n");

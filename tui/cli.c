@@ -78,7 +78,8 @@ static int parse_word(const char *opt, const char *v, mbx_run_opts *o, char *msg
     return 2;
 }
 
-/* --window SECONDS|auto, --window-delay SECONDS, --resync SECONDS, --shift R. */
+/* --window SECONDS|auto, --window-delay SECONDS, --resync SECONDS,
+ * --sync-span SECONDS, --window-limit SECONDS, --shift R. */
 static int parse_number(const char *opt, const char *v, mbx_run_opts *o, char *msg, size_t len)
 {
     if (strcmp(opt, "--window") == 0 && strcmp(v, "auto") == 0) {
@@ -98,6 +99,16 @@ static int parse_number(const char *opt, const char *v, mbx_run_opts *o, char *m
         o->method.window_delay = x;
         if (!ok)
             snprintf(msg, len, "--window-delay: expected seconds in 1e-6..10 (got '%s')", v);
+    } else if (strcmp(opt, "--sync-span") == 0) {
+        ok = ok && x >= 0.01 && x <= 600.0;
+        o->method.clock.span = x;
+        if (!ok)
+            snprintf(msg, len, "--sync-span: expected seconds in 0.01..600 (got '%s')", v);
+    } else if (strcmp(opt, "--window-limit") == 0) {
+        ok = ok && x >= 0.1 && x <= 86400.0;
+        o->method.window_limit = x;
+        if (!ok)
+            snprintf(msg, len, "--window-limit: expected seconds in 0.1..86400 (got '%s')", v);
     } else if (strcmp(opt, "--resync") == 0) {
         ok = ok && x >= 0.01 && x <= 3600.0;
         o->method.resync = x;
@@ -196,10 +207,13 @@ int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t 
                 return 2;
             continue;
         } else if (is_opt(a, "--window") || is_opt(a, "--window-delay") || is_opt(a, "--resync") ||
+                   is_opt(a, "--sync-span") || is_opt(a, "--window-limit") ||
                    is_opt(a, "--shift")) {
             const char *opt = is_opt(a, "--window")         ? "--window"
                               : is_opt(a, "--window-delay") ? "--window-delay"
                               : is_opt(a, "--resync")       ? "--resync"
+                              : is_opt(a, "--sync-span")    ? "--sync-span"
+                              : is_opt(a, "--window-limit") ? "--window-limit"
                                                             : "--shift";
             if (!(v = take_value(argc, argv, &i, opt, msg, len)))
                 return 2;
@@ -322,11 +336,16 @@ void mbx_cli_run_usage(void)
            "                      its window on a global clock (Hunold & Carpen-Amarie)\n"
            "  --clock-sync jk|hca the global clock for window sync: Jones-Koenig (default)\n"
            "                      or hierarchical\n"
-           "  --window auto|SEC   window length (auto: twice the upper quartile + 10 us,\n"
-           "                      widened while more than 10%% of windows are missed)\n"
+           "  --window auto|SEC   window length (auto: per batch, 1.5x the upper quartile of\n"
+           "                      its ends + 10 us; doubled after more than 10%% overran,\n"
+           "                      halved towards that otherwise)\n"
            "  --window-delay SEC  from a batch's command to its first window (default 1 ms)\n"
-           "  --resync SEC        synchronize the clocks again before a point when the last\n"
-           "                      sync is older than this (default 10)\n"
+           "  --resync SEC        synchronize the clocks again (between batches) when the last\n"
+           "                      sync is older than this (default 10); ranks on one host\n"
+           "                      (same boot_id) share a clock and never need it\n"
+           "  --sync-span SEC     spread a clock fit's samples over at least this (default 1);\n"
+           "                      its slope is kept only when significant\n"
+           "  --window-limit SEC  a window-sync point gives up after this (default 60)\n"
            "  --cache warm|cold|cold:SIZE  cold: overwrite a buffer the size of the\n"
            "                      last-level cache (from hwloc), or SIZE, before every\n"
            "                      observation (default warm)\n"

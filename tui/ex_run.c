@@ -620,7 +620,10 @@ static void status_info(explorer *x, char *line, size_t len)
     if (x->method.sync == MBX_SYNC_WINDOW && x->be->clock_info && k < len) {
         mbx_clock_info ci;
         x->be->clock_info(x->be, &ci);
-        if (ci.syncs)
+        if (ci.syncs && ci.identity)
+            k += (size_t)snprintf(line + k, len - k,
+                                  "window sync on one host clock (identity, same boot_id)  ");
+        else if (ci.syncs)
             k += (size_t)snprintf(line + k, len - k,
                                   "window sync on a %s clock (offset after sync %.2fus)  ",
                                   mbx_clocksync_name(x->method.clock.method), ci.max_offset * 1e6);

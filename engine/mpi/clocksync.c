@@ -16,11 +16,14 @@
  * by about s * sqrt(12 / fitpoints) / T, and the global clock drifts by
  * that much per second after the sync. Consecutive samples are only a few
  * microseconds apart, so the parent starts a new round of samples at most
- * every SAMPLE_GAP seconds (sleeping in between) and the samples of one
- * child span (fitpoints - 1) * SAMPLE_GAP: 95 ms with the defaults.
+ * every gap = span / (fitpoints - 1) seconds (sleeping in between) and the
+ * samples of one child span at least `span` (default 1 s; it was 95 ms,
+ * whose slope noise gave 0.3-2.9 us of error 10 s later on one host). The
+ * slope is kept only when significant (mbx_clockfit_line, 95 %): clocks
+ * that do not drift apart get an offset-only model, not a noisy slope.
  *  - JK interleaves the children: in each round rank 0 takes one sample
  *    with rank 1, then rank 2, ..., then waits out the gap. One sync takes
- *    about (fitpoints - 1) * max(SAMPLE_GAP, (p - 1) * one sample).
+ *    about (fitpoints - 1) * max(gap, (p - 1) * one sample).
  *  - HCA (top-down): in round r = 0 .. ceil(log2 p) - 1, every rank
  *    i < 2^r (which already holds its model) is the reference of rank
  *    i + 2^r, if that exists. Because the parent answers with its global
@@ -28,7 +31,7 @@
  *    0's: the composition of the child-to-parent line with the parent's
  *    model happens in the parent's answer, and errors add up along the
  *    ceil(log2 p) levels. Pairs of one round run at the same time, so one
- *    sync takes about ceil(log2 p) * (fitpoints - 1) * SAMPLE_GAP.
+ *    sync takes about ceil(log2 p) * span.
  *
  * Oversubscribed nodes (4 ranks on 2 cores, or other jobs about): a rank
  * spinning in a blocking call holds its core for a whole scheduler slice
@@ -48,11 +51,15 @@
  * errors on a working communicator are rare. */
 #include "mbx/clocksync.h"
 
+#include <stdio.h>
+
 #include <math.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "mbx/clockfit.h"
 
 #define TAG_GO 900         /* parent -> child: take one sample now (empty) */
 #define TAG_PING 901       /* child -> parent: the child's send time, more to come */
@@ -65,8 +72,10 @@
 #define MAX_FITPOINTS 10000
 #define MAX_EXCHANGES 10000
 #define MAX_CHECK_ROUNDS 1000000
+#define DEFAULT_SPAN 1.0
+#define MAX_SPAN 600.0
 
-static const double SAMPLE_GAP = 0.005; /* seconds between sample rounds */
+static const double SAMPLE_GAP = 0.005; /* seconds a sample may retake its ping-pongs */
 static const long POLL_NS = 50000;      /* sleep between polls of a waiting rank */
 static const long SPIN_POLLS = 200;     /* polls before a receive starts to yield */
 static const int RETAKE_MAX = 16;       /* ping-pongs of a sample, at most, in exchanges */
@@ -129,45 +138,38 @@ static int agree(MPI_Comm comm, int st)
 }
 
 /* Weighted least squares offset = a + b * t through n samples, centred on
- * the weighted mean time. A sample whose shortest round trip took rtt is
- * off by at most rtt / 2 (the reference read its clock somewhere inside the
- * round trip), so its weight is 1 / rtt^2, the inverse of that error's
- * variance: a sample whose every ping-pong waited out a scheduler slice
- * (milliseconds instead of a microsecond) then counts a million times less
- * than a clean one instead of tilting the line. */
-static void fit_line(const double *t, const double *o, const double *rtt, int n,
-                     mbx_clock_model *out)
+ * the weighted mean time (mbx_clockfit_line). A sample whose shortest
+ * round trip took rtt is off by at most rtt / 2 (the reference read its
+ * clock somewhere inside the round trip), so its weight is 1 / rtt^2, the
+ * inverse of that error's variance: a sample whose every ping-pong waited
+ * out a scheduler slice (milliseconds instead of a microsecond) then counts
+ * a million times less than a clean one instead of tilting the line. The
+ * slope is kept when significant over at least 90 % of the asked span (the
+ * sleeps between rounds may come out a little short of it). */
+static int fit_line(const double *t, const double *o, const double *rtt, int n, double span,
+                    mbx_clock_model *out)
 {
-    double sw = 0, tm = 0, om = 0;
-    for (int i = 0; i < n; i++) {
-        double r = rtt[i] > 1e-9 ? rtt[i] : 1e-9, w = 1.0 / (r * r);
-        sw += w;
-        tm += w * t[i];
-        om += w * o[i];
-    }
-    tm /= sw;
-    om /= sw;
-    double sxx = 0, sxy = 0;
-    for (int i = 0; i < n; i++) {
-        double r = rtt[i] > 1e-9 ? rtt[i] : 1e-9, w = 1.0 / (r * r);
-        sxx += w * (t[i] - tm) * (t[i] - tm);
-        sxy += w * (t[i] - tm) * (o[i] - om);
-    }
-    double b = sxx > 0 ? sxy / sxx : 0.0; /* all samples at one time: offset only */
-    out->slope = b;
-    out->intercept = om - b * tm;
+    mbx_clockfit f;
+    int rc = mbx_clockfit_line(t, o, rtt, (size_t)n, 0.0, 0.9 * span, &f);
+    if (rc < 0)
+        return rc;
+    out->slope = f.slope;
+    out->intercept = f.intercept;
+    out->drift_err = f.drift_err;
+    out->slope_kept = f.slope_kept;
+    return MBX_OK;
 }
 
 /* Reference side: serve `fitpoints` rounds of samples to ranks first,
  * first + 1, ..., first + count - 1, answering with the global time under m
  * as long as the child says more ping-pongs follow. */
-static int serve(MPI_Comm comm, int first, int count, int fitpoints, const mbx_clock_model *m,
-                 mbx_clock_fn now, void *ud)
+static int serve(MPI_Comm comm, int first, int count, int fitpoints, double gap,
+                 const mbx_clock_model *m, mbx_clock_fn now, void *ud)
 {
     double start = 0;
     for (int k = 0; k < fitpoints; k++) {
         if (k > 0) {
-            double left = SAMPLE_GAP - (now(ud) - start);
+            double left = gap - (now(ud) - start);
             if (left > 0)
                 sleep_ns((long)(left * 1e9));
         }
@@ -198,8 +200,9 @@ static int serve(MPI_Comm comm, int first, int count, int fitpoints, const mbx_c
  * node the two ranks share a core for a while and every round trip waits
  * for the other to be scheduled, and a little later they run side by side
  * again. Each ping tells the parent whether another one follows. */
-static int follow(MPI_Comm comm, int parent, int fitpoints, int exchanges, mbx_clock_fn now,
-                  void *ud, double *t, double *o, double *rtt, mbx_clock_model *out)
+static int follow(MPI_Comm comm, int parent, int fitpoints, int exchanges, double span,
+                  mbx_clock_fn now, void *ud, double *t, double *o, double *rtt,
+                  mbx_clock_model *out)
 {
     double shortest = INFINITY;
     for (int k = 0; k < fitpoints; k++) {
@@ -228,8 +231,7 @@ static int follow(MPI_Comm comm, int parent, int fitpoints, int exchanges, mbx_c
         if (rtt[k] < shortest)
             shortest = rtt[k];
     }
-    fit_line(t, o, rtt, fitpoints, out);
-    return MBX_OK;
+    return fit_line(t, o, rtt, fitpoints, span, out);
 }
 
 int mbx_clocksync_run(MPI_Comm comm, const mbx_clocksync_opts *o, mbx_clock_fn now, void *ud,
@@ -241,20 +243,22 @@ int mbx_clocksync_run(MPI_Comm comm, const mbx_clocksync_opts *o, mbx_clock_fn n
     if (MPI_Comm_rank(comm, &rank) != MPI_SUCCESS || MPI_Comm_size(comm, &p) != MPI_SUCCESS)
         return MBX_E_MPI;
     if (out)
-        *out = (mbx_clock_model){0.0, 0.0};
+        *out = (mbx_clock_model){0};
 
     /* Options are checked on every rank and agreed on before any exchange,
      * so that a bad value on one rank fails the call everywhere, and so do
      * options that differ between ranks (they would deadlock). */
     int st = MBX_OK, fitpoints = 0, exchanges = 0, method = 0;
+    double span = 0.0;
     if (!o || !now || !out || (int)o->method < 0 || o->method >= MBX_CLOCKSYNC_COUNT_) {
         st = MBX_E_INVAL;
     } else {
         method = (int)o->method;
         fitpoints = o->fitpoints ? o->fitpoints : DEFAULT_FITPOINTS;
         exchanges = o->exchanges ? o->exchanges : DEFAULT_EXCHANGES;
+        span = o->span > 0 ? o->span : DEFAULT_SPAN;
         if (fitpoints < 2 || fitpoints > MAX_FITPOINTS || exchanges < 1 ||
-            exchanges > MAX_EXCHANGES)
+            exchanges > MAX_EXCHANGES || !(o->span >= 0 && o->span <= MAX_SPAN))
             st = MBX_E_INVAL;
     }
     double *buf = NULL;
@@ -265,24 +269,32 @@ int mbx_clocksync_run(MPI_Comm comm, const mbx_clocksync_opts *o, mbx_clock_fn n
         all[0] = MBX_E_MPI;
     else if (all[0] == MBX_OK && (all[1] != -all[4] || all[2] != -all[5] || all[3] != -all[6]))
         all[0] = MBX_E_INVAL;
+    double spans[2] = {span, -span}, spans_all[2] = {0, 0};
+    if (all[0] == MBX_OK &&
+        MPI_Allreduce(spans, spans_all, 2, MPI_DOUBLE, MPI_MIN, comm) != MPI_SUCCESS)
+        all[0] = MBX_E_MPI;
+    else if (all[0] == MBX_OK && spans_all[0] != -spans_all[1])
+        all[0] = MBX_E_INVAL;
     if (all[0] < 0 || p == 1) {
         free(buf);
         return all[0];
     }
 
     double *t = buf, *off = buf + fitpoints, *rtt = buf + 2 * fitpoints;
-    mbx_clock_model m = {0.0, 0.0};
+    mbx_clock_model m = {0};
+    double gap = span / (fitpoints - 1);
     if (o->method == MBX_CLOCKSYNC_JK) {
         if (rank == 0)
-            st = serve(comm, 1, p - 1, fitpoints, &m, now, ud);
+            st = serve(comm, 1, p - 1, fitpoints, gap, &m, now, ud);
         else
-            st = follow(comm, 0, fitpoints, exchanges, now, ud, t, off, rtt, &m);
+            st = follow(comm, 0, fitpoints, exchanges, span, now, ud, t, off, rtt, &m);
     } else {
         for (int step = 1; step < p && st == MBX_OK; step *= 2) {
             if (rank < step && rank + step < p)
-                st = serve(comm, rank + step, 1, fitpoints, &m, now, ud);
+                st = serve(comm, rank + step, 1, fitpoints, gap, &m, now, ud);
             else if (rank >= step && rank < 2 * step)
-                st = follow(comm, rank - step, fitpoints, exchanges, now, ud, t, off, rtt, &m);
+                st =
+                    follow(comm, rank - step, fitpoints, exchanges, span, now, ud, t, off, rtt, &m);
         }
     }
     free(buf);
@@ -356,6 +368,51 @@ int mbx_clocksync_check(MPI_Comm comm, const mbx_clock_model *m, mbx_clock_fn no
         *rtt_min = 0.0;
     }
     return st;
+}
+
+int mbx_clocksync_same_host(MPI_Comm comm, const char *boot_id_path, int *same)
+{
+    if (!same || comm == MPI_COMM_NULL)
+        return MBX_E_INVAL;
+    *same = 0;
+    char mine[64] = "", ref[64];
+    FILE *f = fopen(boot_id_path ? boot_id_path : "/proc/sys/kernel/random/boot_id", "r");
+    if (f) {
+        if (!fgets(mine, sizeof mine, f))
+            mine[0] = '\0';
+        fclose(f);
+        mine[strcspn(mine, "\r\n")] = '\0';
+    }
+    memcpy(ref, mine, sizeof ref);
+    if (MPI_Bcast(ref, (int)sizeof ref, MPI_CHAR, 0, comm) != MPI_SUCCESS)
+        return MBX_E_MPI;
+    int eq = mine[0] != '\0' && strcmp(mine, ref) == 0, all = 0;
+    if (MPI_Allreduce(&eq, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
+        return MBX_E_MPI;
+    *same = all;
+    return MBX_OK;
+}
+
+int mbx_clocksync_model(MPI_Comm comm, const mbx_clocksync_opts *o, int timer_host_wide,
+                        const char *boot_id_path, mbx_clock_fn now, void *ud, mbx_clock_model *out,
+                        int *identity)
+{
+    if (!identity || !out || comm == MPI_COMM_NULL)
+        return MBX_E_INVAL;
+    *identity = 0;
+    *out = (mbx_clock_model){0};
+    int same = 0;
+    int rc = mbx_clocksync_same_host(comm, boot_id_path, &same);
+    if (rc < 0)
+        return rc;
+    int mine = same && timer_host_wide, all = 0;
+    if (MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
+        return MBX_E_MPI;
+    if (all) {
+        *identity = 1;
+        return MBX_OK;
+    }
+    return mbx_clocksync_run(comm, o, now, ud, out);
 }
 
 int mbx_clocksync_parse(const char *text, mbx_clocksync_method *out)

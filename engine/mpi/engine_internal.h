@@ -37,8 +37,9 @@ struct mbx_engine {
     mbx_clock_model clock;
     double clock_at; /* local time of the last clock sync (rank 0 decides resyncs) */
     mbx_clock_info clock_info;
-    double *starts;      /* window: per-observation local start times */
-    unsigned char *late; /* window: per-observation late flags */
+    mbx_window_stats window_stats; /* rank 0: the point in flight's windows */
+    double *starts;                /* window: per-observation local start times */
+    unsigned char *late;           /* window: per-observation late flags */
     size_t sync_cap;
     void *flusher; /* cold cache: the engine's flusher, NULL when warm */
     double probe;  /* rank 0: the last PROBE's median one-way time */

@@ -572,6 +572,15 @@ int mbx_engine_environment(mbx_engine *e, mbx_kvlist *out)
                         m->clock.fitpoints ? m->clock.fitpoints : 20));
         TRY(mbx_kv_addf(out, "clock_sync_exchanges", "%d",
                         m->clock.exchanges ? m->clock.exchanges : 10));
+        const mbx_clock_info *ci = &e->clock_info;
+        if (ci->identity)
+            TRY(mbx_kv_addf(out, "clock_model", "identity (same boot_id, host-wide timer)"));
+        else
+            TRY(mbx_kv_addf(out, "clock_model", "fitted (slope kept on %d of %d ranks)",
+                            ci->slopes_kept, e->size - 1));
+        TRY(mbx_kv_addf(out, "clock_sync_span_s", "%g", m->clock.span > 0 ? m->clock.span : 1.0));
+        TRY(mbx_kv_addf(out, "clock_drift_err", "%.3e", ci->drift_err));
+        TRY(mbx_kv_addf(out, "window_limit_s", "%g", m->window_limit > 0 ? m->window_limit : 60.0));
         TRY(mbx_kv_addf(out, "clock_sync_seconds", "%.4f", e->clock_info.duration));
         TRY(mbx_kv_addf(out, "clock_sync_max_offset_s", "%.3e", e->clock_info.max_offset));
         TRY(mbx_kv_addf(out, "clock_sync_rtt_min_s", "%.3e", e->clock_info.rtt_min));

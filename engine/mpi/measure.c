@@ -23,14 +23,21 @@
 #define NOT_TIMED (-DBL_MAX)
 /* Window sync: automatic windows are at least WINDOW_MIN_S and at most
  * WINDOW_MAX_S long; the first window of a batch starts WINDOW_DELAY_S after
- * rank 0 sends the batch; the clocks are synchronized again before a point
- * when the last sync is older than RESYNC_DEFAULT_S; a point stops after
- * INVALID_LIMIT * nmax dropped observations. */
+ * rank 0 sends the batch; the clocks are synchronized again between
+ * batches when the last sync is older than RESYNC_DEFAULT_S, or when the
+ * model's predicted error since then exceeds RESYNC_WINDOW_SHARE of a
+ * window; a point gives up after WINDOW_LIMIT_DEFAULT_S seconds or
+ * INVALID_LIMIT * nmax dropped observations, whichever comes first. */
 #define WINDOW_MIN_S 10e-6
 #define WINDOW_MAX_S 1.0
 #define WINDOW_DELAY_S 1e-3
 #define RESYNC_DEFAULT_S 10.0
+#define RESYNC_WINDOW_SHARE 0.25
+#define WINDOW_LIMIT_DEFAULT_S 60.0
 #define INVALID_LIMIT 4
+#define WINDOW_POOL 256
+#define WINDOW_DECIDE 8
+#define WINDOW_BATCH_MAX_S 0.4
 
 /* Grow two parallel arrays of doubles to hold at least `need` each. */
 static int grow_pair(double **a, double **b, size_t *cap, size_t need)
@@ -431,6 +438,68 @@ static const mbx_bench *spec_bench(const mbx_engine *e, const mbx_point_spec *sp
     return b;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Window sync, automatic windows: what the observations since the last
+ * decision showed (ends from each window's start, overruns included; a
+ * sample of at most WINDOW_POOL of them). */
+typedef struct window_pool {
+    double end[WINDOW_POOL];
+    size_t n, seen, over, missed; /* ends kept; observations, overruns, drops seen */
+} window_pool;
+
+static void window_see(window_pool *w, double end, int timed, int missed, double win)
+{
+    w->seen++;
+    w->missed += (size_t)missed;
+    if (!timed)
+        return;
+    w->over += end > win;
+    w->end[w->n < WINDOW_POOL ? w->n++ : w->seen % WINDOW_POOL] = end;
+}
+
+/* The next window, once at least WINDOW_DECIDE observations were seen at
+ * this one (one observation says nothing: in a batch of one a single
+ * preemption is a 100 % miss rate). A window must hold a typical
+ * observation and the loop's own work up to the next start: need = 1.5x
+ * the upper-quartile end plus slack. It doubles (to at most 16x need) when
+ * more than 10 % overran it or more than half missed it; otherwise it
+ * halves towards need, so one slow spell no longer keeps every later window
+ * wide (the old rule doubled after any batch with 10 % misses and never
+ * shrank). A few preempted observations on a busy node are no reason to
+ * grow: no window length cures them, and wide windows make every
+ * observation cost more. Empties the pool when it decides. */
+static double window_next(mbx_engine *e, double win, window_pool *w)
+{
+    if (w->seen < WINDOW_DECIDE)
+        return win;
+    double next = 2.0 * win; /* nothing timed: nothing to size the window by */
+    if (w->n > 0) {
+        qsort(w->end, w->n, sizeof *w->end, cmp_double);
+        double q = w->end[(size_t)(0.75 * (double)(w->n - 1) + 0.5)];
+        double need = fmax(WINDOW_MIN_S, 1.5 * q + WINDOW_MIN_S + 0.5 * e->clock_info.rtt_min);
+        if (w->over * 10 > w->seen || w->missed * 2 > w->seen)
+            next = fmax(need, fmin(2.0 * win, 16.0 * need));
+        else
+            next = fmax(need, 0.5 * win);
+    }
+    next = fmin(WINDOW_MAX_S, next);
+    w->n = w->seen = w->over = w->missed = 0;
+    mbx_window_stats *st = &e->window_stats;
+    if (next > win)
+        st->grown++;
+    else if (next < win)
+        st->shrunk++;
+    st->smallest = fmin(st->smallest, next);
+    st->largest = fmax(st->largest, next);
+    st->last = next;
+    return next;
+}
+
 /* One benchmark at one point, to its stop rule (mbx_engine_measure without
  * the companion). */
 static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_fn progress,
@@ -458,7 +527,7 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
     c.iarg[2] = spec->pair_b;
     c.iarg[3] = spec->root;
     double resync = e->method.resync > 0 ? e->method.resync : RESYNC_DEFAULT_S;
-    if (window && mbx_engine_clock(e) - e->clock_at > resync)
+    if (window && !e->clock_info.identity && mbx_engine_clock(e) - e->clock_at > resync)
         c.darg[0] = 1.0;
     c.darg[1] = (double)e->warm.calls;
     rc = mbx_engine_submit(e, &c, NULL);
@@ -479,7 +548,18 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
 
     size_t n = 0, k = 0, batches = 0, invalid = 0, events = 0, faults = 0;
     int redo = 0, redo_ok = 1;
-    double raw_sum = 0.0, growth = 1.0;
+    double raw_sum = 0.0;
+    /* Window sync: the window of the next batch; automatic windows start
+     * from the set-up time and follow the batches (window_next). */
+    double win = 0.0, limit = 0.0;
+    if (window) {
+        win = e->method.window > 0.0
+                  ? e->method.window
+                  : fmin(WINDOW_MAX_S, fmax(WINDOW_MIN_S, 2.0 * t_setup + WINDOW_MIN_S));
+        limit = e->method.window_limit > 0 ? e->method.window_limit : WINDOW_LIMIT_DEFAULT_S;
+    }
+    e->window_stats = (mbx_window_stats){.first = win, .smallest = win, .largest = win};
+    window_pool pool = {.n = 0};
     mbx_summary s;
     memset(&s, 0, sizeof s);
     mbx_stop_verdict verdict = MBX_STOP_GO_ON;
@@ -487,21 +567,38 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
         /* Before any observation, the set-up with its one warm-up call is
          * the only (pessimistic) estimate of an observation's cost. */
         double est = n ? raw_sum / (double)n : t_setup;
-        double win = 0.0;
         if (window) {
-            /* A window holds the slow end of the observations with room to
-             * spare; it grows while too many observations miss it. */
-            win = e->method.window;
-            if (win <= 0.0) {
-                double base = n ? s.q3 * b->divisor : t_setup;
-                win = growth * fmax(WINDOW_MIN_S, 2.0 * base + WINDOW_MIN_S);
-                if (win > WINDOW_MAX_S)
-                    win = WINDOW_MAX_S;
-            }
             est = win;
+            /* Between batches, never inside one: a model that may have
+             * drifted by a good part of a window since its fit, or that is
+             * older than the resync period, is fitted again; but syncs
+             * (a second each by default) take at most a fifth of the time.
+             * The identity of a shared clock cannot drift. */
+            double age = mbx_engine_clock(e) - e->clock_at;
+            int drifted = e->clock_info.drift_err * age > RESYNC_WINDOW_SHARE * win &&
+                          age > 5.0 * e->clock_info.duration;
+            if (!e->clock_info.identity && (age > resync || drifted)) {
+                mbx_cmd sc = {.opcode = MBX_OP_CLOCK_SYNC};
+                if ((rc = mbx_engine_submit(e, &sc, NULL)) < 0)
+                    break;
+                e->window_stats.resyncs++;
+            }
         }
-        if (!redo) /* a redone batch keeps its size */
+        if (!redo) { /* a redone batch keeps its size */
             k = next_batch(k, est, n, nmax);
+            /* Window sync: at least WINDOW_DECIDE observations a batch (as
+             * long as that is under WINDOW_BATCH_MAX_S), so that a point is
+             * not thousands of one-observation batches and each batch can
+             * size the next window. */
+            if (window) {
+                double fit = WINDOW_BATCH_MAX_S / win;
+                size_t floor_k = fit >= WINDOW_DECIDE ? WINDOW_DECIDE
+                                 : fit >= 1.0         ? (size_t)fit
+                                                      : 1;
+                if (k < floor_k)
+                    k = floor_k < nmax - n ? floor_k : nmax - n;
+            }
+        }
         if ((rc = grow_pair(&e->obs, &e->scratch, &e->obs_cap, n + k)) < 0)
             break;
         mbx_cmd bc = {.opcode = MBX_OP_BATCH};
@@ -539,8 +636,10 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
                 /* latest end minus earliest start, both from the window's
                  * start; dropped if any rank started late or the slowest
                  * overran into the next window */
-                if (e->reduced[2 * k + i] != 0.0 || e->reduced[i] > win ||
-                    e->reduced[k + i] == NOT_TIMED) {
+                int timed = e->reduced[k + i] != NOT_TIMED;
+                int drop = e->reduced[2 * k + i] != 0.0 || e->reduced[i] > win || !timed;
+                window_see(&pool, e->reduced[i], timed, drop, win);
+                if (drop) {
                     invalid++;
                     continue;
                 }
@@ -552,8 +651,8 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
         }
         n += got;
         batches++;
-        if (window && got * 10 < k * 9 && e->method.window <= 0.0)
-            growth *= 2.0; /* more than 10 % missed: wider windows */
+        if (window && e->method.window <= 0.0)
+            win = window_next(e, win, &pool);
         if (n > 0) {
             /* The rule sees the observations without their events, so a
              * stopped rank's one huge time neither settles the point nor
@@ -564,9 +663,13 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
             if (verdict == MBX_STOP_GO_ON && n >= nmax)
                 verdict = MBX_STOP_AT_NMAX;
         }
-        /* Window sync: give up on a point whose windows keep failing. */
-        if (verdict == MBX_STOP_GO_ON && invalid >= INVALID_LIMIT * nmax)
+        /* Window sync: give up on a point whose windows keep failing, or
+         * that has taken longer than its bound; the result says so. */
+        if (verdict == MBX_STOP_GO_ON && window &&
+            (invalid >= INVALID_LIMIT * nmax || MPI_Wtime() - t_begin > limit)) {
             verdict = MBX_STOP_AT_NMAX;
+            e->window_stats.gave_up = 1;
+        }
         if (progress && n > 0) {
             mbx_progress p = {spec, &s, mbx_stop_progress(&spec->stop, &s), batches};
             if (progress(ud, &p) != 0) {
@@ -598,6 +701,7 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
     out->cache = e->method.cache;
     out->invalid = invalid;
     out->faults = faults;
+    out->window = e->window_stats;
     if (n == 0)
         set_invalid(out);
     if (obs)

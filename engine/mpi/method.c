@@ -52,15 +52,44 @@ void mbx_method_free(mbx_engine *e)
     e->sync_cap = 0;
 }
 
-/* Every rank: synchronize the clocks, then (rank 0) check how well. */
+/* Whether the timer reads one clock on every rank of a host: CLOCK_MONOTONIC
+ * is the kernel's; the TSC is one counter, but each rank calibrated its own
+ * frequency, so only when all ranks came to the same figure. MPI_Wtime
+ * says nothing of where it reads. Collective. */
+static int timer_host_wide(mbx_engine *e, int *wide)
+{
+    double hz[2] = {e->timer.tsc_hz, -e->timer.tsc_hz}, all[2];
+    if (MPI_Allreduce(hz, all, 2, MPI_DOUBLE, MPI_MIN, e->cmd) != MPI_SUCCESS)
+        return MBX_E_MPI;
+    *wide =
+        e->timer.kind == MBX_TIMER_CLOCK || (e->timer.kind == MBX_TIMER_TSC && all[0] == -all[1]);
+    return MBX_OK;
+}
+
+/* Every rank: synchronize the clocks, then (rank 0) check how well. Ranks
+ * that read one host clock take the identity: a fitted model could only add
+ * the fit's noise to a difference that is exactly 0. MBX_TEST_CLOCK_FIT=1
+ * (in every rank's environment) fits anyway, to compare. */
 int mbx_clock_sync_exec(mbx_engine *e)
 {
     double t0 = MPI_Wtime();
-    mbx_clock_model m;
-    int rc = mbx_clocksync_run(e->cmd, &e->method.clock, mbx_engine_clock, e, &m);
+    mbx_clock_model m = {0};
+    int wide = 0, all_id = 0;
+    int rc = timer_host_wide(e, &wide);
     if (rc < 0)
         return rc;
+    const char *force = getenv("MBX_TEST_CLOCK_FIT");
+    if (force && strcmp(force, "1") == 0)
+        wide = 0;
+    if ((rc = mbx_clocksync_model(e->cmd, &e->method.clock, wide, NULL, mbx_engine_clock, e, &m,
+                                  &all_id)) < 0)
+        return rc;
     e->clock = m;
+    double de = m.drift_err, de_max = 0.0;
+    int kept = m.slope_kept, nkept = 0;
+    if (MPI_Allreduce(&de, &de_max, 1, MPI_DOUBLE, MPI_MAX, e->cmd) != MPI_SUCCESS ||
+        MPI_Allreduce(&kept, &nkept, 1, MPI_INT, MPI_SUM, e->cmd) != MPI_SUCCESS)
+        return MBX_E_MPI;
     double dur = MPI_Wtime() - t0, worst = 0.0, rtt = 0.0;
     rc = mbx_clocksync_check(e->cmd, &e->clock, mbx_engine_clock, e, 10, &worst, &rtt);
     if (rc < 0)
@@ -70,6 +99,9 @@ int mbx_clock_sync_exec(mbx_engine *e)
     e->clock_info.duration = dur;
     e->clock_info.max_offset = worst;
     e->clock_info.rtt_min = rtt;
+    e->clock_info.identity = all_id;
+    e->clock_info.slopes_kept = nkept;
+    e->clock_info.drift_err = de_max;
     return MBX_OK;
 }
 
@@ -79,8 +111,9 @@ int mbx_method_exec(mbx_engine *e, const mbx_cmd *cmd)
     m.sync = (mbx_sync_kind)cmd->iarg[0];
     m.clock.method = (mbx_clocksync_method)cmd->iarg[1];
     m.cache = (mbx_cache_mode)cmd->iarg[2];
-    m.clock.fitpoints = (int)(cmd->iarg[3] >> 16);
+    m.clock.fitpoints = (int)((cmd->iarg[3] >> 16) & 0xffff);
     m.clock.exchanges = (int)(cmd->iarg[3] & 0xffff);
+    m.clock.span = (double)(cmd->iarg[3] >> 32) * 1e-3;
     m.window = cmd->darg[0];
     m.window_delay = cmd->darg[1];
     m.resync = cmd->darg[2];
@@ -107,7 +140,7 @@ int mbx_method_exec(mbx_engine *e, const mbx_cmd *cmd)
     e->method = m;
     if (m.sync == MBX_SYNC_WINDOW)
         return mbx_clock_sync_exec(e);
-    e->clock = (mbx_clock_model){0.0, 0.0};
+    e->clock = (mbx_clock_model){0};
     return MBX_OK;
 }
 
@@ -121,13 +154,17 @@ int mbx_engine_set_method(mbx_engine *e, const mbx_method *m)
         m->clock.fitpoints > 1000 || m->clock.exchanges < 0 || m->clock.exchanges > 1000 ||
         !(m->window >= 0 && m->window <= 10.0) ||
         !(m->window_delay >= 0 && m->window_delay <= 10.0) ||
-        !(m->resync >= 0 && m->resync <= 1e6) || m->cache_bytes > (1ull << 40))
+        !(m->resync >= 0 && m->resync <= 1e6) || m->cache_bytes > (1ull << 40) ||
+        !(m->clock.span == 0 || (m->clock.span >= 1e-3 && m->clock.span <= 600)) ||
+        !(m->window_limit >= 0 && m->window_limit <= 1e6))
         return MBX_E_INVAL;
+    e->method.window_limit = m->window_limit; /* rank 0's alone */
     mbx_cmd c = {.opcode = MBX_OP_METHOD};
     c.iarg[0] = m->sync;
     c.iarg[1] = m->clock.method;
     c.iarg[2] = m->cache;
-    c.iarg[3] = ((int64_t)m->clock.fitpoints << 16) | m->clock.exchanges;
+    c.iarg[3] = ((int64_t)llround(m->clock.span * 1e3) << 32) |
+                ((int64_t)m->clock.fitpoints << 16) | m->clock.exchanges;
     c.darg[0] = m->window;
     c.darg[1] = m->window_delay;
     c.darg[2] = m->resync;

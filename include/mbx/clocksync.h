@@ -34,10 +34,14 @@ typedef struct mbx_clocksync_opts {
     mbx_clocksync_method method;
     int fitpoints; /* offset samples per fitted line; 0: default 20 */
     int exchanges; /* ping-pongs per sample, the shortest kept; 0: default 10 */
+    double span;   /* seconds the samples of one fit spread over, at least; 0: default 1 s */
 } mbx_clocksync_opts;
 
 typedef struct mbx_clock_model {
     double slope, intercept; /* global(t) = t + intercept + slope * t */
+    double drift_err;        /* how fast the model's error may grow, seconds per second (0 for
+                                the identity of a shared clock; see mbx_clockfit) */
+    int slope_kept;          /* 1: the fitted slope was significant and is used */
 } mbx_clock_model;
 
 static inline double mbx_clock_global(const mbx_clock_model *m, double local)
@@ -52,8 +56,12 @@ static inline double mbx_clock_local(const mbx_clock_model *m, double g)
 }
 
 /* Build this rank's model (collective over comm; tags 900-920 of comm must
- * carry no other traffic meanwhile). Errors: MBX_E_INVAL (bad options: an
+ * carry no other traffic meanwhile). The samples of one fit are spread over
+ * at least o->span seconds, and the slope is kept only when it is
+ * significant (mbx_clockfit_line); otherwise the model is an offset alone.
+ * Errors: MBX_E_INVAL (bad options: an
  * unknown method, fitpoints outside 2..10000, exchanges outside 1..10000,
+ * span outside 0..600 s,
  * a NULL pointer, on any rank, or options that differ between ranks),
  * MBX_E_NOMEM, MBX_E_MPI; the same status on every rank, and *out the
  * identity unless MBX_OK. */
@@ -69,6 +77,25 @@ MBX_NODISCARD int mbx_clocksync_run(MPI_Comm comm, const mbx_clocksync_opts *o, 
  * of the truth. Uses tags 900-920 of comm, as mbx_clocksync_run does. */
 MBX_NODISCARD int mbx_clocksync_check(MPI_Comm comm, const mbx_clock_model *m, mbx_clock_fn now,
                                       void *ud, int rounds, double *max_abs, double *rtt_min);
+
+/* Whether every rank of comm reads the same host clock: each reads the
+ * first line of boot_id_path (NULL: /proc/sys/kernel/random/boot_id, which
+ * the kernel draws anew at every boot) and *same (every rank) is 1 when all
+ * lines are equal to rank 0's and not empty, 0 otherwise (also when a rank
+ * cannot read it). Whether the timer is host-wide is the caller's part.
+ * Collective; errors: MBX_E_INVAL (same NULL), MBX_E_MPI. */
+MBX_NODISCARD int mbx_clocksync_same_host(MPI_Comm comm, const char *boot_id_path, int *same);
+
+/* This rank's model, choosing how: when timer_host_wide is non-zero on
+ * every rank and mbx_clocksync_same_host(comm, boot_id_path) says all ranks
+ * share one host clock, the identity (a fit could only add its noise to a
+ * difference that is exactly 0) and *identity = 1; otherwise
+ * mbx_clocksync_run and *identity = 0. Collective; the same errors as
+ * mbx_clocksync_run, and *identity the same on every rank. */
+MBX_NODISCARD int mbx_clocksync_model(MPI_Comm comm, const mbx_clocksync_opts *o,
+                                      int timer_host_wide, const char *boot_id_path,
+                                      mbx_clock_fn now, void *ud, mbx_clock_model *out,
+                                      int *identity);
 
 /* "jk", "hca" <-> method; MBX_E_INVAL otherwise. */
 MBX_NODISCARD int mbx_clocksync_parse(const char *text, mbx_clocksync_method *out);

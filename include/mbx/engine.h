@@ -139,8 +139,11 @@ typedef struct mbx_method {
     double window;            /* window: seconds per observation; 0: automatic */
     double window_delay;      /* window: seconds from a batch's command to its first window;
                                  0: default 1 ms */
-    double resync;            /* window: synchronize the clocks again before a point when the
+    double resync;            /* window: synchronize the clocks again (between batches) when the
                                  last sync is older than this, seconds; 0: default 10 s */
+    double window_limit;      /* window: seconds a point may take before it gives up
+                                 (UNSETTLED, or INVALID with no valid observation); 0: default
+                                 60 s. Rank 0 only: it is not sent to the other ranks */
     mbx_cache_mode cache;     /* warm (default) or cold: overwrite a last-level-cache-sized
                                  buffer before every observation */
     uint64_t cache_bytes;     /* cold: the buffer's size; 0: the last-level cache's (hwloc) */
@@ -153,6 +156,10 @@ typedef struct mbx_clock_info {
     double max_offset; /* largest |global clock offset| to rank 0 right after it, seconds */
     double rtt_min;    /* the largest over ranks of each rank's shortest round trip in that check:
                           every offset is known to within about half of it */
+    int identity;      /* 1: every rank reads one host clock (same boot_id, a host-wide timer):
+                          the model is the identity, no fit */
+    int slopes_kept;   /* ranks whose fitted slope was significant and is used */
+    double drift_err;  /* the largest over ranks of the model's error growth, s per s */
 } mbx_clock_info;
 
 /* Set the method on every rank (collective through the command loop);

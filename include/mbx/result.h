@@ -39,6 +39,15 @@ const char *mbx_cache_name(mbx_cache_mode m); /* "warm", "cold" */
 const char *mbx_point_status_name(mbx_point_status s);
 
 /* One point, all times in seconds. */
+/* Window sync, one point: how its windows moved (not a CSV column; the
+ * run's environment file sums them). */
+typedef struct mbx_window_stats {
+    double first, last, smallest, largest; /* window lengths, seconds */
+    size_t grown, shrunk;                  /* batches after which the window grew, shrank */
+    size_t resyncs;                        /* clock syncs between this point's batches */
+    int gave_up; /* 1: stopped at its time bound or drop limit, not by its rule */
+} mbx_window_stats;
+
 typedef struct mbx_result {
     const char *benchmark; /* registry name (not owned) */
     const char *label;     /* plan section (not owned) */
@@ -85,6 +94,7 @@ typedef struct mbx_result {
      * faults here are in batches that faulted again (then the point stops
      * redoing). */
     size_t faults;
+    mbx_window_stats window; /* window sync: how the point's windows moved */
 } mbx_result;
 
 #define MBX_RESULT_NCOLS 43

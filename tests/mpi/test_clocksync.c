@@ -154,6 +154,65 @@ static double residual_bound(int p)
     return p <= 2 ? 100e-6 : 300e-6;
 }
 
+/* Write this rank's stand-in for the boot_id file (text NULL: none). */
+static void put_boot_id(const char *path, const char *text)
+{
+    remove(path);
+    if (!text)
+        return;
+    FILE *f = fopen(path, "w");
+    require(f != NULL, "write a boot_id stand-in");
+    fprintf(f, "%s\n", text);
+    require(fclose(f) == 0, "close a boot_id stand-in");
+}
+
+/* Issue 16: ranks that read one host clock (the same boot_id, a host-wide
+ * timer) take the identity model and say so; any difference fits. All
+ * ranks of this test run on one host, so the real boot_id agrees. */
+static void check_same_host(const mbx_clocksync_opts *opts, fake_clock *mine)
+{
+    int same = -1, id = -1;
+    require(mbx_clocksync_same_host(MPI_COMM_WORLD, NULL, &same) == MBX_OK && same == 1,
+            "ranks of one host share /proc/sys/kernel/random/boot_id");
+    char path[64], text[64];
+    snprintf(path, sizeof path, "clocksync_boot_id.%d", g_rank);
+    put_boot_id(path, "5e0c7a1b-same");
+    require(mbx_clocksync_same_host(MPI_COMM_WORLD, path, &same) == MBX_OK && same == 1,
+            "equal boot_ids: same host");
+    snprintf(text, sizeof text, "5e0c7a1b-%d", g_rank);
+    put_boot_id(path, text);
+    require(mbx_clocksync_same_host(MPI_COMM_WORLD, path, &same) == MBX_OK && same == 0,
+            "different boot_ids: not the same host");
+    put_boot_id(path, g_rank == 1 ? NULL : "5e0c7a1b-same");
+    require(mbx_clocksync_same_host(MPI_COMM_WORLD, path, &same) == MBX_OK && same == 0,
+            "an unreadable boot_id on one rank: not the same host");
+    put_boot_id(path, "");
+    require(mbx_clocksync_same_host(MPI_COMM_WORLD, path, &same) == MBX_OK && same == 0,
+            "empty boot_ids: not the same host");
+    remove(path);
+
+    /* The choice: the identity, even on these wrapped clocks (the caller
+     * vouched for a host-wide timer), without a fit. */
+    mbx_clock_model m = {.slope = 1, .intercept = 1};
+    double t0 = true_now();
+    require(mbx_clocksync_model(MPI_COMM_WORLD, opts, 1, NULL, fake_now, mine, &m, &id) == MBX_OK &&
+                id == 1,
+            "same boot_id and a host-wide timer: identity model chosen");
+    require(m.slope == 0 && m.intercept == 0 && m.drift_err == 0 && !m.slope_kept,
+            "the identity model is offset 0, drift 0");
+    require(true_now() - t0 < 0.5, "the identity takes no fit (a fit spans 1 s)");
+    /* A timer that is not host-wide on one rank: a fit, on every rank. */
+    require(mbx_clocksync_model(MPI_COMM_WORLD, opts, g_rank != 1, NULL, fake_now, mine, &m, &id) ==
+                    MBX_OK &&
+                id == 0,
+            "a timer not host-wide: fitted model");
+    if (g_rank != 0)
+        require(m.slope != 0 && m.slope_kept, "the fitted model has its slope");
+    if (g_rank == 0)
+        printf("clocksync: same boot_id -> identity model; a rank without a host-wide timer -> "
+               "fitted\n");
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -176,7 +235,7 @@ int main(int argc, char **argv)
 
     /* Without a sync (identity), the residual check fails by ~the offsets,
      * and mbx_clocksync_check sees the same. */
-    mbx_clock_model ident = {0, 0};
+    mbx_clock_model ident = {0};
     double max_abs, rtt_min, tb = true_now();
     require(mbx_clocksync_check(MPI_COMM_WORLD, &ident, fake_now, &mine, 20, &max_abs, &rtt_min) ==
                 MBX_OK,
@@ -206,7 +265,14 @@ int main(int argc, char **argv)
     MPI_Reduce(&took, &took_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     if (g_rank == 0)
         require(m.slope == 0 && m.intercept == 0, "rank 0 keeps the identity");
-    MPI_Gather(&m, 2, MPI_DOUBLE, models, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    else
+        require(m.slope_kept == 1 && m.drift_err > 0, "a drift of 1000 ppm and more is kept");
+    double line[2] = {m.slope, m.intercept}, *lines = malloc(2 * (size_t)p * sizeof *lines);
+    require(lines != NULL, "malloc");
+    MPI_Gather(line, 2, MPI_DOUBLE, lines, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    for (int r = 0; g_rank == 0 && r < p; r++)
+        models[r] = (mbx_clock_model){.slope = lines[2 * r], .intercept = lines[2 * r + 1]};
+    free(lines);
 
     /* Residuals right after the sync, after 0.5 s and after 1 s. */
     enum { MOMENTS = 3 };
@@ -252,6 +318,7 @@ int main(int argc, char **argv)
         require(max_abs == 0 && rtt_min == 0, "check results are on rank 0 only");
     }
 
+    check_same_host(&opts, &mine);
     free(models);
     MPI_Finalize();
     return 0;
