@@ -53,27 +53,9 @@ die() {
 }
 
 # Processes carrying this test's tag (mpiexec, hydra_pmi_proxy or orted, ranks).
-tagged() {
-    grep -lzxF "MBX_FAULT_TAG=$tag" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3
-}
-rank_pid() { # RANK
-    local p
-    for p in $(tagged); do
-        if grep -Eqzx "(PMI_RANK|OMPI_COMM_WORLD_RANK)=$1" "/proc/$p/environ" 2>/dev/null; then
-            echo "$p"
-            return
-        fi
-    done
-}
-no_process_left() {
-    local i
-    for ((i = 0; i < 100; i++)); do
-        [ -z "$(tagged)" ] && return 0
-        sleep 0.1
-    done
-    for p in $(tagged); do echo "  left: $p $({ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null)"; done
-    return 1
-}
+tagged() { mbx_tagged "MBX_FAULT_TAG=$tag"; }
+rank_pid() { mbx_tagged_rank "MBX_FAULT_TAG=$tag" "$1"; } # RANK
+no_process_left() { mbx_tagged_gone "MBX_FAULT_TAG=$tag"; }
 rows_of() { # CSV: complete data rows (wc counts newlines: a torn row is not one)
     local n
     n=$({ wc -l <"$1"; } 2>/dev/null) || n=1

@@ -39,3 +39,34 @@ mbx_rank_pids() {
         fi
     done
 }
+
+# A test marks every process of its job with a unique VAR=VALUE in the
+# environment (mpiexec passes it on to its helpers and the ranks), so it can
+# find them whichever launcher started them.
+# mbx_tagged VAR=VALUE: the pids of the processes carrying the tag.
+mbx_tagged() {
+    grep -lzxF "$1" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3
+}
+
+# mbx_tagged_rank VAR=VALUE RANK: the pid of MPI rank RANK among them.
+mbx_tagged_rank() {
+    local p
+    for p in $(mbx_tagged "$1"); do
+        if grep -Eqzx "(PMI_RANK|OMPI_COMM_WORLD_RANK)=$2" "/proc/$p/environ" 2>/dev/null; then
+            echo "$p"
+            return
+        fi
+    done
+}
+
+# mbx_tagged_gone VAR=VALUE: 0 once no process carries the tag (waits up to
+# 10 s); else 1, and each one left is printed.
+mbx_tagged_gone() {
+    local i p
+    for ((i = 0; i < 100; i++)); do
+        [ -z "$(mbx_tagged "$1")" ] && return 0
+        sleep 0.1
+    done
+    for p in $(mbx_tagged "$1"); do echo "  left: $p $({ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null)"; done
+    return 1
+}

@@ -20,22 +20,13 @@
 set -u
 mpiexec=$1 npflag=$2 mpibex=$3 csvcheck=$4 dir=$5 case=$6
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/launcher_facts.sh"
 test_case=$case
 tag="numbers-$case-$$-$RANDOM$RANDOM"
 work=$dir/numbers_$case
 # Processes carrying this test's tag (the launcher's helpers and the ranks).
-tagged() {
-    grep -lzxF "MBX_FAULT_TAG=$tag" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3
-}
-rank_pid() { # RANK
-    local p
-    for p in $(tagged); do
-        if grep -Eqzx "(PMI_RANK|OMPI_COMM_WORLD_RANK)=$1" "/proc/$p/environ" 2>/dev/null; then
-            echo "$p"
-            return
-        fi
-    done
-}
+tagged() { mbx_tagged "MBX_FAULT_TAG=$tag"; }
+rank_pid() { mbx_tagged_rank "MBX_FAULT_TAG=$tag" "$1"; } # RANK
 cleanup() {
     local p
     for p in $(tagged); do kill -CONT "$p" 2>/dev/null; kill -KILL "$p" 2>/dev/null; done

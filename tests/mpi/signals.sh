@@ -41,26 +41,9 @@ trap 'exit 143' TERM
 trap 'exit 130' INT
 
 # Processes carrying this test's tag (mpiexec, hydra_pmi_proxy or orted, ranks).
-tagged() {
-    grep -lzxF "MBX_SIG_TAG=$tag" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3
-}
-rank_pid() { # RANK
-    local p
-    for p in $(tagged); do
-        if grep -Eqzx "(PMI_RANK|OMPI_COMM_WORLD_RANK)=$1" "/proc/$p/environ" 2>/dev/null; then
-            echo "$p"
-            return
-        fi
-    done
-}
-no_process_left() {
-    local i
-    for ((i = 0; i < 100; i++)); do
-        [ -z "$(tagged)" ] && return 0
-        sleep 0.1
-    done
-    return 1
-}
+tagged() { mbx_tagged "MBX_SIG_TAG=$tag"; }
+rank_pid() { mbx_tagged_rank "MBX_SIG_TAG=$tag" "$1"; } # RANK
+no_process_left() { mbx_tagged_gone "MBX_SIG_TAG=$tag"; }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 # The lines mpibex wrote on stderr, without warnings and progress.
 lines() { grep '^mpibex: ' "$1" | grep -v 'warning:'; }
