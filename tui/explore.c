@@ -448,6 +448,10 @@ static int interactive(mbx_backend *be, const opts *o)
                 1e3 * x.draw_total / (double)x.frames, 1e3 * x.draw_max);
     FILE *out = mbx_term_out(x.term);
     int lost = mbx_term_lost(x.term);
+    /* A terminal that went away is a hang-up, whether the loop saw it go
+     * before SIGHUP arrived or the signal never came (a relayed terminal). */
+    if (!code && lost)
+        code = 128 + SIGHUP;
     teardown(&x);
     summary(&x, out, lost);
     mbx_term_write_status(code);
