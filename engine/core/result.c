@@ -14,7 +14,8 @@ const char *const mbx_result_columns[MBX_RESULT_NCOLS] = {
     "wall_s",         "label",      "root",           "op",         "param",      "param_name",
     "ranks",          "refined",    "validated",      "sync",       "clock_sync", "cache",
     "invalid",        "probe_us",   "probe_after_us", "remeasured", "plain_us",   "events",
-    "faults",
+    "faults",         "passes",     "pass_span_s",    "stderr_iid_us", "ci95_iid_lo_us",
+    "ci95_iid_hi_us", "levels",     "level_lo_us",    "level_hi_us",
 };
 
 const char *const mbx_obs_columns[MBX_OBS_NCOLS] = {"benchmark", "procs", "bytes", "obs",
@@ -176,4 +177,21 @@ void mbx_result_format(const mbx_result *r, mbx_result_fields *o)
     put_us(o, 40, r->plain);
     put_u(o, 41, (unsigned long long)r->events);
     put_u(o, 42, (unsigned long long)r->faults);
+    for (int c = 43; c < MBX_RESULT_NCOLS; c++)
+        o->field[c] = "";
+    if (r->passes == 0)
+        return;
+    put_u(o, 43, (unsigned long long)r->passes);
+    if (isfinite(r->pass_span)) {
+        mbx_snprintf_c(o->store[44], sizeof o->store[44], "%.6f", r->pass_span);
+        o->field[44] = o->store[44];
+    }
+    put_us(o, 45, r->iid_stderr);
+    put_us(o, 46, r->iid_ci_lo);
+    put_us(o, 47, r->iid_ci_hi);
+    if (r->levels > 0) {
+        put_u(o, 48, (unsigned long long)r->levels);
+        put_us(o, 49, r->level_lo);
+        put_us(o, 50, r->level_hi);
+    }
 }

@@ -13,9 +13,12 @@
 #include "mbx/status.h"
 #include "mbx/stop.h"
 
-/* 2: the events column; n counts the observations used (events left
- * out), and no time is written negative. 1: before. */
-#define MBX_FORMAT_VERSION 2
+/* 3: points measured in passes (issue 16): median_us is the median of the
+ * pass medians, stderr_us and ci95_*_us the between-pass error of it, the
+ * pass columns (44..51) follow faults. 2: the events column; n counts the
+ * observations used (events left out), and no time is written negative.
+ * 1: before. */
+#define MBX_FORMAT_VERSION 3
 
 typedef enum mbx_point_status {
     MBX_POINT_SETTLED = 0,    /* the stop rule was met */
@@ -94,10 +97,20 @@ typedef struct mbx_result {
      * faults here are in batches that faulted again (then the point stops
      * redoing). */
     size_t faults;
+    /* Passes (columns 44..51, issue 16; mbx/sched.h). passes 0: the point
+     * was measured in one go, and the fields below are empty. Otherwise
+     * s.median is the median of the pass medians and s.stderr_, s.ci_lo,
+     * s.ci_hi the between-pass error and CI; the pooled observations' iid
+     * figures are kept as iid_*. */
+    size_t passes;
+    double pass_span;                   /* seconds from the first pass's start to the last's end */
+    double iid_stderr, iid_ci_lo, iid_ci_hi; /* pooled observations, as if iid */
+    size_t levels;                      /* machine levels the passes ran at (0: unknown) */
+    double level_lo, level_hi; /* median of the pass medians at the fastest and slowest level */
     mbx_window_stats window; /* window sync: how the point's windows moved */
 } mbx_result;
 
-#define MBX_RESULT_NCOLS 43
+#define MBX_RESULT_NCOLS 51
 extern const char *const mbx_result_columns[MBX_RESULT_NCOLS];
 
 /* Bandwidth in MB/s (10^6 bytes per second): moved (or, when it is 0,

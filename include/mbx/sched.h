@@ -1,0 +1,230 @@
+/* mpibex: the scheduler that measures in passes (issue 16; DESIGN,
+ * "Progressive measurement (passes)"; docs/algorithms.md, "The scheduler").
+ *
+ * One scheduler on rank 0 decides what is measured next, for batch runs and
+ * the explorer alike. It holds the run's curves and their points, and hands
+ * out requests one at a time; the front end carries each out with its back
+ * end (the MPI engine or the fake) and reports back. The scheduler never
+ * measures, prints or draws: it is pure C, and its decisions are functions
+ * of what it was told and of its seed, so tests drive it with synthetic
+ * series.
+ *
+ * The order it measures in:
+ *  - round 0 is pass 1 of every grid point of every curve, in one shuffled
+ *    order across all curves (the whole picture first);
+ *  - every further round gives one pass to each point that is not final
+ *    yet, in a fresh shuffled order, so each point's passes are spread over
+ *    the whole run and every curve sees the same machine states;
+ *  - between rounds, refinement proposes new points on curves that ask for
+ *    it, from the points' values and between-pass errors (mbx_refine with
+ *    uncertainty); new points join the next round;
+ *  - a monitor probe (MBX_SCHED_PROBE) is asked for before round 0 and then
+ *    whenever probe_every seconds of run time have passed, between passes.
+ * A point is final when its passes are SETTLED (mbx_passes: at least
+ * min_passes passes over at least min_span seconds, between-pass relative
+ * error below eps), when it has max_passes passes, when a pass of it was
+ * UNRELIABLE or INVALID (no time to refine), or when the run stops (time
+ * limit, or the front end asks). Its row comes from mbx_sched_result.
+ *
+ * Each point's first request is a PILOT: a few observations after the full
+ * warm-up, which are not a pass; they size the point's passes so each lasts
+ * about pass_floor seconds (at least pass_nmin observations, at most
+ * pass_nmax). Later passes ask for a light warm-up.
+ *
+ * Not thread-safe; one object per run. */
+#ifndef MBX_SCHED_H
+#define MBX_SCHED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mbx/passes.h"
+#include "mbx/result.h"
+#include "mbx/status.h"
+
+#define MBX_SCHED_PASS_FLOOR_S 1e-3 /* a pass lasts at least this long */
+#define MBX_SCHED_PASS_NMIN 16      /* and takes at least this many observations */
+#define MBX_SCHED_PASS_NMAX 100000  /* and at most this many */
+#define MBX_SCHED_PILOT_N 8         /* observations of a point's pilot */
+#define MBX_SCHED_MAX_PASSES 40     /* passes one point may get by default */
+#define MBX_SCHED_PROBE_EVERY_S 0.1 /* run seconds between monitor probes */
+#define MBX_SCHED_NO_POINT ((size_t)-1)
+
+typedef struct mbx_sched_opts {
+    mbx_passes_opts passes; /* eps, min_passes (R), min_span (S) */
+    double pass_floor;      /* seconds; 0: MBX_SCHED_PASS_FLOOR_S */
+    size_t pass_nmin;       /* 0: MBX_SCHED_PASS_NMIN */
+    size_t pass_nmax;       /* 0: MBX_SCHED_PASS_NMAX; >= pass_nmin */
+    size_t max_passes;      /* per point; 0: MBX_SCHED_MAX_PASSES; >= min_passes */
+    double time_limit;      /* run seconds after which no pass starts; 0: none */
+    double probe_every;     /* seconds between probes; 0: default; < 0: no probes */
+    double resolution;      /* one observation's resolution, s (events rule); 0: none */
+    uint64_t seed;          /* the shuffles */
+    int order_plan;         /* 1: no shuffling: curves and points in the order added */
+    /* Fixed count: every pass takes exactly this many observations and there
+     * is no pilot (the plan's fixed:N split over min_passes passes); 0: off. */
+    size_t fixed_n;
+} mbx_sched_opts;
+
+/* One curve: points along one axis x (message size, process count or a
+ * benchmark parameter). Refinement applies when refine_eps > 0 and the
+ * budget is not 0. */
+typedef struct mbx_sched_curve {
+    const uint64_t *grid; /* x of the grid points, ngrid entries, distinct */
+    size_t ngrid;
+    double refine_eps;  /* mbx_refine eps; 0: no refinement */
+    size_t budget;      /* refined points at most */
+    uint64_t align;     /* refined x are multiples of this (0: 1) */
+    int geometric;      /* 1: split at the geometric mean (sizes) */
+    double min_ratio;   /* mbx_refine min_ratio (0: none) */
+    void *ud;           /* the front end's, returned in requests */
+} mbx_sched_curve;
+
+typedef enum mbx_sched_kind {
+    MBX_SCHED_DONE = 0,  /* nothing left: every point is final */
+    MBX_SCHED_PASS = 1,  /* measure a pass (or the pilot) of a point */
+    MBX_SCHED_PROBE = 2, /* take a monitor probe and report it */
+} mbx_sched_kind;
+
+typedef struct mbx_sched_req {
+    mbx_sched_kind kind;
+    size_t point; /* PASS: the point's index (mbx_sched_point_info) */
+    size_t curve; /* PASS: its curve's index, and that curve's ud */
+    void *curve_ud;
+    uint64_t x;
+    int refined;  /* 1: the point was added by refinement */
+    int pilot;    /* 1: the pilot (not a pass): report it all the same */
+    size_t pass;  /* passes the point already has (0: its first) */
+    size_t nobs;  /* observations to take (fixed count) */
+    int warm;     /* 1: full warm-up (pilot or first pass); 0: light */
+    size_t round; /* the round this request belongs to */
+} mbx_sched_req;
+
+/* What the front end reports for a PASS request. r is the measurement's
+ * row (its statistics over the pass's observations, its status and its
+ * method columns); obs its nobs observations in seconds (may be NULL with
+ * nobs 0: then r->s.median stands for the pass); t_start and t_end in run
+ * seconds (mbx_sched_now's clock, the front end's). The scheduler copies
+ * what it keeps. */
+typedef struct mbx_sched_pass_report {
+    const mbx_result *r;
+    const double *obs;
+    size_t nobs;
+    double t_start, t_end;
+} mbx_sched_pass_report;
+
+/* Where a point stands, for progress displays and convergence bars. */
+typedef struct mbx_sched_point_info {
+    size_t curve;
+    uint64_t x;
+    int refined;
+    int final;                /* no more passes will be asked */
+    mbx_passes_result passes; /* between-pass value, error, verdict, span */
+    mbx_point_status status;  /* the status its row would have now */
+} mbx_sched_point_info;
+
+typedef struct mbx_sched_stats {
+    size_t points, final, settled; /* points known, final, final and SETTLED */
+    size_t passes, pilots, probes; /* requests completed */
+    size_t rounds;                 /* rounds begun */
+    double elapsed;                /* run seconds at the last report */
+} mbx_sched_stats;
+
+typedef struct mbx_sched mbx_sched;
+
+/* Fill *o with the defaults (mbx_passes defaults, the macros above). */
+void mbx_sched_opts_init(mbx_sched_opts *o);
+
+/* A new scheduler. Errors: MBX_E_INVAL (NULL out, options outside their
+ * ranges as documented above), MBX_E_NOMEM. */
+MBX_NODISCARD int mbx_sched_create(const mbx_sched_opts *o, mbx_sched **out);
+void mbx_sched_free(mbx_sched *s); /* NULL is fine */
+
+/* Add a curve before the first request (copied, grid included); *id gets
+ * its index. Errors: MBX_E_INVAL (NULL, an empty grid, a repeated x, a
+ * request already made), MBX_E_NOMEM. */
+MBX_NODISCARD int mbx_sched_add_curve(mbx_sched *s, const mbx_sched_curve *c, size_t *id);
+
+/* Mark a point final without measuring it (a resumed run's finished
+ * point): it keeps its value y (seconds, > 0; or NAN: not fed to
+ * refinement) for refinement and is never requested. x must be on the
+ * curve's grid or is added as a refined point. Before the first request.
+ * Errors: MBX_E_INVAL, MBX_E_NOMEM. */
+MBX_NODISCARD int mbx_sched_keep(mbx_sched *s, size_t curve, uint64_t x, int refined, double y);
+
+/* The next request, given the run time now (seconds since the run began,
+ * from the front end's clock; non-decreasing). Exactly one request is
+ * outstanding at a time: call mbx_sched_pass_done or mbx_sched_probe_done
+ * (or mbx_sched_pass_failed) before asking again; asking again first
+ * returns the same request. Returns the kind (MBX_SCHED_DONE when nothing
+ * is left) or MBX_E_NOMEM. */
+MBX_NODISCARD int mbx_sched_next(mbx_sched *s, double now, mbx_sched_req *out);
+
+/* Report the outstanding PASS request. A pilot sizes the point's passes;
+ * a pass joins the point's passes (its observations are pooled for the
+ * row's location statistics). A pass whose status is UNRELIABLE or INVALID
+ * makes the point final with that row. Errors: MBX_E_INVAL (no PASS
+ * outstanding, a NULL report or row, a median that is not positive and
+ * finite for a status other than UNRELIABLE/INVALID), MBX_E_NOMEM. */
+MBX_NODISCARD int mbx_sched_pass_done(mbx_sched *s, const mbx_sched_pass_report *rep);
+
+/* The outstanding PASS could not be measured (the front end reports why);
+ * the point becomes final without a row of its own making (mbx_sched_result
+ * then gives MBX_E_INVAL for it). */
+void mbx_sched_pass_failed(mbx_sched *s);
+
+/* Report the outstanding PROBE: its value in seconds (> 0) at run time t;
+ * a value that is not positive and finite is dropped. */
+MBX_NODISCARD int mbx_sched_probe_done(mbx_sched *s, double t, double value);
+
+/* No further pass starts (time limit reached, Ctrl-C, a new plan): every
+ * point becomes final as it is. The outstanding request, if any, is
+ * dropped. */
+void mbx_sched_stop(mbx_sched *s);
+
+/* Points known so far (grid, refined and kept ones); indices are stable. */
+size_t mbx_sched_points(const mbx_sched *s);
+
+/* Where point i stands. Errors: MBX_E_INVAL (no such point). */
+MBX_NODISCARD int mbx_sched_point_info_get(const mbx_sched *s, size_t i,
+                                           mbx_sched_point_info *out);
+
+/* Points that became final since the last call, in the order they did;
+ * writes at most cap indices to out and returns how many it wrote (call
+ * again while it returns cap). Kept points are never reported. */
+size_t mbx_sched_take_final(mbx_sched *s, size_t *out, size_t cap);
+
+/* The row of point i, which has at least one pass: the last pass's row
+ * for everything but the statistics, and then
+ *   s.median  = median of the pass medians (the point's value);
+ *   s.mean, tmean, min, max, q1, q3, stddev, outliers, n over all the
+ *   passes' observations pooled (events left out, counted in events);
+ *   s.stderr_, s.ci_lo, s.ci_hi = the between-pass error and 95 % CI of
+ *   the value (mbx_passes; levels from the probes when there are two or
+ *   more); iid_stderr, iid_ci_lo, iid_ci_hi the pooled observations' iid
+ *   figures (named as such);
+ *   passes, pass_span, levels, level_lo, level_hi;
+ *   status: INVALID or UNRELIABLE if a pass was; else SETTLED when the
+ *   passes are, else UNSETTLED;
+ *   batches, wall, invalid, events, faults summed over the passes;
+ *   probe: the probe before its first pass, probe_after after its last.
+ * Levels come from the monitor's probes (mbx_levels over the series so
+ * far); a call after the run ended uses the whole series. Errors:
+ * MBX_E_INVAL (no such point, no pass), MBX_E_NOMEM. */
+MBX_NODISCARD int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out);
+
+/* The observations of point i pooled over its passes (for --raw), valid
+ * until the next call into s. */
+const double *mbx_sched_obs(const mbx_sched *s, size_t i, size_t *n);
+
+/* The refinement summary of curve c: points, refined points proposed, the
+ * worst segment error (mbx_refine_worst_any); zeros without refinement. */
+void mbx_sched_curve_refine(const mbx_sched *s, size_t c, size_t *points, size_t *refined,
+                            double *worst);
+
+/* The monitor's probes so far (times and values, n of each). */
+void mbx_sched_probes(const mbx_sched *s, const double **t, const double **v, size_t *n);
+
+void mbx_sched_stats_get(const mbx_sched *s, mbx_sched_stats *out);
+
+#endif
