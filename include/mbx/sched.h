@@ -217,6 +217,11 @@ MBX_NODISCARD int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out);
  * until the next call into s. */
 const double *mbx_sched_obs(const mbx_sched *s, size_t i, size_t *n);
 
+/* The pass medians of point i in the order measured (n of them), valid
+ * until the next call into s: the units of a fair comparison of two
+ * interleaved points (mbx_wilcoxon on pass medians). */
+const double *mbx_sched_pass_medians(const mbx_sched *s, size_t i, size_t *n);
+
 /* The refinement summary of curve c: points, refined points proposed, the
  * worst segment error (mbx_refine_worst_any); zeros without refinement. */
 void mbx_sched_curve_refine(const mbx_sched *s, size_t c, size_t *points, size_t *refined,
