@@ -60,7 +60,8 @@ typedef struct mbx_refine mbx_refine;
 #define MBX_REFINE_MIN_RATIO 1.05
 
 typedef struct mbx_refine_opts {
-    double eps;       /* stop when every splittable segment's error is < eps; > 0 */
+    double eps;       /* stop when no splittable segment's error is >= eps and outside
+                         its noise (see above); > 0 */
     size_t budget;    /* at most this many points proposed by mbx_refine_next */
     uint64_t align;   /* proposed x are multiples of align; 0 is taken as 1 */
     int geometric;    /* 1: split at sqrt(a b) (message sizes); 0: at (a + b) / 2 */
@@ -76,7 +77,8 @@ typedef struct mbx_refine_opts {
 MBX_NODISCARD int mbx_refine_create(const mbx_refine_opts *opts, mbx_refine **out);
 void mbx_refine_free(mbx_refine *r); /* NULL is fine */
 
-/* Record a measured point, in any order. A repeated x replaces its y.
+/* Record a measured point, in any order, exact (se 0). A repeated x
+ * replaces its y (and its se, with 0).
  * y must be finite and > 0 (a time); else MBX_E_INVAL and nothing changes.
  * Adding the x last proposed by mbx_refine_next completes that proposal. */
 MBX_NODISCARD int mbx_refine_add(mbx_refine *r, uint64_t x, double y);
