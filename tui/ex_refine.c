@@ -263,7 +263,8 @@ static void maybe_start(explorer *x, const ex_series *s)
     mbx_refine_opts o = {.eps = x->meas.refine,
                          .budget = x->meas.budget,
                          .align = s->dim == EX_DIM_SIZE ? b->unit : 1,
-                         .geometric = s->dim == EX_DIM_SIZE};
+                         .geometric = s->dim == EX_DIM_SIZE,
+                         .min_ratio = s->dim == EX_DIM_SIZE ? MBX_REFINE_MIN_RATIO : 0.0};
     ex_refiner *rf = &x->ref[x->nref];
     memset(rf, 0, sizeof *rf);
     rf->s = *s;
