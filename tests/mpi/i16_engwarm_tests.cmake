@@ -9,7 +9,7 @@ mbx_mpi_test(mpi.warmbuf.n2 2 60 $<TARGET_FILE:test_warmbuf> measure)
 mbx_mpi_test(badinput.buf_offset 2 60 $<TARGET_FILE:test_warmbuf> bad)
 set_tests_properties(badinput.buf_offset PROPERTIES LABELS "mpi;badinput")
 # Every benchmark of the registry at 4032 B past a page boundary, validated
-# where it has a check (about 20 s on a loaded 2-core machine).
+# where it has a check (about 15 s on a loaded 2-core machine).
 mbx_mpi_test(mpi.warmbuf.all.n2 2 180 $<TARGET_FILE:test_warmbuf> all)
 # The fake back end refuses the same specs (no MPI calls; linked with the
 # fake's sources).
