@@ -204,8 +204,8 @@ typedef struct mbx_warmup_info {
     int64_t rounds[MBX_PREFAULT_SIZES];
     int pairs;      /* pairs pre-faulted */
     double seconds; /* what the pre-fault took */
-    /* Measurements (mbx_engine_measure calls, an accurate benchmark's
-     * companion counted apart) with the full warm-up so far, and the fewest
+    /* Measurements (mbx_engine_measure calls; an accurate benchmark's
+     * companion is one more) with the full warm-up so far, and the fewest
      * and most warm-up calls one of them ran; the same for the measurements
      * with the light warm-up (warm_light 1: a point's later passes). */
     size_t points;
