@@ -84,8 +84,8 @@ typedef struct run_state {
     mbx_monitor mon;
     mbx_engine *engine; /* for the monitor's callbacks */
     mbx_sched *sched;   /* the run's scheduler while it runs */
-    size_t sched_min_passes;
-    double sched_span;
+    size_t sched_min_passes, sched_max;
+    double sched_span, sched_floor;
     const mbx_point_spec *spec;
     int tty;
     char notes[1024]; /* comment lines for the table's head */
@@ -602,9 +602,10 @@ static void print_row(const mbx_result *r)
         snprintf(bw, sizeof bw, "%.2f", b);
     else
         snprintf(bw, sizeof bw, "-");
-    double rel = mbx_stop_progress(&r->stop, &r->s);
+    /* Measured in passes: the between-pass relative error of the value. */
+    double rel = r->passes ? r->s.stderr_ / r->s.median : mbx_stop_progress(&r->stop, &r->s);
     char relbuf[16];
-    if (r->stop.kind == MBX_STOP_FIXED || !isfinite(rel))
+    if ((r->stop.kind == MBX_STOP_FIXED && !r->passes) || !isfinite(rel))
         snprintf(relbuf, sizeof relbuf, "-");
     else
         snprintf(relbuf, sizeof relbuf, "%.2f%%", 100.0 * rel);
@@ -616,6 +617,10 @@ static void print_row(const mbx_result *r)
     printf("%-26s %5d %-7s %11s %6zu %11.4f %11.4f %23s %7s %10s  %s", name, r->procs, r->ranks,
            bytes, r->s.n, r->s.median * 1e6, r->s.tmean * 1e6, ci, relbuf, bw,
            mbx_point_status_name(r->status));
+    if (r->passes)
+        printf("  %zu passes over %.2f s", r->passes, r->pass_span);
+    if (r->levels > 1)
+        printf(" (%zu levels: %.4g-%.4g us)", r->levels, r->level_lo * 1e6, r->level_hi * 1e6);
     if (r->events)
         printf("  events %zu", r->events); /* left out of the statistics */
     /* An accurate benchmark: the plain one's median at the same point. */
@@ -941,6 +946,14 @@ static void warmup_report(run_state *st, mbx_engine *e)
         rc = mbx_kv_addf(&kv, "warmup_prefault_s", "%.6f", w.seconds);
     if (rc >= 0)
         rc = mbx_kv_addf(&kv, "faults_redone_batches", "%zu", w.redone);
+    if (rc >= 0)
+        rc = mbx_kv_addf(&kv, "warmup_light_points", "%zu", w.light_points);
+    if (rc >= 0)
+        rc = mbx_kv_addf(&kv, "warmup_light_min", "%lld", (long long)w.light_min);
+    if (rc >= 0)
+        rc = mbx_kv_addf(&kv, "warmup_light_max", "%lld", (long long)w.light_max);
+    if (rc >= 0)
+        rc = mbx_kv_addf(&kv, "warmup_capped", "%zu", w.capped);
     env_append(st, &kv, rc, "the warm-up");
 }
 
@@ -1021,6 +1034,7 @@ static int finish_point(run_state *st, mbx_engine *e, const pointref *p, mbx_res
     key_of(&spec, p->s->meas->label, key);
     r->label = p->s->meas->label;
     r->refined = p->refined;
+    r->stop = p->s->meas->stop; /* the target; its passes each took a fixed count */
     print_row(r);
     window_note(st, r, r->benchmark);
     if ((rc = mbx_journal_begin(st->journal, key, p->refined)) < 0)
@@ -1128,7 +1142,7 @@ static void curve_summary(const series *s, size_t points, size_t refined, double
 }
 
 /* What the passes did: counts, and what SETTLED asked for. */
-static void pass_summary(const run_state *st, const mbx_sched *sch)
+static void pass_summary(run_state *st, const mbx_sched *sch)
 {
     mbx_sched_stats ss;
     mbx_sched_stats_get(sch, &ss);
@@ -1144,6 +1158,26 @@ static void pass_summary(const run_state *st, const mbx_sched *sch)
     }
     if (maxp == 0)
         return;
+    if (st->env_path) {
+        mbx_kvlist kv = {0};
+        int rc = mbx_kv_addf(&kv, "passes_min", "%zu", st->sched_min_passes);
+        if (rc >= 0)
+            rc = mbx_kv_addf(&kv, "passes_span_s", "%.3f", st->sched_span);
+        if (rc >= 0)
+            rc = mbx_kv_addf(&kv, "passes_floor_s", "%.6f", st->sched_floor);
+        if (rc >= 0)
+            rc = mbx_kv_addf(&kv, "passes_max", "%zu", st->sched_max);
+        if (rc >= 0)
+            rc = mbx_kv_addf(&kv, "passes_time_limit_s", "%.3f", st->opt.time_limit);
+        if (rc >= 0)
+            rc = mbx_kv_addf(&kv, "passes_total", "%zu", ss.passes);
+        if (rc >= 0)
+            rc = mbx_kv_addf(&kv, "passes_rounds", "%zu", ss.rounds);
+        if (rc >= 0)
+            rc = mbx_kv_addf(&kv, "passes_buffer_offsets", "%s",
+                             "random k*64 B, k in 0..63, per pass");
+        env_append(st, &kv, rc, "the passes");
+    }
     printf("# passes: %zu in %zu rounds over %.2f s (%zu to %zu per point, the shortest point "
            "spanning %.2f s); SETTLED asks for %zu passes over %.2f s and a between-pass error "
            "below the target\n",
@@ -1199,9 +1233,10 @@ static int sched_curve(run_state *st, mbx_sched *sch, const mbx_sched_opts *so, 
         cv.min_ratio = s->axis == AXIS_SIZE ? MBX_REFINE_MIN_RATIO : 0.0;
     }
     const mbx_stop_rule *rule = &s->meas->stop;
-    if (rule->kind == MBX_STOP_FIXED) /* N observations over the R passes */
+    if (rule->kind == MBX_STOP_FIXED) { /* N observations over exactly R passes */
         cv.fixed_n = (rule->fixed + so->passes.min_passes - 1) / so->passes.min_passes;
-    else
+        cv.max_passes = so->passes.min_passes;
+    } else
         cv.eps = rule->eps;
     size_t id;
     if (mbx_sched_add_curve(sch, &cv, &id) < 0)
@@ -1251,6 +1286,9 @@ static int run_pass(run_state *st, mbx_engine *e, mbx_sched *sch, const mbx_sche
     spec_of(st, &p, &spec);
     spec.stop = (mbx_stop_rule){.kind = MBX_STOP_FIXED, .fixed = rq->nobs};
     spec.nmin = spec.nmax = rq->nobs;
+    spec.warm_light = !rq->warm;
+    spec.batch_first = rq->pilot ? 0 : rq->nobs;
+    spec.buf_offset = rq->buf_offset;
     mbx_result r;
     const double *obs = NULL;
     size_t nobs = 0;
@@ -1334,6 +1372,8 @@ static int run_points(run_state *st, mbx_engine *e)
     st->sched = sch;
     st->sched_min_passes = so.passes.min_passes;
     st->sched_span = so.passes.min_span;
+    st->sched_floor = so.pass_floor;
+    st->sched_max = so.max_passes;
     while (!code) {
         if (mbx_stop_signal) {
             mbx_sched_stop(sch);

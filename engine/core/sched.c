@@ -38,6 +38,7 @@ typedef struct scurve {
     mbx_refine *rf;     /* NULL: no refinement */
     mbx_passes_opts po; /* the scheduler's, with the curve's eps */
     size_t fixed_n;     /* observations per pass; 0: a pilot sizes them */
+    size_t max_passes;
     size_t proposed;
 } scurve;
 
@@ -200,6 +201,7 @@ int mbx_sched_add_curve(mbx_sched *s, const mbx_sched_curve *c, size_t *id)
     if (c->eps > 0)
         k->po.eps = c->eps;
     k->fixed_n = c->fixed_n ? c->fixed_n : s->o.fixed_n;
+    k->max_passes = c->max_passes ? c->max_passes : s->o.max_passes;
     if (c->refine_eps > 0 && c->budget > 0) {
         mbx_refine_opts ro = {.eps = c->refine_eps,
                               .budget = c->budget,
@@ -376,7 +378,9 @@ static int refine_round(mbx_sched *s)
             if (rc)
                 return rc;
             if (r.b.value > 0 && isfinite(r.b.value)) {
-                if ((rc = mbx_refine_add(k->rf, p->x, r.b.value)) < 0 && rc != MBX_E_INVAL)
+                /* The between-pass error: a split must beat the noise. */
+                double se = r.b.r >= 2 && isfinite(r.b.se) ? r.b.se : NAN;
+                if ((rc = mbx_refine_add_se(k->rf, p->x, r.b.value, se)) < 0 && rc != MBX_E_INVAL)
                     return rc;
                 p->fed = 1;
             }
@@ -433,6 +437,7 @@ static void make_pass_req(mbx_sched *s, size_t i, mbx_sched_req *r)
     r->refined = p->refined;
     r->pass = p->npass;
     r->round = s->rounds ? s->rounds - 1 : 0;
+    r->buf_offset = (uint32_t)(64 * (next_rand(&s->rng) % 64));
     if (p->per_pass == 0) {
         r->pilot = 1;
         r->nobs = MBX_SCHED_PILOT_N;
@@ -579,7 +584,7 @@ int mbx_sched_pass_done(mbx_sched *s, const mbx_sched_pass_report *rep)
     mbx_passes_result pr;
     if ((rc = point_state(s, p, &pr)) != MBX_OK)
         return rc;
-    if (pr.verdict == MBX_PASSES_SETTLED || p->npass >= s->o.max_passes)
+    if (pr.verdict == MBX_PASSES_SETTLED || p->npass >= s->cv[p->curve].max_passes)
         return make_final(s, i);
     return MBX_OK;
 }
@@ -728,12 +733,14 @@ int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
     out->iid_ci_hi = out->s.ci_hi;
     out->s.median = r.b.value;
     out->s.stderr_ = r.b.se;
-    out->s.ci_lo = r.b.ci_lo;
+    out->s.ci_lo = r.b.ci_lo > 0 ? r.b.ci_lo : 0.0;
     out->s.ci_hi = r.b.ci_hi;
     out->s.ci_exact = r.b.ci_exact;
     if (p->nobs == 0)
         out->s.n = r.n_obs;
     out->passes = p->npass;
+    out->nmin = p->per_pass;
+    out->nmax = p->per_pass * s->cv[p->curve].max_passes;
     out->pass_span = r.span;
     out->levels = nl > 0 ? nl : (s->nprobe > 0 ? 1 : 0);
     out->level_lo = nl > 0 ? lvl[0].median : (out->levels ? r.b.value : NAN);

@@ -639,7 +639,15 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
             }
         }
         if (!redo) { /* a redone batch keeps its size */
+            size_t prev = k;
             k = next_batch(k, est, n, nmax);
+            /* A pass the scheduler sized (its pilot measured the time per
+             * observation) is one batch: no doubling from 8, no reduction
+             * per handful of observations. */
+            if (prev == 0 && spec->batch_first > k)
+                k = spec->batch_first < nmax - n ? spec->batch_first : nmax - n;
+            if (k > BATCH_MAX)
+                k = BATCH_MAX;
             /* Window sync: at least WINDOW_DECIDE observations a batch (as
              * long as that is under WINDOW_BATCH_MAX_S), so that a point is
              * not thousands of one-observation batches and each batch can

@@ -248,6 +248,9 @@ typedef struct mbx_point_spec {
      * up to MBX_BUF_OFFSET_MAX (0: page-aligned). A scheduler varies it per
      * pass so that where the buffers land is re-drawn, not fixed at launch. */
     uint32_t buf_offset;
+    /* The first batch's size when larger than the engine's own start (8,
+     * doubling): a pass of known length in one batch. 0: the default. */
+    size_t batch_first;
 } mbx_point_spec;
 
 #define MBX_BUF_OFFSET_STEP 64

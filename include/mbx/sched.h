@@ -83,6 +83,7 @@ typedef struct mbx_sched_curve {
     double min_ratio;  /* mbx_refine min_ratio (0: none) */
     double eps;        /* this curve's between-pass target; 0: the scheduler's */
     size_t fixed_n;    /* observations per pass, no pilot; 0: the scheduler's */
+    size_t max_passes; /* this curve's passes per point at most; 0: the scheduler's */
     void *ud;          /* the front end's, returned in requests */
 } mbx_sched_curve;
 
@@ -105,7 +106,12 @@ typedef struct mbx_sched_req {
     size_t nobs;  /* observations to take (fixed count) */
     int warm;     /* 1: full warm-up (pilot or first pass); 0: light */
     size_t round; /* the round this request belongs to */
-    double wait;  /* WAIT: seconds to idle (at most 0.05; nothing to report) */
+    /* Where the pass's buffers start after a page boundary (a multiple of
+     * 64 below 4096, mbx_point_spec.buf_offset): a fresh draw per request,
+     * so what buffer placement does to a time varies between passes and
+     * lands in the between-pass error instead of biasing the point. */
+    uint32_t buf_offset;
+    double wait; /* WAIT: seconds to idle (at most 0.05; nothing to report) */
 } mbx_sched_req;
 
 /* What the front end reports for a PASS request. r is the measurement's
@@ -211,6 +217,8 @@ size_t mbx_sched_take_final(mbx_sched *s, size_t *out, size_t cap);
  *   more); iid_stderr, iid_ci_lo, iid_ci_hi the pooled observations' iid
  *   figures (named as such);
  *   passes, pass_span, levels, level_lo, level_hi;
+ *   nmin the observations of one pass, nmax those of max_passes passes;
+ *   a CI bound below 0 is cut to 0 (no time is negative);
  *   status: INVALID or UNRELIABLE if a pass was; else SETTLED when the
  *   passes are, else UNSETTLED;
  *   batches, wall, invalid, events, faults summed over the passes;

@@ -104,25 +104,37 @@ static void check_row(const mbx_csv_table *t, size_t r)
         return;
     }
     CHECK(n >= 1, "row %zu (%s): n = %g", r, bench, n);
-    CHECK(n >= nmin || strcmp(status, "SETTLED") != 0, "row %zu: settled with n < nmin", r);
+    /* Measured in passes (format 3, passes not empty): n pools the passes'
+     * observations, nmin is the observations of one pass and nmax what the
+     * point's passes could take at most; the value is the median of the
+     * pass medians, its error the between-pass one. */
+    double passes = num(t, r, "passes");
+    int in_passes = passes >= 1;
+    CHECK(in_passes || n >= nmin || strcmp(status, "SETTLED") != 0,
+          "row %zu: settled with n < nmin", r);
     CHECK(n <= nmax, "row %zu (%s): n %g > nmax %g", r, bench, n, nmax);
+    CHECK(!in_passes || n <= passes * nmin, "row %zu (%s): n %g > %g passes of %g", r, bench, n,
+          passes, nmin);
     int unreliable = strcmp(status, "UNRELIABLE") == 0;
-    CHECK(le_def(mn, q1) && le_def(q1, med) && le_def(med, q3) && le_def(q3, mx),
+    CHECK(le_def(mn, q1) && le_def(q1, q3) && le_def(q3, mx) && le_def(mn, med) &&
+              le_def(med, mx) && (in_passes || (le_def(q1, med) && le_def(med, q3))),
           "row %zu (%s): quantiles out of order", r, bench);
     CHECK(le_def(mn, mean) && le_def(mean, mx) && le_def(mn, tmean) && le_def(tmean, mx),
           "row %zu: mean outside range", r);
     CHECK(le_def(lo, med) && le_def(med, hi), "row %zu (%s): median outside its CI", r, bench);
     CHECK(unreliable || (!isnan(med) && !isnan(tmean) && !isnan(q1) && !isnan(lo)),
           "row %zu (%s): %s with an empty statistic", r, bench, status);
-    CHECK(n < 2 || (sd >= 0 && se >= 0), "row %zu: negative spread", r);
+    /* One pass has no between-pass error yet (a run stopped early). */
+    CHECK(n < 2 || (sd >= 0 && (se >= 0 || (in_passes && passes < 2 && isnan(se)))),
+          "row %zu: negative spread", r);
     CHECK(unreliable || med > 0, "row %zu: non-positive median", r);
     /* An event (an observation 100x the median) is left out and keeps the
      * row from SETTLED; files of earlier versions have no events column. */
     double ev = num(t, r, "events");
     CHECK(str(t, r, "events")[0] == '\0' || (ev >= 0 && ev == floor(ev)), "row %zu: events '%s'", r,
           str(t, r, "events"));
-    CHECK(!(ev > 0) || strcmp(status, "SETTLED") != 0, "row %zu (%s): SETTLED with %g events", r,
-          bench, ev);
+    CHECK(in_passes || !(ev > 0) || strcmp(status, "SETTLED") != 0,
+          "row %zu (%s): SETTLED with %g events", r, bench, ev);
     /* Minor page faults in the kept timed batches: a count, empty only in
      * files of earlier versions. */
     double flt = num(t, r, "faults");
@@ -142,6 +154,15 @@ static void check_row(const mbx_csv_table *t, size_t r)
           "row %zu: bad stop_rule '%s'", r, str(t, r, "stop_rule"));
     if (strcmp(status, "SETTLED") != 0)
         return;
+    if (in_passes) {
+        /* SETTLED in passes: the between-pass relative error under the
+         * rule's EPS (fixed:N has the scheduler's default target). */
+        CHECK(passes >= 2 && se >= 0, "row %zu (%s): SETTLED with %g passes", r, bench, passes);
+        if (rule.kind != MBX_STOP_FIXED)
+            CHECK(le_rounded(se, med, rule.eps),
+                  "row %zu (%s %g B): SETTLED but stderr/median = %g", r, bench, bytes, se / med);
+        return;
+    }
     switch (rule.kind) {
     case MBX_STOP_STDERR:
         CHECK(le_rounded(se, tmean, rule.eps), "row %zu (%s %g B): SETTLED but stderr/tmean = %g",
