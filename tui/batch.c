@@ -1232,6 +1232,10 @@ static int sched_curve(run_state *st, mbx_sched *sch, const mbx_sched_opts *so, 
         cv.geometric = s->axis == AXIS_SIZE;
         cv.min_ratio = s->axis == AXIS_SIZE ? MBX_REFINE_MIN_RATIO : 0.0;
     }
+    /* nmin and nmax bound each pass (a test or a slow machine keeps
+     * passes short with a small nmax). */
+    cv.pass_nmin = s->meas->nmin;
+    cv.pass_nmax = s->meas->nmax > s->meas->nmin ? s->meas->nmax : s->meas->nmin;
     const mbx_stop_rule *rule = &s->meas->stop;
     if (rule->kind == MBX_STOP_FIXED) { /* N observations over exactly R passes */
         cv.fixed_n = (rule->fixed + so->passes.min_passes - 1) / so->passes.min_passes;

@@ -39,6 +39,7 @@ typedef struct scurve {
     mbx_passes_opts po; /* the scheduler's, with the curve's eps */
     size_t fixed_n;     /* observations per pass; 0: a pilot sizes them */
     size_t max_passes;
+    size_t nmin, nmax; /* observations per pass */
     size_t proposed;
 } scurve;
 
@@ -202,6 +203,13 @@ int mbx_sched_add_curve(mbx_sched *s, const mbx_sched_curve *c, size_t *id)
         k->po.eps = c->eps;
     k->fixed_n = c->fixed_n ? c->fixed_n : s->o.fixed_n;
     k->max_passes = c->max_passes ? c->max_passes : s->o.max_passes;
+    k->nmin = c->pass_nmin ? c->pass_nmin : s->o.pass_nmin;
+    k->nmax = c->pass_nmax ? c->pass_nmax : s->o.pass_nmax;
+    if (k->nmax < k->nmin) {
+        free(k->grid);
+        mbx_refine_free(k->rf);
+        return MBX_E_INVAL;
+    }
     if (c->refine_eps > 0 && c->budget > 0) {
         mbx_refine_opts ro = {.eps = c->refine_eps,
                               .budget = c->budget,
@@ -556,8 +564,9 @@ int mbx_sched_pass_done(mbx_sched *s, const mbx_sched_pass_report *rep)
     if (pilot && !bad) {
         s->st.pilots++;
         double n = ceil(s->o.pass_floor / med * (1 - 1e-9)); /* 1 ms / 1 us is 1000 */
-        size_t k = n > (double)s->o.pass_nmax ? s->o.pass_nmax : (size_t)n;
-        p->per_pass = k < s->o.pass_nmin ? s->o.pass_nmin : k;
+        const scurve *cv = &s->cv[p->curve];
+        size_t k = n > (double)cv->nmax ? cv->nmax : (size_t)n;
+        p->per_pass = k < cv->nmin ? cv->nmin : k;
         return MBX_OK;
     }
     s->st.passes += !pilot;

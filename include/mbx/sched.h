@@ -84,6 +84,8 @@ typedef struct mbx_sched_curve {
     double eps;        /* this curve's between-pass target; 0: the scheduler's */
     size_t fixed_n;    /* observations per pass, no pilot; 0: the scheduler's */
     size_t max_passes; /* this curve's passes per point at most; 0: the scheduler's */
+    size_t pass_nmin;  /* this curve's fewest observations per pass; 0: the scheduler's */
+    size_t pass_nmax;  /* and most (>= pass_nmin); 0: the scheduler's */
     void *ud;          /* the front end's, returned in requests */
 } mbx_sched_curve;
 

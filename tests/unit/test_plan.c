@@ -211,7 +211,7 @@ static void test_sample_pingpong(void **state)
     assert_doubling(&m->sizes, 1, 4194304, 2);
     assert_stderr_3pct(m);
     assert_int_equal(m->nmin, 16);
-    assert_int_equal(m->nmax, 1000);
+    assert_int_equal(m->nmax, 20000);
     free(p);
 }
 
@@ -229,7 +229,7 @@ static void test_sample_quick(void **state)
     assert_doubling(&lat->sizes, 1, 65536, 4);
     assert_stderr_3pct(lat);
     assert_int_equal(lat->nmin, 16);
-    assert_int_equal(lat->nmax, 1000);
+    assert_int_equal(lat->nmax, 20000);
 
     assert_string_equal(coll->label, "collectives");
     assert_int_equal(coll->nbench, 3);
