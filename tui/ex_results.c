@@ -347,8 +347,10 @@ void ex_draw_results(explorer *x, const mbx_rect *body)
 
 void ex_points_free(explorer *x)
 {
-    for (size_t i = 0; x->pts && i < x->npts; i++)
+    for (size_t i = 0; x->pts && i < x->npts; i++) {
         free(x->pts[i].obs);
+        free(x->pts[i].pm);
+    }
     free(x->pts);
     x->pts = NULL;
     x->npts = 0;

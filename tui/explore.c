@@ -270,10 +270,7 @@ static void teardown(explorer *x)
     x->sig = NULL;
     x->capsig = 0;
     mbx_monitor_free(&x->mon);
-    ex_refine_reset(x);
-    free(x->ref);
-    x->ref = NULL;
-    x->capref = 0;
+    ex_sched_free(x);
     free(x->lat);
     x->lat = NULL;
 }
