@@ -20,6 +20,10 @@
  *    uncertainty); new points join the next round;
  *  - a monitor probe (MBX_SCHED_PROBE) is asked for before round 0 and then
  *    whenever probe_every seconds of run time have passed, between passes.
+ * Passes are paced: a point's k-th pass (k < min_passes) is not due before
+ * its first pass's start + k * min_span / (min_passes - 1), so its first R
+ * passes spread over S seconds however short a round is; when nothing is
+ * due the scheduler answers MBX_SCHED_WAIT.
  * A point is final when its passes are SETTLED (mbx_passes: at least
  * min_passes passes over at least min_span seconds, between-pass relative
  * error below eps), when it has max_passes passes, when a pass of it was
@@ -44,7 +48,7 @@
 
 #define MBX_SCHED_PASS_FLOOR_S 1e-3 /* a pass lasts at least this long */
 #define MBX_SCHED_PASS_NMIN 16      /* and takes at least this many observations */
-#define MBX_SCHED_PASS_NMAX 100000  /* and at most this many */
+#define MBX_SCHED_PASS_NMAX 20000   /* and at most this many */
 #define MBX_SCHED_PILOT_N 8         /* observations of a point's pilot */
 #define MBX_SCHED_MAX_PASSES 40     /* passes one point may get by default */
 #define MBX_SCHED_PROBE_EVERY_S 0.1 /* run seconds between monitor probes */
@@ -72,18 +76,19 @@ typedef struct mbx_sched_opts {
 typedef struct mbx_sched_curve {
     const uint64_t *grid; /* x of the grid points, ngrid entries, distinct */
     size_t ngrid;
-    double refine_eps;  /* mbx_refine eps; 0: no refinement */
-    size_t budget;      /* refined points at most */
-    uint64_t align;     /* refined x are multiples of this (0: 1) */
-    int geometric;      /* 1: split at the geometric mean (sizes) */
-    double min_ratio;   /* mbx_refine min_ratio (0: none) */
-    void *ud;           /* the front end's, returned in requests */
+    double refine_eps; /* mbx_refine eps; 0: no refinement */
+    size_t budget;     /* refined points at most */
+    uint64_t align;    /* refined x are multiples of this (0: 1) */
+    int geometric;     /* 1: split at the geometric mean (sizes) */
+    double min_ratio;  /* mbx_refine min_ratio (0: none) */
+    void *ud;          /* the front end's, returned in requests */
 } mbx_sched_curve;
 
 typedef enum mbx_sched_kind {
     MBX_SCHED_DONE = 0,  /* nothing left: every point is final */
     MBX_SCHED_PASS = 1,  /* measure a pass (or the pilot) of a point */
     MBX_SCHED_PROBE = 2, /* take a monitor probe and report it */
+    MBX_SCHED_WAIT = 3,  /* nothing is due yet: idle for `wait` seconds, then ask again */
 } mbx_sched_kind;
 
 typedef struct mbx_sched_req {
@@ -98,6 +103,7 @@ typedef struct mbx_sched_req {
     size_t nobs;  /* observations to take (fixed count) */
     int warm;     /* 1: full warm-up (pilot or first pass); 0: light */
     size_t round; /* the round this request belongs to */
+    double wait;  /* WAIT: seconds to idle (at most 0.05; nothing to report) */
 } mbx_sched_req;
 
 /* What the front end reports for a PASS request. r is the measurement's
@@ -156,7 +162,7 @@ MBX_NODISCARD int mbx_sched_keep(mbx_sched *s, size_t curve, uint64_t x, int ref
  * from the front end's clock; non-decreasing). Exactly one request is
  * outstanding at a time: call mbx_sched_pass_done or mbx_sched_probe_done
  * (or mbx_sched_pass_failed) before asking again; asking again first
- * returns the same request. Returns the kind (MBX_SCHED_DONE when nothing
+ * returns the same request (a WAIT needs no answer). Returns the kind (MBX_SCHED_DONE when nothing
  * is left) or MBX_E_NOMEM. */
 MBX_NODISCARD int mbx_sched_next(mbx_sched *s, double now, mbx_sched_req *out);
 
@@ -186,8 +192,7 @@ void mbx_sched_stop(mbx_sched *s);
 size_t mbx_sched_points(const mbx_sched *s);
 
 /* Where point i stands. Errors: MBX_E_INVAL (no such point). */
-MBX_NODISCARD int mbx_sched_point_info_get(const mbx_sched *s, size_t i,
-                                           mbx_sched_point_info *out);
+MBX_NODISCARD int mbx_sched_point_info_get(const mbx_sched *s, size_t i, mbx_sched_point_info *out);
 
 /* Points that became final since the last call, in the order they did;
  * writes at most cap indices to out and returns how many it wrote (call

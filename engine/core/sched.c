@@ -1,0 +1,808 @@
+/* The scheduler that measures in passes (see mbx/sched.h for the contract,
+ * docs/algorithms.md "The scheduler (issue 16)" for the reasoning). */
+#include "mbx/sched.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mbx/levels.h"
+#include "mbx/refine.h"
+#include "mbx/stats.h"
+
+/* Waits are handed out in slices no longer than this, so a front end
+ * that sleeps through them still draws, probes and sees Ctrl-C. */
+#define WAIT_SLICE_S 0.05
+
+typedef struct spoint {
+    size_t curve;
+    uint64_t x;
+    int refined, kept, final, failed;
+    double kept_y;
+    size_t per_pass; /* observations per pass; 0: a pilot first */
+    mbx_pass *pass;
+    size_t npass, cappass;
+    double *obs;
+    size_t nobs, capobs;
+    mbx_result last; /* the last pass's row: everything but the statistics */
+    int bad;         /* a pass was UNRELIABLE or INVALID: last holds it */
+    size_t batches, invalid, events, faults;
+    double wall;
+    int fed; /* its value went to the curve's refinement at least once */
+} spoint;
+
+typedef struct scurve {
+    uint64_t *grid;
+    size_t ngrid;
+    mbx_sched_curve c; /* grid points at the copy above */
+    mbx_refine *rf;    /* NULL: no refinement */
+    size_t proposed;
+} scurve;
+
+struct mbx_sched {
+    mbx_sched_opts o;
+    scurve *cv;
+    size_t ncv, capcv;
+    spoint *pt;
+    size_t npt, cappt;
+    size_t *queue; /* this round's points, in order */
+    size_t nq, qpos, capq;
+    size_t issued_in_round;
+    size_t rounds;
+    int started, stopped;
+    int outstanding; /* a request is out: out_req */
+    mbx_sched_req out_req;
+    size_t *finals;
+    size_t nfin, capfin, finpos;
+    double *pt_t, *pt_v; /* probes */
+    size_t nprobe, capprobe;
+    double last_probe_t;
+    uint64_t rng;
+    mbx_sched_stats st;
+    double *scratch;
+    size_t capscratch;
+};
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return MBX_OK;
+    size_t n = *cap ? *cap : 16;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(*p, n * size);
+    if (!q)
+        return MBX_E_NOMEM;
+    *p = q;
+    *cap = n;
+    return MBX_OK;
+}
+
+void mbx_sched_opts_init(mbx_sched_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    mbx_passes_opts_init(&o->passes);
+    o->pass_floor = MBX_SCHED_PASS_FLOOR_S;
+    o->pass_nmin = MBX_SCHED_PASS_NMIN;
+    o->pass_nmax = MBX_SCHED_PASS_NMAX;
+    o->max_passes = MBX_SCHED_MAX_PASSES;
+    o->probe_every = MBX_SCHED_PROBE_EVERY_S;
+    o->seed = 0x6d7062657821ull;
+}
+
+int mbx_sched_create(const mbx_sched_opts *o, mbx_sched **out)
+{
+    if (!out)
+        return MBX_E_INVAL;
+    *out = NULL;
+    mbx_sched_opts d;
+    mbx_sched_opts_init(&d);
+    if (o)
+        d = *o;
+    if (d.pass_floor == 0)
+        d.pass_floor = MBX_SCHED_PASS_FLOOR_S;
+    if (d.pass_nmin == 0)
+        d.pass_nmin = MBX_SCHED_PASS_NMIN;
+    if (d.pass_nmax == 0)
+        d.pass_nmax = MBX_SCHED_PASS_NMAX;
+    if (d.max_passes == 0)
+        d.max_passes = MBX_SCHED_MAX_PASSES;
+    if (d.probe_every == 0)
+        d.probe_every = MBX_SCHED_PROBE_EVERY_S;
+    if (!(d.passes.eps > 0 && d.passes.eps < 1) || d.passes.min_passes == 0 ||
+        d.passes.min_passes > MBX_PASSES_MAX || !(d.passes.min_span >= 0) ||
+        !isfinite(d.passes.min_span) || !(d.pass_floor > 0) || !isfinite(d.pass_floor) ||
+        d.pass_nmax < d.pass_nmin || d.max_passes < d.passes.min_passes ||
+        d.max_passes > MBX_PASSES_MAX || !(d.time_limit >= 0) || !isfinite(d.probe_every) ||
+        !(d.resolution >= 0) || !isfinite(d.resolution))
+        return MBX_E_INVAL;
+    mbx_sched *s = calloc(1, sizeof *s);
+    if (!s)
+        return MBX_E_NOMEM;
+    s->o = d;
+    s->rng = d.seed;
+    s->last_probe_t = -INFINITY;
+    *out = s;
+    return MBX_OK;
+}
+
+void mbx_sched_free(mbx_sched *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->ncv; i++) {
+        free(s->cv[i].grid);
+        mbx_refine_free(s->cv[i].rf);
+    }
+    for (size_t i = 0; i < s->npt; i++) {
+        free(s->pt[i].pass);
+        free(s->pt[i].obs);
+    }
+    free(s->cv);
+    free(s->pt);
+    free(s->queue);
+    free(s->finals);
+    free(s->pt_t);
+    free(s->pt_v);
+    free(s->scratch);
+    free(s);
+}
+
+static long find_point(const mbx_sched *s, size_t curve, uint64_t x)
+{
+    for (size_t i = 0; i < s->npt; i++)
+        if (s->pt[i].curve == curve && s->pt[i].x == x)
+            return (long)i;
+    return -1;
+}
+
+static int add_point(mbx_sched *s, size_t curve, uint64_t x, int refined, size_t *idx)
+{
+    int rc = grow((void **)&s->pt, &s->cappt, s->npt + 1, sizeof *s->pt);
+    if (rc)
+        return rc;
+    spoint *p = &s->pt[s->npt];
+    memset(p, 0, sizeof *p);
+    p->curve = curve;
+    p->x = x;
+    p->refined = refined;
+    p->kept_y = NAN;
+    p->per_pass = s->o.fixed_n;
+    *idx = s->npt++;
+    s->st.points = s->npt;
+    return MBX_OK;
+}
+
+int mbx_sched_add_curve(mbx_sched *s, const mbx_sched_curve *c, size_t *id)
+{
+    if (!s || !c || !id || !c->grid || c->ngrid == 0 || s->started)
+        return MBX_E_INVAL;
+    for (size_t i = 0; i < c->ngrid; i++)
+        for (size_t j = 0; j < i; j++)
+            if (c->grid[i] == c->grid[j])
+                return MBX_E_INVAL;
+    int rc = grow((void **)&s->cv, &s->capcv, s->ncv + 1, sizeof *s->cv);
+    if (rc)
+        return rc;
+    scurve *k = &s->cv[s->ncv];
+    memset(k, 0, sizeof *k);
+    k->grid = malloc(c->ngrid * sizeof *k->grid);
+    if (!k->grid)
+        return MBX_E_NOMEM;
+    memcpy(k->grid, c->grid, c->ngrid * sizeof *k->grid);
+    k->ngrid = c->ngrid;
+    k->c = *c;
+    k->c.grid = k->grid;
+    if (c->refine_eps > 0 && c->budget > 0) {
+        mbx_refine_opts ro = {.eps = c->refine_eps,
+                              .budget = c->budget,
+                              .align = c->align,
+                              .geometric = c->geometric,
+                              .min_ratio = c->min_ratio};
+        if ((rc = mbx_refine_create(&ro, &k->rf)) < 0) {
+            free(k->grid);
+            return rc;
+        }
+    }
+    size_t cid = s->ncv++;
+    for (size_t i = 0; i < c->ngrid; i++) {
+        size_t idx;
+        if ((rc = add_point(s, cid, c->grid[i], 0, &idx)) < 0)
+            return rc;
+    }
+    *id = cid;
+    return MBX_OK;
+}
+
+int mbx_sched_keep(mbx_sched *s, size_t curve, uint64_t x, int refined, double y)
+{
+    if (!s || curve >= s->ncv || s->started || (!isnan(y) && !(y > 0 && isfinite(y))))
+        return MBX_E_INVAL;
+    long i = find_point(s, curve, x);
+    size_t idx;
+    if (i < 0) {
+        int rc = add_point(s, curve, x, 1, &idx);
+        if (rc)
+            return rc;
+    } else {
+        idx = (size_t)i;
+    }
+    spoint *p = &s->pt[idx];
+    p->kept = p->final = 1;
+    p->refined = refined;
+    p->kept_y = y;
+    s->st.final++;
+    if (s->cv[curve].rf && y > 0) {
+        if (mbx_refine_add(s->cv[curve].rf, x, y) < 0)
+            return MBX_E_INVAL;
+        p->fed = 1;
+    }
+    return MBX_OK;
+}
+
+/* splitmix64 */
+static uint64_t next_rand(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void shuffle(size_t *a, size_t n, uint64_t *state)
+{
+    for (size_t i = n; i > 1; i--) {
+        uint64_t lim = UINT64_MAX - UINT64_MAX % i, r;
+        do
+            r = next_rand(state);
+        while (r >= lim);
+        size_t j = (size_t)(r % i);
+        size_t t = a[i - 1];
+        a[i - 1] = a[j];
+        a[j] = t;
+    }
+}
+
+/* The between-pass state of a point, levels from the probes when known. */
+static int level_at(const mbx_sched *s, const mbx_levels *lv, double t)
+{
+    if (!lv || lv->nlevel < 2 || s->nprobe == 0)
+        return MBX_PASSES_NO_LEVEL;
+    /* The probe just before t (or the first one). */
+    size_t lo = 0, hi = s->nprobe;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->pt_t[mid] <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t k = lo ? lo - 1 : 0;
+    for (size_t g = 0; g < lv->nseg; g++)
+        if (k >= lv->seg[g].begin && k < lv->seg[g].end)
+            return lv->seg[g].level;
+    return MBX_PASSES_NO_LEVEL;
+}
+
+static int passes_of(const mbx_sched *s, const spoint *p, const mbx_levels *lv, mbx_passes **out)
+{
+    int rc = mbx_passes_create(&s->o.passes, out);
+    for (size_t k = 0; rc == MBX_OK && k < p->npass; k++) {
+        mbx_pass ps = p->pass[k];
+        ps.level = level_at(s, lv, 0.5 * (ps.t_start + ps.t_end));
+        rc = mbx_passes_add(*out, &ps);
+    }
+    if (rc) {
+        mbx_passes_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+static int point_state(const mbx_sched *s, const spoint *p, mbx_passes_result *r)
+{
+    mbx_passes *ps;
+    int rc = passes_of(s, p, NULL, &ps);
+    if (rc)
+        return rc;
+    rc = mbx_passes_result_get(ps, r);
+    mbx_passes_free(ps);
+    return rc;
+}
+
+static int push_final(mbx_sched *s, size_t i)
+{
+    int rc = grow((void **)&s->finals, &s->capfin, s->nfin + 1, sizeof *s->finals);
+    if (rc)
+        return rc;
+    s->finals[s->nfin++] = i;
+    s->st.final++;
+    return MBX_OK;
+}
+
+static int make_final(mbx_sched *s, size_t i)
+{
+    spoint *p = &s->pt[i];
+    if (p->final)
+        return MBX_OK;
+    p->final = 1;
+    mbx_passes_result r;
+    if (p->npass && !p->bad && point_state(s, p, &r) == MBX_OK && r.verdict == MBX_PASSES_SETTLED)
+        s->st.settled++;
+    return push_final(s, i);
+}
+
+/* When the point's next pass is due: R passes spread evenly over S. */
+static double due_at(const mbx_sched *s, const spoint *p)
+{
+    if (p->npass == 0 || s->o.passes.min_passes < 2)
+        return -INFINITY;
+    size_t r = s->o.passes.min_passes, k = p->npass < r - 1 ? p->npass : r - 1;
+    return p->pass[0].t_start + (double)k * s->o.passes.min_span / (double)(r - 1);
+}
+
+/* Refinement between rounds: each curve whose every live point has a
+ * value (two passes, or final with a value) feeds them and takes all the
+ * proposals it has. */
+static int refine_round(mbx_sched *s)
+{
+    for (size_t c = 0; c < s->ncv; c++) {
+        scurve *k = &s->cv[c];
+        if (!k->rf)
+            continue;
+        int ready = 1;
+        for (size_t i = 0; i < s->npt && ready; i++) {
+            const spoint *p = &s->pt[i];
+            if (p->curve != c || p->kept)
+                continue;
+            if (p->npass < 2 && !(p->final && p->npass >= 1) && !(p->final && p->failed))
+                ready = 0;
+        }
+        if (!ready)
+            continue;
+        for (size_t i = 0; i < s->npt; i++) {
+            spoint *p = &s->pt[i];
+            if (p->curve != c || p->kept || p->bad || p->failed || p->npass == 0)
+                continue;
+            mbx_passes_result r;
+            int rc = point_state(s, p, &r);
+            if (rc)
+                return rc;
+            if (r.b.value > 0 && isfinite(r.b.value)) {
+                if ((rc = mbx_refine_add(k->rf, p->x, r.b.value)) < 0 && rc != MBX_E_INVAL)
+                    return rc;
+                p->fed = 1;
+            }
+        }
+        uint64_t x;
+        while (mbx_refine_next(k->rf, &x, NULL) == 1) {
+            if (find_point(s, c, x) >= 0)
+                continue; /* cannot happen: refinement splits strictly inside */
+            size_t idx;
+            int rc = add_point(s, c, x, 1, &idx);
+            if (rc)
+                return rc;
+            k->proposed++;
+        }
+    }
+    return MBX_OK;
+}
+
+static int new_round(mbx_sched *s)
+{
+    if (s->rounds > 0) {
+        int rc = refine_round(s);
+        if (rc)
+            return rc;
+    }
+    int rc = grow((void **)&s->queue, &s->capq, s->npt + 1, sizeof *s->queue);
+    if (rc)
+        return rc;
+    s->nq = 0;
+    for (size_t i = 0; i < s->npt; i++)
+        if (!s->pt[i].final)
+            s->queue[s->nq++] = i;
+    if (!s->o.order_plan) {
+        /* Curves in the order added, points in x order, before the shuffle,
+         * so the shuffle alone decides (and the seed reproduces it). */
+        shuffle(s->queue, s->nq, &s->rng);
+    }
+    s->qpos = 0;
+    s->issued_in_round = 0;
+    s->rounds++;
+    s->st.rounds = s->rounds;
+    return MBX_OK;
+}
+
+static void make_pass_req(mbx_sched *s, size_t i, mbx_sched_req *r)
+{
+    const spoint *p = &s->pt[i];
+    memset(r, 0, sizeof *r);
+    r->kind = MBX_SCHED_PASS;
+    r->point = i;
+    r->curve = p->curve;
+    r->curve_ud = s->cv[p->curve].c.ud;
+    r->x = p->x;
+    r->refined = p->refined;
+    r->pass = p->npass;
+    r->round = s->rounds ? s->rounds - 1 : 0;
+    if (p->per_pass == 0) {
+        r->pilot = 1;
+        r->nobs = MBX_SCHED_PILOT_N;
+        r->warm = 1;
+    } else {
+        r->nobs = p->per_pass;
+        /* The first pass right after a pilot follows the pilot's warm-up. */
+        r->warm = p->npass == 0 && s->o.fixed_n > 0;
+    }
+}
+
+int mbx_sched_next(mbx_sched *s, double now, mbx_sched_req *out)
+{
+    if (!s || !out)
+        return MBX_E_INVAL;
+    if (s->outstanding) {
+        *out = s->out_req;
+        return (int)out->kind;
+    }
+    s->started = 1;
+    s->st.elapsed = now;
+    memset(out, 0, sizeof *out);
+    if (!s->stopped && s->o.time_limit > 0 && now >= s->o.time_limit)
+        mbx_sched_stop(s);
+    if (s->stopped)
+        return MBX_SCHED_DONE;
+    if (s->o.probe_every > 0 && now - s->last_probe_t >= s->o.probe_every) {
+        out->kind = MBX_SCHED_PROBE;
+        s->out_req = *out;
+        s->outstanding = 1;
+        return MBX_SCHED_PROBE;
+    }
+    for (;;) {
+        while (s->qpos < s->nq) {
+            size_t i = s->queue[s->qpos];
+            spoint *p = &s->pt[i];
+            if (p->final) {
+                s->qpos++;
+                continue;
+            }
+            /* A pilot is followed at once by the point's first pass. */
+            if ((p->per_pass > 0 && p->npass == 0) || due_at(s, p) <= now) {
+                make_pass_req(s, i, out);
+                goto issue;
+            }
+            s->qpos++;
+        }
+        size_t live = 0;
+        for (size_t k = 0; k < s->nq; k++)
+            live += !s->pt[s->queue[k]].final;
+        if (s->rounds > 0 && s->issued_in_round == 0 && live > 0)
+            break; /* nothing of this round was due: wait, then look again */
+        int rc = new_round(s);
+        if (rc)
+            return rc;
+        if (s->nq == 0) {
+            mbx_sched_stop(s);
+            return MBX_SCHED_DONE;
+        }
+    }
+    /* Every live point waits for its next pass to be due. */
+    s->qpos = 0;
+    double t = INFINITY;
+    for (size_t k = 0; k < s->nq; k++)
+        if (!s->pt[s->queue[k]].final) {
+            double d = due_at(s, &s->pt[s->queue[k]]);
+            t = d < t ? d : t;
+        }
+    double w = t - now;
+    if (!(w > 1e-4))
+        w = 1e-4;
+    if (w > WAIT_SLICE_S)
+        w = WAIT_SLICE_S;
+    if (s->o.probe_every > 0 && s->last_probe_t + s->o.probe_every - now < w)
+        w = fmax(1e-4, s->last_probe_t + s->o.probe_every - now);
+    out->kind = MBX_SCHED_WAIT;
+    out->wait = w;
+    return MBX_SCHED_WAIT;
+issue:
+    s->issued_in_round++;
+    if (!out->pilot)
+        s->qpos++;
+    s->out_req = *out;
+    s->outstanding = 1;
+    return MBX_SCHED_PASS;
+}
+
+static int keep_obs(mbx_sched *s, spoint *p, const double *obs, size_t n)
+{
+    (void)s;
+    if (n == 0)
+        return MBX_OK;
+    int rc = grow((void **)&p->obs, &p->capobs, p->nobs + n, sizeof *p->obs);
+    if (rc)
+        return rc;
+    memcpy(p->obs + p->nobs, obs, n * sizeof *obs);
+    p->nobs += n;
+    return MBX_OK;
+}
+
+int mbx_sched_pass_done(mbx_sched *s, const mbx_sched_pass_report *rep)
+{
+    if (!s || !rep || !rep->r || !s->outstanding || s->out_req.kind != MBX_SCHED_PASS)
+        return MBX_E_INVAL;
+    const mbx_result *r = rep->r;
+    int bad = r->status == MBX_POINT_UNRELIABLE || r->status == MBX_POINT_INVALID;
+    double med = r->s.median;
+    if (!bad && !(med > 0 && isfinite(med)))
+        return MBX_E_INVAL;
+    if (!(rep->t_start <= rep->t_end) || !isfinite(rep->t_start) || !isfinite(rep->t_end))
+        return MBX_E_INVAL;
+    size_t i = s->out_req.point;
+    spoint *p = &s->pt[i];
+    int pilot = s->out_req.pilot;
+    s->outstanding = 0;
+    if (pilot && !bad) {
+        s->st.pilots++;
+        double n = ceil(s->o.pass_floor / med * (1 - 1e-9)); /* 1 ms / 1 us is 1000 */
+        size_t k = n > (double)s->o.pass_nmax ? s->o.pass_nmax : (size_t)n;
+        p->per_pass = k < s->o.pass_nmin ? s->o.pass_nmin : k;
+        return MBX_OK;
+    }
+    s->st.passes += !pilot;
+    p->last = *r;
+    p->batches += r->batches;
+    p->wall += r->wall;
+    p->invalid += r->invalid;
+    p->events += r->events;
+    p->faults += r->faults;
+    if (bad) {
+        p->bad = 1;
+        return make_final(s, i);
+    }
+    int rc = grow((void **)&p->pass, &p->cappass, p->npass + 1, sizeof *p->pass);
+    if (rc)
+        return rc;
+    p->pass[p->npass++] = (mbx_pass){.median = med,
+                                     .n = r->s.n ? r->s.n : 1,
+                                     .t_start = rep->t_start,
+                                     .t_end = rep->t_end,
+                                     .level = MBX_PASSES_NO_LEVEL};
+    if ((rc = keep_obs(s, p, rep->obs, rep->nobs)) != MBX_OK)
+        return rc;
+    mbx_passes_result pr;
+    if ((rc = point_state(s, p, &pr)) != MBX_OK)
+        return rc;
+    if (pr.verdict == MBX_PASSES_SETTLED || p->npass >= s->o.max_passes)
+        return make_final(s, i);
+    return MBX_OK;
+}
+
+void mbx_sched_pass_failed(mbx_sched *s)
+{
+    if (!s || !s->outstanding || s->out_req.kind != MBX_SCHED_PASS)
+        return;
+    s->outstanding = 0;
+    size_t i = s->out_req.point;
+    s->pt[i].failed = 1;
+    (void)make_final(s, i);
+}
+
+int mbx_sched_probe_done(mbx_sched *s, double t, double value)
+{
+    if (!s || !s->outstanding || s->out_req.kind != MBX_SCHED_PROBE)
+        return MBX_E_INVAL;
+    s->outstanding = 0;
+    s->last_probe_t = t;
+    s->st.probes++;
+    if (!(value > 0 && isfinite(value)) || !isfinite(t))
+        return MBX_OK;
+    size_t c1 = s->capprobe;
+    int rc = grow((void **)&s->pt_t, &c1, s->nprobe + 1, sizeof *s->pt_t);
+    if (rc)
+        return rc;
+    size_t c2 = s->capprobe;
+    if ((rc = grow((void **)&s->pt_v, &c2, s->nprobe + 1, sizeof *s->pt_v)) != MBX_OK)
+        return rc;
+    s->capprobe = c1 < c2 ? c1 : c2;
+    s->pt_t[s->nprobe] = t;
+    s->pt_v[s->nprobe++] = value;
+    return MBX_OK;
+}
+
+void mbx_sched_stop(mbx_sched *s)
+{
+    if (!s)
+        return;
+    s->outstanding = 0;
+    s->stopped = 1;
+    for (size_t i = 0; i < s->npt; i++)
+        if (!s->pt[i].final && s->pt[i].npass > 0)
+            (void)make_final(s, i);
+}
+
+size_t mbx_sched_points(const mbx_sched *s)
+{
+    return s ? s->npt : 0;
+}
+
+static mbx_point_status status_of(const spoint *p, const mbx_passes_result *r)
+{
+    if (p->bad)
+        return p->last.status;
+    return r->verdict == MBX_PASSES_SETTLED ? MBX_POINT_SETTLED : MBX_POINT_UNSETTLED;
+}
+
+int mbx_sched_point_info_get(const mbx_sched *s, size_t i, mbx_sched_point_info *out)
+{
+    if (!s || !out || i >= s->npt)
+        return MBX_E_INVAL;
+    const spoint *p = &s->pt[i];
+    memset(out, 0, sizeof *out);
+    out->curve = p->curve;
+    out->x = p->x;
+    out->refined = p->refined;
+    out->final = p->final;
+    int rc = point_state(s, p, &out->passes);
+    if (rc)
+        return rc;
+    out->status = status_of(p, &out->passes);
+    return MBX_OK;
+}
+
+size_t mbx_sched_take_final(mbx_sched *s, size_t *out, size_t cap)
+{
+    size_t n = 0;
+    while (s && out && n < cap && s->finpos < s->nfin)
+        out[n++] = s->finals[s->finpos++];
+    return n;
+}
+
+static double probe_before(const mbx_sched *s, double t)
+{
+    double v = NAN;
+    for (size_t k = 0; k < s->nprobe && s->pt_t[k] <= t; k++)
+        v = s->pt_v[k];
+    return v;
+}
+
+int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
+{
+    if (!s || !out || i >= s->npt)
+        return MBX_E_INVAL;
+    spoint *p = &s->pt[i];
+    if (p->failed || p->kept || (p->npass == 0 && !p->bad))
+        return MBX_E_INVAL;
+    *out = p->last;
+    out->refined = p->refined;
+    out->batches = p->batches;
+    out->wall = p->wall;
+    out->invalid = p->invalid;
+    out->faults = p->faults;
+    if (p->bad && p->npass == 0)
+        return MBX_OK; /* the failing pass's row as it is */
+    mbx_levels lv;
+    memset(&lv, 0, sizeof lv);
+    int have_lv = s->nprobe >= 2 && mbx_levels_detect(s->pt_v, s->nprobe, NULL, &lv) == MBX_OK;
+    mbx_passes *ps;
+    int rc = passes_of(s, p, have_lv ? &lv : NULL, &ps);
+    mbx_passes_result r;
+    if (rc == MBX_OK)
+        rc = mbx_passes_result_get(ps, &r);
+    mbx_passes_level lvl[2] = {{0, 0, NAN}, {0, 0, NAN}};
+    size_t nl = 0;
+    if (rc == MBX_OK && r.nlevels > 0) {
+        mbx_passes_level *all = malloc(r.nlevels * sizeof *all);
+        if (!all)
+            rc = MBX_E_NOMEM;
+        else if ((rc = mbx_passes_levels(ps, all, r.nlevels, &nl)) == MBX_OK && nl > 0) {
+            lvl[0] = all[0];
+            lvl[1] = all[nl - 1];
+        }
+        free(all);
+    }
+    mbx_passes_free(ps);
+    mbx_levels_free(&lv);
+    if (rc)
+        return rc;
+    /* Location statistics over the pooled observations. */
+    if (p->nobs > 0) {
+        if ((rc = grow((void **)&s->scratch, &s->capscratch, p->nobs, sizeof *s->scratch)) != 0)
+            return rc;
+        mbx_summary sm;
+        size_t events = 0;
+        if (mbx_stats_summarize_events(p->obs, p->nobs, s->o.resolution, s->scratch, &sm,
+                                       &events) == MBX_OK) {
+            out->s = sm;
+            out->events = events;
+        }
+    }
+    out->iid_stderr = out->s.stderr_;
+    out->iid_ci_lo = out->s.ci_lo;
+    out->iid_ci_hi = out->s.ci_hi;
+    out->s.median = r.b.value;
+    out->s.stderr_ = r.b.se;
+    out->s.ci_lo = r.b.ci_lo;
+    out->s.ci_hi = r.b.ci_hi;
+    out->s.ci_exact = r.b.ci_exact;
+    if (p->nobs == 0)
+        out->s.n = r.n_obs;
+    out->passes = p->npass;
+    out->pass_span = r.span;
+    out->levels = nl > 0 ? nl : (s->nprobe > 0 ? 1 : 0);
+    out->level_lo = nl > 0 ? lvl[0].median : (out->levels ? r.b.value : NAN);
+    out->level_hi = nl > 0 ? lvl[1].median : (out->levels ? r.b.value : NAN);
+    out->status = status_of(p, &r);
+    out->probe = probe_before(s, p->pass[0].t_start);
+    out->probe_after = probe_before(s, p->pass[p->npass - 1].t_end);
+    out->remeasured = 0;
+    return MBX_OK;
+}
+
+const double *mbx_sched_obs(const mbx_sched *s, size_t i, size_t *n)
+{
+    if (!s || i >= s->npt) {
+        if (n)
+            *n = 0;
+        return NULL;
+    }
+    if (n)
+        *n = s->pt[i].nobs;
+    return s->pt[i].obs;
+}
+
+const double *mbx_sched_pass_medians(const mbx_sched *s, size_t i, size_t *n)
+{
+    if (!s || i >= s->npt) {
+        if (n)
+            *n = 0;
+        return NULL;
+    }
+    mbx_sched *m = (mbx_sched *)s; /* the scratch is the object's own */
+    const spoint *p = &s->pt[i];
+    if (grow((void **)&m->scratch, &m->capscratch, p->npass + 1, sizeof *m->scratch) != MBX_OK) {
+        if (n)
+            *n = 0;
+        return NULL;
+    }
+    for (size_t k = 0; k < p->npass; k++)
+        m->scratch[k] = p->pass[k].median;
+    if (n)
+        *n = p->npass;
+    return m->scratch;
+}
+
+void mbx_sched_curve_refine(const mbx_sched *s, size_t c, size_t *points, size_t *refined,
+                            double *worst)
+{
+    size_t np = 0, nr = 0;
+    double w = 0;
+    if (s && c < s->ncv) {
+        for (size_t i = 0; i < s->npt; i++)
+            if (s->pt[i].curve == c) {
+                np++;
+                nr += (size_t)s->pt[i].refined;
+            }
+        if (s->cv[c].rf)
+            w = mbx_refine_worst_any(s->cv[c].rf);
+    }
+    if (points)
+        *points = np;
+    if (refined)
+        *refined = nr;
+    if (worst)
+        *worst = w;
+}
+
+void mbx_sched_probes(const mbx_sched *s, const double **t, const double **v, size_t *n)
+{
+    *t = s ? s->pt_t : NULL;
+    *v = s ? s->pt_v : NULL;
+    *n = s ? s->nprobe : 0;
+}
+
+void mbx_sched_stats_get(const mbx_sched *s, mbx_sched_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    if (s)
+        *out = s->st;
+}

@@ -1,0 +1,415 @@
+/* The scheduler (mbx/sched.h) driven by a simulated machine: time advances
+ * only by what is "measured", the machine may switch between two levels,
+ * and observations carry seeded noise. Asserts the order (round 0 covers
+ * every point of every curve before any second pass, shuffled across
+ * curves), the pacing (every settled point's passes span min_span), the
+ * pilot's sizing, fairness of interleaved curves under level switches, the
+ * stop rules and the row of a point. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "mbx/sched.h"
+
+typedef struct sim {
+    double now;
+    uint64_t rng;
+    double level_period; /* seconds per machine level; 0: one level */
+    double level_factor; /* the slow level's factor */
+    double noise;        /* relative noise of an observation */
+    double curve_scale[8];
+    double obs[20000];
+    size_t probes, waits;
+} sim;
+
+static double urand(sim *m)
+{
+    uint64_t z = (m->rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return (double)(z >> 11) / 9007199254740992.0;
+}
+
+static double level_now(const sim *m)
+{
+    if (m->level_period <= 0)
+        return 1.0;
+    return ((long)(m->now / m->level_period) % 2) ? m->level_factor : 1.0;
+}
+
+/* The true time of one observation of curve c at x, on the fast level. */
+static double truth(const sim *m, size_t c, uint64_t x)
+{
+    /* A protocol switch above 64 KiB doubles the time: not a line. */
+    return m->curve_scale[c] * (1e-6 + 1e-9 * (double)x) * (x > 65536 ? 2.0 : 1.0);
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Carry out one request; returns its kind. */
+static int step(mbx_sched *s, sim *m, mbx_sched_req *rq)
+{
+    int k = mbx_sched_next(s, m->now, rq);
+    assert_true(k >= 0);
+    if (k == MBX_SCHED_PROBE) {
+        m->probes++;
+        assert_int_equal(mbx_sched_probe_done(s, m->now, 2e-7 * level_now(m)), MBX_OK);
+    } else if (k == MBX_SCHED_WAIT) {
+        m->waits++;
+        assert_true(rq->wait > 0 && rq->wait <= 0.05 + 1e-12);
+        m->now += rq->wait;
+    } else if (k == MBX_SCHED_PASS) {
+        assert_true(rq->nobs >= 1 && rq->nobs <= 20000);
+        double t0 = m->now, base = truth(m, rq->curve, rq->x);
+        for (size_t i = 0; i < rq->nobs; i++) {
+            m->obs[i] = base * level_now(m) * (1.0 + m->noise * (urand(m) - 0.5));
+            m->now += m->obs[i];
+        }
+        m->now += 2e-5; /* the command's cost */
+        double *sorted = malloc(rq->nobs * sizeof *sorted);
+        memcpy(sorted, m->obs, rq->nobs * sizeof *sorted);
+        qsort(sorted, rq->nobs, sizeof *sorted, cmp_d);
+        mbx_result r;
+        memset(&r, 0, sizeof r);
+        r.benchmark = "sim";
+        r.s.n = rq->nobs;
+        r.s.median = sorted[rq->nobs / 2];
+        r.status = MBX_POINT_SETTLED;
+        r.batches = 1;
+        r.wall = m->now - t0;
+        free(sorted);
+        mbx_sched_pass_report rep = {&r, m->obs, rq->nobs, t0, m->now};
+        assert_int_equal(mbx_sched_pass_done(s, &rep), MBX_OK);
+    }
+    return k;
+}
+
+static mbx_sched *make(const mbx_sched_opts *o, size_t ncurves, const uint64_t *grid, size_t ng)
+{
+    mbx_sched *s;
+    assert_int_equal(mbx_sched_create(o, &s), MBX_OK);
+    for (size_t c = 0; c < ncurves; c++) {
+        mbx_sched_curve cv = {.grid = grid, .ngrid = ng};
+        size_t id;
+        assert_int_equal(mbx_sched_add_curve(s, &cv, &id), MBX_OK);
+        assert_int_equal(id, c);
+    }
+    return s;
+}
+
+static const uint64_t grid8[] = {1, 8, 64, 512, 4096, 32768, 262144, 1048576};
+
+static void round_zero_first_and_shuffled(void **state)
+{
+    (void)state;
+    mbx_sched_opts o;
+    mbx_sched_opts_init(&o);
+    o.seed = 7;
+    mbx_sched *s = make(&o, 3, grid8, 8);
+    sim m = {.rng = 1, .noise = 0.02, .curve_scale = {1, 2, 3}};
+    size_t first_curve_of[24], nfirst = 0, seen[24] = {0};
+    int order_mixed = 0, second_before_all = 0;
+    mbx_sched_req rq;
+    while (nfirst < 24) {
+        int k = step(s, &m, &rq);
+        assert_int_not_equal(k, MBX_SCHED_DONE);
+        if (k != MBX_SCHED_PASS || rq.pilot)
+            continue;
+        if (seen[rq.point]++ == 0) {
+            first_curve_of[nfirst++] = rq.curve;
+            if (nfirst > 1 && rq.curve != first_curve_of[nfirst - 2])
+                order_mixed++;
+        } else {
+            second_before_all = 1;
+        }
+    }
+    assert_false(second_before_all);
+    /* In plan order the curve would change twice; shuffled, far more. */
+    assert_true(order_mixed > 4);
+    mbx_sched_free(s);
+}
+
+static void plan_order_is_kept(void **state)
+{
+    (void)state;
+    mbx_sched_opts o;
+    mbx_sched_opts_init(&o);
+    o.order_plan = 1;
+    o.probe_every = -1;
+    mbx_sched *s = make(&o, 2, grid8, 8);
+    sim m = {.rng = 1, .noise = 0.02, .curve_scale = {1, 2}};
+    mbx_sched_req rq;
+    size_t expect = 0;
+    while (expect < 16) {
+        int k = step(s, &m, &rq);
+        assert_int_equal(k, MBX_SCHED_PASS);
+        if (rq.pilot)
+            continue;
+        assert_int_equal(rq.point, expect);
+        expect++;
+    }
+    mbx_sched_free(s);
+}
+
+static void pilot_sizes_the_passes(void **state)
+{
+    (void)state;
+    mbx_sched_opts o;
+    mbx_sched_opts_init(&o);
+    o.probe_every = -1;
+    o.order_plan = 1;
+    static const uint64_t g[] = {0, 1000000};
+    mbx_sched *s = make(&o, 1, g, 2);
+    sim m = {.rng = 3, .curve_scale = {1}};
+    mbx_sched_req rq;
+    /* Point 0: 1 us per observation: a 1 ms pass is 1000 observations. */
+    assert_int_equal(step(s, &m, &rq), MBX_SCHED_PASS);
+    assert_true(rq.pilot && rq.warm && rq.nobs == MBX_SCHED_PILOT_N);
+    assert_int_equal(step(s, &m, &rq), MBX_SCHED_PASS);
+    assert_false(rq.pilot);
+    assert_int_equal(rq.point, 0);
+    assert_false(rq.warm); /* the pilot warmed it up */
+    assert_int_equal(rq.nobs, 1000);
+    /* Point 1: 1 ms per observation: the floor of 16 observations. */
+    assert_int_equal(step(s, &m, &rq), MBX_SCHED_PASS);
+    assert_true(rq.pilot && rq.point == 1);
+    assert_int_equal(step(s, &m, &rq), MBX_SCHED_PASS);
+    assert_int_equal(rq.nobs, MBX_SCHED_PASS_NMIN);
+    mbx_sched_free(s);
+}
+
+/* Run to the end; returns the simulated run time. */
+static double run_all(mbx_sched *s, sim *m)
+{
+    mbx_sched_req rq;
+    for (long guard = 0; guard < 10000000; guard++)
+        if (step(s, m, &rq) == MBX_SCHED_DONE)
+            return m->now;
+    fail_msg("the scheduler never finished");
+    return 0;
+}
+
+static void passes_are_paced_and_spread(void **state)
+{
+    (void)state;
+    mbx_sched_opts o;
+    mbx_sched_opts_init(&o);
+    mbx_sched *s = make(&o, 2, grid8, 8);
+    sim m = {.rng = 5, .noise = 0.05, .curve_scale = {1, 1.5}};
+    double end = run_all(s, &m);
+    assert_true(end >= o.passes.min_span);
+    size_t fin[64], nf = mbx_sched_take_final(s, fin, 64);
+    assert_int_equal(nf, 16);
+    assert_int_equal(mbx_sched_take_final(s, fin, 64), 0); /* each once */
+    for (size_t i = 0; i < mbx_sched_points(s); i++) {
+        mbx_sched_point_info in;
+        assert_int_equal(mbx_sched_point_info_get(s, i, &in), MBX_OK);
+        assert_true(in.final);
+        assert_true(in.passes.b.r >= o.passes.min_passes);
+        if (in.status == MBX_POINT_SETTLED)
+            assert_true(in.passes.span >= o.passes.min_span);
+        mbx_result r;
+        assert_int_equal(mbx_sched_result(s, i, &r), MBX_OK);
+        assert_int_equal(r.passes, in.passes.b.r);
+        assert_true(r.pass_span >= o.passes.min_span || r.status != MBX_POINT_SETTLED);
+        assert_true(r.s.ci_lo <= r.s.median && r.s.median <= r.s.ci_hi);
+        assert_true(r.iid_stderr > 0 && r.iid_ci_lo <= r.iid_ci_hi);
+        assert_true(r.levels == 1); /* one level: the probes say so */
+        size_t nm;
+        const double *pm = mbx_sched_pass_medians(s, i, &nm);
+        assert_int_equal(nm, r.passes);
+        assert_non_null(pm);
+        /* The value is within 5 % of the truth (5 % noise, many passes). */
+        double t = truth(&m, in.curve, in.x);
+        assert_true(fabs(r.s.median / t - 1) < 0.05);
+    }
+    mbx_sched_stats st;
+    mbx_sched_stats_get(s, &st);
+    assert_true(st.probes >= (size_t)(end / MBX_SCHED_PROBE_EVERY_S) - 1);
+    assert_true(m.waits > 0); /* 16 points cannot fill a second of passes */
+    mbx_sched_free(s);
+}
+
+/* Two identical curves under a machine that switches level every 0.3 s:
+ * interleaving makes them agree. Measured one after the other, each would
+ * sit on its own level. */
+static void interleaved_curves_are_fair(void **state)
+{
+    (void)state;
+    size_t agree = 0, total = 0;
+    const char *env = getenv("MBX_SCHED_SEEDS"); /* fewer under valgrind */
+    uint64_t seeds = env && atoi(env) > 0 ? (uint64_t)atoi(env) : 20;
+    for (uint64_t seed = 1; seed <= seeds; seed++) {
+        mbx_sched_opts o;
+        mbx_sched_opts_init(&o);
+        o.seed = seed;
+        mbx_sched *s = make(&o, 2, grid8, 8);
+        sim m = {.rng = seed * 77,
+                 .noise = 0.05,
+                 .level_period = 0.3,
+                 .level_factor = 1.6,
+                 .curve_scale = {1, 1}};
+        run_all(s, &m);
+        for (size_t i = 0; i < 8; i++) {
+            mbx_result a, b;
+            assert_int_equal(mbx_sched_result(s, i, &a), MBX_OK);
+            assert_int_equal(mbx_sched_result(s, i + 8, &b), MBX_OK);
+            total++;
+            agree += a.s.ci_lo <= b.s.ci_hi && b.s.ci_lo <= a.s.ci_hi;
+            assert_true(a.levels >= 1);
+        }
+        mbx_sched_free(s);
+    }
+    print_message("interleaved identical curves, overlapping CIs: %zu of %zu\n", agree, total);
+    if (seeds >= 10)
+        assert_true(agree * 100 >= total * 95);
+    else
+        assert_true(agree + 1 >= total); /* a short run under valgrind: one miss */
+}
+
+static void stop_and_limits(void **state)
+{
+    (void)state;
+    mbx_sched_opts o;
+    mbx_sched_opts_init(&o);
+    o.time_limit = 0.5;
+    mbx_sched *s = make(&o, 1, grid8, 4);
+    sim m = {.rng = 9, .noise = 0.05, .curve_scale = {1}};
+    double end = run_all(s, &m);
+    assert_true(end >= 0.5 && end < 0.6);
+    size_t fin[16], nf = mbx_sched_take_final(s, fin, 16);
+    assert_int_equal(nf, 4); /* every measured point has a row */
+    for (size_t i = 0; i < nf; i++) {
+        mbx_result r;
+        assert_int_equal(mbx_sched_result(s, fin[i], &r), MBX_OK);
+        assert_int_equal(r.status, MBX_POINT_UNSETTLED); /* no span: not SETTLED */
+    }
+    mbx_sched_free(s);
+
+    /* max_passes: a point that never settles stops there. */
+    mbx_sched_opts_init(&o);
+    o.max_passes = 6;
+    o.passes.eps = 0.001;
+    s = make(&o, 1, grid8, 2);
+    sim m2 = {.rng = 9, .noise = 0.8, .curve_scale = {1}};
+    run_all(s, &m2);
+    for (size_t i = 0; i < 2; i++) {
+        mbx_sched_point_info in;
+        assert_int_equal(mbx_sched_point_info_get(s, i, &in), MBX_OK);
+        assert_int_equal(in.passes.b.r, 6);
+        assert_int_equal(in.status, MBX_POINT_UNSETTLED);
+    }
+    mbx_sched_free(s);
+}
+
+static void unreliable_pass_is_final(void **state)
+{
+    (void)state;
+    mbx_sched_opts o;
+    mbx_sched_opts_init(&o);
+    o.probe_every = -1;
+    mbx_sched *s = make(&o, 1, grid8, 1);
+    mbx_sched_req rq;
+    assert_int_equal(mbx_sched_next(s, 0, &rq), MBX_SCHED_PASS);
+    mbx_result r;
+    memset(&r, 0, sizeof r);
+    r.status = MBX_POINT_UNRELIABLE;
+    r.s.median = NAN;
+    mbx_sched_pass_report rep = {&r, NULL, 0, 0, 1e-3};
+    assert_int_equal(mbx_sched_pass_done(s, &rep), MBX_OK);
+    assert_int_equal(mbx_sched_next(s, 1e-3, &rq), MBX_SCHED_DONE);
+    mbx_result out;
+    assert_int_equal(mbx_sched_result(s, 0, &out), MBX_OK);
+    assert_int_equal(out.status, MBX_POINT_UNRELIABLE);
+    /* A report without a request, and a bad median, are refused. */
+    assert_int_equal(mbx_sched_pass_done(s, &rep), MBX_E_INVAL);
+    mbx_sched_free(s);
+}
+
+static void bad_options(void **state)
+{
+    (void)state;
+    mbx_sched *s;
+    mbx_sched_opts o;
+    mbx_sched_opts_init(&o);
+    o.passes.eps = 0;
+    assert_int_equal(mbx_sched_create(&o, &s), MBX_E_INVAL);
+    mbx_sched_opts_init(&o);
+    o.max_passes = 2; /* below min_passes 5 */
+    assert_int_equal(mbx_sched_create(&o, &s), MBX_E_INVAL);
+    mbx_sched_opts_init(&o);
+    o.pass_nmin = 100;
+    o.pass_nmax = 10;
+    assert_int_equal(mbx_sched_create(&o, &s), MBX_E_INVAL);
+    assert_int_equal(mbx_sched_create(NULL, &s), MBX_OK);
+    static const uint64_t dup[] = {4, 4};
+    mbx_sched_curve c = {.grid = dup, .ngrid = 2};
+    size_t id;
+    assert_int_equal(mbx_sched_add_curve(s, &c, &id), MBX_E_INVAL);
+    c.ngrid = 0;
+    assert_int_equal(mbx_sched_add_curve(s, &c, &id), MBX_E_INVAL);
+    mbx_sched_free(s);
+}
+
+static void refinement_adds_points_between_rounds(void **state)
+{
+    (void)state;
+    mbx_sched_opts o;
+    mbx_sched_opts_init(&o);
+    static const uint64_t g[] = {1, 4096, 1 << 20};
+    mbx_sched *s;
+    assert_int_equal(mbx_sched_create(&o, &s), MBX_OK);
+    /* A curve that is not a line: 1 us + 1 ns/B, then x2 above 64 KiB. */
+    mbx_sched_curve c = {.grid = g,
+                         .ngrid = 3,
+                         .refine_eps = 0.05,
+                         .budget = 12,
+                         .align = 1,
+                         .geometric = 1,
+                         .min_ratio = 1.05};
+    size_t id;
+    assert_int_equal(mbx_sched_add_curve(s, &c, &id), MBX_OK);
+    assert_int_equal(mbx_sched_keep(s, 0, 1024, 1, NAN), MBX_OK); /* a resumed point */
+    sim m = {.rng = 11, .noise = 0.01, .curve_scale = {1}};
+    run_all(s, &m);
+    size_t pts, refined;
+    double worst;
+    mbx_sched_curve_refine(s, 0, &pts, &refined, &worst);
+    assert_true(pts > 4);
+    assert_true(refined >= 2);
+    /* The kept point is never requested and never reported final. */
+    size_t fin[64], nf = mbx_sched_take_final(s, fin, 64);
+    for (size_t i = 0; i < nf; i++) {
+        mbx_sched_point_info in;
+        assert_int_equal(mbx_sched_point_info_get(s, fin[i], &in), MBX_OK);
+        assert_false(in.x == 1024);
+    }
+    mbx_sched_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(round_zero_first_and_shuffled),
+        cmocka_unit_test(plan_order_is_kept),
+        cmocka_unit_test(pilot_sizes_the_passes),
+        cmocka_unit_test(passes_are_paced_and_spread),
+        cmocka_unit_test(interleaved_curves_are_fair),
+        cmocka_unit_test(stop_and_limits),
+        cmocka_unit_test(unreliable_pass_is_final),
+        cmocka_unit_test(bad_options),
+        cmocka_unit_test(refinement_adds_points_between_rounds),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
