@@ -44,7 +44,7 @@ double ex_elapsed(const explorer *x)
         return 0;
     /* While paused or stopped, the clock stands at t_pause_begin. */
     double end = x->running && !x->paused ? x->be->now(x->be) : x->t_pause_begin;
-    return end - x->t_start - x->t_pause_total;
+    return end - x->t_start - x->t_pause_total + x->t_idle;
 }
 
 static void set_pause(explorer *x, int on)
@@ -352,6 +352,7 @@ void ex_start_run(explorer *x)
     x->paused = x->cancel = 0;
     x->t_start = x->be->now(x->be);
     x->t_pause_total = 0;
+    x->t_idle = 0;
     x->exported = 0;
     x->screen = EX_RUN;
     if (x->autosave_path[0])
@@ -676,12 +677,12 @@ int ex_main_loop(explorer *x)
         if (x->running && !x->paused) {
             /* Requests until about STEP_S has passed, then keys and a
              * redraw; headless one request a tick, so scripts replay. */
-            double t0 = wall();
+            double t0 = wall(), idle = 0;
             do
-                ex_sched_step(x);
-            while (!x->headless && x->running && !x->paused && !x->cancel && !x->quit &&
-                   wall() - t0 < STEP_S);
-            ex_tick(x, 0);
+                idle = ex_sched_step(x);
+            while (!x->headless && idle == 0 && x->running && !x->paused && !x->cancel &&
+                   !x->quit && wall() - t0 < STEP_S);
+            ex_tick(x, idle > 0 && !x->headless && !x->be->fake ? (int)ceil(idle * 1000) : 0);
             continue;
         }
         ex_tick(x, 100);

@@ -2,8 +2,8 @@
  * legend, one convergence bar per point, the monitor's strip and the
  * status block. Every curve of the run fills in at once (the scheduler's
  * first round) and sharpens pass by pass; a point that is not final yet is
- * drawn dim, and its bar shows its between-pass error against the target. The x axis is message size or process count; with two
- * curves compared, a strip under the plot shows their ratio and the
+ * drawn dim, and its bar shows its between-pass error against the target. The x axis is message
+ * size or process count; with two curves compared, a strip under the plot shows their ratio and the
  * significance of each difference. */
 #include <math.h>
 #include <stdio.h>
@@ -666,8 +666,9 @@ static void status_info(explorer *x, char *line, size_t len)
             worst = w;
     }
     if (x->running && added) {
-        snprintf(line, len, "refining between passes: %zu points added, worst segment %.1f%% %s %g%%",
-                 added, 100 * worst, worst < x->meas.refine ? "<" : ">", 100 * x->meas.refine);
+        snprintf(line, len,
+                 "refining between passes: %zu points added, worst segment %.1f%% %s %g%%", added,
+                 100 * worst, worst < x->meas.refine ? "<" : ">", 100 * x->meas.refine);
         return;
     }
     if (x->method.sync == MBX_SYNC_WINDOW && x->be->clock_info && k < len) {
@@ -724,8 +725,8 @@ static void draw_status(explorer *x, const mbx_rect *r)
         size_t minp = min_passes(x);
         /* As much as fits: the interval goes first, then the full name. */
         snprintf(line, sizeof line,
-                 "%s %sB %s: pass %zu/%zu median %s CI95 [%s, %s] between passes, err %.2f%%",
-                 name, sz, rk, p->passes, minp, med, lo, hi, err);
+                 "%s %sB %s: pass %zu/%zu median %s CI95 [%s, %s] between passes, err %.2f%%", name,
+                 sz, rk, p->passes, minp, med, lo, hi, err);
         if ((int)strlen(line) > r->w - 1)
             snprintf(line, sizeof line, "%s %sB %s: pass %zu/%zu median %s err %.2f%%", name, sz,
                      rk, p->passes, minp, med, err);
@@ -747,8 +748,8 @@ void ex_draw_run(explorer *x)
     build_view(x, &v);
     int nleg = x->cmp ? 2 : v.nser;
     mbx_run_layout l;
-    mbx_layout_run(x->rows, x->cols,
-                   nleg + v.any_refined + v.any_shift + v.any_plain + v.any_open, &l);
+    mbx_layout_run(x->rows, x->cols, nleg + v.any_refined + v.any_shift + v.any_plain + v.any_open,
+                   &l);
     draw_plot(x, &l.plot, &v);
     draw_legend(x, &l.legend, &v);
     if (x->cmp && x->ratios)

@@ -37,18 +37,22 @@ void ex_sched_free(explorer *x)
     x->nsp = 0;
 }
 
-/* The dimension the scheduler measures point p over: its size when the
- * benchmark has one (unless the run is one size over a range of process
- * counts), else the process count when the run has several, else the
- * parameter when it has several values, else the process count (a curve of
- * one point). A point is on one scheduler curve only. */
+/* The dimension the scheduler measures (and refines) point p over: its
+ * size when the benchmark has one, unless the run has a single size, or a
+ * range of process counts (refined over P) longer than its list of sizes;
+ * else the process count when the run has several; else the parameter
+ * when it has several values; else the process count (a curve of one
+ * point). A point is on one scheduler curve only, so it is measured once;
+ * the view still draws it along every axis. */
 static int sched_dim(const explorer *x, const ex_point *p)
 {
     const mbx_bench *b = mbx_bench_get(p->bench_id);
-    int several_procs = ex_run_nprocs(x) > 1;
-    if ((b->flags & MBX_BENCH_SIZED) && !(x->meas.sizes.n == 1 && several_procs))
+    int np = ex_run_nprocs(x);
+    size_t ns = x->meas.sizes.n;
+    if ((b->flags & MBX_BENCH_SIZED) &&
+        (np < 2 || (ns > 1 && !(x->procs_range && ns < (size_t)np))))
         return EX_DIM_SIZE;
-    if (several_procs)
+    if (np > 1)
         return EX_DIM_PROCS;
     if ((b->flags & MBX_BENCH_PARAM) && ex_run_nparams(x) > 1)
         return EX_DIM_PARAM;
@@ -410,9 +414,8 @@ static void failed(explorer *x, const ex_point *p, int rc)
 static void do_probe(explorer *x)
 {
     double lat = NAN;
-    int rc = x->mon.peer && x->be->probe
-                 ? x->be->probe(x->be, x->mon.peer, EX_PROBE_ROUNDS, &lat)
-                 : MBX_E_UNSUPPORTED;
+    int rc = x->mon.peer && x->be->probe ? x->be->probe(x->be, x->mon.peer, EX_PROBE_ROUNDS, &lat)
+                                         : MBX_E_UNSUPPORTED;
     double t = ex_elapsed(x);
     if (rc < 0 || !(lat > 0) || !isfinite(lat))
         lat = NAN; /* the scheduler drops it */
@@ -471,24 +474,30 @@ static void do_pass(explorer *x, const mbx_sched_req *q)
     point_refresh(x, p);
 }
 
-void ex_sched_step(explorer *x)
+double ex_sched_step(explorer *x)
 {
     if (!x->running || !x->sched)
-        return;
+        return 0;
     mbx_sched_req q;
     int k = mbx_sched_next(x->sched, ex_elapsed(x), &q);
     sync_points(x);
     if (k < 0) {
         ex_set_msg(x, MBX_ROLE_ERROR, "the scheduler failed: %s", mbx_strerror(k));
         ex_sched_stop(x, NULL);
-        return;
+        return 0;
+    }
+    if (k == MBX_SCHED_WAIT) {
+        double w = q.wait > 0 ? q.wait : 1e-3;
+        if (x->be->fake)
+            x->t_idle += w;
+        return w;
     }
     if (k == MBX_SCHED_PROBE)
         do_probe(x);
     else if (k == MBX_SCHED_PASS)
         do_pass(x, &q);
     if (!x->running || !x->sched)
-        return;
+        return 0;
     sync_points(x);
     take_finals(x);
     mbx_sched_stats_get(x->sched, &x->sst);
@@ -496,4 +505,5 @@ void ex_sched_step(explorer *x)
         end_run(x);
         done_message(x, "done");
     }
+    return 0;
 }

@@ -232,6 +232,7 @@ typedef struct explorer {
     size_t npts, ndone, cur; /* cur: the point of the last pass */
     int running, paused, cancel, bandwidth;
     double t_start, t_pause_total, t_pause_begin;
+    double t_idle;   /* the fake's run clock stands still: its idle time, added */
     size_t nrefined; /* points added by refinement in this run */
 
     /* the scheduler of this run and its curves; sp_pt maps its point
@@ -346,8 +347,8 @@ typedef struct ex_xaxis {
 ex_xaxis ex_xaxis_fit(int dim, double lo, double hi);
 int ex_xaxis_pixel(const ex_xaxis *a, double v, int pixels);
 #define EX_YLABEL_W 7
-#define EX_OWNER_GRID (MBX_NSERIES + 1)  /* canvas owner: the ratio strip's 1.0 line */
-#define EX_OWNER_RATIO (MBX_NSERIES + 2) /* canvas owner: the ratio curve */
+#define EX_OWNER_GRID (MBX_NSERIES + 1)    /* canvas owner: the ratio strip's 1.0 line */
+#define EX_OWNER_RATIO (MBX_NSERIES + 2)   /* canvas owner: the ratio curve */
 #define EX_OWNER_PENDING (MBX_NSERIES + 3) /* canvas owner: a point not final yet */
 void ex_draw_canvas(explorer *x, mbx_canvas *cv, int py, int px); /* cells by owner */
 void ex_frame_left(explorer *x, int py, int px, int rows);
@@ -379,8 +380,11 @@ const char *ex_param_axis_name(const explorer *x);
 int ex_sched_begin(explorer *x);
 /* One request of the scheduler carried out: a pass of a point or a probe;
  * points that became final are autosaved. Ends the run when nothing is
- * left or a measurement failed. */
-void ex_sched_step(explorer *x);
+ * left or a measurement failed. When nothing is due (passes are paced over
+ * the run) it returns the seconds to idle: the caller reads keys
+ * meanwhile (the fake back end's clock only moves when it measures, so
+ * there the idle time is counted instead). */
+double ex_sched_step(explorer *x); /* > 0: seconds to idle before the next */
 /* Stop the run now (cancel, quit, a signal): every point becomes final as
  * it is and is autosaved; why goes on the status line when not NULL. */
 void ex_sched_stop(explorer *x, const char *why);
