@@ -672,6 +672,8 @@ int ex_main_loop(explorer *x)
         }
         if (x->running && x->cancel) {
             ex_sched_stop(x, "cancelled");
+            if (!x->headless)
+                ex_draw(x), x->last_draw = wall();
             continue;
         }
         if (x->running && !x->paused) {
@@ -683,6 +685,8 @@ int ex_main_loop(explorer *x)
             while (!x->headless && idle == 0 && x->running && !x->paused && !x->cancel &&
                    !x->quit && wall() - t0 < STEP_S);
             ex_tick(x, idle > 0 && !x->headless && !x->be->fake ? (int)ceil(idle * 1000) : 0);
+            if (!x->running && !x->headless) /* the run ended: its last frame */
+                ex_draw(x), x->last_draw = wall();
             continue;
         }
         ex_tick(x, 100);
