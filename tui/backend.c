@@ -238,7 +238,9 @@ static double fake_time(const mbx_point_spec *sp)
 }
 
 /* The checks the engine makes of a point, so the explorer's specs are
- * tested against the same rules headless. */
+ * tested against the same rules headless. The warm-up kind and the buffer
+ * offset are checked and otherwise ignored: the fake has no warm-up and no
+ * buffers. */
 static int fake_check(const mbx_backend *b, const mbx_point_spec *sp, const mbx_bench *bn)
 {
     int pa = sp->pair_a, pb = sp->pair_b;
@@ -246,7 +248,9 @@ static int fake_check(const mbx_backend *b, const mbx_point_spec *sp, const mbx_
         pa = 0, pb = sp->procs - 1;
     if (sp->procs < bn->min_procs || sp->procs < 1 || sp->procs > b->nranks || sp->param < 0 ||
         pa < 0 || pb < 0 || pa >= sp->procs || pb >= sp->procs || sp->root < 0 ||
-        sp->root >= sp->procs || sp->bytes > INT32_MAX)
+        sp->root >= sp->procs || sp->bytes > INT32_MAX ||
+        (sp->warm_light != 0 && sp->warm_light != 1) || sp->buf_offset % MBX_BUF_OFFSET_STEP != 0 ||
+        sp->buf_offset > MBX_BUF_OFFSET_MAX)
         return MBX_E_INVAL;
     return MBX_OK;
 }

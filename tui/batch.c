@@ -23,6 +23,7 @@
 #include "mbx/output.h"
 #include "mbx/plan.h"
 #include "mbx/refine.h"
+#include "mbx/sched.h"
 #include "mbx/threads.h"
 #include "mbx/version.h"
 #include "monitor.h"
@@ -82,6 +83,9 @@ typedef struct run_state {
     /* The machine-state monitor (DESIGN, "The machine changes under you"). */
     mbx_monitor mon;
     mbx_engine *engine; /* for the monitor's callbacks */
+    mbx_sched *sched;   /* the run's scheduler while it runs */
+    size_t sched_min_passes;
+    double sched_span;
     const mbx_point_spec *spec;
     int tty;
     char notes[1024]; /* comment lines for the table's head */
@@ -777,15 +781,6 @@ static int probe_cb(void *ud, double *lat, double *t)
     return MBX_OK;
 }
 
-static int measure_cb(void *ud, mbx_result *out, const double **obs, size_t *nobs)
-{
-    run_state *st = ud;
-    int rc = mbx_engine_measure(st->engine, st->spec, on_progress, st, out, obs, nobs);
-    if (st->tty && !st->opt.quiet)
-        fprintf(stderr, "\r\033[K");
-    return rc;
-}
-
 /* Keep a point of an accurate benchmark for the table at the end; other
  * benchmarks' points are not kept. Out of memory only shortens the table. */
 static void note_accurate(run_state *st, const pointref *p, double acc, double plain)
@@ -1014,89 +1009,37 @@ static void window_note(run_state *st, const mbx_result *r, const char *name)
                r->invalid, mbx_point_status_name(r->status));
 }
 
-static int measure_point(run_state *st, mbx_engine *e, const pointref *p, double *y)
+/* A point's row is in: print it, write it (row and pooled observations),
+ * count it. Returns 0 or an exit code. */
+static int finish_point(run_state *st, mbx_engine *e, const pointref *p, mbx_result *r,
+                        const double *obs, size_t nobs)
 {
     mbx_point_spec spec;
     char key[MBX_KEY_MAX];
     int rc;
     spec_of(st, p, &spec);
     key_of(&spec, p->s->meas->label, key);
-    *y = NAN;
-    long done = mbx_resume_find(&st->res, key);
-    if (done >= 0) {
-        *y = st->res.median_s[done];
-        note_accurate(st, p, *y, st->res.plain_s[done]);
-        st->skipped++;
-        st->kept_grid += (size_t)!st->res.refined[done];
-        return 0;
-    }
-    if (mbx_stop_signal)
-        return interrupted(st, NULL);
+    r->label = p->s->meas->label;
+    r->refined = p->refined;
+    print_row(r);
+    window_note(st, r, r->benchmark);
     if ((rc = mbx_journal_begin(st->journal, key, p->refined)) < 0)
         return write_failure(st, st->journal_path, rc);
-    mbx_result r;
-    const double *obs = NULL;
-    size_t nobs = 0;
-    const char *name = mbx_bench_get(spec.bench_id)->name;
-    /* The monitor: a probe before (the last one) and after; a point that
-     * straddles a level shift is measured once more, then flagged. */
-    st->engine = e;
-    st->spec = &spec;
-    rc = mbx_monitor_measure(&st->mon, probe_cb, measure_cb, st, &r, &obs, &nobs);
-    if (rc < 0 && st->mon.probe_failed) {
-        fprintf(stderr, "mpibex: the monitor's probe failed: %s\n", mbx_strerror(rc));
-        return 1;
-    }
-    if (rc == MBX_E_ABORTED) {
-        char what[160];
-        snprintf(what, sizeof what, "%s, %d procs, %llu bytes", name, spec.procs,
-                 (unsigned long long)spec.bytes);
-        return interrupted(st, what);
-    }
-    int64_t mpi_threads = mbx_thrinfo_mpi_threads(mbx_bench_get(spec.bench_id), spec.param);
-    if (rc == MBX_E_UNSUPPORTED && mpi_threads > 1) {
-        char why[MSG_LEN];
-        mbx_thrinfo_multiple_msg(mbx_bench_get(spec.bench_id), mpi_threads, mbx_job_thread_asked(),
-                                 mbx_job_thread_granted(), why, sizeof why);
-        fail(why);
-        return 1;
-    }
-    if (rc < 0) {
-        fprintf(stderr, "mpibex: %s on %d procs at %llu bytes failed: %s\n", name, spec.procs,
-                (unsigned long long)spec.bytes, mbx_strerror(rc));
-        return 1;
-    }
-    r.label = p->s->meas->label;
-    r.refined = p->refined;
-    print_row(&r);
-    window_note(st, &r, name);
-    if ((rc = write_result(st, &r, obs, nobs)) != 0)
+    if ((rc = write_result(st, r, obs, nobs)) != 0)
         return rc;
-    st->counts[r.status]++;
+    st->counts[r->status]++;
     st->done++;
     /* The row is in: it counts as finished even if "done" cannot follow. */
     if ((rc = mbx_journal_done(st->journal, key)) < 0)
         return write_failure(st, st->journal_path, rc);
     st->refined += (size_t)p->refined;
-    if (r.status != MBX_POINT_UNRELIABLE && r.status != MBX_POINT_INVALID)
-        *y = r.s.median;
-    note_accurate(st, p, *y, r.plain);
-    if (mbx_thrinfo_binds(mbx_bench_get(spec.bench_id)) && check_binding(st, e, &r) != 0)
+    double y =
+        r->status != MBX_POINT_UNRELIABLE && r->status != MBX_POINT_INVALID ? r->s.median : NAN;
+    note_accurate(st, p, y, r->plain);
+    if (mbx_thrinfo_binds(mbx_bench_get(spec.bench_id)) && check_binding(st, e, r) != 0)
         return 1;
     progress_line(st, 0);
     return 0;
-}
-
-/* Is this the point that was in flight when the resumed run died? */
-static int is_inflight(const run_state *st, const pointref *p)
-{
-    if (!st->res.inflight[0])
-        return 0;
-    mbx_point_spec spec;
-    char key[MBX_KEY_MAX];
-    spec_of(st, p, &spec);
-    key_of(&spec, p->s->meas->label, key);
-    return strcmp(key, st->res.inflight) == 0;
 }
 
 /* Describe a curve for the summary lines: "coll.bcast [bc] P=4". */
@@ -1113,97 +1056,6 @@ static void series_name(const series *s, char *buf, size_t len)
         snprintf(buf + n, len - (size_t)n, " over P");
     else
         snprintf(buf + n, len - (size_t)n, " P=%d", s->procs);
-}
-
-/* A median joins the curve; refine rejects only non-positive times, which
- * the callers have already filtered. */
-static void feed(mbx_refine *rf, uint64_t x, double y)
-{
-    if (mbx_refine_add(rf, x, y) < 0)
-        return;
-}
-
-/* A curve's refinement while the run goes on. */
-typedef struct curve_state {
-    mbx_refine *rf; /* NULL for AXIS_NONE */
-    size_t spent;   /* refined points a resumed run already finished */
-    char key[MBX_KEY_MAX];
-} curve_state;
-
-/* splitmix64: a small, well-mixed generator for the order's shuffle. */
-static uint64_t next_rand(uint64_t *x)
-{
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-/* Fisher-Yates, unbiased by rejection. */
-static void shuffle(pointref *p, size_t n, uint64_t *state)
-{
-    for (size_t i = n; i > 1; i--) {
-        uint64_t lim = UINT64_MAX - UINT64_MAX % i, r;
-        do
-            r = next_rand(state);
-        while (r >= lim);
-        size_t j = (size_t)(r % i);
-        pointref t = p[i - 1];
-        p[i - 1] = p[j];
-        p[j] = t;
-    }
-}
-
-static int curve_init(run_state *st, const series *s, curve_state *c)
-{
-    const mbx_bench *b = mbx_bench_get(s->bench_id);
-    mbx_point_spec sp0;
-    pointref p0 = {s, s->grid[0], 0};
-    spec_of(st, &p0, &sp0);
-    long long pv = (b->flags & MBX_BENCH_PARAM) ? (sp0.param ? sp0.param : b->param_default) : 0;
-    mbx_curve_key(c->key, sizeof c->key, s->meas->label, b->name, pv,
-                  (b->flags & MBX_BENCH_ROOTED) ? sp0.root : -1);
-    c->spent = 0;
-    for (size_t i = 0; i < st->res.n; i++)
-        if (st->res.refined[i] && strcmp(st->res.curve[i], c->key) == 0 &&
-            (s->axis == AXIS_PROCS || st->res.procs[i] == s->procs))
-            c->spent++;
-    size_t budget = s->refine && s->meas->budget > c->spent ? s->meas->budget - c->spent : 0;
-    mbx_refine_opts ro = {.eps = s->refine ? s->meas->refine : 0.5,
-                          .budget = budget,
-                          .align = s->axis == AXIS_SIZE ? b->unit : 1,
-                          .geometric = s->axis == AXIS_SIZE,
-                          .min_ratio = s->axis == AXIS_SIZE ? MBX_REFINE_MIN_RATIO : 0.0};
-    c->rf = NULL;
-    return s->axis != AXIS_NONE && mbx_refine_create(&ro, &c->rf) < 0 ? 1 : 0;
-}
-
-/* Refined points a resumed run already finished join their curve. */
-static void curve_feed_resumed(const run_state *st, const series *s, curve_state *c)
-{
-    for (size_t i = 0; c->rf && i < st->res.n; i++)
-        if (st->res.refined[i] && strcmp(st->res.curve[i], c->key) == 0 &&
-            st->res.median_s[i] > 0) {
-            if (s->axis == AXIS_PROCS)
-                feed(c->rf, (uint64_t)st->res.procs[i], st->res.median_s[i]);
-            else if (st->res.procs[i] == s->procs)
-                feed(c->rf, st->res.bytes[i], st->res.median_s[i]);
-        }
-}
-
-static void curve_summary(const series *s, const curve_state *c)
-{
-    if (!c->rf || mbx_refine_count(c->rf) < 3)
-        return;
-    char name[160];
-    series_name(s, name, sizeof name);
-    printf("# curve %s: %zu points (%zu refined), worst segment prediction error %.2f%%%s\n", name,
-           mbx_refine_count(c->rf), mbx_refine_proposed(c->rf) + c->spent,
-           100.0 * mbx_refine_worst_any(c->rf), s->refine ? "" : " (refinement off)");
-    if (s->refine)
-        printf("#   refinement target %.2f%%, budget %zu\n", 100.0 * s->meas->refine,
-               s->meas->budget);
-    fflush(stdout);
 }
 
 static int cmp_acc(const void *a, const void *b)
@@ -1246,72 +1098,290 @@ static void accurate_summary(run_state *st)
     fflush(stdout);
 }
 
-/* Measure a list of points in order; the point that was in flight when a
- * resumed run died is left for last (*deferred). */
-static int measure_list(run_state *st, mbx_engine *e, const pointref *list, size_t n,
-                        curve_state *cs, pointref *deferred)
+/* A curve's key and the refined points a resumed run already finished. */
+typedef struct curve_state {
+    size_t spent;
+    char key[MBX_KEY_MAX];
+} curve_state;
+
+/* splitmix64: the seed of a run when none is given. */
+static uint64_t next_rand(uint64_t *x)
 {
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static void curve_summary(const series *s, size_t points, size_t refined, double worst)
+{
+    if (s->axis == AXIS_NONE || points < 3)
+        return;
+    char name[160];
+    series_name(s, name, sizeof name);
+    printf("# curve %s: %zu points (%zu refined), worst segment prediction error %.2f%%%s\n", name,
+           points, refined, 100.0 * worst, s->refine ? "" : " (refinement off)");
+    if (s->refine)
+        printf("#   refinement target %.2f%%, budget %zu\n", 100.0 * s->meas->refine,
+               s->meas->budget);
+    fflush(stdout);
+}
+
+/* What the passes did: counts, and what SETTLED asked for. */
+static void pass_summary(const run_state *st, const mbx_sched *sch)
+{
+    mbx_sched_stats ss;
+    mbx_sched_stats_get(sch, &ss);
+    size_t n = mbx_sched_points(sch), minp = (size_t)-1, maxp = 0;
+    double minspan = INFINITY;
     for (size_t i = 0; i < n; i++) {
-        const pointref *p = &list[i];
-        if (is_inflight(st, p)) {
-            if (!deferred->s)
-                *deferred = *p; /* a refined one's segment stays pending */
+        mbx_sched_point_info in;
+        if (mbx_sched_point_info_get(sch, i, &in) < 0 || in.passes.b.r == 0)
             continue;
-        }
-        double y;
-        int code = measure_point(st, e, p, &y);
-        if (code)
-            return code;
-        curve_state *c = &cs[p->s - st->ser];
-        if (c->rf && y > 0)
-            feed(c->rf, p->x, y);
+        minp = in.passes.b.r < minp ? in.passes.b.r : minp;
+        maxp = in.passes.b.r > maxp ? in.passes.b.r : maxp;
+        minspan = in.passes.span < minspan ? in.passes.span : minspan;
+    }
+    if (maxp == 0)
+        return;
+    printf("# passes: %zu in %zu rounds over %.2f s (%zu to %zu per point, the shortest point "
+           "spanning %.2f s); SETTLED asks for %zu passes over %.2f s and a between-pass error "
+           "below the target\n",
+           ss.passes, ss.rounds, ss.elapsed, minp, maxp, minspan, st->sched_min_passes,
+           st->sched_span);
+    fflush(stdout);
+}
+
+/* The scheduler's options from the command line and the run. */
+static void sched_opts_of(const run_state *st, mbx_sched_opts *o)
+{
+    mbx_sched_opts_init(o);
+    if (st->opt.passes > 0)
+        o->passes.min_passes = (size_t)st->opt.passes;
+    if (st->opt.span >= 0)
+        o->passes.min_span = st->opt.span;
+    if (st->opt.pass_floor > 0)
+        o->pass_floor = st->opt.pass_floor;
+    if (st->opt.max_passes > 0)
+        o->max_passes = (size_t)st->opt.max_passes;
+    if (o->max_passes < o->passes.min_passes)
+        o->max_passes = o->passes.min_passes;
+    o->time_limit = st->opt.time_limit;
+    o->probe_every = st->mon.peer ? MBX_SCHED_PROBE_EVERY_S : -1.0;
+    o->resolution = st->timer.resolution;
+    o->seed = st->seed;
+    o->order_plan = st->opt.order_plan;
+}
+
+/* One curve for the scheduler: its grid, its stop target, its refinement. */
+static int sched_curve(run_state *st, mbx_sched *sch, const mbx_sched_opts *so, size_t i,
+                       curve_state *c)
+{
+    const series *s = &st->ser[i];
+    const mbx_bench *b = mbx_bench_get(s->bench_id);
+    mbx_point_spec sp0;
+    pointref p0 = {s, s->grid[0], 0};
+    spec_of(st, &p0, &sp0);
+    long long pv = (b->flags & MBX_BENCH_PARAM) ? (sp0.param ? sp0.param : b->param_default) : 0;
+    mbx_curve_key(c->key, sizeof c->key, s->meas->label, b->name, pv,
+                  (b->flags & MBX_BENCH_ROOTED) ? sp0.root : -1);
+    c->spent = 0;
+    for (size_t k = 0; k < st->res.n; k++)
+        if (st->res.refined[k] && strcmp(st->res.curve[k], c->key) == 0 &&
+            (s->axis == AXIS_PROCS || st->res.procs[k] == s->procs))
+            c->spent++;
+    mbx_sched_curve cv = {.grid = s->grid, .ngrid = s->ngrid, .ud = (void *)s};
+    if (s->refine && s->meas->budget > c->spent) {
+        cv.refine_eps = s->meas->refine;
+        cv.budget = s->meas->budget - c->spent;
+        cv.align = s->axis == AXIS_SIZE ? b->unit : 1;
+        cv.geometric = s->axis == AXIS_SIZE;
+        cv.min_ratio = s->axis == AXIS_SIZE ? MBX_REFINE_MIN_RATIO : 0.0;
+    }
+    const mbx_stop_rule *rule = &s->meas->stop;
+    if (rule->kind == MBX_STOP_FIXED) /* N observations over the R passes */
+        cv.fixed_n = (rule->fixed + so->passes.min_passes - 1) / so->passes.min_passes;
+    else
+        cv.eps = rule->eps;
+    size_t id;
+    if (mbx_sched_add_curve(sch, &cv, &id) < 0)
+        return 1;
+    /* Finished points of a resumed run: kept, fed to refinement. */
+    for (size_t g = 0; g < s->ngrid; g++) {
+        pointref p = {s, s->grid[g], 0};
+        mbx_point_spec spec;
+        char key[MBX_KEY_MAX];
+        spec_of(st, &p, &spec);
+        key_of(&spec, s->meas->label, key);
+        long done = mbx_resume_find(&st->res, key);
+        if (done < 0)
+            continue;
+        double y = st->res.median_s[done];
+        if (mbx_sched_keep(sch, id, p.x, 0, y > 0 ? y : NAN) < 0)
+            return 1;
+        note_accurate(st, &p, y, st->res.plain_s[done]);
+        st->skipped++;
+        st->kept_grid += (size_t)!st->res.refined[done];
+    }
+    for (size_t k = 0; k < st->res.n; k++) {
+        if (!st->res.refined[k] || strcmp(st->res.curve[k], c->key) != 0)
+            continue;
+        uint64_t x;
+        if (s->axis == AXIS_PROCS)
+            x = (uint64_t)st->res.procs[k];
+        else if (st->res.procs[k] == s->procs)
+            x = st->res.bytes[k];
+        else
+            continue;
+        double y = st->res.median_s[k];
+        if (mbx_sched_keep(sch, id, x, 1, y > 0 ? y : NAN) < 0)
+            return 1;
+        st->skipped++;
     }
     return 0;
 }
 
-/* Every grid point of every curve, in the plan's order or shuffled; then
- * refinement in rounds, one proposal of each curve per round, each round
- * shuffled too. */
-static int run_points(run_state *st, mbx_engine *e, pointref *deferred)
+/* A pass of a point, as the scheduler asked: a fixed count of
+ * observations, a full warm-up only for the point's first measurement. */
+static int run_pass(run_state *st, mbx_engine *e, mbx_sched *sch, const mbx_sched_req *rq)
 {
+    const series *s = rq->curve_ud;
+    pointref p = {s, rq->x, rq->refined};
+    mbx_point_spec spec;
+    spec_of(st, &p, &spec);
+    spec.stop = (mbx_stop_rule){.kind = MBX_STOP_FIXED, .fixed = rq->nobs};
+    spec.nmin = spec.nmax = rq->nobs;
+    mbx_result r;
+    const double *obs = NULL;
+    size_t nobs = 0;
+    const char *name = mbx_bench_get(spec.bench_id)->name;
+    st->engine = e;
+    st->spec = &spec;
+    double t0 = MPI_Wtime() - st->t0;
+    int rc = mbx_engine_measure(e, &spec, on_progress, st, &r, &obs, &nobs);
+    double t1 = MPI_Wtime() - st->t0;
+    if (st->tty && !st->opt.quiet)
+        fprintf(stderr, "\r\033[K");
+    if (rc == MBX_E_ABORTED)
+        return -1; /* the caller reports the stop */
+    int64_t mpi_threads = mbx_thrinfo_mpi_threads(mbx_bench_get(spec.bench_id), spec.param);
+    if (rc == MBX_E_UNSUPPORTED && mpi_threads > 1) {
+        char why[MSG_LEN];
+        mbx_thrinfo_multiple_msg(mbx_bench_get(spec.bench_id), mpi_threads, mbx_job_thread_asked(),
+                                 mbx_job_thread_granted(), why, sizeof why);
+        fail(why);
+        return 1;
+    }
+    if (rc < 0) {
+        fprintf(stderr, "mpibex: %s on %d procs at %llu bytes failed: %s\n", name, spec.procs,
+                (unsigned long long)spec.bytes, mbx_strerror(rc));
+        return 1;
+    }
+    mbx_sched_pass_report rep = {&r, obs, nobs, t0, t1 > t0 ? t1 : t0};
+    if ((rc = mbx_sched_pass_done(sch, &rep)) < 0) {
+        fprintf(stderr, "mpibex: %s on %d procs at %llu bytes: the scheduler refused a pass: %s\n",
+                name, spec.procs, (unsigned long long)spec.bytes, mbx_strerror(rc));
+        return 1;
+    }
+    return 0;
+}
+
+/* Rows of the points the scheduler has finished. */
+static int flush_final(run_state *st, mbx_engine *e, mbx_sched *sch)
+{
+    size_t idx[64], n;
+    while ((n = mbx_sched_take_final(sch, idx, 64)) > 0)
+        for (size_t k = 0; k < n; k++) {
+            mbx_sched_point_info in;
+            mbx_result r;
+            if (mbx_sched_point_info_get(sch, idx[k], &in) < 0 ||
+                mbx_sched_result(sch, idx[k], &r) < 0)
+                continue; /* a pass that failed: reported when it did */
+            /* Curves were added in series order: a curve's index is its series'. */
+            pointref p = {&st->ser[in.curve], in.x, in.refined};
+            size_t nobs;
+            const double *obs = mbx_sched_obs(sch, idx[k], &nobs);
+            int code = finish_point(st, e, &p, &r, obs, nobs);
+            if (code)
+                return code;
+        }
+    return 0;
+}
+
+/* Idle between passes: the scheduler paces a point's passes over the
+ * run, and a short plan has nothing else due. */
+static void idle_for(double seconds)
+{
+    struct timespec ts = {(time_t)seconds, (long)((seconds - floor(seconds)) * 1e9)};
+    while (nanosleep(&ts, &ts) != 0 && !mbx_stop_signal)
+        ;
+}
+
+/* Every curve through the scheduler: passes of every point in shuffled
+ * rounds, refinement between rounds, probes between passes; rows as
+ * points become final. */
+static int run_points(run_state *st, mbx_engine *e)
+{
+    mbx_sched_opts so;
+    sched_opts_of(st, &so);
+    mbx_sched *sch = NULL;
     curve_state *cs = calloc(st->nser ? st->nser : 1, sizeof *cs);
-    pointref *list = malloc((st->ngrid + st->nser + 1) * sizeof *list);
-    int code = !cs || !list;
+    int code = !cs || mbx_sched_create(&so, &sch) < 0;
+    for (size_t i = 0; !code && i < st->nser; i++)
+        code = sched_curve(st, sch, &so, i, &cs[i]);
     if (code)
         fprintf(stderr, "mpibex: out of memory\n");
-    for (size_t i = 0; !code && i < st->nser; i++)
-        code = curve_init(st, &st->ser[i], &cs[i]);
-    size_t n = 0;
-    for (size_t i = 0; !code && i < st->nser; i++)
-        for (size_t g = 0; g < st->ser[i].ngrid; g++)
-            list[n++] = (pointref){&st->ser[i], st->ser[i].grid[g], 0};
-    uint64_t rng = st->seed;
-    if (!code && !st->opt.order_plan)
-        shuffle(list, n, &rng);
-    if (!code)
-        code = measure_list(st, e, list, n, cs, deferred);
-    for (size_t i = 0; !code && i < st->nser; i++)
-        curve_feed_resumed(st, &st->ser[i], &cs[i]);
+    st->sched = sch;
+    st->sched_min_passes = so.passes.min_passes;
+    st->sched_span = so.passes.min_span;
     while (!code) {
-        n = 0;
-        for (size_t i = 0; i < st->nser; i++) {
-            uint64_t x;
-            double err;
-            if (cs[i].rf && st->ser[i].refine && mbx_refine_next(cs[i].rf, &x, &err) == 1)
-                list[n++] = (pointref){&st->ser[i], x, 1};
-        }
-        if (n == 0)
+        if (mbx_stop_signal) {
+            mbx_sched_stop(sch);
+            code = flush_final(st, e, sch);
+            if (!code)
+                code = interrupted(st, NULL);
             break;
-        if (!st->opt.order_plan)
-            shuffle(list, n, &rng);
-        code = measure_list(st, e, list, n, cs, deferred);
+        }
+        mbx_sched_req rq;
+        double now = MPI_Wtime() - st->t0;
+        int k = mbx_sched_next(sch, now, &rq);
+        if (k < 0) {
+            fprintf(stderr, "mpibex: out of memory\n");
+            code = 1;
+        } else if (k == MBX_SCHED_DONE) {
+            code = flush_final(st, e, sch);
+            break;
+        } else if (k == MBX_SCHED_WAIT) {
+            idle_for(rq.wait);
+        } else if (k == MBX_SCHED_PROBE) {
+            double lat = NAN, t = now;
+            int rc = probe_cb(st, &lat, &t);
+            if (rc < 0) {
+                fprintf(stderr, "mpibex: the monitor's probe failed: %s\n", mbx_strerror(rc));
+                code = 1;
+            } else if (mbx_monitor_add(&st->mon, t, lat) < 0 ||
+                       mbx_sched_probe_done(sch, t, lat) < 0) {
+                fprintf(stderr, "mpibex: out of memory\n");
+                code = 1;
+            }
+        } else {
+            int rc = run_pass(st, e, sch, &rq);
+            if (rc < 0)
+                continue; /* a signal: the top of the loop reports it */
+            code = rc ? rc : flush_final(st, e, sch);
+        }
     }
-    for (size_t i = 0; !code && i < st->nser; i++)
-        curve_summary(&st->ser[i], &cs[i]);
-    for (size_t i = 0; cs && i < st->nser; i++)
-        mbx_refine_free(cs[i].rf);
+    for (size_t i = 0; !code && i < st->nser; i++) {
+        size_t pts, refined;
+        double worst;
+        mbx_sched_curve_refine(sch, i, &pts, &refined, &worst);
+        curve_summary(&st->ser[i], pts, refined + cs[i].spent, worst);
+    }
+    if (!code)
+        pass_summary(st, sch);
+    st->sched = NULL;
+    mbx_sched_free(sch);
     free(cs);
-    free(list);
     return code;
 }
 
@@ -1367,16 +1437,9 @@ static int measure_all(run_state *st, mbx_engine *e, int nranks)
                    "benchmark at the same point, measured right before\n");
             break;
         }
-    pointref deferred = {0};
-    int code = run_points(st, e, &deferred);
+    int code = run_points(st, e);
     if (code)
         return code;
-    if (deferred.s) {
-        double y;
-        code = measure_point(st, e, &deferred, &y);
-        if (code)
-            return code;
-    }
     accurate_summary(st);
     if (monitor_report(st) != 0)
         return 1;
@@ -1496,8 +1559,6 @@ static int settle(run_state *st, mbx_engine *e, int nranks)
            MPI_Wtime() - t0, nranks);
     return 0;
 }
-
-static uint64_t next_rand(uint64_t *x);
 
 /* The observation method on every rank, the order's seed and the monitor's
  * peer. Returns 0, or an exit code with msg. */

@@ -128,6 +128,7 @@ int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t 
     memset(o, 0, sizeof *o);
     o->timer = MBX_TIMER_CLOCK;
     o->settle = MBX_SETTLE_DEFAULT;
+    o->span = -1.0;
     o->monitor = 1;
     o->shift_rel = MBX_SHIFT_DEFAULT;
     o->thread_level = MPI_THREAD_SINGLE;
@@ -181,6 +182,40 @@ int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t 
                 return 2;
             }
             o->settle = s;
+            continue;
+        } else if (is_opt(a, "--passes") || is_opt(a, "--max-passes")) {
+            const char *opt = is_opt(a, "--passes") ? "--passes" : "--max-passes";
+            if (!(v = take_value(argc, argv, &i, opt, msg, len)))
+                return 2;
+            char *end = NULL;
+            errno = 0;
+            long n = strtol(v, &end, 10);
+            if (end == v || *end != '\0' || errno || n < 2 || n > 10000) {
+                snprintf(msg, len, "%s: expected passes in 2..10000 (got '%s')", opt, v);
+                return 2;
+            }
+            *(opt[2] == 'p' ? &o->passes : &o->max_passes) = n;
+            continue;
+        } else if (is_opt(a, "--span") || is_opt(a, "--pass-ms") || is_opt(a, "--time-limit")) {
+            const char *opt = is_opt(a, "--span")      ? "--span"
+                              : is_opt(a, "--pass-ms") ? "--pass-ms"
+                                                       : "--time-limit";
+            if (!(v = take_value(argc, argv, &i, opt, msg, len)))
+                return 2;
+            char *end = NULL;
+            double d = mbx_strtod(v, &end);
+            double lo = opt[2] == 'p' ? 0.01 : 0.0, hi = opt[2] == 'p' ? 1000.0 : 86400.0;
+            if (end == v || *end != '\0' || !(d >= lo && d <= hi)) {
+                snprintf(msg, len, "%s: expected %s in %g..%g (got '%s')", opt,
+                         opt[2] == 'p' ? "milliseconds" : "seconds", lo, hi, v);
+                return 2;
+            }
+            if (opt[2] == 's')
+                o->span = d;
+            else if (opt[2] == 'p')
+                o->pass_floor = d * 1e-3;
+            else
+                o->time_limit = d;
             continue;
         } else if (is_opt(a, "--warmup")) {
             if (!(v = take_value(argc, argv, &i, "--warmup", msg, len)))
@@ -364,6 +399,16 @@ void mbx_cli_run_usage(void)
            "  --force             write over the results (or interrupted run) at FILE;\n"
            "                      without it an existing FILE is refused\n"
            "  --raw               also write every observation to FILE.obs.csv\n"
+           "  --passes R          a point is SETTLED only with at least R passes (default 5;\n"
+           "                      2..10000): its value is the median of its pass medians,\n"
+           "                      its error the spread between passes\n"
+           "  --span SEC          ... spread over at least SEC seconds of the run (default\n"
+           "                      1; 0..86400)\n"
+           "  --pass-ms MS        a pass lasts at least MS milliseconds (default 1;\n"
+           "                      0.01..1000)\n"
+           "  --max-passes N      a point gets at most N passes (default 40)\n"
+           "  --time-limit SEC    no pass starts after SEC seconds; unfinished points are\n"
+           "                      reported as they are (default: none)\n"
            "  --warmup N          untimed calls at each point's size before it is timed\n"
            "                      (at least N and 1 ms, at most 50 ms; default 128: twice\n"
            "                      a shared-memory receive FIFO); 1..1000000\n"

@@ -32,7 +32,14 @@ typedef struct mbx_run_opts {
     double shift_rel;  /* --shift: relative probe change that counts as a level shift */
     int thread_level;  /* --thread-level: MPI_THREAD_SINGLE (default) .. MPI_THREAD_MULTIPLE;
                           mbx_job_run has already asked MPI for it */
-    int quiet;         /* no progress on stderr */
+    /* Passes (mbx/sched.h; 0: the default): --passes R, --span SEC,
+     * --pass-ms MS (stored in seconds), --max-passes N, --time-limit SEC. */
+    long passes;
+    double span; /* < 0: the default */
+    double pass_floor;
+    long max_passes;
+    double time_limit;
+    int quiet; /* no progress on stderr */
     int help;
 } mbx_run_opts;
 

@@ -7,7 +7,12 @@
  * strict comparison, so equal errors go to the smallest x: exactly the
  * order a priority queue with that tie rule would give, without keeping one
  * in step with insertions. Outstanding proposals are a short unsorted list;
- * a segment is pending while one of them lies strictly inside it. */
+ * a segment is pending while one of them lies strictly inside it.
+ *
+ * A segment's judgement needs its own points and two more on either side
+ * (the neighbours' lines, and whether those neighbours are steps), so it is
+ * recomputed from the arrays each time: a point measured again (a later
+ * pass) needs no bookkeeping beyond replacing its y and se. */
 #include "mbx/refine.h"
 
 #include <math.h>
@@ -17,6 +22,7 @@ struct mbx_refine {
     mbx_refine_opts opts;
     uint64_t *x; /* ascending, no duplicates */
     double *y;
+    double *se; /* standard error of y; 0 when unknown */
     size_t n, cap;
     uint64_t *pend; /* proposals not yet added, any order; room for cap */
     size_t npend;
@@ -96,26 +102,72 @@ static uint64_t split_point(const mbx_refine *r, uint64_t a, uint64_t b)
     return 0;
 }
 
-/* |line through points j, k at x - y| / y. */
-static double extrap_err(const mbx_refine *r, size_t j, size_t k, uint64_t x, double y)
+/* The line through points j and k predicts point m: the relative error
+ * |p - y_m| / y_m and the relative standard deviation of the residual p -
+ * y_m (mbx/refine.h gives the formula). */
+typedef struct {
+    double e, u;
+} side;
+
+static side predict(const mbx_refine *r, size_t j, size_t k, size_t m)
 {
     long double xj = (long double)r->x[j], xk = (long double)r->x[k];
-    long double slope = ((long double)r->y[k] - r->y[j]) / (xk - xj);
-    long double pred = (long double)r->y[k] + slope * ((long double)x - xk);
-    return (double)(fabsl(pred - y) / y);
+    long double t = ((long double)r->x[m] - xk) / (xk - xj);
+    long double pred = (1.0L + t) * r->y[k] - t * r->y[j];
+    long double sk = r->se[k], sj = r->se[j], sm = r->se[m];
+    long double v = (1.0L + t) * (1.0L + t) * sk * sk + t * t * sj * sj + sm * sm;
+    side s = {(double)(fabsl(pred - r->y[m]) / r->y[m]), (double)(sqrtl(v) / r->y[m])};
+    return s;
 }
 
-/* Error of segment i (points i and i + 1); n >= 2. */
-static double seg_err(const mbx_refine *r, size_t i)
+/* Outside both eps and noise_k times the uncertainty: this side cannot
+ * vouch for the segment. */
+static int off(const mbx_refine *r, side s)
 {
+    return s.e >= r->opts.eps && s.e > r->opts.noise_k * s.u;
+}
+
+static long double chord(const mbx_refine *r, size_t i)
+{
+    return ((long double)r->y[i + 1] - r->y[i]) / ((long double)r->x[i + 1] - (long double)r->x[i]);
+}
+
+/* Segment i (points i and i + 1) is a step: both neighbours' lines miss
+ * it, and its chord is steeper (or shallower) than both neighbours' slopes,
+ * so no straight piece joins it to either side. A kink's chord lies
+ * between the neighbouring slopes. */
+static int is_step(const mbx_refine *r, size_t i)
+{
+    if (i < 1 || i + 2 >= r->n)
+        return 0;
+    if (!off(r, predict(r, i - 1, i, i + 1)) || !off(r, predict(r, i + 2, i + 1, i)))
+        return 0;
+    long double c = chord(r, i), sl = chord(r, i - 1), sr = chord(r, i + 1);
+    return (c > sl && c > sr) || (c < sl && c < sr);
+}
+
+/* Error of segment i (n >= 2) and whether it needs a split: the smaller
+ * error of the sides it may use, needed when no usable side is consistent. */
+static double seg_err(const mbx_refine *r, size_t i, int *need)
+{
+    int step = is_step(r, i);
+    int left = i >= 1 && (step || !is_step(r, i - 1));
+    int right = i + 2 < r->n && (step || !is_step(r, i + 1));
     double e = 0.0;
-    if (i >= 1)
-        e = extrap_err(r, i - 1, i, r->x[i + 1], r->y[i + 1]);
-    if (i + 2 < r->n) {
-        double el = extrap_err(r, i + 1, i + 2, r->x[i], r->y[i]);
-        e = i >= 1 && e < el ? e : el;
+    int n = 1;
+    if (left) {
+        side s = predict(r, i - 1, i, i + 1);
+        e = s.e;
+        n = off(r, s);
     }
-    return e; /* 0 with two points: no neighbour to predict from */
+    if (right) {
+        side s = predict(r, i + 2, i + 1, i);
+        e = left && e < s.e ? e : s.e;
+        n = n && off(r, s);
+    }
+    if (need != NULL)
+        *need = (left || right) && n;
+    return e; /* 0 with no usable neighbour: nothing to predict from */
 }
 
 static int seg_pending(const mbx_refine *r, size_t i)
@@ -128,7 +180,8 @@ static int seg_pending(const mbx_refine *r, size_t i)
 
 int mbx_refine_create(const mbx_refine_opts *opts, mbx_refine **out)
 {
-    if (opts == NULL || out == NULL || !isfinite(opts->eps) || !(opts->eps > 0))
+    if (opts == NULL || out == NULL || !isfinite(opts->eps) || !(opts->eps > 0) ||
+        !isfinite(opts->noise_k) || opts->noise_k < 0)
         return MBX_E_INVAL;
     mbx_refine *r = calloc(1, sizeof *r);
     if (r == NULL)
@@ -136,6 +189,8 @@ int mbx_refine_create(const mbx_refine_opts *opts, mbx_refine **out)
     r->opts = *opts;
     if (r->opts.align == 0)
         r->opts.align = 1;
+    if (r->opts.noise_k == 0)
+        r->opts.noise_k = MBX_REFINE_NOISE_K;
     *out = r;
     return MBX_OK;
 }
@@ -146,6 +201,7 @@ void mbx_refine_free(mbx_refine *r)
         return;
     free(r->x);
     free(r->y);
+    free(r->se);
     free(r->pend);
     free(r);
 }
@@ -163,6 +219,10 @@ static int grow(mbx_refine *r)
     if (y == NULL)
         return MBX_E_NOMEM;
     r->y = y;
+    double *se = realloc(r->se, cap * sizeof *se);
+    if (se == NULL)
+        return MBX_E_NOMEM;
+    r->se = se;
     /* Outstanding proposals lie in distinct segments, so there are fewer
      * than points; reserving here keeps mbx_refine_next free of failures. */
     uint64_t *p = realloc(r->pend, cap * sizeof *p);
@@ -175,7 +235,14 @@ static int grow(mbx_refine *r)
 
 int mbx_refine_add(mbx_refine *r, uint64_t x, double y)
 {
-    if (r == NULL || !isfinite(y) || !(y > 0))
+    return mbx_refine_add_se(r, x, y, 0.0);
+}
+
+int mbx_refine_add_se(mbx_refine *r, uint64_t x, double y, double se)
+{
+    if (isnan(se))
+        se = 0.0;
+    if (r == NULL || !isfinite(y) || !(y > 0) || !isfinite(se) || se < 0)
         return MBX_E_INVAL;
     size_t lo = 0, hi = r->n; /* first index with r->x[i] >= x */
     while (lo < hi) {
@@ -187,6 +254,7 @@ int mbx_refine_add(mbx_refine *r, uint64_t x, double y)
     }
     if (lo < r->n && r->x[lo] == x) {
         r->y[lo] = y;
+        r->se[lo] = se;
     } else {
         int rc = grow(r);
         if (rc != MBX_OK)
@@ -194,9 +262,11 @@ int mbx_refine_add(mbx_refine *r, uint64_t x, double y)
         for (size_t i = r->n; i > lo; i--) {
             r->x[i] = r->x[i - 1];
             r->y[i] = r->y[i - 1];
+            r->se[i] = r->se[i - 1];
         }
         r->x[lo] = x;
         r->y[lo] = y;
+        r->se[lo] = se;
         r->n++;
     }
     for (size_t k = 0; k < r->npend; k++)
@@ -214,8 +284,9 @@ int mbx_refine_next(mbx_refine *r, uint64_t *x, double *err)
     uint64_t best_x = 0;
     double best_e = -1.0;
     for (size_t i = 0; i + 1 < r->n; i++) {
-        double e = seg_err(r, i);
-        if (!(e > best_e) || seg_pending(r, i))
+        int need = 0;
+        double e = seg_err(r, i, &need);
+        if (!need || !(e > best_e) || seg_pending(r, i))
             continue;
         uint64_t s = split_point(r, r->x[i], r->x[i + 1]);
         if (s == 0)
@@ -223,8 +294,8 @@ int mbx_refine_next(mbx_refine *r, uint64_t *x, double *err)
         best_x = s;
         best_e = e;
     }
-    if (best_e < r->opts.eps)
-        return 0; /* also when nothing was eligible (best_e = -1) */
+    if (best_e < 0)
+        return 0; /* nothing needs a split (a need implies e >= eps) */
     r->pend[r->npend++] = best_x;
     r->proposed++;
     *x = best_x;
@@ -237,7 +308,7 @@ static double worst(const mbx_refine *r, int splittable_only)
 {
     double w = 0.0;
     for (size_t i = 0; i + 1 < r->n; i++) {
-        double e = seg_err(r, i);
+        double e = seg_err(r, i, NULL);
         if (e > w && (!splittable_only || split_point(r, r->x[i], r->x[i + 1]) != 0))
             w = e;
     }
@@ -266,10 +337,22 @@ size_t mbx_refine_proposed(const mbx_refine *r)
 
 void mbx_refine_points(const mbx_refine *r, uint64_t *x, double *y)
 {
+    mbx_refine_points_se(r, x, y, NULL);
+}
+
+void mbx_refine_points_se(const mbx_refine *r, uint64_t *x, double *y, double *se)
+{
     for (size_t i = 0; i < r->n; i++) {
         if (x != NULL)
             x[i] = r->x[i];
         if (y != NULL)
             y[i] = r->y[i];
+        if (se != NULL)
+            se[i] = r->se[i];
     }
+}
+
+int mbx_refine_is_step(const mbx_refine *r, size_t i)
+{
+    return r != NULL && i + 1 < r->n && is_step(r, i);
 }

@@ -34,8 +34,10 @@ typedef struct spoint {
 typedef struct scurve {
     uint64_t *grid;
     size_t ngrid;
-    mbx_sched_curve c; /* grid points at the copy above */
-    mbx_refine *rf;    /* NULL: no refinement */
+    mbx_sched_curve c;  /* grid points at the copy above */
+    mbx_refine *rf;     /* NULL: no refinement */
+    mbx_passes_opts po; /* the scheduler's, with the curve's eps */
+    size_t fixed_n;     /* observations per pass; 0: a pilot sizes them */
     size_t proposed;
 } scurve;
 
@@ -167,7 +169,7 @@ static int add_point(mbx_sched *s, size_t curve, uint64_t x, int refined, size_t
     p->x = x;
     p->refined = refined;
     p->kept_y = NAN;
-    p->per_pass = s->o.fixed_n;
+    p->per_pass = s->cv[curve].fixed_n;
     *idx = s->npt++;
     s->st.points = s->npt;
     return MBX_OK;
@@ -175,7 +177,8 @@ static int add_point(mbx_sched *s, size_t curve, uint64_t x, int refined, size_t
 
 int mbx_sched_add_curve(mbx_sched *s, const mbx_sched_curve *c, size_t *id)
 {
-    if (!s || !c || !id || !c->grid || c->ngrid == 0 || s->started)
+    if (!s || !c || !id || !c->grid || c->ngrid == 0 || s->started || !(c->eps >= 0) ||
+        !(c->eps < 1))
         return MBX_E_INVAL;
     for (size_t i = 0; i < c->ngrid; i++)
         for (size_t j = 0; j < i; j++)
@@ -193,6 +196,10 @@ int mbx_sched_add_curve(mbx_sched *s, const mbx_sched_curve *c, size_t *id)
     k->ngrid = c->ngrid;
     k->c = *c;
     k->c.grid = k->grid;
+    k->po = s->o.passes;
+    if (c->eps > 0)
+        k->po.eps = c->eps;
+    k->fixed_n = c->fixed_n ? c->fixed_n : s->o.fixed_n;
     if (c->refine_eps > 0 && c->budget > 0) {
         mbx_refine_opts ro = {.eps = c->refine_eps,
                               .budget = c->budget,
@@ -286,7 +293,7 @@ static int level_at(const mbx_sched *s, const mbx_levels *lv, double t)
 
 static int passes_of(const mbx_sched *s, const spoint *p, const mbx_levels *lv, mbx_passes **out)
 {
-    int rc = mbx_passes_create(&s->o.passes, out);
+    int rc = mbx_passes_create(&s->cv[p->curve].po, out);
     for (size_t k = 0; rc == MBX_OK && k < p->npass; k++) {
         mbx_pass ps = p->pass[k];
         ps.level = level_at(s, lv, 0.5 * (ps.t_start + ps.t_end));
@@ -433,7 +440,7 @@ static void make_pass_req(mbx_sched *s, size_t i, mbx_sched_req *r)
     } else {
         r->nobs = p->per_pass;
         /* The first pass right after a pilot follows the pilot's warm-up. */
-        r->warm = p->npass == 0 && s->o.fixed_n > 0;
+        r->warm = p->npass == 0 && s->cv[p->curve].fixed_n > 0;
     }
 }
 

@@ -52,6 +52,7 @@ int mbx_engine_create(MPI_Comm comm, mbx_engine **out)
     e->timer.kind = MBX_TIMER_CLOCK;
     e->stop_rank = -1;
     e->warm.calls = MBX_WARMUP_CALLS;
+    e->buf_off_lo = e->buf_off_hi = -1;
     *out = e;
     return MBX_OK;
 }

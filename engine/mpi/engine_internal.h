@@ -51,6 +51,12 @@ struct mbx_engine {
     double *warm_buf;
     size_t warm_cap;
     int64_t warm_done; /* every rank: the last POINT_BEGIN's warm-up calls */
+    int warm_capped;   /* every rank: 1 if the time cap stopped it early */
+    /* Every rank: the allocations behind ctx.sbuf and ctx.rbuf, which start
+     * buf_offset bytes into them (free these, not the context's). */
+    void *sbuf_base, *rbuf_base;
+    /* Rank 0: the last point's buffer offsets seen by its ranks (-1: none). */
+    int buf_off_lo, buf_off_hi;
 
     mbx_job_info job;
     int have_job;
@@ -89,7 +95,8 @@ int mbx_pair_scan_exec(mbx_engine *e, const mbx_cmd *cmd);
 /* In warmup.c. Member ranks, in POINT_BEGIN after the set-up: untimed calls
  * of the point's benchmark at its own size, at least `calls` and `floor_s`
  * seconds, at most `cap_s` seconds (the members agree on the clock by a
- * maximum, so all run the same number); e->warm_done gets the count. */
+ * maximum, so all run the same number); e->warm_done gets the count and
+ * e->warm_capped says whether the cap ended it first. */
 int mbx_warmup_point(mbx_engine *e, int64_t calls, double floor_s, double cap_s);
 /* Every rank: MBX_OP_PREFAULT (iarg = {largest bytes, round trips}, darg[0]
  * the time cap of one size). */

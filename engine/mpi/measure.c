@@ -8,6 +8,7 @@
  * inside one. */
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,31 +62,45 @@ static int grow_pair(double **a, double **b, size_t *cap, size_t need)
 
 static void free_buffers(mbx_engine *e)
 {
-    free(e->ctx.sbuf);
-    free(e->ctx.rbuf);
+    free(e->sbuf_base);
+    free(e->rbuf_base);
+    e->sbuf_base = e->rbuf_base = NULL;
     e->ctx.sbuf = e->ctx.rbuf = NULL;
 }
 
-static int alloc_buffers(mbx_engine *e, size_t len)
+/* Both buffers start `offset` bytes after a page boundary (a multiple of 64,
+ * so every benchmark's element types stay aligned); each is a fresh
+ * allocation per point. */
+static int alloc_buffers(mbx_engine *e, size_t len, size_t offset)
 {
     /* Never a zero-size buffer: MPI calls with count 0 still get a pointer. */
     size_t n = len ? len : 64;
+    if (n > SIZE_MAX - offset)
+        return MBX_E_NOMEM;
     void *s = NULL, *r = NULL;
-    if (posix_memalign(&s, 4096, n) != 0)
+    if (posix_memalign(&s, 4096, n + offset) != 0)
         s = NULL;
-    if (posix_memalign(&r, 4096, n) != 0)
+    if (posix_memalign(&r, 4096, n + offset) != 0)
         r = NULL;
-    e->ctx.sbuf = s;
-    e->ctx.rbuf = r;
+    e->sbuf_base = s;
+    e->rbuf_base = r;
     if (!s || !r) {
         free_buffers(e);
         return MBX_E_NOMEM;
     }
+    e->ctx.sbuf = (char *)s + offset;
+    e->ctx.rbuf = (char *)r + offset;
     /* Touch every page now so first-touch faults are not timed. */
-    memset(s, 0x5a, n);
-    memset(r, 0, n);
+    memset(e->ctx.sbuf, 0x5a, n);
+    memset(e->ctx.rbuf, 0, n);
     e->ctx.buf_len = n;
     return MBX_OK;
+}
+
+/* Bytes from the last page boundary to p. */
+static int page_offset(const void *p)
+{
+    return (int)((uintptr_t)p % 4096u);
 }
 
 static int subcomm_for(mbx_engine *e, int procs, MPI_Comm *out)
@@ -122,6 +137,13 @@ int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd)
         return MBX_E_INVAL;
     if (param == 0)
         param = b->param_default;
+    /* Rank 0 sends the warm-up calls in darg[1] (at least one), the warm-up's
+     * time floor in darg[2] and the buffer offset in darg[3]: the same on
+     * every rank, so the checks below fail everywhere or nowhere. */
+    double floor_s = cmd->darg[2], off = cmd->darg[3];
+    if (!(floor_s >= 0.0 && floor_s <= 1.0) || !(off >= 0.0 && off <= MBX_BUF_OFFSET_MAX) ||
+        (uint32_t)off % MBX_BUF_OFFSET_STEP != 0 || off != (double)(uint32_t)off)
+        return MBX_E_INVAL;
     /* Rank 0 decided that the clocks need a new sync (window sync). */
     if (cmd->darg[0] != 0.0 && e->method.sync == MBX_SYNC_WINDOW) {
         int src = mbx_clock_sync_exec(e);
@@ -150,7 +172,7 @@ int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd)
         e->ctx.pair_a = pa;
         e->ctx.pair_b = pb;
         e->ctx.root = root;
-        if (alloc_buffers(e, (size_t)b->buf_bytes(cmd->bytes, procs)) < 0)
+        if (alloc_buffers(e, (size_t)b->buf_bytes(cmd->bytes, procs), (size_t)off) < 0)
             err = 1;
         /* A setup that cannot run in this job (e.g. pingpong.mt without
          * MPI_THREAD_MULTIPLE) says so with MPI_ERR_UNSUPPORTED_OPERATION. */
@@ -159,14 +181,25 @@ int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd)
             err = 2;
         else if (src != MPI_SUCCESS)
             err = 1;
-        /* Rank 0 sends the warm-up calls in darg[1]; at least one. */
         int64_t calls = cmd->darg[1] >= 1.0 && cmd->darg[1] <= 1e6 ? (int64_t)cmd->darg[1] : 1;
-        if (!err && mbx_warmup_point(e, calls, MBX_WARMUP_FLOOR_S, MBX_WARMUP_CAP_S) < 0)
+        if (!err && mbx_warmup_point(e, calls, floor_s, MBX_WARMUP_CAP_S) < 0)
             err = 1;
     }
-    int anyerr = 0;
-    if (MPI_Allreduce(&err, &anyerr, 1, MPI_INT, MPI_MAX, e->cmd) != MPI_SUCCESS)
-        anyerr = 1;
+    /* With the error flag, the buffers' page offsets as this rank sees them
+     * (highest and negated lowest; a rank without buffers cannot win). */
+    int v[3] = {err, -4096, -4096}, all[3] = {1, -1, 1};
+    if (!err && e->member && e->ctx.sbuf && e->ctx.rbuf) {
+        int so = page_offset(e->ctx.sbuf), ro = page_offset(e->ctx.rbuf);
+        v[1] = so > ro ? so : ro;
+        v[2] = -(so < ro ? so : ro);
+    }
+    if (MPI_Allreduce(v, all, 3, MPI_INT, MPI_MAX, e->cmd) != MPI_SUCCESS)
+        all[0] = 1;
+    int anyerr = all[0];
+    if (e->rank == 0) {
+        e->buf_off_lo = anyerr ? -1 : -all[2];
+        e->buf_off_hi = anyerr ? -1 : all[1];
+    }
     if (anyerr) {
         (void)mbx_point_end(e);
         return anyerr == 2 ? MBX_E_UNSUPPORTED : MBX_E_MPI;
@@ -435,7 +468,18 @@ static const mbx_bench *spec_bench(const mbx_engine *e, const mbx_point_spec *sp
         nmin = nmax = spec->stop.fixed;
     if (nmin < 1 || nmin > nmax)
         return NULL;
+    if ((spec->warm_light != 0 && spec->warm_light != 1) ||
+        spec->buf_offset % MBX_BUF_OFFSET_STEP != 0 || spec->buf_offset > MBX_BUF_OFFSET_MAX)
+        return NULL;
     return b;
+}
+
+void mbx_engine_buffer_offsets(const mbx_engine *e, int *lo, int *hi)
+{
+    if (lo)
+        *lo = e ? e->buf_off_lo : -1;
+    if (hi)
+        *hi = e ? e->buf_off_hi : -1;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -529,16 +573,26 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
     double resync = e->method.resync > 0 ? e->method.resync : RESYNC_DEFAULT_S;
     if (window && !e->clock_info.identity && mbx_engine_clock(e) - e->clock_at > resync)
         c.darg[0] = 1.0;
-    c.darg[1] = (double)e->warm.calls;
+    /* A light warm-up: the point's first pass already faulted the FIFO. */
+    int64_t calls = e->warm.calls;
+    if (spec->warm_light && calls > MBX_WARMUP_LIGHT_CALLS)
+        calls = MBX_WARMUP_LIGHT_CALLS;
+    c.darg[1] = (double)calls;
+    c.darg[2] = spec->warm_light ? 0.0 : MBX_WARMUP_FLOOR_S;
+    c.darg[3] = (double)spec->buf_offset;
     rc = mbx_engine_submit(e, &c, NULL);
     if (rc < 0)
         return rc;
     /* Rank 0 is a member of every point: its count is the point's. */
-    if (e->warm.points == 0 || e->warm_done < e->warm.point_min)
-        e->warm.point_min = e->warm_done;
-    if (e->warm.points == 0 || e->warm_done > e->warm.point_max)
-        e->warm.point_max = e->warm_done;
-    e->warm.points++;
+    size_t *np = spec->warm_light ? &e->warm.light_points : &e->warm.points;
+    int64_t *lo = spec->warm_light ? &e->warm.light_min : &e->warm.point_min;
+    int64_t *hi = spec->warm_light ? &e->warm.light_max : &e->warm.point_max;
+    if (*np == 0 || e->warm_done < *lo)
+        *lo = e->warm_done;
+    if (*np == 0 || e->warm_done > *hi)
+        *hi = e->warm_done;
+    ++*np;
+    e->warm.capped += (size_t)e->warm_capped;
     double t_setup = MPI_Wtime() - t_begin;
     /* What one observation can resolve: a tick, shared by the inner loop's
      * calls and halved for a half round trip (rank 0 always takes part, so

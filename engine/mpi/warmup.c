@@ -59,6 +59,7 @@ int mbx_warmup_point(mbx_engine *e, int64_t calls, double floor_s, double cap_s)
     size_t chunk = 1;
     double t0 = MPI_Wtime();
     e->warm_done = 0;
+    e->warm_capped = 0;
     e->ctx.timing = 0;
     for (;;) {
         if (e->warm_cap < chunk) {
@@ -78,8 +79,12 @@ int mbx_warmup_point(mbx_engine *e, int64_t calls, double floor_s, double cap_s)
         if (MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE, MPI_MAX, e->ctx.comm) != MPI_SUCCESS ||
             v[1] != 0.0)
             return MBX_E_MPI;
-        if ((done >= calls && v[0] >= floor_s) || v[0] >= cap_s)
+        if (done >= calls && v[0] >= floor_s)
             break;
+        if (v[0] >= cap_s) {
+            e->warm_capped = 1;
+            break;
+        }
         chunk = chunk * 2 > CHUNK_MAX ? CHUNK_MAX : chunk * 2;
         if (done < calls && (int64_t)chunk > calls - done)
             chunk = (size_t)(calls - done);

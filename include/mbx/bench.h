@@ -20,6 +20,9 @@ typedef struct mbx_bench_ctx {
     MPI_Comm comm;  /* the point's communicator; every rank in it takes part */
     int rank, size; /* in comm */
     uint64_t bytes; /* message size of the point (aligned to the unit) */
+    /* Fresh per point, 64-byte aligned but not page-aligned: each starts the
+     * point's buf_offset bytes (0..4032) after a page boundary. A benchmark
+     * that needs page alignment allocates its own (as pingpong.mt does). */
     void *sbuf, *rbuf;
     size_t buf_len; /* bytes of each of sbuf and rbuf */
     mbx_timer_kind timer;

@@ -185,8 +185,12 @@ MBX_NODISCARD int mbx_engine_probe(mbx_engine *e, int peer, int rounds, double *
  * (rank 0 with each rank, and ring neighbours) is pre-faulted with ping-pongs
  * at every protocol regime up to the largest size: 64 B (eager), 8 KiB (one
  * FIFO descriptor), 64 KiB (above common rendezvous thresholds), 1 MiB, and
- * the largest itself. */
+ * the largest itself. A later pass of a point already warmed by its first
+ * pass (mbx_point_spec.warm_light) runs only MBX_WARMUP_LIGHT_CALLS calls
+ * (or `calls`, if fewer) and no time floor: enough to bring the code path
+ * and the fresh buffers back into cache, not to fault the FIFO again. */
 #define MBX_WARMUP_CALLS 128
+#define MBX_WARMUP_LIGHT_CALLS 8
 #define MBX_WARMUP_FLOOR_S 1e-3
 #define MBX_WARMUP_CAP_S 0.05
 #define MBX_PREFAULT_SIZES 5
@@ -200,9 +204,17 @@ typedef struct mbx_warmup_info {
     int64_t rounds[MBX_PREFAULT_SIZES];
     int pairs;      /* pairs pre-faulted */
     double seconds; /* what the pre-fault took */
-    /* Points measured so far, and the fewest and most warm-up calls one ran. */
+    /* Measurements (mbx_engine_measure calls; an accurate benchmark's
+     * companion is one more) with the full warm-up so far, and the fewest
+     * and most warm-up calls one of them ran; the same for the measurements
+     * with the light warm-up (warm_light 1: a point's later passes). */
     size_t points;
     int64_t point_min, point_max;
+    size_t light_points;
+    int64_t light_min, light_max;
+    /* Warm-ups of either kind that MBX_WARMUP_CAP_S stopped before their
+     * calls (and floor) were done: huge messages, or a loaded machine. */
+    size_t capped;
     size_t redone; /* timed batches that page-faulted and were measured again */
 } mbx_warmup_info;
 
@@ -228,7 +240,24 @@ typedef struct mbx_point_spec {
     int pair_a, pair_b; /* ping-pong pair as ranks of the point; pair_a == pair_b: 0 and procs-1 */
     int root;           /* rooted benchmarks: root rank of the point, 0..procs-1 */
     int validate;       /* after the stop rule, check received data (MBX_E_VALIDATE) */
+    /* 0: the full warm-up (MBX_WARMUP_CALLS, MBX_WARMUP_FLOOR_S); 1: the light
+     * one, for a later pass of a point whose first pass already ran. */
+    int warm_light;
+    /* Bytes by which the send and receive buffers start after a page
+     * boundary on every rank of the point, a multiple of MBX_BUF_OFFSET_STEP
+     * up to MBX_BUF_OFFSET_MAX (0: page-aligned). A scheduler varies it per
+     * pass so that where the buffers land is re-drawn, not fixed at launch. */
+    uint32_t buf_offset;
 } mbx_point_spec;
+
+#define MBX_BUF_OFFSET_STEP 64
+#define MBX_BUF_OFFSET_MAX 4032
+
+/* Rank 0: where the last point's send and receive buffers started after a
+ * page boundary, in bytes, the lowest (*lo) and highest (*hi) over both
+ * buffers of every rank of the point, as the ranks saw their addresses;
+ * both -1 before the first point. */
+void mbx_engine_buffer_offsets(const mbx_engine *e, int *lo, int *hi);
 
 typedef struct mbx_progress {
     const mbx_point_spec *spec;
@@ -251,7 +280,9 @@ typedef int (*mbx_progress_fn)(void *ud, const mbx_progress *p);
  * progress callback (whose spec then names the companion); out->plain gets
  * the companion's median (NAN when INVALID or UNRELIABLE), out->wall the
  * time of both, and *obs stays the accurate benchmark's. For every other
- * benchmark out->plain is NAN. Errors: MBX_E_INVAL for a bad spec,
+ * benchmark out->plain is NAN. Errors: MBX_E_INVAL for a bad spec
+ * (among others warm_light not 0 or 1, buf_offset not a multiple of
+ * MBX_BUF_OFFSET_STEP or above MBX_BUF_OFFSET_MAX),
  * MBX_E_NOMEM, MBX_E_MPI if any rank's MPI call failed, MBX_E_ABORTED (in
  * either measurement). */
 MBX_NODISCARD int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec,

@@ -81,6 +81,8 @@ typedef struct mbx_sched_curve {
     uint64_t align;    /* refined x are multiples of this (0: 1) */
     int geometric;     /* 1: split at the geometric mean (sizes) */
     double min_ratio;  /* mbx_refine min_ratio (0: none) */
+    double eps;        /* this curve's between-pass target; 0: the scheduler's */
+    size_t fixed_n;    /* observations per pass, no pilot; 0: the scheduler's */
     void *ud;          /* the front end's, returned in requests */
 } mbx_sched_curve;
 
@@ -147,8 +149,8 @@ MBX_NODISCARD int mbx_sched_create(const mbx_sched_opts *o, mbx_sched **out);
 void mbx_sched_free(mbx_sched *s); /* NULL is fine */
 
 /* Add a curve before the first request (copied, grid included); *id gets
- * its index. Errors: MBX_E_INVAL (NULL, an empty grid, a repeated x, a
- * request already made), MBX_E_NOMEM. */
+ * its index. Errors: MBX_E_INVAL (NULL, an empty grid, a repeated x, an
+ * eps outside [0, 1), a request already made), MBX_E_NOMEM. */
 MBX_NODISCARD int mbx_sched_add_curve(mbx_sched *s, const mbx_sched_curve *c, size_t *id);
 
 /* Mark a point final without measuring it (a resumed run's finished

@@ -340,26 +340,30 @@ static void alignment(void **state)
 }
 
 /* Equal errors go to the smallest x, as a priority queue with that tie rule
- * would. Spacing 8 keeps every slope exact: the errors are exactly 2, 1, 1
- * ([8, 16]: 3 predicted for 1; [16, 24]: 0 for 2; [24, 32]: 0 for 2). */
+ * would. Spacing 8 keeps every slope exact: the errors are exactly 0.5, 1,
+ * 0.5 ([8, 16]: the flat line through 16, 24 predicts 1 for 2; [16, 24]: 0
+ * predicted for 1 from either side; [24, 32]: 1 for 2). A convex bend, not
+ * a step ([16, 24]'s flat chord lies between its neighbours' slopes), so
+ * every side may be used. */
 static void ties_take_smallest_x(void **state)
 {
     (void)state;
     uint64_t p = 0;
     double e = 0.0;
     mbx_refine *r = make(1e-3, 10, 1, 0);
-    const double ys[] = {1.0, 2.0, 1.0, 2.0};
+    const double ys[] = {2.0, 1.0, 1.0, 2.0};
     for (int i = 0; i < 4; i++)
         assert_int_equal(mbx_refine_add(r, 8 * (uint64_t)(i + 1), ys[i]), MBX_OK);
-    assert_int_equal(mbx_refine_next(r, &p, &e), 1);
-    assert_int_equal(p, 12);
-    assert_true(e == 2.0);
+    assert_int_equal(mbx_refine_is_step(r, 1), 0);
     assert_int_equal(mbx_refine_next(r, &p, &e), 1);
     assert_int_equal(p, 20);
     assert_true(e == 1.0);
     assert_int_equal(mbx_refine_next(r, &p, &e), 1);
+    assert_int_equal(p, 12);
+    assert_true(e == 0.5);
+    assert_int_equal(mbx_refine_next(r, &p, &e), 1);
     assert_int_equal(p, 28);
-    assert_true(e == 1.0);
+    assert_true(e == 0.5);
     mbx_refine_free(r);
 }
 

@@ -1,0 +1,182 @@
+/* The two engine features a pass scheduler needs (issue 16): the light
+ * warm-up of a point's later passes (mbx_point_spec.warm_light) and fresh
+ * buffers at a page offset per measurement (mbx_point_spec.buf_offset).
+ *
+ *   test_warmbuf measure   under mpiexec: full and light warm-ups are
+ *                          counted apart and the light one runs at most
+ *                          MBX_WARMUP_LIGHT_CALLS calls; every rank's
+ *                          buffers start at the asked offset; ping-pong and
+ *                          allreduce validate at offsets 0, 64 and 4032
+ *   test_warmbuf all       under mpiexec: every benchmark of the registry
+ *                          that fits the job, at 4032 B past a page
+ *                          boundary, with --validate where it has a check
+ *   test_warmbuf bad       under mpiexec: an offset that is not a multiple
+ *                          of 64 or above 4032, and warm_light 2, are
+ *                          MBX_E_INVAL, and the engine still measures
+ *
+ * Properties only, never a time. Any failed check aborts the job. */
+#include <stdio.h>
+#include <string.h>
+
+#include "mbx/bench.h"
+#include "mbx/engine.h"
+
+static void require(int cond, const char *what)
+{
+    if (!cond) {
+        fprintf(stderr, "test_warmbuf: FAILED: %s\n", what);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+}
+
+static mbx_point_spec spec_of(mbx_engine *e, const char *name, uint64_t bytes, int light,
+                              uint32_t offset)
+{
+    int id = mbx_bench_find(name);
+    require(id >= 0, "benchmark in registry");
+    mbx_point_spec s = {.bench_id = id,
+                        .bytes = mbx_bench_align(mbx_bench_get(id), bytes),
+                        .procs = mbx_engine_size(e),
+                        .stop = {MBX_STOP_FIXED, 0, 16},
+                        .nmin = 16,
+                        .nmax = 16,
+                        .validate = 1,
+                        .warm_light = light,
+                        .buf_offset = offset};
+    return s;
+}
+
+/* One validated point; the buffer offsets every rank saw must be `offset`. */
+static void point(mbx_engine *e, const char *name, uint64_t bytes, int light, uint32_t offset)
+{
+    mbx_point_spec s = spec_of(e, name, bytes, light, offset);
+    mbx_result r;
+    int rc = mbx_engine_measure(e, &s, NULL, NULL, &r, NULL, NULL);
+    if (rc != MBX_OK)
+        fprintf(stderr, "test_warmbuf: %s %llu B light %d offset %u: %s\n", name,
+                (unsigned long long)bytes, light, offset, mbx_strerror(rc));
+    require(rc == MBX_OK, "measure succeeds, data validated");
+    require(r.validated == 1 && r.s.n + r.events == 16, "validated, fixed:16 observations");
+    int lo = -2, hi = -2;
+    mbx_engine_buffer_offsets(e, &lo, &hi);
+    printf("%-20s %6llu B  warm %-5s  offset %4u: buffers at %d..%d  median %.3f us\n", name,
+           (unsigned long long)bytes, light ? "light" : "full", offset, lo, hi, r.s.median * 1e6);
+    require(lo == (int)offset && hi == (int)offset, "every rank's buffers start at the offset");
+}
+
+static void measure_case(mbx_engine *e)
+{
+    mbx_warmup_info w;
+    int lo = 0, hi = 0;
+    mbx_engine_buffer_offsets(e, &lo, &hi);
+    require(lo == -1 && hi == -1, "no buffer offsets before the first point");
+
+    /* First passes: the full warm-up, at least MBX_WARMUP_CALLS calls unless
+     * the time cap stops it (a loaded machine: counted in `capped`). */
+    point(e, "pingpong.send_recv", 1, 0, 0);
+    point(e, "pingpong.send_recv", 8192, 0, 64);
+    point(e, "coll.allreduce", 1024, 0, 4032);
+    mbx_engine_warmup_info(e, &w);
+    printf("full:  %zu points, %lld..%lld calls, %zu capped\n", w.points, (long long)w.point_min,
+           (long long)w.point_max, w.capped);
+    require(w.points == 3 && w.light_points == 0, "three full warm-ups, no light one");
+    require(w.point_min >= 1 && w.capped <= 3, "full warm-ups ran");
+    require(w.capped > 0 || w.point_min >= MBX_WARMUP_CALLS,
+            "a full warm-up not stopped by the cap runs MBX_WARMUP_CALLS calls");
+
+    /* Later passes: light, at most MBX_WARMUP_LIGHT_CALLS calls; the full
+     * figures stay those of the first passes. */
+    point(e, "pingpong.send_recv", 1, 1, 4032);
+    point(e, "pingpong.send_recv", 8192, 1, 4032);
+    point(e, "pingpong.send_recv", 8192, 1, 0);
+    point(e, "coll.allreduce", 1024, 1, 64);
+    mbx_warmup_info l;
+    mbx_engine_warmup_info(e, &l);
+    printf("light: %zu points, %lld..%lld calls, %zu capped in all\n", l.light_points,
+           (long long)l.light_min, (long long)l.light_max, l.capped);
+    require(l.light_points == 4, "four light warm-ups");
+    require(l.light_min >= 1 && l.light_max <= MBX_WARMUP_LIGHT_CALLS,
+            "a light warm-up runs at most MBX_WARMUP_LIGHT_CALLS calls");
+    require(l.capped > w.capped || l.light_min == MBX_WARMUP_LIGHT_CALLS,
+            "a light warm-up not stopped by the cap runs MBX_WARMUP_LIGHT_CALLS calls");
+    require(l.points == w.points && l.point_min == w.point_min && l.point_max == w.point_max,
+            "light warm-ups leave the full warm-up's figures alone");
+
+    /* A warm-up setting below the light count bounds the light one too. */
+    require(mbx_engine_set_warmup(e, 4, 0) == MBX_OK, "warm-up of 4 calls");
+    point(e, "pingpong.send_recv", 64, 1, 128);
+    mbx_engine_warmup_info(e, &l);
+    require(l.light_points == 5 && l.light_max <= MBX_WARMUP_LIGHT_CALLS,
+            "light count with a small setting");
+    require(l.light_min <= 4, "a light warm-up never exceeds a smaller setting");
+}
+
+/* Every benchmark at the largest offset (light warm-up: quick): it must
+ * measure, and check its data where it can (MBX_E_UNSUPPORTED: not in this
+ * job, e.g. pingpong.mt without MPI_THREAD_MULTIPLE). */
+static void all_case(mbx_engine *e)
+{
+    int ran = 0;
+    for (size_t i = 0; i < mbx_bench_count(); i++) {
+        const mbx_bench *b = mbx_bench_get((int)i);
+        if (b->min_procs > mbx_engine_size(e))
+            continue;
+        mbx_point_spec s = spec_of(e, b->name, 1024, 1, MBX_BUF_OFFSET_MAX);
+        s.stop.fixed = s.nmin = s.nmax = 4;
+        s.validate = b->check != NULL;
+        mbx_result r;
+        int rc = mbx_engine_measure(e, &s, NULL, NULL, &r, NULL, NULL);
+        printf("%-28s %s\n", b->name,
+               rc == MBX_OK ? (s.validate ? "ok, validated" : "ok") : mbx_strerror(rc));
+        require(rc == MBX_OK || rc == MBX_E_UNSUPPORTED, "a benchmark at an offset");
+        ran += rc == MBX_OK;
+    }
+    require(ran > 0, "some benchmark ran");
+}
+
+static void bad_case(mbx_engine *e)
+{
+    static const uint32_t bad_offsets[] = {1, 32, 100, 4033, 4096, 65536};
+    mbx_result r;
+    for (size_t i = 0; i < sizeof bad_offsets / sizeof *bad_offsets; i++) {
+        mbx_point_spec s = spec_of(e, "pingpong.send_recv", 8, 0, bad_offsets[i]);
+        int rc = mbx_engine_measure(e, &s, NULL, NULL, &r, NULL, NULL);
+        printf("buf_offset %5u: %s\n", bad_offsets[i], mbx_strerror(rc));
+        require(rc == MBX_E_INVAL, "an offset off the 64-byte grid or above 4032 is refused");
+    }
+    mbx_point_spec s = spec_of(e, "pingpong.send_recv", 8, 2, 0);
+    require(mbx_engine_measure(e, &s, NULL, NULL, &r, NULL, NULL) == MBX_E_INVAL,
+            "warm_light 2 is refused");
+    s = spec_of(e, "pingpong.send_recv", 8, 0, MBX_BUF_OFFSET_MAX);
+    require(mbx_engine_measure(e, &s, NULL, NULL, &r, NULL, NULL) == MBX_OK,
+            "the engine measures after the refusals, at the largest offset");
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    const char *mode = argc > 1 ? argv[1] : "";
+    require(strcmp(mode, "measure") == 0 || strcmp(mode, "all") == 0 || strcmp(mode, "bad") == 0,
+            "mode measure, all or bad");
+    mbx_engine *e;
+    require(mbx_engine_create(MPI_COMM_WORLD, &e) == MBX_OK, "create");
+    if (mbx_engine_rank(e) == 0) {
+        mbx_timer_info ti;
+        double worst;
+        require(mbx_engine_configure(e, MBX_TIMER_WTIME, &ti, &worst) == MBX_OK, "configure");
+        if (strcmp(mode, "measure") == 0)
+            measure_case(e);
+        else if (strcmp(mode, "all") == 0)
+            all_case(e);
+        else
+            bad_case(e);
+        require(mbx_engine_quit(e, 0) == MBX_OK, "quit");
+    } else {
+        int code = -1;
+        require(mbx_engine_serve(e, &code) == MBX_OK && code == 0, "serve");
+    }
+    mbx_engine_destroy(e);
+    MPI_Barrier(MPI_COMM_WORLD); /* see tui/job.c: MPICH 4.0.2 + UCX/TCP finalize */
+    MPI_Finalize();
+    return 0;
+}
