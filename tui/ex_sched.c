@@ -233,19 +233,20 @@ static ex_point *point_of(explorer *x, size_t sp)
 }
 
 /* Where point p stands now: its passes, its between-pass error, its row
- * so far and its pass medians. */
-static void point_refresh(explorer *x, ex_point *p)
+ * so far and its pass medians. 1 when p->r holds a row (some pass, or a
+ * final UNRELIABLE or INVALID measurement that made no pass). */
+static int point_refresh(explorer *x, ex_point *p)
 {
     mbx_sched_point_info in;
     if (mbx_sched_point_info_get(x->sched, p->sp, &in) < 0)
-        return;
+        return 0;
     p->passes = in.passes.b.r;
     p->rel = in.passes.b.relerr;
-    if (p->passes == 0 || p->state == EX_DROPPED)
-        return;
+    if ((p->passes == 0 && !in.final) || p->state == EX_DROPPED)
+        return 0;
     mbx_result r;
     if (mbx_sched_result(x->sched, p->sp, &r) < 0)
-        return;
+        return 0;
     r.label = "explorer";
     r.refined = p->origin != EX_GRID;
     p->r = r;
@@ -261,6 +262,7 @@ static void point_refresh(explorer *x, ex_point *p)
             p->npm = n;
         }
     }
+    return 1;
 }
 
 /* After a point of a threaded benchmark: a warning when some thread of
@@ -296,8 +298,7 @@ static void finalize(explorer *x, ex_point *p)
 {
     if (p->state == EX_DONE || p->state == EX_DROPPED)
         return;
-    point_refresh(x, p);
-    if (p->passes == 0) /* stopped before its first pass: nothing to save */
+    if (!point_refresh(x, p)) /* stopped before its first pass: nothing to save */
         return;
     p->state = EX_DONE;
     size_t n = 0;
@@ -484,7 +485,7 @@ static void do_pass(explorer *x, const mbx_sched_req *q)
     }
     if (q->pass == 0 && !q->pilot)
         check_binding(x, p);
-    point_refresh(x, p);
+    (void)point_refresh(x, p);
 }
 
 double ex_sched_step(explorer *x)
