@@ -20,6 +20,7 @@
 #include "thrinfo.h"
 
 #define REDRAW_S 0.1 /* at least 10 frames a second while measuring */
+#define STEP_S 0.05  /* scheduler requests between two looks at the keys */
 
 static double wall(void)
 {
@@ -43,7 +44,7 @@ double ex_elapsed(const explorer *x)
         return 0;
     /* While paused or stopped, the clock stands at t_pause_begin. */
     double end = x->running && !x->paused ? x->be->now(x->be) : x->t_pause_begin;
-    return end - x->t_start - x->t_pause_total;
+    return end - x->t_start - x->t_pause_total + x->t_idle;
 }
 
 static void set_pause(explorer *x, int on)
@@ -116,6 +117,23 @@ static void open_autosave(explorer *x)
 static int autosave_wanted(const explorer *x)
 {
     return x->autosave_dir[0] || x->autosave_tmp;
+}
+
+void ex_autosave_row(explorer *x, const mbx_result *r)
+{
+    if (x->autosave) {
+        mbx_result_fields f;
+        mbx_result_format(r, &f);
+        int wrc = mbx_csv_writer_row(x->autosave, f.field);
+        if (wrc < 0) {
+            autosave_failed(x, x->autosave_path,
+                            wrc == MBX_E_GONE ? "the file was removed or renamed"
+                                              : mbx_file_why(errno));
+            x->autosave_lost++;
+        }
+    } else if (autosave_wanted(x)) {
+        x->autosave_lost++;
+    }
 }
 
 /* The ping-pong pair of a point: the form's A,B, or with auto rank 0 and
@@ -217,7 +235,6 @@ static int plan_points(explorer *x)
                                                    .pair_a = pa,
                                                    .pair_b = pb,
                                                    .origin = EX_GRID,
-                                                   .refiner = -1,
                                                    .state = EX_PENDING,
                                                    .rel = NAN};
                 }
@@ -309,8 +326,8 @@ void ex_start_run(explorer *x)
                 largest = x->pts[i].bytes;
         (void)x->be->set_largest(x->be, largest);
     }
-    ex_refine_reset(x);
     ex_compare_forget(x);
+    x->nrefined = 0;
     mbx_monitor_reset(&x->mon);
     x->thr_unbound[0] = '\0';
     x->mon.peer = x->be->nranks > 1 && x->be->probe ? x->be->nranks - 1 : 0;
@@ -326,11 +343,16 @@ void ex_start_run(explorer *x)
     mbx_csv_writer_close(x->autosave);
     x->autosave = NULL;
     open_autosave(x);
+    if (!ex_sched_begin(x)) {
+        x->npts = 0;
+        return;
+    }
     x->ndone = x->cur = 0;
     x->running = 1;
     x->paused = x->cancel = 0;
     x->t_start = x->be->now(x->be);
     x->t_pause_total = 0;
+    x->t_idle = 0;
     x->exported = 0;
     x->screen = EX_RUN;
     if (x->autosave_path[0])
@@ -530,8 +552,7 @@ int ex_handle_key(explorer *x, int key)
             x->bf.cancel = 1;
             ex_set_msg(x, MBX_ROLE_WARNING, "cancelling %s", x->bf.io ? "b_eff_io" : "b_eff");
         } else if (x->running) {
-            x->cancel = 1;
-            ex_set_msg(x, MBX_ROLE_WARNING, "cancelled: the point in flight was dropped");
+            x->cancel = 1; /* the loop stops the run: the points so far become final */
         }
         return 1;
     case EXA_BANDWIDTH: x->bandwidth = !x->bandwidth; return 1;
@@ -634,194 +655,6 @@ int ex_tick(explorer *x, int wait_ms)
     return x->cancel || x->quit;
 }
 
-static int on_progress(void *ud, const mbx_progress *p)
-{
-    explorer *x = ud;
-    /* An accurate point's plain companion is measured first (spec names
-     * it): its figures are not the point's, but keys are read all along. */
-    if (p->spec->bench_id == x->pts[x->cur].bench_id) {
-        x->live = *p->s;
-        x->have_live = 1;
-        x->pts[x->cur].rel = p->rel;
-    }
-    if (ex_tick(x, 0))
-        return 1;
-    while (x->paused && !x->cancel && !x->quit)
-        ex_tick(x, 100);
-    return x->cancel || x->quit;
-}
-
-/* The monitor's callbacks around one point (monitor.h). */
-typedef struct point_ctx {
-    explorer *x;
-    const mbx_point_spec *spec;
-    int tries;
-} point_ctx;
-
-static int probe_cb(void *ud, double *lat, double *t)
-{
-    explorer *x = ((point_ctx *)ud)->x;
-    int rc = x->be->probe(x->be, x->mon.peer, EX_PROBE_ROUNDS, lat);
-    *t = x->be->now(x->be) - x->t_start;
-    return rc;
-}
-
-static int measure_cb(void *ud, mbx_result *out, const double **obs, size_t *nobs)
-{
-    point_ctx *c = ud;
-    explorer *x = c->x;
-    if (c->tries++ == 1) {
-        x->have_live = 0;
-        x->pts[x->cur].rel = NAN;
-        ex_set_msg(x, MBX_ROLE_WARNING,
-                   "%s at %llu B: the machine changed level during the point, measuring it again",
-                   mbx_bench_get(c->spec->bench_id)->name, (unsigned long long)c->spec->bytes);
-    }
-    return x->be->measure(x->be, c->spec, on_progress, x, out, obs, nobs);
-}
-
-/* A point's observations outlive the back end's buffer: keep a copy (the
- * comparison tests them). */
-static void keep_obs(ex_point *p, const double *obs, size_t nobs)
-{
-    free(p->obs);
-    p->obs = NULL;
-    p->nobs = 0;
-    if (!obs || !nobs || !(p->obs = malloc(nobs * sizeof *p->obs)))
-        return;
-    memcpy(p->obs, obs, nobs * sizeof *p->obs);
-    p->nobs = nobs;
-}
-
-/* "done: 43 points (7 refined): 41 settled, 1 SHIFTED; 3 measured again":
- * settled always, the other statuses when some point has them. */
-static void done_message(explorer *x)
-{
-    size_t c[MBX_POINT_STATUS_COUNT] = {0};
-    for (size_t i = 0; i < x->npts; i++)
-        if (x->pts[i].state == EX_DONE && (int)x->pts[i].r.status < MBX_POINT_STATUS_COUNT)
-            c[x->pts[i].r.status]++;
-    char line[256];
-    size_t k = (size_t)snprintf(line, sizeof line, "done: %zu points", x->ndone);
-    if (x->nrefined)
-        k += (size_t)snprintf(line + k, sizeof line - k, " (%zu refined)", x->nrefined);
-    k += (size_t)snprintf(line + k, sizeof line - k, ": %zu settled", c[MBX_POINT_SETTLED]);
-    static const mbx_point_status more[] = {MBX_POINT_UNSETTLED, MBX_POINT_UNRELIABLE,
-                                            MBX_POINT_SHIFTED, MBX_POINT_INVALID};
-    for (size_t i = 0; i < sizeof more / sizeof *more && k < sizeof line; i++)
-        if (c[more[i]])
-            k += (size_t)snprintf(line + k, sizeof line - k, ", %zu %s", c[more[i]],
-                                  mbx_point_status_name(more[i]));
-    if (x->mon.remeasured && k < sizeof line)
-        snprintf(line + k, sizeof line - k, "; %zu measured again", x->mon.remeasured);
-    if (x->thr_unbound[0]) {
-        size_t used = strlen(line);
-        snprintf(line + used, sizeof line - used, "; threads could not be bound on rank%s %s",
-                 strpbrk(x->thr_unbound, ",-") ? "s" : "", x->thr_unbound);
-        ex_set_msg(x, MBX_ROLE_WARNING, "%s", line);
-        return;
-    }
-    ex_set_msg(x, MBX_ROLE_OK, "%s", line);
-}
-
-/* After a point of a threaded benchmark: a warning when some thread of
- * some rank could not be bound (the records stay in the engine and go into
- * the exported environment). */
-static void check_binding(explorer *x, const ex_point *p)
-{
-    const mbx_bench *b = mbx_bench_get(p->bench_id);
-    const mbx_thread_bind *tb = NULL;
-    if (!mbx_thrinfo_binds(b) || !x->be->thread_binding)
-        return;
-    int rc = x->be->thread_binding(x->be, &tb);
-    if (rc < 0) {
-        ex_set_msg(x, MBX_ROLE_WARNING, "%s: the thread binding could not be gathered: %s", b->name,
-                   mbx_strerror(rc));
-        return;
-    }
-    char ranks[sizeof x->thr_unbound];
-    const char *what = "";
-    if (mbx_thrinfo_binding_news(tb, x->be->nranks, &x->thr_seen, ranks, sizeof ranks, &what) > 0) {
-        snprintf(x->thr_unbound, sizeof x->thr_unbound, "%s", ranks);
-        ex_set_msg(x, MBX_ROLE_WARNING,
-                   "%s: threads could not be bound on rank%s %s; their times may move with the "
-                   "scheduler (%s)",
-                   b->name, strpbrk(ranks, ",-") ? "s" : "", ranks, what);
-    }
-}
-
-static void run_one_point(explorer *x)
-{
-    ex_point *p = &x->pts[x->cur];
-    p->state = EX_RUNNING;
-    x->have_live = 0;
-    mbx_point_spec spec = {.bench_id = p->bench_id,
-                           .bytes = p->bytes,
-                           .procs = p->procs,
-                           .stop = x->meas.stop,
-                           .nmin = x->meas.nmin,
-                           .nmax = x->meas.nmax,
-                           .param = p->param,
-                           .pair_a = p->pair_a,
-                           .pair_b = p->pair_b,
-                           .root = p->root,
-                           .validate = x->validate};
-    mbx_result r;
-    const double *obs = NULL;
-    size_t nobs = 0;
-    point_ctx ctx = {x, &spec, 0};
-    int rc = mbx_monitor_measure(&x->mon, x->mon.peer ? probe_cb : NULL, measure_cb, &ctx, &r, &obs,
-                                 &nobs);
-    if (rc == MBX_OK) {
-        r.label = "explorer";
-        r.refined = p->origin != EX_GRID;
-        p->r = r;
-        keep_obs(p, obs, nobs);
-        p->state = EX_DONE;
-        x->ndone++;
-        x->nrefined += (size_t)r.refined;
-        if (x->autosave) {
-            mbx_result_fields f;
-            mbx_result_format(&p->r, &f);
-            int wrc = mbx_csv_writer_row(x->autosave, f.field);
-            if (wrc < 0) {
-                autosave_failed(x, x->autosave_path,
-                                wrc == MBX_E_GONE ? "the file was removed or renamed"
-                                                  : mbx_file_why(errno));
-                x->autosave_lost++;
-            }
-        } else if (autosave_wanted(x)) {
-            x->autosave_lost++;
-        }
-        x->cur++;
-        ex_refine_after(x, x->cur - 1);
-        check_binding(x, p);
-    } else if (rc == MBX_E_UNSUPPORTED &&
-               mbx_thrinfo_mpi_threads(mbx_bench_get(p->bench_id), p->param) > 1) {
-        p->state = EX_DROPPED;
-        x->running = 0;
-        char why[sizeof x->msg];
-        mbx_thrinfo_multiple_msg(mbx_bench_get(p->bench_id),
-                                 mbx_thrinfo_mpi_threads(mbx_bench_get(p->bench_id), p->param),
-                                 x->be->thread_asked, x->be->thread_granted, why, sizeof why);
-        ex_set_msg(x, MBX_ROLE_ERROR, "%s", why);
-    } else {
-        p->state = EX_DROPPED;
-        x->running = 0;
-        if (rc != MBX_E_ABORTED)
-            ex_set_msg(x, MBX_ROLE_ERROR, "%s at %llu bytes on %d processes failed%s: %s",
-                       mbx_bench_get(p->bench_id)->name, (unsigned long long)p->bytes, p->procs,
-                       x->mon.probe_failed ? " (in the monitor's probe)" : "", mbx_strerror(rc));
-    }
-    if (x->cur >= x->npts && x->running) {
-        x->running = 0;
-        done_message(x);
-    }
-    if (!x->running)
-        x->t_pause_begin = x->be->now(x->be); /* freeze the elapsed clock */
-    x->cancel = 0;
-}
-
 int ex_main_loop(explorer *x)
 {
     if (x->start_now)
@@ -837,13 +670,29 @@ int ex_main_loop(explorer *x)
                 ex_draw(x), x->last_draw = wall();
             continue;
         }
-        if (x->running && !x->paused) {
-            run_one_point(x);
+        if (x->running && x->cancel) {
+            ex_sched_stop(x, "cancelled");
             if (!x->headless)
+                ex_draw(x), x->last_draw = wall();
+            continue;
+        }
+        if (x->running && !x->paused) {
+            /* Requests until about STEP_S has passed, then keys and a
+             * redraw; headless one request a tick, so scripts replay. */
+            double t0 = wall(), idle = 0;
+            do
+                idle = ex_sched_step(x);
+            while (!x->headless && idle == 0 && x->running && !x->paused && !x->cancel &&
+                   !x->quit && wall() - t0 < STEP_S);
+            ex_tick(x, idle > 0 && !x->headless && !x->be->fake ? (int)ceil(idle * 1000) : 0);
+            if (!x->running && !x->headless) /* the run ended: its last frame */
                 ex_draw(x), x->last_draw = wall();
             continue;
         }
         ex_tick(x, 100);
     }
+    /* Quit, a signal, the terminal gone, the end of a script: what was
+     * measured becomes final and reaches the autosave. */
+    ex_sched_stop(x, "stopped");
     return 0;
 }

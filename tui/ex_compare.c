@@ -1,10 +1,17 @@
 /* Comparing two curves (SKaMPI's comparison pages: Send vs Ssend over
  * size, Bcast at 256 B vs 64 KiB over P): a chooser over the run view
  * picks A and B; the plot then shows only them, a strip under it their
- * ratio A/B with the significance of each common point (a Wilcoxon
- * rank-sum test of the two points' observations, Hunold & Carpen-Amarie),
- * and on request the side column lists A/B, p and the verdict at every x
- * both curves were measured at. */
+ * ratio A/B with the significance of each common point, and on request the
+ * side column lists A/B, p and the verdict at every x both curves were
+ * measured at.
+ *
+ * The scheduler interleaves the passes of every curve of a run, so A and B
+ * saw the same machine states: the comparison is fair by construction. Its
+ * test is a Wilcoxon rank-sum test (Hunold & Carpen-Amarie) of the two
+ * points' pass medians: passes are time-separated, so they are the units
+ * that are close to independent; raw observations of one burst are not
+ * (they would find "differences" that are the machine's level at the
+ * time). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,7 +167,7 @@ const mbx_cmp_point *ex_compare_test(explorer *x, const ex_point *a, const ex_po
 {
     for (size_t i = 0; i < x->nsig; i++) {
         const ex_sig *g = &x->sig[i];
-        if (g->a == a && g->b == b && g->na == a->nobs && g->nb == b->nobs)
+        if (g->a == a && g->b == b && g->na == a->npm && g->nb == b->npm)
             return g->ok ? &g->cp : NULL;
     }
     if (x->nsig == x->capsig) {
@@ -173,9 +180,9 @@ const mbx_cmp_point *ex_compare_test(explorer *x, const ex_point *a, const ex_po
     }
     ex_sig *g = &x->sig[x->nsig++];
     memset(g, 0, sizeof *g);
-    g->a = a, g->b = b, g->na = a->nobs, g->nb = b->nobs;
-    g->ok = a->nobs && b->nobs &&
-            mbx_compare_samples(a->obs, a->nobs, b->obs, b->nobs, EX_ALPHA, &g->cp) >= 0;
+    g->a = a, g->b = b, g->na = a->npm, g->nb = b->npm;
+    g->ok = a->npm >= 2 && b->npm >= 2 &&
+            mbx_compare_samples(a->pm, a->npm, b->pm, b->npm, EX_ALPHA, &g->cp) >= 0;
     return g->ok ? &g->cp : NULL;
 }
 
@@ -207,10 +214,11 @@ void ex_compare_summary(explorer *x, char *buf, size_t len)
         return;
     }
     int k = snprintf(buf, len,
-                     "Wilcoxon %g%%: A faster at %zu x, slower at %zu, not distinguishable at %zu",
+                     "interleaved: fair; Wilcoxon %g%% on pass medians: A faster at %zu x, slower "
+                     "at %zu, not distinguishable at %zu",
                      100 * EX_ALPHA, faster, slower, same);
     if (untested && k > 0 && (size_t)k < len)
-        snprintf(buf + k, len - (size_t)k, " (%zu without observations)", untested);
+        snprintf(buf + k, len - (size_t)k, " (%zu with under 2 passes)", untested);
 }
 
 /* "0.003", "<.001"; "-" when there is no test. */
@@ -241,7 +249,7 @@ void ex_draw_ratio_table(explorer *x, const mbx_rect *r)
     const ex_point *pa[256], *pb[256];
     int n = ex_compare_ratios(x, xs, ra, pa, pb, 256), wide = r->w - 1 >= 39;
     ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL,
-           n ? "A/B, Wilcoxon p at each common x" : "A/B: no common x yet");
+           n ? "A/B, p of pass medians (interleaved)" : "A/B: no common x yet");
     int top = r->y + 1, x0 = r->x + 1;
     /* Columns: x, [A, B,] A/B, p, stars, verdict. */
     int wx = 6, wv = wide ? 7 : 0, wr = 5, wp = 5, ws = 3; /* 39 columns wide, 23 narrow */

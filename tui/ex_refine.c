@@ -1,14 +1,10 @@
-/* Curves of a run, and their adaptive refinement (SKaMPI; DESIGN,
- * "Adaptive refinement over message size").
+/* Curves of a run (SKaMPI; DESIGN, "Adaptive refinement over message
+ * size").
  *
  * A curve is everything of a point but its x: along message size it is
  * (benchmark, procs, param, root), along process count (benchmark, bytes,
- * param, root). When every grid point of a curve is measured, its medians
- * go into an mbx_refine; the refiner then proposes one x at a time, which
- * is inserted right after the point just measured, so a curve is refined
- * before the next curve's grid starts. Only one proposal is outstanding in
- * the whole run, which keeps the order of measurement simple to follow on
- * screen. A point refined along one dimension belongs to curves along that
+ * param, root). Refinement is the scheduler's (mbx/sched.h, ex_sched.c):
+ * a point refined along one dimension belongs to curves along that
  * dimension only (a size between two grid sizes has no P curve). */
 #include <math.h>
 #include <stdio.h>
@@ -75,7 +71,7 @@ size_t ex_series_points(const explorer *x, const ex_series *s, const ex_point **
     for (size_t i = 0; i < x->npts && n < max && n < EX_MAX_POINTS; i++) {
         const ex_point *p = &x->pts[i];
         ex_series t;
-        if (p->state == EX_DONE && ex_point_x(p, s->dim) > 0 && ex_series_of(p, s->dim, &t) &&
+        if (EX_HAS_VALUE(p) && ex_point_x(p, s->dim) > 0 && ex_series_of(p, s->dim, &t) &&
             ex_series_eq(&t, s))
             buf[n++] = (xp){ex_point_x(p, s->dim), p};
     }
@@ -194,170 +190,4 @@ void ex_series_names(const explorer *x, const ex_series *s, int n, char (*names)
         if (root_vary && (b->flags & MBX_BENCH_ROOTED) && k < 40)
             snprintf(o + k, len - (size_t)k, " root%d", s[i].root);
     }
-}
-
-/* ---- refinement ---- */
-
-void ex_refine_reset(explorer *x)
-{
-    for (size_t i = 0; i < x->nref; i++)
-        mbx_refine_free(x->ref[i].r);
-    x->nref = 0;
-    x->nrefined = 0;
-}
-
-const ex_refiner *ex_refine_active(const explorer *x)
-{
-    for (size_t i = 0; i < x->nref; i++)
-        if (!x->ref[i].finished)
-            return &x->ref[i];
-    return NULL;
-}
-
-/* Whether refinement applies along dim to the curve of point p. */
-static int refinable(const explorer *x, const ex_point *p, int dim)
-{
-    if (!(x->meas.refine > 0) || x->meas.budget == 0 || p->origin != EX_GRID)
-        return 0;
-    const mbx_bench *b = mbx_bench_get(p->bench_id);
-    if (dim == EX_DIM_SIZE)
-        return (b->flags & MBX_BENCH_SIZED) != 0;
-    return dim == EX_DIM_PROCS && x->procs_range;
-}
-
-static int find_refiner(const explorer *x, const ex_series *s)
-{
-    for (size_t i = 0; i < x->nref; i++)
-        if (ex_series_eq(&x->ref[i].s, s))
-            return (int)i;
-    return -1;
-}
-
-/* Start refining the curve s if all its grid points are done: feed every
- * grid median. Curves of fewer than three points have nothing to refine. */
-static void maybe_start(explorer *x, const ex_series *s)
-{
-    if (find_refiner(x, s) >= 0)
-        return;
-    size_t n = 0;
-    for (size_t i = 0; i < x->npts; i++) {
-        const ex_point *q = &x->pts[i];
-        ex_series t;
-        if (q->origin != EX_GRID || !ex_series_of(q, s->dim, &t) || !ex_series_eq(&t, s))
-            continue;
-        if (q->state == EX_PENDING || q->state == EX_RUNNING)
-            return; /* not complete yet */
-        n += q->state == EX_DONE;
-    }
-    if (n < 3)
-        return;
-    if (x->nref == x->capref) {
-        size_t cap = x->capref ? 2 * x->capref : 16;
-        ex_refiner *r = realloc(x->ref, cap * sizeof *r);
-        if (!r)
-            return;
-        x->ref = r;
-        x->capref = cap;
-    }
-    const mbx_bench *b = mbx_bench_get(s->bench_id);
-    mbx_refine_opts o = {.eps = x->meas.refine,
-                         .budget = x->meas.budget,
-                         .align = s->dim == EX_DIM_SIZE ? b->unit : 1,
-                         .geometric = s->dim == EX_DIM_SIZE,
-                         .min_ratio = s->dim == EX_DIM_SIZE ? MBX_REFINE_MIN_RATIO : 0.0};
-    ex_refiner *rf = &x->ref[x->nref];
-    memset(rf, 0, sizeof *rf);
-    rf->s = *s;
-    if (mbx_refine_create(&o, &rf->r) < 0)
-        return;
-    for (size_t i = 0; i < x->npts; i++) {
-        const ex_point *q = &x->pts[i];
-        ex_series t;
-        if (q->origin != EX_GRID || q->state != EX_DONE || !ex_series_of(q, s->dim, &t) ||
-            !ex_series_eq(&t, s))
-            continue;
-        /* A non-positive median (UNRELIABLE) is no time: left out. */
-        if (q->r.s.median > 0 && isfinite(q->r.s.median) &&
-            mbx_refine_add(rf->r, (uint64_t)ex_point_x(q, s->dim), q->r.s.median) < 0)
-            rf->finished = 1;
-    }
-    x->nref++;
-}
-
-/* Insert a point for the refiner's proposal right after the points done. */
-static int propose(explorer *x, size_t ri)
-{
-    ex_refiner *rf = &x->ref[ri];
-    uint64_t v;
-    double err = 0;
-    if (x->npts >= EX_MAX_POINTS) {
-        rf->finished = 1;
-        ex_set_msg(x, MBX_ROLE_WARNING, "refinement stopped: the run holds %d points at most",
-                   EX_MAX_POINTS);
-        return 0;
-    }
-    if (!mbx_refine_next(rf->r, &v, &err)) {
-        rf->finished = 1;
-        return 0;
-    }
-    /* Any grid point of the curve gives the parameters of the new one. */
-    const ex_point *tmpl = NULL;
-    for (size_t i = 0; i < x->npts && !tmpl; i++) {
-        ex_series t;
-        if (x->pts[i].origin == EX_GRID && ex_series_of(&x->pts[i], rf->s.dim, &t) &&
-            ex_series_eq(&t, &rf->s))
-            tmpl = &x->pts[i];
-    }
-    if (!tmpl) {
-        rf->finished = 1;
-        return 0;
-    }
-    ex_point np = *tmpl;
-    memset(&np.r, 0, sizeof np.r);
-    np.obs = NULL; /* the template's observations stay its own */
-    np.nobs = 0;
-    np.state = EX_PENDING;
-    np.rel = NAN;
-    np.refiner = (int)ri;
-    if (rf->s.dim == EX_DIM_SIZE) {
-        np.bytes = v;
-        np.origin = EX_REF_SIZE;
-    } else {
-        np.procs = (int)v;
-        np.origin = EX_REF_PROCS;
-    }
-    size_t at = x->cur;
-    memmove(&x->pts[at + 1], &x->pts[at], (x->npts - at) * sizeof *x->pts);
-    x->pts[at] = np;
-    x->npts++;
-    rf->outstanding = 1;
-    rf->added++;
-    rf->err = err;
-    return 1;
-}
-
-void ex_refine_after(explorer *x, size_t idx)
-{
-    const ex_point *p = &x->pts[idx];
-    if (p->origin != EX_GRID && p->refiner >= 0 && (size_t)p->refiner < x->nref) {
-        ex_refiner *rf = &x->ref[p->refiner];
-        rf->outstanding = 0;
-        /* A point without a time leaves its proposal outstanding inside the
-         * refiner, which then never splits that segment again. */
-        if (p->state == EX_DONE && p->r.s.median > 0 && isfinite(p->r.s.median) &&
-            mbx_refine_add(rf->r, (uint64_t)ex_point_x(p, rf->s.dim), p->r.s.median) < 0)
-            rf->finished = 1;
-    } else {
-        for (int dim = EX_DIM_SIZE; dim <= EX_DIM_PROCS; dim++) {
-            ex_series s;
-            if (refinable(x, p, dim) && ex_series_of(p, dim, &s))
-                maybe_start(x, &s);
-        }
-    }
-    for (size_t i = 0; i < x->nref; i++)
-        if (x->ref[i].outstanding)
-            return;
-    for (size_t i = 0; i < x->nref; i++)
-        if (!x->ref[i].finished && propose(x, i))
-            return;
 }

@@ -18,6 +18,15 @@
 #include "mbx/output.h"
 #include "report.h"
 
+/* The relative error of a row: between passes (the scheduler's rows),
+ * else the stop rule's. */
+static double row_err(const mbx_result *r)
+{
+    if (r->passes)
+        return r->s.median > 0 ? r->s.stderr_ / r->s.median : NAN;
+    return mbx_stop_progress(&r->stop, &r->s);
+}
+
 /* Status comes before the optional columns so it stays visible on 80-100
  * column terminals; a refined point's bytes carry the plot's ^ mark. The
  * plain companion's median (accurate benchmarks), root, parameter, refined,
@@ -93,7 +102,7 @@ static double sort_key(const ex_point *p, int col)
     case C_PLAIN: return p->r.plain;
     case C_TMEAN: return p->r.s.tmean;
     case C_CI: return p->r.s.ci_hi - p->r.s.ci_lo;
-    case C_ERR: return mbx_stop_progress(&p->r.stop, &p->r.s);
+    case C_ERR: return row_err(&p->r);
     case C_BW: return mbx_result_bandwidth(&p->r);
     case C_STATUS: return p->r.status;
     case C_ROOT: return p->r.root;
@@ -224,8 +233,8 @@ static void cell_text(const explorer *x, const ex_point *p, int c, char *buf, si
         snprintf(buf, len, "[%s, %s]", a, b);
         break;
     case C_ERR: {
-        double e = mbx_stop_progress(&r->stop, &r->s);
-        if (r->stop.kind == MBX_STOP_FIXED || !isfinite(e))
+        double e = row_err(r);
+        if ((!r->passes && r->stop.kind == MBX_STOP_FIXED) || !isfinite(e))
             snprintf(buf, len, "-");
         else
             snprintf(buf, len, "%.2f%%", 100 * e);
@@ -347,8 +356,10 @@ void ex_draw_results(explorer *x, const mbx_rect *body)
 
 void ex_points_free(explorer *x)
 {
-    for (size_t i = 0; x->pts && i < x->npts; i++)
+    for (size_t i = 0; x->pts && i < x->npts; i++) {
         free(x->pts[i].obs);
+        free(x->pts[i].pm);
+    }
     free(x->pts);
     x->pts = NULL;
     x->npts = 0;

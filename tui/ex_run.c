@@ -1,7 +1,9 @@
 /* The run view: a log-log plot on a braille (block, ASCII) canvas, the
  * legend, one convergence bar per point, the monitor's strip and the
- * status block. The x axis is message size or process count; with two
- * curves compared, a strip under the plot shows their ratio and the
+ * status block. Every curve of the run fills in at once (the scheduler's
+ * first round) and sharpens pass by pass; a point that is not final yet is
+ * drawn dim, and its bar shows its between-pass error against the target. The x axis is message
+ * size or process count; with two curves compared, a strip under the plot shows their ratio and the
  * significance of each difference. */
 #include <math.h>
 #include <stdio.h>
@@ -21,7 +23,7 @@ static const char markers[MBX_NSERIES] = {'o', '+', 'x', '*', '#', '@', '%', '&'
 
 double ex_point_y(const explorer *x, const ex_point *p)
 {
-    if (p->state != EX_DONE)
+    if (!EX_HAS_VALUE(p))
         return NAN;
     if (x->bandwidth)
         return mbx_result_bandwidth(&p->r);
@@ -32,7 +34,7 @@ double ex_point_y(const explorer *x, const ex_point *p)
  * (time, or bandwidth over it); NAN when there is none. */
 static double plain_y(const explorer *x, const ex_point *p)
 {
-    if (p->state != EX_DONE || !isfinite(p->r.plain))
+    if (!EX_HAS_VALUE(p) || !isfinite(p->r.plain))
         return NAN;
     if (!x->bandwidth)
         return p->r.plain;
@@ -47,6 +49,8 @@ static int owner_role(int owner)
         return MBX_ROLE_AXIS;
     if (owner == EX_OWNER_RATIO)
         return MBX_ROLE_NORMAL;
+    if (owner == EX_OWNER_PENDING)
+        return MBX_ROLE_DIM;
     return MBX_ROLE_SERIES1 + (owner - 1) % MBX_NSERIES;
 }
 
@@ -107,6 +111,7 @@ typedef struct view {
     int any_refined;
     int any_shift; /* some point was measured again or is SHIFTED */
     int any_plain; /* some drawn point has a plain companion value */
+    int any_open;  /* some point has passes but is not final yet */
     ex_xaxis xa;
     int pw, ph, px, py, dw, dh;
 } view;
@@ -130,11 +135,13 @@ static void build_view(explorer *x, view *v)
                 v->draw[s] = 1;
             }
     }
-    v->any_refined = v->any_shift = v->any_plain = 0;
+    v->any_refined = v->any_shift = v->any_plain = v->any_open = 0;
     for (size_t i = 0; i < x->npts; i++) {
         const ex_point *p = &x->pts[i];
-        if (p->origin != EX_GRID && p->state == EX_DONE)
+        if (p->origin != EX_GRID && EX_HAS_VALUE(p))
             v->any_refined = 1;
+        if (p->state == EX_RUNNING && p->passes > 0)
+            v->any_open = 1;
         for (int k = 0; k < v->nser && !v->any_plain && isfinite(plain_y(x, p)); k++)
             v->any_plain = v->draw[k] && in_series(p, &v->ser[k]);
         if (p->state == EX_DONE && (p->r.remeasured || p->r.status == MBX_POINT_SHIFTED))
@@ -196,15 +203,27 @@ static void draw_curves(explorer *x, view *v, mbx_canvas *cv, const mbx_scale *y
         }
         /* Markers after lines so they stay visible. Where two share a
          * cell, status beats measured again beats refined beats the
-         * series' own marker: drawn in that order of passes, the last
-         * writer wins. */
-        for (int pass = 0; pass < 4; pass++)
+         * series' own marker beats a point not final yet (dim, its status
+         * is not known): drawn in that order of passes, the last writer
+         * wins. */
+        for (int pass = 0; pass < 5; pass++)
             for (size_t i = 0; i < n; i++) {
                 const ex_point *p = pts[i];
                 double y = ex_point_y(x, p);
+                if (!(y > 0) || !isfinite(y))
+                    continue;
+                if (p->state != EX_DONE) {
+                    if (pass == 0)
+                        mbx_canvas_mark(cv, ex_xaxis_pixel(&v->xa, ex_point_x(p, x->xdim), dw),
+                                        mbx_scale_pixel(ys, y, dh, 1),
+                                        p->origin != EX_GRID ? REFINED_MARK
+                                                             : markers[s % MBX_NSERIES],
+                                        EX_OWNER_PENDING);
+                    continue;
+                }
                 int st = p->r.status != MBX_POINT_SETTLED, rf = p->origin != EX_GRID;
                 int ag = p->r.remeasured;
-                if (!(y > 0) || !isfinite(y) || pass != (st ? 3 : ag ? 2 : rf ? 1 : 0))
+                if (pass != (st ? 4 : ag ? 3 : rf ? 2 : 1))
                     continue;
                 char m = p->r.status == MBX_POINT_UNSETTLED    ? '?'
                          : p->r.status == MBX_POINT_UNRELIABLE ? '!'
@@ -430,7 +449,7 @@ static void draw_legend(explorer *x, const mbx_rect *r, const view *v)
 {
     ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL,
            x->cmp ? "compared (v ends, = ratios)" : "series");
-    int rows = r->h - 1 - v->any_refined - v->any_shift - v->any_plain, line = 0;
+    int rows = r->h - 1 - v->any_refined - v->any_shift - v->any_plain - v->any_open, line = 0;
     for (int s = 0; s < v->nser && line < rows; s++) {
         if (!v->draw[s])
             continue;
@@ -452,7 +471,7 @@ static void draw_legend(explorer *x, const mbx_rect *r, const view *v)
         for (size_t i = 0; i < x->npts; i++) {
             const ex_point *p = &x->pts[i];
             double y = ex_point_y(x, p);
-            if (p->state == EX_DONE && in_series(p, &v->ser[s]) && isfinite(y) &&
+            if (EX_HAS_VALUE(p) && in_series(p, &v->ser[s]) && isfinite(y) &&
                 ex_point_x(p, x->xdim) > bx)
                 bx = ex_point_x(p, x->xdim), by = y;
         }
@@ -487,7 +506,10 @@ static void draw_legend(explorer *x, const mbx_rect *r, const view *v)
         char text[64];
         snprintf(text, sizeof text, "%c plain median, same point", PLAIN_MARK);
         ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_DIM, text);
+        line++;
     }
+    if (v->any_open && line + 1 < r->h)
+        ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_DIM, "dim: not final, more passes");
 }
 
 static void conv_label(const explorer *x, const ex_point *p, int labw, int multi, char *out,
@@ -511,25 +533,49 @@ static void conv_label(const explorer *x, const ex_point *p, int labw, int multi
     (void)x;
 }
 
+/* The passes a point needs at least (the scheduler's R). */
+static size_t min_passes(const explorer *x)
+{
+    return x->sopt.passes.min_passes ? x->sopt.passes.min_passes : MBX_PASSES_DEFAULT_MIN;
+}
+
+/* One bar a point: its between-pass relative error against the target
+ * (the target sits in the middle), then the error and passes/R while it
+ * is measured, its status once final. While running the list holds the
+ * points not final yet, the one measured last in view; then the last
+ * points of the run. */
 static void draw_conv(explorer *x, const mbx_rect *r)
 {
-    double eps = x->meas.stop.kind == MBX_STOP_FIXED ? 0 : x->meas.stop.eps;
+    double eps = x->meas.stop.kind == MBX_STOP_FIXED ? 0 : x->sopt.passes.eps;
     char head[64];
     if (eps > 0)
-        snprintf(head, sizeof head, "precision (target %.3g%%)", 100 * eps);
+        snprintf(head, sizeof head, "between passes (target %.3g%%)", 100 * eps);
     else
-        snprintf(head, sizeof head, "progress (fixed:%zu)", x->meas.stop.fixed);
+        snprintf(head, sizeof head, "passes (fixed:%zu)", x->meas.stop.fixed);
     ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, head);
     int lines = r->h - 1;
     if (lines <= 0 || x->npts == 0)
         return;
-    /* Keep the point in flight in view, with the ones just done above it. */
-    size_t last = x->running ? x->cur : (x->cur ? x->cur - 1 : 0);
-    size_t first = last + 1 > (size_t)lines ? last + 1 - (size_t)lines : 0;
-    /* Wide: label, bar, "0.56% ok". Narrow side columns (80-column
-     * terminals) drop the number and keep the bar and the word: the numbers
-     * are in the status line and the results table. A run over several
-     * process counts shows P in the label. */
+    static size_t list[EX_MAX_POINTS];
+    size_t n = 0, at = 0;
+    for (size_t i = 0; i < x->npts; i++) {
+        int open = x->pts[i].state == EX_PENDING || x->pts[i].state == EX_RUNNING;
+        if (x->running ? open : 1) {
+            if (i == x->cur)
+                at = n;
+            list[n++] = i;
+        }
+    }
+    size_t first = 0;
+    if (!x->running)
+        first = n > (size_t)lines ? n - (size_t)lines : 0;
+    else if (at + 1 > (size_t)lines)
+        first = at + 1 - (size_t)lines;
+    /* Wide: label, bar, "0.56% 3/5" or "0.56% ok". Narrow side columns
+     * (80-column terminals) drop the number and keep the bar and the
+     * passes or the word: the numbers are in the status line and the
+     * results table. A run over several process counts shows P in the
+     * label. */
     int multi = ex_run_nprocs(x) > 1;
     int wide = r->w >= 32, markw = wide ? 12 : 5, labw = (wide ? 15 : 14) + (multi ? 4 : 0);
     if (multi && wide)
@@ -537,19 +583,21 @@ static void draw_conv(explorer *x, const mbx_rect *r)
     int barw = r->w - 1 - labw - 1 - markw;
     if (barw < 1)
         barw = 1;
-    for (size_t i = first; i <= last && i < x->npts; i++) {
-        const ex_point *p = &x->pts[i];
-        int y = r->y + 1 + (int)(i - first);
+    size_t minp = min_passes(x);
+    for (size_t li = first; li < n && li < first + (size_t)lines; li++) {
+        const ex_point *p = &x->pts[list[li]];
+        int y = r->y + 1 + (int)(li - first);
         char label[48];
         conv_label(x, p, labw, multi, label, sizeof label);
         ex_put(x, y, r->x + 1, labw, p->origin != EX_GRID ? MBX_ROLE_DIM : MBX_ROLE_NORMAL, label);
-        double rel = p->state == EX_DONE ? mbx_stop_progress(&p->r.stop, &p->r.s) : p->rel;
-        double frac = eps > 0 ? rel / eps / 2.0 : rel; /* target sits at the middle */
+        double rel = p->rel;
+        double frac = eps > 0 ? rel / eps / 2.0 : (double)p->passes / (double)(minp ? minp : 1);
         if (!isfinite(frac) || frac < 0)
             frac = 0;
         if (frac > 1)
             frac = 1;
-        int fill = barw > 0 ? (int)lround(frac * barw) : 0, conv = eps > 0 ? rel <= eps : 0;
+        int fill = barw > 0 ? (int)lround(frac * barw) : 0;
+        int conv = eps > 0 ? rel <= eps && p->passes >= minp : p->passes >= minp;
         for (int c = 0; c < barw; c++) {
             int target = eps > 0 && c == barw / 2;
             const char *g = c < fill ? (x->utf8 ? "\u2588" : "#") : target ? "|" : " ";
@@ -557,11 +605,13 @@ static void draw_conv(explorer *x, const mbx_rect *r)
                                 : MBX_ROLE_SE_TARGET;
             ex_put(x, y, r->x + 1 + labw + c, 1, role, g);
         }
-        char mark[16];
+        char mark[24];
         int role = MBX_ROLE_DIM;
-        if (p->state == EX_RUNNING) {
-            snprintf(mark, sizeof mark, wide ? "%.2f%% ..." : "...",
-                     100 * (isfinite(rel) ? rel : 0));
+        int room = r->w - 2 - labw - barw;
+        if (p->state == EX_RUNNING || (p->state == EX_PENDING && p->passes)) {
+            if (!wide || !isfinite(rel) ||
+                snprintf(mark, sizeof mark, "%.2f%% %zu/%zu", 100 * rel, p->passes, minp) > room)
+                snprintf(mark, sizeof mark, "%zu/%zu", p->passes, minp);
         } else if (p->state == EX_DONE) {
             static const char *const words[MBX_POINT_STATUS_COUNT] = {"ok", "UNSET", "UNREL",
                                                                       "SHIFT", "INVAL"};
@@ -571,16 +621,15 @@ static void draw_conv(explorer *x, const mbx_rect *r)
                        ? MBX_ROLE_WARNING
                        : MBX_ROLE_ERROR;
             /* The word, and the number before it when both fit. */
-            int room = r->w - 2 - labw - barw;
-            if (!wide || snprintf(mark, sizeof mark, "%.2f%% %s", 100 * (isfinite(rel) ? rel : 0),
-                                  st) > room)
+            if (!wide || !isfinite(rel) ||
+                snprintf(mark, sizeof mark, "%.2f%% %s", 100 * rel, st) > room)
                 snprintf(mark, sizeof mark, "%s", st);
         } else {
             snprintf(mark, sizeof mark, "%s",
                      p->state == EX_DROPPED ? (wide ? "dropped" : "drop")
                                             : (wide ? "pending" : "wait"));
         }
-        ex_put(x, y, r->x + 2 + labw + barw, r->w - 2 - labw - barw, role, mark);
+        ex_put(x, y, r->x + 2 + labw + barw, room, role, mark);
     }
 }
 
@@ -602,19 +651,24 @@ static void status_info(explorer *x, char *line, size_t len)
 {
     size_t k = 0;
     line[0] = '\0';
-    const ex_refiner *rf = ex_refine_active(x);
-    if (x->running && rf) {
-        char nm[1][48];
-        ex_series_names(x, &rf->s, 1, nm);
-        double w = mbx_refine_worst(rf->r);
-        k += (size_t)snprintf(
-            line, len, "refining %s%s: worst segment %.1f%% %s target %g%%, %zu/%zu added", nm[0],
-            rf->s.dim == EX_DIM_PROCS ? " over P" : "", 100 * w, w < x->meas.refine ? "<" : ">",
-            100 * x->meas.refine, rf->added, x->meas.budget);
-        return;
-    }
     if (x->cmp) {
         ex_compare_summary(x, line, len);
+        return;
+    }
+    size_t added = 0;
+    double worst = 0;
+    for (size_t c = 0; x->sched && c < x->ncurves; c++) {
+        size_t pts = 0, ref = 0;
+        double w = 0;
+        mbx_sched_curve_refine(x->sched, c, &pts, &ref, &w);
+        added += ref;
+        if (w > worst)
+            worst = w;
+    }
+    if (x->running && added) {
+        snprintf(line, len,
+                 "refining between passes: %zu points added, worst segment %.1f%% %s %g%%", added,
+                 100 * worst, worst < x->meas.refine ? "<" : ">", 100 * x->meas.refine);
         return;
     }
     if (x->method.sync == MBX_SYNC_WINDOW && x->be->clock_info && k < len) {
@@ -641,11 +695,6 @@ static void draw_status(explorer *x, const mbx_rect *r)
     char line[400];
     double el = ex_elapsed(x);
     double frac = x->npts ? (double)x->ndone / (double)x->npts : 0;
-    char eta[32] = "-";
-    if (x->ndone > 0 && x->ndone < x->npts)
-        snprintf(eta, sizeof eta, "%.1fs", el / (double)x->ndone * (double)(x->npts - x->ndone));
-    else if (x->npts && x->ndone == x->npts)
-        snprintf(eta, sizeof eta, "0s");
     const char *state = x->running ? (x->paused ? "PAUSED" : "running")
                         : x->npts  ? (x->ndone == x->npts ? "done" : "stopped")
                                    : "idle: pick benchmarks (1), then r";
@@ -656,36 +705,34 @@ static void draw_status(explorer *x, const mbx_rect *r)
     bar[barw] = '\0';
     if (x->nrefined)
         snprintf(ref, sizeof ref, " (%zu refined)", x->nrefined);
-    snprintf(line, sizeof line, "point %zu/%zu%s [%s] %3.0f%%  elapsed %.1fs  ETA %s  %s",
-             x->ndone + (x->running ? 1 : 0), x->npts, ref, bar, 100 * frac, el, eta, state);
+    snprintf(line, sizeof line, "final %zu/%zu%s [%s] %3.0f%%  %zu passes, round %zu  %.1fs  %s",
+             x->ndone, x->npts, ref, bar, 100 * frac, x->sst.passes, x->sst.rounds, el, state);
+    if ((int)strlen(line) > r->w - 1)
+        snprintf(line, sizeof line, "final %zu/%zu [%s] %zu passes, round %zu %.1fs %s", x->ndone,
+                 x->npts, bar, x->sst.passes, x->sst.rounds, el, state);
     ex_put(x, r->y, r->x + 1, r->w - 1, x->paused ? MBX_ROLE_WARNING : MBX_ROLE_NORMAL, line);
 
-    if (x->running && x->cur < x->npts && x->have_live) {
-        const ex_point *p = &x->pts[x->cur];
+    const ex_point *p = x->running && x->cur < x->npts ? &x->pts[x->cur] : NULL;
+    if (p && EX_HAS_VALUE(p)) {
         char med[16], lo[16], hi[16], sz[16], rk[32];
-        mbx_axis_format(x->live.median, MBX_AXIS_SECONDS, x->utf8, med, sizeof med);
-        mbx_axis_format(x->live.ci_lo, MBX_AXIS_SECONDS, x->utf8, lo, sizeof lo);
-        mbx_axis_format(x->live.ci_hi, MBX_AXIS_SECONDS, x->utf8, hi, sizeof hi);
+        mbx_axis_format(p->r.s.median, MBX_AXIS_SECONDS, x->utf8, med, sizeof med);
+        mbx_axis_format(p->r.s.ci_lo, MBX_AXIS_SECONDS, x->utf8, lo, sizeof lo);
+        mbx_axis_format(p->r.s.ci_hi, MBX_AXIS_SECONDS, x->utf8, hi, sizeof hi);
         mbx_axis_format((double)p->bytes, MBX_AXIS_BYTES, 0, sz, sizeof sz);
         ranks_text(p, rk, sizeof rk);
-        const ex_refiner *rf = ex_refine_active(x);
-        char tail[96] = "";
-        if (p->origin != EX_GRID && rf)
-            snprintf(tail, sizeof tail, "  %c refining: worst segment %.1f%% > %g%%", REFINED_MARK,
-                     100 * rf->err, 100 * x->meas.refine);
         const char *name = mbx_bench_get(p->bench_id)->name, *dot = strchr(name, '.');
         double err = 100 * (isfinite(p->rel) ? p->rel : 0);
+        size_t minp = min_passes(x);
         /* As much as fits: the interval goes first, then the full name. */
-        snprintf(line, sizeof line, "%s %sB %s: n=%zu median %s CI95 [%s, %s] err %.2f%%%s", name,
-                 sz, rk, x->live.n, med, lo, hi, err, tail);
+        snprintf(line, sizeof line,
+                 "%s %sB %s: pass %zu/%zu median %s CI95 [%s, %s] between passes, err %.2f%%", name,
+                 sz, rk, p->passes, minp, med, lo, hi, err);
         if ((int)strlen(line) > r->w - 1)
-            snprintf(line, sizeof line, "%s %sB %s: median %s err %.2f%%%s", name, sz, rk, med, err,
-                     tail);
-        if ((int)strlen(line) > r->w - 1 && tail[0])
-            snprintf(line, sizeof line,
-                     "%s %sB: %s err %.1f%%  %c refining: worst segment %.1f%% > %g%%",
-                     dot ? dot + 1 : name, sz, med, err, REFINED_MARK, 100 * rf->err,
-                     100 * x->meas.refine);
+            snprintf(line, sizeof line, "%s %sB %s: pass %zu/%zu median %s err %.2f%%", name, sz,
+                     rk, p->passes, minp, med, err);
+        if ((int)strlen(line) > r->w - 1)
+            snprintf(line, sizeof line, "%s %sB: pass %zu/%zu %s err %.1f%%", dot ? dot + 1 : name,
+                     sz, p->passes, minp, med, err);
         ex_put(x, r->y + 1, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, line);
     } else {
         status_info(x, line, sizeof line);
@@ -701,7 +748,8 @@ void ex_draw_run(explorer *x)
     build_view(x, &v);
     int nleg = x->cmp ? 2 : v.nser;
     mbx_run_layout l;
-    mbx_layout_run(x->rows, x->cols, nleg + v.any_refined + v.any_shift + v.any_plain, &l);
+    mbx_layout_run(x->rows, x->cols, nleg + v.any_refined + v.any_shift + v.any_plain + v.any_open,
+                   &l);
     draw_plot(x, &l.plot, &v);
     draw_legend(x, &l.legend, &v);
     if (x->cmp && x->ratios)

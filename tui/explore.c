@@ -53,7 +53,7 @@ void mbx_explore_usage(void)
            "  --theme-dir DIR      look for NAME.theme in DIR first\n"
            "  --no-color           attributes only (also when NO_COLOR is set)\n"
            "  --glyphs SET         braille, block or ascii (default: braille in UTF-8 locales)\n"
-           "  --autosave DIR|none  where every finished point is saved as it lands\n"
+           "  --autosave DIR|none  where each point is saved once it is final\n"
            "                       (default $XDG_STATE_HOME/mpibex or ~/.local/state/mpibex;\n"
            "                       without a home, a private directory in $TMPDIR)\n"
            "  --fake N             a simulated back end with N ranks, no MPI (demos, tests)\n"
@@ -270,10 +270,7 @@ static void teardown(explorer *x)
     x->sig = NULL;
     x->capsig = 0;
     mbx_monitor_free(&x->mon);
-    ex_refine_reset(x);
-    free(x->ref);
-    x->ref = NULL;
-    x->capref = 0;
+    ex_sched_free(x);
     free(x->lat);
     x->lat = NULL;
 }

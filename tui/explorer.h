@@ -1,8 +1,10 @@
 /* The live explorer on rank 0: state shared by its modules (internal).
  *
- * One thread, strict phases: a point is measured batch by batch by the back
- * end; between batches the progress callback reads keys without waiting and
- * redraws what changed. Nothing here runs inside a timed region. */
+ * One thread, strict phases: the scheduler (mbx/sched.h) hands out one
+ * request at a time (a pass of a point, or a monitor probe), the back end
+ * carries it out, and between requests the loop reads keys without
+ * waiting and redraws what changed. Nothing here runs inside a timed
+ * region. */
 #ifndef MBX_EXPLORER_H
 #define MBX_EXPLORER_H
 
@@ -20,6 +22,7 @@
 #include "mbx/compare.h"
 #include "mbx/plan.h"
 #include "mbx/refine.h"
+#include "mbx/sched.h"
 #include "monitor.h"
 #include "term.h"
 
@@ -60,6 +63,8 @@ typedef enum ex_field {
     EX_NFIELDS
 } ex_field;
 
+/* PENDING: no pass yet; RUNNING: some passes, not final (r holds the row
+ * so far); DONE: final with a row; DROPPED: its pass failed. */
 typedef enum ex_pstate { EX_PENDING = 0, EX_RUNNING, EX_DONE, EX_DROPPED } ex_pstate;
 
 /* The x axis of a curve: message size, process count P (the point runs on
@@ -79,16 +84,23 @@ typedef struct ex_point {
     int root;           /* MBX_BENCH_ROOTED: the root; else 0 */
     int pair_a, pair_b; /* MBX_BENCH_PAIR: the two ranks; else 0, 0 */
     int origin;         /* EX_GRID, EX_REF_SIZE or EX_REF_PROCS */
-    int refiner;        /* refined points: index into explorer.ref */
+    size_t curve;       /* the scheduler's curve of the point (explorer.curves) */
+    size_t sp;          /* the point's index in the scheduler */
     ex_pstate state;
-    double rel;   /* the rule's relative error, live while running */
-    mbx_result r; /* valid when EX_DONE */
-    double *obs;  /* EX_DONE: the observations of the (last) measurement, seconds; owned */
+    double rel;    /* the between-pass relative error so far (NAN below 2 passes) */
+    size_t passes; /* passes so far */
+    mbx_result r;  /* valid when EX_RUNNING with passes, and EX_DONE */
+    double *obs;   /* EX_DONE: the observations of all its passes, seconds; owned */
     size_t nobs;
+    double *pm; /* the pass medians so far, in the order measured; owned */
+    size_t npm;
 } ex_point;
 
-/* The Wilcoxon rank-sum test of a compared pair of points (their
- * observations), kept until the run changes. */
+/* Whether p has a value to draw: some pass, or final with a row. */
+#define EX_HAS_VALUE(p) ((p)->state == EX_DONE || ((p)->state == EX_RUNNING && (p)->passes > 0))
+
+/* The Wilcoxon rank-sum test of a compared pair of points (their pass
+ * medians), kept until the run changes. */
 typedef struct ex_sig {
     const ex_point *a, *b;
     size_t na, nb;
@@ -111,16 +123,14 @@ typedef struct ex_series {
     int root;
 } ex_series;
 
-/* Adaptive refinement of one curve (mbx_refine), started when its grid
- * points are all done; it adds one point at a time. */
-typedef struct ex_refiner {
+/* One curve of the scheduler: the explorer's curve along the dimension
+ * the scheduler measures (and refines) it over. Every point is on exactly
+ * one, so no point is measured twice. */
+typedef struct ex_curve {
     ex_series s;
-    mbx_refine *r;
-    int finished;    /* nothing more to propose (or the cap was hit) */
-    int outstanding; /* a proposed point is pending or running */
-    size_t added;    /* points proposed so far */
-    double err;      /* error of the segment split last */
-} ex_refiner;
+    size_t tmpl; /* a grid point of it: the parameters of refined points */
+    int refine;  /* refinement asked for */
+} ex_curve;
 
 typedef enum ex_prompt_kind {
     EX_PROMPT_NONE = 0,
@@ -219,16 +229,22 @@ typedef struct explorer {
 
     /* run */
     ex_point *pts;
-    size_t npts, ndone, cur;
+    size_t npts, ndone, cur; /* cur: the point of the last pass */
     int running, paused, cancel, bandwidth;
     double t_start, t_pause_total, t_pause_begin;
-    mbx_summary live;
-    int have_live;
+    double t_idle;   /* the fake's run clock stands still: its idle time, added */
     size_t nrefined; /* points added by refinement in this run */
 
-    /* refinement: one refiner a curve, in the order they started */
-    ex_refiner *ref;
-    size_t nref, capref;
+    /* the scheduler of this run and its curves; sp_pt maps its point
+     * indices to pts */
+    mbx_sched *sched;
+    ex_curve *curves;
+    size_t ncurves;
+    size_t *sp_pt;
+    size_t nsp;
+    mbx_sched_stats sst; /* as of the last request */
+    mbx_sched_opts sopt; /* the scheduler's options of this run */
+    unsigned runs;       /* runs started: the scheduler's seed headless */
 
     /* the machine-state monitor of this run (jobs of 2 ranks or more) */
     mbx_monitor mon;
@@ -297,6 +313,9 @@ int ex_tick(explorer *x, int wait_ms);   /* read and handle keys, redraw; 1 to c
 void ex_start_run(explorer *x);
 void ex_set_msg(explorer *x, int role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 double ex_elapsed(const explorer *x);
+/* One final point's row to the autosave (counted as lost when there is
+ * none to write to though one was asked for). */
+void ex_autosave_row(explorer *x, const mbx_result *r);
 
 /* The probe of the monitor: 1-byte round trips per probe. */
 #define EX_PROBE_ROUNDS 50
@@ -328,17 +347,19 @@ typedef struct ex_xaxis {
 ex_xaxis ex_xaxis_fit(int dim, double lo, double hi);
 int ex_xaxis_pixel(const ex_xaxis *a, double v, int pixels);
 #define EX_YLABEL_W 7
-#define EX_OWNER_GRID (MBX_NSERIES + 1)  /* canvas owner: the ratio strip's 1.0 line */
-#define EX_OWNER_RATIO (MBX_NSERIES + 2) /* canvas owner: the ratio curve */
+#define EX_OWNER_GRID (MBX_NSERIES + 1)    /* canvas owner: the ratio strip's 1.0 line */
+#define EX_OWNER_RATIO (MBX_NSERIES + 2)   /* canvas owner: the ratio curve */
+#define EX_OWNER_PENDING (MBX_NSERIES + 3) /* canvas owner: a point not final yet */
 void ex_draw_canvas(explorer *x, mbx_canvas *cv, int py, int px); /* cells by owner */
 void ex_frame_left(explorer *x, int py, int px, int rows);
 
-/* ex_refine.c: curves, and their adaptive refinement */
+/* ex_refine.c: curves */
 int ex_series_of(const ex_point *p, int dim, ex_series *out); /* 0: not on such a curve */
 int ex_series_eq(const ex_series *a, const ex_series *b);
 double ex_point_x(const ex_point *p, int dim);
 int ex_series_list(const explorer *x, int dim, ex_series *out, int max);
-/* The finished points of curve s that have an x (> 0), in increasing x. */
+/* The points of curve s that have a value (EX_HAS_VALUE) and an x (> 0),
+ * in increasing x. */
 size_t ex_series_points(const explorer *x, const ex_series *s, const ex_point **out, size_t max);
 /* Names of n series, as short as they can be while telling them apart. */
 void ex_series_names(const explorer *x, const ex_series *s, int n, char (*names)[48]);
@@ -351,9 +372,23 @@ int ex_dim_useful(const explorer *x, int dim);
 /* The parameter's name ("threads") when every benchmark of the run that
  * has one calls it so, else "parameter". */
 const char *ex_param_axis_name(const explorer *x);
-void ex_refine_reset(explorer *x);
-void ex_refine_after(explorer *x, size_t idx); /* point idx finished: feed, start, propose */
-const ex_refiner *ex_refine_active(const explorer *x); /* the refiner proposing now, or NULL */
+
+/* ex_sched.c: the run on the scheduler */
+/* A scheduler for the grid points just planned (x->pts): one curve per
+ * explorer curve along the dimension the point is measured over. 0 with a
+ * message when it cannot be made. */
+int ex_sched_begin(explorer *x);
+/* One request of the scheduler carried out: a pass of a point or a probe;
+ * points that became final are autosaved. Ends the run when nothing is
+ * left or a measurement failed. When nothing is due (passes are paced over
+ * the run) it returns the seconds to idle: the caller reads keys
+ * meanwhile (the fake back end's clock only moves when it measures, so
+ * there the idle time is counted instead). */
+double ex_sched_step(explorer *x); /* > 0: seconds to idle before the next */
+/* Stop the run now (cancel, quit, a signal): every point becomes final as
+ * it is and is autosaved; why goes on the status line when not NULL. */
+void ex_sched_stop(explorer *x, const char *why);
+void ex_sched_free(explorer *x); /* the scheduler and its maps */
 
 /* ex_compare.c: the series chooser, ratios of two curves */
 int ex_compare_count(const explorer *x); /* curves the chooser offers */
@@ -368,11 +403,11 @@ void ex_draw_ratio_table(explorer *x, const mbx_rect *r);
 void ex_draw_ratio_strip(explorer *x, const ex_xaxis *xa, int py, int px, int pw, int sh);
 /* The row under it: each common point's significance (stars, or a dot). */
 void ex_draw_sig_row(explorer *x, const ex_xaxis *xa, int y, int px, int pw);
-/* The Wilcoxon test of A's point a against B's point b (cached); NULL when
- * there is none (no observations). */
+/* The Wilcoxon test of A's point a against B's point b on their pass
+ * medians (cached); NULL when there is none (fewer than 2 passes). */
 const mbx_cmp_point *ex_compare_test(explorer *x, const ex_point *a, const ex_point *b);
 void ex_compare_forget(explorer *x); /* the run's points change */
-/* "A faster at 3, slower at 2, not distinguishable at 4 (Wilcoxon, 5%)" */
+/* "interleaved: fair; Wilcoxon 5% on pass medians: A faster at 3 x, ..." */
 void ex_compare_summary(explorer *x, char *buf, size_t len);
 
 /* ex_results.c */

@@ -84,7 +84,7 @@ T new-session -d -s "$sess" -x 120 -y 36 \
 T send-keys -t "$sess" "cd $work && PS1='PROMPT> '" Enter
 wait_for "PROMPT>" 10 || fail "shell prompt"
 T send-keys -t "$sess" "MBX_FAULT_TAG=$tag $mpibex -n 2 --log $work/job.log --autosave $work/auto --start --plan $work/long.ini; echo EXIT=\$? | tee $work/exit" Enter
-if wait_for "point ([3-9]|[1-9][0-9])/" 60; then pass "a long run under way"; else
+if wait_for " ([3-9]|[1-9][0-9]+) passes, round" 60; then pass "a long run under way"; else
     fail "the run did not get going"
     screen | tail -5
 fi

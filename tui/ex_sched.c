@@ -1,0 +1,523 @@
+/* The explorer's run on the scheduler (mbx/sched.h; issue 16): the
+ * scheduler decides what is measured next, in passes interleaved across
+ * every selected curve; the explorer carries each request out with its back
+ * end, shows every point as its passes come in and saves a point once it
+ * is final. The explorer keeps no measuring rule of its own: order, pass
+ * size, warm-up, refinement, the monitor's timing and the stop decision
+ * are the scheduler's. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "explorer.h"
+#include "mbx/bench.h"
+#include "thrinfo.h"
+
+#define STEP_TICK_S 0.05 /* interactive: keys are read at least this often */
+
+static double wall(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void ex_sched_free(explorer *x)
+{
+    mbx_sched_free(x->sched);
+    x->sched = NULL;
+    free(x->curves);
+    x->curves = NULL;
+    x->ncurves = 0;
+    free(x->sp_pt);
+    x->sp_pt = NULL;
+    x->nsp = 0;
+}
+
+/* The dimension the scheduler measures (and refines) point p over: its
+ * size when the benchmark has one, unless the run has a single size, or a
+ * range of process counts (refined over P) longer than its list of sizes;
+ * else the process count when the run has several; else the parameter
+ * when it has several values; else the process count (a curve of one
+ * point). A point is on one scheduler curve only, so it is measured once;
+ * the view still draws it along every axis. */
+static int sched_dim(const explorer *x, const ex_point *p)
+{
+    const mbx_bench *b = mbx_bench_get(p->bench_id);
+    int np = ex_run_nprocs(x);
+    size_t ns = x->meas.sizes.n;
+    if ((b->flags & MBX_BENCH_SIZED) &&
+        (np < 2 || (ns > 1 && !(x->procs_range && ns < (size_t)np))))
+        return EX_DIM_SIZE;
+    if (np > 1)
+        return EX_DIM_PROCS;
+    if ((b->flags & MBX_BENCH_PARAM) && ex_run_nparams(x) > 1)
+        return EX_DIM_PARAM;
+    return EX_DIM_PROCS;
+}
+
+static int refinable(const explorer *x, const ex_point *p, int dim)
+{
+    if (!(x->meas.refine > 0) || x->meas.budget == 0)
+        return 0;
+    const mbx_bench *b = mbx_bench_get(p->bench_id);
+    if (dim == EX_DIM_SIZE)
+        return (b->flags & MBX_BENCH_SIZED) != 0;
+    return dim == EX_DIM_PROCS && x->procs_range;
+}
+
+static uint64_t point_x(const explorer *x, const ex_point *p)
+{
+    return (uint64_t)ex_point_x(p, x->curves[p->curve].s.dim);
+}
+
+/* The scheduler's options from the form: its precision target is the
+ * between-pass target; a fixed:N rule is N observations split over the
+ * minimum number of passes. */
+static void sched_opts(const explorer *x, mbx_sched_opts *o)
+{
+    mbx_sched_opts_init(o);
+    if (x->meas.stop.kind == MBX_STOP_FIXED) {
+        size_t r = o->passes.min_passes ? o->passes.min_passes : 1;
+        o->fixed_n = (x->meas.stop.fixed + r - 1) / r;
+        if (o->fixed_n < 1)
+            o->fixed_n = 1;
+    } else if (x->meas.stop.eps > 0 && x->meas.stop.eps < 1) {
+        o->passes.eps = x->meas.stop.eps;
+    }
+    o->probe_every = x->mon.peer ? 0 : -1;
+    o->resolution = x->tinfo.resolution > 0 ? x->tinfo.resolution : 0;
+    /* Headless runs replay the same order (golden screens); a terminal
+     * gets a fresh one each run. */
+    o->seed = x->headless ? 0x6d6278u + x->runs : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+}
+
+int ex_sched_begin(explorer *x)
+{
+    ex_sched_free(x);
+    x->runs++;
+    memset(&x->sst, 0, sizeof x->sst);
+    x->curves = calloc(x->npts ? x->npts : 1, sizeof *x->curves);
+    x->sp_pt = calloc(EX_MAX_POINTS, sizeof *x->sp_pt);
+    uint64_t *grid = calloc(x->npts ? x->npts : 1, sizeof *grid);
+    if (!x->curves || !x->sp_pt || !grid) {
+        free(grid);
+        ex_sched_free(x);
+        ex_set_msg(x, MBX_ROLE_ERROR, "out of memory for the run's scheduler");
+        return 0;
+    }
+    /* Curves in the order of their first point; a repeated x on a curve
+     * (two sizes that align to the same) is measured once. */
+    size_t kept = 0;
+    for (size_t i = 0; i < x->npts; i++) {
+        ex_point *p = &x->pts[i];
+        int dim = sched_dim(x, p);
+        ex_series s;
+        if (!ex_series_of(p, dim, &s)) {
+            dim = EX_DIM_PROCS;
+            (void)ex_series_of(p, dim, &s);
+        }
+        size_t c = 0;
+        while (c < x->ncurves && !ex_series_eq(&x->curves[c].s, &s))
+            c++;
+        int dup = 0;
+        for (size_t j = 0; j < kept && c < x->ncurves && !dup; j++)
+            dup = x->pts[j].curve == c && point_x(x, &x->pts[j]) == (uint64_t)ex_point_x(p, dim);
+        if (dup) {
+            free(p->obs);
+            free(p->pm);
+            continue;
+        }
+        if (c == x->ncurves) {
+            x->curves[c] = (ex_curve){.s = s, .tmpl = kept, .refine = refinable(x, p, dim)};
+            x->ncurves++;
+        }
+        p->curve = c;
+        x->pts[kept++] = *p;
+    }
+    x->npts = kept;
+
+    mbx_sched_opts o;
+    sched_opts(x, &o);
+    x->sopt = o;
+    int rc = mbx_sched_create(&o, &x->sched);
+    /* Refined points must fit the run's table: the budget is shared. */
+    size_t room = EX_MAX_POINTS - x->npts, budget = x->meas.budget;
+    if (x->ncurves && budget > room / x->ncurves)
+        budget = room / x->ncurves;
+    for (size_t c = 0; rc >= 0 && c < x->ncurves; c++) {
+        size_t n = 0;
+        for (size_t i = 0; i < x->npts; i++)
+            if (x->pts[i].curve == c)
+                grid[n++] = point_x(x, &x->pts[i]);
+        const ex_curve *cv = &x->curves[c];
+        const mbx_bench *b = mbx_bench_get(cv->s.bench_id);
+        int sizes = cv->s.dim == EX_DIM_SIZE;
+        mbx_sched_curve sc = {.grid = grid,
+                              .ngrid = n,
+                              .refine_eps = cv->refine && budget ? x->meas.refine : 0,
+                              .budget = cv->refine ? budget : 0,
+                              .align = sizes ? b->unit : 1,
+                              .geometric = sizes,
+                              .min_ratio = sizes ? MBX_REFINE_MIN_RATIO : 0,
+                              .ud = NULL};
+        size_t id;
+        rc = mbx_sched_add_curve(x->sched, &sc, &id);
+    }
+    free(grid);
+    if (rc < 0) {
+        ex_set_msg(x, MBX_ROLE_ERROR, "the run's scheduler could not be set up: %s",
+                   mbx_strerror(rc));
+        ex_sched_free(x);
+        return 0;
+    }
+    /* The grid points' indices in the scheduler. */
+    size_t n = mbx_sched_points(x->sched);
+    for (size_t k = 0; k < n && k < EX_MAX_POINTS; k++) {
+        mbx_sched_point_info in;
+        if (mbx_sched_point_info_get(x->sched, k, &in) < 0)
+            continue;
+        for (size_t i = 0; i < x->npts; i++)
+            if (x->pts[i].curve == in.curve && point_x(x, &x->pts[i]) == in.x) {
+                x->pts[i].sp = k;
+                x->sp_pt[k] = i;
+                break;
+            }
+    }
+    x->nsp = n;
+    return 1;
+}
+
+/* Points the scheduler added since we looked (refinement): a point each,
+ * made from its curve's grid point. */
+static void sync_points(explorer *x)
+{
+    size_t n = mbx_sched_points(x->sched);
+    for (; x->nsp < n; x->nsp++) {
+        mbx_sched_point_info in;
+        size_t k = x->nsp;
+        if (k >= EX_MAX_POINTS || x->npts >= EX_MAX_POINTS ||
+            mbx_sched_point_info_get(x->sched, k, &in) < 0 || in.curve >= x->ncurves) {
+            if (k < EX_MAX_POINTS)
+                x->sp_pt[k] = (size_t)-1;
+            continue;
+        }
+        const ex_curve *cv = &x->curves[in.curve];
+        ex_point np = x->pts[cv->tmpl];
+        memset(&np.r, 0, sizeof np.r);
+        np.obs = np.pm = NULL; /* the template's stay its own */
+        np.nobs = np.npm = np.passes = 0;
+        np.state = EX_PENDING;
+        np.rel = NAN;
+        np.sp = k;
+        if (cv->s.dim == EX_DIM_SIZE) {
+            np.bytes = in.x;
+            np.origin = EX_REF_SIZE;
+        } else {
+            np.procs = (int)in.x;
+            np.origin = EX_REF_PROCS;
+        }
+        x->pts[x->npts] = np;
+        x->sp_pt[k] = x->npts++;
+    }
+}
+
+static ex_point *point_of(explorer *x, size_t sp)
+{
+    if (sp >= x->nsp || sp >= EX_MAX_POINTS || x->sp_pt[sp] >= x->npts)
+        return NULL;
+    return &x->pts[x->sp_pt[sp]];
+}
+
+/* Where point p stands now: its passes, its between-pass error, its row
+ * so far and its pass medians. 1 when p->r holds a row (some pass, or a
+ * final UNRELIABLE or INVALID measurement that made no pass). */
+static int point_refresh(explorer *x, ex_point *p)
+{
+    mbx_sched_point_info in;
+    if (mbx_sched_point_info_get(x->sched, p->sp, &in) < 0)
+        return 0;
+    p->passes = in.passes.b.r;
+    p->rel = in.passes.b.relerr;
+    if ((p->passes == 0 && !in.final) || p->state == EX_DROPPED)
+        return 0;
+    mbx_result r;
+    if (mbx_sched_result(x->sched, p->sp, &r) < 0)
+        return 0;
+    r.label = "explorer";
+    r.refined = p->origin != EX_GRID;
+    p->r = r;
+    if (p->state == EX_PENDING)
+        p->state = EX_RUNNING;
+    size_t n = 0;
+    const double *m = mbx_sched_pass_medians(x->sched, p->sp, &n);
+    if (m && n && n != p->npm) {
+        double *c = realloc(p->pm, n * sizeof *c);
+        if (c) {
+            memcpy(c, m, n * sizeof *c);
+            p->pm = c;
+            p->npm = n;
+        }
+    }
+    return 1;
+}
+
+/* After a point of a threaded benchmark: a warning when some thread of
+ * some rank could not be bound (the records stay in the engine and go into
+ * the exported environment). */
+static void check_binding(explorer *x, const ex_point *p)
+{
+    const mbx_bench *b = mbx_bench_get(p->bench_id);
+    const mbx_thread_bind *tb = NULL;
+    if (!mbx_thrinfo_binds(b) || !x->be->thread_binding)
+        return;
+    int rc = x->be->thread_binding(x->be, &tb);
+    if (rc < 0) {
+        ex_set_msg(x, MBX_ROLE_WARNING, "%s: the thread binding could not be gathered: %s", b->name,
+                   mbx_strerror(rc));
+        return;
+    }
+    char ranks[sizeof x->thr_unbound];
+    const char *what = "";
+    if (mbx_thrinfo_binding_news(tb, x->be->nranks, &x->thr_seen, ranks, sizeof ranks, &what) > 0) {
+        snprintf(x->thr_unbound, sizeof x->thr_unbound, "%s", ranks);
+        ex_set_msg(x, MBX_ROLE_WARNING,
+                   "%s: threads could not be bound on rank%s %s; their times may move with the "
+                   "scheduler (%s)",
+                   b->name, strpbrk(ranks, ",-") ? "s" : "", ranks, what);
+    }
+}
+
+/* A point became final: its row as it stands, all its observations (for
+ * export and --raw), and its autosave row. Not before: a row in the
+ * autosave is a finished point. */
+static void finalize(explorer *x, ex_point *p)
+{
+    if (p->state == EX_DONE || p->state == EX_DROPPED)
+        return;
+    if (!point_refresh(x, p)) /* stopped before its first pass: nothing to save */
+        return;
+    p->state = EX_DONE;
+    size_t n = 0;
+    const double *obs = mbx_sched_obs(x->sched, p->sp, &n);
+    free(p->obs);
+    p->obs = NULL;
+    p->nobs = 0;
+    if (obs && n && (p->obs = malloc(n * sizeof *p->obs))) {
+        memcpy(p->obs, obs, n * sizeof *p->obs);
+        p->nobs = n;
+    }
+    x->ndone++;
+    x->nrefined += (size_t)(p->origin != EX_GRID);
+    ex_autosave_row(x, &p->r);
+}
+
+static void take_finals(explorer *x)
+{
+    size_t idx[64], n;
+    do {
+        n = mbx_sched_take_final(x->sched, idx, sizeof idx / sizeof *idx);
+        for (size_t i = 0; i < n; i++) {
+            ex_point *p = point_of(x, idx[i]);
+            if (p)
+                finalize(x, p);
+        }
+    } while (n == sizeof idx / sizeof *idx);
+}
+
+/* "done: 43 points (7 refined): 41 settled, 2 UNSETTLED; 212 passes in 9
+ * rounds": settled always, the other statuses when some point has them. */
+static void done_message(explorer *x, const char *head)
+{
+    size_t c[MBX_POINT_STATUS_COUNT] = {0};
+    for (size_t i = 0; i < x->npts; i++)
+        if (x->pts[i].state == EX_DONE && (int)x->pts[i].r.status < MBX_POINT_STATUS_COUNT)
+            c[x->pts[i].r.status]++;
+    char line[256];
+    size_t k = (size_t)snprintf(line, sizeof line, "%s: %zu points", head, x->ndone);
+    if (x->nrefined)
+        k += (size_t)snprintf(line + k, sizeof line - k, " (%zu refined)", x->nrefined);
+    k += (size_t)snprintf(line + k, sizeof line - k, ": %zu settled", c[MBX_POINT_SETTLED]);
+    static const mbx_point_status more[] = {MBX_POINT_UNSETTLED, MBX_POINT_UNRELIABLE,
+                                            MBX_POINT_SHIFTED, MBX_POINT_INVALID};
+    for (size_t i = 0; i < sizeof more / sizeof *more && k < sizeof line; i++)
+        if (c[more[i]])
+            k += (size_t)snprintf(line + k, sizeof line - k, ", %zu %s", c[more[i]],
+                                  mbx_point_status_name(more[i]));
+    if (k < sizeof line)
+        k += (size_t)snprintf(line + k, sizeof line - k, "; %zu passes in %zu rounds",
+                              x->sst.passes, x->sst.rounds);
+    if (x->thr_unbound[0] && k < sizeof line) {
+        snprintf(line + k, sizeof line - k, "; threads could not be bound on rank%s %s",
+                 strpbrk(x->thr_unbound, ",-") ? "s" : "", x->thr_unbound);
+        ex_set_msg(x, MBX_ROLE_WARNING, "%s", line);
+        return;
+    }
+    ex_set_msg(x, strcmp(head, "done") == 0 ? MBX_ROLE_OK : MBX_ROLE_WARNING, "%s", line);
+}
+
+static void end_run(explorer *x)
+{
+    x->running = 0;
+    x->paused = 0;
+    x->t_pause_begin = x->be->now(x->be); /* freeze the elapsed clock */
+    x->cancel = 0;
+}
+
+void ex_sched_stop(explorer *x, const char *why)
+{
+    if (!x->running)
+        return;
+    if (x->sched) {
+        mbx_sched_stop(x->sched);
+        sync_points(x);
+        take_finals(x);
+        mbx_sched_stats_get(x->sched, &x->sst);
+    }
+    end_run(x);
+    if (why)
+        done_message(x, why);
+}
+
+/* Between batches of a pass: the pass is short (about a millisecond), so
+ * keys wait for the next request, except on a terminal when a long pass
+ * (large messages) would make them lag. */
+static int on_progress(void *ud, const mbx_progress *p)
+{
+    explorer *x = ud;
+    (void)p;
+    if (!x->headless && wall() - x->last_draw >= STEP_TICK_S) {
+        if (ex_tick(x, 0))
+            return 1;
+        while (x->paused && !x->cancel && !x->quit)
+            ex_tick(x, 100);
+    }
+    return x->cancel || x->quit;
+}
+
+static void failed(explorer *x, const ex_point *p, int rc)
+{
+    const mbx_bench *b = mbx_bench_get(p->bench_id);
+    if (rc == MBX_E_UNSUPPORTED && mbx_thrinfo_mpi_threads(b, p->param) > 1) {
+        char why[sizeof x->msg];
+        mbx_thrinfo_multiple_msg(b, mbx_thrinfo_mpi_threads(b, p->param), x->be->thread_asked,
+                                 x->be->thread_granted, why, sizeof why);
+        ex_set_msg(x, MBX_ROLE_ERROR, "%s", why);
+    } else {
+        ex_set_msg(x, MBX_ROLE_ERROR, "%s at %llu bytes on %d processes failed: %s", b->name,
+                   (unsigned long long)p->bytes, p->procs, mbx_strerror(rc));
+    }
+}
+
+static void do_probe(explorer *x)
+{
+    double lat = NAN;
+    int rc = x->mon.peer && x->be->probe ? x->be->probe(x->be, x->mon.peer, EX_PROBE_ROUNDS, &lat)
+                                         : MBX_E_UNSUPPORTED;
+    double t = ex_elapsed(x);
+    if (rc < 0 || !(lat > 0) || !isfinite(lat))
+        lat = NAN; /* the scheduler drops it */
+    else if (mbx_monitor_add(&x->mon, t, lat) < 0)
+        ex_set_msg(x, MBX_ROLE_WARNING, "monitor: out of memory for the probe series");
+    if (mbx_sched_probe_done(x->sched, t, lat) < 0)
+        ex_set_msg(x, MBX_ROLE_WARNING, "monitor: the scheduler refused a probe");
+}
+
+/* A page offset for the buffers of a pass: a different one for each pass
+ * of a point (and for neighbouring points), so a launch's buffer placement
+ * is inside the between-pass spread rather than fixed. */
+static uint32_t buf_offset_of(const mbx_sched_req *q)
+{
+    uint32_t steps = MBX_BUF_OFFSET_MAX / MBX_BUF_OFFSET_STEP + 1;
+    return (uint32_t)((q->pass * 37u + q->point * 11u) % steps) * MBX_BUF_OFFSET_STEP;
+}
+
+static void do_pass(explorer *x, const mbx_sched_req *q)
+{
+    ex_point *p = point_of(x, q->point);
+    if (!p) { /* a point the run's table has no room for */
+        mbx_sched_pass_failed(x->sched);
+        return;
+    }
+    x->cur = (size_t)(p - x->pts);
+    mbx_point_spec spec = {.bench_id = p->bench_id,
+                           .bytes = p->bytes,
+                           .procs = p->procs,
+                           .stop = {.kind = MBX_STOP_FIXED, .eps = 0, .fixed = q->nobs},
+                           .nmin = q->nobs,
+                           .nmax = q->nobs,
+                           .param = p->param,
+                           .pair_a = p->pair_a,
+                           .pair_b = p->pair_b,
+                           .root = p->root,
+                           .validate = x->validate,
+                           /* the first pass (and the pilot) warms the point up fully */
+                           .warm_light = !q->warm,
+                           /* where the buffers land is re-drawn pass by pass */
+                           .buf_offset = buf_offset_of(q)};
+    mbx_result r;
+    const double *obs = NULL;
+    size_t nobs = 0;
+    double t0 = ex_elapsed(x);
+    int rc = x->be->measure(x->be, &spec, on_progress, x, &r, &obs, &nobs);
+    double t1 = ex_elapsed(x);
+    if (rc == MBX_E_ABORTED)
+        return; /* cancel or quit: the loop stops the run */
+    if (rc < 0) {
+        mbx_sched_pass_failed(x->sched);
+        p->state = EX_DROPPED;
+        failed(x, p, rc);
+        ex_sched_stop(x, NULL);
+        return;
+    }
+    r.label = "explorer";
+    r.refined = q->refined;
+    mbx_sched_pass_report rep = {.r = &r, .obs = obs, .nobs = nobs, .t_start = t0, .t_end = t1};
+    rc = mbx_sched_pass_done(x->sched, &rep);
+    if (rc < 0) {
+        ex_set_msg(x, MBX_ROLE_ERROR, "%s: the scheduler refused a pass: %s",
+                   mbx_bench_get(p->bench_id)->name, mbx_strerror(rc));
+        ex_sched_stop(x, NULL);
+        return;
+    }
+    if (q->pass == 0 && !q->pilot)
+        check_binding(x, p);
+    (void)point_refresh(x, p);
+}
+
+double ex_sched_step(explorer *x)
+{
+    if (!x->running || !x->sched)
+        return 0;
+    mbx_sched_req q;
+    int k = mbx_sched_next(x->sched, ex_elapsed(x), &q);
+    sync_points(x);
+    if (k < 0) {
+        ex_set_msg(x, MBX_ROLE_ERROR, "the scheduler failed: %s", mbx_strerror(k));
+        ex_sched_stop(x, NULL);
+        return 0;
+    }
+    if (k == MBX_SCHED_WAIT) {
+        double w = q.wait > 0 ? q.wait : 1e-3;
+        if (x->be->fake)
+            x->t_idle += w;
+        return w;
+    }
+    if (k == MBX_SCHED_PROBE)
+        do_probe(x);
+    else if (k == MBX_SCHED_PASS)
+        do_pass(x, &q);
+    if (!x->running || !x->sched)
+        return 0;
+    sync_points(x);
+    take_finals(x);
+    mbx_sched_stats_get(x->sched, &x->sst);
+    if (k == MBX_SCHED_DONE) {
+        end_run(x);
+        done_message(x, "done");
+    }
+    return 0;
+}
