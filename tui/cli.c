@@ -217,6 +217,19 @@ int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t 
             else
                 o->time_limit = d;
             continue;
+        } else if (is_opt(a, "--fake")) {
+            if (!(v = take_value(argc, argv, &i, "--fake", msg, len)))
+                return 2;
+            char *end = NULL;
+            errno = 0;
+            long n = strtol(v, &end, 10);
+            if (end == v || *end != '\0' || errno || n < 1 || n > MBX_FAKE_MAX_RANKS) {
+                snprintf(msg, len, "--fake: expected a rank count in 1..%d (got '%s')",
+                         MBX_FAKE_MAX_RANKS, v);
+                return 2;
+            }
+            o->fake = (int)n;
+            continue;
         } else if (is_opt(a, "--warmup")) {
             if (!(v = take_value(argc, argv, &i, "--warmup", msg, len)))
                 return 2;
@@ -344,6 +357,7 @@ void mbx_cli_usage(void)
 void mbx_cli_run_usage(void)
 {
     printf("Usage: mpiexec -n N mpibex run [PLAN.ini] [options]\n"
+           "       mpibex run --fake N [PLAN.ini] [options]\n"
            "\n"
            "Options (with a plan file they override the key in every section):\n"
            "  --bench LIST        comma-separated benchmarks (see 'mpibex list')\n"
@@ -423,6 +437,10 @@ void mbx_cli_run_usage(void)
            "                      to ask for (default single; MPI_THREAD_MULTIPLE costs\n"
            "                      MPICH up to a few per cent of latency); pingpong.mt with\n"
            "                      more than 1 thread needs multiple\n"
+           "  --fake N            a simulated back end with N ranks (1..4096) in this one\n"
+           "                      process, without MPI or mpiexec: the whole run (plan,\n"
+           "                      passes, probes, refinement, --resume, outputs) on\n"
+           "                      made-up times; for tests and demos: nothing is measured\n"
            "  -q, --quiet         no progress lines on stderr\n"
            "  -h, --help          this text\n"
            "\n"
