@@ -425,24 +425,31 @@ static uint64_t plan_hash(const run_state *st, int nranks)
     return h;
 }
 
+/* A captured environment (rc: how the capture went) as a key,value CSV at
+ * path; env is freed. */
+static int kv_write(const char *path, mbx_kvlist *env, int rc)
+{
+    static const char *const kvcols[] = {"key", "value"};
+    mbx_csv_writer *w = NULL;
+    if (rc >= 0)
+        rc = mbx_csv_writer_open(path, kvcols, 2, &w);
+    for (size_t i = 0; rc >= 0 && i < env->n; i++) {
+        const char *f[2] = {env->v[i].key, env->v[i].value};
+        rc = mbx_csv_writer_row(w, f);
+    }
+    if (mbx_csv_writer_close(w) < 0 && rc >= 0)
+        rc = MBX_E_IO;
+    mbx_kv_free(env);
+    return rc;
+}
+
 int mbx_env_write(struct mbx_engine *e, const char *path)
 {
     mbx_kvlist env = {0};
     int rc = mbx_engine_environment(e, &env);
     if (rc >= 0)
         rc = mbx_thrinfo_level_env(&env);
-    static const char *const kvcols[] = {"key", "value"};
-    mbx_csv_writer *w = NULL;
-    if (rc >= 0)
-        rc = mbx_csv_writer_open(path, kvcols, 2, &w);
-    for (size_t i = 0; rc >= 0 && i < env.n; i++) {
-        const char *f[2] = {env.v[i].key, env.v[i].value};
-        rc = mbx_csv_writer_row(w, f);
-    }
-    if (mbx_csv_writer_close(w) < 0 && rc >= 0)
-        rc = MBX_E_IO;
-    mbx_kv_free(&env);
-    return rc;
+    return kv_write(path, &env, rc);
 }
 
 /* The run's clock in seconds: MPI_Wtime for the engine; for the fake its
@@ -453,24 +460,14 @@ static double run_clock(const run_state *st)
     return st->be->now(st->be) + st->t_idle;
 }
 
-/* The environment file as mbx_env_write writes it, from the back end's
- * capture (the fake's says so). */
+/* The run's environment file: the back end's capture (the engine's, as
+ * mbx_env_write, with the thread binding so far: none before the first
+ * point; the fake's names the fake). */
 static int env_write(run_state *st, const char *path)
 {
     mbx_kvlist env = {0};
     int rc = st->be->environment(st->be, &env);
-    static const char *const kvcols[] = {"key", "value"};
-    mbx_csv_writer *w = NULL;
-    if (rc >= 0)
-        rc = mbx_csv_writer_open(path, kvcols, 2, &w);
-    for (size_t i = 0; rc >= 0 && i < env.n; i++) {
-        const char *f[2] = {env.v[i].key, env.v[i].value};
-        rc = mbx_csv_writer_row(w, f);
-    }
-    if (mbx_csv_writer_close(w) < 0 && rc >= 0)
-        rc = MBX_E_IO;
-    mbx_kv_free(&env);
-    return rc;
+    return kv_write(path, &env, rc);
 }
 
 static int open_outputs(run_state *st, char *msg)
@@ -1047,7 +1044,8 @@ static void window_report(run_state *st)
 static void window_note(run_state *st, const mbx_result *r, const char *name)
 {
     const mbx_window_stats *w = &r->window;
-    if (r->sync != MBX_SYNC_WINDOW)
+    /* The fake keeps no windows: its rows carry no window figures to sum. */
+    if (r->sync != MBX_SYNC_WINDOW || st->be->fake)
         return;
     if (!st->wpoints++) {
         st->wsum.smallest = w->smallest;
