@@ -577,7 +577,12 @@ int mbx_sched_pass_done(mbx_sched *s, const mbx_sched_pass_report *rep)
     p->events += r->events;
     p->faults += r->faults;
     if (bad) {
+        /* The point's row is this pass's, with this pass's observations. */
         p->bad = 1;
+        p->nobs = 0;
+        int rc = keep_obs(s, p, rep->obs, rep->nobs);
+        if (rc)
+            return rc;
         return make_final(s, i);
     }
     int rc = grow((void **)&p->pass, &p->cappass, p->npass + 1, sizeof *p->pass);
@@ -699,7 +704,7 @@ int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
     out->wall = p->wall;
     out->invalid = p->invalid;
     out->faults = p->faults;
-    if (p->bad && p->npass == 0)
+    if (p->bad)
         return MBX_OK; /* the failing pass's row as it is */
     mbx_levels lv;
     memset(&lv, 0, sizeof lv);
