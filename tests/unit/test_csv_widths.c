@@ -247,8 +247,8 @@ static void write_launches(const char *dir, double base)
     make_dir(tmp("%s", dir));
     for (int i = 1; i <= 5; i++) {
         mbx_result r = point(8, base + 0.01 * i, i % 2 ? 0 : 5);
-        write_results(tmp("%s/launch-%02d.csv", dir, i), i % 2 ? W_FORMAT2 : MBX_RESULT_NCOLS,
-                      &r, 1);
+        write_results(tmp("%s/launch-%02d.csv", dir, i), i % 2 ? W_FORMAT2 : MBX_RESULT_NCOLS, &r,
+                      1);
     }
 }
 
