@@ -257,6 +257,39 @@ int mbx_sched_keep(mbx_sched *s, size_t curve, uint64_t x, int refined, double y
     return MBX_OK;
 }
 
+int mbx_sched_preload(mbx_sched *s, size_t curve, uint64_t x, int refined, const mbx_pass *passes,
+                      size_t n)
+{
+    if (!s || curve >= s->ncv || s->started || (n > 0 && !passes))
+        return MBX_E_INVAL;
+    for (size_t k = 0; k < n; k++)
+        if (!(passes[k].median > 0) || !isfinite(passes[k].median) || passes[k].n == 0 ||
+            !(passes[k].t_start <= passes[k].t_end) || !isfinite(passes[k].t_start) ||
+            !isfinite(passes[k].t_end))
+            return MBX_E_INVAL;
+    long f = find_point(s, curve, x);
+    size_t idx;
+    if (f < 0) {
+        int rc = add_point(s, curve, x, 1, &idx);
+        if (rc)
+            return rc;
+    } else {
+        idx = (size_t)f;
+    }
+    spoint *p = &s->pt[idx];
+    if (p->kept)
+        return MBX_E_INVAL;
+    p->refined = refined;
+    int rc = grow((void **)&p->pass, &p->cappass, p->npass + n, sizeof *p->pass);
+    if (rc)
+        return rc;
+    for (size_t k = 0; k < n; k++) {
+        p->pass[p->npass] = passes[k];
+        p->pass[p->npass++].level = MBX_PASSES_NO_LEVEL;
+    }
+    return MBX_OK;
+}
+
 /* splitmix64 */
 static uint64_t next_rand(uint64_t *x)
 {

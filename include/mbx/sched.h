@@ -168,6 +168,17 @@ MBX_NODISCARD int mbx_sched_add_curve(mbx_sched *s, const mbx_sched_curve *c, si
  * Errors: MBX_E_INVAL, MBX_E_NOMEM. */
 MBX_NODISCARD int mbx_sched_keep(mbx_sched *s, size_t curve, uint64_t x, int refined, double y);
 
+/* Before the first request: passes that an interrupted run's journal
+ * recorded for a point without a row (crash resume). x on the curve's grid,
+ * or added as a refined point. The passes' times are seconds of this run
+ * (negative: before it began); they join the point's passes (no
+ * observations: the row's pooled statistics cover the passes measured
+ * from now on). The point still gets at least one pass in this run (its
+ * row needs one), after a pilot. Errors: MBX_E_INVAL (a bad
+ * curve or pass, a kept point, a request already made), MBX_E_NOMEM. */
+MBX_NODISCARD int mbx_sched_preload(mbx_sched *s, size_t curve, uint64_t x, int refined,
+                                    const mbx_pass *passes, size_t n);
+
 /* The next request, given the run time now (seconds since the run began,
  * from the front end's clock; non-decreasing). Exactly one request is
  * outstanding at a time: call mbx_sched_pass_done or mbx_sched_probe_done
