@@ -793,6 +793,10 @@ int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
     out->level_lo = nl > 0 ? lvl[0].median : (out->levels ? r.b.value : NAN);
     out->level_hi = nl > 0 ? lvl[1].median : (out->levels ? r.b.value : NAN);
     out->status = status_of(p, &r);
+    /* Passes at two or more machine levels: the value mixes them, and the
+     * row says so (the per-level medians are beside it). */
+    if (nl >= 2)
+        out->status = MBX_POINT_SHIFTED;
     out->probe = probe_before(s, p->pass[0].t_start);
     out->probe_after = probe_before(s, p->pass[p->npass - 1].t_end);
     out->remeasured = 0;

@@ -232,8 +232,9 @@ size_t mbx_sched_take_final(mbx_sched *s, size_t *out, size_t cap);
  *   passes, pass_span, levels, level_lo, level_hi;
  *   nmin the observations of one pass, nmax those of max_passes passes;
  *   a CI bound below 0 is cut to 0 (no time is negative);
- *   status: INVALID or UNRELIABLE if a pass was; else SETTLED when the
- *   passes are, else UNSETTLED;
+ *   status: INVALID or UNRELIABLE if a pass was; else SHIFTED when the
+ *   passes ran at two or more levels; else SETTLED when the passes are,
+ *   else UNSETTLED;
  *   batches, wall, invalid, events, faults summed over the passes;
  *   probe: the probe before its first pass, probe_after after its last.
  * Levels come from the monitor's probes (mbx_levels over the series so

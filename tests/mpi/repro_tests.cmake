@@ -32,7 +32,7 @@ mbx_run_and_check(mpi.monitor.n1 1 60 ${MBX_OUT}/monitor1.csv
 # the two levels, and its row says so.
 mbx_run_and_check(mpi.monitor.shifted.n2 2 120 ${MBX_OUT}/monitor_shift.csv
   RUN run --bench pingpong.send_recv --sizes 1,1K --span 3 -q -o ${MBX_OUT}/monitor_shift.csv
-  CHECK "--rows 2 --col levels=2 --col remeasured=0")
+  CHECK "--rows 2 --col levels=2 --col status=SHIFTED --col remeasured=0")
 set_tests_properties(mpi.monitor.shifted.n2 PROPERTIES ENVIRONMENT MBX_TEST_PROBE_SHIFT=1)
 
 # Order: one seed, one order; another seed, another; --order plan, the
