@@ -85,9 +85,15 @@ static void sched_opts(const explorer *x, mbx_sched_opts *o)
         o->fixed_n = (x->meas.stop.fixed + r - 1) / r;
         if (o->fixed_n < 1)
             o->fixed_n = 1;
+        o->max_passes = o->passes.min_passes; /* N observations in exactly R passes */
     } else if (x->meas.stop.eps > 0 && x->meas.stop.eps < 1) {
         o->passes.eps = x->meas.stop.eps;
     }
+    /* n_min and n_max bound each pass, as in batch. */
+    if (x->meas.nmin > 0)
+        o->pass_nmin = x->meas.nmin;
+    if (x->meas.nmax > 0)
+        o->pass_nmax = x->meas.nmax > o->pass_nmin ? x->meas.nmax : o->pass_nmin;
     o->probe_every = x->mon.peer ? 0 : -1;
     o->resolution = x->tinfo.resolution > 0 ? x->tinfo.resolution : 0;
     /* Headless runs replay the same order (golden screens); a terminal

@@ -27,6 +27,7 @@ typedef struct mbx_rpt_point {
     double spread;      /* (max - min) / min of the launch medians (merged, launches) */
     long long n;        /* observations (n, or n_total); -1 unknown */
     long long runs;     /* launches merged into the point; 1 for results */
+    long long passes;   /* results of format 3: passes the point was measured in; 0: in one go */
     size_t series;      /* index of its series */
     int dup;            /* 1: its key came earlier in the same input (not plotted) */
 } mbx_rpt_point;
@@ -44,6 +45,7 @@ typedef struct mbx_rpt_input {
     char env_note[512]; /* why there is none, or which keys differ between launches */
     mbx_kvlist repeat;  /* launches: DIR/repeat.csv (how they ran), if there is one */
     int comparable;     /* has samples for a Wilcoxon test (launches, or an obs sidecar) */
+    int passes;         /* results: some point was measured in passes (lo..hi between passes) */
     char why_not[512];  /* when not comparable */
 } mbx_rpt_input;
 

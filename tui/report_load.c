@@ -34,12 +34,14 @@ enum {
     K_HI,
     K_RUNS,
     K_SPREAD,
+    K_PASSES,
     NK
 };
 static const char *const results_cols[NK] = {
     "benchmark",  "procs",      "bytes", "median_us",  "status",         "label",
     "root",       "op",         "param", "param_name", "bandwidth_MBps", "n",
-    "ci95_lo_us", "ci95_hi_us", NULL,    NULL};
+    "ci95_lo_us", "ci95_hi_us", NULL,    NULL,         "passes"};
+/* A merged file has no passes (K_PASSES is NULL). */
 static const char *const merged_cols[NK] = {
     "benchmark",     "procs",         "bytes",          "median_us",
     "status",        "label",         "root",           "op",
@@ -58,7 +60,7 @@ static int map_cols(const char *const *hdr, size_t n, const char *name, mbx_rpt_
                 : MBX_RPT_RESULTS;
     const char *const *names = *kind == MBX_RPT_MERGED ? merged_cols : results_cols;
     for (int k = 0; k < NK; k++)
-        col[k] = mbx_csv_col(hdr, n, names[k]);
+        col[k] = names[k] != NULL ? mbx_csv_col(hdr, n, names[k]) : -1;
     for (size_t i = 0; i < sizeof required / sizeof *required; i++) {
         if (col[required[i]] < 0) {
             mbx_report_msgf(msg, msglen,
@@ -135,6 +137,10 @@ static int add_row(mbx_rpt_input *in, const char *const *f, const int *col, cons
         bad = K_N, want = "a whole number >= 0";
     if (bad < 0 && col[K_RUNS] >= 0 && !parse_ll(f[col[K_RUNS]], &p.runs))
         bad = K_RUNS, want = "a whole number >= 0";
+    /* Files before format 3 have no passes column: measured in one go. */
+    if (bad < 0 && col[K_PASSES] >= 0 && f[col[K_PASSES]][0] != '\0' &&
+        !parse_ll(f[col[K_PASSES]], &p.passes))
+        bad = K_PASSES, want = "a whole number >= 0 or an empty field";
     if (bad >= 0) {
         const char *const *names = in->kind == MBX_RPT_MERGED ? merged_cols : results_cols;
         mbx_report_msgf(msg, msglen, "%s:%zu: %s: expected %s (got '%.40s')", name, line,
@@ -160,6 +166,7 @@ static int add_row(mbx_rpt_input *in, const char *const *f, const int *col, cons
     if (!p.bench || !p.label || !p.root || !p.op || !p.param || !p.param_name || !p.status)
         goto nomem;
     in->pt[in->npt++] = p;
+    in->passes |= p.passes > 0;
     return 0;
 nomem:
     free_point(&p);

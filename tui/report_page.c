@@ -255,9 +255,11 @@ static void plots(doc *d, const mbx_rpt *r)
     static const char *const what[MBX_RPT_NPLOTS] = {
         "latency", "bandwidth", "ratio to A, with significance marks", "launch-to-launch spread"};
     heading(d, 2, "Plots");
-    para(d, "Latency and bandwidth: the median per point, with the 95 %% confidence interval of "
-            "the median as error bars (results of mpibex run) or the minimum to maximum of the "
-            "launch medians as a band (merged runs, launches). Every PNG links to its SVG.");
+    para(d, "Latency and bandwidth: the median per point, with the point's 95 %% confidence "
+            "interval as error bars (results of mpibex run; for a point measured in passes the "
+            "median of its pass medians and the interval between passes) or the minimum to "
+            "maximum of the launch medians as a band (merged runs, launches). Every PNG links to "
+            "its SVG.");
     for (size_t s = 0; s < r->nse; s++) {
         const mbx_rpt_series *se = &r->se[s];
         heading(d, 3, se->title);
@@ -302,6 +304,9 @@ static void results(doc *d, const mbx_rpt *r)
         if (!res)
             para(d, "median_us is the median of the launches' medians; min_us and max_us are "
                     "the smallest and largest launch median.");
+        else if (in->passes)
+            para(d, "Points measured in passes: median_us is the median of the pass medians, "
+                    "ci95_lo_us .. ci95_hi_us the 95 %% confidence interval between passes.");
         table_begin(d, res ? rh : mh, res ? "lllrlrrrrrl" : "lllrlrrrrrrrl");
         size_t *idx = mbx_rpt_sorted(r, i);
         for (size_t k = 0; k < in->npt; k++) {

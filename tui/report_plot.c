@@ -138,7 +138,8 @@ static int values(const mbx_rpt *r, int plot, const mbx_rpt_point *p, const mbx_
 }
 
 static const char *const data_head[MBX_RPT_NPLOTS] = {
-    "median_us lo_us hi_us (lo..hi: 95 % CI of the median, or min..max of the launch medians)",
+    "median_us lo_us hi_us (lo..hi: the point's 95 % CI, between passes for a point measured in "
+    "passes, or min..max of the launch medians)",
     "bandwidth_MBps lo hi (the same interval as the latency)",
     "ratio_of_medians (this input / input A)",
     "spread_percent ((max - min) / min of the launch medians)",
@@ -272,7 +273,9 @@ static void curve_title(char *buf, size_t len, const mbx_rpt *r, size_t i, int p
                  r->cmp[i - 1].c ? "" : " (no test: see index)");
     else if (plot == MBX_RPT_SPREAD || in->kind == MBX_RPT_RESULTS)
         snprintf(buf, len, "%s: %s%s", in->letter, in->name,
-                 plot == MBX_RPT_SPREAD ? "" : " (median, 95 % CI)");
+                 plot == MBX_RPT_SPREAD ? ""
+                 : in->passes           ? " (median of pass medians, 95 % CI between passes)"
+                                        : " (median, 95 % CI)");
     else if (in->kind == MBX_RPT_LAUNCHES)
         snprintf(buf, len, "%s: %s (median of %zu launch medians, min-max band)", in->letter,
                  in->name, in->launches);

@@ -257,6 +257,39 @@ int mbx_sched_keep(mbx_sched *s, size_t curve, uint64_t x, int refined, double y
     return MBX_OK;
 }
 
+int mbx_sched_preload(mbx_sched *s, size_t curve, uint64_t x, int refined, const mbx_pass *passes,
+                      size_t n)
+{
+    if (!s || curve >= s->ncv || s->started || (n > 0 && !passes))
+        return MBX_E_INVAL;
+    for (size_t k = 0; k < n; k++)
+        if (!(passes[k].median > 0) || !isfinite(passes[k].median) || passes[k].n == 0 ||
+            !(passes[k].t_start <= passes[k].t_end) || !isfinite(passes[k].t_start) ||
+            !isfinite(passes[k].t_end))
+            return MBX_E_INVAL;
+    long f = find_point(s, curve, x);
+    size_t idx;
+    if (f < 0) {
+        int rc = add_point(s, curve, x, 1, &idx);
+        if (rc)
+            return rc;
+    } else {
+        idx = (size_t)f;
+    }
+    spoint *p = &s->pt[idx];
+    if (p->kept)
+        return MBX_E_INVAL;
+    p->refined = refined;
+    int rc = grow((void **)&p->pass, &p->cappass, p->npass + n, sizeof *p->pass);
+    if (rc)
+        return rc;
+    for (size_t k = 0; k < n; k++) {
+        p->pass[p->npass] = passes[k];
+        p->pass[p->npass++].level = MBX_PASSES_NO_LEVEL;
+    }
+    return MBX_OK;
+}
+
 /* splitmix64 */
 static uint64_t next_rand(uint64_t *x)
 {
@@ -577,7 +610,12 @@ int mbx_sched_pass_done(mbx_sched *s, const mbx_sched_pass_report *rep)
     p->events += r->events;
     p->faults += r->faults;
     if (bad) {
+        /* The point's row is this pass's, with this pass's observations. */
         p->bad = 1;
+        p->nobs = 0;
+        int rc = keep_obs(s, p, rep->obs, rep->nobs);
+        if (rc)
+            return rc;
         return make_final(s, i);
     }
     int rc = grow((void **)&p->pass, &p->cappass, p->npass + 1, sizeof *p->pass);
@@ -699,7 +737,7 @@ int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
     out->wall = p->wall;
     out->invalid = p->invalid;
     out->faults = p->faults;
-    if (p->bad && p->npass == 0)
+    if (p->bad)
         return MBX_OK; /* the failing pass's row as it is */
     mbx_levels lv;
     memset(&lv, 0, sizeof lv);
@@ -755,6 +793,10 @@ int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
     out->level_lo = nl > 0 ? lvl[0].median : (out->levels ? r.b.value : NAN);
     out->level_hi = nl > 0 ? lvl[1].median : (out->levels ? r.b.value : NAN);
     out->status = status_of(p, &r);
+    /* Passes at two or more machine levels: the value mixes them, and the
+     * row says so (the per-level medians are beside it). */
+    if (nl >= 2)
+        out->status = MBX_POINT_SHIFTED;
     out->probe = probe_before(s, p->pass[0].t_start);
     out->probe_after = probe_before(s, p->pass[p->npass - 1].t_end);
     out->remeasured = 0;

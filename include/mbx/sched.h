@@ -46,12 +46,12 @@
 #include "mbx/result.h"
 #include "mbx/status.h"
 
-#define MBX_SCHED_PASS_FLOOR_S 1e-3 /* a pass lasts at least this long */
-#define MBX_SCHED_PASS_NMIN 16      /* and takes at least this many observations */
-#define MBX_SCHED_PASS_NMAX 20000   /* and at most this many */
-#define MBX_SCHED_PILOT_N 8         /* observations of a point's pilot */
-#define MBX_SCHED_MAX_PASSES 40     /* passes one point may get by default */
-#define MBX_SCHED_PROBE_EVERY_S 0.1 /* run seconds between monitor probes */
+#define MBX_SCHED_PASS_FLOOR_S 1e-3  /* a pass lasts at least this long */
+#define MBX_SCHED_PASS_NMIN 16       /* and takes at least this many observations */
+#define MBX_SCHED_PASS_NMAX 20000    /* and at most this many */
+#define MBX_SCHED_PILOT_N 8          /* observations of a point's pilot */
+#define MBX_SCHED_MAX_PASSES 40      /* passes one point may get by default */
+#define MBX_SCHED_PROBE_EVERY_S 0.05 /* run seconds between monitor probes */
 #define MBX_SCHED_NO_POINT ((size_t)-1)
 
 typedef struct mbx_sched_opts {
@@ -168,6 +168,17 @@ MBX_NODISCARD int mbx_sched_add_curve(mbx_sched *s, const mbx_sched_curve *c, si
  * Errors: MBX_E_INVAL, MBX_E_NOMEM. */
 MBX_NODISCARD int mbx_sched_keep(mbx_sched *s, size_t curve, uint64_t x, int refined, double y);
 
+/* Before the first request: passes that an interrupted run's journal
+ * recorded for a point without a row (crash resume). x on the curve's grid,
+ * or added as a refined point. The passes' times are seconds of this run
+ * (negative: before it began); they join the point's passes (no
+ * observations: the row's pooled statistics cover the passes measured
+ * from now on). The point still gets at least one pass in this run (its
+ * row needs one), after a pilot. Errors: MBX_E_INVAL (a bad
+ * curve or pass, a kept point, a request already made), MBX_E_NOMEM. */
+MBX_NODISCARD int mbx_sched_preload(mbx_sched *s, size_t curve, uint64_t x, int refined,
+                                    const mbx_pass *passes, size_t n);
+
 /* The next request, given the run time now (seconds since the run began,
  * from the front end's clock; non-decreasing). Exactly one request is
  * outstanding at a time: call mbx_sched_pass_done or mbx_sched_probe_done
@@ -221,8 +232,9 @@ size_t mbx_sched_take_final(mbx_sched *s, size_t *out, size_t cap);
  *   passes, pass_span, levels, level_lo, level_hi;
  *   nmin the observations of one pass, nmax those of max_passes passes;
  *   a CI bound below 0 is cut to 0 (no time is negative);
- *   status: INVALID or UNRELIABLE if a pass was; else SETTLED when the
- *   passes are, else UNSETTLED;
+ *   status: INVALID or UNRELIABLE if a pass was; else SHIFTED when the
+ *   passes ran at two or more levels; else SETTLED when the passes are,
+ *   else UNSETTLED;
  *   batches, wall, invalid, events, faults summed over the passes;
  *   probe: the probe before its first pass, probe_after after its last.
  * Levels come from the monitor's probes (mbx_levels over the series so

@@ -10,6 +10,9 @@
  * --plain: rows of benchmark NAME (an accurate one) have a positive
  * plain_us, every other row an empty one. Without it plain_us is only
  * checked to be empty or positive.
+ * Files of format 2 (43 columns, up to faults) and 3 (the 8 pass columns
+ * after it) are accepted; rows measured in passes (passes not empty) are
+ * held to the pass rules (docs/csv-format.md, "Points measured in passes").
  * Exit 0 when every check passes, 1 otherwise (each failure printed). */
 #include <math.h>
 #include <stdio.h>
@@ -61,6 +64,63 @@ static int le_def(double a, double b)
     return isnan(a) || isnan(b) || a <= b;
 }
 
+/* Columns of format 2: every file must have them. The pass columns after
+ * them come all together or not at all. */
+#define NCOLS_FORMAT2 43
+
+/* A whole number >= lo (an empty field is not). */
+static int count_field(const char *v, double lo)
+{
+    char *end;
+    double d = strtod(v, &end);
+    return v[0] != '\0' && v[0] != '-' && v[0] != '+' && *end == '\0' && d == floor(d) && d >= lo;
+}
+
+/* The pass columns of row r (issue 16); returns passes, 0 when the row was
+ * measured in one go. */
+static double check_passes(const mbx_csv_table *t, size_t r, const char *bench)
+{
+    if (mbx_csv_table_col(t, "passes") < 0)
+        return 0;
+    const char *pass_cols[] = {"pass_span_s", "stderr_iid_us", "ci95_iid_lo_us", "ci95_iid_hi_us",
+                               "levels",      "level_lo_us",   "level_hi_us"};
+    const char *passes = str(t, r, "passes");
+    if (passes[0] == '\0') {
+        for (size_t k = 0; k < sizeof pass_cols / sizeof *pass_cols; k++)
+            CHECK(str(t, r, pass_cols[k])[0] == '\0', "row %zu (%s): %s '%s' without passes", r,
+                  bench, pass_cols[k], str(t, r, pass_cols[k]));
+        return 0;
+    }
+    CHECK(count_field(passes, 1), "row %zu (%s): passes '%s', expected an integer >= 1", r, bench,
+          passes);
+    const char *span = str(t, r, "pass_span_s");
+    CHECK(span[0] == '\0' || num(t, r, "pass_span_s") >= 0, "row %zu (%s): pass_span_s '%s'", r,
+          bench, span);
+    const char *se = str(t, r, "stderr_iid_us");
+    CHECK(se[0] == '\0' || num(t, r, "stderr_iid_us") >= 0, "row %zu (%s): stderr_iid_us '%s'", r,
+          bench, se);
+    CHECK(le_def(num(t, r, "ci95_iid_lo_us"), num(t, r, "ci95_iid_hi_us")),
+          "row %zu (%s): ci95_iid_lo_us %s > ci95_iid_hi_us %s", r, bench,
+          str(t, r, "ci95_iid_lo_us"), str(t, r, "ci95_iid_hi_us"));
+    const char *levels = str(t, r, "levels");
+    double lo = num(t, r, "level_lo_us"), hi = num(t, r, "level_hi_us");
+    if (levels[0] == '\0') {
+        CHECK(isnan(lo) && isnan(hi), "row %zu (%s): level_lo_us/level_hi_us without levels", r,
+              bench);
+    } else {
+        CHECK(count_field(levels, 1), "row %zu (%s): levels '%s', expected an integer >= 1", r,
+              bench, levels);
+        /* Per-level values at the lowest and the highest probe level: one
+         * level gives one value; two are not ordered (a size the probe's
+         * level does not touch may be as fast at the higher one). */
+        CHECK(str(t, r, "level_lo_us")[0] != '\0' && str(t, r, "level_hi_us")[0] != '\0',
+              "row %zu (%s): levels %s without level_lo_us/level_hi_us", r, bench, levels);
+        CHECK(num(t, r, "levels") != 1 || (le_def(lo, hi) && le_def(hi, lo)),
+              "row %zu (%s): one level but level_lo_us %g != level_hi_us %g", r, bench, lo, hi);
+    }
+    return num(t, r, "passes");
+}
+
 /* No time is negative: every *_us field is empty or >= 0, never "-0.0000". */
 static void check_times(const mbx_csv_table *t, size_t r)
 {
@@ -97,6 +157,7 @@ static void check_row(const mbx_csv_table *t, size_t r)
     CHECK(str(t, r, "plain_us")[0] == '\0' || num(t, r, "plain_us") > 0, "row %zu: plain_us '%s'",
           r, str(t, r, "plain_us"));
     check_times(t, r);
+    double passes = check_passes(t, r, bench);
     if (strcmp(status, "INVALID") == 0) {
         /* No valid observation: no numbers at all, never zeros. */
         CHECK(n == 0 && isnan(med) && isnan(mean) && isnan(mn),
@@ -107,8 +168,8 @@ static void check_row(const mbx_csv_table *t, size_t r)
     /* Measured in passes (format 3, passes not empty): n pools the passes'
      * observations, nmin is the observations of one pass and nmax what the
      * point's passes could take at most; the value is the median of the
-     * pass medians, its error the between-pass one. */
-    double passes = num(t, r, "passes");
+     * pass medians, which lies within the pooled range but not necessarily
+     * within the pooled quartiles, and its error the between-pass one. */
     int in_passes = passes >= 1;
     CHECK(in_passes || n >= nmin || strcmp(status, "SETTLED") != 0,
           "row %zu: settled with n < nmin", r);
@@ -116,9 +177,10 @@ static void check_row(const mbx_csv_table *t, size_t r)
     CHECK(!in_passes || n <= passes * nmin, "row %zu (%s): n %g > %g passes of %g", r, bench, n,
           passes, nmin);
     int unreliable = strcmp(status, "UNRELIABLE") == 0;
-    CHECK(le_def(mn, q1) && le_def(q1, q3) && le_def(q3, mx) && le_def(mn, med) &&
-              le_def(med, mx) && (in_passes || (le_def(q1, med) && le_def(med, q3))),
+    CHECK(le_def(mn, q1) && le_def(q1, q3) && le_def(q3, mx) && le_def(mn, med) && le_def(med, mx),
           "row %zu (%s): quantiles out of order", r, bench);
+    CHECK(in_passes || (le_def(q1, med) && le_def(med, q3)), "row %zu (%s): median outside q1..q3",
+          r, bench);
     CHECK(le_def(mn, mean) && le_def(mean, mx) && le_def(mn, tmean) && le_def(tmean, mx),
           "row %zu: mean outside range", r);
     CHECK(le_def(lo, med) && le_def(med, hi), "row %zu (%s): median outside its CI", r, bench);
@@ -133,6 +195,7 @@ static void check_row(const mbx_csv_table *t, size_t r)
     double ev = num(t, r, "events");
     CHECK(str(t, r, "events")[0] == '\0' || (ev >= 0 && ev == floor(ev)), "row %zu: events '%s'", r,
           str(t, r, "events"));
+    /* In passes the status follows the passes' rule (mbx/sched.h). */
     CHECK(in_passes || !(ev > 0) || strcmp(status, "SETTLED") != 0,
           "row %zu (%s): SETTLED with %g events", r, bench, ev);
     /* Minor page faults in the kept timed batches: a count, empty only in
@@ -213,9 +276,14 @@ int main(int argc, char **argv)
         return 1;
     }
     CHECK(t.nrows >= 1, "no header row");
-    for (int c = 0; c < MBX_RESULT_NCOLS; c++)
+    for (int c = 0; c < NCOLS_FORMAT2; c++)
         CHECK(mbx_csv_table_col(&t, mbx_result_columns[c]) >= 0, "missing column %s",
               mbx_result_columns[c]);
+    int have_passes = mbx_csv_table_col(&t, mbx_result_columns[NCOLS_FORMAT2]) >= 0;
+    for (int c = NCOLS_FORMAT2 + 1; c < MBX_RESULT_NCOLS; c++)
+        CHECK((mbx_csv_table_col(&t, mbx_result_columns[c]) >= 0) == have_passes,
+              "column %s %s passes", mbx_result_columns[c],
+              have_passes ? "missing with" : "without");
     if (failures) {
         mbx_csv_table_free(&t);
         return 1;

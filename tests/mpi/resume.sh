@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # A run killed with SIGKILL mid-point, then --resume (SKaMPI's crash resume).
 # usage: resume.sh MPIEXEC NPFLAG MPIBEX CSVCHECK OUTDIR [grid|refine|old]
-# old: the killed run's CSV is cut to the 40 columns of a version before
-# plain_us, as if an earlier mpibex had written it; the resumed rows must
-# keep 40 columns.
+# old: the killed run's CSV is cut to the 43 columns of format 2 (up to
+# faults, before the pass columns), as if an earlier mpibex had written it;
+# the resumed rows must keep 43 columns. (Narrower files, 40 to 42 columns,
+# go through the same code: unit.test_csv_widths loads them.)
 # Asserts: the killed run leaves no process; the resumed run keeps every
 # finished row byte for byte, measures the rest, measures the point that was
 # in flight last, and the final CSV parses with one row per point; a second
@@ -50,18 +51,18 @@ inflight=$(awk '/^begin /{k=$3} /^done /{if ($2==k) k=""} END{print k}' "$journa
 echo "in flight when killed: ${inflight:-none}"
 [ -n "$inflight" ] || die "the journal shows no point in flight"
 if [ "$mode" = old ]; then
-  python3 - "$out" <<'EOF' || die "cutting the CSV to 40 columns failed"
+  python3 - "$out" <<'EOF' || die "cutting the CSV to 43 columns failed"
 import csv, sys
 path = sys.argv[1]
 data = open(path, newline="").read()
 complete = data[: data.rfind("\n") + 1]  # a torn last row is dropped here
 rows = list(csv.reader(complete.splitlines(keepends=True)))
-# today's header: plain_us is column 41, later columns (events) follow
-assert rows[0][40] == "plain_us" and len(rows[0]) >= 41, rows[0]
+# today's header: faults is column 43, the pass columns follow
+assert rows[0][42] == "faults" and len(rows[0]) > 43, rows[0]
 with open(path, "w", newline="") as f:
     w = csv.writer(f, lineterminator="\n")
     for r in rows:
-        w.writerow(r[:40])
+        w.writerow(r[:43])
 EOF
 fi
 before=$(mktemp)
@@ -76,7 +77,7 @@ print(d.rfind(b"\n") + 1)' "$before")
   { cat "$dir/resume_$mode.2.log"; die "the resumed run failed"; }
 grep -q "^# resumed: " "$dir/resume_$mode.2.log" || die "no resume line on stdout"
 if [ "$mode" = old ]; then
-  grep -q "^# resumed: .* has the 40 columns of an earlier mpibex" "$dir/resume_$mode.2.log" ||
+  grep -q "^# resumed: .* has the 43 columns of an earlier mpibex; new rows get those only (passes and later are left out)" "$dir/resume_$mode.2.log" ||
     die "no line about the earlier version's columns"
 fi
 cmp -n "$keep" "$before" "$out" || die "finished rows changed on resume"
@@ -98,8 +99,11 @@ bc = [r for r in rows if r["benchmark"] == "coll.bcast" and r["refined"] == "0"]
 # 1 B to 1 MiB by sqrt(2): 41 sizes, 40 after rounding (1.41 B rounds to 1 B)
 assert len(pp) == 40 and len(bc) == 40, (len(pp), len(bc))
 lines = list(csv.reader(open(path, newline="")))
-ncols = 40 if mode == "old" else len(lines[0])
-assert mode == "old" or lines[0][-2:] == ["events", "faults"], lines[0][-3:]
+ncols = 43 if mode == "old" else len(lines[0])
+passcols = ["passes", "pass_span_s", "stderr_iid_us", "ci95_iid_lo_us", "ci95_iid_hi_us",
+            "levels", "level_lo_us", "level_hi_us"]
+assert lines[0][41:43] == ["events", "faults"], lines[0][40:44]
+assert (lines[0][43:] == []) if mode == "old" else (lines[0][43:] == passcols), lines[0][43:]
 for line in lines:
     assert len(line) == ncols, (len(line), line[:3])
 if mode == "refine":
@@ -109,8 +113,8 @@ else:
     assert all(r["refined"] == "0" for r in rows)
 print("rows", len(rows), "unique; in-flight point last:", inflight)
 EOF
-# csvcheck wants today's columns; the old file has them all but plain_us.
-[ "$mode" = old ] || "$csvcheck" "$out" >/dev/null || die "csvcheck rejected the resumed CSV"
+# csvcheck takes the 43 columns of format 2 as well as today's 51.
+"$csvcheck" "$out" >/dev/null || die "csvcheck rejected the resumed CSV"
 
 "$mpiexec" "$npflag" 2 "$mpibex" "${args[@]}" --resume >/dev/null 2>"$dir/resume_$mode.3.log"
 code=$?
