@@ -3,8 +3,9 @@
 # end, one process, no MPI. usage: i16_runfake.sh MPIBEX CSVCHECK WORKDIR CASE
 #  csv:     a small plan on 4 simulated ranks writes a CSV csvcheck accepts,
 #           with the passes columns filled: every row >= 1 pass, every
-#           SETTLED row >= 5 passes over >= 1 s; the environment file is the
-#           fake's; the table says nothing was measured;
+#           SETTLED row >= 5 passes over >= 1 s (with --monitor off every
+#           point settles); the environment file is the fake's, the probe
+#           file is written; the table says nothing was measured;
 #  determinism: the same run twice with --seed: byte-identical CSVs (rows
 #           and observations);
 #  resume:  a run stopped by a signal after its 12th request
@@ -39,11 +40,10 @@ print("\n".join(r[sys.argv[2]] for r in rows))' "$1" "$2"
 
 case $case in
 csv)
-    run -o a.csv >out 2>err || fail "the run failed: $(cat err)"
-    "$csvcheck" a.csv --rows $points --obs a.obs.csv --procs 4 \
-        --bench pingpong.send_recv --bench coll.allreduce >check 2>&1 ||
-        fail "csvcheck: $(cat check)"
-    python3 - a.csv <<'PY' || fail "passes columns"
+    # passes FILE MIN_SETTLED: every row >= 1 pass, every SETTLED row >= 5
+    # passes over >= 1 s, and at least MIN_SETTLED SETTLED rows
+    passes() {
+        python3 - "$1" "$2" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 bad = []
@@ -52,16 +52,31 @@ for r in rows:
     if p < 1 or (r["status"] == "SETTLED" and (p < 5 or span < 1.0)):
         bad.append((r["benchmark"], r["bytes"], r["status"], p, span))
 settled = sum(r["status"] == "SETTLED" for r in rows)
-print(f"{len(rows)} rows, {settled} SETTLED, bad: {bad}")
-sys.exit(1 if bad or settled == 0 else 0)
+print(f"{sys.argv[1]}: {len(rows)} rows, {settled} SETTLED, bad: {bad}")
+sys.exit(1 if bad or settled < int(sys.argv[2]) else 0)
 PY
+    }
+    # With the monitor: the fake's probe changes level every 16 probes, so
+    # points may straddle two levels (SHIFTED); the probe file is written.
+    run -o a.csv >out 2>err || fail "the run failed: $(cat err)"
+    "$csvcheck" a.csv --rows $points --obs a.obs.csv --procs 4 \
+        --bench pingpong.send_recv --bench coll.allreduce >check 2>&1 ||
+        fail "csvcheck: $(cat check)"
+    passes a.csv 0 || fail "passes columns (monitor on)"
+    [ -s a.probe.csv ] || fail "no probe file"
     grep -qx 'tool,mpibex (fake back end)' a.env.csv && grep -qx 'ranks,4' a.env.csv ||
         fail "the environment file is not the fake's: $(head -4 a.env.csv)"
     grep -q '^# fake back end (--fake 4): .*nothing is measured' out ||
         fail "the table does not say the back end is the fake"
     grep -q '^# passes: ' out || fail "no passes summary line"
+    grep -q '^# monitor (1-byte ping-pong, rank 0 and rank 3): ' out || fail "no monitor summary"
     [ ! -e a.journal ] || fail "a finished run left its journal"
-    [ $fails -eq 0 ] && pass "$points rows, csvcheck OK, passes filled"
+    # Without the monitor: one level, so the points settle.
+    run -o b.csv --monitor off >outb 2>errb || fail "the run without monitor failed: $(cat errb)"
+    "$csvcheck" b.csv --rows $points --obs b.obs.csv --procs 4 >checkb 2>&1 ||
+        fail "csvcheck: $(cat checkb)"
+    passes b.csv $points || fail "passes columns (monitor off: every point SETTLED)"
+    [ $fails -eq 0 ] && pass "$points rows twice, csvcheck OK, passes filled"
     ;;
 determinism)
     run -o a.csv >/dev/null 2>err || fail "run 1 failed: $(cat err)"
