@@ -50,7 +50,7 @@
 #define MBX_SCHED_PASS_NMIN 16       /* and takes at least this many observations */
 #define MBX_SCHED_PASS_NMAX 20000    /* and at most this many */
 #define MBX_SCHED_PILOT_N 8          /* observations of a point's pilot */
-#define MBX_SCHED_MAX_PASSES 40      /* passes one point may get by default */
+#define MBX_SCHED_MAX_PASSES 15      /* passes one point may get by default */
 #define MBX_SCHED_PROBE_EVERY_S 0.05 /* run seconds between monitor probes */
 #define MBX_SCHED_NO_POINT ((size_t)-1)
 
