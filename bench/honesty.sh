@@ -64,8 +64,9 @@ fi
 if [ -z "$launches" ]; then
     launches=$([ $quick = 1 ] && echo 3 || echo 10)
 fi
-[[ $launches =~ ^[0-9]+$ ]] && [ "$launches" -ge 2 ] && [ "$launches" -le 1000 ] ||
+if ! [[ $launches =~ ^[0-9]{1,4}$ ]] || [ "$launches" -lt 2 ] || [ "$launches" -gt 1000 ]; then
     die 2 "--launches: expected a whole number in 2..1000 (got '$launches')"
+fi
 [ -x "$mpibex" ] || die 2 "--mpibex: not an executable file: '$mpibex' (build first: scripts/build.sh)"
 if [ -n "$osu" ]; then
     [ -x "$osu/osu_latency" ] || die 2 "--osu: no executable osu_latency in '$osu'"

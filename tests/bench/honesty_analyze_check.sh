@@ -10,6 +10,7 @@ analyzer=$1
 dir=$2
 rm -rf "$dir"
 mkdir -p "$dir"
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
 v2=benchmark,procs,bytes,n,mean_us,tmean_us,median_us,min_us,max_us,q1_us,q3_us,stddev_us,stderr_us,ci95_lo_us,ci95_hi_us,outliers,status,stop_rule,bandwidth_MBps,timing,overhead_us,nmin,nmax,batches,wall_s,label,root,op,param,param_name,ranks,refined,validated,sync,clock_sync,cache,invalid,probe_us,probe_after_us,remeasured,plain_us,events,faults
@@ -39,7 +40,7 @@ printf 't_s,probe_us,segment,level\n0.1,0.80,1,1\n0.2,0.79,1,1\n0.3,0.81,1,1\n' 
 
 python3 "$analyzer" "$dir" >"$dir/out.txt" 2>"$dir/err.txt"
 rc=$?
-[ $rc -eq 0 ] && pass "exit 0" || fail "exit $rc: $(cat "$dir/err.txt")"
+if [ $rc -eq 0 ]; then pass "exit 0"; else fail "exit $rc: $(cat "$dir/err.txt")"; fi
 expect() { # fixed string
     if grep -qF -- "$1" "$dir/out.txt"; then pass "$1"; else fail "missing: $1"; fi
 }
@@ -62,7 +63,10 @@ fi
 # bad input: one line, exit 2
 python3 "$analyzer" "$dir/none" >/dev/null 2>"$dir/bad.txt"
 rc=$?
-[ $rc -eq 2 ] && [ "$(wc -l <"$dir/bad.txt")" -eq 1 ] && pass "missing DIR: exit 2, one line" ||
+if [ $rc -eq 2 ] && [ "$(wc -l <"$dir/bad.txt")" -eq 1 ]; then
+    pass "missing DIR: exit 2, one line"
+else
     fail "missing DIR: exit $rc, $(cat "$dir/bad.txt")"
-[ $fails -eq 0 ] || cat "$dir/out.txt"
-exit $((fails > 0))
+fi
+[ "$fails" -eq 0 ] || cat "$dir/out.txt"
+mbx_finish
