@@ -431,10 +431,15 @@ def analyse_time(d):
         if im is not None:
             iw.append(im)
             line += ", IMB-MPI1 PingPong %.2f s" % im
-        print(line)
         c = os.path.join(d, "time%s.csv" % i)
         if os.path.exists(c):
-            rows = points(read_rows(c))
+            raw = read_rows(c)
+            v = launch_level_value(c, raw)
+            if v is not None:
+                line += ", mpibex probe median %.3f us" % v
+        print(line)
+        if os.path.exists(c):
+            rows = points(raw)
             mcurves.append({int(k[3]): num(r["median_us"]) for k, r in rows.items()})
             total += len(rows)
             settled += sum(1 for r in rows.values() if r.get("status") == "SETTLED")
