@@ -224,7 +224,9 @@ size_t mbx_sched_take_final(mbx_sched *s, size_t *out, size_t cap);
  * for everything but the statistics, and then
  *   s.median  = median of the pass medians (the point's value);
  *   s.mean, tmean, min, max, q1, q3, stddev, outliers, n over all the
- *   passes' observations pooled (events left out, counted in events);
+ *   passes' observations pooled (events, observations over
+ *   MBX_EVENT_FACTOR times the pooled median, stay in and are counted in
+ *   events: the value saw them too);
  *   s.stderr_, s.ci_lo, s.ci_hi = the between-pass error and 95 % CI of
  *   the value (mbx_passes; levels from the probes when there are two or
  *   more); iid_stderr, iid_ci_lo, iid_ci_hi the pooled observations' iid
