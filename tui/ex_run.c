@@ -498,7 +498,9 @@ static void draw_legend(explorer *x, const mbx_rect *r, const view *v)
     }
     if (v->any_shift && line + 1 < r->h) {
         char text[64];
-        snprintf(text, sizeof text, "%c SHIFTED %c measured again", SHIFTED_MARK, AGAIN_MARK);
+        /* In passes nothing is measured again as a whole: SHIFTED means the
+         * passes ran at two or more machine levels. */
+        snprintf(text, sizeof text, "%c SHIFTED: passes at 2+ levels", SHIFTED_MARK);
         ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_DIM, text);
         line++;
     }
