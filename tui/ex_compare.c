@@ -214,8 +214,8 @@ void ex_compare_summary(explorer *x, char *buf, size_t len)
         return;
     }
     int k = snprintf(buf, len,
-                     "interleaved: fair; Wilcoxon %g%% on pass medians: A faster at %zu x, slower "
-                     "at %zu, not distinguishable at %zu",
+                     "interleaved; Wilcoxon %g%%, pass medians: A faster at %zu x, slower at %zu, "
+                     "not distinguishable at %zu",
                      100 * EX_ALPHA, faster, slower, same);
     if (untested && k > 0 && (size_t)k < len)
         snprintf(buf + k, len - (size_t)k, " (%zu with under 2 passes)", untested);

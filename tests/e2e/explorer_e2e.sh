@@ -153,7 +153,7 @@ screen | grep -E "^ done: " | sed 's/^/FIGURE: /'
 tmux send-keys -t "$sess" v
 wait_for "compare: choose curve A" 5 || fail "second compare chooser"
 tmux send-keys -t "$sess" Enter Enter
-if wait_for "interleaved: fair; Wilcoxon 5% on pass medians: A faster at [0-9]+ x, slower at [0-9]+, not distinguishable at [0-9]+" 10; then
+if wait_for "interleaved; Wilcoxon 5%, pass medians: A faster at [0-9]+ x, slower at [0-9]+, not distinguishable at [0-9]+" 10; then
   pass "compare: Wilcoxon summary line"
   screen | grep -E "Wilcoxon 5%" | sed 's/^ */FIGURE: /'
 else

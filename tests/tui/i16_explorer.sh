@@ -84,7 +84,7 @@ line=$(grep -m1 -E 'Wilcoxon' "$work/same/compare.txt")
 faster=$(sed -n 's/.*A faster at \([0-9]*\) x.*/\1/p' <<<"$line")
 slower=$(sed -n 's/.*slower at \([0-9]*\),.*/\1/p' <<<"$line")
 same=$(sed -n 's/.*not distinguishable at \([0-9]*\).*/\1/p' <<<"$line")
-if grep -q 'interleaved: fair' <<<"$line" && grep -q 'on pass medians' <<<"$line" &&
+if grep -q 'interleaved;' <<<"$line" && grep -q ', pass medians' <<<"$line" &&
     [ "${same:-0}" -ge 8 ] && [ $((5 * same)) -ge $((4 * (faster + slower + same))) ]; then
     pass "c) Send vs Send: $line"
 else
