@@ -77,6 +77,26 @@ static int eng_set_largest(mbx_backend *b, uint64_t largest)
     return mbx_engine_set_warmup(b->impl, w.calls, largest);
 }
 
+static int eng_set_warmup(mbx_backend *b, int64_t calls, uint64_t largest)
+{
+    return mbx_engine_set_warmup(b->impl, calls, largest);
+}
+
+static void eng_warmup_info(mbx_backend *b, mbx_warmup_info *out)
+{
+    mbx_engine_warmup_info(b->impl, out);
+}
+
+static int eng_unbound(mbx_backend *b, char *who, size_t len)
+{
+    return mbx_engine_unbound(b->impl, who, len);
+}
+
+static int eng_stop_rank(mbx_backend *b)
+{
+    return mbx_engine_stop_rank(b->impl);
+}
+
 static int eng_set_method(mbx_backend *b, const mbx_method *m)
 {
     return mbx_engine_set_method(b->impl, m);
@@ -117,6 +137,11 @@ int mbx_backend_engine(mbx_engine *e, mbx_backend *out)
     out->now = eng_now;
     out->set_method = eng_set_method;
     out->set_largest = eng_set_largest;
+    out->set_warmup = eng_set_warmup;
+    out->warmup_info = eng_warmup_info;
+    out->unbound = eng_unbound;
+    out->stop_rank = eng_stop_rank;
+    out->nhosts = job->nhosts;
     out->clock_info = eng_clock_info;
     out->probe = eng_probe;
     out->thread_binding = eng_thread_binding;
@@ -628,6 +653,7 @@ void mbx_backend_fake(int nranks, mbx_backend *out)
     if (f)
         f->rng = 42;
     out->nranks = nranks;
+    out->nhosts = 1;
     out->mem_per_rank = (uint64_t)8 << 30;
     snprintf(out->desc, sizeof out->desc, "%d ranks on 1 host, fake back end (simulated)", nranks);
     out->configure = fake_configure;

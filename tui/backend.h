@@ -44,6 +44,18 @@ struct mbx_backend {
     /* The run's largest message size, before its first point, for the
      * engine's pre-fault (mbx_engine_set_warmup); NULL in the fake. */
     int (*set_largest)(mbx_backend *b, uint64_t largest);
+    /* The engine's warm-up (mbx_engine_set_warmup: calls per point, 0 the
+     * default, and the largest size to pre-fault) and what it did so far
+     * (mbx_engine_warmup_info); NULL in the fake, which warms nothing. */
+    int (*set_warmup)(mbx_backend *b, int64_t calls, uint64_t largest);
+    void (*warmup_info)(mbx_backend *b, mbx_warmup_info *out);
+    /* Ranks not bound to cores (mbx_engine_unbound: how many, and their
+     * list in who); NULL in the fake, whose ranks are not processes. */
+    int (*unbound)(mbx_backend *b, char *who, size_t len);
+    /* The rank whose carried signal stopped the run (mbx_engine_stop_rank),
+     * or -1; NULL in the fake: one process, its own signals only. */
+    int (*stop_rank)(mbx_backend *b);
+    int nhosts;                       /* hosts of the job; the fake: 1 */
     int thread_asked, thread_granted; /* the MPI thread level (job.h); the fake: single */
     int fake;                         /* 1: the fake back end, nothing is measured */
     void *impl;

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backend.h"
 #include "cli.h"
 #include "job.h"
 #include "journal.h"
@@ -60,9 +62,12 @@ typedef struct run_state {
     series *ser;
     size_t nser;
     size_t ngrid; /* grid points over every series */
-    const mbx_job_info *job;
+    /* What measures: the MPI engine (mbx_backend_engine) or the fake
+     * (--fake N); engine-only extras are the entries the fake leaves NULL. */
+    mbx_backend *be, be_store;
+    double t_idle;     /* the fake's clock stands still while the run idles: added */
+    size_t passes_run; /* requests measured (MBX_TEST_FAKE_STOP_PASSES) */
     mbx_timer_info timer;
-    double max_overhead;
     int pair_a, pair_b; /* the ping-pong pair */
     int need_pair;
     uint64_t hash;
@@ -90,8 +95,7 @@ typedef struct run_state {
     uint64_t seed; /* the order's seed */
     /* The machine-state monitor (DESIGN, "The machine changes under you"). */
     mbx_monitor mon;
-    mbx_engine *engine; /* for the monitor's callbacks */
-    mbx_sched *sched;   /* the run's scheduler while it runs */
+    mbx_sched *sched; /* the run's scheduler while it runs */
     size_t sched_min_passes, sched_max;
     double sched_span, sched_floor;
     const mbx_point_spec *spec;
@@ -201,10 +205,10 @@ static int build_plan(run_state *st, char *msg)
 static int check_memory(run_state *st, const mbx_bench *b, uint64_t bytes, int procs, char *msg)
 {
     uint64_t need = 2 * b->buf_bytes(bytes, procs);
-    if (bytes > INT32_MAX || need > st->job->mem_per_rank / 10 * 9) {
+    if (bytes > INT32_MAX || need > st->be->mem_per_rank / 10 * 9) {
         char a[32], h[32], sz[32];
         human_bytes((double)need, a, sizeof a);
-        human_bytes((double)st->job->mem_per_rank, h, sizeof h);
+        human_bytes((double)st->be->mem_per_rank, h, sizeof h);
         mbx_size_format(bytes, sz, sizeof sz);
         snprintf(msg, MSG_LEN,
                  "sizes: %s at %s needs %s of buffers per rank; allowed: at most "
@@ -407,10 +411,13 @@ static uint64_t plan_hash(const run_state *st, int nranks)
     h = mbx_fnv1a(h, buf, (size_t)n);
     /* The thread level changes what MPI costs; single adds nothing, so
      * journals of runs from before --thread-level still match. */
-    if (mbx_job_thread_asked() != MPI_THREAD_SINGLE) {
-        n = snprintf(buf, sizeof buf, " thread_level=%d", mbx_job_thread_asked());
+    if (st->be->thread_asked != MPI_THREAD_SINGLE) {
+        n = snprintf(buf, sizeof buf, " thread_level=%d", st->be->thread_asked);
         h = mbx_fnv1a(h, buf, (size_t)n);
     }
+    /* Made-up times never continue a measured run, nor the other way. */
+    if (st->be->fake)
+        h = mbx_fnv1a(h, " fake", 5);
     for (size_t i = 0; i < st->nser; i++) {
         const series *s = &st->ser[i];
         const mbx_measurement *me = s->meas;
@@ -426,27 +433,52 @@ static uint64_t plan_hash(const run_state *st, int nranks)
     return h;
 }
 
+/* A captured environment (rc: how the capture went) as a key,value CSV at
+ * path; env is freed. */
+static int kv_write(const char *path, mbx_kvlist *env, int rc)
+{
+    static const char *const kvcols[] = {"key", "value"};
+    mbx_csv_writer *w = NULL;
+    if (rc >= 0)
+        rc = mbx_csv_writer_open(path, kvcols, 2, &w);
+    for (size_t i = 0; rc >= 0 && i < env->n; i++) {
+        const char *f[2] = {env->v[i].key, env->v[i].value};
+        rc = mbx_csv_writer_row(w, f);
+    }
+    if (mbx_csv_writer_close(w) < 0 && rc >= 0)
+        rc = MBX_E_IO;
+    mbx_kv_free(env);
+    return rc;
+}
+
 int mbx_env_write(struct mbx_engine *e, const char *path)
 {
     mbx_kvlist env = {0};
     int rc = mbx_engine_environment(e, &env);
     if (rc >= 0)
         rc = mbx_thrinfo_level_env(&env);
-    static const char *const kvcols[] = {"key", "value"};
-    mbx_csv_writer *w = NULL;
-    if (rc >= 0)
-        rc = mbx_csv_writer_open(path, kvcols, 2, &w);
-    for (size_t i = 0; rc >= 0 && i < env.n; i++) {
-        const char *f[2] = {env.v[i].key, env.v[i].value};
-        rc = mbx_csv_writer_row(w, f);
-    }
-    if (mbx_csv_writer_close(w) < 0 && rc >= 0)
-        rc = MBX_E_IO;
-    mbx_kv_free(&env);
-    return rc;
+    return kv_write(path, &env, rc);
 }
 
-static int open_outputs(run_state *st, mbx_engine *e, char *msg)
+/* The run's clock in seconds: MPI_Wtime for the engine; for the fake its
+ * simulated time, plus the time the run idled (which the fake does not
+ * see), so passes are paced and spans reached without sleeping. */
+static double run_clock(const run_state *st)
+{
+    return st->be->now(st->be) + st->t_idle;
+}
+
+/* The run's environment file: the back end's capture (the engine's, as
+ * mbx_env_write, with the thread binding so far: none before the first
+ * point; the fake's names the fake). */
+static int env_write(run_state *st, const char *path)
+{
+    mbx_kvlist env = {0};
+    int rc = st->be->environment(st->be, &env);
+    return kv_write(path, &env, rc);
+}
+
+static int open_outputs(run_state *st, char *msg)
 {
     if (st->out.kind == MBX_OUTPUT_STDOUT &&
         mbx_csv_writer_fdopen(st->out_fd, mbx_result_columns, MBX_RESULT_NCOLS, &st->csv) < 0) {
@@ -463,7 +495,7 @@ static int open_outputs(run_state *st, mbx_engine *e, char *msg)
         return 1;
     }
     const char *failed = st->env_path;
-    int rc = mbx_env_write(e, st->env_path);
+    int rc = env_write(st, st->env_path);
     if (rc >= 0) {
         /* The front end's own factors: the order and the monitor. */
         static const char *const kvcols[] = {"key", "value"};
@@ -571,7 +603,7 @@ static int on_progress(void *ud, const mbx_progress *p)
         return 1;
     if (st->opt.quiet || !st->tty)
         return 0;
-    double now = MPI_Wtime();
+    double now = run_clock(st);
     if (now - st->last_progress < 0.1)
         return 0;
     st->last_progress = now;
@@ -585,11 +617,16 @@ static int on_progress(void *ud, const mbx_progress *p)
 static void print_title(const run_state *st, int nranks)
 {
     printf("# mpibex %s; %d ranks on %d host%s; timer %s (resolution %.0f ns, overhead %.0f ns)\n",
-           MBX_VERSION, nranks, st->job->nhosts, st->job->nhosts == 1 ? "" : "s",
+           MBX_VERSION, nranks, st->be->nhosts, st->be->nhosts == 1 ? "" : "s",
            mbx_timer_name(st->timer.kind), st->timer.resolution * 1e9, st->timer.overhead * 1e9);
+    if (st->be->fake)
+        printf("# fake back end (--fake %d): simulated ranks in one process, no MPI; times are "
+               "made up and their clock advances by what they take: for tests and demos, "
+               "nothing is measured\n",
+               nranks);
     printf("# MPI thread level: asked %s, granted %s\n",
-           mbx_thread_level_name(mbx_job_thread_asked()),
-           mbx_thread_level_name(mbx_job_thread_granted()));
+           mbx_thread_level_name(st->be->thread_asked),
+           mbx_thread_level_name(st->be->thread_granted));
 }
 
 static void print_header(void)
@@ -649,7 +686,7 @@ static void progress_line(run_state *st, int force)
 {
     if (st->opt.quiet)
         return;
-    double now = MPI_Wtime(), el = now - st->t0;
+    double now = run_clock(st), el = now - st->t0;
     if (st->tty) {
         fprintf(stderr, "\r\033[K");
         if (!force)
@@ -725,7 +762,7 @@ static int write_result(run_state *st, const mbx_result *r, const double *obs, s
 static int interrupted(const run_state *st)
 {
     char who[64] = "";
-    int from = mbx_sig_from_rank(mbx_engine_stop_rank(st->engine));
+    int from = mbx_sig_from_rank(st->be->stop_rank ? st->be->stop_rank(st->be) : -1);
     if (from > 0)
         snprintf(who, sizeof who, " (at rank %d)", from);
     else if (mbx_stop_signal == SIGPIPE)
@@ -780,15 +817,16 @@ static void key_of(const mbx_point_spec *spec, const char *label, char *key)
 static int probe_cb(void *ud, double *lat, double *t)
 {
     run_state *st = ud;
-    int rc = mbx_engine_probe(st->engine, st->mon.peer, PROBE_ROUNDS, lat);
+    int rc = st->be->probe(st->be, st->mon.peer, PROBE_ROUNDS, lat);
     if (rc < 0)
         return rc;
-    /* Test hook: every other probe reads three times slower, so every point
-     * straddles a "shift" (tests/mpi/repro_tests.cmake). */
+    /* Test hook: from 0.5 s of run time on, probes read three times slower,
+     * so the passes of every point straddle two levels
+     * (tests/mpi/repro_tests.cmake). */
+    *t = run_clock(st) - st->t0;
     const char *hook = getenv("MBX_TEST_PROBE_SHIFT");
-    if (hook && strcmp(hook, "1") == 0 && st->mon.n % 2)
+    if (hook && strcmp(hook, "1") == 0 && *t >= 0.5)
         *lat *= 3.0;
-    *t = MPI_Wtime() - st->t0;
     return MBX_OK;
 }
 
@@ -811,9 +849,11 @@ static void note_accurate(run_state *st, const pointref *p, double acc, double p
 
 /* After a point of a threaded benchmark: every rank's thread binding, and
  * one warning the first time some thread could not be bound. */
-static int check_binding(run_state *st, mbx_engine *e, const mbx_result *r)
+static int check_binding(run_state *st, const mbx_result *r)
 {
-    int rc = mbx_engine_thread_binding(e, &st->thr);
+    if (!st->be->thread_binding)
+        return 0; /* the fake binds no threads */
+    int rc = st->be->thread_binding(st->be, &st->thr);
     if (rc < 0) {
         st->thr = NULL;
         fprintf(stderr, "mpibex: gathering the thread binding after %s failed: %s\n", r->benchmark,
@@ -822,7 +862,7 @@ static int check_binding(run_state *st, mbx_engine *e, const mbx_result *r)
     }
     char ranks[128];
     const char *what = "";
-    if (mbx_thrinfo_binding_news(st->thr, mbx_engine_size(e), &st->thr_seen, ranks, sizeof ranks,
+    if (mbx_thrinfo_binding_news(st->thr, st->be->nranks, &st->thr_seen, ranks, sizeof ranks,
                                  &what) > 0 &&
         !st->thr_warned) {
         st->thr_warned = 1;
@@ -914,10 +954,12 @@ static void memory_report(run_state *st)
 
 /* What the engine's warm-up did (DESIGN, "Measuring one point"): printed
  * and in the environment file, so a test (and a reader) sees that it ran. */
-static void warmup_report(run_state *st, mbx_engine *e)
+static void warmup_report(run_state *st)
 {
     mbx_warmup_info w;
-    mbx_engine_warmup_info(e, &w);
+    if (!st->be->warmup_info)
+        return; /* the fake warms nothing up */
+    st->be->warmup_info(st->be, &w);
     char pre[256] = "none (one rank)";
     size_t at = 0;
     for (int i = 0; i < w.nsizes && at < sizeof pre; i++) {
@@ -1009,7 +1051,8 @@ static void window_report(run_state *st)
 static void window_note(run_state *st, const mbx_result *r, const char *name)
 {
     const mbx_window_stats *w = &r->window;
-    if (r->sync != MBX_SYNC_WINDOW)
+    /* The fake keeps no windows: its rows carry no window figures to sum. */
+    if (r->sync != MBX_SYNC_WINDOW || st->be->fake)
         return;
     if (!st->wpoints++) {
         st->wsum.smallest = w->smallest;
@@ -1030,8 +1073,8 @@ static void window_note(run_state *st, const mbx_result *r, const char *name)
 
 /* A point's row is in: print it, write it (row and pooled observations),
  * count it. Returns 0 or an exit code. */
-static int finish_point(run_state *st, mbx_engine *e, const pointref *p, mbx_result *r,
-                        const double *obs, size_t nobs)
+static int finish_point(run_state *st, const pointref *p, mbx_result *r, const double *obs,
+                        size_t nobs)
 {
     mbx_point_spec spec;
     char key[MBX_KEY_MAX];
@@ -1056,7 +1099,7 @@ static int finish_point(run_state *st, mbx_engine *e, const pointref *p, mbx_res
     double y =
         r->status != MBX_POINT_UNRELIABLE && r->status != MBX_POINT_INVALID ? r->s.median : NAN;
     note_accurate(st, p, y, r->plain);
-    if (mbx_thrinfo_binds(mbx_bench_get(spec.bench_id)) && check_binding(st, e, r) != 0)
+    if (mbx_thrinfo_binds(mbx_bench_get(spec.bench_id)) && check_binding(st, r) != 0)
         return 1;
     progress_line(st, 0);
     return 0;
@@ -1339,7 +1382,7 @@ static int sched_curve(run_state *st, mbx_sched *sch, const mbx_sched_opts *so, 
 
 /* A pass of a point, as the scheduler asked: a fixed count of
  * observations, a full warm-up only for the point's first measurement. */
-static int run_pass(run_state *st, mbx_engine *e, mbx_sched *sch, const mbx_sched_req *rq)
+static int run_pass(run_state *st, mbx_sched *sch, const mbx_sched_req *rq)
 {
     const series *s = rq->curve_ud;
     pointref p = {s, rq->x, rq->refined};
@@ -1354,11 +1397,10 @@ static int run_pass(run_state *st, mbx_engine *e, mbx_sched *sch, const mbx_sche
     const double *obs = NULL;
     size_t nobs = 0;
     const char *name = mbx_bench_get(spec.bench_id)->name;
-    st->engine = e;
     st->spec = &spec;
-    double t0 = MPI_Wtime() - st->t0;
-    int rc = mbx_engine_measure(e, &spec, on_progress, st, &r, &obs, &nobs);
-    double t1 = MPI_Wtime() - st->t0;
+    double t0 = run_clock(st) - st->t0;
+    int rc = st->be->measure(st->be, &spec, on_progress, st, &r, &obs, &nobs);
+    double t1 = run_clock(st) - st->t0;
     if (st->tty && !st->opt.quiet)
         fprintf(stderr, "\r\033[K");
     if (rc == MBX_E_ABORTED)
@@ -1366,8 +1408,8 @@ static int run_pass(run_state *st, mbx_engine *e, mbx_sched *sch, const mbx_sche
     int64_t mpi_threads = mbx_thrinfo_mpi_threads(mbx_bench_get(spec.bench_id), spec.param);
     if (rc == MBX_E_UNSUPPORTED && mpi_threads > 1) {
         char why[MSG_LEN];
-        mbx_thrinfo_multiple_msg(mbx_bench_get(spec.bench_id), mpi_threads, mbx_job_thread_asked(),
-                                 mbx_job_thread_granted(), why, sizeof why);
+        mbx_thrinfo_multiple_msg(mbx_bench_get(spec.bench_id), mpi_threads, st->be->thread_asked,
+                                 st->be->thread_granted, why, sizeof why);
         fail(why);
         return 1;
     }
@@ -1396,11 +1438,17 @@ static int run_pass(run_state *st, mbx_engine *e, mbx_sched *sch, const mbx_sche
         if ((rc = mbx_journal_pass(st->journal, key, rq->refined, &ps)) < 0)
             return write_failure(st, st->journal_path, rc);
     }
+    /* Test hook: a stop signal after the K-th request, so a test can stop
+     * a fake run in the middle at the same place every time (the fake is
+     * too quick to catch with kill); the signal's own path does the rest. */
+    const char *hook = getenv("MBX_TEST_FAKE_STOP_PASSES");
+    if (st->be->fake && hook && ++st->passes_run == strtoull(hook, NULL, 10))
+        raise(SIGTERM);
     return 0;
 }
 
 /* Rows of the points the scheduler has finished. */
-static int flush_final(run_state *st, mbx_engine *e, mbx_sched *sch)
+static int flush_final(run_state *st, mbx_sched *sch)
 {
     size_t idx[64], n;
     while ((n = mbx_sched_take_final(sch, idx, 64)) > 0)
@@ -1425,7 +1473,7 @@ static int flush_final(run_state *st, mbx_engine *e, mbx_sched *sch)
             pointref p = {&st->ser[in.curve], in.x, in.refined};
             size_t nobs;
             const double *obs = mbx_sched_obs(sch, idx[k], &nobs);
-            int code = finish_point(st, e, &p, &r, obs, nobs);
+            int code = finish_point(st, &p, &r, obs, nobs);
             if (code)
                 return code;
         }
@@ -1433,9 +1481,14 @@ static int flush_final(run_state *st, mbx_engine *e, mbx_sched *sch)
 }
 
 /* Idle between passes: the scheduler paces a point's passes over the
- * run, and a short plan has nothing else due. */
-static void idle_for(double seconds)
+ * run, and a short plan has nothing else due. The fake's clock is moved
+ * on instead (as the explorer does): nothing would change while asleep. */
+static void idle_for(run_state *st, double seconds)
 {
+    if (st->be->fake) {
+        st->t_idle += seconds > 0 ? seconds : 1e-3;
+        return;
+    }
     struct timespec ts = {(time_t)seconds, (long)((seconds - floor(seconds)) * 1e9)};
     while (nanosleep(&ts, &ts) != 0 && !mbx_stop_signal)
         ;
@@ -1444,7 +1497,7 @@ static void idle_for(double seconds)
 /* Every curve through the scheduler: passes of every point in shuffled
  * rounds, refinement between rounds, probes between passes; rows as
  * points become final. */
-static int run_points(run_state *st, mbx_engine *e)
+static int run_points(run_state *st)
 {
     mbx_sched_opts so;
     sched_opts_of(st, &so);
@@ -1463,22 +1516,22 @@ static int run_points(run_state *st, mbx_engine *e)
     while (!code) {
         if (mbx_stop_signal) {
             mbx_sched_stop(sch);
-            code = flush_final(st, e, sch);
+            code = flush_final(st, sch);
             if (!code)
                 code = interrupted(st);
             break;
         }
         mbx_sched_req rq;
-        double now = MPI_Wtime() - st->t0;
+        double now = run_clock(st) - st->t0;
         int k = mbx_sched_next(sch, now, &rq);
         if (k < 0) {
             fprintf(stderr, "mpibex: out of memory\n");
             code = 1;
         } else if (k == MBX_SCHED_DONE) {
-            code = flush_final(st, e, sch);
+            code = flush_final(st, sch);
             break;
         } else if (k == MBX_SCHED_WAIT) {
-            idle_for(rq.wait);
+            idle_for(st, rq.wait);
         } else if (k == MBX_SCHED_PROBE) {
             double lat = NAN, t = now;
             int rc = probe_cb(st, &lat, &t);
@@ -1491,10 +1544,10 @@ static int run_points(run_state *st, mbx_engine *e)
                 code = 1;
             }
         } else {
-            int rc = run_pass(st, e, sch, &rq);
+            int rc = run_pass(st, sch, &rq);
             if (rc < 0)
                 continue; /* a signal: the top of the loop reports it */
-            code = rc ? rc : flush_final(st, e, sch);
+            code = rc ? rc : flush_final(st, sch);
         }
     }
     for (size_t i = 0; !code && i < st->nser; i++) {
@@ -1543,10 +1596,9 @@ static int monitor_report(run_state *st)
     return 0;
 }
 
-static int measure_all(run_state *st, mbx_engine *e, int nranks)
+static int measure_all(run_state *st)
 {
-    (void)nranks;
-    st->t0 = MPI_Wtime();
+    st->t0 = run_clock(st);
     st->rss0_kib = proc_status_kib("VmRSS");
     if ((st->res.n || st->res.nopen) && st->carry)
         printf("# resumed: %zu finished points kept; %zu passes of %zu unfinished points "
@@ -1566,14 +1618,14 @@ static int measure_all(run_state *st, mbx_engine *e, int nranks)
                    "benchmark at the same point, measured right before\n");
             break;
         }
-    int code = run_points(st, e);
+    int code = run_points(st);
     if (code)
         return code;
     accurate_summary(st);
     if (monitor_report(st) != 0)
         return 1;
     memory_report(st);
-    warmup_report(st, e);
+    warmup_report(st);
     window_report(st);
     if (!st->opt.quiet) {
         progress_line(st, 1);
@@ -1586,7 +1638,7 @@ static int measure_all(run_state *st, mbx_engine *e, int nranks)
             fprintf(stderr, ", %zu shifted", st->counts[MBX_POINT_SHIFTED]);
         if (st->counts[MBX_POINT_INVALID])
             fprintf(stderr, ", %zu invalid", st->counts[MBX_POINT_INVALID]);
-        fprintf(stderr, ") in %.1f s", MPI_Wtime() - st->t0);
+        fprintf(stderr, ") in %.1f s", run_clock(st) - st->t0);
         if (st->skipped)
             fprintf(stderr, "; %zu finished points kept from the interrupted run", st->skipped);
         if (st->opt.output)
@@ -1598,7 +1650,7 @@ static int measure_all(run_state *st, mbx_engine *e, int nranks)
 }
 
 /* The ping-pong pair: given, kept from the resumed run, or scanned. */
-static int choose_pair(run_state *st, mbx_engine *e, int nranks, char *msg)
+static int choose_pair(run_state *st, int nranks, char *msg)
 {
     const mbx_measurement *me = NULL;
     for (size_t i = 0; i < st->nser && !me; i++)
@@ -1624,7 +1676,7 @@ static int choose_pair(run_state *st, mbx_engine *e, int nranks, char *msg)
         return 0;
     double *lat = calloc((size_t)nranks, sizeof *lat);
     int far = nranks - 1, rc;
-    if (!lat || (rc = mbx_engine_pair_scan(e, 20, lat, &far)) < 0) {
+    if (!lat || (rc = st->be->pair_scan(st->be, lat, &far)) < 0) {
         free(lat);
         snprintf(msg, MSG_LEN, "the ping-pong pair scan failed");
         return 1;
@@ -1646,6 +1698,7 @@ static int choose_pair(run_state *st, mbx_engine *e, int nranks, char *msg)
  * that go away. So before the first point every rank runs untimed barriers
  * for --settle seconds (barrier points whose results are dropped). */
 typedef struct settle_clock {
+    const run_state *st;
     double t0, secs;
 } settle_clock;
 
@@ -1656,10 +1709,10 @@ static int settle_due(void *ud, const mbx_progress *p)
 {
     const settle_clock *sc = ud;
     (void)p;
-    return mbx_stop_signal || MPI_Wtime() - sc->t0 >= sc->secs;
+    return mbx_stop_signal || run_clock(sc->st) - sc->t0 >= sc->secs;
 }
 
-static int settle(run_state *st, mbx_engine *e, int nranks)
+static int settle(run_state *st, int nranks)
 {
     if (!(st->opt.settle > 0))
         return 0;
@@ -1668,13 +1721,12 @@ static int settle(run_state *st, mbx_engine *e, int nranks)
                            .stop = {.kind = MBX_STOP_FIXED, .fixed = 256},
                            .nmin = 256,
                            .nmax = 256};
-    st->engine = e;
-    settle_clock sc = {MPI_Wtime(), st->opt.settle};
+    settle_clock sc = {st, run_clock(st), st->opt.settle};
     double t0 = sc.t0;
     size_t rounds = 0;
-    while (MPI_Wtime() - t0 < st->opt.settle && !mbx_stop_signal) {
+    while (run_clock(st) - t0 < st->opt.settle && !mbx_stop_signal) {
         mbx_result r;
-        int rc = mbx_engine_measure(e, &spec, settle_due, &sc, &r, NULL, NULL);
+        int rc = st->be->measure(st->be, &spec, settle_due, &sc, &r, NULL, NULL);
         if (rc == MBX_E_ABORTED)
             break; /* the time is up, or a stop signal: measure_all says which */
         if (rc < 0) {
@@ -1685,15 +1737,15 @@ static int settle(run_state *st, mbx_engine *e, int nranks)
     }
     printf("# settled: %.2f s of barrier traffic on all %d ranks before the first point "
            "(--settle)\n",
-           MPI_Wtime() - t0, nranks);
+           run_clock(st) - t0, nranks);
     return 0;
 }
 
 /* The observation method on every rank, the order's seed and the monitor's
  * peer. Returns 0, or an exit code with msg. */
-static int set_method(run_state *st, mbx_engine *e, int nranks, char *msg)
+static int set_method(run_state *st, int nranks, char *msg)
 {
-    int rc = mbx_engine_set_method(e, &st->opt.method);
+    int rc = st->be->set_method(st->be, &st->opt.method);
     if (rc == MBX_E_UNSUPPORTED) {
         snprintf(msg, MSG_LEN,
                  "--cache: cold needs the last-level cache size, which hwloc did not "
@@ -1720,12 +1772,12 @@ static int set_method(run_state *st, mbx_engine *e, int nranks, char *msg)
     return 0;
 }
 
-static void print_method(run_state *st, mbx_engine *e, int nranks)
+static void print_method(run_state *st, int nranks)
 {
     const mbx_method *m = &st->opt.method;
     if (m->sync == MBX_SYNC_WINDOW) {
         mbx_clock_info ci;
-        mbx_engine_clock_info(e, &ci);
+        st->be->clock_info(st->be, &ci);
         if (ci.identity)
             printf("# sync: window on one host clock (clock_model=identity: every rank has the "
                    "same boot_id and a host-wide timer; largest offset %.2f us, known to about "
@@ -1760,12 +1812,12 @@ static void print_method(run_state *st, mbx_engine *e, int nranks)
                PROBE_ROUNDS, st->mon.peer, 100.0 * st->opt.shift_rel);
     else if (nranks == 1)
         printf("# monitor: off (one rank: no ping-pong to probe with)\n");
-    if (mbx_job_thread_granted() < mbx_job_thread_asked())
+    if (st->be->thread_granted < st->be->thread_asked)
         fprintf(stderr, "mpibex: warning: the MPI library granted only %s (asked %s)\n",
-                mbx_thread_level_name(mbx_job_thread_granted()),
-                mbx_thread_level_name(mbx_job_thread_asked()));
+                mbx_thread_level_name(st->be->thread_granted),
+                mbx_thread_level_name(st->be->thread_asked));
     char who[128];
-    int unbound = mbx_engine_unbound(e, who, sizeof who);
+    int unbound = st->be->unbound ? st->be->unbound(st->be, who, sizeof who) : 0;
     if (unbound > 0)
         fprintf(stderr,
                 "mpibex: warning: %d rank%s (%s) %s not bound to cores; results may move with "
@@ -1778,7 +1830,7 @@ static void print_method(run_state *st, mbx_engine *e, int nranks)
  * points is refused before any point when MPI did not grant it. */
 static int check_thread_level(const run_state *st, char *msg)
 {
-    if (mbx_job_thread_granted() >= MPI_THREAD_MULTIPLE)
+    if (st->be->thread_granted >= MPI_THREAD_MULTIPLE)
         return 0;
     const mbx_bench *which = NULL;
     int64_t fewest = 0;
@@ -1796,15 +1848,33 @@ static int check_thread_level(const run_state *st, char *msg)
         }
     if (!which)
         return 0;
-    mbx_thrinfo_multiple_msg(which, fewest, mbx_job_thread_asked(), mbx_job_thread_granted(), msg,
+    mbx_thrinfo_multiple_msg(which, fewest, st->be->thread_asked, st->be->thread_granted, msg,
                              MSG_LEN);
     return 2;
+}
+
+/* What the run measures with: the fake of --fake N (its thread level the
+ * one asked for: it grants anything), else the engine, described. */
+static int backend_of(run_state *st, mbx_engine *e)
+{
+    if (st->opt.fake || !e) {
+        mbx_backend_fake(st->opt.fake ? st->opt.fake : 1, &st->be_store);
+        if (!st->be_store.impl)
+            return MBX_E_NOMEM;
+        st->be_store.thread_asked = st->be_store.thread_granted = st->opt.thread_level;
+    } else {
+        int rc = mbx_backend_engine(e, &st->be_store);
+        if (rc < 0)
+            return rc;
+    }
+    st->be = &st->be_store;
+    return MBX_OK;
 }
 
 static int root_run(mbx_engine *e, int argc, char **argv, run_state *st)
 {
     char msg[MSG_LEN] = "";
-    int nranks = mbx_engine_size(e), rc;
+    int nranks = 0, rc;
     if ((rc = mbx_cli_parse_run(argc, argv, &st->opt, msg, sizeof msg)) != 0) {
         fail(msg);
         return rc;
@@ -1817,8 +1887,9 @@ static int root_run(mbx_engine *e, int argc, char **argv, run_state *st)
         fail("--resume: needs -o FILE, the results file of the run to continue");
         return 2;
     }
-    if ((rc = build_plan(st, msg)) != 0 || (rc = mbx_engine_describe(e, &st->job)) < 0 ||
-        (rc = build_series(st, nranks, msg)) != 0 || (rc = check_thread_level(st, msg)) != 0 ||
+    if ((rc = build_plan(st, msg)) != 0 || (rc = backend_of(st, e)) < 0 ||
+        (rc = build_series(st, nranks = st->be->nranks, msg)) != 0 ||
+        (rc = check_thread_level(st, msg)) != 0 ||
         (st->opt.output && (rc = claim_output(st, msg)) != 0)) {
         if (rc == -1)
             rc = 2;
@@ -1853,23 +1924,23 @@ static int root_run(mbx_engine *e, int argc, char **argv, run_state *st)
         fail(msg);
         return 2;
     }
-    if ((rc = mbx_engine_configure(e, st->opt.timer, &st->timer, &st->max_overhead)) < 0) {
+    if ((rc = st->be->configure(st->be, st->opt.timer, &st->timer)) < 0) {
         snprintf(msg, sizeof msg, "--timer: %s cannot be used here: %s",
                  mbx_timer_name(st->opt.timer), mbx_strerror(rc));
         fail(msg);
         return 2;
     }
-    if ((rc = set_method(st, e, nranks, msg)) != 0) {
+    if ((rc = set_method(st, nranks, msg)) != 0) {
         fail(msg);
         return rc;
     }
     print_title(st, nranks);
-    print_method(st, e, nranks);
-    if ((rc = choose_pair(st, e, nranks, msg)) != 0) {
+    print_method(st, nranks);
+    if ((rc = choose_pair(st, nranks, msg)) != 0) {
         fail(msg);
         return rc;
     }
-    if ((rc = open_outputs(st, e, msg)) != 0) {
+    if ((rc = open_outputs(st, msg)) != 0) {
         fail(msg);
         return rc;
     }
@@ -1879,13 +1950,14 @@ static int root_run(mbx_engine *e, int argc, char **argv, run_state *st)
     fputs(st->notes, stdout);
     print_header();
     st->tty = isatty(STDERR_FILENO);
-    if ((rc = mbx_engine_set_warmup(e, st->opt.warmup, plan_largest(st))) < 0) {
+    if (st->be->set_warmup &&
+        (rc = st->be->set_warmup(st->be, st->opt.warmup, plan_largest(st))) < 0) {
         fail(mbx_strerror(rc));
         return 1;
     }
-    if ((rc = settle(st, e, nranks)) != 0)
+    if ((rc = settle(st, nranks)) != 0)
         return rc;
-    rc = measure_all(st, e, nranks);
+    rc = measure_all(st);
     binding_env(st, nranks);
     return rc;
 }
@@ -1916,10 +1988,27 @@ int mbx_batch_root(mbx_engine *e, int argc, char **argv)
     free(st.journal_path);
     mbx_monitor_free(&st.mon);
     mbx_resume_free(&st.res);
+    if (st.be && st.be->fake)
+        mbx_backend_fake_free(st.be);
     return code;
+}
+
+/* Does the command line ask for the fake (--fake, whatever its value: the
+ * parser judges it)? Then no MPI is started at all. */
+static int wants_fake(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++)
+        if (strcmp(argv[i], "--fake") == 0 || strncmp(argv[i], "--fake=", 7) == 0)
+            return 1;
+    return 0;
 }
 
 int mbx_batch_run(int argc, char **argv)
 {
-    return mbx_job_run(argc, argv, mbx_batch_root);
+    if (!wants_fake(argc, argv))
+        return mbx_job_run(argc, argv, mbx_batch_root);
+    /* One process, no MPI: signals as in a job (a stop ends the run at the
+     * next pass, with the journal kept for --resume). */
+    mbx_sig_catch(1);
+    return mbx_batch_root(NULL, argc, argv);
 }

@@ -123,6 +123,47 @@ static int parse_number(const char *opt, const char *v, mbx_run_opts *o, char *m
     return ok ? 0 : 2;
 }
 
+static int parse_run_words(int argc, char **argv, mbx_run_opts *o, char *msg, size_t len);
+
+/* MPIBEX_RUN_OPTIONS: options of every `run`, read before the command
+ * line's (which win). Its words live as long as the process: the options
+ * keep pointers into them. */
+#define ENV_WORDS_MAX 64
+static char *env_text;
+static char *env_words[ENV_WORDS_MAX];
+
+static int parse_env_options(mbx_run_opts *o, char *msg, size_t len)
+{
+    const char *env = getenv("MPIBEX_RUN_OPTIONS");
+    if (!env || !*env)
+        return 0;
+    free(env_text);
+    if (!(env_text = strdup(env))) {
+        snprintf(msg, len, "MPIBEX_RUN_OPTIONS: out of memory");
+        return 2;
+    }
+    int n = 0;
+    for (char *save = NULL, *w = strtok_r(env_text, " \t", &save); w;
+         w = strtok_r(NULL, " \t", &save)) {
+        if (n == ENV_WORDS_MAX) {
+            snprintf(msg, len, "MPIBEX_RUN_OPTIONS: more than %d words", ENV_WORDS_MAX);
+            return 2;
+        }
+        env_words[n++] = w;
+    }
+    char inner[400];
+    if (parse_run_words(n, env_words, o, inner, sizeof inner) != 0) {
+        snprintf(msg, len, "MPIBEX_RUN_OPTIONS: %s", inner);
+        return 2;
+    }
+    if (o->plan_path || o->help) {
+        snprintf(msg, len, "MPIBEX_RUN_OPTIONS: options only (no plan file, no --help; got '%s')",
+                 o->plan_path ? o->plan_path : "--help");
+        return 2;
+    }
+    return 0;
+}
+
 int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t len)
 {
     memset(o, 0, sizeof *o);
@@ -132,6 +173,13 @@ int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t 
     o->monitor = 1;
     o->shift_rel = MBX_SHIFT_DEFAULT;
     o->thread_level = MPI_THREAD_SINGLE;
+    if (parse_env_options(o, msg, len) != 0)
+        return 2;
+    return parse_run_words(argc, argv, o, msg, len);
+}
+
+static int parse_run_words(int argc, char **argv, mbx_run_opts *o, char *msg, size_t len)
+{
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = NULL;
         const char **slot = NULL, *name = NULL;
@@ -216,6 +264,19 @@ int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t 
                 o->pass_floor = d * 1e-3;
             else
                 o->time_limit = d;
+            continue;
+        } else if (is_opt(a, "--fake")) {
+            if (!(v = take_value(argc, argv, &i, "--fake", msg, len)))
+                return 2;
+            char *end = NULL;
+            errno = 0;
+            long n = strtol(v, &end, 10);
+            if (end == v || *end != '\0' || errno || n < 1 || n > MBX_FAKE_MAX_RANKS) {
+                snprintf(msg, len, "--fake: expected a rank count in 1..%d (got '%s')",
+                         MBX_FAKE_MAX_RANKS, v);
+                return 2;
+            }
+            o->fake = (int)n;
             continue;
         } else if (is_opt(a, "--warmup")) {
             if (!(v = take_value(argc, argv, &i, "--warmup", msg, len)))
@@ -344,6 +405,7 @@ void mbx_cli_usage(void)
 void mbx_cli_run_usage(void)
 {
     printf("Usage: mpiexec -n N mpibex run [PLAN.ini] [options]\n"
+           "       mpibex run --fake N [PLAN.ini] [options]\n"
            "\n"
            "Options (with a plan file they override the key in every section):\n"
            "  --bench LIST        comma-separated benchmarks (see 'mpibex list')\n"
@@ -406,7 +468,7 @@ void mbx_cli_run_usage(void)
            "                      1; 0..86400)\n"
            "  --pass-ms MS        a pass lasts at least MS milliseconds (default 1;\n"
            "                      0.01..1000)\n"
-           "  --max-passes N      a point gets at most N passes (default 40)\n"
+           "  --max-passes N      a point gets at most N passes (default 15: 3 x --passes)\n"
            "  --time-limit SEC    no pass starts after SEC seconds; unfinished points are\n"
            "                      reported as they are (default: none)\n"
            "  --warmup N          untimed calls at each point's size before it is timed\n"
@@ -423,6 +485,10 @@ void mbx_cli_run_usage(void)
            "                      to ask for (default single; MPI_THREAD_MULTIPLE costs\n"
            "                      MPICH up to a few per cent of latency); pingpong.mt with\n"
            "                      more than 1 thread needs multiple\n"
+           "  --fake N            a simulated back end with N ranks (1..4096) in this one\n"
+           "                      process, without MPI or mpiexec: the whole run (plan,\n"
+           "                      passes, probes, refinement, --resume, outputs) on\n"
+           "                      made-up times; for tests and demos: nothing is measured\n"
            "  -q, --quiet         no progress lines on stderr\n"
            "  -h, --help          this text\n"
            "\n"

@@ -39,9 +39,12 @@ typedef struct mbx_run_opts {
     double pass_floor;
     long max_passes;
     double time_limit;
+    int fake;  /* --fake N: N simulated ranks in one process, no MPI (0: MPI) */
     int quiet; /* no progress on stderr */
     int help;
 } mbx_run_opts;
+
+#define MBX_FAKE_MAX_RANKS 4096 /* --fake N: N in 1..this */
 
 /* Parse the arguments after "run". Returns 0 on success, 2 on bad input
  * with a one-line message (no "mpibex: " prefix) in msg. */

@@ -298,11 +298,11 @@ void ex_draw_results(explorer *x, const mbx_rect *body)
         if (x->mon.peer) {
             const mbx_levels *lv = mbx_monitor_levels(&x->mon);
             size_t nl = lv ? lv->nlevel : 0, ns = lv && lv->nseg ? lv->nseg - 1 : 0;
-            snprintf(
-                mon, sizeof mon,
-                "monitor: %zu probes, %zu level%s, %zu shift%s; %zu measured again, %zu SHIFTED",
-                x->mon.n, nl, nl == 1 ? "" : "s", ns, ns == 1 ? "" : "s", x->mon.remeasured,
-                x->mon.shifted);
+            double span = x->mon.n ? x->mon.t[x->mon.n - 1] - x->mon.t[0] : 0;
+            snprintf(mon, sizeof mon, "monitor: %zu probes over %.1f s, %zu level%s%s, %zu shift%s",
+                     x->mon.n, span, nl, nl == 1 ? "" : "s",
+                     nl == 1 && span < MBX_MONITOR_SAY_SPAN_S ? " (too short to tell)" : "", ns,
+                     ns == 1 ? "" : "s");
         }
         snprintf(line, sizeof line, "%s sync%s%s%s, %s cache; %s", mbx_sync_name(r0->sync),
                  r0->clock_sync ? " (" : "", r0->clock_sync ? r0->clock_sync : "",

@@ -298,8 +298,10 @@ static void catch_crashes(mbx_term *t)
 
 /* The closing line: what ended the explorer when it was not 'q', how many
  * points were measured and where they are; on the terminal and in the log
- * (stderr), which is what is left to read when the terminal went away. */
-static void summary(explorer *x, FILE *out, int lost)
+ * (stderr), which is what is left to read when the terminal went away.
+ * On the terminal it starts with a carriage return and el (clear to the
+ * end of the line, "" if none), all in one write. */
+static void summary(explorer *x, FILE *out, int lost, const char *el)
 {
     char why[96] = "", saved[sizeof x->autosave_err + 64] = "";
     if (mbx_stop_signal)
@@ -316,7 +318,7 @@ static void summary(explorer *x, FILE *out, int lost)
     if (!why[0] && !saved[0])
         return;
     if (out && !lost) {
-        fprintf(out, "mpibex: %s%zu points measured%s\r\n", why, x->ndone, saved);
+        fprintf(out, "\r%smpibex: %s%zu points measured%s\r\n", el, why, x->ndone, saved);
         fflush(out);
     }
     fprintf(stderr, "mpibex: explorer: %s%zu points measured%s\n", why, x->ndone, saved);
@@ -362,7 +364,7 @@ static int headless_main(const opts *o)
     ex_main_loop(&x);
     int failed = 0, dumps = ex_keysrc_dumps(x.keys, &failed);
     teardown(&x);
-    summary(&x, NULL, 0);
+    summary(&x, NULL, 0, "");
     fclose(x.devnull_out);
     fclose(x.devnull_in);
     mbx_backend_fake_free(&be);
@@ -449,8 +451,18 @@ static int interactive(mbx_backend *be, const opts *o)
      * before SIGHUP arrived or the signal never came (a relayed terminal). */
     if (!code && lost)
         code = 128 + SIGHUP;
+    /* Leaving the alternate screen (endwin) and the closing line are two
+     * writes. When the launcher was killed, the shell has the terminal back
+     * and may print its prompt in between, on the normal screen: the line
+     * would follow the prompt. So it clears the cursor's line first (the
+     * prompt is then as hidden as one printed on the alternate screen);
+     * el is read while the screen still exists. */
+    char el[16] = "";
+    const char *cap = tigetstr("el");
+    if (cap && cap != (const char *)-1 && !strstr(cap, "$<") && strlen(cap) < sizeof el)
+        memcpy(el, cap, strlen(cap) + 1);
     teardown(&x);
-    summary(&x, out, lost);
+    summary(&x, out, lost, el);
     mbx_term_write_status(code);
     crash_term = NULL;
     mbx_term_close(x.term);

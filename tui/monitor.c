@@ -122,8 +122,15 @@ void mbx_monitor_summary(mbx_monitor *m, char *buf, size_t len)
     for (size_t l = 0; l < nlev && k < len; l++)
         k += (size_t)snprintf(buf + k, len - k, "%s%.3f", l ? ", " : " (", lv->level[l] * 1e6);
     if (k < len)
-        snprintf(buf + k, len - k, "%s, %zu shift%s; %zu point%s measured again, %zu SHIFTED",
-                 nlev ? " us)" : "", nseg ? nseg - 1 : 0, nseg == 2 ? "" : "s", m->remeasured,
+        k += (size_t)snprintf(buf + k, len - k, "%s, %zu shift%s", nlev ? " us)" : "",
+                              nseg ? nseg - 1 : 0, nseg == 2 ? "" : "s");
+    /* Levels last seconds here: one level in a short run says nothing
+     * about the machine, only about the run. */
+    if (k < len && nlev == 1 && span < MBX_MONITOR_SAY_SPAN_S)
+        k += (size_t)snprintf(buf + k, len - k, " (a run under %.0f s is too short to tell)",
+                              MBX_MONITOR_SAY_SPAN_S);
+    if (k < len && (m->remeasured || m->shifted))
+        snprintf(buf + k, len - k, "; %zu point%s measured again, %zu SHIFTED", m->remeasured,
                  m->remeasured == 1 ? "" : "s", m->shifted);
 }
 

@@ -63,6 +63,10 @@ const mbx_levels *mbx_monitor_levels(mbx_monitor *m);
  * measured again, X SHIFTED". */
 void mbx_monitor_summary(mbx_monitor *m, char *buf, size_t len);
 
+/* The span of probes below which "1 level" is said with "too short to
+ * tell": the machine's levels last seconds. */
+#define MBX_MONITOR_SAY_SPAN_S 10.0
+
 /* What mbx_monitor_write writes. */
 #define MBX_MONITOR_SETTINGS 1u /* env: monitor on/off, monitor.shift_threshold */
 #define MBX_MONITOR_FIGURES 2u  /* env: monitor.probes, .seconds, .levels, .shifts, ... */

@@ -109,7 +109,10 @@ static int parse_run(int argc, char **argv, int i, mbx_repeat_opts *o)
         else if (strcmp(a, "--resume") == 0)
             rc = mbx_repeat_bad(
                 "--resume: not with repeat, each launch is a new run; allowed run options "
-                "are those of 'mpibex run --help' but -o, --raw and --resume");
+                "are those of 'mpibex run --help' but -o, --raw, --resume and --fake");
+        else if (strcmp(a, "--fake") == 0 || strncmp(a, "--fake=", 7) == 0)
+            rc = mbx_repeat_bad("--fake: not with repeat, its launches are MPI jobs; a fake run "
+                                "is one process: 'mpibex run --fake N'");
         else if (strcmp(a, "--raw") != 0)
             o->run[o->nrun++] = argv[i];
         if (rc)

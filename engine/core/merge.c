@@ -1,5 +1,7 @@
 #include "mbx/merge.h"
 
+#include "mbx/passes.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -14,12 +16,12 @@
 #include "msg.h"
 
 const char *const mbx_merge_columns[MBX_MERGE_NCOLS] = {
-    "benchmark",      "procs",      "bytes",     "label",
-    "root",           "op",         "param",     "param_name",
-    "ranks",          "runs",       "files",     "runs_without_value",
-    "settled_runs",   "status",     "median_us", "median_min_us",
-    "median_max_us",  "spread_rel", "tmean_us",  "n_total",
-    "bandwidth_MBps",
+    "benchmark",      "procs",      "bytes",      "label",
+    "root",           "op",         "param",      "param_name",
+    "ranks",          "runs",       "files",      "runs_without_value",
+    "settled_runs",   "status",     "median_us",  "median_min_us",
+    "median_max_us",  "spread_rel", "tmean_us",   "n_total",
+    "bandwidth_MBps", "stderr_us",  "ci95_lo_us", "ci95_hi_us",
 };
 
 /* Columns a results table must have. The columns after `label` came later
@@ -495,6 +497,21 @@ void mbx_merge_format(const mbx_merge *m, size_t i, mbx_merge_fields *o)
     put_u(o, 19, k->n_total);
     /* bytes per microsecond is 10^6 bytes per second */
     put(o, 20, "%.3f", k->bytes > 0 && med > 0 ? (double)k->bytes / med : NAN);
+    /* The runs as units: their medians are time-separated draws of what a
+     * launch measures (its buffers, its placement, its machine level), the
+     * between-pass rules of one run applied over launches. */
+    o->field[21] = o->field[22] = o->field[23] = "";
+    if (k->nmed >= 2) {
+        double *scratch = malloc(k->nmed * sizeof *scratch);
+        mbx_between b;
+        if (scratch && k->med[0] > 0 &&
+            mbx_passes_between(k->med, k->nmed, scratch, &b) == MBX_OK) {
+            put(o, 21, "%.4f", b.se);
+            put(o, 22, "%.4f", b.ci_lo > 0 ? b.ci_lo : 0.0);
+            put(o, 23, "%.4f", b.ci_hi);
+        }
+        free(scratch);
+    }
 }
 
 int mbx_merge_write(const mbx_merge *m, mbx_csv_writer *w)

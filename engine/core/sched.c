@@ -767,9 +767,14 @@ int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
     if (p->nobs > 0) {
         if ((rc = grow((void **)&s->scratch, &s->capscratch, p->nobs, sizeof *s->scratch)) != 0)
             return rc;
-        mbx_summary sm;
+        /* Every observation stays in the pooled statistics: the value is
+         * the median of the pass medians, which saw them all, and must lie
+         * inside [min, max]. Events are counted (a burst of stalls shows),
+         * and the between-pass error, not their removal, carries them. */
+        mbx_summary sm, drop;
         size_t events = 0;
-        if (mbx_stats_summarize_events(p->obs, p->nobs, s->o.resolution, s->scratch, &sm,
+        if (mbx_stats_summarize(p->obs, p->nobs, s->scratch, &sm) == MBX_OK &&
+            mbx_stats_summarize_events(p->obs, p->nobs, s->o.resolution, s->scratch, &drop,
                                        &events) == MBX_OK) {
             out->s = sm;
             out->events = events;
@@ -793,6 +798,10 @@ int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
     out->level_lo = nl > 0 ? lvl[0].median : (out->levels ? r.b.value : NAN);
     out->level_hi = nl > 0 ? lvl[1].median : (out->levels ? r.b.value : NAN);
     out->status = status_of(p, &r);
+    /* Passes at two or more machine levels: the value mixes them, and the
+     * row says so (the per-level medians are beside it). */
+    if (nl >= 2)
+        out->status = MBX_POINT_SHIFTED;
     out->probe = probe_before(s, p->pass[0].t_start);
     out->probe_after = probe_before(s, p->pass[p->npass - 1].t_end);
     out->remeasured = 0;

@@ -56,7 +56,9 @@ void mbx_engine_warmup_info(const mbx_engine *e, mbx_warmup_info *out)
 int mbx_warmup_point(mbx_engine *e, int64_t calls, double floor_s, double cap_s)
 {
     int64_t done = 0;
-    size_t chunk = 1;
+    /* A light warm-up (no time floor) runs its few calls as one chunk: one
+     * reduction, not one per doubling, since every pass pays for it. */
+    size_t chunk = floor_s > 0 || calls < 1 ? 1 : calls < CHUNK_MAX ? (size_t)calls : CHUNK_MAX;
     double t0 = MPI_Wtime();
     e->warm_done = 0;
     e->warm_capped = 0;

@@ -18,7 +18,10 @@
 
 typedef struct mbx_merge mbx_merge; /* opaque accumulator */
 
-#define MBX_MERGE_NCOLS 21
+/* 21..23: stderr_us, ci95_lo_us, ci95_hi_us of median_us with the runs as
+ * the units (mbx_passes_between over the runs' medians; empty below two
+ * runs with a value): a CI over launches, for `mpibex repeat`. */
+#define MBX_MERGE_NCOLS 24
 extern const char *const mbx_merge_columns[MBX_MERGE_NCOLS];
 
 /* Create an empty merge. Errors: MBX_E_NOMEM. */

@@ -46,12 +46,12 @@
 #include "mbx/result.h"
 #include "mbx/status.h"
 
-#define MBX_SCHED_PASS_FLOOR_S 1e-3 /* a pass lasts at least this long */
-#define MBX_SCHED_PASS_NMIN 16      /* and takes at least this many observations */
-#define MBX_SCHED_PASS_NMAX 20000   /* and at most this many */
-#define MBX_SCHED_PILOT_N 8         /* observations of a point's pilot */
-#define MBX_SCHED_MAX_PASSES 40     /* passes one point may get by default */
-#define MBX_SCHED_PROBE_EVERY_S 0.1 /* run seconds between monitor probes */
+#define MBX_SCHED_PASS_FLOOR_S 1e-3  /* a pass lasts at least this long */
+#define MBX_SCHED_PASS_NMIN 16       /* and takes at least this many observations */
+#define MBX_SCHED_PASS_NMAX 20000    /* and at most this many */
+#define MBX_SCHED_PILOT_N 8          /* observations of a point's pilot */
+#define MBX_SCHED_MAX_PASSES 15      /* passes one point may get by default */
+#define MBX_SCHED_PROBE_EVERY_S 0.05 /* run seconds between monitor probes */
 #define MBX_SCHED_NO_POINT ((size_t)-1)
 
 typedef struct mbx_sched_opts {
@@ -224,7 +224,9 @@ size_t mbx_sched_take_final(mbx_sched *s, size_t *out, size_t cap);
  * for everything but the statistics, and then
  *   s.median  = median of the pass medians (the point's value);
  *   s.mean, tmean, min, max, q1, q3, stddev, outliers, n over all the
- *   passes' observations pooled (events left out, counted in events);
+ *   passes' observations pooled (events, observations over
+ *   MBX_EVENT_FACTOR times the pooled median, stay in and are counted in
+ *   events: the value saw them too);
  *   s.stderr_, s.ci_lo, s.ci_hi = the between-pass error and 95 % CI of
  *   the value (mbx_passes; levels from the probes when there are two or
  *   more); iid_stderr, iid_ci_lo, iid_ci_hi the pooled observations' iid
@@ -232,8 +234,9 @@ size_t mbx_sched_take_final(mbx_sched *s, size_t *out, size_t cap);
  *   passes, pass_span, levels, level_lo, level_hi;
  *   nmin the observations of one pass, nmax those of max_passes passes;
  *   a CI bound below 0 is cut to 0 (no time is negative);
- *   status: INVALID or UNRELIABLE if a pass was; else SETTLED when the
- *   passes are, else UNSETTLED;
+ *   status: INVALID or UNRELIABLE if a pass was; else SHIFTED when the
+ *   passes ran at two or more levels; else SETTLED when the passes are,
+ *   else UNSETTLED;
  *   batches, wall, invalid, events, faults summed over the passes;
  *   probe: the probe before its first pass, probe_after after its last.
  * Levels come from the monitor's probes (mbx_levels over the series so

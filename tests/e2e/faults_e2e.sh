@@ -113,7 +113,11 @@ launcher_killed)
         fail "exit: $(cat "$work/exit" 2>/dev/null)"
     no_process_left && pass "the job followed the launcher down" || fail "processes left"
     re="^mpibex: stopped by signal 15: ([0-9]+) points measured; autosaved in $work/auto/explorer-.*\.csv$"
-    wait_for "$re" 5 && pass "rank 0 says on the terminal: $(screen | grep -E "$re")" || fail "no closing line from rank 0"
+    # The shell has the terminal back at once: its prompt may come between
+    # rank 0 leaving the alternate screen and this line, which must still
+    # start the line (it clears the prompt).
+    wait_for "$re" 5 && pass "rank 0 says on the terminal: $(screen | grep -E "$re")" ||
+        { fail "no closing line from rank 0"; screen | grep -v '^$' | tail -3; }
     said=$(screen | grep -E "$re" | sed -E "s#$re#\\1#" | tail -1)
     terminal_sane && pass "terminal sane (icanon echo)" || fail "terminal modes"
     ;;

@@ -294,7 +294,11 @@ int main(int argc, char **argv)
               t.ncols[0]);
         check_row(&t, r);
         /* The observation file holds every observation, events too. */
-        total_n += num(&t, r, "n") + (isnan(num(&t, r, "events")) ? 0 : num(&t, r, "events"));
+        /* One go: n leaves the events out; in passes n counts every
+         * observation (events stay in the pooled statistics). */
+        int pass_row = num(&t, r, "passes") >= 1;
+        total_n +=
+            num(&t, r, "n") + (pass_row || isnan(num(&t, r, "events")) ? 0 : num(&t, r, "events"));
         int accurate = 0;
         for (int k = 0; k < nplain; k++)
             accurate |= strcmp(str(&t, r, "benchmark"), plain[k]) == 0;

@@ -33,7 +33,7 @@ counts)
     else
         fail "csvcheck: $(head -c 400 "$work/check.txt")"
     fi
-    head -1 "$work/w.csv" | grep -q ',events,faults$' && pass "faults follows events" ||
+    head -1 "$work/w.csv" | grep -q ',events,faults,passes,' && pass "faults follows events, the pass columns follow" ||
         fail "header: $(head -1 "$work/w.csv")"
     [ "$(envval warmup_calls)" = 128 ] && pass "warmup_calls 128" ||
         fail "warmup_calls '$(envval warmup_calls)'"

@@ -67,11 +67,11 @@ stdout)
     grep -qx 'merged 2 files: 3 points, 2 keys; 1 key in only some files' "$dir/err.txt" ||
         fail "wrong summary line"
     [ "$(printf '%s\n' "$out" | head -1)" = \
-        "benchmark,procs,bytes,label,root,op,param,param_name,ranks,runs,files,runs_without_value,settled_runs,status,median_us,median_min_us,median_max_us,spread_rel,tmean_us,n_total,bandwidth_MBps" ] ||
+        "benchmark,procs,bytes,label,root,op,param,param_name,ranks,runs,files,runs_without_value,settled_runs,status,median_us,median_min_us,median_max_us,spread_rel,tmean_us,n_total,bandwidth_MBps,stderr_us,ci95_lo_us,ci95_hi_us" ] ||
         fail "wrong header"
-    printf '%s\n' "$out" | grep -qx 'pingpong.send_recv,2,8,cli,,,,,0-1,2,2,0,1,UNSETTLED,3.0000,2.0000,4.0000,1.000000,3.0000,32,2.667' ||
+    printf '%s\n' "$out" | grep -qxE 'pingpong.send_recv,2,8,cli,,,,,0-1,2,2,0,1,UNSETTLED,3.0000,2.0000,4.0000,1.000000,3.0000,32,2.667,[0-9.]*,0\.0000,[0-9.]*' ||
         fail "wrong merged row for 8 bytes"
-    printf '%s\n' "$out" | grep -qx 'pingpong.send_recv,2,64,cli,,,,,0-1,1,1,0,1,SETTLED,3.0000,3.0000,3.0000,0.000000,3.0000,16,21.333' ||
+    printf '%s\n' "$out" | grep -qx 'pingpong.send_recv,2,64,cli,,,,,0-1,1,1,0,1,SETTLED,3.0000,3.0000,3.0000,0.000000,3.0000,16,21.333,,,' ||
         fail "wrong merged row for 64 bytes"
     [ "$(printf '%s\n' "$out" | wc -l)" -eq 3 ] || fail "expected a header and 2 rows"
     ;;
@@ -93,7 +93,7 @@ real)
     unquote() { sed -E 's/"[^"]*"/Q/g' "$@"; }
     unquote "$dir/m.csv" | awk -F, '
         NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-        { rows++; sizes = sizes " " $c["bytes"] }
+        { rows++; seen[$c["bytes"]] = 1 }
         $c["runs"] != 2 || $c["files"] != 2 || $c["runs_without_value"] != 0 {
             print "FAIL: bytes " $c["bytes"] ": runs " $c["runs"] ", files " $c["files"]; bad++ }
         $c["benchmark"] != "pingpong.send_recv" || $c["procs"] != 2 || $c["label"] != "cli" {
@@ -102,7 +102,10 @@ real)
             print "FAIL: median outside [min, max] at bytes " $c["bytes"]; bad++ }
         $c["bandwidth_MBps"] == "" || $c["n_total"] < 2 { print "FAIL: bandwidth or n_total at row " NR; bad++ }
         END {
-            if (sizes != " 1 4 16 64 256 1024") { print "FAIL: sizes" sizes; bad++ }
+            # Rows come in the order points finish (passes interleave them).
+            for (b in seen) n++
+            if (n != 6 || !(1 in seen) || !(4 in seen) || !(16 in seen) || !(64 in seen) ||
+                !(256 in seen) || !(1024 in seen)) { print "FAIL: sizes"; bad++ }
             if (rows != 6) { print "FAIL: " rows " rows, want 6"; bad++ }
             exit bad > 0
         }' || fails=$((fails + 1))

@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # The order of points: the same --seed gives the same order, another seed
-# another one, --order plan the plan's; the seed is printed and journaled
+# another one, --order plan the plan's. Points are measured in passes and a
+# row is written when its point is final: with fixed:N every point gets
+# exactly R passes, and with --span 0 no pass waits for its time, so every
+# round gives every point one pass and all rows come in round R's order,
+# which the seed alone decides; the seed is printed and journaled
 # while running. Also the monitor's files: OUT.probe.csv and the monitor.*
 # keys of OUT.env.csv.
 # usage: order.sh MPIEXEC NPFLAG MPIBEX OUTDIR
@@ -13,7 +17,7 @@ run() { # run NAME ARGS...
   shift
   rm -f "$dir/$name".*
   "$mpiexec" "$np" 2 "$mpibex" run --bench pingpong.send_recv,coll.bcast --sizes 1:1K:2 \
-    --stop fixed:20 -q -o "$dir/$name.csv" "$@" >"$dir/$name.out" 2>&1 ||
+    --stop fixed:20 --span 0 -q -o "$dir/$name.csv" "$@" >"$dir/$name.out" 2>&1 ||
     fail "run $name failed: $(tail -3 "$dir/$name.out")"
   cut -d, -f1,3 "$dir/$name.csv" | tail -n +2 >"$dir/$name.order"
 }
@@ -34,7 +38,7 @@ grep -q '^# order: the plan' "$dir/p.out" || fail "no plan-order line"
 [ -s "$dir/a.probe.csv" ] || fail "no probe sidecar"
 head -1 "$dir/a.probe.csv" | grep -q '^t_s,probe_us,segment,level$' || fail "probe sidecar header"
 probes=$(($(wc -l <"$dir/a.probe.csv") - 1))
-[ "$probes" -ge 23 ] || fail "expected a probe before the first point and after each of 22, got $probes"
+[ "$probes" -ge 1 ] || fail "expected probes (one before the first pass, then every 0.05 s), got $probes"
 for k in monitor.probes monitor.levels monitor.shifts monitor.level.1_us; do
   grep -q "^$k," "$dir/a.env.csv" || fail "no $k in the environment file"
 done

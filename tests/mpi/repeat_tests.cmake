@@ -34,6 +34,8 @@ mbx_repeat_bad(repeat.bad.run_option "^mpibex repeat: --settle: expected seconds
   repeat -k 2 ${_run} --settle 99 -o ${_d}/e)
 mbx_repeat_bad(repeat.bad.resume "^mpibex repeat: --resume: not with repeat" ${_d}/f
   repeat -k 2 ${_run} --resume -o ${_d}/f)
+mbx_repeat_bad(repeat.bad.fake "^mpibex repeat: --fake: not with repeat, its launches are MPI jobs" ${_d}/i
+  repeat -k 2 ${_run} --fake 2 -o ${_d}/i)
 mbx_repeat_bad(repeat.bad.option_before "^mpibex repeat: unknown option '--bench'; run options go after '--'" ${_d}/g
   repeat -k 2 --bench pingpong.send_recv -o ${_d}/g)
 mbx_repeat_bad(repeat.bad.not_a_dir "^mpibex repeat: -o: '.*/repeat_tests\\.cmake' exists and is not a directory" ${_d}/h

@@ -27,11 +27,12 @@ mbx_run_and_check(mpi.cache.cold.n2 2 120 ${MBX_OUT}/cache_cold.csv
 mbx_run_and_check(mpi.monitor.n1 1 60 ${MBX_OUT}/monitor1.csv
   RUN run --bench simple.wtime -q -o ${MBX_OUT}/monitor1.csv
   CHECK "--rows 1 --col probe_us= --col probe_after_us=")
-# A probe that jumps before and after every point (test hook): each point
-# is measured again, then flagged SHIFTED.
+# The probe jumps to a slower level half a second into the run (test hook):
+# every point's passes (over 3 s: enough probes to tell a level) straddle
+# the two levels, and its row says so.
 mbx_run_and_check(mpi.monitor.shifted.n2 2 120 ${MBX_OUT}/monitor_shift.csv
-  RUN run --bench pingpong.send_recv --sizes 1,1K -q -o ${MBX_OUT}/monitor_shift.csv
-  CHECK "--rows 2 --col status=SHIFTED --col remeasured=1")
+  RUN run --bench pingpong.send_recv --sizes 1,1K --span 3 -q -o ${MBX_OUT}/monitor_shift.csv
+  CHECK "--rows 2 --col levels=2 --col status=SHIFTED --col remeasured=0")
 set_tests_properties(mpi.monitor.shifted.n2 PROPERTIES ENVIRONMENT MBX_TEST_PROBE_SHIFT=1)
 
 # Order: one seed, one order; another seed, another; --order plan, the

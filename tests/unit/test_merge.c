@@ -13,6 +13,7 @@
 
 #include "mbx/csvio.h"
 #include "mbx/merge.h"
+#include "mbx/passes.h"
 #include "mbx/result.h"
 
 #define OLD_NCOLS 26 /* benchmark .. label: files written before root, op, ... */
@@ -117,9 +118,11 @@ static const char *cell(const mbx_csv_table *t, size_t row, const char *col)
 }
 
 /* Every merged column of one output row, in column order. */
-static void expect_row(const mbx_csv_table *t, size_t row, const char *const want[MBX_MERGE_NCOLS])
+/* The first 21 columns (the CI over runs follows: expect_ci). */
+#define FIRST_COLS 21
+static void expect_row(const mbx_csv_table *t, size_t row, const char *const want[FIRST_COLS])
 {
-    for (int c = 0; c < MBX_MERGE_NCOLS; c++) {
+    for (int c = 0; c < FIRST_COLS; c++) {
         const char *got = cell(t, row, mbx_merge_columns[c]);
         if (strcmp(got, want[c]) != 0)
             fail_msg("row %zu, %s: got '%s', want '%s'", row, mbx_merge_columns[c], got, want[c]);
@@ -284,6 +287,21 @@ static void merges_three_runs(void **state)
     expect_row(&t, 5, bcast1);
     expect_row(&t, 6, reduce1);
     expect_row(&t, 7, other);
+    /* The CI over runs: the runs' medians 1, 2, 3 us as the units of
+     * mbx_passes_between; one run gives none. */
+    double runs[3] = {1e0, 2e0, 3e0}, scratch[3];
+    mbx_between bw;
+    assert_int_equal(mbx_passes_between(runs, 3, scratch, &bw), MBX_OK);
+    char want[48];
+    snprintf(want, sizeof want, "%.4f", bw.se);
+    assert_string_equal(cell(&t, 1, "stderr_us"), want);
+    snprintf(want, sizeof want, "%.4f", bw.ci_lo > 0 ? bw.ci_lo : 0.0);
+    assert_string_equal(cell(&t, 1, "ci95_lo_us"), want);
+    snprintf(want, sizeof want, "%.4f", bw.ci_hi);
+    assert_string_equal(cell(&t, 1, "ci95_hi_us"), want);
+    assert_true(atof(cell(&t, 1, "ci95_hi_us")) > 3.0); /* wider than the runs' range */
+    assert_string_equal(cell(&t, 7, "stderr_us"), "");
+    assert_string_equal(cell(&t, 7, "ci95_lo_us"), "");
     mbx_csv_table_free(&t);
 
     /* The stream writer gives the same bytes as the file writer. */
