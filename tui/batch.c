@@ -78,6 +78,14 @@ typedef struct run_state {
     int out_fd;
     int write_failed; /* a failed write was reported: the run stops, no second message */
     mbx_resume res;
+    /* This run's clock to the journal's timeline: pass lines go after the
+     * passes of the run resumed (mbx_resume.pass_end), so a run resumed
+     * twice carries over passes that do not overlap in time. */
+    double jt_offset;
+    /* The journal's passes of unfinished points go into the run: not into
+     * a file of an earlier format, whose rows have no passes column and
+     * whose n, quartiles and fixed counts speak of one row's observations. */
+    int carry;
     double t0, last_progress;
     long rss0_kib;         /* rank 0's resident memory before the first point; -1: unknown */
     mbx_window_stats wsum; /* window sync: the points' window moves, summed */
@@ -748,22 +756,20 @@ static int write_result(run_state *st, const mbx_result *r, const double *obs, s
     return 0;
 }
 
-/* Report a stop by signal; `inflight` names the point dropped, if any.
- * The count is the file's: rows kept from a resumed run and this run's. */
-static int interrupted(const run_state *st, const char *inflight)
+/* Report a stop by signal. The count is the file's: rows kept from a
+ * resumed run and this run's (passes of unfinished points are in the
+ * journal, for --resume). */
+static int interrupted(const run_state *st)
 {
-    char lost[200] = "", who[64] = "";
-    if (inflight)
-        snprintf(lost, sizeof lost, "; the point in flight (%s) was dropped", inflight);
+    char who[64] = "";
     int from = mbx_sig_from_rank(st->be->stop_rank ? st->be->stop_rank(st->be) : -1);
     if (from > 0)
         snprintf(who, sizeof who, " (at rank %d)", from);
     else if (mbx_stop_signal == SIGPIPE)
         snprintf(who, sizeof who, " (standard output was closed)");
-    fprintf(stderr, "mpibex: stopped by signal %d%s: %zu points finished%s%s%s%s\n",
+    fprintf(stderr, "mpibex: stopped by signal %d%s: %zu points finished%s%s%s\n",
             (int)mbx_stop_signal, who, st->res.n + st->done, st->opt.output ? " and are in " : "",
-            st->opt.output ? st->opt.output : "", lost,
-            st->opt.output ? "; continue with --resume" : "");
+            st->opt.output ? st->opt.output : "", st->opt.output ? "; continue with --resume" : "");
     mbx_sig_reported();
     return 128 + (int)mbx_stop_signal;
 }
@@ -1250,6 +1256,24 @@ static void sched_opts_of(const run_state *st, mbx_sched_opts *o)
     o->order_plan = st->opt.order_plan;
 }
 
+/* A killed run's passes of a point without a row, moved from the journal's
+ * timeline to before this run began (negative times, spacing kept). */
+static int preload(run_state *st, mbx_sched *sch, size_t curve, uint64_t x,
+                   const mbx_resume_open *o)
+{
+    mbx_pass *ps = malloc(o->npass * sizeof *ps);
+    if (!ps)
+        return MBX_E_NOMEM;
+    for (size_t k = 0; k < o->npass; k++) {
+        ps[k] = o->pass[k];
+        ps[k].t_start -= st->jt_offset;
+        ps[k].t_end -= st->jt_offset;
+    }
+    int rc = mbx_sched_preload(sch, curve, x, o->refined, ps, o->npass);
+    free(ps);
+    return rc;
+}
+
 /* One curve for the scheduler: its grid, its stop target, its refinement. */
 static int sched_curve(run_state *st, mbx_sched *sch, const mbx_sched_opts *so, size_t i,
                        curve_state *c)
@@ -1266,6 +1290,11 @@ static int sched_curve(run_state *st, mbx_sched *sch, const mbx_sched_opts *so, 
     for (size_t k = 0; k < st->res.n; k++)
         if (st->res.refined[k] && strcmp(st->res.curve[k], c->key) == 0 &&
             (s->axis == AXIS_PROCS || st->res.procs[k] == s->procs))
+            c->spent++;
+    /* Refined points carried over from the journal took budget too. */
+    for (size_t k = 0; st->carry && k < st->res.nopen; k++)
+        if (st->res.open[k].refined && strcmp(st->res.open[k].curve, c->key) == 0 &&
+            (s->axis == AXIS_PROCS || st->res.open[k].procs == s->procs))
             c->spent++;
     mbx_sched_curve cv = {.grid = s->grid, .ngrid = s->ngrid, .ud = (void *)s};
     if (s->refine && s->meas->budget > c->spent) {
@@ -1304,6 +1333,34 @@ static int sched_curve(run_state *st, mbx_sched *sch, const mbx_sched_opts *so, 
         note_accurate(st, &p, y, st->res.plain_s[done]);
         st->skipped++;
         st->kept_grid += (size_t)!st->res.refined[done];
+    }
+    /* Points of a killed run without a row: the passes its journal holds. */
+    for (size_t g = 0; g < s->ngrid; g++) {
+        pointref p = {s, s->grid[g], 0};
+        mbx_point_spec spec;
+        char key[MBX_KEY_MAX];
+        spec_of(st, &p, &spec);
+        key_of(&spec, s->meas->label, key);
+        long o = st->carry ? mbx_resume_find_open(&st->res, key) : -1;
+        if (o >= 0 && preload(st, sch, id, p.x, &st->res.open[o]) < 0)
+            return 1;
+    }
+    for (size_t k = 0; st->carry && k < st->res.nopen; k++) {
+        const mbx_resume_open *o = &st->res.open[k];
+        if (!o->refined || strcmp(o->curve, c->key) != 0)
+            continue;
+        uint64_t x;
+        if (s->axis == AXIS_PROCS)
+            x = (uint64_t)o->procs;
+        else if (o->procs == s->procs)
+            x = o->bytes;
+        else
+            continue;
+        int on_grid = 0;
+        for (size_t g = 0; g < s->ngrid; g++)
+            on_grid |= s->grid[g] == x;
+        if (!on_grid && preload(st, sch, id, x, o) < 0)
+            return 1;
     }
     for (size_t k = 0; k < st->res.n; k++) {
         if (!st->res.refined[k] || strcmp(st->res.curve[k], c->key) != 0)
@@ -1367,6 +1424,20 @@ static int run_pass(run_state *st, mbx_sched *sch, const mbx_sched_req *rq)
                 name, spec.procs, (unsigned long long)spec.bytes, mbx_strerror(rc));
         return 1;
     }
+    /* The pass, as the scheduler keeps it, for --resume after a crash: the
+     * point's row comes only when it is final. UNRELIABLE and INVALID
+     * passes make it final at once (their row follows). */
+    if (!rq->pilot && r.s.median > 0 && isfinite(r.s.median) && r.status != MBX_POINT_UNRELIABLE &&
+        r.status != MBX_POINT_INVALID) {
+        char key[MBX_KEY_MAX];
+        key_of(&spec, s->meas->label, key);
+        mbx_pass ps = {.median = r.s.median,
+                       .n = r.s.n ? r.s.n : 1,
+                       .t_start = rep.t_start + st->jt_offset,
+                       .t_end = rep.t_end + st->jt_offset};
+        if ((rc = mbx_journal_pass(st->journal, key, rq->refined, &ps)) < 0)
+            return write_failure(st, st->journal_path, rc);
+    }
     /* Test hook: a stop signal after the K-th request, so a test can stop
      * a fake run in the middle at the same place every time (the fake is
      * too quick to catch with kill); the signal's own path does the rest. */
@@ -1387,6 +1458,17 @@ static int flush_final(run_state *st, mbx_sched *sch)
             if (mbx_sched_point_info_get(sch, idx[k], &in) < 0 ||
                 mbx_sched_result(sch, idx[k], &r) < 0)
                 continue; /* a pass that failed: reported when it did */
+            /* A point carried over from a killed run's journal has passes
+             * without observations (mbx_sched_preload): its value, the
+             * median of all pass medians, may lie outside the range of the
+             * observations pooled here; each pass median lies within its
+             * own pass's observations, so the range covers them. */
+            size_t npm;
+            const double *pm = mbx_sched_pass_medians(sch, idx[k], &npm);
+            for (size_t m = 0; pm && m < npm && r.s.n > 0; m++) {
+                r.s.min = fmin(r.s.min, pm[m]);
+                r.s.max = fmax(r.s.max, pm[m]);
+            }
             /* Curves were added in series order: a curve's index is its series'. */
             pointref p = {&st->ser[in.curve], in.x, in.refined};
             size_t nobs;
@@ -1436,7 +1518,7 @@ static int run_points(run_state *st)
             mbx_sched_stop(sch);
             code = flush_final(st, sch);
             if (!code)
-                code = interrupted(st, NULL);
+                code = interrupted(st);
             break;
         }
         mbx_sched_req rq;
@@ -1518,11 +1600,14 @@ static int measure_all(run_state *st)
 {
     st->t0 = run_clock(st);
     st->rss0_kib = proc_status_kib("VmRSS");
-    if (st->res.n || st->res.inflight[0])
-        printf("# resumed: %zu finished points kept%s%s%s\n", st->res.n,
-               st->res.inflight[0] ? "; the point in flight (" : "",
-               st->res.inflight[0] ? st->res.inflight : "",
-               st->res.inflight[0] ? ") is measured last" : "");
+    if ((st->res.n || st->res.nopen) && st->carry)
+        printf("# resumed: %zu finished points kept; %zu passes of %zu unfinished points "
+               "carried over\n",
+               st->res.n, st->res.npass, st->res.nopen);
+    else if (st->res.n || st->res.nopen)
+        printf("# resumed: %zu finished points kept; %zu passes of %zu unfinished points "
+               "measured again (%s has no passes column to count them in)\n",
+               st->res.n, st->res.npass, st->res.nopen, st->opt.output);
     if (st->opt.resume && st->res.ncols && st->res.ncols < MBX_RESULT_NCOLS)
         printf("# resumed: %s has the %zu columns of an earlier mpibex; new rows get those "
                "only (%s and later are left out)\n",
@@ -1827,6 +1912,10 @@ static int root_run(mbx_engine *e, int argc, char **argv, run_state *st)
         if (st->res.torn_bytes)
             fprintf(stderr, "mpibex: --resume: cut a torn last row (%zu bytes) off %s\n",
                     st->res.torn_bytes, st->opt.output);
+        st->jt_offset = st->res.pass_end > 0 ? st->res.pass_end + 1e-3 : 0.0;
+        st->carry = st->res.ncols == 0;
+        for (size_t c = 0; c < st->res.ncols; c++)
+            st->carry |= strcmp(mbx_result_columns[c], "passes") == 0;
     }
     char why[160];
     if (mbx_timer_available(st->opt.timer, why, sizeof why) < 0) {

@@ -14,6 +14,9 @@
 #include "mbx/result.h"
 
 #define JOURNAL_MAGIC "# mpibex journal 1"
+/* The longest line written (a pass line with its key), with its newline
+ * and NUL: the reader takes every line the writer can write. */
+#define JOURNAL_LINE_MAX (MBX_KEY_MAX + 160)
 
 void mbx_point_key(char *buf, size_t len, const char *label, const char *bench, int procs,
                    uint64_t bytes, long long param, int root)
@@ -50,10 +53,10 @@ static int put_line(mbx_journal *j, const char *fmt, ...)
 {
     if (!j)
         return MBX_OK;
-    char line[MBX_KEY_MAX + 64];
+    char line[JOURNAL_LINE_MAX];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(line, sizeof line, fmt, ap);
+    int n = mbx_vsnprintf_c(line, sizeof line, fmt, ap);
     va_end(ap);
     if (n < 0 || (size_t)n >= sizeof line) {
         errno = ENAMETOOLONG;
@@ -111,6 +114,12 @@ int mbx_journal_done(mbx_journal *j, const char *key)
     return put_line(j, "done %s\n", key);
 }
 
+int mbx_journal_pass(mbx_journal *j, const char *key, int refined, const mbx_pass *p)
+{
+    return put_line(j, "pass %d %.17g %zu %.17g %.17g %s\n", refined ? 1 : 0, p->median, p->n,
+                    p->t_start, p->t_end, key);
+}
+
 int mbx_journal_copy(const mbx_journal *j, const char *path)
 {
     return j ? mbx_file_copy(j->fd, j->size, path) : MBX_E_INVAL;
@@ -135,6 +144,9 @@ void mbx_resume_free(mbx_resume *r)
     free(r->curve);
     free(r->procs);
     free(r->bytes);
+    for (size_t i = 0; i < r->nopen; i++)
+        free(r->open[i].pass);
+    free(r->open);
     memset(r, 0, sizeof *r);
 }
 
@@ -144,6 +156,118 @@ long mbx_resume_find(const mbx_resume *r, const char *key)
         if (strcmp(r->key[i], key) == 0)
             return (long)i;
     return -1;
+}
+
+long mbx_resume_find_open(const mbx_resume *r, const char *key)
+{
+    for (size_t i = 0; i < r->nopen; i++)
+        if (strcmp(r->open[i].key, key) == 0)
+            return (long)i;
+    return -1;
+}
+
+/* "R MEDIAN N T0 T1 KEY" of a pass line into *p, *refined and the key's
+ * place in s. A line that does not parse, or a pass the scheduler would
+ * refuse, is skipped (0): it cannot describe a measured pass. */
+static int parse_pass(char *s, int *refined, mbx_pass *p, const char **key)
+{
+    char *e;
+    if ((s[0] != '0' && s[0] != '1') || s[1] != ' ')
+        return 0;
+    *refined = s[0] == '1';
+    p->median = mbx_strtod(s + 2, &e);
+    if (e == s + 2 || *e != ' ' || !mbx_ascii_isdigit((unsigned char)e[1]))
+        return 0;
+    s = e + 1;
+    errno = 0;
+    unsigned long long n = strtoull(s, &e, 10);
+    if (errno || *e != ' ' || n == 0)
+        return 0;
+    p->n = (size_t)n;
+    s = e + 1;
+    p->t_start = mbx_strtod(s, &e);
+    if (e == s || *e != ' ')
+        return 0;
+    s = e + 1;
+    p->t_end = mbx_strtod(s, &e);
+    if (e == s || *e != ' ' || e[1] == '\0')
+        return 0;
+    p->level = MBX_PASSES_NO_LEVEL;
+    *key = e + 1;
+    return p->median > 0 && isfinite(p->median) && isfinite(p->t_start) && isfinite(p->t_end) &&
+           p->t_start <= p->t_end && strlen(*key) < MBX_KEY_MAX;
+}
+
+/* The key's fields procs and bytes, and its curve key (mbx_curve_key):
+ * the key without them. Read from the right: the label is the one field
+ * that is free text. */
+static int split_key(mbx_resume_open *o)
+{
+    const char *bar[4]; /* the bars before procs, bytes, param and root */
+    const char *e = o->key + strlen(o->key);
+    for (int i = 3; i >= 0; i--) {
+        while (e > o->key && e[-1] != '|')
+            e--;
+        if (e == o->key)
+            return 0;
+        bar[i] = --e;
+    }
+    char f[2][24];
+    for (int i = 0; i < 2; i++) {
+        size_t n = (size_t)(bar[i + 1] - bar[i] - 1);
+        if (n >= sizeof f[i])
+            return 0;
+        memcpy(f[i], bar[i] + 1, n);
+        f[i][n] = '\0';
+    }
+    unsigned long long procs, bytes;
+    if (mbx_csv_count(f[0], INT_MAX, &procs) < 0 || procs == 0 ||
+        mbx_csv_count(f[1], LLONG_MAX, &bytes) < 0)
+        return 0;
+    o->procs = (int)procs;
+    o->bytes = bytes;
+    size_t head = (size_t)(bar[0] - o->key), tail = strlen(bar[2]);
+    memcpy(o->curve, o->key, head);
+    memcpy(o->curve + head, bar[2], tail + 1); /* "|param|root" and the NUL */
+    return 1;
+}
+
+/* One pass line: its point's passes grow by one. Returns 0, or 1 when out
+ * of memory. */
+static int add_pass(mbx_resume *out, size_t *cap, const char *key, int refined, const mbx_pass *p)
+{
+    if (p->t_end > out->pass_end)
+        out->pass_end = p->t_end;
+    long at = mbx_resume_find_open(out, key);
+    if (at < 0) {
+        if (out->nopen == *cap) {
+            size_t nc = *cap ? 2 * *cap : 16;
+            mbx_resume_open *g = realloc(out->open, nc * sizeof *g);
+            if (!g)
+                return 1;
+            out->open = g;
+            *cap = nc;
+        }
+        mbx_resume_open *o = &out->open[out->nopen];
+        memset(o, 0, sizeof *o);
+        snprintf(o->key, sizeof o->key, "%s", key);
+        if (!split_key(o))
+            return 0; /* not a key of ours: nothing to carry over */
+        o->refined = refined;
+        at = (long)out->nopen++;
+    }
+    mbx_resume_open *o = &out->open[at];
+    if (o->npass == o->cappass) {
+        size_t nc = o->cappass ? 2 * o->cappass : 8;
+        mbx_pass *g = realloc(o->pass, nc * sizeof *g);
+        if (!g)
+            return 1;
+        o->pass = g;
+        o->cappass = nc;
+    }
+    o->pass[o->npass++] = *p;
+    out->npass++;
+    return 0;
 }
 
 static int read_journal(const char *path, uint64_t hash, mbx_resume *out, char *msg, size_t len)
@@ -160,8 +284,11 @@ static int read_journal(const char *path, uint64_t hash, mbx_resume *out, char *
         snprintf(msg, len, "--resume: cannot read the journal '%s': %s", path, strerror(errno));
         return 2;
     }
-    char line[MBX_KEY_MAX + 32];
+    char line[JOURNAL_LINE_MAX];
     int lineno = 0, seen_plan = 0;
+    size_t cap = 0;
+    mbx_pass ps;
+    const char *pkey;
     while (fgets(line, sizeof line, j)) {
         lineno++;
         size_t n = strlen(line);
@@ -192,13 +319,12 @@ static int read_journal(const char *path, uint64_t hash, mbx_resume *out, char *
             out->pair_a = a;
             out->pair_b = b;
             out->have_pair = 1;
-        } else if (strncmp(line, "begin ", 6) == 0 && sscanf(line + 6, "%d", &refined) == 1 &&
-                   strlen(line) > 8) {
-            snprintf(out->inflight, sizeof out->inflight, "%.*s", MBX_KEY_MAX - 1, line + 8);
-            out->inflight_refined = refined;
-        } else if (strncmp(line, "done ", 5) == 0) {
-            if (strcmp(out->inflight, line + 5) == 0)
-                out->inflight[0] = '\0';
+        } else if (strncmp(line, "pass ", 5) == 0 && parse_pass(line + 5, &refined, &ps, &pkey)) {
+            if (add_pass(out, &cap, pkey, refined, &ps)) {
+                fclose(j);
+                snprintf(msg, len, "out of memory");
+                return 1;
+            }
         }
     }
     fclose(j);
@@ -309,8 +435,17 @@ static int resume_load(const char *csv, const char *journal, uint64_t hash, mbx_
         out->n++;
     }
     mbx_csv_table_free(&t);
-    if (out->inflight[0] && mbx_resume_find(out, out->inflight) >= 0)
-        out->inflight[0] = '\0'; /* its row landed before the kill */
+    /* A point with a row is finished: its passes are in the row. */
+    size_t k = 0;
+    for (size_t i = 0; i < out->nopen; i++) {
+        if (mbx_resume_find(out, out->open[i].key) >= 0) {
+            out->npass -= out->open[i].npass;
+            free(out->open[i].pass);
+            continue;
+        }
+        out->open[k++] = out->open[i];
+    }
+    out->nopen = k;
     return 0;
 }
 

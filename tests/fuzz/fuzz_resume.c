@@ -29,7 +29,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     MBX_FUZZ_CHECK(r.ncols <= MBX_RESULT_NCOLS);
-    MBX_FUZZ_CHECK(memchr(r.inflight, '\0', sizeof r.inflight) != NULL);
     for (size_t i = 0; i < r.n; i++) {
         MBX_FUZZ_CHECK(memchr(r.key[i], '\0', MBX_KEY_MAX) != NULL);
         MBX_FUZZ_CHECK(memchr(r.curve[i], '\0', MBX_KEY_MAX) != NULL);
@@ -42,8 +41,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         long at = mbx_resume_find(&r, r.key[i]);
         MBX_FUZZ_CHECK(at >= 0 && (size_t)at <= i);
     }
-    /* A point whose row landed is not in flight. */
-    MBX_FUZZ_CHECK(r.inflight[0] == '\0' || mbx_resume_find(&r, r.inflight) < 0);
+    /* Passes carried over belong to points without a row, and are passes
+     * the scheduler takes (mbx_sched_preload). */
+    size_t np = 0;
+    for (size_t i = 0; i < r.nopen; i++) {
+        const mbx_resume_open *o = &r.open[i];
+        MBX_FUZZ_CHECK(memchr(o->key, '\0', MBX_KEY_MAX) != NULL);
+        MBX_FUZZ_CHECK(mbx_resume_find(&r, o->key) < 0 && o->npass > 0 && o->procs >= 1);
+        for (size_t k = 0; k < o->npass; k++) {
+            const mbx_pass *p = &o->pass[k];
+            MBX_FUZZ_CHECK(p->median > 0 && isfinite(p->median) && p->n > 0);
+            MBX_FUZZ_CHECK(isfinite(p->t_start) && p->t_start <= p->t_end &&
+                           p->t_end <= r.pass_end);
+        }
+        np += o->npass;
+    }
+    MBX_FUZZ_CHECK(np == r.npass);
     mbx_resume_free(&r);
     return 0;
 }

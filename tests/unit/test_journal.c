@@ -1,7 +1,9 @@
-/* The --resume reader (tui/journal.c): a finished run's rows and the point
- * in flight read back, and the inputs it refuses. Found by fuzz_resume: a
+/* The --resume reader (tui/journal.c): a finished run's rows and the passes
+ * of its unfinished points read back, and the inputs it refuses. Found by fuzz_resume: a
  * CSV refused half-way (a row of the wrong width) used to keep the arrays
  * allocated for its rows, a leak for any caller that freed only on success. */
+#include <locale.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -78,17 +80,27 @@ static void write_journal(uint64_t hash, const char *lines)
     append(jnl, lines);
 }
 
-static void test_inflight(void **state)
+/* Rows are the finished points; pass lines of a point without a row are
+ * carried over (issue 16: a crash loses at most the pass in flight). */
+static void test_passes(void **state)
 {
     (void)state;
     const uint64_t bytes[] = {1, 8};
     write_csv(bytes, 2);
     write_journal(HASH, "pair 0 1\nseed 42\n"
+                        "pass 0 6.2e-07 900 0.5 0.501 cli|pingpong.send_recv|2|1|0|-1\n"
+                        "pass 0 7.0000000000000007e-07 800 0.502 0.503 "
+                        "cli|pingpong.send_recv|2|64|0|-1\n"
                         "begin 0 cli|pingpong.send_recv|2|1|0|-1\n"
                         "done cli|pingpong.send_recv|2|1|0|-1\n"
+                        "pass 1 1.5e-06 400 0.6 0.601 cli|pingpong.send_recv|2|90|0|-1\n"
+                        "pass 0 nan 800 0.61 0.62 cli|pingpong.send_recv|2|64|0|-1\n"
+                        "pass 0 7.1e-07 0 0.63 0.64 cli|pingpong.send_recv|2|64|0|-1\n"
+                        "pass 0 7.2e-07 800 0.66 0.65 cli|pingpong.send_recv|2|64|0|-1\n"
                         "begin 0 cli|pingpong.send_recv|2|8|0|-1\n"
                         "done cli|pingpong.send_recv|2|8|0|-1\n"
-                        "begin 1 cli|pingpong.send_recv|2|64|0|-1\n");
+                        "pass 0 7.25e-07 810 0.7 0.7015 cli|pingpong.send_recv|2|64|0|-1\n"
+                        "pass 0 9e-07 800 0.8 0.9 cli|pingpong.send_recv|2|64|0|-1");
     append(csv, "pingpong.send_recv,2,64,3,0.7"); /* torn by the kill */
     mbx_resume r;
     char msg[256];
@@ -97,11 +109,77 @@ static void test_inflight(void **state)
     assert_int_equal(r.ncols, MBX_RESULT_NCOLS);
     assert_string_equal(r.key[1], "cli|pingpong.send_recv|2|8|0|-1");
     assert_int_equal(mbx_resume_find(&r, "cli|pingpong.send_recv|2|1|0|-1"), 0);
-    assert_string_equal(r.inflight, "cli|pingpong.send_recv|2|64|0|-1");
-    assert_int_equal(r.inflight_refined, 1);
+    /* 1 B has a row: its pass is in it; 64 B and the refined 90 B have none.
+     * The pass lines that cannot be a pass (NaN, no observations, ending
+     * before they start) and the torn last line are skipped. */
+    assert_int_equal(r.nopen, 2);
+    assert_int_equal(r.npass, 3);
+    assert_int_equal(mbx_resume_find_open(&r, "cli|pingpong.send_recv|2|1|0|-1"), -1);
+    long a = mbx_resume_find_open(&r, "cli|pingpong.send_recv|2|64|0|-1");
+    long b = mbx_resume_find_open(&r, "cli|pingpong.send_recv|2|90|0|-1");
+    assert_true(a >= 0 && b >= 0);
+    const mbx_resume_open *o = &r.open[a];
+    assert_int_equal(o->npass, 2);
+    assert_int_equal(o->refined, 0);
+    assert_int_equal(o->procs, 2);
+    assert_int_equal(o->bytes, 64);
+    assert_string_equal(o->curve, "cli|pingpong.send_recv|0|-1");
+    assert_true(o->pass[0].median == 7.0000000000000007e-07); /* all 17 digits */
+    assert_int_equal(o->pass[0].n, 800);
+    assert_true(o->pass[0].t_start == 0.502 && o->pass[0].t_end == 0.503);
+    assert_true(o->pass[1].median == 7.25e-07 && o->pass[1].n == 810);
+    assert_true(o->pass[1].t_start == 0.7 && o->pass[1].t_end == 0.7015);
+    o = &r.open[b];
+    assert_int_equal(o->npass, 1);
+    assert_int_equal(o->refined, 1);
+    assert_int_equal(o->bytes, 90);
+    /* The timeline's end counts every pass line read (the one of 1 B too),
+     * not the torn one. */
+    assert_true(r.pass_end == 0.7015);
     assert_true(r.have_pair && r.pair_a == 0 && r.pair_b == 1);
     assert_true(r.have_seed && r.seed == 42);
     assert_int_equal(r.torn_bytes, strlen("pingpong.send_recv,2,64,3,0.7"));
+    mbx_resume_free(&r);
+}
+
+/* What mbx_journal_pass writes is read back bit for bit, in the C locale
+ * whatever LC_NUMERIC says, and appending after a torn line (the journal
+ * of a killed run, reopened by --resume) starts a line of its own. */
+static void test_pass_round_trip(void **state)
+{
+    (void)state;
+    const uint64_t bytes[] = {1};
+    write_csv(bytes, 1);
+    mbx_journal *j = NULL;
+    assert_int_equal(mbx_journal_open(jnl, HASH, 0, &j), MBX_OK);
+    mbx_pass p = {
+        .median = 1.0 / 3.0 * 1e-6, .n = 1234, .t_start = 0.1 + 0.2, .t_end = 3.141592653589793};
+    const char *key = "lbl x|pingpong.send_recv|2|4096|0|-1";
+    char *old = setlocale(LC_NUMERIC, "de_DE.UTF-8"); /* a decimal comma, if installed */
+    assert_int_equal(mbx_journal_pass(j, key, 1, &p), MBX_OK);
+    mbx_journal_close(j);
+    append(jnl, "pass 0 5e-07 10 3.5 3.6 lbl x|pingpong.send"); /* torn */
+    assert_int_equal(mbx_journal_open(jnl, HASH, 1, &j), MBX_OK);
+    mbx_pass q = p;
+    q.t_start = 4.0;
+    q.t_end = 4.25;
+    assert_int_equal(mbx_journal_pass(j, key, 1, &q), MBX_OK);
+    mbx_journal_close(j);
+    if (old)
+        setlocale(LC_NUMERIC, "C");
+    mbx_resume r;
+    char msg[256];
+    assert_int_equal(mbx_resume_load(csv, jnl, HASH, &r, msg, sizeof msg), 0);
+    assert_int_equal(r.nopen, 1);
+    assert_int_equal(r.npass, 2);
+    assert_string_equal(r.open[0].key, key);
+    assert_string_equal(r.open[0].curve, "lbl x|pingpong.send_recv|0|-1");
+    assert_int_equal(r.open[0].refined, 1);
+    assert_true(r.open[0].pass[0].median == p.median);
+    assert_true(r.open[0].pass[0].t_start == p.t_start && r.open[0].pass[0].t_end == p.t_end);
+    assert_int_equal(r.open[0].pass[0].n, 1234);
+    assert_true(r.open[0].pass[1].t_start == 4.0 && r.open[0].pass[1].t_end == 4.25);
+    assert_true(r.pass_end == 4.25);
     mbx_resume_free(&r);
 }
 
@@ -153,7 +231,8 @@ static void test_refused(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_inflight, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_passes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pass_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_row_width_owns_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
     };
