@@ -767,9 +767,22 @@ static int interrupted(const run_state *st)
         snprintf(who, sizeof who, " (at rank %d)", from);
     else if (mbx_stop_signal == SIGPIPE)
         snprintf(who, sizeof who, " (standard output was closed)");
-    fprintf(stderr, "mpibex: stopped by signal %d%s: %zu points finished%s%s%s\n",
+    char open[96] = "";
+    size_t pts = 0, passes = 0;
+    for (size_t i = 0; st->journal && st->sched && i < mbx_sched_points(st->sched); i++) {
+        mbx_sched_point_info in;
+        if (mbx_sched_point_info_get(st->sched, i, &in) == 0 && !in.final && in.passes.b.r) {
+            pts++;
+            passes += in.passes.b.r;
+        }
+    }
+    if (pts)
+        snprintf(open, sizeof open, "; %zu passes of %zu unfinished points are in its journal",
+                 passes, pts);
+    fprintf(stderr, "mpibex: stopped by signal %d%s: %zu points finished%s%s%s%s\n",
             (int)mbx_stop_signal, who, st->res.n + st->done, st->opt.output ? " and are in " : "",
-            st->opt.output ? st->opt.output : "", st->opt.output ? "; continue with --resume" : "");
+            st->opt.output ? st->opt.output : "", open,
+            st->opt.output ? "; continue with --resume" : "");
     mbx_sig_reported();
     return 128 + (int)mbx_stop_signal;
 }
@@ -1391,7 +1404,7 @@ static int run_pass(run_state *st, mbx_sched *sch, const mbx_sched_req *rq)
     spec.stop = (mbx_stop_rule){.kind = MBX_STOP_FIXED, .fixed = rq->nobs};
     spec.nmin = spec.nmax = rq->nobs;
     spec.warm_light = !rq->warm;
-    spec.batch_first = rq->pilot ? 0 : rq->nobs;
+    spec.batch_first = rq->batch_first;
     spec.buf_offset = rq->buf_offset;
     mbx_result r;
     const double *obs = NULL;
@@ -1515,7 +1528,12 @@ static int run_points(run_state *st)
     st->sched_max = so.max_passes;
     while (!code) {
         if (mbx_stop_signal) {
-            mbx_sched_stop(sch);
+            /* With a journal, the unfinished points' passes are in it and
+             * --resume carries them over: their rows wait for it. Without
+             * one (no -o, or -o -) there is nothing to resume: every point
+             * is written as it stands. */
+            if (!st->journal)
+                mbx_sched_stop(sch);
             code = flush_final(st, sch);
             if (!code)
                 code = interrupted(st);

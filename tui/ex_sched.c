@@ -435,12 +435,6 @@ static void do_probe(explorer *x)
 /* A page offset for the buffers of a pass: a different one for each pass
  * of a point (and for neighbouring points), so a launch's buffer placement
  * is inside the between-pass spread rather than fixed. */
-static uint32_t buf_offset_of(const mbx_sched_req *q)
-{
-    uint32_t steps = MBX_BUF_OFFSET_MAX / MBX_BUF_OFFSET_STEP + 1;
-    return (uint32_t)((q->pass * 37u + q->point * 11u) % steps) * MBX_BUF_OFFSET_STEP;
-}
-
 static void do_pass(explorer *x, const mbx_sched_req *q)
 {
     ex_point *p = point_of(x, q->point);
@@ -463,7 +457,8 @@ static void do_pass(explorer *x, const mbx_sched_req *q)
                            /* the first pass (and the pilot) warms the point up fully */
                            .warm_light = !q->warm,
                            /* where the buffers land is re-drawn pass by pass */
-                           .buf_offset = buf_offset_of(q)};
+                           .buf_offset = q->buf_offset,
+                           .batch_first = q->batch_first};
     mbx_result r;
     const double *obs = NULL;
     size_t nobs = 0;

@@ -485,6 +485,7 @@ static void make_pass_req(mbx_sched *s, size_t i, mbx_sched_req *r)
         r->warm = 1;
     } else {
         r->nobs = p->per_pass;
+        r->batch_first = s->cv[p->curve].fixed_n ? 0 : p->per_pass;
         /* The first pass right after a pilot follows the pilot's warm-up. */
         r->warm = p->npass == 0 && s->cv[p->curve].fixed_n > 0;
     }

@@ -113,6 +113,10 @@ typedef struct mbx_sched_req {
      * so what buffer placement does to a time varies between passes and
      * lands in the between-pass error instead of biasing the point. */
     uint32_t buf_offset;
+    /* mbx_point_spec.batch_first: nobs for a pass its pilot sized (about
+     * pass_floor long: one batch), 0 for a fixed count (which may be long:
+     * the engine's own batches keep it stoppable). */
+    size_t batch_first;
     double wait; /* WAIT: seconds to idle (at most 0.05; nothing to report) */
 } mbx_sched_req;
 

@@ -182,7 +182,7 @@ case $case in
         else
             check_exit $((128 + sig))
         fi
-        re="^mpibex: stopped by signal $sig: ([0-9]+) points finished and are in $out(; the point in flight \(.*\) was dropped)?; continue with --resume$"
+        re="^mpibex: stopped by signal $sig: ([0-9]+) points finished and are in $out(; [0-9]+ passes of [0-9]+ unfinished points are in its journal)?; continue with --resume$"
         ;;
     sigterm_hung | sigkill_rank1)
         [ "$code" -ne 0 ] && pass "exit non-zero ($code)" || fail "exit 0 after a rank died"

@@ -107,7 +107,7 @@ stop_within() {
         fail "took $took ms after SIG$1 (bound $3 s)"
 }
 stopped_re() { # SIGNAL [WHO]
-    echo "^mpibex: stopped by signal $1${2:-}: [0-9]+ points finished and are in $work/r\.csv(; the point in flight \(.*\) was dropped)?; continue with --resume$"
+    echo "^mpibex: stopped by signal $1${2:-}: [0-9]+ points finished and are in $work/r\.csv(; [0-9]+ passes of [0-9]+ unfinished points are in its journal)?; continue with --resume$"
 }
 
 # Runs a command with stdout a pipe whose reader has gone (every write fails
