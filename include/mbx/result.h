@@ -103,11 +103,11 @@ typedef struct mbx_result {
      * s.ci_hi the between-pass error and CI; the pooled observations' iid
      * figures are kept as iid_*. */
     size_t passes;
-    double pass_span;                   /* seconds from the first pass's start to the last's end */
+    double pass_span; /* seconds from the first pass's start to the last's end */
     double iid_stderr, iid_ci_lo, iid_ci_hi; /* pooled observations, as if iid */
-    size_t levels;                      /* machine levels the passes ran at (0: unknown) */
+    size_t levels;                           /* machine levels the passes ran at (0: unknown) */
     double level_lo, level_hi; /* median of the pass medians at the fastest and slowest level */
-    mbx_window_stats window; /* window sync: how the point's windows moved */
+    mbx_window_stats window;   /* window sync: how the point's windows moved */
 } mbx_result;
 
 #define MBX_RESULT_NCOLS 51

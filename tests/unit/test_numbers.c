@@ -158,7 +158,7 @@ static void one_100x_observation_is_an_event(void **state)
     mbx_result_fields f;
     mbx_result_format(&r, &f);
     assert_int_equal(col("events"), col("faults") - 1); /* events, then faults, last */
-    assert_int_equal(col("faults"), 42); /* then the pass columns (format 3) */
+    assert_int_equal(col("faults"), 42);                /* then the pass columns (format 3) */
     assert_string_equal(f.field[col("events")], "1");
     assert_string_equal(f.field[col("status")], "UNSETTLED");
     r.events = 0;
