@@ -33,9 +33,8 @@ typedef struct mbx_stop_rule {
 
 #define MBX_STOP_DEFAULT_EPS 0.03
 #define MBX_NMIN_DEFAULT 16
-#define MBX_NMAX_DEFAULT                                                                           \
-    20000                       /* in passes (mbx/sched.h): per pass; a 1 ms pass of a 50 ns call  \
-                                 */
+/* In passes (mbx/sched.h), per pass: a 1 ms pass of a 50 ns call. */
+#define MBX_NMAX_DEFAULT 20000
 #define MBX_NMAX_LIMIT 10000000 /* largest n_max or fixed:N accepted */
 
 typedef enum mbx_stop_verdict {
