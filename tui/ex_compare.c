@@ -249,7 +249,7 @@ void ex_draw_ratio_table(explorer *x, const mbx_rect *r)
     const ex_point *pa[256], *pb[256];
     int n = ex_compare_ratios(x, xs, ra, pa, pb, 256), wide = r->w - 1 >= 39;
     ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL,
-           n ? "A/B, p of pass medians (interleaved)" : "A/B: no common x yet");
+           n ? "A/B, p (pass medians)" : "A/B: no common x yet");
     int top = r->y + 1, x0 = r->x + 1;
     /* Columns: x, [A, B,] A/B, p, stars, verdict. */
     int wx = 6, wv = wide ? 7 : 0, wr = 5, wp = 5, ws = 3; /* 39 columns wide, 23 narrow */
