@@ -595,7 +595,14 @@ int mbx_sched_pass_done(mbx_sched *s, const mbx_sched_pass_report *rep)
     spoint *p = &s->pt[i];
     int pilot = s->out_req.pilot;
     s->outstanding = 0;
-    if (pilot && !bad) {
+    if (pilot && bad) {
+        /* Eight observations are too few to judge a point by: its passes
+         * take the fewest observations, and the first of them decides. */
+        s->st.pilots++;
+        p->per_pass = s->cv[p->curve].nmin;
+        return MBX_OK;
+    }
+    if (pilot) {
         s->st.pilots++;
         double n = ceil(s->o.pass_floor / med * (1 - 1e-9)); /* 1 ms / 1 us is 1000 */
         const scurve *cv = &s->cv[p->curve];

@@ -329,6 +329,13 @@ static void unreliable_pass_is_final(void **state)
     r.status = MBX_POINT_UNRELIABLE;
     r.s.median = NAN;
     mbx_sched_pass_report rep = {&r, NULL, 0, 0, 1e-3};
+    /* An UNRELIABLE pilot is not a verdict: the first pass follows, with
+     * the fewest observations; its UNRELIABLE is. */
+    assert_true(rq.pilot);
+    assert_int_equal(mbx_sched_pass_done(s, &rep), MBX_OK);
+    assert_int_equal(mbx_sched_next(s, 1e-3, &rq), MBX_SCHED_PASS);
+    assert_false(rq.pilot);
+    assert_int_equal(rq.nobs, MBX_SCHED_PASS_NMIN);
     assert_int_equal(mbx_sched_pass_done(s, &rep), MBX_OK);
     assert_int_equal(mbx_sched_next(s, 1e-3, &rq), MBX_SCHED_DONE);
     mbx_result out;
