@@ -255,6 +255,7 @@ static int point_refresh(explorer *x, ex_point *p)
         return 0;
     r.label = "explorer";
     r.refined = p->origin != EX_GRID;
+    r.stop = x->meas.stop; /* the target; each pass took a fixed count */
     p->r = r;
     if (p->state == EX_PENDING)
         p->state = EX_RUNNING;

@@ -33,15 +33,19 @@ small=$((g_2_200000 - g_2_1000))
 [ "$small" -ge 1500 ] && pass "rank 0 memory grows with observations (+$small KiB for 199 000 more)" ||
   fail "rank 0 memory did not grow with observations (+$small KiB)"
 d=$((g_${big}_200000 - g_2_200000))
-[ "${d#-}" -le 1024 ] &&
+# Ranks times observations would be 25 MiB at 16 ranks; measured in passes
+# the scheduler keeps a pooled copy as well, and the allocators' rounding
+# differs by a MiB or so from run to run.
+[ "${d#-}" -le 4096 ] &&
   pass "rank 0 memory does not grow with ranks ($big vs 2 ranks at 200 000 observations: $d KiB)" ||
   fail "rank 0 memory grows with ranks ($big vs 2 ranks: $d KiB)"
 
-# 2. The quick plan on an oversubscribed job (few observations a point).
+# 2. The quick plan on an oversubscribed job (two short passes a point).
 out=$dir/scale_quick_$big.csv
 rm -f "$out" "${out%.csv}".*
 if "$mpiexec" "$npflag" "$big" "$mpibex" run "$(dirname "$0")/../../samples/quick.ini" \
-    --nmin 4 --nmax 8 -q -o "$out" >"$dir/scale_quick_$big.log" 2>&1; then
+    --nmin 4 --nmax 8 --passes 2 --max-passes 2 --span 0 -q -o "$out" \
+    >"$dir/scale_quick_$big.log" 2>&1; then
   pass "quick plan on $big ranks"
 else
   cat "$dir/scale_quick_$big.log"
