@@ -26,6 +26,7 @@ typedef struct spoint {
     size_t nobs, capobs;
     mbx_result last; /* the last pass's row: everything but the statistics */
     int bad;         /* a pass was UNRELIABLE or INVALID: last holds it */
+    int cut;         /* a pass took fewer observations than asked (a time bound) */
     size_t batches, invalid, events, faults;
     double wall;
     int fed; /* its value went to the curve's refinement at least once */
@@ -377,7 +378,8 @@ static int make_final(mbx_sched *s, size_t i)
         return MBX_OK;
     p->final = 1;
     mbx_passes_result r;
-    if (p->npass && !p->bad && point_state(s, p, &r) == MBX_OK && r.verdict == MBX_PASSES_SETTLED)
+    if (p->npass && !p->bad && !p->cut && point_state(s, p, &r) == MBX_OK &&
+        r.verdict == MBX_PASSES_SETTLED)
         s->st.settled++;
     return push_final(s, i);
 }
@@ -626,9 +628,14 @@ int mbx_sched_pass_done(mbx_sched *s, const mbx_sched_pass_report *rep)
             return rc;
         return make_final(s, i);
     }
+    /* A pass cut short (window sync's time bound gave up) took fewer
+     * observations than asked: the point cannot settle, and gets no more. */
+    size_t asked = s->out_req.nobs;
+    int cut = r->s.n + r->events + r->invalid < asked;
     int rc = grow((void **)&p->pass, &p->cappass, p->npass + 1, sizeof *p->pass);
     if (rc)
         return rc;
+    p->cut |= cut;
     p->pass[p->npass++] = (mbx_pass){.median = med,
                                      .n = r->s.n ? r->s.n : 1,
                                      .t_start = rep->t_start,
@@ -639,7 +646,7 @@ int mbx_sched_pass_done(mbx_sched *s, const mbx_sched_pass_report *rep)
     mbx_passes_result pr;
     if ((rc = point_state(s, p, &pr)) != MBX_OK)
         return rc;
-    if (pr.verdict == MBX_PASSES_SETTLED || p->npass >= s->cv[p->curve].max_passes)
+    if (p->cut || pr.verdict == MBX_PASSES_SETTLED || p->npass >= s->cv[p->curve].max_passes)
         return make_final(s, i);
     return MBX_OK;
 }
@@ -696,6 +703,8 @@ static mbx_point_status status_of(const spoint *p, const mbx_passes_result *r)
 {
     if (p->bad)
         return p->last.status;
+    if (p->cut)
+        return MBX_POINT_UNSETTLED;
     return r->verdict == MBX_PASSES_SETTLED ? MBX_POINT_SETTLED : MBX_POINT_UNSETTLED;
 }
 
@@ -808,7 +817,7 @@ int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
     out->status = status_of(p, &r);
     /* Passes at two or more machine levels: the value mixes them, and the
      * row says so (the per-level medians are beside it). */
-    if (nl >= 2)
+    if (nl >= 2 && !p->cut)
         out->status = MBX_POINT_SHIFTED;
     out->probe = probe_before(s, p->pass[0].t_start);
     out->probe_after = probe_before(s, p->pass[p->npass - 1].t_end);
