@@ -12,8 +12,10 @@ rm -f "$csv" "${csv%.csv}.journal" "${csv%.csv}.env.csv" "$dir/interrupt.err" # 
 "$mpiexec" "$npflag" 2 "$mpibex" run --bench coll.bcast,coll.allreduce --sizes 4:4M:sqrt2 \
   --stop stderr:0.2% --nmax 200000 -q -o "$csv" >/dev/null 2>"$dir/interrupt.err" &
 pid=$!
-for _ in $(seq 1 200); do   # wait until at least 3 points are on disk
-  [ -f "$csv" ] && [ "$(wc -l <"$csv")" -ge 4 ] && break
+# Wait until the run is well under way: 10 passes in its journal (rows come
+# only as points become final, all together near the end of a short run).
+for _ in $(seq 1 200); do
+  [ -f "${csv%.csv}.journal" ] && [ "$(grep -c '^pass ' "${csv%.csv}.journal")" -ge 10 ] && break
   sleep 0.05
 done
 kill -INT "$pid"
