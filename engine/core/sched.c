@@ -232,19 +232,25 @@ int mbx_sched_add_curve(mbx_sched *s, const mbx_sched_curve *c, size_t *id)
     return MBX_OK;
 }
 
+/* The point of curve at x: the one there, or a new refined one. */
+static int point_at(mbx_sched *s, size_t curve, uint64_t x, size_t *idx)
+{
+    long i = find_point(s, curve, x);
+    if (i >= 0) {
+        *idx = (size_t)i;
+        return MBX_OK;
+    }
+    return add_point(s, curve, x, 1, idx);
+}
+
 int mbx_sched_keep(mbx_sched *s, size_t curve, uint64_t x, int refined, double y)
 {
     if (!s || curve >= s->ncv || s->started || (!isnan(y) && !(y > 0 && isfinite(y))))
         return MBX_E_INVAL;
-    long i = find_point(s, curve, x);
     size_t idx;
-    if (i < 0) {
-        int rc = add_point(s, curve, x, 1, &idx);
-        if (rc)
-            return rc;
-    } else {
-        idx = (size_t)i;
-    }
+    int rc = point_at(s, curve, x, &idx);
+    if (rc)
+        return rc;
     spoint *p = &s->pt[idx];
     p->kept = p->final = 1;
     p->refined = refined;
@@ -268,20 +274,15 @@ int mbx_sched_preload(mbx_sched *s, size_t curve, uint64_t x, int refined, const
             !(passes[k].t_start <= passes[k].t_end) || !isfinite(passes[k].t_start) ||
             !isfinite(passes[k].t_end))
             return MBX_E_INVAL;
-    long f = find_point(s, curve, x);
     size_t idx;
-    if (f < 0) {
-        int rc = add_point(s, curve, x, 1, &idx);
-        if (rc)
-            return rc;
-    } else {
-        idx = (size_t)f;
-    }
+    int rc = point_at(s, curve, x, &idx);
+    if (rc)
+        return rc;
     spoint *p = &s->pt[idx];
     if (p->kept)
         return MBX_E_INVAL;
     p->refined = refined;
-    int rc = grow((void **)&p->pass, &p->cappass, p->npass + n, sizeof *p->pass);
+    rc = grow((void **)&p->pass, &p->cappass, p->npass + n, sizeof *p->pass);
     if (rc)
         return rc;
     for (size_t k = 0; k < n; k++) {
