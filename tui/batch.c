@@ -709,7 +709,8 @@ static void progress_line(run_state *st, int force)
  * be written the row is taken back, so a row always has its observations
  * (a point without them is measured again on --resume). Returns 0, or the
  * exit code after write_failure's message. */
-static int write_result(run_state *st, const mbx_result *r, const double *obs, size_t nobs)
+static int write_result(run_state *st, const mbx_result *r, const double *obs, size_t nobs,
+                        const size_t *seg, size_t nseg)
 {
     long long mark = mbx_csv_writer_mark(st->csv);
     if (st->csv) {
@@ -728,7 +729,7 @@ static int write_result(run_state *st, const mbx_result *r, const double *obs, s
         }
     }
     if (st->obs) {
-        char procs[16], bytes[24], idx[24], t[32], root[16] = "", param[24] = "";
+        char procs[16], bytes[24], idx[24], t[32], root[16] = "", param[24] = "", pass[24];
         snprintf(procs, sizeof procs, "%d", r->procs);
         snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)r->bytes);
         if (r->root >= 0)
@@ -736,11 +737,18 @@ static int write_result(run_state *st, const mbx_result *r, const double *obs, s
         if (r->param_name)
             snprintf(param, sizeof param, "%lld", (long long)r->param);
         int rc = mbx_csv_writer_hold(st->obs);
+        /* pass: the measured pass each observation belongs to (seg counts
+         * them, in order); a compare takes the pass medians as samples. */
+        size_t k = 0, left = nseg ? seg[0] : nobs;
         for (size_t i = 0; rc >= 0 && i < nobs; i++) {
+            while (left == 0 && k + 1 < nseg)
+                left = seg[++k];
+            left -= left > 0;
             snprintf(idx, sizeof idx, "%zu", i);
+            snprintf(pass, sizeof pass, "%zu", k);
             mbx_obs_format_us(obs[i], t, sizeof t);
             const char *f[MBX_OBS_NCOLS] = {
-                r->benchmark, procs, bytes, idx, t, r->label ? r->label : "", root, param};
+                r->benchmark, procs, bytes, idx, t, r->label ? r->label : "", root, param, pass};
             rc = mbx_csv_writer_row(st->obs, f);
         }
         if (rc >= 0)
@@ -1094,7 +1102,7 @@ static void window_note(run_state *st, const mbx_result *r, const char *name)
 /* A point's row is in: print it, write it (row and pooled observations),
  * count it. Returns 0 or an exit code. */
 static int finish_point(run_state *st, const pointref *p, mbx_result *r, const double *obs,
-                        size_t nobs)
+                        size_t nobs, const size_t *seg, size_t nseg)
 {
     mbx_point_spec spec;
     char key[MBX_KEY_MAX];
@@ -1108,7 +1116,7 @@ static int finish_point(run_state *st, const pointref *p, mbx_result *r, const d
     window_note(st, r, r->benchmark);
     if ((rc = mbx_journal_begin(st->journal, key, p->refined)) < 0)
         return write_failure(st, st->journal_path, rc);
-    if ((rc = write_result(st, r, obs, nobs)) != 0)
+    if ((rc = write_result(st, r, obs, nobs, seg, nseg)) != 0)
         return rc;
     st->counts[r->status]++;
     st->done++;
@@ -1491,9 +1499,10 @@ static int flush_final(run_state *st, mbx_sched *sch)
             }
             /* Curves were added in series order: a curve's index is its series'. */
             pointref p = {&st->ser[in.curve], in.x, in.refined};
-            size_t nobs;
+            size_t nobs, nseg;
             const double *obs = mbx_sched_obs(sch, idx[k], &nobs);
-            int code = finish_point(st, &p, &r, obs, nobs);
+            const size_t *seg = mbx_sched_obs_passes(sch, idx[k], &nseg);
+            int code = finish_point(st, &p, &r, obs, nobs, seg, nseg);
             if (code)
                 return code;
         }

@@ -358,6 +358,7 @@ void ex_points_free(explorer *x)
 {
     for (size_t i = 0; x->pts && i < x->npts; i++) {
         free(x->pts[i].obs);
+        free(x->pts[i].oseg);
         free(x->pts[i].pm);
     }
     free(x->pts);
@@ -376,18 +377,23 @@ static int write_obs(explorer *x, const char *path)
         const mbx_result *r = &p->r;
         if (p->state != EX_DONE)
             continue;
-        char procs[16], bytes[24], idx[24], t[32], root[16] = "", param[24] = "";
+        char procs[16], bytes[24], idx[24], t[32], root[16] = "", param[24] = "", pass[24];
         snprintf(procs, sizeof procs, "%d", r->procs);
         snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)r->bytes);
         if (r->root >= 0)
             snprintf(root, sizeof root, "%d", r->root);
         if (r->param_name)
             snprintf(param, sizeof param, "%lld", (long long)r->param);
+        size_t s = 0, left = p->noseg ? p->oseg[0] : p->nobs;
         for (size_t k = 0; rc >= 0 && k < p->nobs; k++) {
+            while (left == 0 && s + 1 < p->noseg)
+                left = p->oseg[++s];
+            left -= left > 0;
             snprintf(idx, sizeof idx, "%zu", k);
+            snprintf(pass, sizeof pass, "%zu", s);
             mbx_obs_format_us(p->obs[k], t, sizeof t);
             const char *f[MBX_OBS_NCOLS] = {
-                r->benchmark, procs, bytes, idx, t, r->label ? r->label : "", root, param};
+                r->benchmark, procs, bytes, idx, t, r->label ? r->label : "", root, param, pass};
             rc = mbx_csv_writer_row(w, f);
         }
     }

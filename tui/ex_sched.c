@@ -134,6 +134,7 @@ int ex_sched_begin(explorer *x)
             dup = x->pts[j].curve == c && point_x(x, &x->pts[j]) == (uint64_t)ex_point_x(p, dim);
         if (dup) {
             free(p->obs);
+            free(p->oseg);
             free(p->pm);
             continue;
         }
@@ -215,7 +216,8 @@ static void sync_points(explorer *x)
         ex_point np = x->pts[cv->tmpl];
         memset(&np.r, 0, sizeof np.r);
         np.obs = np.pm = NULL; /* the template's stay its own */
-        np.nobs = np.npm = np.passes = 0;
+        np.oseg = NULL;
+        np.nobs = np.noseg = np.npm = np.passes = 0;
         np.state = EX_PENDING;
         np.rel = NAN;
         np.sp = k;
@@ -311,11 +313,19 @@ static void finalize(explorer *x, ex_point *p)
     size_t n = 0;
     const double *obs = mbx_sched_obs(x->sched, p->sp, &n);
     free(p->obs);
+    free(p->oseg);
     p->obs = NULL;
-    p->nobs = 0;
+    p->oseg = NULL;
+    p->nobs = p->noseg = 0;
     if (obs && n && (p->obs = malloc(n * sizeof *p->obs))) {
         memcpy(p->obs, obs, n * sizeof *p->obs);
         p->nobs = n;
+    }
+    size_t ns = 0;
+    const size_t *seg = mbx_sched_obs_passes(x->sched, p->sp, &ns);
+    if (p->obs && seg && ns && (p->oseg = malloc(ns * sizeof *p->oseg))) {
+        memcpy(p->oseg, seg, ns * sizeof *p->oseg);
+        p->noseg = ns;
     }
     x->ndone++;
     x->nrefined += (size_t)(p->origin != EX_GRID);

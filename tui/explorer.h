@@ -92,6 +92,8 @@ typedef struct ex_point {
     mbx_result r;  /* valid when EX_RUNNING with passes, and EX_DONE */
     double *obs;   /* EX_DONE: the observations of all its passes, seconds; owned */
     size_t nobs;
+    size_t *oseg; /* EX_DONE: observations of each measured pass, in order; owned */
+    size_t noseg;
     double *pm; /* the pass medians so far, in the order measured; owned */
     size_t npm;
 } ex_point;

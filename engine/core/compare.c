@@ -28,6 +28,7 @@ struct ckey {
     int usable; /* the status lets its values count (not UNRELIABLE, not INVALID) */
     double *v;  /* the sample, seconds */
     size_t nv, cap;
+    unsigned long long *pass; /* an observation file's pass column, beside v; NULL: none */
 };
 
 struct side {
@@ -58,6 +59,7 @@ static void side_free(struct side *s)
         for (int t = 0; t < NTEXT; t++)
             free(s->key[i].text[t]);
         free(s->key[i].v);
+        free(s->key[i].pass);
     }
     free(s->key);
     memset(s, 0, sizeof *s);
@@ -145,6 +147,24 @@ static int push(struct ckey *k, double x)
     return MBX_OK;
 }
 
+/* x with the pass it was observed in (an observation file with a pass
+ * column): the pass numbers are kept beside the values. */
+static int push_pass(struct ckey *k, double x, unsigned long long pass)
+{
+    size_t cap = k->cap;
+    int rc = push(k, x);
+    if (rc < 0)
+        return rc;
+    if (k->pass == NULL || k->cap != cap) {
+        unsigned long long *p = realloc(k->pass, k->cap * sizeof *p);
+        if (p == NULL)
+            return MBX_E_NOMEM;
+        k->pass = p;
+    }
+    k->pass[k->nv - 1] = pass;
+    return MBX_OK;
+}
+
 typedef int (*row_fn)(struct side *s, const char *const *text, unsigned long long procs,
                       unsigned long long bytes, double median, int usable);
 
@@ -156,7 +176,7 @@ struct reading {
     const char *const *names; /* required columns */
     int nreq;
     int col[(int)NREQ > (int)NOREQ ? (int)NREQ : (int)NOREQ];
-    int c_label, c_root, c_op, c_param;
+    int c_label, c_root, c_op, c_param, c_pass;
     size_t ncols; /* the header's; 0 before it */
     row_fn fn;    /* results rows; NULL for an observation file */
     char *msg;
@@ -185,6 +205,7 @@ static int header(struct reading *rd, char *const *f, size_t n)
     rd->c_root = mbx_csv_col(hdr, n, "root");
     rd->c_op = mbx_csv_col(hdr, n, "op");
     rd->c_param = mbx_csv_col(hdr, n, "param");
+    rd->c_pass = mbx_csv_col(hdr, n, "pass");
     rd->ncols = n;
     return MBX_OK;
 }
@@ -274,7 +295,63 @@ static int obs_row(void *ctx, char *const *cell, size_t n, size_t line)
     struct ckey *k = find(rd->s, text, procs, bytes);
     /* Observations of a point with no results row (the point in flight
      * when a run was stopped) are not used. */
-    return k != NULL && k->usable ? push(k, x * 1e-6) : MBX_OK;
+    if (k == NULL || !k->usable)
+        return MBX_OK;
+    if (rd->c_pass < 0)
+        return push(k, x * 1e-6);
+    unsigned long long pass;
+    if (mbx_csv_count(cell[rd->c_pass], ULLONG_MAX, &pass) < 0)
+        return bad_field(rd, line, "pass", "a whole number, 0 <= pass", cell[rd->c_pass]);
+    if (k->nv > 0 && k->pass == NULL) {
+        mbx_msgf(rd->msg, rd->msglen, "%s:%zu: pass: a point's observations are in passes or not",
+                 rd->path, line);
+        return MBX_E_PROTO;
+    }
+    return push_pass(k, x * 1e-6, pass);
+}
+
+static int cmp_pass_value(const void *a, const void *b)
+{
+    const double *x = a, *y = b; /* pairs (pass, value) */
+    if (x[0] != y[0])
+        return (x[0] > y[0]) - (x[0] < y[0]);
+    return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* A point measured in passes: its sample becomes its pass medians, the
+ * units the explorer's compare view tests (passes are time-separated;
+ * the observations within one are not independent draws). */
+static int to_pass_medians(struct ckey *k)
+{
+    if (k->pass == NULL || k->nv == 0)
+        return MBX_OK;
+    double *pv = malloc(2 * k->nv * sizeof *pv);
+    if (pv == NULL)
+        return MBX_E_NOMEM;
+    for (size_t i = 0; i < k->nv; i++) {
+        pv[2 * i] = (double)k->pass[i];
+        pv[2 * i + 1] = k->v[i];
+    }
+    qsort(pv, k->nv, 2 * sizeof *pv, cmp_pass_value);
+    double *one = malloc(k->nv * sizeof *one);
+    if (one == NULL) {
+        free(pv);
+        return MBX_E_NOMEM;
+    }
+    size_t nm = 0;
+    for (size_t b = 0; b < k->nv;) {
+        size_t e = b;
+        while (e < k->nv && pv[2 * e] == pv[2 * b])
+            one[e - b] = pv[2 * e + 1], e++;
+        k->v[nm++] = mbx_stats_quantile_sorted(one, e - b, 0.5);
+        b = e;
+    }
+    free(one);
+    free(pv);
+    free(k->pass);
+    k->pass = NULL;
+    k->nv = nm;
+    return MBX_OK;
 }
 
 /* Every row of the file at path through the reading's callbacks; the
@@ -343,6 +420,11 @@ static int read_obs(struct side *s, const char *path, char *msg, size_t msglen)
                          .msglen = msglen};
     int rc = read_file(&rd, obs_row);
     free(obs);
+    if (rc < 0 || rd.c_pass < 0)
+        return rc;
+    s->kind = "pass medians";
+    for (size_t i = 0; i < s->n && rc >= 0; i++)
+        rc = to_pass_medians(&s->key[i]);
     return rc;
 }
 

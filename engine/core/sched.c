@@ -24,6 +24,8 @@ typedef struct spoint {
     size_t npass, cappass;
     double *obs;
     size_t nobs, capobs;
+    size_t *oseg; /* observations of each measured pass, in order (sum: nobs) */
+    size_t noseg, caposeg;
     mbx_result last; /* the last pass's row: everything but the statistics */
     int bad;         /* a pass was UNRELIABLE or INVALID: last holds it */
     int cut;         /* a pass took fewer observations than asked (a time bound) */
@@ -142,6 +144,7 @@ void mbx_sched_free(mbx_sched *s)
     for (size_t i = 0; i < s->npt; i++) {
         free(s->pt[i].pass);
         free(s->pt[i].obs);
+        free(s->pt[i].oseg);
     }
     free(s->cv);
     free(s->pt);
@@ -578,8 +581,11 @@ static int keep_obs(mbx_sched *s, spoint *p, const double *obs, size_t n)
     int rc = grow((void **)&p->obs, &p->capobs, p->nobs + n, sizeof *p->obs);
     if (rc)
         return rc;
+    if ((rc = grow((void **)&p->oseg, &p->caposeg, p->noseg + 1, sizeof *p->oseg)) != MBX_OK)
+        return rc;
     memcpy(p->obs + p->nobs, obs, n * sizeof *obs);
     p->nobs += n;
+    p->oseg[p->noseg++] = n;
     return MBX_OK;
 }
 
@@ -624,6 +630,7 @@ int mbx_sched_pass_done(mbx_sched *s, const mbx_sched_pass_report *rep)
         /* The point's row is this pass's, with this pass's observations. */
         p->bad = 1;
         p->nobs = 0;
+        p->noseg = 0;
         int rc = keep_obs(s, p, rep->obs, rep->nobs);
         if (rc)
             return rc;
@@ -836,6 +843,18 @@ const double *mbx_sched_obs(const mbx_sched *s, size_t i, size_t *n)
     if (n)
         *n = s->pt[i].nobs;
     return s->pt[i].obs;
+}
+
+const size_t *mbx_sched_obs_passes(const mbx_sched *s, size_t i, size_t *n)
+{
+    if (!s || i >= s->npt) {
+        if (n)
+            *n = 0;
+        return NULL;
+    }
+    if (n)
+        *n = s->pt[i].noseg;
+    return s->pt[i].oseg;
 }
 
 const double *mbx_sched_pass_medians(const mbx_sched *s, size_t i, size_t *n)

@@ -47,7 +47,7 @@ typedef struct mbx_compare_summary {
     size_t faster, slower;       /* A faster ('<'), A slower ('>') */
     size_t same;                 /* not distinguishable ('=') */
     size_t only_a, only_b;       /* points on one side only */
-    const char *kind_a, *kind_b; /* "launches" or "observations" */
+    const char *kind_a, *kind_b; /* "launches", "pass medians" or "observations" */
 } mbx_compare_summary;
 
 /* Load both sides and test every common point at level alpha (0 < alpha <

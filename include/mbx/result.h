@@ -153,7 +153,7 @@ void mbx_result_format(const mbx_result *r, mbx_result_fields *out);
 /* Columns of the raw-observation file (OUT.obs.csv): the point's key
  * (benchmark, procs, bytes, label, root, param as in the results; root and
  * param empty where they do not apply), the observation's index and time. */
-#define MBX_OBS_NCOLS 8
+#define MBX_OBS_NCOLS 9
 extern const char *const mbx_obs_columns[MBX_OBS_NCOLS];
 
 #endif

@@ -252,6 +252,12 @@ MBX_NODISCARD int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out);
  * until the next call into s. */
 const double *mbx_sched_obs(const mbx_sched *s, size_t i, size_t *n);
 
+/* How the observations of mbx_sched_obs divide into passes: n counts,
+ * one a measured pass in the order measured, summing to the observations
+ * (passes preloaded from a journal have none and are not in it). Valid
+ * until the next call into s. For the `pass` column of --raw. */
+const size_t *mbx_sched_obs_passes(const mbx_sched *s, size_t i, size_t *n);
+
 /* The pass medians of point i in the order measured (n of them), valid
  * until the next call into s: the units of a fair comparison of two
  * interleaved points (mbx_wilcoxon on pass medians). */

@@ -78,18 +78,24 @@ static void write_results(const char *path, const mbx_result *r, size_t n)
     assert_int_equal(mbx_csv_writer_close(w), MBX_OK);
 }
 
-/* Observations of r: n values base, base + step, ... (microseconds). */
+/* Observations per pass in the files written next (obs_open, write_obs):
+ * 0 writes an observation file of format 2, without the pass column. */
+static size_t g_per_pass;
+
+/* Observations of r: n values base, base + step, ... (microseconds); with
+ * g_per_pass, observation i is in pass i / g_per_pass. */
 static void write_obs(mbx_csv_writer *w, const mbx_result *r, size_t n, double base, double step)
 {
     for (size_t i = 0; i < n; i++) {
-        char procs[16], bytes[24], obs[16], t[32], root[16];
+        char procs[16], bytes[24], obs[16], t[32], root[16], pass[16];
         snprintf(procs, sizeof procs, "%d", r->procs);
         snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)r->bytes);
         snprintf(obs, sizeof obs, "%zu", i);
         snprintf(t, sizeof t, "%.4f", base + step * (double)i);
         snprintf(root, sizeof root, "%d", r->root);
+        snprintf(pass, sizeof pass, "%zu", g_per_pass ? i / g_per_pass : 0);
         const char *f[MBX_OBS_NCOLS] = {
-            r->benchmark, procs, bytes, obs, t, r->label, r->root >= 0 ? root : "", ""};
+            r->benchmark, procs, bytes, obs, t, r->label, r->root >= 0 ? root : "", "", pass};
         assert_int_equal(mbx_csv_writer_row(w, f), MBX_OK);
     }
 }
@@ -99,7 +105,8 @@ static mbx_csv_writer *obs_open(const char *results)
     char *p = mbx_csv_sidecar(results, ".obs.csv");
     mbx_csv_writer *w;
     assert_non_null(p);
-    assert_int_equal(mbx_csv_writer_open(p, mbx_obs_columns, MBX_OBS_NCOLS, &w), MBX_OK);
+    size_t ncols = MBX_OBS_NCOLS - (g_per_pass == 0); /* pass is the last column */
+    assert_int_equal(mbx_csv_writer_open(p, mbx_obs_columns, ncols, &w), MBX_OK);
     free(p);
     return w;
 }
@@ -276,6 +283,64 @@ static void normal_approximation(void **state)
     assert_true(p->w.z < -3);
     assert_float_equal(p->w.shift, -0.2e-6, 1e-12);
     mbx_compare_free(c);
+}
+
+/* Observations in passes (format 3): a point's sample is its pass
+ * medians, the units the explorer's compare view tests. 5 passes of 9
+ * observations each; pass p of A holds 1.0 + 0.1 p + 0.01 i (i = 0..8), its
+ * median 1.04 + 0.1 p; B is A plus 1 us. 45 observations a side would give
+ * p near 1e-16; 5 pass medians a side give the exact 2 / C(10, 5). */
+static void pass_medians(void **state)
+{
+    (void)state;
+    mbx_result r = row("pingpong.send_recv", 8, 1.0, OK);
+    g_per_pass = 9; /* obs_open writes the pass column */
+    write_results(tmp("P1.csv"), &r, 1);
+    write_results(tmp("P2.csv"), &r, 1);
+    mbx_csv_writer *w[2] = {obs_open(tmp("P1.csv")), obs_open(tmp("P2.csv"))};
+    /* observation i: pass i / 9, value 1.0 + side + 0.1 (i / 9) + 0.01 (i % 9) */
+    for (int side = 0; side < 2; side++) {
+        for (size_t i = 0; i < 45; i++) {
+            char obs[16], t[32], pass[16];
+            snprintf(obs, sizeof obs, "%zu", i);
+            snprintf(t, sizeof t, "%.4f", 1.0 + side + 0.1 * (double)(i / 9) + 0.01 * (double)(i % 9));
+            snprintf(pass, sizeof pass, "%zu", i / 9);
+            const char *f[MBX_OBS_NCOLS] = {"pingpong.send_recv", "2", "8", obs, t, "cli", "", "",
+                                            pass};
+            assert_int_equal(mbx_csv_writer_row(w[side], f), MBX_OK);
+        }
+        assert_int_equal(mbx_csv_writer_close(w[side]), MBX_OK);
+    }
+    g_per_pass = 0;
+    mbx_compare *c = NULL;
+    assert_int_equal(mbx_compare_load(tmp("P1.csv"), tmp("P2.csv"), 0.05, &c, NULL, 0), MBX_OK);
+    mbx_compare_summary s;
+    mbx_compare_summarize(c, &s);
+    assert_string_equal(s.kind_a, "pass medians");
+    assert_string_equal(s.kind_b, "pass medians");
+    const mbx_cmp_point *p = mbx_compare_get(c, 0);
+    assert_int_equal(p->n_a, 5);
+    assert_int_equal(p->n_b, 5);
+    assert_float_equal(p->median_a, 1.24e-6, 1e-12);
+    assert_float_equal(p->median_b, 2.24e-6, 1e-12);
+    assert_true(p->w.exact);
+    assert_float_equal(p->w.p_two_sided, 2.0 / 252.0, 1e-12);
+    assert_int_equal(p->verdict, '<');
+    mbx_compare_free(c);
+
+    /* A pass field that is no count is refused, by file, line and column. */
+    write_results(tmp("P3.csv"), &r, 1);
+    FILE *f = fopen(tmp("P3.obs.csv"), "wb");
+    assert_non_null(f);
+    fputs("benchmark,procs,bytes,obs,time_us,label,root,param,pass\n"
+          "pingpong.send_recv,2,8,0,1.0,cli,,,first\n",
+          f);
+    assert_int_equal(fclose(f), 0);
+    char msg[256];
+    assert_int_equal(mbx_compare_load(tmp("P3.csv"), tmp("P1.csv"), 0.05, &c, msg, sizeof msg),
+                     MBX_E_PROTO);
+    assert_non_null(strstr(msg, "P3.obs.csv:2: pass: expected a whole number"));
+    assert_null(c);
 }
 
 /* An UNRELIABLE point's observations are not used: the point is B's only. */
@@ -509,7 +574,7 @@ int main(void)
         cmocka_unit_test(samples_known_values), cmocka_unit_test(observations),
         cmocka_unit_test(normal_approximation), cmocka_unit_test(unreliable_observations),
         cmocka_unit_test(launch_directories),   cmocka_unit_test(ignoring_key_parts),
-        cmocka_unit_test(refuses_bad_input),
+        cmocka_unit_test(refuses_bad_input),    cmocka_unit_test(pass_medians),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
