@@ -89,7 +89,8 @@ else
 fi
 # Sections A and B are the same measurement: their twins give the transient
 # (the job's first point above 4 KiB against its twin measured later) and
-# the fairness comparison; both count in calibration and spread.
+# the fairness comparison; both count in calibration and spread. Section S
+# (Ssend at 1 B) is the difference the comparison must find.
 cat >"$out/honesty.ini" <<PLAN
 # bench/honesty.sh: calibration, launch spread, transient, fairness
 [A]
@@ -99,6 +100,11 @@ sizes = $sizes
 [B]
 bench = pingpong.send_recv, coll.allreduce
 sizes = $sizes
+
+# Send vs Ssend at 1 B: a difference the comparison must find
+[S]
+bench = pingpong.ssend_recv
+sizes = 1
 PLAN
 cat >"$out/time.ini" <<'PLAN'
 # bench/honesty.sh: the default ping-pong curve timed against osu_latency

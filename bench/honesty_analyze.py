@@ -165,8 +165,9 @@ def analyse_launches(d, shift, mpibex):
         t2, h2, _ = coverage("ci95_iid_lo_us", "ci95_iid_hi_us")
         print("calibration of the within-burst iid CI (ci95_iid_*): %s of %d pairs"
               % (pct(h2 / t2 if t2 else None), t2))
-    TABLE.append(("calibration", pct(share), ">= 90 %",
+    TABLE.append(("calibration (one launch's CI)", pct(share), ">= 90 %",
                   "n/a" if share is None else ("yes" if share >= 0.90 else "no")))
+    repeat_calibration(files, mpibex)
 
     # --- launch spread within one level
     vals = [launch_level_value(f, rows) for f, rows in zip(files, launches)]
@@ -296,49 +297,119 @@ def analyse_launches(d, shift, mpibex):
     return True
 
 
-def write_split(src_rows, header, label, path):
+def merged_ci(mpibex, files, out):
+    """`mpibex merge` of the launch files: key -> (ci95_lo_us, ci95_hi_us)."""
+    res = subprocess.run([mpibex, "merge"] + list(files) + ["-o", out, "--force"],
+                         capture_output=True, text=True)
+    if res.returncode != 0:
+        log("merge failed (%d): %s" % (res.returncode, res.stderr.strip()))
+        return None
+    ci = {}
+    for r in read_rows(out):
+        lo, hi = num(r.get("ci95_lo_us")), num(r.get("ci95_hi_us"))
+        if lo is not None and hi is not None:
+            ci[r["_key"]] = (lo, hi)
+    return ci
+
+
+def repeat_calibration(files, mpibex, k=5):
+    """The CI over K launches (what `mpibex repeat -k K` writes: merge's
+    ci95_lo_us, ci95_hi_us over the launches' medians) against the median of
+    the OTHER launches: every K-subset of the launches (all of them up to
+    252, else 252 drawn with a fixed seed) is one repeat."""
+    print("== Calibration over launches: the CI of `mpibex merge` over %d launches (as"
+          " `mpibex repeat -k %d` writes it) against the median of the other launches" % (k, k))
+    if not mpibex:
+        print("calibration over launches: n/a (no --mpibex to run merge)")
+        TABLE.append(("calibration (repeat -k %d CI)" % k, "n/a", ">= 90 %", "n/a"))
+        return
+    if len(files) < k + 2:
+        print("calibration over launches: n/a (%d launches; needs at least %d)"
+              % (len(files), k + 2))
+        TABLE.append(("calibration (repeat -k %d CI)" % k, "n/a", ">= 90 %", "n/a"))
+        return
+    import itertools
+    import random
+    subsets = list(itertools.combinations(range(len(files)), k))
+    if len(subsets) > 252:
+        subsets = random.Random(16).sample(subsets, 252)
+    pts = [points(read_rows(f)) for f in files]
+    tmp = tempfile.mkdtemp(prefix="honesty-repeat-")
+    tot = hit = 0
+    by_size = {}
+    for j, sub in enumerate(subsets):
+        ci = merged_ci(mpibex, [files[i] for i in sub], os.path.join(tmp, "m%d.csv" % j))
+        if ci is None:
+            continue
+        others = [i for i in range(len(files)) if i not in sub]
+        for key, (lo, hi) in ci.items():
+            meds = [num(pts[i][key]["median_us"]) for i in others if key in pts[i]]
+            meds = [m for m in meds if m is not None]
+            if not meds:
+                continue
+            ok = lo <= statistics.median(meds) <= hi
+            tot += 1
+            hit += ok
+            s = by_size.setdefault(int(key[3] or 0), [0, 0])
+            s[0] += 1
+            s[1] += ok
+    share = hit / tot if tot else None
+    print("calibration over launches: %s of %d (repeat, point) pairs, %d repeats of %d launches"
+          " (target >= 90 %%)" % (pct(share), tot, len(subsets), k))
+    for size in sorted(by_size):
+        n, h = by_size[size]
+        print("calibration over launches at %s: %s of %d" % (fmt_size(size), pct(h / n), n))
+    TABLE.append(("calibration (repeat -k %d CI)" % k, pct(share), ">= 90 %",
+                  "n/a" if share is None else ("yes" if share >= 0.90 else "no")))
+
+
+def write_split(src_rows, header, keep, path):
     with open(path, "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(header)
         for r in src_rows:
-            if r.get("label") == label:
+            if keep(r):
                 w.writerow([r.get(h, "") for h in header])
 
 
-def split_launch(csv_path, tmp, tag):
-    """Sections A and B of one launch as two results files (+ observations)."""
+def split_launch(csv_path, tmp, tag, parts):
+    """Parts of one launch as results files with their observations:
+    parts maps a name to a row filter."""
     with open(csv_path, newline="", encoding="utf-8-sig") as f:
         rd = csv.DictReader(f)
         header, rows = rd.fieldnames, list(rd)
-    out = {}
-    for lab in ("A", "B"):
-        p = os.path.join(tmp, "%s-%s.csv" % (tag, lab))
-        write_split(rows, header, lab, p)
-        out[lab] = p
     obs = csv_path[:-4] + ".obs.csv"
+    orows = oh = None
     if os.path.exists(obs):
         with open(obs, newline="", encoding="utf-8-sig") as f:
             rd = csv.DictReader(f)
             oh, orows = rd.fieldnames, list(rd)
-        for lab in ("A", "B"):
-            write_split(orows, oh, lab, out[lab][:-4] + ".obs.csv")
+    out = {}
+    for name, keep in parts.items():
+        p = os.path.join(tmp, "%s-%s.csv" % (tag, name))
+        write_split(rows, header, keep, p)
+        if orows is not None:
+            write_split(orows, oh, keep, p[:-4] + ".obs.csv")
+        out[name] = p
     return out
 
 
-def compare_verdicts(mpibex, a, b):
+def compare_verdicts(mpibex, a, b, ignore="label"):
     out = a + ".cmp.csv"
-    res = subprocess.run([mpibex, "compare", a, b, "--ignore", "label", "-q", "--force",
+    res = subprocess.run([mpibex, "compare", a, b, "--ignore", ignore, "-q", "--force",
                           "-o", out], capture_output=True, text=True)
     if res.returncode != 0:
         log("compare %s %s failed (%d): %s" % (a, b, res.returncode, res.stderr.strip()))
-        return None
+        return None, ""
+    kind = re.search(r"A: .*\((.*?)\), B:", res.stdout + res.stderr)
     with open(out, newline="") as f:
-        return [r["verdict"] for r in csv.DictReader(f)]
+        return [r["verdict"] for r in csv.DictReader(f)], kind.group(1) if kind else "?"
 
 
 def fairness(files, launches, mpibex):
-    print("== Fairness: sections A and B of the same benchmarks in one run,"
-          " mpibex compare A B (Wilcoxon, alpha 0.05)")
+    print("== Fairness: sections A and B of the same benchmarks, interleaved in one run;"
+          " mpibex compare A B (Wilcoxon, alpha 0.05) on pass medians, the test of the"
+          " explorer's compare view; Send vs Ssend at 1 B (section S) must be found")
     if not mpibex:
         print("fairness: n/a (no --mpibex to run compare)")
         TABLE.append(("fairness", "n/a", ">= 95 %", "n/a"))
@@ -350,38 +421,41 @@ def fairness(files, launches, mpibex):
         return
     tmp = tempfile.mkdtemp(prefix="honesty-fair-")
     tot = same = 0
-    have_obs = all(os.path.exists(f[:-4] + ".obs.csv") for f in files)
-    if have_obs:
+    found = tried = 0
+    if all(os.path.exists(f[:-4] + ".obs.csv") for f in files):
         for f in files:
-            s = split_launch(f, tmp, os.path.basename(f)[:-4])
-            v = compare_verdicts(mpibex, s["A"], s["B"])
+            name = os.path.basename(f)[6:-4]
+            s = split_launch(f, tmp, os.path.basename(f)[:-4], {
+                "A": lambda r: r.get("label") == "A",
+                "B": lambda r: r.get("label") == "B",
+                "send1": lambda r: r.get("label") == "A" and r.get("bytes") == "1" and
+                r.get("benchmark") == "pingpong.send_recv",
+                "ssend1": lambda r: r.get("label") == "S" and r.get("bytes") == "1"})
+            v, kind = compare_verdicts(mpibex, s["A"], s["B"])
             if v is None:
                 continue
             n = sum(1 for x in v if x == "=")
             tot += len(v)
             same += n
-            print("launch %s (observations): not distinguishable at %d of %d points"
-                  % (os.path.basename(f)[6:-4], n, len(v)))
+            line = "launch %s (%s): Send vs Send not distinguishable at %d of %d points" % (
+                name, kind, n, len(v))
+            if "S" in labels:
+                w, _ = compare_verdicts(mpibex, s["send1"], s["ssend1"], "benchmark,label")
+                if w:
+                    tried += 1
+                    found += w[0] == "<"
+                    line += "; Send vs Ssend at 1 B: %s" % {
+                        "<": "A faster", ">": "A slower", "=": "same"}.get(w[0], w[0])
+            print(line)
     share = same / tot if tot else None
     print("fairness within a launch: %s of %d points not distinguishable (target >= 95 %%)"
           % (pct(share), tot))
-    TABLE.append(("fairness (within launch)", pct(share), ">= 95 %",
+    TABLE.append(("fairness Send vs Send (pass medians)", pct(share), ">= 95 %",
                   "n/a" if share is None else ("yes" if share >= 0.95 else "no")))
-    if len(files) >= 5:
-        da, db = os.path.join(tmp, "dirA"), os.path.join(tmp, "dirB")
-        os.mkdir(da)
-        os.mkdir(db)
-        for i, f in enumerate(files):
-            s = split_launch(f, tmp, "l%d" % i)
-            os.rename(s["A"], os.path.join(da, "launch-%02d.csv" % (i + 1)))
-            os.rename(s["B"], os.path.join(db, "launch-%02d.csv" % (i + 1)))
-        v = compare_verdicts(mpibex, da, db)
-        if v is not None:
-            n = sum(1 for x in v if x == "=")
-            print("fairness over launches (launch medians): not distinguishable at %d of %d"
-                  " points (%s)" % (n, len(v), pct(n / len(v) if v else None)))
-            TABLE.append(("fairness (over launches)", pct(n / len(v) if v else None),
-                          ">= 95 %", "yes" if v and n / len(v) >= 0.95 else "no"))
+    if tried:
+        print("Send vs Ssend at 1 B: Send found faster in %d of %d launches" % (found, tried))
+        TABLE.append(("Send vs Ssend at 1 B found", "%d of %d" % (found, tried), "every launch",
+                      "yes" if found == tried else "no"))
 
 
 def read_wall(path):

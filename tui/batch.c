@@ -842,18 +842,18 @@ static int probe_cb(void *ud, double *lat, double *t)
     int rc = st->be->probe(st->be, st->mon.peer, PROBE_ROUNDS, lat);
     if (rc < 0)
         return rc;
-    /* Test hook: from 0.5 s after the first probe on, probes read three
-     * times slower, so the passes of every point straddle two levels
-     * (tests/mpi/repro_tests.cmake). Counted from the first probe, not from
-     * the start: on a slow machine the settle and the pre-faulting can take
-     * longer than 0.5 s, and then every probe would read slow. */
+    /* Test hook: the probe is taken, but reads 1 us for 0.5 s from the
+     * first probe and 3 us after, so the passes of every point straddle two
+     * levels (tests/mpi/repro_tests.cmake). Fixed values, not the measured
+     * one scaled: on a loaded machine the real probe moves by 3x on its
+     * own. Counted from the first probe, not from the start: a slow start
+     * (settle, pre-faulting) would otherwise put every probe after it. */
     *t = run_clock(st) - st->t0;
     const char *hook = getenv("MBX_TEST_PROBE_SHIFT");
     if (hook && strcmp(hook, "1") == 0) {
         if (st->hook_t0 < 0)
             st->hook_t0 = *t;
-        if (*t - st->hook_t0 >= 0.5)
-            *lat *= 3.0;
+        *lat = *t - st->hook_t0 >= 0.5 ? 3e-6 : 1e-6;
     }
     return MBX_OK;
 }
@@ -1260,6 +1260,11 @@ static void pass_summary(run_state *st, const mbx_sched *sch)
            "below the target\n",
            ss.passes, ss.rounds, ss.elapsed, minp, maxp, minspan, st->sched_min_passes,
            st->sched_span);
+    /* What one launch cannot bound (issue 16, calibration): the passes
+     * re-draw buffer offsets and time, not what a launch fixes. */
+    printf("# the CI is between the passes of this launch: what a launch fixes (where buffers "
+           "and transport segments land in memory, the machine level of the job) is outside "
+           "it; 'mpibex repeat -k 5' gives a CI over launches\n");
     fflush(stdout);
 }
 

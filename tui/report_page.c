@@ -152,7 +152,9 @@ static void inputs(doc *d, const mbx_rpt *r)
             kind_text(in, kind, sizeof kind),
             pts,
             in->env_path ? in->env_path : "none",
-            in->comparable ? (in->kind == MBX_RPT_LAUNCHES ? "launch medians" : "raw observations")
+            in->comparable ? (in->kind == MBX_RPT_LAUNCHES ? "launch medians"
+                                                            : in->passes ? "pass medians"
+                                                                         : "raw observations")
                            : "none"};
         row(d, cell);
     }
@@ -422,7 +424,8 @@ static void tested(doc *d, const mbx_rpt *r, const mbx_rpt_cmp *c)
     if (s.kind_a && s.kind_b && strcmp(s.kind_a, s.kind_b) != 0)
         para(d,
              "The samples are of different kinds (%s against %s): the test then compares "
-             "single observations with medians of launches. Read it with care.",
+             "values of different spreads (observations, pass medians, launch medians). Read "
+             "it with care.",
              s.kind_a, s.kind_b);
     for (size_t i = 0; i < n; i++) {
         const mbx_cmp_point *p = mbx_compare_get(c->c, i);

@@ -5,10 +5,12 @@
 # (OUT.probe.csv before the probe_us column) and the launch spread within the
 # main level, and within it the points whose own probes stay in the level.
 # No MPI, no timing.
-# usage: honesty_analyze_check.sh ANALYZER WORKDIR
+# With MPIBEX, the calibration of the CI over launches (merge) as well.
+# usage: honesty_analyze_check.sh ANALYZER WORKDIR [MPIBEX]
 set -u
 analyzer=$1
 dir=$2
+mpibex=${3:-}
 rm -rf "$dir"
 mkdir -p "$dir"
 # shellcheck source=tests/lib.sh
@@ -68,10 +70,30 @@ expect "launch spread, worst size: 49900.0 % within level 1"
 expect "spread at 1 B, point-level filtered: 50.0 % (median over 1 points 50.0 %)"
 expect "spread at 8 KiB, point-level filtered: 5.0 % (median over 1 points 5.0 %)"
 expect "launch spread, point-level filtered, worst size: 50.0 %"
-if grep -qE '^calibration +37\.5 % +>= 90 % +no$' "$dir/out.txt"; then
+if grep -qE "^calibration \(one launch's CI\) +37\.5 % +>= 90 % +no$" "$dir/out.txt"; then
     pass "summary row"
 else
     fail "summary row: $(grep '^calibration ' "$dir/out.txt")"
+fi
+
+# The CI over launches (mpibex merge, as repeat writes it) against the
+# median of the other launches: 7 launches of one point, medians 1 (six)
+# and 10 (one). The 6 five-launch subsets without the 10 have CI [1, 1]
+# (no spread) and the other two launches' median is 5.5: missed; the 15
+# with it have CI [1, 10] around median 1 of the others: covered. 15 of 21.
+if [ -n "${mpibex:-}" ]; then
+    mkdir -p "$dir/rep"
+    for k in 1 2 3 4 5 6 7; do
+        m=$([ $k = 4 ] && echo 10 || echo 1)
+        { echo "$v2"; row 1 $m $m $m 0.50; } >"$dir/rep/launch$k.csv"
+    done
+    python3 "$analyzer" "$dir/rep" --mpibex "$mpibex" >"$dir/rep.txt" 2>&1 ||
+        fail "repeat calibration: exit $?: $(tail -3 "$dir/rep.txt")"
+    if grep -qF "calibration over launches: 71.4 % of 21 (repeat, point) pairs, 21 repeats of 5 launches" "$dir/rep.txt"; then
+        pass "calibration over launches: 15 of 21"
+    else
+        fail "calibration over launches: $(grep 'over launches' "$dir/rep.txt")"
+    fi
 fi
 # bad input: one line, exit 2
 python3 "$analyzer" "$dir/none" >/dev/null 2>"$dir/bad.txt"

@@ -73,7 +73,7 @@ real)
     cat "$dir/obs.txt"
     grep -Eq '^3 points: A faster at [0-3], slower at [0-3], not distinguishable at [0-3]; only in A: 0, only in B: 0$' \
         "$dir/obs.txt" || fail "obs compare: wrong summary"
-    grep -q "(observations), B: .* (observations)$" "$dir/obs.txt" || fail "obs compare: kinds"
+    grep -q "(pass medians), B: .* (pass medians)$" "$dir/obs.txt" || fail "obs compare: kinds (pass medians)"
     # -q: the summary only
     [ "$("$mpibex" compare -q "$rep" "$rep/launch-03.csv" | wc -l)" -eq 2 ] ||
         fail "compare -q is not two lines"

@@ -27,7 +27,8 @@ mbx_run_and_check(mpi.cache.cold.n2 2 120 ${MBX_OUT}/cache_cold.csv
 mbx_run_and_check(mpi.monitor.n1 1 60 ${MBX_OUT}/monitor1.csv
   RUN run --bench simple.wtime -q -o ${MBX_OUT}/monitor1.csv
   CHECK "--rows 1 --col probe_us= --col probe_after_us=")
-# The probe jumps to a slower level half a second into the run (test hook):
+# The probe reads 1 us, then 3 us from half a second after its first reading
+# (test hook, fixed values):
 # every point's passes (over 3 s: enough probes to tell a level) straddle
 # the two levels, and its row says so.
 mbx_run_and_check(mpi.monitor.shifted.n2 2 120 ${MBX_OUT}/monitor_shift.csv
