@@ -10,7 +10,7 @@
 #include "mbx/plan.h"
 #include "mbx/timer.h"
 
-#define MBX_SETTLE_DEFAULT 0.3
+#define MBX_SETTLE_DEFAULT 0.1
 #define MBX_SHIFT_DEFAULT 0.2
 
 typedef struct mbx_run_opts {
