@@ -87,7 +87,7 @@ typedef struct run_state {
      * whose n, quartiles and fixed counts speak of one row's observations. */
     int carry;
     double t0, last_progress;
-    double hook_t0; /* MBX_TEST_PROBE_SHIFT: the first probe's time; <0: none yet */
+    double hook_t0;        /* MBX_TEST_PROBE_SHIFT: the first probe's time; <0: none yet */
     long rss0_kib;         /* rank 0's resident memory before the first point; -1: unknown */
     mbx_window_stats wsum; /* window sync: the points' window moves, summed */
     size_t wpoints;        /* window sync: points measured */

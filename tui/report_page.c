@@ -145,17 +145,16 @@ static void inputs(doc *d, const mbx_rpt *r)
         const mbx_rpt_input *in = &r->in[i];
         char kind[64], pts[32];
         snprintf(pts, sizeof pts, "%zu", in->npt);
-        const char *cell[] = {
-            in->letter,
-            in->name,
-            in->path,
-            kind_text(in, kind, sizeof kind),
-            pts,
-            in->env_path ? in->env_path : "none",
-            in->comparable ? (in->kind == MBX_RPT_LAUNCHES ? "launch medians"
-                                                            : in->passes ? "pass medians"
-                                                                         : "raw observations")
-                           : "none"};
+        const char *cell[] = {in->letter,
+                              in->name,
+                              in->path,
+                              kind_text(in, kind, sizeof kind),
+                              pts,
+                              in->env_path ? in->env_path : "none",
+                              in->comparable ? (in->kind == MBX_RPT_LAUNCHES ? "launch medians"
+                                                : in->passes                 ? "pass medians"
+                                                                             : "raw observations")
+                                             : "none"};
         row(d, cell);
     }
     table_end(d);

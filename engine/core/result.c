@@ -22,8 +22,8 @@ const char *const mbx_result_columns[MBX_RESULT_NCOLS] = {
     "levels",      "level_lo_us",   "level_hi_us",
 };
 
-const char *const mbx_obs_columns[MBX_OBS_NCOLS] = {
-    "benchmark", "procs", "bytes", "obs", "time_us", "label", "root", "param", "pass"};
+const char *const mbx_obs_columns[MBX_OBS_NCOLS] = {"benchmark", "procs", "bytes", "obs", "time_us",
+                                                    "label",     "root",  "param", "pass"};
 
 const char *mbx_point_status_name(mbx_point_status s)
 {

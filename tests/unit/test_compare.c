@@ -303,10 +303,11 @@ static void pass_medians(void **state)
         for (size_t i = 0; i < 45; i++) {
             char obs[16], t[32], pass[16];
             snprintf(obs, sizeof obs, "%zu", i);
-            snprintf(t, sizeof t, "%.4f", 1.0 + side + 0.1 * (double)(i / 9) + 0.01 * (double)(i % 9));
+            snprintf(t, sizeof t, "%.4f",
+                     1.0 + side + 0.1 * (double)(i / 9) + 0.01 * (double)(i % 9));
             snprintf(pass, sizeof pass, "%zu", i / 9);
-            const char *f[MBX_OBS_NCOLS] = {"pingpong.send_recv", "2", "8", obs, t, "cli", "", "",
-                                            pass};
+            const char *f[MBX_OBS_NCOLS] = {
+                "pingpong.send_recv", "2", "8", obs, t, "cli", "", "", pass};
             assert_int_equal(mbx_csv_writer_row(w[side], f), MBX_OK);
         }
         assert_int_equal(mbx_csv_writer_close(w[side]), MBX_OK);

@@ -305,8 +305,8 @@ static void compares_43_with_51_results(void **state)
             snprintf(idx, sizeof idx, "%d", i);
             snprintf(t, sizeof t, "%.4f", 1.0 + k + 0.01 * i);
             snprintf(pass, sizeof pass, "%d", i / 4);
-            const char *f[MBX_OBS_NCOLS] = {"pingpong.send_recv", "2", "8", idx, t, "cli", "", "",
-                                            pass};
+            const char *f[MBX_OBS_NCOLS] = {
+                "pingpong.send_recv", "2", "8", idx, t, "cli", "", "", pass};
             assert_int_equal(mbx_csv_writer_row(w, f), MBX_OK);
         }
         assert_int_equal(mbx_csv_writer_close(w), MBX_OK);
