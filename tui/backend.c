@@ -13,6 +13,50 @@
 #include "mbx/stats.h"
 #include "thrinfo.h"
 
+/* ---- settling, on either back end ---- */
+
+typedef struct settle_clock {
+    mbx_backend *b;
+    double t0, secs;
+    int (*stop)(void *ud);
+    void *ud;
+} settle_clock;
+
+/* Rank 0 ends a round of settling barriers between two batches once the
+ * time is up or the front end says stop; the other ranks follow its
+ * POINT_END. */
+static int settle_due(void *ud, const mbx_progress *p)
+{
+    const settle_clock *sc = ud;
+    (void)p;
+    return (sc->stop && sc->stop(sc->ud)) || sc->b->now(sc->b) - sc->t0 >= sc->secs;
+}
+
+int mbx_backend_settle(mbx_backend *b, double secs, int (*stop)(void *ud), void *ud,
+                       double *spent)
+{
+    settle_clock sc = {b, b->now(b), secs, stop, ud};
+    mbx_point_spec spec = {.bench_id = mbx_bench_find("coll.barrier"),
+                           .procs = b->nranks,
+                           .stop = {.kind = MBX_STOP_FIXED, .fixed = 256},
+                           .nmin = 256,
+                           .nmax = 256};
+    int rc = 0;
+    while (b->now(b) - sc.t0 < secs && !(stop && stop(ud))) {
+        mbx_result r;
+        rc = b->measure(b, &spec, settle_due, &sc, &r, NULL, NULL);
+        if (rc == MBX_E_ABORTED) { /* the time is up, or a stop */
+            rc = 0;
+            break;
+        }
+        if (rc < 0)
+            break;
+    }
+    if (spent)
+        *spent = b->now(b) - sc.t0;
+    return rc < 0 ? rc : 0;
+}
+
 /* ---- the MPI engine ---- */
 
 static int eng_configure(mbx_backend *b, mbx_timer_kind timer, mbx_timer_info *out)

@@ -70,6 +70,7 @@ typedef struct run_state {
     mbx_timer_info timer;
     int pair_a, pair_b; /* the ping-pong pair */
     int need_pair;
+    int pair_known; /* given, resumed or 2 ranks; else the scheduler asks for a scan */
     uint64_t hash;
     mbx_csv_writer *csv, *obs;
     mbx_journal *journal;
@@ -533,7 +534,7 @@ static int open_outputs(run_state *st, char *msg)
     if (rc >= 0) {
         failed = st->journal_path;
         rc = mbx_journal_open(st->journal_path, st->hash, st->opt.resume, &st->journal);
-        if (rc >= 0 && (!st->opt.resume || !st->res.have_pair))
+        if (rc >= 0 && st->pair_known && (!st->opt.resume || !st->res.have_pair))
             rc = mbx_journal_pair(st->journal, st->pair_a, st->pair_b);
     }
     if (rc < 0) {
@@ -1287,6 +1288,8 @@ static void sched_opts_of(const run_state *st, mbx_sched_opts *o)
     o->resolution = st->timer.resolution;
     o->seed = st->seed;
     o->order_plan = st->opt.order_plan;
+    o->nranks = st->be->nranks;
+    o->settle = st->opt.settle;
 }
 
 /* A killed run's passes of a point without a row, moved from the journal's
@@ -1330,6 +1333,11 @@ static int sched_curve(run_state *st, mbx_sched *sch, const mbx_sched_opts *so, 
             (s->axis == AXIS_PROCS || st->res.open[k].procs == s->procs))
             c->spent++;
     mbx_sched_curve cv = {.grid = s->grid, .ngrid = s->ngrid, .ud = (void *)s};
+    if (b->flags & MBX_BENCH_PAIR) {
+        cv.pair = 1;
+        cv.pair_a = st->pair_known ? st->pair_a : -1;
+        cv.pair_b = st->pair_known ? st->pair_b : -1;
+    }
     if (s->refine && s->meas->budget > c->spent) {
         cv.refine_eps = s->meas->refine;
         cv.budget = s->meas->budget - c->spent;
@@ -1426,6 +1434,10 @@ static int run_pass(run_state *st, mbx_sched *sch, const mbx_sched_req *rq)
     spec.warm_light = !rq->warm;
     spec.batch_first = rq->batch_first;
     spec.buf_offset = rq->buf_offset;
+    if (mbx_bench_get(spec.bench_id)->flags & MBX_BENCH_PAIR) { /* the scheduler's pair */
+        spec.pair_a = rq->pair_a;
+        spec.pair_b = rq->pair_b;
+    }
     mbx_result r;
     const double *obs = NULL;
     size_t nobs = 0;
@@ -1491,17 +1503,6 @@ static int flush_final(run_state *st, mbx_sched *sch)
             if (mbx_sched_point_info_get(sch, idx[k], &in) < 0 ||
                 mbx_sched_result(sch, idx[k], &r) < 0)
                 continue; /* a pass that failed: reported when it did */
-            /* A point carried over from a killed run's journal has passes
-             * without observations (mbx_sched_preload): its value, the
-             * median of all pass medians, may lie outside the range of the
-             * observations pooled here; each pass median lies within its
-             * own pass's observations, so the range covers them. */
-            size_t npm;
-            const double *pm = mbx_sched_pass_medians(sch, idx[k], &npm);
-            for (size_t m = 0; pm && m < npm && r.s.n > 0; m++) {
-                r.s.min = fmin(r.s.min, pm[m]);
-                r.s.max = fmax(r.s.max, pm[m]);
-            }
             /* Curves were added in series order: a curve's index is its series'. */
             pointref p = {&st->ser[in.curve], in.x, in.refined};
             size_t nobs, nseg;
@@ -1527,6 +1528,9 @@ static void idle_for(run_state *st, double seconds)
     while (nanosleep(&ts, &ts) != 0 && !mbx_stop_signal)
         ;
 }
+
+static int scan_pair(run_state *st, mbx_sched *sch);
+static int settle(run_state *st, mbx_sched *sch, double secs);
 
 /* Every curve through the scheduler: passes of every point in shuffled
  * rounds, refinement between rounds, probes between passes; rows as
@@ -1571,6 +1575,10 @@ static int run_points(run_state *st)
             break;
         } else if (k == MBX_SCHED_WAIT) {
             idle_for(st, rq.wait);
+        } else if (k == MBX_SCHED_PAIR) {
+            code = scan_pair(st, sch);
+        } else if (k == MBX_SCHED_SETTLE) {
+            code = settle(st, sch, rq.settle);
         } else if (k == MBX_SCHED_PROBE) {
             double lat = NAN, t = now;
             int rc = probe_cb(st, &lat, &t);
@@ -1689,8 +1697,9 @@ static int measure_all(run_state *st)
     return 0;
 }
 
-/* The ping-pong pair: given, kept from the resumed run, or scanned. */
-static int choose_pair(run_state *st, int nranks, char *msg)
+/* The ping-pong pair: given, kept from the resumed run, or (with more
+ * than 2 ranks) left to the scan the scheduler asks for (scan_pair). */
+static void choose_pair(run_state *st, int nranks)
 {
     const mbx_measurement *me = NULL;
     for (size_t i = 0; i < st->nser && !me; i++)
@@ -1698,86 +1707,79 @@ static int choose_pair(run_state *st, int nranks, char *msg)
             me = st->ser[i].meas;
     st->pair_a = 0;
     st->pair_b = nranks - 1;
+    st->pair_known = 1;
     if (!me)
-        return 0;
+        return;
     if (!me->pair_auto) {
         st->pair_a = me->pair_a;
         st->pair_b = me->pair_b;
-        return 0;
+        return;
     }
     if (st->res.have_pair) {
         st->pair_a = st->res.pair_a;
         st->pair_b = st->res.pair_b;
         printf("# ping-pong pair: ranks %d and %d (kept from the resumed run)\n", st->pair_a,
                st->pair_b);
-        return 0;
+        return;
     }
-    if (nranks <= 2)
-        return 0;
+    st->pair_known = nranks <= 2;
+}
+
+/* The scheduler's MBX_SCHED_PAIR: a 1-byte latency scan from rank 0; the
+ * pair is rank 0 and the farthest rank, and goes into the journal. */
+static int scan_pair(run_state *st, mbx_sched *sch)
+{
+    int nranks = st->be->nranks, far = nranks - 1, rc;
     double *lat = calloc((size_t)nranks, sizeof *lat);
-    int far = nranks - 1, rc;
-    if (!lat || (rc = st->be->pair_scan(st->be, lat, &far)) < 0) {
+    if (!lat || (rc = st->be->pair_scan(st->be, lat, &far)) < 0 ||
+        mbx_sched_pair_done(sch, far) < 0) {
         free(lat);
-        snprintf(msg, MSG_LEN, "the ping-pong pair scan failed");
+        fprintf(stderr, "mpibex: the ping-pong pair scan failed\n");
         return 1;
     }
+    st->pair_a = 0;
     st->pair_b = far;
+    st->pair_known = 1;
     double lo = INFINITY;
     for (int i = 1; i < nranks; i++)
         lo = fmin(lo, lat[i]);
     printf("# ping-pong pair: ranks 0 and %d, the largest latency from rank 0 (%.3f us; the "
            "smallest is %.3f us; 1-byte scan of %d ranks)\n",
            far, lat[far] * 1e6, lo * 1e6, nranks - 1);
+    fflush(stdout);
     free(lat);
+    if (st->journal && (rc = mbx_journal_pair(st->journal, st->pair_a, st->pair_b)) < 0)
+        return write_failure(st, st->journal_path, rc);
     return 0;
 }
 
 /* The first fraction of a second of a job is not like the rest: on these
  * machines (MPICH 4.0.2, UCX) ping-pong points measured in it read 5-20
  * times slower, reproducibly, and an earlier point of barrier traffic makes
- * that go away. So before the first point every rank runs untimed barriers
- * for --settle seconds (barrier points whose results are dropped). */
-typedef struct settle_clock {
-    const run_state *st;
-    double t0, secs;
-} settle_clock;
-
-/* Rank 0 ends a round of settling barriers between two batches (each about
- * BATCH_TARGET_S long, engine/mpi/measure.c) once the time is up or a stop
- * signal came; the other ranks follow its POINT_END. */
-static int settle_due(void *ud, const mbx_progress *p)
+ * that go away. So the scheduler asks for --settle seconds of untimed
+ * barriers on every rank before its first probe (MBX_SCHED_SETTLE). */
+static int stop_asked(void *ud)
 {
-    const settle_clock *sc = ud;
-    (void)p;
-    return mbx_stop_signal || run_clock(sc->st) - sc->t0 >= sc->secs;
+    (void)ud;
+    return mbx_stop_signal != 0;
 }
 
-static int settle(run_state *st, int nranks)
+static int settle(run_state *st, mbx_sched *sch, double secs)
 {
-    if (!(st->opt.settle > 0))
-        return 0;
-    mbx_point_spec spec = {.bench_id = mbx_bench_find("coll.barrier"),
-                           .procs = nranks,
-                           .stop = {.kind = MBX_STOP_FIXED, .fixed = 256},
-                           .nmin = 256,
-                           .nmax = 256};
-    settle_clock sc = {st, run_clock(st), st->opt.settle};
-    double t0 = sc.t0;
-    size_t rounds = 0;
-    while (run_clock(st) - t0 < st->opt.settle && !mbx_stop_signal) {
-        mbx_result r;
-        int rc = st->be->measure(st->be, &spec, settle_due, &sc, &r, NULL, NULL);
-        if (rc == MBX_E_ABORTED)
-            break; /* the time is up, or a stop signal: measure_all says which */
-        if (rc < 0) {
-            fprintf(stderr, "mpibex: --settle: barrier traffic failed: %s\n", mbx_strerror(rc));
-            return 1;
-        }
-        rounds++;
+    double spent = 0;
+    int rc = mbx_backend_settle(st->be, secs, stop_asked, NULL, &spent);
+    if (rc < 0) {
+        fprintf(stderr, "mpibex: --settle: barrier traffic failed: %s\n", mbx_strerror(rc));
+        return 1;
+    }
+    if (mbx_sched_settle_done(sch, spent) < 0) {
+        fprintf(stderr, "mpibex: the scheduler refused the settling\n");
+        return 1;
     }
     printf("# settled: %.2f s of barrier traffic on all %d ranks before the first point "
            "(--settle)\n",
-           run_clock(st) - t0, nranks);
+           spent, st->be->nranks);
+    fflush(stdout);
     return 0;
 }
 
@@ -1976,10 +1978,7 @@ static int root_run(mbx_engine *e, int argc, char **argv, run_state *st)
     }
     print_title(st, nranks);
     print_method(st, nranks);
-    if ((rc = choose_pair(st, nranks, msg)) != 0) {
-        fail(msg);
-        return rc;
-    }
+    choose_pair(st, nranks);
     if ((rc = open_outputs(st, msg)) != 0) {
         fail(msg);
         return rc;
@@ -1995,8 +1994,6 @@ static int root_run(mbx_engine *e, int argc, char **argv, run_state *st)
         fail(mbx_strerror(rc));
         return 1;
     }
-    if ((rc = settle(st, nranks)) != 0)
-        return rc;
     rc = measure_all(st);
     binding_env(st, nranks);
     return rc;

@@ -244,31 +244,6 @@ static int plan_points(explorer *x)
     return x->npts > 0;
 }
 
-static int any_pair_selected(const explorer *x)
-{
-    for (size_t b = 0; b < mbx_bench_count() && b < EX_MAX_BENCH; b++)
-        if (x->sel[b] && (mbx_bench_get((int)b)->flags & MBX_BENCH_PAIR))
-            return 1;
-    return 0;
-}
-
-/* Pair auto: one quick latency scan from rank 0 at the start of a run. */
-static int scan_pair(explorer *x)
-{
-    x->scanned = 0;
-    if (!x->meas.pair_auto || !any_pair_selected(x) || x->be->nranks < 2 || !x->be->pair_scan)
-        return 1;
-    free(x->lat);
-    x->lat = calloc((size_t)x->be->nranks, sizeof *x->lat);
-    int rc = x->lat ? x->be->pair_scan(x->be, x->lat, &x->far) : MBX_E_NOMEM;
-    if (rc < 0) {
-        ex_set_msg(x, MBX_ROLE_ERROR, "pair: the latency scan failed: %s", mbx_strerror(rc));
-        return 0;
-    }
-    x->scanned = 1;
-    return 1;
-}
-
 /* The form's sync, clock sync and cache on every rank, before each run
  * (window sync synchronizes the clocks again). */
 static int apply_method(explorer *x)
@@ -317,7 +292,8 @@ void ex_start_run(explorer *x)
         }
         x->configured_timer = (int)x->timer;
     }
-    if (!apply_method(x) || !scan_pair(x) || !plan_points(x))
+    x->scanned = 0; /* the scheduler asks for a pair scan when it needs one */
+    if (!apply_method(x) || !plan_points(x))
         return;
     if (x->be->set_largest) {
         uint64_t largest = 0;

@@ -96,6 +96,10 @@ static void sched_opts(const explorer *x, mbx_sched_opts *o)
         o->pass_nmax = x->meas.nmax > o->pass_nmin ? x->meas.nmax : o->pass_nmin;
     o->probe_every = x->mon.peer ? 0 : -1;
     o->resolution = x->tinfo.resolution > 0 ? x->tinfo.resolution : 0;
+    o->nranks = x->be->nranks;
+    /* The fake has no slow start to settle (and its clock is the golden
+     * screens' time). */
+    o->settle = x->be->fake ? 0 : x->settle;
     /* Headless runs replay the same order (golden screens); a terminal
      * gets a fresh one each run. */
     o->seed = x->headless ? 0x6d6278u + x->runs : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
@@ -171,6 +175,11 @@ int ex_sched_begin(explorer *x)
                               .geometric = sizes,
                               .min_ratio = sizes ? MBX_REFINE_MIN_RATIO : 0,
                               .ud = NULL};
+        if (b->flags & MBX_BENCH_PAIR) { /* the form's pair, or the scan's */
+            sc.pair = 1;
+            sc.pair_a = x->meas.pair_auto ? -1 : x->meas.pair_a;
+            sc.pair_b = x->meas.pair_auto ? -1 : x->meas.pair_b;
+        }
         size_t id;
         rc = mbx_sched_add_curve(x->sched, &sc, &id);
     }
@@ -443,6 +452,47 @@ static void do_probe(explorer *x)
         ex_set_msg(x, MBX_ROLE_WARNING, "monitor: the scheduler refused a probe");
 }
 
+/* The scheduler's MBX_SCHED_PAIR: the 1-byte latency scan from rank 0;
+ * the run's ping-pongs then exchange between rank 0 and the farthest rank
+ * (the status line names it). */
+static void do_pair_scan(explorer *x)
+{
+    free(x->lat);
+    x->lat = calloc((size_t)x->be->nranks, sizeof *x->lat);
+    int far = x->be->nranks - 1;
+    int rc = !x->lat ? MBX_E_NOMEM : x->be->pair_scan ? x->be->pair_scan(x->be, x->lat, &far)
+                                                      : MBX_E_UNSUPPORTED;
+    if (rc >= 0)
+        rc = mbx_sched_pair_done(x->sched, far);
+    if (rc < 0) {
+        ex_set_msg(x, MBX_ROLE_ERROR, "pair: the latency scan failed: %s", mbx_strerror(rc));
+        ex_sched_stop(x, NULL);
+        return;
+    }
+    x->far = far;
+    x->scanned = 1;
+}
+
+static int stop_asked(void *ud)
+{
+    explorer *x = ud;
+    return x->cancel || x->quit;
+}
+
+/* The scheduler's MBX_SCHED_SETTLE: untimed barriers on every rank before
+ * the run's first probe and point (--settle). */
+static void do_settle(explorer *x, double secs)
+{
+    double spent = 0;
+    int rc = mbx_backend_settle(x->be, secs, stop_asked, x, &spent);
+    if (rc >= 0)
+        rc = mbx_sched_settle_done(x->sched, spent);
+    if (rc < 0) {
+        ex_set_msg(x, MBX_ROLE_ERROR, "settle: the barrier traffic failed: %s", mbx_strerror(rc));
+        ex_sched_stop(x, NULL);
+    }
+}
+
 /* A page offset for the buffers of a pass: a different one for each pass
  * of a point (and for neighbouring points), so a launch's buffer placement
  * is inside the between-pass spread rather than fixed. */
@@ -454,6 +504,10 @@ static void do_pass(explorer *x, const mbx_sched_req *q)
         return;
     }
     x->cur = (size_t)(p - x->pts);
+    if (mbx_bench_get(p->bench_id)->flags & MBX_BENCH_PAIR) { /* the scheduler's pair */
+        p->pair_a = q->pair_a;
+        p->pair_b = q->pair_b;
+    }
     mbx_point_spec spec = {.bench_id = p->bench_id,
                            .bytes = p->bytes,
                            .procs = p->procs,
@@ -518,7 +572,11 @@ double ex_sched_step(explorer *x)
             x->t_idle += w;
         return w;
     }
-    if (k == MBX_SCHED_PROBE)
+    if (k == MBX_SCHED_PAIR)
+        do_pair_scan(x);
+    else if (k == MBX_SCHED_SETTLE)
+        do_settle(x, q.settle);
+    else if (k == MBX_SCHED_PROBE)
         do_probe(x);
     else if (k == MBX_SCHED_PASS)
         do_pass(x, &q);

@@ -13,9 +13,11 @@
 #include <unistd.h>
 
 #include "batch.h"
+#include "cli.h"
 #include "ex_keysrc.h"
 #include "explorer.h"
 #include "job.h"
+#include "mbx/ascii.h"
 #include "mbx/bench.h"
 #include "mbx/csvio.h"
 #include "mbx/dir.h"
@@ -38,6 +40,7 @@ typedef struct opts {
     const char *plan, *theme, *theme_dir, *glyphs, *autosave, *keys, *dump_dir, *term_type;
     const char *thread_level; /* checked here; mbx_job_run asks MPI for it */
     int start, no_color, fake, help, hl_cols, hl_rows;
+    double settle; /* seconds of untimed traffic before each run's first point */
 } opts;
 
 void mbx_explore_usage(void)
@@ -49,6 +52,8 @@ void mbx_explore_usage(void)
            "  --plan FILE          preload a plan (its benchmarks, and the first section's\n"
            "                       parameters); default: the built-in quick plan\n"
            "  --start              start measuring at once\n"
+           "  --settle SECONDS     untimed barrier traffic before each run's first point,\n"
+           "                       0..60 (default %.1f; nothing to settle with --fake)\n"
            "  --theme NAME|PATH    colour theme (default, light, okabe-ito, high-contrast)\n"
            "  --theme-dir DIR      look for NAME.theme in DIR first\n"
            "  --no-color           attributes only (also when NO_COLOR is set)\n"
@@ -63,7 +68,8 @@ void mbx_explore_usage(void)
            "  --thread-level L     the MPI thread support to ask for: single (default),\n"
            "                       funneled, serialized or multiple; pingpong.mt with more\n"
            "                       than 1 thread needs multiple (which costs MPICH up to a\n"
-           "                       few per cent of latency)\n");
+           "                       few per cent of latency)\n",
+           MBX_SETTLE_DEFAULT);
 }
 
 /* The explorer cannot start: the reason on stderr (under the launcher, the
@@ -86,11 +92,22 @@ static int bad(const char *fmt, const char *a, const char *b)
 static int parse(int argc, char **argv, opts *o)
 {
     memset(o, 0, sizeof o[0]);
+    o->settle = MBX_SETTLE_DEFAULT;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char **slot = NULL;
         if (!strcmp(a, "--start")) {
             o->start = 1;
+            continue;
+        } else if (!strcmp(a, "--settle")) {
+            if (i + 1 >= argc)
+                return bad("--settle: missing value%s%s", "", "");
+            const char *v = argv[++i];
+            char *end = NULL;
+            double sv = mbx_strtod(v, &end);
+            if (end == v || *end != '\0' || !(sv >= 0.0 && sv <= 60.0))
+                return bad("--settle: expected seconds in 0..60 (got '%s')%s", v, "");
+            o->settle = sv;
             continue;
         } else if (!strcmp(a, "--no-color")) {
             o->no_color = 1;
@@ -176,6 +193,7 @@ static int setup_explorer(explorer *x, const opts *o, char *msg, size_t msglen)
         return 2;
     x->configured_timer = -1;
     x->start_now = o->start;
+    x->settle = o->settle;
     if (x->be->thread_granted < x->be->thread_asked)
         ex_set_msg(x, MBX_ROLE_WARNING, "the MPI library granted only %s (asked %s)",
                    mbx_thread_level_name(x->be->thread_granted),

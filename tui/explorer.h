@@ -302,6 +302,7 @@ typedef struct explorer {
     char autosave_err[800]; /* the last failure, for the closing line; "" if none */
     size_t autosave_lost;   /* finished points that reached no autosave file */
     int start_now;          /* --start */
+    double settle;          /* --settle: seconds before each run's first point */
 
     /* figures */
     double draw_total, draw_max, last_draw, last_key_lag;

@@ -68,6 +68,9 @@ struct mbx_sched {
     mbx_sched_stats st;
     double *scratch;
     size_t capscratch;
+    int pair_set;       /* the pair of curves without their own is known */
+    int pair_a, pair_b; /* it */
+    int settled;        /* the settling was done (or is not wanted) */
 };
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
@@ -121,14 +124,19 @@ int mbx_sched_create(const mbx_sched_opts *o, mbx_sched **out)
         !isfinite(d.passes.min_span) || !(d.pass_floor > 0) || !isfinite(d.pass_floor) ||
         d.pass_nmax < d.pass_nmin || d.max_passes < d.passes.min_passes ||
         d.max_passes > MBX_PASSES_MAX || !(d.time_limit >= 0) || !isfinite(d.probe_every) ||
-        !(d.resolution >= 0) || !isfinite(d.resolution))
+        !(d.resolution >= 0) || !isfinite(d.resolution) || d.nranks < 0 || !(d.settle >= 0) ||
+        !isfinite(d.settle))
         return MBX_E_INVAL;
+    if (d.nranks == 0)
+        d.nranks = 2;
     mbx_sched *s = calloc(1, sizeof *s);
     if (!s)
         return MBX_E_NOMEM;
     s->o = d;
     s->rng = d.seed;
     s->last_probe_t = -INFINITY;
+    s->pair_b = d.nranks - 1;
+    s->settled = !(d.settle > 0);
     *out = s;
     return MBX_OK;
 }
@@ -185,6 +193,9 @@ int mbx_sched_add_curve(mbx_sched *s, const mbx_sched_curve *c, size_t *id)
 {
     if (!s || !c || !id || !c->grid || c->ngrid == 0 || s->started || !(c->eps >= 0) ||
         !(c->eps < 1))
+        return MBX_E_INVAL;
+    if (c->pair && c->pair_a >= 0 && c->pair_b >= 0 &&
+        (c->pair_a >= s->o.nranks || c->pair_b >= s->o.nranks || c->pair_a == c->pair_b))
         return MBX_E_INVAL;
     for (size_t i = 0; i < c->ngrid; i++)
         for (size_t j = 0; j < i; j++)
@@ -485,6 +496,12 @@ static void make_pass_req(mbx_sched *s, size_t i, mbx_sched_req *r)
     r->pass = p->npass;
     r->round = s->rounds ? s->rounds - 1 : 0;
     r->buf_offset = (uint32_t)(64 * (next_rand(&s->rng) % 64));
+    const mbx_sched_curve *c = &s->cv[p->curve].c;
+    if (c->pair) {
+        int own = c->pair_a >= 0 && c->pair_b >= 0;
+        r->pair_a = own ? c->pair_a : s->pair_a;
+        r->pair_b = own ? c->pair_b : s->pair_b;
+    }
     if (p->per_pass == 0) {
         r->pilot = 1;
         r->nobs = MBX_SCHED_PILOT_N;
@@ -495,6 +512,17 @@ static void make_pass_req(mbx_sched *s, size_t i, mbx_sched_req *r)
         /* The first pass right after a pilot follows the pilot's warm-up. */
         r->warm = p->npass == 0 && s->cv[p->curve].fixed_n > 0;
     }
+}
+
+/* A curve leaves its pair to the scan, and there are ranks to choose from. */
+static int scan_wanted(const mbx_sched *s)
+{
+    if (s->o.nranks <= 2)
+        return 0;
+    for (size_t i = 0; i < s->ncv; i++)
+        if (s->cv[i].c.pair && (s->cv[i].c.pair_a < 0 || s->cv[i].c.pair_b < 0))
+            return 1;
+    return 0;
 }
 
 int mbx_sched_next(mbx_sched *s, double now, mbx_sched_req *out)
@@ -512,6 +540,20 @@ int mbx_sched_next(mbx_sched *s, double now, mbx_sched_req *out)
         mbx_sched_stop(s);
     if (s->stopped)
         return MBX_SCHED_DONE;
+    if (!s->pair_set && scan_wanted(s)) {
+        out->kind = MBX_SCHED_PAIR;
+        s->out_req = *out;
+        s->outstanding = 1;
+        return MBX_SCHED_PAIR;
+    }
+    s->pair_set = 1;
+    if (!s->settled) {
+        out->kind = MBX_SCHED_SETTLE;
+        out->settle = s->o.settle;
+        s->out_req = *out;
+        s->outstanding = 1;
+        return MBX_SCHED_SETTLE;
+    }
     if (s->o.probe_every > 0 && now - s->last_probe_t >= s->o.probe_every) {
         out->kind = MBX_SCHED_PROBE;
         s->out_req = *out;
@@ -669,6 +711,38 @@ void mbx_sched_pass_failed(mbx_sched *s)
     (void)make_final(s, i);
 }
 
+int mbx_sched_pair_done(mbx_sched *s, int far)
+{
+    if (!s || !s->outstanding || s->out_req.kind != MBX_SCHED_PAIR || far < 1 ||
+        far >= s->o.nranks)
+        return MBX_E_INVAL;
+    s->outstanding = 0;
+    s->pair_a = 0;
+    s->pair_b = far;
+    s->pair_set = 1;
+    s->st.scanned = 1;
+    return MBX_OK;
+}
+
+int mbx_sched_pair(const mbx_sched *s, int *a, int *b)
+{
+    if (!s || !a || !b || (!s->pair_set && scan_wanted(s)))
+        return MBX_E_INVAL;
+    *a = s->pair_a;
+    *b = s->pair_b;
+    return MBX_OK;
+}
+
+int mbx_sched_settle_done(mbx_sched *s, double seconds)
+{
+    if (!s || !s->outstanding || s->out_req.kind != MBX_SCHED_SETTLE)
+        return MBX_E_INVAL;
+    s->outstanding = 0;
+    s->settled = 1;
+    s->st.settle = seconds > 0 && isfinite(seconds) ? seconds : 0;
+    return MBX_OK;
+}
+
 int mbx_sched_probe_done(mbx_sched *s, double t, double value)
 {
     if (!s || !s->outstanding || s->out_req.kind != MBX_SCHED_PROBE)
@@ -804,6 +878,18 @@ int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
             out->s = sm;
             out->events = events;
         }
+    }
+    /* Passes carried over from a killed run's journal have no observations
+     * here (mbx_sched_preload): the value, the median of all pass medians,
+     * may lie outside the range of the observations pooled in this run;
+     * each pass median lies within its own pass's observations, so the
+     * range covers them. A bound that is not a number (no observations
+     * kept) stays as it is. */
+    for (size_t k = 0; k < p->npass; k++) {
+        if (!isnan(out->s.min))
+            out->s.min = fmin(out->s.min, p->pass[k].median);
+        if (!isnan(out->s.max))
+            out->s.max = fmax(out->s.max, p->pass[k].median);
     }
     out->iid_stderr = out->s.stderr_;
     out->iid_ci_lo = out->s.ci_lo;

@@ -20,6 +20,11 @@
  *    uncertainty); new points join the next round;
  *  - a monitor probe (MBX_SCHED_PROBE) is asked for before round 0 and then
  *    whenever probe_every seconds of run time have passed, between passes.
+ * Before all of that, once: the ping-pong pair scan (MBX_SCHED_PAIR), when a
+ * curve's pair is left to the scan and the job has more than 2 ranks, then
+ * settling (MBX_SCHED_SETTLE), untimed traffic on every rank for `settle`
+ * seconds: the first fraction of a second of a job reads slow on these
+ * machines, and the first probe and pass come after it.
  * Passes are paced: a point's k-th pass (k < min_passes) is not due before
  * its first pass's start + k * min_span / (min_passes - 1), so its first R
  * passes spread over S seconds however short a round is; when nothing is
@@ -68,6 +73,8 @@ typedef struct mbx_sched_opts {
     /* Fixed count: every pass takes exactly this many observations and there
      * is no pilot (the plan's fixed:N split over min_passes passes); 0: off. */
     size_t fixed_n;
+    int nranks;    /* ranks of the job: the pair scan and the default pair; 0: 2 */
+    double settle; /* seconds of untimed traffic before the first probe; 0: none */
 } mbx_sched_opts;
 
 /* One curve: points along one axis x (message size, process count or a
@@ -87,6 +94,12 @@ typedef struct mbx_sched_curve {
     size_t pass_nmin;  /* this curve's fewest observations per pass; 0: the scheduler's */
     size_t pass_nmax;  /* and most (>= pass_nmin); 0: the scheduler's */
     void *ud;          /* the front end's, returned in requests */
+    /* A ping-pong curve: its passes carry the pair of ranks that exchange
+     * (mbx_sched_req.pair_a, pair_b): pair_a, pair_b when both are >= 0,
+     * else rank 0 and the rank the pair scan found farthest (rank
+     * nranks - 1 when there is no scan: 2 ranks or fewer). */
+    int pair;
+    int pair_a, pair_b;
 } mbx_sched_curve;
 
 typedef enum mbx_sched_kind {
@@ -94,6 +107,8 @@ typedef enum mbx_sched_kind {
     MBX_SCHED_PASS = 1,  /* measure a pass (or the pilot) of a point */
     MBX_SCHED_PROBE = 2, /* take a monitor probe and report it */
     MBX_SCHED_WAIT = 3,  /* nothing is due yet: idle for `wait` seconds, then ask again */
+    MBX_SCHED_PAIR = 4,  /* scan 1-byte latencies from rank 0: mbx_sched_pair_done */
+    MBX_SCHED_SETTLE = 5 /* untimed traffic for `settle` seconds: mbx_sched_settle_done */
 } mbx_sched_kind;
 
 typedef struct mbx_sched_req {
@@ -118,6 +133,8 @@ typedef struct mbx_sched_req {
      * the engine's own batches keep it stoppable). */
     size_t batch_first;
     double wait; /* WAIT: seconds to idle (at most 0.05; nothing to report) */
+    int pair_a, pair_b; /* PASS of a ping-pong curve: the ranks that exchange */
+    double settle;      /* SETTLE: seconds of untimed traffic */
 } mbx_sched_req;
 
 /* What the front end reports for a PASS request. r is the measurement's
@@ -147,6 +164,8 @@ typedef struct mbx_sched_stats {
     size_t points, final, settled; /* points known, final, final and SETTLED */
     size_t passes, pilots, probes; /* requests completed */
     size_t rounds;                 /* rounds begun */
+    double settle;                 /* seconds the settling took (0: none) */
+    int scanned;                   /* 1: the pair scan ran */
     double elapsed;                /* run seconds at the last report */
 } mbx_sched_stats;
 
@@ -185,8 +204,9 @@ MBX_NODISCARD int mbx_sched_preload(mbx_sched *s, size_t curve, uint64_t x, int 
 
 /* The next request, given the run time now (seconds since the run began,
  * from the front end's clock; non-decreasing). Exactly one request is
- * outstanding at a time: call mbx_sched_pass_done or mbx_sched_probe_done
- * (or mbx_sched_pass_failed) before asking again; asking again first
+ * outstanding at a time: call mbx_sched_pass_done, mbx_sched_probe_done,
+ * mbx_sched_pair_done or mbx_sched_settle_done (or mbx_sched_pass_failed)
+ * before asking again; asking again first
  * returns the same request (a WAIT needs no answer). Returns the kind (MBX_SCHED_DONE when nothing
  * is left) or MBX_E_NOMEM. */
 MBX_NODISCARD int mbx_sched_next(mbx_sched *s, double now, mbx_sched_req *out);
@@ -203,6 +223,19 @@ MBX_NODISCARD int mbx_sched_pass_done(mbx_sched *s, const mbx_sched_pass_report 
  * the point becomes final without a row of its own making (mbx_sched_result
  * then gives MBX_E_INVAL for it). */
 void mbx_sched_pass_failed(mbx_sched *s);
+
+/* Report the outstanding PAIR: far is the rank with the largest latency
+ * from rank 0 (1..nranks-1); the pair is rank 0 and far. Errors:
+ * MBX_E_INVAL (no PAIR outstanding, far outside the ranks). */
+MBX_NODISCARD int mbx_sched_pair_done(mbx_sched *s, int far);
+
+/* The pair of curves without their own (0, far after a scan); 0 when it is
+ * known, MBX_E_INVAL while a scan is still to come. */
+int mbx_sched_pair(const mbx_sched *s, int *a, int *b);
+
+/* Report the outstanding SETTLE: seconds it took (stats.settle). Errors:
+ * MBX_E_INVAL (no SETTLE outstanding). */
+MBX_NODISCARD int mbx_sched_settle_done(mbx_sched *s, double seconds);
 
 /* Report the outstanding PROBE: its value in seconds (> 0) at run time t;
  * a value that is not positive and finite is dropped. */
@@ -228,7 +261,8 @@ size_t mbx_sched_take_final(mbx_sched *s, size_t *out, size_t cap);
  * for everything but the statistics, and then
  *   s.median  = median of the pass medians (the point's value);
  *   s.mean, tmean, min, max, q1, q3, stddev, outliers, n over all the
- *   passes' observations pooled (events, observations over
+ *   passes' observations pooled (min and max widened to cover every pass
+ *   median, those of preloaded passes included) (events, observations over
  *   MBX_EVENT_FACTOR times the pooled median, stay in and are counted in
  *   events: the value saw them too);
  *   s.stderr_, s.ci_lo, s.ci_hi = the between-pass error and 95 % CI of
@@ -236,6 +270,8 @@ size_t mbx_sched_take_final(mbx_sched *s, size_t *out, size_t cap);
  *   more); iid_stderr, iid_ci_lo, iid_ci_hi the pooled observations' iid
  *   figures (named as such);
  *   passes, pass_span, levels, level_lo, level_hi;
+ *   a point made final by an UNRELIABLE or INVALID pass gets that pass's
+ *   row as it is (its observations alone, nothing widened);
  *   nmin the observations of one pass, nmax those of max_passes passes;
  *   a CI bound below 0 is cut to 0 (no time is negative);
  *   status: INVALID or UNRELIABLE if a pass was; else SHIFTED when the

@@ -38,3 +38,12 @@ foreach(pair "run_options_env|--span x|--span: expected seconds in 0\\.\\.86400 
                    -o ${CMAKE_CURRENT_BINARY_DIR}/i16-runfake/bad_${name}.csv)
   set_tests_properties(badinput.${name} PROPERTIES TIMEOUT 30 LABELS "tui;badinput")
 endforeach()
+
+# The explorer's --settle (the scheduler's settling before each run): a
+# value outside 0..60 is one line and exit 2, before any terminal or MPI.
+add_test(NAME badinput.explore_settle
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/expect_bad_input.sh
+                 "^mpibex: --settle: expected seconds in 0\\.\\.60 \\(got '99'\\)$"
+                 ${CMAKE_CURRENT_BINARY_DIR}/i16-runfake/bad_explore_settle.csv --
+                 $<TARGET_FILE:mpibex> explore --fake 2 --settle 99)
+set_tests_properties(badinput.explore_settle PROPERTIES TIMEOUT 30 LABELS "tui;badinput")
