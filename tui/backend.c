@@ -32,8 +32,7 @@ static int settle_due(void *ud, const mbx_progress *p)
     return (sc->stop && sc->stop(sc->ud)) || sc->b->now(sc->b) - sc->t0 >= sc->secs;
 }
 
-int mbx_backend_settle(mbx_backend *b, double secs, int (*stop)(void *ud), void *ud,
-                       double *spent)
+int mbx_backend_settle(mbx_backend *b, double secs, int (*stop)(void *ud), void *ud, double *spent)
 {
     settle_clock sc = {b, b->now(b), secs, stop, ud};
     mbx_point_spec spec = {.bench_id = mbx_bench_find("coll.barrier"),

@@ -67,8 +67,7 @@ struct mbx_backend {
  * 1 ms) once the time is up or stop(ud) returns non-zero (stop may be
  * NULL). *spent gets the seconds it took. Returns 0, or the measurement's
  * error code. */
-int mbx_backend_settle(mbx_backend *b, double secs, int (*stop)(void *ud), void *ud,
-                       double *spent);
+int mbx_backend_settle(mbx_backend *b, double secs, int (*stop)(void *ud), void *ud, double *spent);
 
 /* The engine on rank 0 (after describe). */
 int mbx_backend_engine(mbx_engine *e, mbx_backend *out);

@@ -12,6 +12,7 @@ struct ex_keysrc {
     char **tok;
     size_t ntok, next;
     int pending_ticks;
+    int waiting;      /* a wait token: polls with no key while a run goes on */
     const char *text; /* rest of a text: token */
     char dir[512];
     int rows, cols;
@@ -129,6 +130,11 @@ static int script_next(ex_keysrc *k, explorer *x)
             k->pending_ticks--;
             return ERR;
         }
+        if (k->waiting) {
+            if (x->running || x->bf.running)
+                return ERR;
+            k->waiting = 0;
+        }
         if (k->next >= k->ntok)
             return EX_KEY_EOF;
         const char *t = k->tok[k->next++];
@@ -136,6 +142,8 @@ static int script_next(ex_keysrc *k, explorer *x)
             k->text = t + 5;
         } else if (strncmp(t, "tick:", 5) == 0) {
             k->pending_ticks = atoi(t + 5);
+        } else if (strcmp(t, "wait") == 0) {
+            k->waiting = 1;
         } else if (strncmp(t, "dump:", 5) == 0) {
             char path[1024];
             snprintf(path, sizeof path, "%s/%s.txt", k->dir, t + 5);

@@ -4,6 +4,9 @@
  *   enter esc tab space bs up down left right pgup pgdn home end f1 f5
  *   text:abc                      the keys a, b, c
  *   tick:N                        N polls with no key (lets a run go on)
+ *   wait                          polls with no key until the run (or
+ *                                 b_eff) has ended: scripts on real MPI,
+ *                                 where a run takes what it takes
  *   dump:NAME                     write the screen to DIR/NAME.txt
  *   resize:COLSxROWS              the terminal changes size
  * Whitespace separates tokens; '#' starts a comment to the end of the line.

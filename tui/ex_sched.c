@@ -100,9 +100,10 @@ static void sched_opts(const explorer *x, mbx_sched_opts *o)
     /* The fake has no slow start to settle (and its clock is the golden
      * screens' time). */
     o->settle = x->be->fake ? 0 : x->settle;
-    /* Headless runs replay the same order (golden screens); a terminal
-     * gets a fresh one each run. */
-    o->seed = x->headless ? 0x6d6278u + x->runs : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+    /* Headless runs on the fake replay the same order (golden screens);
+     * a terminal, and real ranks, get a fresh one each run. */
+    o->seed = x->headless && x->be->fake ? 0x6d6278u + x->runs
+                                         : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 }
 
 int ex_sched_begin(explorer *x)
@@ -460,8 +461,9 @@ static void do_pair_scan(explorer *x)
     free(x->lat);
     x->lat = calloc((size_t)x->be->nranks, sizeof *x->lat);
     int far = x->be->nranks - 1;
-    int rc = !x->lat ? MBX_E_NOMEM : x->be->pair_scan ? x->be->pair_scan(x->be, x->lat, &far)
-                                                      : MBX_E_UNSUPPORTED;
+    int rc = !x->lat            ? MBX_E_NOMEM
+             : x->be->pair_scan ? x->be->pair_scan(x->be, x->lat, &far)
+                                : MBX_E_UNSUPPORTED;
     if (rc >= 0)
         rc = mbx_sched_pair_done(x->sched, far);
     if (rc < 0) {

@@ -62,7 +62,8 @@ void mbx_explore_usage(void)
            "                       (default $XDG_STATE_HOME/mpibex or ~/.local/state/mpibex;\n"
            "                       without a home, a private directory in $TMPDIR)\n"
            "  --fake N             a simulated back end with N ranks, no MPI (demos, tests)\n"
-           "  --headless COLSxROWS draw to a virtual screen; needs --keys (and --fake)\n"
+           "  --headless COLSxROWS draw to a virtual screen; needs --keys (with --fake,\n"
+           "                       or under mpiexec on the job's ranks)\n"
            "  --keys FILE          headless key script; --dump-dir DIR for its screen dumps\n"
            "  --term TYPE          headless terminal type (default xterm-256color)\n"
            "  --thread-level L     the MPI thread support to ask for: single (default),\n"
@@ -164,8 +165,8 @@ static int parse(int argc, char **argv, opts *o)
     if (o->thread_level && mbx_job_thread_level_parse(o->thread_level) < 0)
         return bad("--thread-level: expected " MBX_THREAD_LEVEL_WORDS " (got '%s')%s",
                    o->thread_level, "");
-    if (o->hl_cols && (!o->keys || !o->fake))
-        return bad("--headless: needs --keys FILE and --fake N%s%s", "", "");
+    if (o->hl_cols && !o->keys)
+        return bad("--headless: needs --keys FILE%s%s", "", "");
     return 0;
 }
 
@@ -342,25 +343,24 @@ static void summary(explorer *x, FILE *out, int lost, const char *el)
     fprintf(stderr, "mpibex: explorer: %s%zu points measured%s\n", why, x->ndone, saved);
 }
 
-static int headless_main(const opts *o)
+/* The explorer on a virtual screen, driven by a key script: on the fake
+ * (golden screens) or, under mpiexec, on the ranks of the job (scripts and
+ * benchmarks of the explorer itself: bench/explorer_fairness.sh). */
+static int headless_run(mbx_backend *be, const opts *o)
 {
     explorer x;
     memset(&x, 0, sizeof x);
-    mbx_backend be;
-    mbx_backend_fake(o->fake, &be);
-    x.be = &be;
+    x.be = be;
     x.headless = 1;
     char msg[300];
     int rc = setup_explorer(&x, o, msg, sizeof msg);
     if (rc) {
         mbx_tprintf(stderr, "mpibex: %s\n", msg);
-        mbx_backend_fake_free(&be);
         return rc;
     }
     x.keys = ex_keysrc_script(o->keys, o->dump_dir, o->hl_rows, o->hl_cols, msg, sizeof msg);
     if (!x.keys) {
         mbx_tprintf(stderr, "mpibex: %s\n", msg);
-        mbx_backend_fake_free(&be);
         return 2;
     }
     char num[16];
@@ -375,7 +375,6 @@ static int headless_main(const opts *o)
     if (!x.scr) {
         mbx_tprintf(stderr, "mpibex: --term: unknown terminal type '%s'\n", o->term_type);
         ex_keysrc_free(x.keys);
-        mbx_backend_fake_free(&be);
         return 2;
     }
     curses_setup(&x);
@@ -385,7 +384,6 @@ static int headless_main(const opts *o)
     summary(&x, NULL, 0, "");
     fclose(x.devnull_out);
     fclose(x.devnull_in);
-    mbx_backend_fake_free(&be);
     printf("headless: %d screen dumps, %zu points measured, %zu frames\n", dumps, x.ndone,
            x.frames);
     return failed ? 1 : 0;
@@ -503,6 +501,8 @@ static int explore_root(mbx_engine *e, int argc, char **argv)
         fprintf(stderr, "mpibex: describing the job failed: %s\n", mbx_strerror(rc));
         return 1;
     }
+    if (g_opts.hl_cols)
+        return headless_run(&be, &g_opts);
     rc = interactive(&be, &g_opts);
     if (rc == 3) {
         /* Under MPI with no terminal at all: do what a batch job wants. */
@@ -530,8 +530,13 @@ int mbx_explore_main(int argc, char **argv)
         mbx_explore_usage();
         return 0;
     }
-    if (o.hl_cols)
-        return headless_main(&o);
+    if (o.hl_cols && o.fake) {
+        mbx_backend be;
+        mbx_backend_fake(o.fake, &be);
+        rc = headless_run(&be, &o);
+        mbx_backend_fake_free(&be);
+        return rc;
+    }
     if (o.fake) {
         mbx_backend be;
         mbx_backend_fake(o.fake, &be);

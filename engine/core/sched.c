@@ -713,8 +713,7 @@ void mbx_sched_pass_failed(mbx_sched *s)
 
 int mbx_sched_pair_done(mbx_sched *s, int far)
 {
-    if (!s || !s->outstanding || s->out_req.kind != MBX_SCHED_PAIR || far < 1 ||
-        far >= s->o.nranks)
+    if (!s || !s->outstanding || s->out_req.kind != MBX_SCHED_PAIR || far < 1 || far >= s->o.nranks)
         return MBX_E_INVAL;
     s->outstanding = 0;
     s->pair_a = 0;

@@ -132,7 +132,7 @@ typedef struct mbx_sched_req {
      * pass_floor long: one batch), 0 for a fixed count (which may be long:
      * the engine's own batches keep it stoppable). */
     size_t batch_first;
-    double wait; /* WAIT: seconds to idle (at most 0.05; nothing to report) */
+    double wait;        /* WAIT: seconds to idle (at most 0.05; nothing to report) */
     int pair_a, pair_b; /* PASS of a ping-pong curve: the ranks that exchange */
     double settle;      /* SETTLE: seconds of untimed traffic */
 } mbx_sched_req;

@@ -7,3 +7,19 @@ add_test(NAME tui.i16_explorer
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/i16_explorer.sh $<TARGET_FILE:mpibex>
                  ${CMAKE_CURRENT_BINARY_DIR}/i16-explorer)
 set_tests_properties(tui.i16_explorer PROPERTIES TIMEOUT 60 LABELS tui)
+
+# The explorer headless on real ranks under mpiexec, a key script with
+# `wait`: Send vs Ssend to the compare view's verdicts (properties only).
+add_test(NAME mpi.explore_headless.n2
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/explore_headless.sh
+                 ${CMAKE_CURRENT_BINARY_DIR}/explore-headless
+                 ${MBX_MPIEXEC} 2 ${MPIEXEC_PREFLAGS} $<TARGET_FILE:mpibex>)
+set_tests_properties(mpi.explore_headless.n2 PROPERTIES TIMEOUT 120 LABELS mpi PROCESSORS 2)
+
+# --headless without a key script: one line, exit 2.
+add_test(NAME badinput.explore_headless_keys
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/expect_bad_input.sh
+                 "^mpibex: --headless: needs --keys FILE$"
+                 ${CMAKE_CURRENT_BINARY_DIR}/explore-headless-bad.csv --
+                 $<TARGET_FILE:mpibex> explore --fake 2 --headless 80x24)
+set_tests_properties(badinput.explore_headless_keys PROPERTIES TIMEOUT 30 LABELS "tui;badinput")

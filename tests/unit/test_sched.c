@@ -339,7 +339,7 @@ static void pair_scan_and_settle_come_first(void **state)
     assert_int_equal(mbx_sched_pair(s, &a, &b), MBX_E_INVAL); /* the scan is still to come */
     mbx_sched_req rq;
     assert_int_equal(mbx_sched_next(s, 0, &rq), MBX_SCHED_PAIR);
-    assert_int_equal(mbx_sched_next(s, 0, &rq), MBX_SCHED_PAIR); /* still outstanding */
+    assert_int_equal(mbx_sched_next(s, 0, &rq), MBX_SCHED_PAIR);  /* still outstanding */
     assert_int_equal(mbx_sched_settle_done(s, 0.1), MBX_E_INVAL); /* not the one asked */
     assert_int_equal(mbx_sched_pair_done(s, 0), MBX_E_INVAL);     /* rank 0 is one end */
     assert_int_equal(mbx_sched_pair_done(s, 6), MBX_E_INVAL);     /* not a rank */
