@@ -163,11 +163,26 @@ void ex_compare_forget(explorer *x)
     x->nsig = 0;
 }
 
+/* The machine level of each pass of p (the scheduler's, from the
+ * monitor's probes so far), malloc'd; NULL when unknown. */
+static int *pass_levels(const explorer *x, const ex_point *p)
+{
+    if (!x->sched || p->npm == 0 || p->sp >= mbx_sched_points(x->sched))
+        return NULL;
+    int *l = malloc(p->npm * sizeof *l);
+    if (l && mbx_sched_pass_levels(x->sched, p->sp, l, p->npm) != p->npm) {
+        free(l);
+        l = NULL;
+    }
+    return l;
+}
+
 const mbx_cmp_point *ex_compare_test(explorer *x, const ex_point *a, const ex_point *b)
 {
     for (size_t i = 0; i < x->nsig; i++) {
         const ex_sig *g = &x->sig[i];
-        if (g->a == a && g->b == b && g->na == a->npm && g->nb == b->npm)
+        if (g->a == a && g->b == b && g->na == a->npm && g->nb == b->npm &&
+            g->probes == x->sst.probes)
             return g->ok ? &g->cp : NULL;
     }
     if (x->nsig == x->capsig) {
@@ -180,10 +195,27 @@ const mbx_cmp_point *ex_compare_test(explorer *x, const ex_point *a, const ex_po
     }
     ex_sig *g = &x->sig[x->nsig++];
     memset(g, 0, sizeof *g);
-    g->a = a, g->b = b, g->na = a->npm, g->nb = b->npm;
+    g->a = a, g->b = b, g->na = a->npm, g->nb = b->npm, g->probes = x->sst.probes;
+    g->strata = 0;
+    /* Passes that straddle machine levels are compared level by level
+     * (mbx_compare_samples_leveled, a rank-sum stratified by level): A and
+     * B were interleaved, so both have passes at the levels the run saw. */
+    int *la = pass_levels(x, a), *lb = pass_levels(x, b);
     g->ok = a->npm >= 2 && b->npm >= 2 &&
-            mbx_compare_samples(a->pm, a->npm, b->pm, b->npm, EX_ALPHA, &g->cp) >= 0;
+            mbx_compare_samples_leveled(a->pm, la, a->npm, b->pm, lb, b->npm, EX_ALPHA, &g->cp,
+                                        &g->strata) >= 0;
+    free(la);
+    free(lb);
     return g->ok ? &g->cp : NULL;
+}
+
+/* Whether the test of a and b was stratified by machine level. */
+static int tested_by_level(const explorer *x, const ex_point *a, const ex_point *b)
+{
+    for (size_t i = 0; i < x->nsig; i++)
+        if (x->sig[i].a == a && x->sig[i].b == b)
+            return x->sig[i].ok && x->sig[i].strata > 0;
+    return 0;
 }
 
 /* The role of a verdict: A faster ok, A slower warning, else dim. */
@@ -197,9 +229,10 @@ void ex_compare_summary(explorer *x, char *buf, size_t len)
     static double xs[EX_MAX_POINTS / 8], ra[EX_MAX_POINTS / 8];
     static const ex_point *pa[EX_MAX_POINTS / 8], *pb[EX_MAX_POINTS / 8];
     int n = ex_compare_ratios(x, xs, ra, pa, pb, (int)(sizeof xs / sizeof *xs));
-    size_t faster = 0, slower = 0, same = 0, untested = 0;
+    size_t faster = 0, slower = 0, same = 0, untested = 0, within = 0;
     for (int i = 0; i < n; i++) {
         const mbx_cmp_point *c = ex_compare_test(x, pa[i], pb[i]);
+        within += c && tested_by_level(x, pa[i], pb[i]);
         if (!c)
             untested++;
         else if (c->verdict == '<')
@@ -217,6 +250,8 @@ void ex_compare_summary(explorer *x, char *buf, size_t len)
                      "interleaved; Wilcoxon %g%%, pass medians: A faster at %zu x, slower at %zu, "
                      "not distinguishable at %zu",
                      100 * EX_ALPHA, faster, slower, same);
+    if (within && k > 0 && (size_t)k < len)
+        k += snprintf(buf + k, len - (size_t)k, "; %zu by level", within);
     if (untested && k > 0 && (size_t)k < len)
         snprintf(buf + k, len - (size_t)k, " (%zu with under 2 passes)", untested);
 }

@@ -106,7 +106,9 @@ typedef struct ex_point {
 typedef struct ex_sig {
     const ex_point *a, *b;
     size_t na, nb;
-    int ok; /* 0: no test (no observations, or the test failed) */
+    size_t probes; /* the probes the levels came from */
+    int ok;        /* 0: no test (no observations, or the test failed) */
+    size_t strata; /* levels the test was stratified by; 0: all passes as one */
     mbx_cmp_point cp;
 } ex_sig;
 

@@ -963,6 +963,21 @@ const double *mbx_sched_pass_medians(const mbx_sched *s, size_t i, size_t *n)
     return m->scratch;
 }
 
+size_t mbx_sched_pass_levels(const mbx_sched *s, size_t i, int *out, size_t cap)
+{
+    if (!s || !out || i >= s->npt)
+        return 0;
+    const spoint *p = &s->pt[i];
+    mbx_levels lv;
+    memset(&lv, 0, sizeof lv);
+    int have = s->nprobe >= 2 && mbx_levels_detect(s->pt_v, s->nprobe, NULL, &lv) == MBX_OK;
+    size_t n = p->npass < cap ? p->npass : cap;
+    for (size_t k = 0; k < n; k++)
+        out[k] = level_at(s, have ? &lv : NULL, 0.5 * (p->pass[k].t_start + p->pass[k].t_end));
+    mbx_levels_free(&lv);
+    return n;
+}
+
 void mbx_sched_curve_refine(const mbx_sched *s, size_t c, size_t *points, size_t *refined,
                             double *worst)
 {

@@ -299,6 +299,13 @@ const size_t *mbx_sched_obs_passes(const mbx_sched *s, size_t i, size_t *n);
  * interleaved points (mbx_wilcoxon on pass medians). */
 const double *mbx_sched_pass_medians(const mbx_sched *s, size_t i, size_t *n);
 
+/* The machine level of each of point i's passes (the order of
+ * mbx_sched_pass_medians), from the monitor's probes so far: level ids
+ * 0, 1, ... (mbx_levels_detect over the probe series), or
+ * MBX_PASSES_NO_LEVEL for all of them while the probes show one level.
+ * Writes at most cap ids; returns how many it wrote. */
+size_t mbx_sched_pass_levels(const mbx_sched *s, size_t i, int *out, size_t cap);
+
 /* The refinement summary of curve c: points, refined points proposed, the
  * worst segment error (mbx_refine_worst_any); zeros without refinement. */
 void mbx_sched_curve_refine(const mbx_sched *s, size_t c, size_t *points, size_t *refined,

@@ -290,6 +290,113 @@ static void normal_approximation(void **state)
  * observations each; pass p of A holds 1.0 + 0.1 p + 0.01 i (i = 0..8), its
  * median 1.04 + 0.1 p; B is A plus 1 us. 45 observations a side would give
  * p near 1e-16; 5 pass medians a side give the exact 2 / C(10, 5). */
+static double unif(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return (double)(z >> 11) / 9007199254740992.0;
+}
+
+/* Interleaved points whose passes straddle two machine levels: Send at
+ * 0.21 us (5 passes at the fast level) and 0.66 us (4 at the slow one),
+ * Ssend at 0.39 us (4 fast) and 1.02 us (1 slow). Over all passes the
+ * slow Send passes outrank most Ssend passes and the plain test cannot
+ * tell; stratified by level, Send is below Ssend in both levels. */
+static void leveled(void **state)
+{
+    (void)state;
+    double a[9] = {0.210, 0.660, 0.212, 0.661, 0.209, 0.659, 0.211, 0.662, 0.213};
+    int la[9] = {0, 1, 0, 1, 0, 1, 0, 1, 0};
+    double b[5] = {0.390, 0.392, 1.020, 0.391, 0.393};
+    int lb[5] = {0, 0, 1, 0, 0};
+    mbx_cmp_point all, lv;
+    size_t strata = 7;
+    assert_int_equal(mbx_compare_samples(a, 9, b, 5, 0.05, &all), MBX_OK);
+    assert_int_equal(all.verdict, '=');
+    assert_int_equal(mbx_compare_samples_leveled(a, la, 9, b, lb, 5, 0.05, &lv, &strata), MBX_OK);
+    assert_int_equal(strata, 2);
+    assert_int_equal(lv.verdict, '<');
+    /* Exact: level 0, 5 A below 4 B: P = 1/C(9,5) = 1/126 for the least
+     * rank sum; level 1, 4 A below 1 B: 1/5. The observed sum is the least
+     * possible, so p_less = 1/630 and two-sided 2/630. */
+    assert_true(fabs(lv.w.p_less - 1.0 / 630.0) < 1e-12);
+    assert_true(fabs(lv.w.p_two_sided - 2.0 / 630.0) < 1e-12);
+    assert_int_equal(lv.w.n1, 9);
+    assert_int_equal(lv.w.n2, 5);
+    assert_true(isnan(lv.w.shift));
+    /* No levels, or one level: the plain test, strata 0. */
+    int one[9] = {0};
+    int oneb[5] = {0};
+    assert_int_equal(mbx_compare_samples_leveled(a, NULL, 9, b, lb, 5, 0.05, &lv, &strata), MBX_OK);
+    assert_int_equal(strata, 0);
+    assert_int_equal(lv.verdict, all.verdict);
+    assert_int_equal(mbx_compare_samples_leveled(a, one, 9, b, oneb, 5, 0.05, &lv, &strata),
+                     MBX_OK);
+    assert_int_equal(strata, 0);
+    assert_true(lv.w.p_two_sided == all.w.p_two_sided);
+    /* B at a level A never saw: no level in common, nothing can be said
+     * (p 1, not distinguishable), however far apart the values are; and
+     * the same with each at one level, not the same one. */
+    int lb1[5] = {2, 2, 2, 2, 2};
+    assert_int_equal(mbx_compare_samples_leveled(a, la, 9, b, lb1, 5, 0.05, &lv, &strata), MBX_OK);
+    assert_int_equal(strata, 0);
+    assert_int_equal(lv.verdict, '=');
+    assert_true(lv.w.p_two_sided == 1.0);
+    assert_int_equal(mbx_compare_samples_leveled(a, one, 9, b, lb1, 5, 0.05, &lv, &strata), MBX_OK);
+    assert_int_equal(lv.verdict, '=');
+    /* A level one side has alone is left out: level 1 of A (4 passes)
+     * when B has none there. */
+    int lb0[5] = {0, 0, 0, 0, 0};
+    double b0[5] = {0.390, 0.392, 0.394, 0.391, 0.393};
+    mbx_wilcoxon w;
+    assert_int_equal(mbx_wilcoxon_stratified(a, la, 9, b0, lb0, 5, &w, &strata), MBX_OK);
+    assert_int_equal(strata, 1);
+    assert_int_equal(w.n1, 5);
+    assert_true(fabs(w.p_two_sided - 2.0 / 252.0) < 1e-12); /* 5 against 5 */
+    /* Identical samples at two levels: nothing to find (p 1 both ways is
+     * not required, but no verdict). */
+    double c[4] = {1, 2, 1, 2};
+    int lc[4] = {0, 1, 0, 1};
+    assert_int_equal(mbx_compare_samples_leveled(c, lc, 4, c, lc, 4, 0.05, &lv, &strata), MBX_OK);
+    assert_int_equal(lv.verdict, '=');
+    assert_int_equal(mbx_wilcoxon_stratified(c, NULL, 4, c, lc, 4, &w, NULL), MBX_E_INVAL);
+
+    /* Its false alarms: 2000 seeded pairs of one distribution (2 %
+     * noise) whose passes land at two levels 3x apart at random, 5 to 15
+     * passes a side: at alpha 0.05 the stratified test (exact,
+     * conservative with small strata) calls at most 5 % different; the
+     * plain test over the same passes is far off. */
+    uint64_t st = 12345;
+    size_t alarms = 0, plain_alarms = 0, runs = 2000;
+    for (size_t r = 0; r < runs; r++) {
+        double xa[15], xb[15];
+        int ya[15], yb[15];
+        size_t n1 = 5 + (size_t)(10 * unif(&st)), n2 = 5 + (size_t)(10 * unif(&st));
+        double pa = unif(&st); /* A's share of slow passes differs from B's */
+        double pb = unif(&st);
+        for (size_t i = 0; i < n1; i++) {
+            ya[i] = unif(&st) < pa;
+            xa[i] = (ya[i] ? 3.0 : 1.0) * (1 + 0.02 * (unif(&st) - 0.5));
+        }
+        for (size_t i = 0; i < n2; i++) {
+            yb[i] = unif(&st) < pb;
+            xb[i] = (yb[i] ? 3.0 : 1.0) * (1 + 0.02 * (unif(&st) - 0.5));
+        }
+        mbx_cmp_point cp;
+        assert_int_equal(mbx_compare_samples_leveled(xa, ya, n1, xb, yb, n2, 0.05, &cp, NULL),
+                         MBX_OK);
+        alarms += cp.verdict != '=';
+        assert_int_equal(mbx_compare_samples(xa, n1, xb, n2, 0.05, &cp), MBX_OK);
+        plain_alarms += cp.verdict != '=';
+    }
+    print_message("Send vs Send at two levels: stratified %zu, plain %zu false alarms of %zu\n",
+                  alarms, plain_alarms, runs);
+    assert_true(alarms * 100 <= runs * 5);
+    assert_true(plain_alarms * 100 > runs * 20);
+}
+
 static void pass_medians(void **state)
 {
     (void)state;
@@ -572,10 +679,15 @@ static void refuses_bad_input(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(samples_known_values), cmocka_unit_test(observations),
-        cmocka_unit_test(normal_approximation), cmocka_unit_test(unreliable_observations),
-        cmocka_unit_test(launch_directories),   cmocka_unit_test(ignoring_key_parts),
-        cmocka_unit_test(refuses_bad_input),    cmocka_unit_test(pass_medians),
+        cmocka_unit_test(samples_known_values),
+        cmocka_unit_test(observations),
+        cmocka_unit_test(normal_approximation),
+        cmocka_unit_test(unreliable_observations),
+        cmocka_unit_test(launch_directories),
+        cmocka_unit_test(ignoring_key_parts),
+        cmocka_unit_test(refuses_bad_input),
+        cmocka_unit_test(pass_medians),
+        cmocka_unit_test(leveled),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

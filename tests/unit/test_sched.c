@@ -280,6 +280,71 @@ static void interleaved_curves_are_fair(void **state)
         assert_true(agree + 1 >= total); /* a short run under valgrind: one miss */
 }
 
+/* Each pass's machine level from the probes: the sim switches levels
+ * every 0.7 s (passes spread over 4 s), so passes of one point land at both; the level of a pass
+ * (the probe before its middle) is the sim's level there, apart from a
+ * pass within one probe interval of a switch. */
+static void pass_levels_follow_the_probes(void **state)
+{
+    (void)state;
+    mbx_sched_opts o;
+    mbx_sched_opts_init(&o);
+    o.seed = 5;
+    o.passes.min_span = 4; /* a run of some seconds: enough probes to tell levels */
+    mbx_sched *s = make(&o, 1, grid8, 4);
+    sim m = {.rng = 5, .noise = 0.02, .level_period = 0.7, .level_factor = 3, .curve_scale = {1}};
+    /* Probes with 2 % noise, as real ones have (the levels' detector
+     * tests segments against their spread); the rest as step() does it
+     * (asking again returns the outstanding request). */
+    mbx_sched_req rq;
+    for (long guard = 0; guard < 1000000; guard++) {
+        int k = mbx_sched_next(s, m.now, &rq);
+        if (k == MBX_SCHED_DONE)
+            break;
+        if (k == MBX_SCHED_PROBE)
+            assert_int_equal(mbx_sched_probe_done(
+                                 s, m.now, 2e-7 * level_now(&m) * (1 + 0.02 * (urand(&m) - 0.5))),
+                             MBX_OK);
+        else
+            step(s, &m, &rq);
+    }
+    size_t both = 0, total = 0, agree = 0;
+    for (size_t i = 0; i < 4; i++) {
+        int lv[64];
+        size_t npm, n = mbx_sched_pass_levels(s, i, lv, 64);
+        const double *pm = mbx_sched_pass_medians(s, i, &npm);
+        assert_int_equal(n, npm);
+        int seen[2] = {0, 0};
+        for (size_t k = 0; k < n; k++) {
+            /* a pass before the first segment of levels has none */
+            assert_true(lv[k] == 0 || lv[k] == 1 || lv[k] == MBX_PASSES_NO_LEVEL);
+            if (lv[k] < 0)
+                continue;
+            seen[lv[k]] = 1;
+            /* the slow level is the one whose medians are about 3x */
+            total++;
+            agree += (lv[k] == 1) == (pm[k] > 2 * truth(&m, 0, grid8[i]));
+        }
+        both += seen[0] && seen[1];
+    }
+    assert_true(both >= 1);
+    assert_true(agree * 10 >= total * 8);
+    assert_int_equal(mbx_sched_pass_levels(s, 99, (int[1]){0}, 1), 0); /* no such point */
+    mbx_sched_free(s);
+
+    /* One level: no level ids. */
+    mbx_sched_opts_init(&o);
+    s = make(&o, 1, grid8, 1);
+    sim one = {.rng = 5, .noise = 0.02, .curve_scale = {1}};
+    run_all(s, &one);
+    int lv[64];
+    size_t n = mbx_sched_pass_levels(s, 0, lv, 64);
+    assert_true(n >= 5);
+    for (size_t k = 0; k < n; k++)
+        assert_int_equal(lv[k], MBX_PASSES_NO_LEVEL);
+    mbx_sched_free(s);
+}
+
 static void stop_and_limits(void **state)
 {
     (void)state;
@@ -586,6 +651,7 @@ int main(void)
         cmocka_unit_test(passes_are_paced_and_spread),
         cmocka_unit_test(interleaved_curves_are_fair),
         cmocka_unit_test(stop_and_limits),
+        cmocka_unit_test(pass_levels_follow_the_probes),
         cmocka_unit_test(pair_scan_and_settle_come_first),
         cmocka_unit_test(unreliable_pass_is_final),
         cmocka_unit_test(bad_options),
