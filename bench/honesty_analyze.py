@@ -229,23 +229,21 @@ def analyse_launches(d, shift, mpibex):
         mvals = [vals[i] for i in members if vals[i] is not None]
         if mvals:
             lv = statistics.median(mvals)
-            pby = spreads(members, lv)
+            def show(by, what):
+                """Per size the worst and median spread, then the worst size."""
+                for size in sorted(by):
+                    print("spread at %s, %s: %s (median over %d points %s)"
+                          % (fmt_size(size), what, pct(max(by[size])), len(by[size]),
+                             pct(statistics.median(by[size]))))
+                worst = max(max(v) for v in by.values()) if by else None
+                print("launch spread, %s, worst size: %s" % (what, pct(worst)))
+                return worst
+
             print("   points whose own probes (probe_us, probe_after_us) lie within %.0f %% of"
                   " level %s's %.3f us, launches of level %s only:" % (100 * shift, main, lv, main))
-            for size in sorted(pby):
-                print("spread at %s, point-level filtered: %s (median over %d points %s)"
-                      % (fmt_size(size), pct(max(pby[size])), len(pby[size]),
-                         pct(statistics.median(pby[size]))))
-            pw = max(max(v) for v in pby.values()) if pby else None
-            print("launch spread, point-level filtered, worst size: %s" % pct(pw))
-            sby = spreads(members, lv, strict=True)
+            pw = show(spreads(members, lv), "point-level filtered")
             print("   of those, the points whose passes all ran at one level (levels <= 1):")
-            for size in sorted(sby):
-                print("spread at %s, one level throughout: %s (median over %d points %s)"
-                      % (fmt_size(size), pct(max(sby[size])), len(sby[size]),
-                         pct(statistics.median(sby[size]))))
-            sw = max(max(v) for v in sby.values()) if sby else None
-            print("launch spread, one level throughout, worst size: %s" % pct(sw))
+            sw = show(spreads(members, lv, strict=True), "one level throughout")
             TABLE.append(("launch spread, one level throughout", pct(sw), "<= 5 %",
                           "n/a" if sw is None else ("yes" if sw <= 0.05 else "no")))
             TABLE.append(("launch spread, point-level filtered", pct(pw), "<= 5 %",

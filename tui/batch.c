@@ -29,6 +29,7 @@
 #include "mbx/threads.h"
 #include "mbx/version.h"
 #include "monitor.h"
+#include "sig.h"
 #include "thrinfo.h"
 #include "tprint.h"
 
@@ -1524,9 +1525,7 @@ static void idle_for(run_state *st, double seconds)
         st->t_idle += seconds > 0 ? seconds : 1e-3;
         return;
     }
-    struct timespec ts = {(time_t)seconds, (long)((seconds - floor(seconds)) * 1e9)};
-    while (nanosleep(&ts, &ts) != 0 && !mbx_stop_signal)
-        ;
+    mbx_sig_sleep(seconds);
 }
 
 static int scan_pair(run_state *st, mbx_sched *sch);

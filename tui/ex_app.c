@@ -30,14 +30,6 @@ static double wall(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Idle for the scheduler's WAIT on real ranks without a terminal to poll. */
-static void ex_sleep(double seconds)
-{
-    struct timespec ts = {(time_t)seconds, (long)((seconds - floor(seconds)) * 1e9)};
-    while (nanosleep(&ts, &ts) != 0 && !mbx_stop_signal)
-        ;
-}
-
 void ex_set_msg(explorer *x, int role, const char *fmt, ...)
 {
     va_list ap;
@@ -671,7 +663,7 @@ int ex_main_loop(explorer *x)
                    !x->quit && wall() - t0 < STEP_S);
             ex_tick(x, idle > 0 && !x->headless && !x->be->fake ? (int)ceil(idle * 1000) : 0);
             if (idle > 0 && x->headless && !x->be->fake) /* real ranks: real time passes */
-                ex_sleep(idle);
+                mbx_sig_sleep(idle);
             if (!x->running && !x->headless) /* the run ended: its last frame */
                 ex_draw(x), x->last_draw = wall();
             continue;

@@ -7,6 +7,7 @@
 #include "batch.h"
 #include "job.h"
 #include "mbx/ascii.h"
+#include "sig.h"
 #include "tprint.h"
 
 static int idle_root(mbx_engine *e, int argc, char **argv)
@@ -35,9 +36,7 @@ static int idle_root(mbx_engine *e, int argc, char **argv)
     for (int r = 0; r < job->nranks; r++)
         before[r] = job->rank[r].cpu_seconds;
     double w0 = job->wall;
-    struct timespec ts = {(time_t)secs, (long)((secs - (double)(time_t)secs) * 1e9)};
-    while (nanosleep(&ts, &ts) != 0 && !mbx_stop_signal)
-        ;
+    mbx_sig_sleep(secs);
     int code = 0;
     if (mbx_engine_describe(e, &job) == 0) {
         double wall = job->wall - w0, worst = 0;

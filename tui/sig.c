@@ -130,3 +130,11 @@ int mbx_sig_from_rank(int rank)
     }
     return own ? -1 : rank;
 }
+
+void mbx_sig_sleep(double seconds)
+{
+    time_t whole = (time_t)seconds;
+    struct timespec ts = {whole, (long)((seconds - (double)whole) * 1e9)};
+    while (nanosleep(&ts, &ts) != 0 && !mbx_stop_signal)
+        ;
+}

@@ -32,6 +32,10 @@ int mbx_sig_check_stdout(int code);
  * mbx_sig_check_stdout adds no second line for the same stop. */
 void mbx_sig_reported(void);
 
+/* Sleep for seconds (>= 0), cut short by a stop signal (mbx_stop_signal
+ * set); other interruptions sleep on. */
+void mbx_sig_sleep(double seconds);
+
 /* Rank 0, after a stop carried from `rank` (mbx_engine_stop_rank): rank,
  * or -1 when rank 0 got a signal of its own within 100 ms (one sent to the
  * whole job, e.g. Ctrl-C through hydra), so the line names no rank. */

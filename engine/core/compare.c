@@ -538,23 +538,31 @@ static double median_of(const double *v, size_t n)
     return m;
 }
 
-/* Whether l[0..n) holds two different level ids (ids >= 0; negative:
- * unknown, ignored). */
-static int levels_mixed(const int *l, size_t n)
+/* The rest of a tested point from its test (out->w): sizes, medians,
+ * ratio, verdict and stars. Different when the two-sided test says so (so
+ * the verdict and the stars agree, and identical settings are called
+ * different at rate alpha); the direction is the smaller one-sided p. */
+static int verdict_of(const double *a, size_t na, const double *b, size_t nb, double alpha,
+                      mbx_cmp_point *out)
 {
-    int first = -1;
-    for (size_t i = 0; l && i < n; i++) {
-        if (l[i] < 0)
-            continue;
-        if (first < 0)
-            first = l[i];
-        else if (l[i] != first)
-            return 1;
-    }
-    return 0;
+    out->n_a = na;
+    out->n_b = nb;
+    out->median_a = median_of(a, na);
+    out->median_b = median_of(b, nb);
+    if (isnan(out->median_a) || isnan(out->median_b))
+        return MBX_E_NOMEM;
+    out->ratio = out->median_a > 0 ? out->median_b / out->median_a : NAN;
+    if (out->w.p_two_sided < alpha)
+        out->verdict = out->w.p_less <= out->w.p_greater ? '<' : '>';
+    else
+        out->verdict = '=';
+    out->stars = mbx_wilcoxon_stars(out->w.p_two_sided);
+    return MBX_OK;
 }
 
-/* Whether A's known levels and B's are not the same single level. */
+/* Whether the known levels (ids >= 0) of A's and B's values together are
+ * two or more: passes of one point straddle levels, or A and B ran at
+ * different ones. */
 static int levels_differ(const int *la, size_t na, const int *lb, size_t nb)
 {
     int first = -1;
@@ -580,197 +588,13 @@ static int has_stratum(const int *la, size_t na, const int *lb, size_t nb)
     return 0;
 }
 
-static int cmp_dbl(const void *pa, const void *pb)
-{
-    double x = *(const double *)pa, y = *(const double *)pb;
-    return (x > y) - (x < y);
-}
-
-/* One stratum of the stratified test: A's doubled rank sum w2 among the
- * n = n1 + n2 pooled values v (A first), ties at their midrank, and the
- * exact null distribution of that sum (n1 of the n doubled ranks drawn
- * without replacement): dist[s] for s in 0..*smax, malloc'd, summing to 1.
- * Also E[W] and the tie-corrected Var[W] (undoubled). */
-static int stratum(const double *v, size_t n1, size_t n, uint64_t *w2, double **dist, size_t *smax,
-                   double *mean, double *var)
-{
-    double *srt = malloc(n * sizeof *srt);
-    unsigned *r2 = malloc(n * sizeof *r2);
-    if (!srt || !r2) {
-        free(srt);
-        free(r2);
-        return MBX_E_NOMEM;
-    }
-    memcpy(srt, v, n * sizeof *srt);
-    qsort(srt, n, sizeof *srt, cmp_dbl);
-    double tie_sum = 0;
-    for (size_t i = 0; i < n;) {
-        size_t j = i;
-        while (j < n && srt[j] == srt[i])
-            j++;
-        size_t t = j - i;
-        tie_sum += ((double)t * t - 1.0) * t;
-        i = j;
-    }
-    /* The doubled midrank of each value: 2 (first position) + t + 1. */
-    *w2 = 0;
-    for (size_t k = 0; k < n; k++) {
-        size_t lo = 0, hi = n;
-        while (lo < hi) { /* first position of v[k] */
-            size_t mid = lo + (hi - lo) / 2;
-            if (srt[mid] < v[k])
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        size_t e = lo;
-        while (e < n && srt[e] == v[k])
-            e++;
-        r2[k] = (unsigned)(2 * lo + (e - lo) + 1);
-        if (k < n1)
-            *w2 += r2[k];
-    }
-    size_t top = 0;
-    for (size_t k = 0; k < n; k++)
-        top += r2[k];
-    size_t width = top + 1;
-    double *cnt = calloc((n1 + 1) * width, sizeof *cnt);
-    *dist = malloc(width * sizeof **dist);
-    if (!cnt || !*dist) {
-        free(cnt);
-        free(*dist);
-        *dist = NULL;
-        free(srt);
-        free(r2);
-        return MBX_E_NOMEM;
-    }
-    cnt[0] = 1.0;
-    for (size_t i = 0; i < n; i++) {
-        size_t kmax = i + 1 < n1 ? i + 1 : n1;
-        for (size_t k = kmax; k >= 1; k--)
-            for (size_t s2 = top; s2 >= r2[i]; s2--)
-                cnt[k * width + s2] += cnt[(k - 1) * width + s2 - r2[i]];
-    }
-    double total = 0;
-    for (size_t s2 = 0; s2 <= top; s2++)
-        total += cnt[n1 * width + s2];
-    for (size_t s2 = 0; s2 <= top; s2++)
-        (*dist)[s2] = cnt[n1 * width + s2] / total;
-    *smax = top;
-    double d1 = (double)n1, d2 = (double)(n - n1), dn = (double)n;
-    *mean = d1 * (dn + 1.0) / 2.0;
-    *var = dn > 1 ? d1 * d2 / 12.0 * ((dn + 1.0) - tie_sum / (dn * (dn - 1.0))) : 0.0;
-    free(cnt);
-    free(srt);
-    free(r2);
-    return MBX_OK;
-}
-
-int mbx_wilcoxon_stratified(const double *a, const int *la, size_t na, const double *b,
-                            const int *lb, size_t nb, mbx_wilcoxon *out, size_t *strata)
-{
-    if (!a || !b || !la || !lb || !out || na == 0 || nb == 0)
-        return MBX_E_INVAL;
-    for (size_t i = 0; i < na; i++)
-        if (!isfinite(a[i]))
-            return MBX_E_INVAL;
-    for (size_t i = 0; i < nb; i++)
-        if (!isfinite(b[i]))
-            return MBX_E_INVAL;
-    double *v = malloc((na + nb) * sizeof *v);
-    double *dist = malloc(sizeof *dist); /* the convolution so far: W2 = 0 */
-    if (!v || !dist) {
-        free(v);
-        free(dist);
-        return MBX_E_NOMEM;
-    }
-    dist[0] = 1.0;
-    size_t dmax = 0, used1 = 0, used2 = 0, ns = 0;
-    uint64_t w2 = 0;
-    double mean = 0, var = 0;
-    int rc = MBX_OK;
-    /* Each level present on both sides (an unknown level, -1, is one
-     * stratum too); a level with passes of one side only has a constant
-     * rank sum and tells nothing. */
-    for (size_t i = 0; i < na && rc == MBX_OK; i++) {
-        int l = la[i];
-        int seen = 0;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = la[j] == l;
-        if (seen)
-            continue;
-        size_t n1 = 0, n = 0;
-        for (size_t j = 0; j < na; j++)
-            if (la[j] == l)
-                v[n1++] = a[j];
-        n = n1;
-        for (size_t j = 0; j < nb; j++)
-            if (lb[j] == l)
-                v[n++] = b[j];
-        if (n == n1)
-            continue;
-        uint64_t sw2;
-        double *sd = NULL, sm, sv;
-        size_t smax;
-        if ((rc = stratum(v, n1, n, &sw2, &sd, &smax, &sm, &sv)) != MBX_OK)
-            break;
-        double *conv = calloc(dmax + smax + 1, sizeof *conv);
-        if (!conv) {
-            free(sd);
-            rc = MBX_E_NOMEM;
-            break;
-        }
-        for (size_t x = 0; x <= dmax; x++)
-            if (dist[x] != 0)
-                for (size_t y = 0; y <= smax; y++)
-                    conv[x + y] += dist[x] * sd[y];
-        free(dist);
-        free(sd);
-        dist = conv;
-        dmax += smax;
-        w2 += sw2;
-        mean += sm;
-        var += sv;
-        used1 += n1;
-        used2 += n - n1;
-        ns++;
-    }
-    if (rc == MBX_OK && ns == 0)
-        rc = MBX_E_INVAL; /* no level has passes of both */
-    if (rc == MBX_OK) {
-        double le = 0, ge = 0;
-        for (size_t x = 0; x <= dmax; x++) {
-            if (x <= w2)
-                le += dist[x];
-            if (x >= w2)
-                ge += dist[x];
-        }
-        mbx_wilcoxon r = {.n1 = used1, .n2 = used2, .exact = 1};
-        r.w = (double)w2 / 2.0;
-        r.mean_w = mean;
-        r.var_w = var;
-        r.z = var > 0 ? (r.w - mean) / sqrt(var) : 0.0;
-        r.p_less = fmin(le, 1.0);
-        r.p_greater = fmin(ge, 1.0);
-        r.p_two_sided = fmin(2.0 * fmin(r.p_less, r.p_greater), 1.0);
-        r.shift = NAN; /* a shift over levels would mix them */
-        *out = r;
-        if (strata)
-            *strata = ns;
-    }
-    free(v);
-    free(dist);
-    return rc;
-}
-
 int mbx_compare_samples_leveled(const double *a, const int *la, size_t na, const double *b,
                                 const int *lb, size_t nb, double alpha, mbx_cmp_point *out,
                                 size_t *strata)
 {
     if (strata)
         *strata = 0;
-    if (!la || !lb ||
-        !(levels_mixed(la, na) || levels_mixed(lb, nb) || levels_differ(la, na, lb, nb)))
+    if (!la || !lb || !levels_differ(la, na, lb, nb))
         return mbx_compare_samples(a, na, b, nb, alpha, out);
     if (out == NULL || !(alpha > 0 && alpha < 1))
         return MBX_E_INVAL;
@@ -786,21 +610,9 @@ int mbx_compare_samples_leveled(const double *a, const int *la, size_t na, const
     }
     if (rc < 0)
         return rc;
-    out->n_a = na;
-    out->n_b = nb;
-    out->median_a = median_of(a, na);
-    out->median_b = median_of(b, nb);
-    if (isnan(out->median_a) || isnan(out->median_b))
-        return MBX_E_NOMEM;
-    out->ratio = out->median_a > 0 ? out->median_b / out->median_a : NAN;
-    if (out->w.p_two_sided < alpha)
-        out->verdict = out->w.p_less <= out->w.p_greater ? '<' : '>';
-    else
-        out->verdict = '=';
-    out->stars = mbx_wilcoxon_stars(out->w.p_two_sided);
     if (strata)
         *strata = ns;
-    return MBX_OK;
+    return verdict_of(a, na, b, nb, alpha, out);
 }
 
 int mbx_compare_samples(const double *a, size_t na, const double *b, size_t nb, double alpha,
@@ -811,22 +623,7 @@ int mbx_compare_samples(const double *a, size_t na, const double *b, size_t nb, 
     int rc = mbx_wilcoxon_test(a, na, b, nb, &out->w);
     if (rc < 0)
         return rc;
-    out->n_a = na;
-    out->n_b = nb;
-    out->median_a = median_of(a, na);
-    out->median_b = median_of(b, nb);
-    if (isnan(out->median_a) || isnan(out->median_b))
-        return MBX_E_NOMEM;
-    out->ratio = out->median_a > 0 ? out->median_b / out->median_a : NAN;
-    /* Different when the two-sided test says so (so the verdict and the
-     * stars agree, and identical settings are called different at rate
-     * alpha); the direction is the smaller one-sided p. */
-    if (out->w.p_two_sided < alpha)
-        out->verdict = out->w.p_less <= out->w.p_greater ? '<' : '>';
-    else
-        out->verdict = '=';
-    out->stars = mbx_wilcoxon_stars(out->w.p_two_sided);
-    return MBX_OK;
+    return verdict_of(a, na, b, nb, alpha, out);
 }
 
 static void fill_key(mbx_cmp_point *p, const struct ckey *k)

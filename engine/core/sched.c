@@ -71,6 +71,9 @@ struct mbx_sched {
     int pair_set;       /* the pair of curves without their own is known */
     int pair_a, pair_b; /* it */
     int settled;        /* the settling was done (or is not wanted) */
+    mbx_levels lv;      /* the levels of the first lv_n probes (lv_ok: detected) */
+    size_t lv_n;
+    int lv_ok;
 };
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
@@ -161,6 +164,7 @@ void mbx_sched_free(mbx_sched *s)
     free(s->pt_t);
     free(s->pt_v);
     free(s->scratch);
+    mbx_levels_free(&s->lv);
     free(s);
 }
 
@@ -330,6 +334,22 @@ static void shuffle(size_t *a, size_t n, uint64_t *state)
 }
 
 /* The between-pass state of a point, levels from the probes when known. */
+/* The levels of the probes so far, detected once per probe count (rows
+ * and the explorer's comparisons ask for them point after point); NULL
+ * with fewer than 2 probes or when detection failed. */
+static const mbx_levels *levels_now(mbx_sched *s)
+{
+    if (s->nprobe < 2)
+        return NULL;
+    if (s->lv_n != s->nprobe) {
+        mbx_levels_free(&s->lv);
+        memset(&s->lv, 0, sizeof s->lv);
+        s->lv_ok = mbx_levels_detect(s->pt_v, s->nprobe, NULL, &s->lv) == MBX_OK;
+        s->lv_n = s->nprobe;
+    }
+    return s->lv_ok ? &s->lv : NULL;
+}
+
 static int level_at(const mbx_sched *s, const mbx_levels *lv, double t)
 {
     if (!lv || lv->nlevel < 2 || s->nprobe == 0)
@@ -837,11 +857,8 @@ int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
     out->faults = p->faults;
     if (p->bad)
         return MBX_OK; /* the failing pass's row as it is */
-    mbx_levels lv;
-    memset(&lv, 0, sizeof lv);
-    int have_lv = s->nprobe >= 2 && mbx_levels_detect(s->pt_v, s->nprobe, NULL, &lv) == MBX_OK;
     mbx_passes *ps;
-    int rc = passes_of(s, p, have_lv ? &lv : NULL, &ps);
+    int rc = passes_of(s, p, levels_now(s), &ps);
     mbx_passes_result r;
     if (rc == MBX_OK)
         rc = mbx_passes_result_get(ps, &r);
@@ -858,7 +875,6 @@ int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
         free(all);
     }
     mbx_passes_free(ps);
-    mbx_levels_free(&lv);
     if (rc)
         return rc;
     /* Location statistics over the pooled observations. */
@@ -968,13 +984,11 @@ size_t mbx_sched_pass_levels(const mbx_sched *s, size_t i, int *out, size_t cap)
     if (!s || !out || i >= s->npt)
         return 0;
     const spoint *p = &s->pt[i];
-    mbx_levels lv;
-    memset(&lv, 0, sizeof lv);
-    int have = s->nprobe >= 2 && mbx_levels_detect(s->pt_v, s->nprobe, NULL, &lv) == MBX_OK;
+    /* the cache of levels is the object's own, like the scratch */
+    const mbx_levels *lv = levels_now((mbx_sched *)s);
     size_t n = p->npass < cap ? p->npass : cap;
     for (size_t k = 0; k < n; k++)
-        out[k] = level_at(s, have ? &lv : NULL, 0.5 * (p->pass[k].t_start + p->pass[k].t_end));
-    mbx_levels_free(&lv);
+        out[k] = level_at(s, lv, 0.5 * (p->pass[k].t_start + p->pass[k].t_end));
     return n;
 }
 

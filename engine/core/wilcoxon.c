@@ -86,40 +86,119 @@ static double hodges_lehmann(const double *a, size_t n1, const double *b, size_t
     return 0.5 * lo + 0.5 * hi + 0.0;
 }
 
-/* Exact P(W2 <= w2) and P(W2 >= w2) for the sum W2 of n1 of the n doubled
- * ranks r[] drawn without replacement. */
-static int exact_p(const unsigned *r, size_t n, size_t n1, uint64_t w2, double *p_le, double *p_ge)
+/* The exact null distribution of the sum W2 of n1 of the n doubled ranks
+ * r[] drawn without replacement, as counts: dist[s] the draws with W2 = s
+ * for s in 0..*smax, malloc'd (tails() turns them into probabilities). */
+static int exact_dist(const unsigned *r, size_t n, size_t n1, double **dist, size_t *smax)
 {
-    size_t smax = 0;
+    size_t top = 0;
     for (size_t i = 0; i < n; i++)
-        smax += r[i];
-    size_t width = smax + 1;
+        top += r[i];
+    size_t width = top + 1;
     double *cnt = calloc((n1 + 1) * width, sizeof *cnt);
-    if (!cnt)
+    double *d = malloc(width * sizeof *d);
+    if (!cnt || !d) {
+        free(cnt);
+        free(d);
         return MBX_E_NOMEM;
+    }
     cnt[0] = 1.0;
     for (size_t i = 0; i < n; i++) {
         size_t kmax = i + 1 < n1 ? i + 1 : n1;
         for (size_t k = kmax; k >= 1; k--) {
             double *dst = cnt + k * width;
             const double *src = cnt + (k - 1) * width;
-            for (size_t s = smax; s >= r[i]; s--)
+            for (size_t s = top; s >= r[i]; s--)
                 dst[s] += src[s - r[i]];
         }
     }
-    const double *top = cnt + n1 * width;
+    memcpy(d, cnt + n1 * width, width * sizeof *d);
+    free(cnt);
+    *dist = d;
+    *smax = top;
+    return MBX_OK;
+}
+
+/* P(W2 <= w2) and P(W2 >= w2) under the counts dist[0..smax] (a tail
+ * that holds every count is exactly 1). */
+static void tails(const double *dist, size_t smax, uint64_t w2, double *p_le, double *p_ge)
+{
     double total = 0.0, le = 0.0, ge = 0.0;
     for (size_t s = 0; s <= smax; s++) {
-        total += top[s];
+        total += dist[s];
         if (s <= w2)
-            le += top[s];
+            le += dist[s];
         if (s >= w2)
-            ge += top[s];
+            ge += dist[s];
     }
-    free(cnt);
     *p_le = le / total;
     *p_ge = ge / total;
-    return MBX_OK;
+}
+
+/* Exact P(W2 <= w2) and P(W2 >= w2) for the sum W2 of n1 of the n doubled
+ * ranks r[] drawn without replacement. */
+static int exact_p(const unsigned *r, size_t n, size_t n1, uint64_t w2, double *p_le, double *p_ge)
+{
+    double *dist;
+    size_t smax;
+    int rc = exact_dist(r, n, n1, &dist, &smax);
+    if (rc == MBX_OK) {
+        tails(dist, smax, w2, p_le, p_ge);
+        free(dist);
+    }
+    return rc;
+}
+
+/* The pooled doubled midranks of a[0..n1) and b[0..n2): sa (n1 + n2
+ * entries) gets a and b sorted, a in sa[0..n1) and b after it; rank2 (may
+ * be NULL) the doubled rank of each pooled position in order; *w2 A's
+ * doubled rank sum; *tie_sum the sum of t^3 - t over tie groups; *ties
+ * the values sharing a rank; *groups the distinct values. */
+static void doubled_ranks(const double *a, size_t n1, const double *b, size_t n2, double *sa,
+                          unsigned *rank2, uint64_t *w2, double *tie_sum, size_t *ties,
+                          size_t *groups)
+{
+    double *sb = sa + n1;
+    memcpy(sa, a, n1 * sizeof *sa);
+    memcpy(sb, b, n2 * sizeof *sb);
+    qsort(sa, n1, sizeof *sa, cmp_double);
+    qsort(sb, n2, sizeof *sb, cmp_double);
+    /* Merge: each tie group of t values at 0-based positions pos..pos+t-1
+     * has doubled midrank (pos + 1) + (pos + t) = 2 pos + t + 1. */
+    *w2 = 0;
+    *tie_sum = 0.0;
+    *ties = *groups = 0;
+    size_t pos = 0, i = 0, j = 0;
+    while (i < n1 || j < n2) {
+        double v = j >= n2 || (i < n1 && sa[i] <= sb[j]) ? sa[i] : sb[j];
+        size_t ca = 0, cb = 0;
+        while (i < n1 && sa[i] == v)
+            i++, ca++;
+        while (j < n2 && sb[j] == v)
+            j++, cb++;
+        size_t t = ca + cb;
+        uint64_t r2 = 2 * (uint64_t)pos + t + 1;
+        *w2 += ca * r2;
+        if (t > 1) {
+            *ties += t;
+            *tie_sum += ((double)t * t - 1.0) * t;
+        }
+        if (rank2)
+            for (size_t k = 0; k < t; k++)
+                rank2[pos + k] = (unsigned)r2;
+        pos += t;
+        ++*groups;
+    }
+}
+
+/* E[W] and the tie-corrected Var[W] of A's rank sum (undoubled). */
+static void moments(size_t n1, size_t n2, double tie_sum, size_t groups, double *mean, double *var)
+{
+    double dn1 = (double)n1, dn2 = (double)n2, dn = (double)(n1 + n2);
+    *mean = dn1 * (dn + 1.0) / 2.0;
+    /* One tie group: every value equal, W is constant. Set exactly rather
+     * than trust (N+1) - (N^3-N)/(N(N-1)) to cancel to zero. */
+    *var = groups <= 1 ? 0.0 : dn1 * dn2 / 12.0 * ((dn + 1.0) - tie_sum / (dn * (dn - 1.0)));
 }
 
 static int all_finite(const double *x, size_t n)
@@ -154,45 +233,14 @@ int mbx_wilcoxon_test_ex(const double *a, size_t n1, const double *b, size_t n2,
         free(rank2);
         return MBX_E_NOMEM;
     }
-    double *sb = sa + n1;
-    memcpy(sa, a, n1 * sizeof *sa);
-    memcpy(sb, b, n2 * sizeof *sb);
-    qsort(sa, n1, sizeof *sa, cmp_double);
-    qsort(sb, n2, sizeof *sb, cmp_double);
-
-    /* Merge: each tie group of t values at 0-based positions pos..pos+t-1
-     * has doubled midrank (pos + 1) + (pos + t) = 2 pos + t + 1. */
-    uint64_t w2 = 0;
-    double tie_sum = 0.0; /* sum of t^3 - t */
-    size_t ties = 0, groups = 0, pos = 0, i = 0, j = 0;
-    while (i < n1 || j < n2) {
-        double v = j >= n2 || (i < n1 && sa[i] <= sb[j]) ? sa[i] : sb[j];
-        size_t ca = 0, cb = 0;
-        while (i < n1 && sa[i] == v)
-            i++, ca++;
-        while (j < n2 && sb[j] == v)
-            j++, cb++;
-        size_t t = ca + cb;
-        uint64_t r2 = 2 * (uint64_t)pos + t + 1;
-        w2 += ca * r2;
-        if (t > 1) {
-            ties += t;
-            tie_sum += ((double)t * t - 1.0) * t;
-        }
-        if (exact)
-            for (size_t k = 0; k < t; k++)
-                rank2[pos + k] = (unsigned)r2;
-        pos += t;
-        groups++;
-    }
+    uint64_t w2;
+    double tie_sum;
+    size_t ties, groups;
+    doubled_ranks(a, n1, b, n2, sa, rank2, &w2, &tie_sum, &ties, &groups);
 
     mbx_wilcoxon r = {.n1 = n1, .n2 = n2, .exact = exact, .ties = ties};
-    double dn1 = (double)n1, dn2 = (double)n2, dn = (double)n;
     r.w = (double)w2 / 2.0;
-    r.mean_w = dn1 * (dn + 1.0) / 2.0;
-    /* One tie group: every value equal, W is constant. Set exactly rather
-     * than trust (N+1) - (N^3-N)/(N(N-1)) to cancel to zero. */
-    r.var_w = groups == 1 ? 0.0 : dn1 * dn2 / 12.0 * ((dn + 1.0) - tie_sum / (dn * (dn - 1.0)));
+    moments(n1, n2, tie_sum, groups, &r.mean_w, &r.var_w);
     double sd = r.var_w > 0.0 ? sqrt(r.var_w) : 0.0;
     r.z = sd > 0.0 ? (r.w - r.mean_w) / sd : 0.0;
 
@@ -210,11 +258,98 @@ int mbx_wilcoxon_test_ex(const double *a, size_t n1, const double *b, size_t n2,
         r.p_less = fmin(r.p_less, 1.0);
         r.p_greater = fmin(r.p_greater, 1.0);
         r.p_two_sided = fmin(2.0 * m, 1.0);
-        r.shift = want_shift ? hodges_lehmann(sa, n1, sb, n2) : NAN;
+        r.shift = want_shift ? hodges_lehmann(sa, n1, sa + n1, n2) : NAN;
         *out = r;
     }
     free(sa);
     free(rank2);
+    return rc;
+}
+
+int mbx_wilcoxon_stratified(const double *a, const int *la, size_t na, const double *b,
+                            const int *lb, size_t nb, mbx_wilcoxon *out, size_t *strata)
+{
+    if (!a || !b || !la || !lb || !out || na == 0 || nb == 0 || !all_finite(a, na) ||
+        !all_finite(b, nb))
+        return MBX_E_INVAL;
+    double *va = malloc((2 * (na + nb)) * sizeof *va); /* a stratum's A then B, and a copy */
+    unsigned *rank2 = malloc((na + nb) * sizeof *rank2);
+    double *dist = malloc(sizeof *dist); /* the convolution so far (counts): W2 = 0 */
+    if (!va || !rank2 || !dist) {
+        free(va);
+        free(rank2);
+        free(dist);
+        return MBX_E_NOMEM;
+    }
+    double *sorted = va + na + nb;
+    dist[0] = 1.0;
+    size_t dmax = 0, used1 = 0, used2 = 0, ns = 0, ties_all = 0;
+    uint64_t w2 = 0;
+    double mean = 0, var = 0;
+    int rc = MBX_OK;
+    /* Each level both samples have (an unknown level, -1, is one too); a
+     * level of one sample only has a constant rank sum and tells nothing. */
+    for (size_t i = 0; i < na && rc == MBX_OK; i++) {
+        int l = la[i], seen = 0;
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = la[j] == l;
+        size_t n1 = 0, n2 = 0;
+        for (size_t j = 0; j < na && !seen; j++)
+            if (la[j] == l)
+                va[n1++] = a[j];
+        for (size_t j = 0; j < nb && !seen; j++)
+            if (lb[j] == l)
+                va[n1 + n2++] = b[j];
+        if (seen || n2 == 0)
+            continue;
+        uint64_t sw2;
+        double tie_sum, sm, sv;
+        size_t ties, groups, smax;
+        doubled_ranks(va, n1, va + n1, n2, sorted, rank2, &sw2, &tie_sum, &ties, &groups);
+        moments(n1, n2, tie_sum, groups, &sm, &sv);
+        double *sd = NULL, *conv = NULL;
+        if ((rc = exact_dist(rank2, n1 + n2, n1, &sd, &smax)) != MBX_OK)
+            break;
+        if (!(conv = calloc(dmax + smax + 1, sizeof *conv))) {
+            free(sd);
+            rc = MBX_E_NOMEM;
+            break;
+        }
+        for (size_t x = 0; x <= dmax; x++)
+            for (size_t y = 0; dist[x] != 0 && y <= smax; y++)
+                conv[x + y] += dist[x] * sd[y];
+        free(dist);
+        free(sd);
+        dist = conv;
+        dmax += smax;
+        w2 += sw2;
+        mean += sm;
+        var += sv;
+        used1 += n1;
+        used2 += n2;
+        ties_all += ties;
+        ns++;
+    }
+    if (rc == MBX_OK && ns == 0)
+        rc = MBX_E_INVAL; /* no level has values of both */
+    if (rc == MBX_OK) {
+        mbx_wilcoxon r = {.n1 = used1, .n2 = used2, .exact = 1, .ties = ties_all};
+        tails(dist, dmax, w2, &r.p_less, &r.p_greater);
+        r.p_less = fmin(r.p_less, 1.0);
+        r.p_greater = fmin(r.p_greater, 1.0);
+        r.p_two_sided = fmin(2.0 * fmin(r.p_less, r.p_greater), 1.0);
+        r.w = (double)w2 / 2.0;
+        r.mean_w = mean;
+        r.var_w = var;
+        r.z = var > 0 ? (r.w - mean) / sqrt(var) : 0.0;
+        r.shift = NAN; /* a shift over levels would mix them */
+        *out = r;
+        if (strata)
+            *strata = ns;
+    }
+    free(va);
+    free(rank2);
+    free(dist);
     return rc;
 }
 

@@ -82,21 +82,6 @@ void mbx_compare_summarize(const mbx_compare *c, mbx_compare_summary *out);
 MBX_NODISCARD int mbx_compare_samples(const double *a, size_t na, const double *b, size_t nb,
                                       double alpha, mbx_cmp_point *out);
 
-/* The stratified rank-sum test (a permutation test within strata): A's
- * values a[i] in stratum la[i], B's b[j] in lb[j]; within each stratum
- * that both samples have, values are ranked (midranks for ties) against
- * that stratum's values only; W is the sum of A's rank sums over those
- * strata, and its exact null distribution the convolution of the strata's
- * exact permutation distributions (always exact: p-values from it, z from
- * the summed means and tie-corrected variances). Values of a stratum only
- * one sample has are left out (n1, n2 count those used). shift is NAN.
- * *strata (may be NULL) gets the strata used. Errors: MBX_E_INVAL (NULL
- * pointers, an empty sample, a NaN or infinite value, no stratum with
- * values of both), MBX_E_NOMEM. */
-MBX_NODISCARD int mbx_wilcoxon_stratified(const double *a, const int *la, size_t na,
-                                          const double *b, const int *lb, size_t nb,
-                                          mbx_wilcoxon *out, size_t *strata);
-
 /* mbx_compare_samples for two interleaved points whose passes carry
  * machine levels (la, lb: a level id per sample; negative: unknown, a
  * level of its own). When the passes of either point ran at two or more

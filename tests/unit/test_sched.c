@@ -23,6 +23,7 @@ typedef struct sim {
     double level_period; /* seconds per machine level; 0: one level */
     double level_factor; /* the slow level's factor */
     double noise;        /* relative noise of an observation */
+    double probe_noise;  /* relative noise of a probe (0: none, no draw) */
     double curve_scale[8];
     double obs[20000];
     size_t probes, waits;
@@ -64,7 +65,8 @@ static int step(mbx_sched *s, sim *m, mbx_sched_req *rq)
     assert_true(k >= 0);
     if (k == MBX_SCHED_PROBE) {
         m->probes++;
-        assert_int_equal(mbx_sched_probe_done(s, m->now, 2e-7 * level_now(m)), MBX_OK);
+        double f = m->probe_noise > 0 ? 1 + m->probe_noise * (urand(m) - 0.5) : 1;
+        assert_int_equal(mbx_sched_probe_done(s, m->now, 2e-7 * level_now(m) * f), MBX_OK);
     } else if (k == MBX_SCHED_WAIT) {
         m->waits++;
         assert_true(rq->wait > 0 && rq->wait <= 0.05 + 1e-12);
@@ -292,22 +294,15 @@ static void pass_levels_follow_the_probes(void **state)
     o.seed = 5;
     o.passes.min_span = 4; /* a run of some seconds: enough probes to tell levels */
     mbx_sched *s = make(&o, 1, grid8, 4);
-    sim m = {.rng = 5, .noise = 0.02, .level_period = 0.7, .level_factor = 3, .curve_scale = {1}};
-    /* Probes with 2 % noise, as real ones have (the levels' detector
-     * tests segments against their spread); the rest as step() does it
-     * (asking again returns the outstanding request). */
-    mbx_sched_req rq;
-    for (long guard = 0; guard < 1000000; guard++) {
-        int k = mbx_sched_next(s, m.now, &rq);
-        if (k == MBX_SCHED_DONE)
-            break;
-        if (k == MBX_SCHED_PROBE)
-            assert_int_equal(mbx_sched_probe_done(
-                                 s, m.now, 2e-7 * level_now(&m) * (1 + 0.02 * (urand(&m) - 0.5))),
-                             MBX_OK);
-        else
-            step(s, &m, &rq);
-    }
+    /* probes with 2 % noise, as real ones have: the levels' detector
+     * tests segments against their spread */
+    sim m = {.rng = 5,
+             .noise = 0.02,
+             .probe_noise = 0.02,
+             .level_period = 0.7,
+             .level_factor = 3,
+             .curve_scale = {1}};
+    run_all(s, &m);
     size_t both = 0, total = 0, agree = 0;
     for (size_t i = 0; i < 4; i++) {
         int lv[64];
