@@ -228,16 +228,18 @@ static int plan_points(explorer *x)
                         x->npts = 0;
                         return 0;
                     }
-                    x->pts[x->npts++] = (ex_point){.bench_id = (int)b,
-                                                   .bytes = bytes,
-                                                   .procs = procs,
-                                                   .param = param,
-                                                   .root = root,
-                                                   .pair_a = pa,
-                                                   .pair_b = pb,
-                                                   .origin = EX_GRID,
-                                                   .state = EX_PENDING,
-                                                   .rel = NAN};
+                    for (int c = 0; c < x->sel[b] && c < 2 && x->npts < EX_MAX_POINTS; c++)
+                        x->pts[x->npts++] = (ex_point){.bench_id = (int)b,
+                                                       .bytes = bytes,
+                                                       .procs = procs,
+                                                       .param = param,
+                                                       .root = root,
+                                                       .pair_a = pa,
+                                                       .pair_b = pb,
+                                                       .origin = EX_GRID,
+                                                       .copy = c,
+                                                       .state = EX_PENDING,
+                                                       .rel = NAN};
                 }
             }
         }

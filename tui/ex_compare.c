@@ -163,6 +163,15 @@ void ex_compare_forget(explorer *x)
     x->nsig = 0;
 }
 
+/* The least run time between two passes of a point once it has R
+ * (mbx/sched.h: S / (R - 1)), seconds; 0 when passes are not paced. */
+static double pass_gap(const explorer *x)
+{
+    size_t r = x->sopt.passes.min_passes ? x->sopt.passes.min_passes : MBX_PASSES_DEFAULT_MIN;
+    double span = x->sopt.passes.min_span;
+    return r >= 2 && span > 0 ? span / (double)(r - 1) : 0.0;
+}
+
 /* The machine level of each pass of p (the scheduler's, from the
  * monitor's probes so far), malloc'd; NULL when unknown. */
 static int *pass_levels(const explorer *x, const ex_point *p)
@@ -197,25 +206,56 @@ const mbx_cmp_point *ex_compare_test(explorer *x, const ex_point *a, const ex_po
     memset(g, 0, sizeof *g);
     g->a = a, g->b = b, g->na = a->npm, g->nb = b->npm, g->probes = x->sst.probes;
     g->strata = 0;
+    /* Only the passes of the span of run time both points were measured
+     * in: a point that went on after its twin had finished (or started
+     * later, as refined points do) saw machine states its twin never did,
+     * and a rank-sum over those finds the drift, not a difference. */
+    double *t = malloc((a->npm + b->npm) * sizeof *t), *v = malloc((a->npm + b->npm) * sizeof *v);
+    int *la = pass_levels(x, a), *lb = pass_levels(x, b);
+    size_t na = 0, nb = 0;
+    if (t && v && x->sched && mbx_sched_pass_times(x->sched, a->sp, t, a->npm) == a->npm &&
+        mbx_sched_pass_times(x->sched, b->sp, t + a->npm, b->npm) == b->npm && a->npm && b->npm) {
+        const double *ta = t, *tb = t + a->npm;
+        double slack = pass_gap(x), lo = fmax(ta[0], tb[0]) - slack,
+               hi = fmin(ta[a->npm - 1], tb[b->npm - 1]) + slack;
+        for (size_t k = 0; k < a->npm; k++)
+            if (ta[k] >= lo && ta[k] <= hi) {
+                if (la)
+                    la[na] = la[k];
+                v[na++] = a->pm[k];
+            }
+        for (size_t k = 0; k < b->npm; k++)
+            if (tb[k] >= lo && tb[k] <= hi) {
+                if (lb)
+                    lb[nb] = lb[k];
+                v[a->npm + nb++] = b->pm[k];
+            }
+        g->cut = a->npm - na + b->npm - nb;
+    } else if (v) { /* no pass times: every pass */
+        memcpy(v, a->pm, a->npm * sizeof *v);
+        memcpy(v + a->npm, b->pm, b->npm * sizeof *v);
+        na = a->npm, nb = b->npm;
+    }
     /* Passes that straddle machine levels are compared level by level
      * (mbx_compare_samples_leveled, a rank-sum stratified by level): A and
      * B were interleaved, so both have passes at the levels the run saw. */
-    int *la = pass_levels(x, a), *lb = pass_levels(x, b);
-    g->ok = a->npm >= 2 && b->npm >= 2 &&
-            mbx_compare_samples_leveled(a->pm, la, a->npm, b->pm, lb, b->npm, EX_ALPHA, &g->cp,
+    g->ok = v && na >= 2 && nb >= 2 &&
+            mbx_compare_samples_leveled(v, la, na, v + a->npm, lb, nb, EX_ALPHA, &g->cp,
                                         &g->strata) >= 0;
     free(la);
     free(lb);
+    free(t);
+    free(v);
     return g->ok ? &g->cp : NULL;
 }
 
-/* Whether the test of a and b was stratified by machine level. */
-static int tested_by_level(const explorer *x, const ex_point *a, const ex_point *b)
+/* The test of a and b so far (NULL: none yet). */
+static const ex_sig *sig_of(const explorer *x, const ex_point *a, const ex_point *b)
 {
     for (size_t i = 0; i < x->nsig; i++)
         if (x->sig[i].a == a && x->sig[i].b == b)
-            return x->sig[i].ok && x->sig[i].strata > 0;
-    return 0;
+            return &x->sig[i];
+    return NULL;
 }
 
 /* The role of a verdict: A faster ok, A slower warning, else dim. */
@@ -229,10 +269,12 @@ void ex_compare_summary(explorer *x, char *buf, size_t len)
     static double xs[EX_MAX_POINTS / 8], ra[EX_MAX_POINTS / 8];
     static const ex_point *pa[EX_MAX_POINTS / 8], *pb[EX_MAX_POINTS / 8];
     int n = ex_compare_ratios(x, xs, ra, pa, pb, (int)(sizeof xs / sizeof *xs));
-    size_t faster = 0, slower = 0, same = 0, untested = 0, within = 0;
+    size_t faster = 0, slower = 0, same = 0, untested = 0, within = 0, cut = 0;
     for (int i = 0; i < n; i++) {
         const mbx_cmp_point *c = ex_compare_test(x, pa[i], pb[i]);
-        within += c && tested_by_level(x, pa[i], pb[i]);
+        const ex_sig *g = sig_of(x, pa[i], pb[i]);
+        within += c && g && g->strata > 0;
+        cut += g ? g->cut : 0;
         if (!c)
             untested++;
         else if (c->verdict == '<')
@@ -253,7 +295,10 @@ void ex_compare_summary(explorer *x, char *buf, size_t len)
     if (within && k > 0 && (size_t)k < len)
         k += snprintf(buf + k, len - (size_t)k, "; %zu by level", within);
     if (untested && k > 0 && (size_t)k < len)
-        snprintf(buf + k, len - (size_t)k, " (%zu with under 2 passes)", untested);
+        k += snprintf(buf + k, len - (size_t)k, " (%zu with under 2 passes in a common span)",
+                      untested);
+    if (cut && k > 0 && (size_t)k < len)
+        snprintf(buf + k, len - (size_t)k, "; %zu off-span", cut);
 }
 
 /* "0.003", "<.001"; "-" when there is no test. */

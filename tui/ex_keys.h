@@ -34,6 +34,7 @@ typedef enum ex_action {
     EXA_TOGGLE,
     EXA_ALL,
     EXA_NOSEL,
+    EXA_TWICE,
     EXA_FILTER,
     EXA_ENTER,
     EXA_SORT,

@@ -73,7 +73,7 @@ static void select_pattern(explorer *x, int p, int on)
     for (size_t i = 0; i < mbx_bench_count() && i < EX_MAX_BENCH; i++) {
         const mbx_bench *b = mbx_bench_get((int)i);
         if (strcmp(b->pattern, pn[p]) == 0 && matches(x, b))
-            x->sel[i] = (unsigned char)on;
+            x->sel[i] = !on ? 0 : x->sel[i] ? x->sel[i] : 1;
     }
 }
 
@@ -140,6 +140,11 @@ int ex_picker_key(explorer *x, int key)
         else
             select_pattern(x, cur->pattern, pattern_state(x, cur->pattern) != 2);
         break;
+    case EXA_TWICE:
+        if (!cur || cur->bench < 0)
+            return 0;
+        x->sel[cur->bench] = x->sel[cur->bench] == 2 ? 1 : 2;
+        break;
     case EXA_ENTER:
         if (cur && cur->bench < 0)
             x->collapsed[cur->pattern] = !x->collapsed[cur->pattern];
@@ -150,7 +155,9 @@ int ex_picker_key(explorer *x, int key)
     case EXA_NOSEL:
         for (int i = 0; i < n; i++)
             if (rows[i].bench >= 0)
-                x->sel[rows[i].bench] = a == EXA_ALL;
+                x->sel[rows[i].bench] = a == EXA_NOSEL          ? 0
+                                        : x->sel[rows[i].bench] ? x->sel[rows[i].bench]
+                                                                : 1;
         if (a == EXA_ALL) /* collapsed patterns too */
             for (int p = 0; p < MAX_PATTERNS; p++)
                 if (x->collapsed[p])
@@ -172,8 +179,13 @@ void ex_draw_picker(explorer *x, const mbx_rect *body)
     patterns(pn);
 
     char head[128];
-    snprintf(head, sizeof head, "Benchmarks: %d selected of %zu", ex_picker_count(x),
-             mbx_bench_count());
+    int twice = 0;
+    for (size_t i = 0; i < mbx_bench_count() && i < EX_MAX_BENCH; i++)
+        twice += x->sel[i] == 2;
+    int k = snprintf(head, sizeof head, "Benchmarks: %d selected of %zu", ex_picker_count(x),
+                     mbx_bench_count());
+    if (twice)
+        snprintf(head + k, sizeof head - (size_t)k, " (%d twice)", twice);
     ex_put(x, body->y, body->x + 1, body->w - 1, MBX_ROLE_NORMAL, head);
     char filt[80];
     if (x->filtering || x->filter[0]) {
@@ -211,7 +223,10 @@ void ex_draw_picker(explorer *x, const mbx_rect *body)
                      mark[pattern_state(x, r->pattern)], pn[r->pattern], cnt);
         } else {
             const mbx_bench *b = mbx_bench_get(r->bench);
-            snprintf(line, sizeof line, "    %s %-*s >=%d  %s", x->sel[r->bench] ? "[x]" : "[ ]",
+            snprintf(line, sizeof line, "    %s %-*s >=%d  %s",
+                     x->sel[r->bench] == 2 ? "[2]"
+                     : x->sel[r->bench]    ? "[x]"
+                                           : "[ ]",
                      namew, b->name, b->min_procs, b->summary);
         }
         if (sel)

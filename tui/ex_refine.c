@@ -27,6 +27,7 @@ int ex_series_of(const ex_point *p, int dim, ex_series *out)
     out->dim = dim;
     out->bench_id = p->bench_id;
     out->root = p->root;
+    out->copy = p->copy;
     if (dim != EX_DIM_PARAM)
         out->param = p->param;
     if (dim != EX_DIM_PROCS)
@@ -39,7 +40,12 @@ int ex_series_of(const ex_point *p, int dim, ex_series *out)
 int ex_series_eq(const ex_series *a, const ex_series *b)
 {
     return a->dim == b->dim && a->bench_id == b->bench_id && a->bytes == b->bytes &&
-           a->procs == b->procs && a->param == b->param && a->root == b->root;
+           a->procs == b->procs && a->param == b->param && a->root == b->root && a->copy == b->copy;
+}
+
+const char *ex_point_label(const ex_point *p)
+{
+    return p->copy ? "explorer#2" : "explorer";
 }
 
 double ex_point_x(const ex_point *p, int dim)
@@ -188,6 +194,8 @@ void ex_series_names(const explorer *x, const ex_series *s, int n, char (*names)
             k += snprintf(o + k, len - (size_t)k, " %s=%lld", b->param_name ? b->param_name : "p",
                           (long long)(s[i].param ? s[i].param : b->param_default));
         if (root_vary && (b->flags & MBX_BENCH_ROOTED) && k < 40)
-            snprintf(o + k, len - (size_t)k, " root%d", s[i].root);
+            k += snprintf(o + k, len - (size_t)k, " root%d", s[i].root);
+        if (s[i].copy && k < 44)
+            snprintf(o + k, len - (size_t)k, " #2");
     }
 }

@@ -132,6 +132,8 @@ static int cmp_rows(const void *a, const void *b)
     static const int ties[] = {C_PARAM, C_ROOT, C_PROCS, C_BYTES};
     if (c == 0)
         c = strcmp(p->r.benchmark, q->r.benchmark);
+    if (c == 0)
+        c = p->copy - q->copy;
     for (size_t i = 0; c == 0 && i < sizeof ties / sizeof *ties; i++) {
         double u = sort_key(p, ties[i]), v = sort_key(q, ties[i]);
         c = (u > v) - (u < v);
@@ -181,7 +183,7 @@ static void cell_text(const explorer *x, const ex_point *p, int c, char *buf, si
     const mbx_result *r = &p->r;
     char a[16], b[16];
     switch (c) {
-    case C_BENCH: snprintf(buf, len, "%s", r->benchmark); break;
+    case C_BENCH: snprintf(buf, len, "%s%s", r->benchmark, p->copy ? " #2" : ""); break;
     case C_PROCS: snprintf(buf, len, "%d%s", r->procs, p->origin == EX_REF_PROCS ? "^" : ""); break;
     case C_BYTES:
         /* Refined sizes are often not round: exact below a million. */

@@ -529,7 +529,12 @@ static void conv_label(const explorer *x, const ex_point *p, int labw, int multi
     int pw = multi ? (int)strlen(pc) + 1 : 0, nw = labw - 8 - pw;
     if (nw < 1)
         nw = 1;
-    snprintf(out, len, "%-*.*s %6.6s%s%s%c", nw, nw, dot ? dot + 1 : name,
+    char nm[48]; /* the second curve of a benchmark picked twice ends "#2" */
+    if (p->copy && nw > 3)
+        snprintf(nm, sizeof nm, "%.*s#2", nw - 2, dot ? dot + 1 : name);
+    else
+        snprintf(nm, sizeof nm, "%s", dot ? dot + 1 : name);
+    snprintf(out, len, "%-*.*s %6.6s%s%s%c", nw, nw, nm,
              p->bytes || (b->flags & MBX_BENCH_PARAM) ? sz : "-", multi ? " " : "", pc,
              p->origin != EX_GRID ? REFINED_MARK : ' ');
     (void)x;

@@ -265,7 +265,7 @@ static int point_refresh(explorer *x, ex_point *p)
     mbx_result r;
     if (mbx_sched_result(x->sched, p->sp, &r) < 0)
         return 0;
-    r.label = "explorer";
+    r.label = ex_point_label(p);
     r.refined = p->origin != EX_GRID;
     r.stop = x->meas.stop; /* the target; each pass took a fixed count */
     p->r = r;
@@ -541,7 +541,7 @@ static void do_pass(explorer *x, const mbx_sched_req *q)
         ex_sched_stop(x, NULL);
         return;
     }
-    r.label = "explorer";
+    r.label = ex_point_label(p);
     r.refined = q->refined;
     mbx_sched_pass_report rep = {.r = &r, .obs = obs, .nobs = nobs, .t_start = t0, .t_end = t1};
     rc = mbx_sched_pass_done(x->sched, &rep);

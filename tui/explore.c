@@ -50,7 +50,8 @@ void mbx_explore_usage(void)
            "\n"
            "Explorer options:\n"
            "  --plan FILE          preload a plan (its benchmarks, and the first section's\n"
-           "                       parameters); default: the built-in quick plan\n"
+           "                       parameters; a benchmark named in two sections is\n"
+           "                       measured as two curves); default: the built-in quick plan\n"
            "  --start              start measuring at once\n"
            "  --settle SECONDS     untimed barrier traffic before each run's first point,\n"
            "                       0..60 (default %.1f; nothing to settle with --fake)\n"
@@ -220,7 +221,9 @@ static int setup_explorer(explorer *x, const opts *o, char *msg, size_t msglen)
                 free(plan);
                 return 2;
             }
-            x->sel[id] = 1;
+            /* Named in two sections: two curves (a control for compare). */
+            if (x->sel[id] < 2)
+                x->sel[id]++;
         }
     ex_params_init(x, &plan->meas[0]);
     free(plan);

@@ -84,6 +84,7 @@ typedef struct ex_point {
     int root;           /* MBX_BENCH_ROOTED: the root; else 0 */
     int pair_a, pair_b; /* MBX_BENCH_PAIR: the two ranks; else 0, 0 */
     int origin;         /* EX_GRID, EX_REF_SIZE or EX_REF_PROCS */
+    int copy;           /* 0; 1: the second curve of a benchmark picked twice */
     size_t curve;       /* the scheduler's curve of the point (explorer.curves) */
     size_t sp;          /* the point's index in the scheduler */
     ex_pstate state;
@@ -109,6 +110,7 @@ typedef struct ex_sig {
     size_t probes; /* the probes the levels came from */
     int ok;        /* 0: no test (no observations, or the test failed) */
     size_t strata; /* levels the test was stratified by; 0: all passes as one */
+    size_t cut;    /* passes left out: outside the span both were measured in */
     mbx_cmp_point cp;
 } ex_sig;
 
@@ -125,6 +127,7 @@ typedef struct ex_series {
     int procs;      /* EX_DIM_SIZE and EX_DIM_PARAM */
     int64_t param;  /* EX_DIM_SIZE and EX_DIM_PROCS */
     int root;
+    int copy; /* ex_point.copy */
 } ex_series;
 
 /* One curve of the scheduler: the explorer's curve along the dimension
@@ -211,6 +214,8 @@ typedef struct explorer {
     int utf8;
 
     /* picker */
+    /* 0: not picked, 1: picked, 2: picked twice (two curves measured
+     * interleaved, a control for the compare view: Send against Send) */
     unsigned char sel[EX_MAX_BENCH];
     unsigned char collapsed[EX_MAX_PATTERNS];
     int pcursor, ptop;
@@ -361,6 +366,9 @@ void ex_frame_left(explorer *x, int py, int px, int rows);
 /* ex_refine.c: curves */
 int ex_series_of(const ex_point *p, int dim, ex_series *out); /* 0: not on such a curve */
 int ex_series_eq(const ex_series *a, const ex_series *b);
+/* The label column of a point's rows: "explorer", or "explorer#2" for the
+ * second curve of a benchmark picked twice. */
+const char *ex_point_label(const ex_point *p);
 double ex_point_x(const ex_point *p, int dim);
 int ex_series_list(const explorer *x, int dim, ex_series *out, int max);
 /* The points of curve s that have a value (EX_HAS_VALUE) and an x (> 0),

@@ -419,13 +419,21 @@ static int make_final(mbx_sched *s, size_t i)
     return push_final(s, i);
 }
 
-/* When the point's next pass is due: R passes spread evenly over S. */
+/* When the point's next pass is due: R passes spread evenly over S, and
+ * every later pass at least S / (R - 1) after the one before. Without the
+ * pacing, the last few open points of a run got their passes back to back
+ * (a dozen within 0.15 s): one machine state counted as a dozen
+ * independent passes, and a point that ran on alone after its twin had
+ * finished saw states its twin never did (the explorer's Send vs Send). */
 static double due_at(const mbx_sched *s, const spoint *p)
 {
     if (p->npass == 0 || s->o.passes.min_passes < 2)
         return -INFINITY;
-    size_t r = s->o.passes.min_passes, k = p->npass < r - 1 ? p->npass : r - 1;
-    return p->pass[0].t_start + (double)k * s->o.passes.min_span / (double)(r - 1);
+    size_t r = s->o.passes.min_passes;
+    double gap = s->o.passes.min_span / (double)(r - 1);
+    if (p->npass < r)
+        return p->pass[0].t_start + (double)p->npass * gap;
+    return p->pass[p->npass - 1].t_start + gap;
 }
 
 /* Refinement between rounds: each curve whose every live point has a
@@ -989,6 +997,17 @@ size_t mbx_sched_pass_levels(const mbx_sched *s, size_t i, int *out, size_t cap)
     size_t n = p->npass < cap ? p->npass : cap;
     for (size_t k = 0; k < n; k++)
         out[k] = level_at(s, lv, 0.5 * (p->pass[k].t_start + p->pass[k].t_end));
+    return n;
+}
+
+size_t mbx_sched_pass_times(const mbx_sched *s, size_t i, double *out, size_t cap)
+{
+    if (!s || !out || i >= s->npt)
+        return 0;
+    const spoint *p = &s->pt[i];
+    size_t n = p->npass < cap ? p->npass : cap;
+    for (size_t k = 0; k < n; k++)
+        out[k] = 0.5 * (p->pass[k].t_start + p->pass[k].t_end);
     return n;
 }
 

@@ -306,6 +306,11 @@ const double *mbx_sched_pass_medians(const mbx_sched *s, size_t i, size_t *n);
  * Writes at most cap ids; returns how many it wrote. */
 size_t mbx_sched_pass_levels(const mbx_sched *s, size_t i, int *out, size_t cap);
 
+/* The run time of each of point i's passes (the order of
+ * mbx_sched_pass_medians): the middle of its batch, in the clock of
+ * mbx_sched_pass_report.t_start. Writes at most cap; returns how many. */
+size_t mbx_sched_pass_times(const mbx_sched *s, size_t i, double *out, size_t cap);
+
 /* The refinement summary of curve c: points, refined points proposed, the
  * worst segment error (mbx_refine_worst_any); zeros without refinement. */
 void mbx_sched_curve_refine(const mbx_sched *s, size_t c, size_t *points, size_t *refined,

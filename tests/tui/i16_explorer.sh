@@ -6,11 +6,12 @@
 #     at least R = 5 passes over at least S = 1 s, and the closing message
 #     counts passes and rounds; a run stopped after the first round saves
 #     every point once, as it stands (UNSETTLED, few passes);
-#  c) Send vs Send: two curves the fake models identically (pingpong.mt at
-#     threads=1 and threads=2: the fake ignores the thread count) compared
-#     with v are "not distinguishable" on pass medians at >= 80 % of their
-#     common sizes (a 5 % test over a dozen sizes may flag one or two), and
-#     the view says the two were interleaved.
+#  c) Send vs Send: pingpong.send_recv picked twice (d in the picker: two
+#     curves, the second named "#2") compared with v are "not
+#     distinguishable" on pass medians at >= 80 % of their common sizes (a
+#     5 % test over a dozen sizes may flag one or two), and the view says
+#     the two were interleaved; the export's rows of the second curve carry
+#     the label explorer#2.
 # usage: i16_explorer.sh MPIBEX WORKDIR
 set -u
 . "$(dirname "$(readlink -f "$0")")/../lib.sh"
@@ -76,10 +77,24 @@ else
     fail "b) stopped: $rows rows (want $npts), $unset_rows UNSETTLED, $many with 5 passes or more"
 fi
 
-# c) Send vs Send: pingpong.mt at threads 1 and 2, compared.
-explore same '1 n / text:pingpong.mt enter down space / esc
-2 down down down down down down down down down down down enter bs bs bs bs bs bs bs bs text:1,2 enter
-r tick:5000 v enter enter dump:compare = dump:ratios' 2
+# c) Send vs Send: pingpong.send_recv picked twice, compared.
+explore same '1 n / text:pingpong.send_recv enter down d dump:pick / esc
+r tick:5000 v enter down enter dump:compare = dump:ratios' 2
+grep -q 'Benchmarks: 1 selected of [0-9]* (1 twice)' "$work/same/pick.txt" &&
+    grep -qE '\[2\] pingpong\.send_recv ' "$work/same/pick.txt" &&
+    pass "c) the picker shows pingpong.send_recv picked twice" ||
+    fail "c) the picker: $(grep -E 'Benchmarks:|pingpong.send_recv ' "$work/same/pick.txt")"
+grep -qE 'A send_recv +[0-9]' "$work/same/compare.txt" &&
+    grep -qE 'B send_recv #2 +[0-9]' "$work/same/compare.txt" &&
+    pass "c) the legend names the second curve send_recv #2" ||
+    fail "c) the legend: $(grep -E ' [AB] ' "$work/same/compare.txt" | head -2)"
+csv=$(ls "$work"/same/as/explorer-*.csv 2>/dev/null | head -1)
+n1=$([ -n "$csv" ] && column label "$csv" | grep -cx explorer)
+n2=$([ -n "$csv" ] && column label "$csv" | grep -cx 'explorer#2')
+[ "${n1:-0}" -ge 8 ] && [ "${n1:-0}" = "${n2:-0}" ] &&
+    pass "c) the autosave holds $n1 rows of each curve (labels explorer, explorer#2)" ||
+    fail "c) autosave $csv: $n1 rows labelled explorer, $n2 explorer#2"
+
 line=$(grep -m1 -E 'Wilcoxon' "$work/same/compare.txt")
 faster=$(sed -n 's/.*A faster at \([0-9]*\) x.*/\1/p' <<<"$line")
 slower=$(sed -n 's/.*slower at \([0-9]*\),.*/\1/p' <<<"$line")

@@ -2,7 +2,8 @@
  * only by what is "measured", the machine may switch between two levels,
  * and observations carry seeded noise. Asserts the order (round 0 covers
  * every point of every curve before any second pass, shuffled across
- * curves), the pacing (every settled point's passes span min_span), the
+ * curves), the pacing (every settled point's passes span min_span, and no
+ * two passes of a point come closer than min_span / (R - 1)), the
  * pilot's sizing, fairness of interleaved curves under level switches, the
  * stop rules and the row of a point. */
 #include <math.h>
@@ -112,6 +113,26 @@ static mbx_sched *make(const mbx_sched_opts *o, size_t ncurves, const uint64_t *
 
 static const uint64_t grid8[] = {1, 8, 64, 512, 4096, 32768, 262144, 1048576};
 
+/* The pacing of point i: pass k of the first R at least k S / (R - 1)
+ * after the first, every later one at least S / (R - 1) after the one
+ * before (no burst of passes at one machine state). Returns its passes. */
+static size_t check_paced(const mbx_sched *s, const mbx_sched_opts *o, size_t i)
+{
+    double t[256];
+    size_t n = mbx_sched_pass_times(s, i, t, 256), r = o->passes.min_passes;
+    /* pass times are middles: a pass here lasts well under 0.1 s */
+    double gap = o->passes.min_span / (double)(r - 1), slack = 0.05;
+    for (size_t k = 1; k < n; k++) {
+        assert_true(t[k] > t[k - 1]);
+        if (k < r)
+            assert_true(t[k] - t[0] >= (double)k * gap - slack);
+        else {
+            assert_true(t[k] - t[k - 1] >= gap - slack);
+        }
+    }
+    return n;
+}
+
 static void round_zero_first_and_shuffled(void **state)
 {
     (void)state;
@@ -219,6 +240,7 @@ static void passes_are_paced_and_spread(void **state)
         assert_int_equal(mbx_sched_point_info_get(s, i, &in), MBX_OK);
         assert_true(in.final);
         assert_true(in.passes.b.r >= o.passes.min_passes);
+        assert_int_equal(check_paced(s, &o, i), in.passes.b.r);
         if (in.status == MBX_POINT_SETTLED)
             assert_true(in.passes.span >= o.passes.min_span);
         mbx_result r;
@@ -251,7 +273,7 @@ static void passes_are_paced_and_spread(void **state)
 static void interleaved_curves_are_fair(void **state)
 {
     (void)state;
-    size_t agree = 0, total = 0;
+    size_t agree = 0, total = 0, more = 0;
     const char *env = getenv("MBX_SCHED_SEEDS"); /* fewer under valgrind */
     uint64_t seeds = env && atoi(env) > 0 ? (uint64_t)atoi(env) : 20;
     for (uint64_t seed = 1; seed <= seeds; seed++) {
@@ -265,6 +287,8 @@ static void interleaved_curves_are_fair(void **state)
                  .level_factor = 1.6,
                  .curve_scale = {1, 1}};
         run_all(s, &m);
+        for (size_t i = 0; i < 16; i++) /* levels: some points need more than R */
+            more += check_paced(s, &o, i) > o.passes.min_passes;
         for (size_t i = 0; i < 8; i++) {
             mbx_result a, b;
             assert_int_equal(mbx_sched_result(s, i, &a), MBX_OK);
@@ -275,7 +299,10 @@ static void interleaved_curves_are_fair(void **state)
         }
         mbx_sched_free(s);
     }
-    print_message("interleaved identical curves, overlapping CIs: %zu of %zu\n", agree, total);
+    print_message("interleaved identical curves, overlapping CIs: %zu of %zu; %zu points paced "
+                  "past R passes\n",
+                  agree, total, more);
+    assert_true(more > 0);
     if (seeds >= 10)
         assert_true(agree * 100 >= total * 95);
     else
