@@ -4,9 +4,6 @@
 mbx_unit_test(test_fields)
 target_compile_definitions(test_fields PRIVATE MBX_TMP_DIR="${CMAKE_CURRENT_BINARY_DIR}")
 set_tests_properties(unit.test_fields PROPERTIES LABELS "unit;badinput")
-# The --resume reader is part of the executable's sources (pure C on mbx_core).
-target_sources(test_fields PRIVATE ${CMAKE_SOURCE_DIR}/tui/journal.c)
-target_include_directories(test_fields PRIVATE ${CMAKE_SOURCE_DIR}/tui)
 
 # Values that cannot be times (or counts) in a results or observation file:
 # merge, compare and report refuse them with the file, line 3 and the

@@ -4,18 +4,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "batch.h"
-#include "beff_run.h"
-#include "beffio_run.h"
 #include "cli.h"
 #include "compare_cmd.h"
 #include "explore.h"
+#include "idle.h"
 #include "launcher.h"
+#include "mbx/beff_run.h"
+#include "mbx/beffio_run.h"
 #include "mbx/bench.h"
 #include "mbx/version.h"
 #include "merge.h"
 #include "repeat.h"
 #include "report.h"
+#include "run.h"
 #include "sig.h"
 #include "tprint.h"
 

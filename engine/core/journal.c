@@ -1,4 +1,4 @@
-#include "journal.h"
+#include "mbx/journal.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -609,8 +609,13 @@ int mbx_engine_environment(mbx_engine *e, mbx_kvlist *out)
                 break;
             }
         }
-#ifdef MBX_HAVE_OPENMP
-    TRY(mbx_bench_omp_env(out));
-#endif
+    /* Each benchmark's own keys (its env hook), once per distinct hook. */
+    for (size_t i = 0; i < mbx_bench_count(); i++) {
+        int (*env)(struct mbx_kvlist *) = mbx_bench_get((int)i)->env, seen = 0;
+        for (size_t j = 0; j < i && env && !seen; j++)
+            seen = mbx_bench_get((int)j)->env == env;
+        if (env && !seen)
+            TRY(env(out));
+    }
     return MBX_OK;
 }

@@ -423,7 +423,7 @@ void mbx_result_fill(mbx_result *out, const mbx_point_spec *spec, const mbx_summ
         out->param = spec->param ? spec->param : b->param_default;
     }
     /* Master-worker: every piece goes out and its result comes back. */
-    if (b && strcmp(b->pattern, "mw") == 0)
+    if (b && (b->flags & MBX_BENCH_PIECES_MOVED))
         out->moved = 2 * (uint64_t)out->param * spec->bytes;
     if (b && (b->flags & MBX_BENCH_PAIR)) {
         int pa = spec->pair_a, pb = spec->pair_b;

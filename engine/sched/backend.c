@@ -1,17 +1,16 @@
 /* The two back ends of the explorer. */
-#include "backend.h"
+#include "mbx/backend.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "job.h"
 #include "mbx/beff.h"
 #include "mbx/beffio.h"
 #include "mbx/bench.h"
 #include "mbx/stats.h"
-#include "thrinfo.h"
+#include "mbx/thrinfo.h"
 
 /* ---- settling, on either back end ---- */
 
@@ -77,7 +76,7 @@ static int eng_environment(mbx_backend *b, mbx_kvlist *out)
     const mbx_thread_bind *tb = NULL;
     int rc = mbx_engine_environment(b->impl, out);
     if (rc >= 0)
-        rc = mbx_thrinfo_level_env(out);
+        rc = mbx_thrinfo_level_env(out, b->thread_asked, b->thread_granted);
     if (rc >= 0)
         rc = mbx_engine_thread_binding(b->impl, &tb);
     if (rc >= 0)
@@ -155,7 +154,7 @@ static int eng_probe(mbx_backend *b, int peer, int rounds, double *lat)
     return mbx_engine_probe(b->impl, peer, rounds, lat);
 }
 
-int mbx_backend_engine(mbx_engine *e, mbx_backend *out)
+int mbx_backend_engine(mbx_engine *e, int thread_asked, int thread_granted, mbx_backend *out)
 {
     memset(out, 0, sizeof *out);
     const mbx_job_info *job;
@@ -188,8 +187,8 @@ int mbx_backend_engine(mbx_engine *e, mbx_backend *out)
     out->clock_info = eng_clock_info;
     out->probe = eng_probe;
     out->thread_binding = eng_thread_binding;
-    out->thread_asked = mbx_job_thread_asked();
-    out->thread_granted = mbx_job_thread_granted();
+    out->thread_asked = thread_asked;
+    out->thread_granted = thread_granted;
     out->beff = eng_beff;
     out->beffio = eng_beffio;
     out->impl = e;
@@ -284,7 +283,7 @@ static double fake_time(const mbx_point_spec *sp)
     double lat = 0.4e-6 * (1.0 + (double)(h % 64) / 32.0);
     double bw = 8e9 / (1.0 + (double)((h >> 6) % 16) / 8.0);
     double m = (double)sp->bytes, lp = log2((double)sp->procs);
-    if (strcmp(bn->pattern, "simple") == 0)
+    if (bn->flags & MBX_BENCH_LOCAL)
         return 20e-9 * (1.0 + (double)(h % 16) / 4.0);
     if (bn->flags & MBX_BENCH_PAIR) {
         int a = sp->pair_a, b = sp->pair_b;

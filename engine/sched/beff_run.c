@@ -1,7 +1,7 @@
 /* b_eff driver on rank 0: patterns x sizes x methods through
  * MBX_OP_BEFF_PATTERN, loop lengths adapted between sizes, then the
  * averaging of paper section 4 (mbx_beff_aggregate). */
-#include "beff_run.h"
+#include "mbx/beff_run.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* b_eff_io driver on rank 0: directory and space checks, the 15 phases
  * (5 pattern types x write, rewrite, read), the rows and the summary, and
  * the removal of every file on every path. */
-#include "beffio_run.h"
+#include "mbx/beffio_run.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,7 +14,6 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "job.h"
 #include "mbx/beffio.h"
 #include "mbx/dir.h"
 
@@ -26,12 +25,13 @@ typedef struct ctx {
     mbx_beffio_progress cb;
     void *ud;
     int stop;
+    volatile sig_atomic_t *flag; /* the caller's stop flag, or NULL */
 } ctx;
 
 static int stop_hook(void *ud)
 {
     const ctx *c = ud;
-    return c->stop || mbx_stop_signal != 0;
+    return c->stop || (c->flag && *c->flag != 0);
 }
 
 /* The names a run creates in its directory: t0, t1, t3, t4 and t2.RANK. */
@@ -285,7 +285,7 @@ int mbx_beffio_run(mbx_engine *e, const mbx_beffio_opts *o, mbx_beffio_progress 
         snprintf(msg, msglen, "--dir: cannot create '%s': %s", run, strerror(errno));
         return MBX_E_IO;
     }
-    ctx c = {.cb = cb, .ud = ud};
+    ctx c = {.cb = cb, .ud = ud, .flag = o->stop_flag};
     double t0 = MPI_Wtime();
     rc = run_all(e, run, mpart, T, budget, &c, out, msg, msglen);
     if (remove_run_dir(AT_FDCWD, run, &why) != 0 && rc >= 0) {

@@ -1,5 +1,5 @@
 /* The machine-state monitor shared by the front ends (monitor.h). */
-#include "monitor.h"
+#include "mbx/monitor.h"
 
 #include <math.h>
 #include <stdio.h>

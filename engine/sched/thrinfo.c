@@ -1,17 +1,14 @@
-#include "thrinfo.h"
+#include "mbx/thrinfo.h"
 
 #include <stdio.h>
 
-#include "job.h"
 #include "mbx/threads.h"
 
-int mbx_thrinfo_level_env(mbx_kvlist *out)
+int mbx_thrinfo_level_env(mbx_kvlist *out, int asked, int granted)
 {
-    int rc = mbx_kv_addf(out, "mpi_thread_level_asked", "%s",
-                         mbx_thread_level_name(mbx_job_thread_asked()));
+    int rc = mbx_kv_addf(out, "mpi_thread_level_asked", "%s", mbx_thread_level_name(asked));
     if (rc >= 0)
-        rc = mbx_kv_addf(out, "mpi_thread_level", "%s",
-                         mbx_thread_level_name(mbx_job_thread_granted()));
+        rc = mbx_kv_addf(out, "mpi_thread_level", "%s", mbx_thread_level_name(granted));
     return rc;
 }
 

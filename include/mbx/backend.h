@@ -3,8 +3,8 @@
 #ifndef MBX_BACKEND_H
 #define MBX_BACKEND_H
 
-#include "beff_run.h"
-#include "beffio_run.h"
+#include "mbx/beff_run.h"
+#include "mbx/beffio_run.h"
 #include "mbx/engine.h"
 
 typedef struct mbx_backend mbx_backend;
@@ -29,8 +29,8 @@ struct mbx_backend {
      * trips of rank 0 and peer, *lat the median one-way seconds. The fake
      * follows a fixed schedule of levels (mbx_backend_fake). */
     int (*probe)(mbx_backend *b, int peer, int rounds, double *lat);
-    /* b_eff and b_eff_io, the whole benchmark (tui/beff_run.h,
-     * tui/beffio_run.h): rows through the callback as they land, then the
+    /* b_eff and b_eff_io, the whole benchmark (include/mbx/beff_run.h,
+     * include/mbx/beffio_run.h): rows through the callback as they land, then the
      * summary. The fake makes up rows of the same shape (and the summary by
      * the same aggregation rules) from a model, not from measurements. */
     int (*beff)(mbx_backend *b, const mbx_beff_opts *o, mbx_beff_progress cb, void *ud,
@@ -69,8 +69,9 @@ struct mbx_backend {
  * error code. */
 int mbx_backend_settle(mbx_backend *b, double secs, int (*stop)(void *ud), void *ud, double *spent);
 
-/* The engine on rank 0 (after describe). */
-int mbx_backend_engine(mbx_engine *e, mbx_backend *out);
+/* The engine on rank 0 (after describe); the MPI thread levels the job
+ * asked for and was granted (the job runner's, tui/cmd/job.h). */
+int mbx_backend_engine(mbx_engine *e, int thread_asked, int thread_granted, mbx_backend *out);
 
 /* The fake: nranks simulated ranks, deterministic noise, and time that only
  * advances by what it "measures". Its curves are shaped like real ones so

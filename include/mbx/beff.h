@@ -3,7 +3,7 @@
  * the pure part. Message sizes, ring-size splitting, pattern construction
  * (every process's partners), loop-length adaptation and the aggregation
  * formula. Pure C, no MPI; the MPI side is engine/mpi/beff_exec.c and the
- * rank-0 driver tui/beff_run.c.
+ * rank-0 driver engine/sched/beff_run.c.
  *
  * Facts taken (never code) from the public b_eff 3.x program by R.
  * Rabenseifner and G. Schulz (HLRS), where the paper leaves a rule open:

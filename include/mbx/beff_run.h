@@ -1,6 +1,6 @@
 /* b_eff driver on rank 0 (paper "beff-and-beff-io", section 4): runs every
  * pattern, size and method through the engine and aggregates the result.
- * Shared by `mpibex beff` (tui/beff_cmd.c) and the explorer's b_eff screen.
+ * Shared by `mpibex beff` (tui/cmd/beff_cmd.c) and the explorer's b_eff screen.
  *
  * NOTE for the explorer: this header is stable. Compared with the brief's
  * shape it ADDS (never renames): opts.nrandom; row.index, row.size_index,
@@ -72,7 +72,7 @@ typedef int (*mbx_beff_progress)(void *ud, const mbx_beff_row *row, size_t done,
 int mbx_beff_run(mbx_engine *e, const mbx_beff_opts *o, mbx_beff_progress cb, void *ud,
                  mbx_beff_summary *out);
 
-/* `mpibex beff ARGS` (tui/beff_cmd.c): the whole job, every rank; returns
+/* `mpibex beff ARGS` (tui/cmd/beff_cmd.c): the whole job, every rank; returns
  * the exit code. */
 int mbx_beff_cmd(int argc, char **argv);
 void mbx_beff_usage(void); /* `mpibex beff --help`, on stdout */

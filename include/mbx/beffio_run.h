@@ -16,11 +16,13 @@
  *  - The progress callback runs on rank 0 outside any timed region, once
  *    per row, after each phase (one pattern type under one access method);
  *    a non-zero return stops the run before the next phase (files removed,
- *    MBX_E_ABORTED). `done`/`total` count rows (total 129). mbx_stop_signal
- *    (SIGINT/SIGTERM) also stops it, between repetition batches. */
+ *    MBX_E_ABORTED). `done`/`total` count rows (total 129). The caller's
+ *    stop flag (opts.stop_flag: SIGINT/SIGTERM) also stops it, between
+ *    repetition batches. */
 #ifndef MBX_TUI_BEFFIO_RUN_H
 #define MBX_TUI_BEFFIO_RUN_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,6 +33,9 @@ typedef struct mbx_beffio_opts {
     double T_s;            /* scheduled time T in seconds; 0: the short default (10 s) */
     uint64_t mem_per_proc; /* 0: host memory / ranks on the host */
     int keep;              /* ignored: files are always removed */
+    /* The caller's stop flag, set by its signal handler (mbx_stop_signal),
+     * or NULL: a set flag stops the run between repetition batches. */
+    volatile sig_atomic_t *stop_flag;
 } mbx_beffio_opts;
 
 typedef struct mbx_beffio_row {
@@ -78,7 +83,7 @@ int mbx_beffio_run(mbx_engine *e, const mbx_beffio_opts *o, mbx_beffio_progress 
  * and note (may be NULL) says which and why in one line ("" if none). */
 int mbx_beffio_cleanup_stale(const char *dir, char *note, size_t notelen);
 
-/* `mpibex beffio [options]` (tui/beffio_cmd.c): every rank enters; returns
+/* `mpibex beffio [options]` (tui/cmd/beffio_cmd.c): every rank enters; returns
  * the process exit code (0, 1 failure, 2 bad input or too little space,
  * 128+signal when interrupted). */
 int mbx_beffio_cmd(int argc, char **argv);

@@ -66,7 +66,15 @@ enum {
     MBX_BENCH_INNER = 1u << 4,  /* one observation is an inner loop of calls, time per call */
     MBX_BENCH_TEAM = 1u << 5,   /* runs a team of hwloc-bound threads (the binding is recorded) */
     MBX_BENCH_MPI_THREADS = 1u << 6, /* param threads per rank call MPI at once (MULTIPLE) */
+    /* Each of param pieces of the point's bytes goes out and its result
+     * comes back (master-worker): the data moved is 2 x param x bytes. */
+    MBX_BENCH_PIECES_MOVED = 1u << 7,
+    /* A local call that moves no message (the simple pattern): the fake
+     * back end gives it a constant time per call. */
+    MBX_BENCH_LOCAL = 1u << 8,
 };
+
+struct mbx_kvlist;
 
 typedef struct mbx_bench {
     const char *name;    /* "pingpong.send_recv" */
@@ -101,6 +109,11 @@ typedef struct mbx_bench {
      * measures it at the same point right before this one
      * (mbx_engine_measure) and reports its median as mbx_result.plain. */
     const char *companion;
+    /* Optional: what the environment capture records for this benchmark's
+     * pattern (the OpenMP runtime's settings for omp.*), as keys added to
+     * out; called once per distinct hook, on rank 0. MBX_OK or the kv
+     * error. */
+    int (*env)(struct mbx_kvlist *out);
 } mbx_bench;
 
 /* The registry, in display order. */
@@ -112,29 +125,6 @@ int mbx_bench_find(const char *name);   /* id, or -1 */
  * unit, at least one unit; 0 for unsized benchmarks. */
 uint64_t mbx_bench_align(const mbx_bench *b, uint64_t bytes);
 
-/* Pattern tables (registry.c concatenates them). */
-extern const mbx_bench mbx_bench_pingpong_table[];
-extern const size_t mbx_bench_pingpong_count;
-extern const mbx_bench mbx_bench_simple_table[];
-extern const size_t mbx_bench_simple_count;
-extern const mbx_bench mbx_bench_coll_table[];
-extern const size_t mbx_bench_coll_count;
-extern const mbx_bench mbx_bench_fanout_table[];
-extern const size_t mbx_bench_fanout_count;
-extern const mbx_bench mbx_bench_mw_table[];
-extern const size_t mbx_bench_mw_count;
-extern const mbx_bench mbx_bench_threads_table[];
-extern const size_t mbx_bench_threads_count;
-extern const mbx_bench mbx_bench_mt_table[];
-extern const size_t mbx_bench_mt_count;
-#ifdef MBX_HAVE_OPENMP
-/* OpenMP constructs (bench_omp.c), built when the compiler has OpenMP. */
-extern const mbx_bench mbx_bench_omp_table[];
-extern const size_t mbx_bench_omp_count;
-/* The OpenMP runtime's settings (version, max threads, proc bind, ...)
- * for the environment capture. MBX_OK or the kv error. */
-struct mbx_kvlist;
-int mbx_bench_omp_env(struct mbx_kvlist *out);
-#endif
+/* The pattern tables are engine/mpi/bench's (patterns.def lists them). */
 
 #endif

@@ -15,7 +15,7 @@
 /* mpi_thread_level_asked and mpi_thread_level (granted), as
  * MPI_THREAD_SINGLE ... MPI_THREAD_MULTIPLE, for an environment file.
  * MBX_OK or the kv error. */
-MBX_NODISCARD int mbx_thrinfo_level_env(mbx_kvlist *out);
+MBX_NODISCARD int mbx_thrinfo_level_env(mbx_kvlist *out, int asked, int granted);
 
 /* Threads per rank that call MPI at once in a point of b with parameter
  * `param` (0: the benchmark's default): the `threads` of an

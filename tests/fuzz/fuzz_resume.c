@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "fuzz_util.h"
-#include "journal.h"
 #include "mbx/csvio.h"
+#include "mbx/journal.h"
 #include "mbx/result.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -5,7 +5,7 @@ usage: tests/fuzz/make_seeds.py   (rewrites corpus/command, corpus/bridge and
 corpus/report)
 
 The layouts follow include/mbx/command.h (a 96-byte little-endian header),
-tui/core/bridgeproto.h ([type][u32 big-endian length][payload]) and the
+tui/term/bridgeproto.h ([type][u32 big-endian length][payload]) and the
 head comment of fuzz_report.c (a shape byte, then a name and five files
 cut at "\n@@\n"; they hold control bytes, hence generated); the other
 text corpora are hand-written files and need no generator."""

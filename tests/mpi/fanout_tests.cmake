@@ -1,5 +1,5 @@
 # Accurate fan-out latency (coll.bcast_accurate, coll.scatter_accurate;
-# engine/mpi/bench_fanout.c): the root times each receiver's acknowledgement
+# engine/mpi/bench/bench_fanout.c): the root times each receiver's acknowledgement
 # and subtracts its latency. Included from mpi_tests.cmake (mbx_run_and_check,
 # MBX_OUT, MBX_MPIEXEC). On 2 cores, 4 ranks wait out scheduler slices in
 # every sweep, so the 4-rank runs stay tiny.

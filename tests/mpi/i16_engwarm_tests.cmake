@@ -13,12 +13,8 @@ set_tests_properties(badinput.buf_offset PROPERTIES LABELS "mpi;badinput")
 mbx_mpi_test(mpi.warmbuf.all.n2 2 180 $<TARGET_FILE:test_warmbuf> all)
 # The fake back end refuses the same specs (no MPI calls; linked with the
 # fake's sources).
-add_executable(test_fakespec mpi/test_fakespec.c ${CMAKE_SOURCE_DIR}/tui/backend.c
-                             ${CMAKE_SOURCE_DIR}/tui/thrinfo.c ${CMAKE_SOURCE_DIR}/tui/job.c
-                             ${CMAKE_SOURCE_DIR}/tui/sig.c ${CMAKE_SOURCE_DIR}/tui/beff_run.c
-                             ${CMAKE_SOURCE_DIR}/tui/beffio_run.c)
-target_include_directories(test_fakespec PRIVATE ${CMAKE_SOURCE_DIR}/tui)
+add_executable(test_fakespec mpi/test_fakespec.c)
 target_compile_definitions(test_fakespec PRIVATE _XOPEN_SOURCE=700)
-target_link_libraries(test_fakespec PRIVATE mbx_engine mbx_tuicore)
+target_link_libraries(test_fakespec PRIVATE mbx_backend)
 add_test(NAME badinput.buf_offset_fake COMMAND test_fakespec)
 set_tests_properties(badinput.buf_offset_fake PROPERTIES TIMEOUT 30 LABELS "unit;badinput")

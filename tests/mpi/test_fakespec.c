@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "backend.h"
+#include "mbx/backend.h"
 #include "mbx/bench.h"
 
 static int fails;

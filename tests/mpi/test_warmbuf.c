@@ -176,7 +176,7 @@ int main(int argc, char **argv)
         require(mbx_engine_serve(e, &code) == MBX_OK && code == 0, "serve");
     }
     mbx_engine_destroy(e);
-    MPI_Barrier(MPI_COMM_WORLD); /* see tui/job.c: MPICH 4.0.2 + UCX/TCP finalize */
+    MPI_Barrier(MPI_COMM_WORLD); /* see tui/cmd/job.c: MPICH 4.0.2 + UCX/TCP finalize */
     MPI_Finalize();
     return 0;
 }

@@ -7,7 +7,7 @@ mbx_tui_unit(test_canvas)
 mbx_tui_unit(test_axis)
 mbx_tui_unit(test_layout)
 mbx_tui_unit(test_theme)
-mbx_tui_unit(test_bridgeproto)
+mbx_cmocka_test(tui test_bridgeproto mbx_bridgeproto)
 target_compile_definitions(test_theme PRIVATE MBX_THEMES_DIR="${CMAKE_SOURCE_DIR}/themes")
 
 # One golden-screen test: the explorer on the fake back end of RANKS ranks
@@ -54,12 +54,10 @@ set_tests_properties(e2e.explorer PROPERTIES TIMEOUT 600 LABELS e2e RUN_SERIAL T
 # The launcher and terminal bridge on their own, through a test driver and
 # an echo program as rank 0: tty and socket bridges, resize, strangers with
 # wrong, replayed and garbage tokens, Ctrl-C, SIGTERM.
-add_executable(launcher_driver tui/launcher_driver.c ${CMAKE_SOURCE_DIR}/tui/launcher.c
-               ${CMAKE_SOURCE_DIR}/tui/launcher_job.c ${CMAKE_SOURCE_DIR}/tui/launcher_relay.c)
-target_link_libraries(launcher_driver PRIVATE mbx_tuicore)
-add_executable(term_echo tui/term_echo.c ${CMAKE_SOURCE_DIR}/tui/term.c
-               ${CMAKE_SOURCE_DIR}/tui/term_bridge.c)
-target_link_libraries(term_echo PRIVATE mbx_tuicore MPI::MPI_C util Threads::Threads)
+add_executable(launcher_driver tui/launcher_driver.c)
+target_link_libraries(launcher_driver PRIVATE mbx_term)
+add_executable(term_echo tui/term_echo.c)
+target_link_libraries(term_echo PRIVATE mbx_term MPI::MPI_C)
 add_test(NAME e2e.bridge
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/bridge_e2e.sh $<TARGET_FILE:launcher_driver>
                  $<TARGET_FILE:term_echo>)

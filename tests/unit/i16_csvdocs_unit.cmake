@@ -3,6 +3,3 @@
 # reader, alone and mixed, through libcsv (tests/unit/test_csv_widths.c).
 mbx_unit_test(test_csv_widths)
 target_compile_definitions(test_csv_widths PRIVATE MBX_TMP_DIR="${CMAKE_CURRENT_BINARY_DIR}")
-# The --resume reader is part of the executable's sources (pure C on mbx_core).
-target_sources(test_csv_widths PRIVATE ${CMAKE_SOURCE_DIR}/tui/journal.c)
-target_include_directories(test_csv_widths PRIVATE ${CMAKE_SOURCE_DIR}/tui)

@@ -1,7 +1,7 @@
 /* Results files of every width (issue 16, docs/csv-format.md, "Widths"):
  * 40, 41, 42 and 43 columns (format 1 and 2) and 51 (format 3, the pass
  * columns), written through libcsv as `mpibex run` writes them and read back
- * by merge, compare and the --resume reader (tui/journal.c), alone and
+ * by merge, compare and the --resume reader (engine/core/journal.c), alone and
  * mixed; and a file that mixes widths inside itself, which every reader
  * refuses with its line. */
 #include <math.h>
@@ -18,9 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "journal.h"
 #include "mbx/compare.h"
 #include "mbx/csvio.h"
+#include "mbx/journal.h"
 #include "mbx/merge.h"
 #include "mbx/result.h"
 
@@ -338,7 +338,7 @@ static void write_journal(const char *path)
 }
 
 /* run --resume of a file of each width: the reader keeps the file's width,
- * and rows appended as batch.c opens the file (mbx_csv_writer_append with
+ * and rows appended as tui/cmd/run.c opens the file (mbx_csv_writer_append with
  * that width) keep it, so the file stays one table: a 43-column file gets
  * 43-column rows (no pass columns), a 51-column one 51. */
 static void resume_keeps_width(void **state)

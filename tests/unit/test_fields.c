@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "journal.h"
 #include "mbx/csvio.h"
+#include "mbx/journal.h"
 #include "mbx/merge.h"
 #include "mbx/plan.h"
 #include "mbx/result.h"

@@ -1,4 +1,4 @@
-/* The --resume reader (tui/journal.c): a finished run's rows and the passes
+/* The --resume reader (engine/core/journal.c): a finished run's rows and the passes
  * of its unfinished points read back, and the inputs it refuses. Found by fuzz_resume: a
  * CSV refused half-way (a row of the wrong width) used to keep the arrays
  * allocated for its rows, a leak for any caller that freed only on success. */
@@ -16,8 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "journal.h"
 #include "mbx/csvio.h"
+#include "mbx/journal.h"
 #include "mbx/result.h"
 
 #ifndef MBX_TMP_DIR

@@ -11,12 +11,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "batch.h"
-#include "beff_run.h"
 #include "job.h"
 #include "mbx/ascii.h"
 #include "mbx/beff.h"
+#include "mbx/beff_run.h"
 #include "mbx/csvio.h"
+#include "mbx/envfile.h"
 #include "mbx/output.h"
 #include "mbx/sizes.h"
 #include "mbx/version.h"
@@ -235,7 +235,7 @@ static int on_row(void *ud, const mbx_beff_row *r, size_t done, size_t total)
 
 static int write_env(mbx_engine *e, const char *path, char *msg)
 {
-    int rc = mbx_env_write(e, path);
+    int rc = mbx_env_write(e, mbx_job_thread_asked(), mbx_job_thread_granted(), path);
     if (rc < 0)
         snprintf(msg, MSG_LEN, "-o: cannot write the environment to '%s': %s", path,
                  mbx_strerror(rc));

@@ -8,12 +8,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "batch.h"
-#include "beffio_run.h"
 #include "job.h"
 #include "mbx/ascii.h"
 #include "mbx/beffio.h"
+#include "mbx/beffio_run.h"
 #include "mbx/csvio.h"
+#include "mbx/envfile.h"
 #include "mbx/output.h"
 #include "tprint.h"
 
@@ -290,7 +290,7 @@ static int root(mbx_engine *e, int argc, char **argv)
         sum_path = mbx_csv_sidecar(c.output, ".summary.csv");
         env_path = mbx_csv_sidecar(c.output, ".env.csv");
         if (!sum_path || !env_path || mbx_csv_writer_open(c.output, row_cols, NROW, &st.csv) < 0 ||
-            mbx_env_write(e, env_path) < 0) {
+            mbx_env_write(e, mbx_job_thread_asked(), mbx_job_thread_granted(), env_path) < 0) {
             fprintf(stderr, "mpibex: -o: cannot write '%s' and its sidecars: %s\n", c.output,
                     strerror(errno));
             (void)mbx_csv_writer_close(st.csv);
@@ -308,6 +308,7 @@ static int root(mbx_engine *e, int argc, char **argv)
            "wellf", "reps", "bytes", "time_s", "MB/s");
     fflush(stdout);
     mbx_beffio_summary s;
+    c.o.stop_flag = &mbx_stop_signal;
     rc = mbx_beffio_run(e, &c.o, on_row, &st, &s, msg, sizeof msg);
     if (st.tty && !st.quiet)
         fputc('\n', stderr);

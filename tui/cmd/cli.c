@@ -1,6 +1,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -494,4 +495,17 @@ void mbx_cli_run_usage(void)
            "\n"
            "Exit status: 0 success, 1 a measurement failed, 2 bad input.\n",
            MBX_SETTLE_DEFAULT);
+}
+
+void mbx_size_text(uint64_t b, char *buf, size_t len)
+{
+    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double v = (double)b;
+    int u = 0;
+    while (v >= 1024 && u < 4)
+        v /= 1024, u++;
+    if (v == floor(v))
+        snprintf(buf, len, "%.0f %s", v, unit[u]);
+    else
+        snprintf(buf, len, "%.1f %s", v, unit[u]);
 }

@@ -53,4 +53,7 @@ int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t 
 void mbx_cli_usage(void);     /* mpibex --help, on stdout */
 void mbx_cli_run_usage(void); /* mpibex run --help, on stdout */
 
+/* A message size for people: "1 B", "64 KiB", "1.5 MiB". */
+void mbx_size_text(uint64_t bytes, char *buf, size_t len);
+
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli.h"
 #include "mbx/ascii.h"
 #include "mbx/compare.h"
 #include "mbx/csvio.h"
@@ -61,19 +62,6 @@ static int bad(const char *fmt, ...)
     mbx_tprintf(stderr, "mpibex compare: %s\n", line);
     va_end(ap);
     return 2;
-}
-
-void mbx_size_text(uint64_t b, char *buf, size_t len)
-{
-    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    double v = (double)b;
-    int u = 0;
-    while (v >= 1024 && u < 4)
-        v /= 1024, u++;
-    if (v == floor(v))
-        snprintf(buf, len, "%.0f %s", v, unit[u]);
-    else
-        snprintf(buf, len, "%.1f %s", v, unit[u]);
 }
 
 /* The point's name: benchmark, then what else tells it apart; escaped for

@@ -14,7 +14,4 @@ int mbx_compare_cmd(int argc, char **argv);
 /* mpibex compare --help, on stdout. */
 void mbx_compare_usage(void);
 
-/* A message size for people: "1 B", "64 KiB", "1.5 MiB". */
-void mbx_size_text(uint64_t bytes, char *buf, size_t len);
-
 #endif

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "batch.h"
+#include "idle.h"
 #include "job.h"
 #include "mbx/ascii.h"
 #include "sig.h"

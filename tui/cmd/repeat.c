@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "compare_cmd.h"
+#include "cli.h"
 #include "launcher.h"
 #include "mbx/ascii.h"
 #include "mbx/csvio.h"

@@ -1,7 +1,8 @@
 /* Batch front end. All ranks enter; rank 0 parses and validates everything
  * before the first measurement and tells the others to quit with code 2 on
  * bad input, so every rank exits alike and no partial file is left. */
-#include "batch.h"
+#include "run.h"
+#include "mbx/envfile.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,24 +14,24 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backend.h"
 #include "cli.h"
 #include "job.h"
-#include "journal.h"
+#include "mbx/backend.h"
 #include "mbx/bench.h"
 #include "mbx/csvio.h"
 #include "mbx/dir.h"
 #include "mbx/engine.h"
 #include "mbx/file.h"
+#include "mbx/journal.h"
+#include "mbx/monitor.h"
 #include "mbx/output.h"
 #include "mbx/plan.h"
 #include "mbx/refine.h"
 #include "mbx/sched.h"
 #include "mbx/threads.h"
+#include "mbx/thrinfo.h"
 #include "mbx/version.h"
-#include "monitor.h"
 #include "sig.h"
-#include "thrinfo.h"
 #include "tprint.h"
 
 extern const char mbx_embedded_quick_plan[];
@@ -436,33 +437,6 @@ static uint64_t plan_hash(const run_state *st, int nranks)
     return h;
 }
 
-/* A captured environment (rc: how the capture went) as a key,value CSV at
- * path; env is freed. */
-static int kv_write(const char *path, mbx_kvlist *env, int rc)
-{
-    static const char *const kvcols[] = {"key", "value"};
-    mbx_csv_writer *w = NULL;
-    if (rc >= 0)
-        rc = mbx_csv_writer_open(path, kvcols, 2, &w);
-    for (size_t i = 0; rc >= 0 && i < env->n; i++) {
-        const char *f[2] = {env->v[i].key, env->v[i].value};
-        rc = mbx_csv_writer_row(w, f);
-    }
-    if (mbx_csv_writer_close(w) < 0 && rc >= 0)
-        rc = MBX_E_IO;
-    mbx_kv_free(env);
-    return rc;
-}
-
-int mbx_env_write(struct mbx_engine *e, const char *path)
-{
-    mbx_kvlist env = {0};
-    int rc = mbx_engine_environment(e, &env);
-    if (rc >= 0)
-        rc = mbx_thrinfo_level_env(&env);
-    return kv_write(path, &env, rc);
-}
-
 /* The run's clock in seconds: MPI_Wtime for the engine; for the fake its
  * simulated time, plus the time the run idled (which the fake does not
  * see), so passes are paced and spans reached without sleeping. */
@@ -478,7 +452,7 @@ static int env_write(run_state *st, const char *path)
 {
     mbx_kvlist env = {0};
     int rc = st->be->environment(st->be, &env);
-    return kv_write(path, &env, rc);
+    return mbx_env_file_write(path, &env, rc);
 }
 
 static int open_outputs(run_state *st, char *msg)
@@ -1904,7 +1878,8 @@ static int backend_of(run_state *st, mbx_engine *e)
             return MBX_E_NOMEM;
         st->be_store.thread_asked = st->be_store.thread_granted = st->opt.thread_level;
     } else {
-        int rc = mbx_backend_engine(e, &st->be_store);
+        int rc =
+            mbx_backend_engine(e, mbx_job_thread_asked(), mbx_job_thread_granted(), &st->be_store);
         if (rc < 0)
             return rc;
     }

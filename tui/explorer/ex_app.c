@@ -17,8 +17,8 @@
 #include "mbx/csvio.h"
 #include "mbx/dir.h"
 #include "mbx/file.h"
+#include "mbx/thrinfo.h"
 #include "sig.h"
-#include "thrinfo.h"
 
 #define REDRAW_S 0.1 /* at least 10 frames a second while measuring */
 #define STEP_S 0.05  /* scheduler requests between two looks at the keys */

@@ -14,7 +14,7 @@
 
 #include "explorer.h"
 #include "mbx/bench.h"
-#include "thrinfo.h"
+#include "mbx/thrinfo.h"
 
 #define STEP_TICK_S 0.05 /* interactive: keys are read at least this often */
 

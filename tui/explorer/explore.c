@@ -12,7 +12,6 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "batch.h"
 #include "cli.h"
 #include "ex_keysrc.h"
 #include "explorer.h"
@@ -23,6 +22,7 @@
 #include "mbx/dir.h"
 #include "mbx/threads.h"
 #include "mbx/version.h"
+#include "run.h"
 #include "tprint.h"
 
 extern const char mbx_embedded_quick_plan[];
@@ -500,7 +500,7 @@ static int explore_root(mbx_engine *e, int argc, char **argv)
         return 0;
     }
     mbx_backend be;
-    if ((rc = mbx_backend_engine(e, &be)) < 0) {
+    if ((rc = mbx_backend_engine(e, mbx_job_thread_asked(), mbx_job_thread_granted(), &be)) < 0) {
         fprintf(stderr, "mpibex: describing the job failed: %s\n", mbx_strerror(rc));
         return 1;
     }

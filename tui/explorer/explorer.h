@@ -12,18 +12,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "backend.h"
 #include "core/axis.h"
 #include "core/canvas.h"
 #include "core/layout.h"
 #include "core/theme.h"
+#include "mbx/backend.h"
 #include "mbx/beff.h"
 #include "mbx/beffio.h"
 #include "mbx/compare.h"
+#include "mbx/monitor.h"
 #include "mbx/plan.h"
 #include "mbx/refine.h"
 #include "mbx/sched.h"
-#include "monitor.h"
 #include "term.h"
 
 #define EX_MAX_BENCH 128
@@ -363,7 +363,7 @@ int ex_xaxis_pixel(const ex_xaxis *a, double v, int pixels);
 void ex_draw_canvas(explorer *x, mbx_canvas *cv, int py, int px); /* cells by owner */
 void ex_frame_left(explorer *x, int py, int px, int rows);
 
-/* ex_refine.c: curves */
+/* ex_series.c: curves */
 int ex_series_of(const ex_point *p, int dim, ex_series *out); /* 0: not on such a curve */
 int ex_series_eq(const ex_series *a, const ex_series *b);
 /* The label column of a point's rows: "explorer", or "explorer#2" for the

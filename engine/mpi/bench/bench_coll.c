@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "bench_coll.h"
+#include "patterns.h"
 
 static uint64_t same(uint64_t bytes, int procs)
 {

@@ -50,6 +50,7 @@
 #include <time.h>
 
 #include "bench_coll.h"
+#include "patterns.h"
 
 #define ACK_TAG 23
 #define ACK_WARM 5

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "mbx/bench.h"
+#include "patterns.h"
 #include "threads_team.h"
 
 #define MT_TAG 1000

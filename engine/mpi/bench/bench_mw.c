@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "mbx/bench.h"
+#include "patterns.h"
 
 #define MW_PIECE_TAG 41
 #define MW_RESULT_TAG 42
@@ -394,9 +395,9 @@ MW_FNS(waitsome, MW_WAITSOME)
 #define MW(nm, sfx, setupfn, text)                                                                 \
     {                                                                                              \
         .name = nm, .pattern = "mw", .summary = text, .timing = "master", .min_procs = 2,          \
-        .flags = MBX_BENCH_SIZED | MBX_BENCH_PARAM | MBX_BENCH_ROOTED, .unit = 1, .divisor = 1.0,  \
-        .buf_bytes = mw_buf_bytes, .setup = setupfn, .run = run_##sfx, .teardown = mw_teardown,    \
-        .check = check_##sfx, .param_name = "pieces", .param_default = 16                          \
+        .flags = MBX_BENCH_SIZED | MBX_BENCH_PARAM | MBX_BENCH_ROOTED | MBX_BENCH_PIECES_MOVED,    \
+        .unit = 1, .divisor = 1.0, .buf_bytes = mw_buf_bytes, .setup = setupfn, .run = run_##sfx,  \
+        .teardown = mw_teardown, .check = check_##sfx, .param_name = "pieces", .param_default = 16 \
     }
 
 const mbx_bench mbx_bench_mw_table[] = {

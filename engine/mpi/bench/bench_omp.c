@@ -40,6 +40,7 @@
 
 #include "mbx/bench.h"
 #include "mbx/kv.h"
+#include "patterns.h"
 
 #define BODY_ITERS 16
 #define FOR_ITERS 8 /* loop iterations per thread */
@@ -390,7 +391,7 @@ static const char *proc_bind_name(omp_proc_bind_t b)
     return "unknown";
 }
 
-int mbx_bench_omp_env(struct mbx_kvlist *out)
+static int omp_env(struct mbx_kvlist *out)
 {
     int rc;
     if ((rc = mbx_kv_addf(out, "omp_version", "%d", (int)_OPENMP)) != MBX_OK ||
@@ -432,7 +433,7 @@ OMP_FUNCS(lock, OP_LOCK)
         .flags = MBX_BENCH_INNER | MBX_BENCH_PARAM, .unit = 1, .divisor = 1.0,                     \
         .buf_bytes = no_buf, .setup = setup_##sfx, .run = run_##sfx, .teardown = omp_teardown,     \
         .check = check_##sfx, .param_name = "threads", .param_default = 2,                         \
-        .param_max = THREADS_MAX                                                                   \
+        .param_max = THREADS_MAX, .env = omp_env                                                   \
     }
 
 const mbx_bench mbx_bench_omp_table[] = {

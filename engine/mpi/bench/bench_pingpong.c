@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "mbx/bench.h"
+#include "patterns.h"
 
 #define PP_TAG 17
 #define SYNC_TAG 18

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mbx/bench.h"
+#include "patterns.h"
 
 /* No one sends with this tag on a point's communicator. */
 #define UNUSED_TAG 32001
@@ -235,7 +236,7 @@ SIMPLE_FUNCS(attach, OP_ATTACH)
 #define SIMPLE(nm, sfx, bufs, chk, text)                                                           \
     {                                                                                              \
         .name = nm, .pattern = "simple", .summary = text, .timing = "per_call", .min_procs = 1,    \
-        .flags = MBX_BENCH_INNER, .unit = 1, .divisor = 1.0, .buf_bytes = bufs,                    \
+        .flags = MBX_BENCH_INNER | MBX_BENCH_LOCAL, .unit = 1, .divisor = 1.0, .buf_bytes = bufs,  \
         .setup = setup_##sfx, .run = run_##sfx, .check = chk                                       \
     }
 

@@ -52,6 +52,7 @@
 #include "hwtopo.h"
 #include "mbx/bench.h"
 #include "mbx/threads.h"
+#include "patterns.h"
 #include "threads_team.h"
 
 #define THR_DEFAULT 2

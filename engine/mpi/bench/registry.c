@@ -1,22 +1,22 @@
 #include <string.h>
 
 #include "mbx/bench.h"
+#include "patterns.h"
 
-/* Every pattern's table, in display order. */
+/* Every pattern's table, in the order of patterns.def. */
 static const struct {
     const mbx_bench *v;
     const size_t *n;
 } tables[] = {
-    {mbx_bench_pingpong_table, &mbx_bench_pingpong_count},
-    {mbx_bench_simple_table, &mbx_bench_simple_count},
-    {mbx_bench_coll_table, &mbx_bench_coll_count},
-    {mbx_bench_fanout_table, &mbx_bench_fanout_count},
-    {mbx_bench_mw_table, &mbx_bench_mw_count},
-    {mbx_bench_threads_table, &mbx_bench_threads_count},
-    {mbx_bench_mt_table, &mbx_bench_mt_count},
+#define MBX_PATTERN(name) {mbx_bench_##name##_table, &mbx_bench_##name##_count},
 #ifdef MBX_HAVE_OPENMP
-    {mbx_bench_omp_table, &mbx_bench_omp_count},
+#define MBX_PATTERN_OPENMP(name) MBX_PATTERN(name)
+#else
+#define MBX_PATTERN_OPENMP(name)
 #endif
+#include "patterns.def"
+#undef MBX_PATTERN
+#undef MBX_PATTERN_OPENMP
 };
 #define NTABLES (sizeof tables / sizeof tables[0])
 

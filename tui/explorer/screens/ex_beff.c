@@ -1,5 +1,5 @@
 /* The b_eff / b_eff_io screen: a small form, then the benchmark run as a
- * whole through the back end (tui/beff_run.h, tui/beffio_run.h), with keys
+ * whole through the back end (include/mbx/beff_run.h, include/mbx/beffio_run.h), with keys
  * read and the screen redrawn between rows. b_eff draws bandwidth against
  * message size, one curve per ring pattern, the random patterns' log
  * average and the ping-pong, each the maximum over the three methods; b_eff_io
@@ -18,6 +18,7 @@
 #include "explorer.h"
 #include "mbx/ascii.h"
 #include "mbx/sizes.h"
+#include "sig.h"
 
 #define QUICK_DEFAULT "1MiB"
 
@@ -350,6 +351,7 @@ void ex_beff_run(explorer *x)
     } else {
         mbx_beffio_opts o;
         memset(&o, 0, sizeof o);
+        o.stop_flag = &mbx_stop_signal;
         o.dir = b->field[EXB_DIR][0] ? b->field[EXB_DIR] : NULL;
         o.T_s = mbx_strtod(b->field[EXB_TIME], NULL);
         rc = x->be->beffio(x->be, &o, on_beffio_row, x, &b->iosum, msg, sizeof msg);

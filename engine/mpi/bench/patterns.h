@@ -1,0 +1,18 @@
+/* The pattern tables of patterns.def, declared once: each bench_NAME.c
+ * includes this, so its definitions are checked against these. */
+#ifndef MBX_PATTERNS_H
+#define MBX_PATTERNS_H
+
+#include <stddef.h>
+
+#include "mbx/bench.h"
+
+#define MBX_PATTERN(name)                                                                          \
+    extern const mbx_bench mbx_bench_##name##_table[];                                             \
+    extern const size_t mbx_bench_##name##_count;
+#define MBX_PATTERN_OPENMP(name) MBX_PATTERN(name)
+#include "patterns.def"
+#undef MBX_PATTERN
+#undef MBX_PATTERN_OPENMP
+
+#endif

@@ -1,0 +1,29 @@
+#include "mbx/envfile.h"
+
+#include "mbx/csvio.h"
+#include "mbx/thrinfo.h"
+
+int mbx_env_file_write(const char *path, mbx_kvlist *env, int rc)
+{
+    static const char *const kvcols[] = {"key", "value"};
+    mbx_csv_writer *w = NULL;
+    if (rc >= 0)
+        rc = mbx_csv_writer_open(path, kvcols, 2, &w);
+    for (size_t i = 0; rc >= 0 && i < env->n; i++) {
+        const char *f[2] = {env->v[i].key, env->v[i].value};
+        rc = mbx_csv_writer_row(w, f);
+    }
+    if (mbx_csv_writer_close(w) < 0 && rc >= 0)
+        rc = MBX_E_IO;
+    mbx_kv_free(env);
+    return rc;
+}
+
+int mbx_env_write(mbx_engine *e, int thread_asked, int thread_granted, const char *path)
+{
+    mbx_kvlist env = {0};
+    int rc = mbx_engine_environment(e, &env);
+    if (rc >= 0)
+        rc = mbx_thrinfo_level_env(&env, thread_asked, thread_granted);
+    return mbx_env_file_write(path, &env, rc);
+}

@@ -1,0 +1,20 @@
+/* The environment file (OUT.env.csv) of every command: a key,value CSV of
+ * the environment capture (docs/csv-format.md). Rank 0. */
+#ifndef MBX_ENVFILE_H
+#define MBX_ENVFILE_H
+
+#include "mbx/engine.h"
+#include "mbx/kv.h"
+
+/* env as a key,value CSV at path when rc (how the capture went) is not an
+ * error; env is freed either way. Returns rc when it is an error, else
+ * MBX_OK or the writer's error (MBX_E_IO, MBX_E_NOMEM). */
+MBX_NODISCARD int mbx_env_file_write(const char *path, mbx_kvlist *env, int rc);
+
+/* The engine's environment capture (mbx_engine_environment) and the MPI
+ * thread levels the job asked for and was granted (mbx_thrinfo_level_env)
+ * as the environment file at path. An mbx_status. */
+MBX_NODISCARD int mbx_env_write(mbx_engine *e, int thread_asked, int thread_granted,
+                                const char *path);
+
+#endif
