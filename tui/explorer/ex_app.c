@@ -30,7 +30,7 @@ static double wall(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void ex_set_msg(explorer *x, int role, const char *fmt, ...)
+void mbx_ex_set_msg(explorer *x, int role, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -39,7 +39,7 @@ void ex_set_msg(explorer *x, int role, const char *fmt, ...)
     x->msg_role = role;
 }
 
-double ex_elapsed(const explorer *x)
+double mbx_ex_elapsed(const explorer *x)
 {
     if (!x->npts)
         return 0;
@@ -65,7 +65,7 @@ static void set_pause(explorer *x, int on)
 static void autosave_failed(explorer *x, const char *where, const char *why)
 {
     snprintf(x->autosave_err, sizeof x->autosave_err, "autosave to %.600s failed: %s", where, why);
-    ex_set_msg(x, MBX_ROLE_WARNING, "%s", x->autosave_err);
+    mbx_ex_set_msg(x, MBX_ROLE_WARNING, "%s", x->autosave_err);
 }
 
 /* The directory of the autosave, made with every parent: the default
@@ -120,7 +120,7 @@ static int autosave_wanted(const explorer *x)
     return x->autosave_dir[0] || x->autosave_tmp;
 }
 
-void ex_autosave_row(explorer *x, const mbx_result *r)
+void mbx_ex_autosave_row(explorer *x, const mbx_result *r)
 {
     if (x->autosave) {
         mbx_result_fields f;
@@ -173,7 +173,7 @@ static const int *counts_for(const explorer *x, const mbx_bench *bn, int *one, i
  * nothing to run (with a message saying why). */
 static int plan_points(explorer *x)
 {
-    ex_points_free(x);
+    mbx_ex_points_free(x);
     x->pts = calloc(EX_MAX_POINTS, sizeof *x->pts);
     x->npts = 0;
     if (!x->pts)
@@ -187,8 +187,9 @@ static int plan_points(explorer *x)
         if (bn->flags & MBX_BENCH_PAIR) {
             pair_of(x, &pa, &pb);
             if (pa >= x->be->nranks || pb >= x->be->nranks) {
-                ex_set_msg(x, MBX_ROLE_ERROR, "pair: %d,%d is not a pair of ranks 0..%d of the job",
-                           pa, pb, x->be->nranks - 1);
+                mbx_ex_set_msg(x, MBX_ROLE_ERROR,
+                               "pair: %d,%d is not a pair of ranks 0..%d of the job", pa, pb,
+                               x->be->nranks - 1);
                 x->screen = EX_PARAMS;
                 return 0;
             }
@@ -199,15 +200,16 @@ static int plan_points(explorer *x)
             for (int k = 0; k < np; k++) {
                 int procs = pv[k];
                 if (procs < bn->min_procs) {
-                    ex_set_msg(x, MBX_ROLE_WARNING, "%s needs at least %d ranks: skipped at %d",
-                               bn->name, bn->min_procs, procs);
+                    mbx_ex_set_msg(x, MBX_ROLE_WARNING, "%s needs at least %d ranks: skipped at %d",
+                                   bn->name, bn->min_procs, procs);
                     continue;
                 }
                 int root = (bn->flags & MBX_BENCH_ROOTED) ? x->meas.root : 0;
                 if (root >= procs) {
-                    ex_set_msg(x, MBX_ROLE_ERROR,
-                               "root: %d is not a rank of a %d-process point of %s; allowed 0..%d",
-                               root, procs, bn->name, procs - 1);
+                    mbx_ex_set_msg(
+                        x, MBX_ROLE_ERROR,
+                        "root: %d is not a rank of a %d-process point of %s; allowed 0..%d", root,
+                        procs, bn->name, procs - 1);
                     x->screen = EX_PARAMS;
                     x->npts = 0;
                     return 0;
@@ -221,25 +223,25 @@ static int plan_points(explorer *x)
                     last = bytes;
                     uint64_t need = 2 * bn->buf_bytes(bytes, procs);
                     if (bytes > INT32_MAX || need > x->be->mem_per_rank / 10 * 9) {
-                        ex_set_msg(x, MBX_ROLE_ERROR,
-                                   "sizes: %s at %llu bytes needs more memory than a rank has",
-                                   bn->name, (unsigned long long)bytes);
+                        mbx_ex_set_msg(x, MBX_ROLE_ERROR,
+                                       "sizes: %s at %llu bytes needs more memory than a rank has",
+                                       bn->name, (unsigned long long)bytes);
                         x->screen = EX_PARAMS;
                         x->npts = 0;
                         return 0;
                     }
                     for (int c = 0; c < x->sel[b] && c < 2 && x->npts < EX_MAX_POINTS; c++)
-                        x->pts[x->npts++] = (ex_point){.bench_id = (int)b,
-                                                       .bytes = bytes,
-                                                       .procs = procs,
-                                                       .param = param,
-                                                       .root = root,
-                                                       .pair_a = pa,
-                                                       .pair_b = pb,
-                                                       .origin = EX_GRID,
-                                                       .copy = c,
-                                                       .state = EX_PENDING,
-                                                       .rel = NAN};
+                        x->pts[x->npts++] = (mbx_ex_point){.bench_id = (int)b,
+                                                           .bytes = bytes,
+                                                           .procs = procs,
+                                                           .param = param,
+                                                           .root = root,
+                                                           .pair_a = pa,
+                                                           .pair_b = pb,
+                                                           .origin = EX_GRID,
+                                                           .copy = c,
+                                                           .state = EX_PENDING,
+                                                           .rel = NAN};
                 }
             }
         }
@@ -255,42 +257,42 @@ static int apply_method(explorer *x)
         return 1;
     int rc = x->be->set_method(x->be, &x->method);
     if (rc == MBX_E_UNSUPPORTED) {
-        ex_set_msg(x, MBX_ROLE_ERROR,
-                   "cache: cold needs the last-level cache size, which hwloc did not find on "
-                   "every rank; use warm");
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR,
+                       "cache: cold needs the last-level cache size, which hwloc did not find on "
+                       "every rank; use warm");
     } else if (rc < 0) {
-        ex_set_msg(x, MBX_ROLE_ERROR, "sync: setting up %s sync failed: %s",
-                   mbx_sync_name(x->method.sync), mbx_strerror(rc));
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "sync: setting up %s sync failed: %s",
+                       mbx_sync_name(x->method.sync), mbx_strerror(rc));
     }
     if (rc < 0)
         x->screen = EX_PARAMS;
     return rc >= 0;
 }
 
-void ex_start_run(explorer *x)
+void mbx_ex_start_run(explorer *x)
 {
     if (x->running)
         return;
     if (x->bf.running) {
-        ex_set_msg(x, MBX_ROLE_ERROR, "%s is running: cancel it first (5, c)",
-                   x->bf.io ? "b_eff_io" : "b_eff");
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "%s is running: cancel it first (5, c)",
+                       x->bf.io ? "b_eff_io" : "b_eff");
         return;
     }
     x->msg[0] = '\0';
-    if (!ex_params_ok(x)) {
-        ex_set_msg(x, MBX_ROLE_ERROR, "fix the parameters first (2)");
+    if (!mbx_ex_params_ok(x)) {
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "fix the parameters first (2)");
         x->screen = EX_PARAMS;
         return;
     }
-    if (ex_picker_count(x) == 0) {
-        ex_set_msg(x, MBX_ROLE_ERROR, "select at least one benchmark first (1)");
+    if (mbx_ex_picker_count(x) == 0) {
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "select at least one benchmark first (1)");
         x->screen = EX_PICKER;
         return;
     }
     if (x->configured_timer != (int)x->timer) {
         if (x->be->configure(x->be, x->timer, &x->tinfo) < 0) {
-            ex_set_msg(x, MBX_ROLE_ERROR, "timer: %s cannot be used here",
-                       mbx_timer_name(x->timer));
+            mbx_ex_set_msg(x, MBX_ROLE_ERROR, "timer: %s cannot be used here",
+                           mbx_timer_name(x->timer));
             return;
         }
         x->configured_timer = (int)x->timer;
@@ -305,7 +307,7 @@ void ex_start_run(explorer *x)
                 largest = x->pts[i].bytes;
         (void)x->be->set_largest(x->be, largest);
     }
-    ex_compare_forget(x);
+    mbx_ex_compare_forget(x);
     x->nrefined = 0;
     mbx_monitor_reset(&x->mon);
     x->thr_unbound[0] = '\0';
@@ -313,16 +315,16 @@ void ex_start_run(explorer *x)
     x->cmp = x->choosing = x->ratios = 0;
     /* Keep the x axis when this run has curves along it; else the first of
      * size, P and parameter that it has (threads.* and omp.* have no size). */
-    if (!ex_dim_useful(x, x->xdim))
+    if (!mbx_ex_dim_useful(x, x->xdim))
         for (int d = EX_DIM_SIZE; d <= EX_DIM_PARAM; d++)
-            if (ex_dim_useful(x, d)) {
+            if (mbx_ex_dim_useful(x, d)) {
                 x->xdim = d;
                 break;
             }
     mbx_csv_writer_close(x->autosave);
     x->autosave = NULL;
     open_autosave(x);
-    if (!ex_sched_begin(x)) {
+    if (!mbx_ex_sched_begin(x)) {
         x->npts = 0;
         return;
     }
@@ -335,13 +337,13 @@ void ex_start_run(explorer *x)
     x->exported = 0;
     x->screen = EX_RUN;
     if (x->autosave_path[0])
-        ex_set_msg(x, MBX_ROLE_DIM, "autosaving every finished point to %s", x->autosave_path);
+        mbx_ex_set_msg(x, MBX_ROLE_DIM, "autosaving every finished point to %s", x->autosave_path);
 }
 
 static void begin_export(explorer *x)
 {
     if (x->ndone == 0) {
-        ex_set_msg(x, MBX_ROLE_WARNING, "nothing to export yet");
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "nothing to export yet");
         return;
     }
     time_t t = time(NULL);
@@ -355,11 +357,11 @@ static void begin_export(explorer *x)
 static void begin_report(explorer *x)
 {
     if (x->ndone == 0) {
-        ex_set_msg(x, MBX_ROLE_WARNING, "nothing to report yet");
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "nothing to report yet");
         return;
     }
     if (x->running) {
-        ex_set_msg(x, MBX_ROLE_WARNING, "report: wait until the run is done (or cancel it, c)");
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "report: wait until the run is done (or cancel it, c)");
         return;
     }
     time_t t = time(NULL);
@@ -374,13 +376,13 @@ static void do_report(explorer *x, const char *dir)
 {
     char msg[sizeof x->msg];
     /* gnuplot takes a moment: say so on the screen first. */
-    ex_set_msg(x, MBX_ROLE_DIM, "writing the report to %s ...", dir);
+    mbx_ex_set_msg(x, MBX_ROLE_DIM, "writing the report to %s ...", dir);
     if (!x->headless)
-        ex_draw(x);
-    if (ex_write_report(x, dir, msg, sizeof msg) == 0)
-        ex_set_msg(x, MBX_ROLE_OK, "%s", msg);
+        mbx_ex_draw(x);
+    if (mbx_ex_write_report(x, dir, msg, sizeof msg) == 0)
+        mbx_ex_set_msg(x, MBX_ROLE_OK, "%s", msg);
     else
-        ex_set_msg(x, MBX_ROLE_ERROR, "%s", msg);
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "%s", msg);
 }
 
 /* Typing into the prompt's line; 1 when Enter took a non-empty text. */
@@ -404,11 +406,11 @@ static int edit_input(explorer *x, int key)
 static void do_export(explorer *x, const char *path)
 {
     char msg[256];
-    if (ex_export(x, path, msg, sizeof msg) == 0) {
+    if (mbx_ex_export(x, path, msg, sizeof msg) == 0) {
         x->exported = 1;
-        ex_set_msg(x, MBX_ROLE_OK, "%s", msg);
+        mbx_ex_set_msg(x, MBX_ROLE_OK, "%s", msg);
     } else {
-        ex_set_msg(x, MBX_ROLE_ERROR, "%s", msg);
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "%s", msg);
     }
 }
 
@@ -432,9 +434,9 @@ static int prompt_key(explorer *x, int key)
             snprintf(x->pending_path, sizeof x->pending_path, "%s", x->input);
             x->prompt = EX_PROMPT_NONE;
             if (stat(x->pending_path, &sb) == 0)
-                ex_set_msg(x, MBX_ROLE_ERROR,
-                           "report: %.200s exists; give a new directory (w again)",
-                           x->pending_path);
+                mbx_ex_set_msg(x, MBX_ROLE_ERROR,
+                               "report: %.200s exists; give a new directory (w again)",
+                               x->pending_path);
             else
                 do_report(x, x->pending_path);
         }
@@ -444,7 +446,7 @@ static int prompt_key(explorer *x, int key)
         if (key == 'y' || key == 'Y')
             do_export(x, x->pending_path);
         else
-            ex_set_msg(x, MBX_ROLE_DIM, "not exported");
+            mbx_ex_set_msg(x, MBX_ROLE_DIM, "not exported");
         return 1;
     case EX_PROMPT_QUIT:
         x->prompt = EX_PROMPT_NONE;
@@ -471,16 +473,16 @@ static void cycle_theme(explorer *x)
     char msg[256];
     mbx_theme t;
     if (mbx_theme_load(next, x->theme_dir, x->theme_dirs, &t, NULL, 0, msg, sizeof msg) < 0) {
-        ex_set_msg(x, MBX_ROLE_ERROR, "%s", msg);
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "%s", msg);
         return;
     }
     x->theme = t;
     snprintf(x->theme_name, sizeof x->theme_name, "%s", next);
-    ex_colors_init(x);
-    ex_set_msg(x, MBX_ROLE_DIM, "theme %s", next);
+    mbx_ex_colors_init(x);
+    mbx_ex_set_msg(x, MBX_ROLE_DIM, "theme %s", next);
 }
 
-int ex_handle_key(explorer *x, int key)
+int mbx_ex_handle_key(explorer *x, int key)
 {
     if (key == EX_KEY_EOF) { /* the end of a headless script */
         x->quit = x->cancel = 1;
@@ -494,14 +496,14 @@ int ex_handle_key(explorer *x, int key)
         return prompt_key(x, key);
     /* Text entry owns the keyboard while it is open. */
     if (x->screen == EX_PICKER && x->filtering)
-        return ex_picker_key(x, key);
+        return mbx_ex_picker_key(x, key);
     if (x->screen == EX_PARAMS && x->editing)
-        return ex_params_key(x, key);
+        return mbx_ex_params_key(x, key);
     if (x->screen == EX_RUN && x->choosing)
-        return ex_compare_key(x, key);
+        return mbx_ex_compare_key(x, key);
     if (x->screen == EX_BEFF && x->bf.editing)
-        return ex_beff_key(x, key);
-    ex_action a = ex_key_action(key, x->screen);
+        return mbx_ex_beff_key(x, key);
+    mbx_ex_action a = mbx_ex_key_action(key, x->screen);
     switch (a) {
     case EXA_QUIT:
         if (x->ndone > 0 && !x->exported)
@@ -510,7 +512,7 @@ int ex_handle_key(explorer *x, int key)
             x->quit = x->cancel = 1;
         return 1;
     case EXA_HELP: x->help = 1; return 1;
-    case EXA_NEXT_SCREEN: x->screen = (ex_screen)((x->screen + 1) % EX_NSCREENS); return 1;
+    case EXA_NEXT_SCREEN: x->screen = (mbx_ex_screen)((x->screen + 1) % EX_NSCREENS); return 1;
     case EXA_PICKER: x->screen = EX_PICKER; return 1;
     case EXA_PARAMS: x->screen = EX_PARAMS; return 1;
     case EXA_RUNVIEW: x->screen = EX_RUN; return 1;
@@ -518,18 +520,18 @@ int ex_handle_key(explorer *x, int key)
     case EXA_BEFF: x->screen = EX_BEFF; return 1;
     case EXA_START:
         if (x->screen == EX_BEFF)
-            ex_beff_start(x);
+            mbx_ex_beff_start(x);
         else
-            ex_start_run(x);
+            mbx_ex_start_run(x);
         return 1;
     case EXA_PAUSE:
         set_pause(x, !x->paused);
-        ex_set_msg(x, MBX_ROLE_WARNING, "%s", x->paused ? "paused: p resumes" : "");
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "%s", x->paused ? "paused: p resumes" : "");
         return 1;
     case EXA_CANCEL:
         if (x->bf.running) {
             x->bf.cancel = 1;
-            ex_set_msg(x, MBX_ROLE_WARNING, "cancelling %s", x->bf.io ? "b_eff_io" : "b_eff");
+            mbx_ex_set_msg(x, MBX_ROLE_WARNING, "cancelling %s", x->bf.io ? "b_eff_io" : "b_eff");
         } else if (x->running) {
             x->cancel = 1; /* the loop stops the run: the points so far become final */
         }
@@ -540,11 +542,11 @@ int ex_handle_key(explorer *x, int key)
         int d = x->xdim;
         do
             d = (d + 1) % (EX_DIM_PARAM + 1);
-        while (d != x->xdim && !ex_dim_useful(x, d));
+        while (d != x->xdim && !mbx_ex_dim_useful(x, d));
         if (d == x->xdim) {
-            ex_set_msg(x, MBX_ROLE_WARNING,
-                       "x: one axis only; several process counts (2:8) or param values (1:8) "
-                       "give more");
+            mbx_ex_set_msg(x, MBX_ROLE_WARNING,
+                           "x: one axis only; several process counts (2:8) or param values (1:8) "
+                           "give more");
             return 1;
         }
         x->xdim = d;
@@ -556,8 +558,8 @@ int ex_handle_key(explorer *x, int key)
             x->cmp = x->ratios = 0;
             return 1;
         }
-        if (ex_compare_count(x) < 2) {
-            ex_set_msg(x, MBX_ROLE_WARNING, "compare: the run has fewer than two curves");
+        if (mbx_ex_compare_count(x) < 2) {
+            mbx_ex_set_msg(x, MBX_ROLE_WARNING, "compare: the run has fewer than two curves");
             return 1;
         }
         x->choosing = 1;
@@ -565,7 +567,7 @@ int ex_handle_key(explorer *x, int key)
         return 1;
     case EXA_RATIOS:
         if (!x->cmp)
-            ex_set_msg(x, MBX_ROLE_WARNING, "ratios: compare two curves first (v)");
+            mbx_ex_set_msg(x, MBX_ROLE_WARNING, "ratios: compare two curves first (v)");
         else
             x->ratios = !x->ratios;
         return 1;
@@ -580,10 +582,10 @@ int ex_handle_key(explorer *x, int key)
     default: break;
     }
     switch (x->screen) {
-    case EX_PICKER: return ex_picker_key(x, key);
-    case EX_PARAMS: return ex_params_key(x, key);
-    case EX_RESULTS: return ex_results_key(x, key);
-    case EX_BEFF: return ex_beff_key(x, key);
+    case EX_PICKER: return mbx_ex_picker_key(x, key);
+    case EX_PARAMS: return mbx_ex_params_key(x, key);
+    case EX_RESULTS: return mbx_ex_results_key(x, key);
+    case EX_BEFF: return mbx_ex_beff_key(x, key);
     default: return 0;
     }
 }
@@ -592,7 +594,7 @@ static void poll_size(explorer *x, int *changed)
 {
     int r = x->rows, c = x->cols;
     if (x->headless)
-        ex_keysrc_size(x->keys, &r, &c);
+        mbx_ex_keysrc_size(x->keys, &r, &c);
     else if (x->term)
         mbx_term_size(x->term, &r, &c);
     if ((r != x->rows || c != x->cols) && r > 0 && c > 0) {
@@ -603,19 +605,19 @@ static void poll_size(explorer *x, int *changed)
     }
 }
 
-int ex_tick(explorer *x, int wait_ms)
+int mbx_ex_tick(explorer *x, int wait_ms)
 {
     int changed = 0;
     poll_size(x, &changed);
     for (;;) {
-        int k = ex_keysrc_next(x->keys, x, wait_ms);
+        int k = mbx_ex_keysrc_next(x->keys, x, wait_ms);
         if (k == ERR)
             break;
         wait_ms = 0;
         double t0 = wall();
-        changed |= ex_handle_key(x, k);
+        changed |= mbx_ex_handle_key(x, k);
         if (changed && !x->headless) {
-            ex_draw(x);
+            mbx_ex_draw(x);
             x->last_key_lag = wall() - t0;
             x->last_draw = wall();
             changed = 0;
@@ -628,31 +630,31 @@ int ex_tick(explorer *x, int wait_ms)
         x->quit = x->cancel = 1;
     if (!x->headless &&
         (changed || ((x->running || x->bf.running) && wall() - x->last_draw >= REDRAW_S))) {
-        ex_draw(x);
+        mbx_ex_draw(x);
         x->last_draw = wall();
     }
     return x->cancel || x->quit;
 }
 
-int ex_main_loop(explorer *x)
+int mbx_ex_main_loop(explorer *x)
 {
     if (x->start_now)
-        ex_start_run(x);
+        mbx_ex_start_run(x);
     if (!x->headless) {
-        ex_draw(x);
+        mbx_ex_draw(x);
         x->last_draw = wall();
     }
     while (!x->quit) {
         if (x->bf.running) {
-            ex_beff_run(x);
+            mbx_ex_beff_run(x);
             if (!x->headless)
-                ex_draw(x), x->last_draw = wall();
+                mbx_ex_draw(x), x->last_draw = wall();
             continue;
         }
         if (x->running && x->cancel) {
-            ex_sched_stop(x, "cancelled");
+            mbx_ex_sched_stop(x, "cancelled");
             if (!x->headless)
-                ex_draw(x), x->last_draw = wall();
+                mbx_ex_draw(x), x->last_draw = wall();
             continue;
         }
         if (x->running && !x->paused) {
@@ -660,20 +662,20 @@ int ex_main_loop(explorer *x)
              * redraw; headless one request a tick, so scripts replay. */
             double t0 = wall(), idle = 0;
             do
-                idle = ex_sched_step(x);
+                idle = mbx_ex_sched_step(x);
             while (!x->headless && idle == 0 && x->running && !x->paused && !x->cancel &&
                    !x->quit && wall() - t0 < STEP_S);
-            ex_tick(x, idle > 0 && !x->headless && !x->be->fake ? (int)ceil(idle * 1000) : 0);
+            mbx_ex_tick(x, idle > 0 && !x->headless && !x->be->fake ? (int)ceil(idle * 1000) : 0);
             if (idle > 0 && x->headless && !x->be->fake) /* real ranks: real time passes */
                 mbx_sig_sleep(idle);
             if (!x->running && !x->headless) /* the run ended: its last frame */
-                ex_draw(x), x->last_draw = wall();
+                mbx_ex_draw(x), x->last_draw = wall();
             continue;
         }
-        ex_tick(x, 100);
+        mbx_ex_tick(x, 100);
     }
     /* Quit, a signal, the terminal gone, the end of a script: what was
      * measured becomes final and reaches the autosave. */
-    ex_sched_stop(x, "stopped");
+    mbx_ex_sched_stop(x, "stopped");
     return 0;
 }

@@ -37,7 +37,7 @@ static int map_color(const explorer *x, mbx_color c)
     return x->color_mode >= 256 ? mbx_color_to_256(c) : mbx_color_to_8(c);
 }
 
-void ex_colors_init(explorer *x)
+void mbx_ex_colors_init(explorer *x)
 {
     x->color_mode = 0;
     if (x->no_color || !has_colors())
@@ -55,7 +55,7 @@ void ex_colors_init(explorer *x)
                   (short)map_color(x, x->theme.role[r].bg));
 }
 
-attr_t ex_attr(const explorer *x, int role)
+attr_t mbx_ex_attr(const explorer *x, int role)
 {
     if (role < 0 || role >= MBX_ROLE_COUNT)
         role = MBX_ROLE_NORMAL;
@@ -64,7 +64,7 @@ attr_t ex_attr(const explorer *x, int role)
     return COLOR_PAIR(role + 1) | to_curses_attrs(x->theme.role[role].attrs);
 }
 
-void ex_put(explorer *x, int y, int x0, int w, int role, const char *s)
+void mbx_ex_put(explorer *x, int y, int x0, int w, int role, const char *s)
 {
     if (y < 0 || y >= x->rows || x0 < 0 || x0 >= x->cols || w <= 0 || !s)
         return;
@@ -97,18 +97,18 @@ void ex_put(explorer *x, int y, int x0, int w, int role, const char *s)
         left -= k;
     }
     buf[n] = L'\0';
-    attrset(ex_attr(x, role));
+    attrset(mbx_ex_attr(x, role));
     mvaddnwstr(y, x0, buf, n);
     attrset(A_NORMAL);
 }
 
-void ex_fill(explorer *x, int y, int x0, int w, int role)
+void mbx_ex_fill(explorer *x, int y, int x0, int w, int role)
 {
     if (y < 0 || y >= x->rows || x0 < 0 || w <= 0)
         return;
     if (x0 + w > x->cols)
         w = x->cols - x0;
-    attrset(ex_attr(x, role));
+    attrset(mbx_ex_attr(x, role));
     mvhline(y, x0, ' ', w);
     attrset(A_NORMAL);
 }
@@ -119,23 +119,24 @@ static void draw_title(explorer *x, const mbx_rect *r)
     /* Short names under 120 columns leave room for the job's description. */
     static const char *const brief[] = {"1 Pick", "2 Params", "3 Run", "4 Results", "5 b_eff"};
     const char *const *names = r->w < 120 ? brief : full;
-    ex_fill(x, r->y, r->x, r->w, MBX_ROLE_TITLE);
+    mbx_ex_fill(x, r->y, r->x, r->w, MBX_ROLE_TITLE);
     char head[32];
     snprintf(head, sizeof head, " mpibex %s ", MBX_VERSION);
-    ex_put(x, r->y, r->x, r->w, MBX_ROLE_TITLE, head);
+    mbx_ex_put(x, r->y, r->x, r->w, MBX_ROLE_TITLE, head);
     int col = r->x + (int)strlen(head) + 1;
     for (int s = 0; s < EX_NSCREENS; s++) {
         int len = (int)strlen(names[s]) + 2;
         char tab[24];
         snprintf(tab, sizeof tab, s == (int)x->screen ? "[%s]" : " %s ", names[s]);
-        ex_put(x, r->y, col, len, s == (int)x->screen ? MBX_ROLE_SELECTED : MBX_ROLE_TITLE, tab);
+        mbx_ex_put(x, r->y, col, len, s == (int)x->screen ? MBX_ROLE_SELECTED : MBX_ROLE_TITLE,
+                   tab);
         col += len + 1;
     }
     /* The job's description, right-aligned, cut to what is left. */
     int room = r->x + r->w - col - 2, dl = (int)strlen(x->be->desc);
     if (room > 8)
-        ex_put(x, r->y, dl < room ? r->x + r->w - dl - 1 : col + 1, room, MBX_ROLE_TITLE,
-               x->be->desc);
+        mbx_ex_put(x, r->y, dl < room ? r->x + r->w - dl - 1 : col + 1, room, MBX_ROLE_TITLE,
+                   x->be->desc);
 }
 
 static void draw_prompt(explorer *x, const mbx_rect *r)
@@ -154,11 +155,11 @@ static void draw_prompt(explorer *x, const mbx_rect *r)
         break;
     default: return;
     }
-    ex_fill(x, r->y, r->x, r->w, MBX_ROLE_CURSOR);
-    ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_CURSOR, line);
+    mbx_ex_fill(x, r->y, r->x, r->w, MBX_ROLE_CURSOR);
+    mbx_ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_CURSOR, line);
 }
 
-void ex_draw(explorer *x)
+void mbx_ex_draw(explorer *x)
 {
     struct timespec w0;
     clock_gettime(CLOCK_MONOTONIC, &w0);
@@ -169,23 +170,23 @@ void ex_draw(explorer *x)
         char m[96];
         snprintf(m, sizeof m, "terminal too small: %dx%d, need %dx%d", x->cols, x->rows,
                  MBX_MIN_COLS, MBX_MIN_ROWS);
-        ex_put(x, x->rows / 2, 0, x->cols, MBX_ROLE_WARNING, m);
+        mbx_ex_put(x, x->rows / 2, 0, x->cols, MBX_ROLE_WARNING, m);
     } else {
         draw_title(x, &f.title);
         switch (x->screen) {
-        case EX_PICKER: ex_draw_picker(x, &f.body); break;
-        case EX_PARAMS: ex_draw_params(x, &f.body); break;
-        case EX_RUN: ex_draw_run(x); break;
-        case EX_RESULTS: ex_draw_results(x, &f.body); break;
-        case EX_BEFF: ex_draw_beff(x, &f.body); break;
+        case EX_PICKER: mbx_ex_draw_picker(x, &f.body); break;
+        case EX_PARAMS: mbx_ex_draw_params(x, &f.body); break;
+        case EX_RUN: mbx_ex_draw_run(x); break;
+        case EX_RESULTS: mbx_ex_draw_results(x, &f.body); break;
+        case EX_BEFF: mbx_ex_draw_beff(x, &f.body); break;
         case EX_NSCREENS: break;
         }
         if (x->prompt != EX_PROMPT_NONE)
             draw_prompt(x, &f.footer);
         else
-            ex_draw_footer(x, &f.footer);
+            mbx_ex_draw_footer(x, &f.footer);
         if (x->help)
-            ex_draw_help(x);
+            mbx_ex_draw_help(x);
     }
     wnoutrefresh(stdscr);
     doupdate();
@@ -215,7 +216,7 @@ static const char *attr_words(attr_t a, char *buf, size_t len)
 /* Text first (one line a row, UTF-8), then the attributes as runs per row:
  * "@row col-col role fg/bg attrs". Golden files compare both, so a change
  * of colour under a 256-, 8- or no-colour terminal shows. */
-int ex_dump(explorer *x, const char *path)
+int mbx_ex_dump(explorer *x, const char *path)
 {
     FILE *f = fopen(path, "w");
     if (!f)

@@ -5,19 +5,19 @@
 
 #define CTRL(c) ((c)&0x1f)
 
-typedef struct ex_keydef {
+typedef struct mbx_ex_keydef {
     int key[3];        /* up to three keys, 0-terminated */
     const char *label; /* as shown in the footer and help */
     const char *word;  /* the footer's name for it */
     const char *help;
     unsigned screens;
     int footer; /* shown in the footer of those screens */
-    ex_action act;
-} ex_keydef;
+    mbx_ex_action act;
+} mbx_ex_keydef;
 
 /* Order matters: the footer lists entries in this order, and the first
  * binding of a key for a screen wins. */
-static const ex_keydef keytab[] = {
+static const mbx_ex_keydef keytab[] = {
     {{'q', 0, 0}, "q", "quit", "quit (asks when results are not exported)", S_ALL, 1, EXA_QUIT},
     {{'?', KEY_F(1), 0}, "?", "help", "this help", S_ALL | S_CHOOSE, 1, EXA_HELP},
     {{'\t', 0, 0}, "Tab", "screens", "next screen", S_ALL, 1, EXA_NEXT_SCREEN},
@@ -144,17 +144,17 @@ static const ex_keydef keytab[] = {
 };
 #define NKEYS (sizeof keytab / sizeof keytab[0])
 
-ex_action ex_key_action(int key, ex_screen s)
+mbx_ex_action mbx_ex_key_action(int key, mbx_ex_screen s)
 {
-    return ex_key_action_in(key, 1u << s);
+    return mbx_ex_key_action_in(key, 1u << s);
 }
 
-unsigned ex_key_context(const explorer *x)
+unsigned mbx_ex_key_context(const explorer *x)
 {
     return x->screen == EX_RUN && x->choosing ? S_CHOOSE : 1u << x->screen;
 }
 
-ex_action ex_key_action_in(int key, unsigned ctx)
+mbx_ex_action mbx_ex_key_action_in(int key, unsigned ctx)
 {
     for (size_t i = 0; i < NKEYS; i++) {
         if (!(keytab[i].screens & ctx))
@@ -166,18 +166,18 @@ ex_action ex_key_action_in(int key, unsigned ctx)
     return EXA_NONE;
 }
 
-const char *ex_key_name(int key, char *buf, size_t len)
+const char *mbx_ex_key_name(int key, char *buf, size_t len)
 {
     const char *n = keyname(key);
     snprintf(buf, len, "%s", n ? n : "?");
     return buf;
 }
 
-void ex_draw_footer(explorer *x, const mbx_rect *r)
+void mbx_ex_draw_footer(explorer *x, const mbx_rect *r)
 {
-    ex_fill(x, r->y, r->x, r->w, MBX_ROLE_FOOTER);
+    mbx_ex_fill(x, r->y, r->x, r->w, MBX_ROLE_FOOTER);
     int col = r->x, end = r->x + r->w;
-    unsigned ctx = ex_key_context(x);
+    unsigned ctx = mbx_ex_key_context(x);
     for (size_t i = 0; i < NKEYS && col < end; i++) {
         if (!keytab[i].footer || !(keytab[i].screens & ctx))
             continue;
@@ -185,19 +185,20 @@ void ex_draw_footer(explorer *x, const mbx_rect *r)
         int need = (int)strlen(keytab[i].label) + 1 + (int)strlen(word) + 2;
         if (col + need > end)
             break;
-        ex_put(x, r->y, col, (int)strlen(keytab[i].label), MBX_ROLE_FOOTER_KEY, keytab[i].label);
+        mbx_ex_put(x, r->y, col, (int)strlen(keytab[i].label), MBX_ROLE_FOOTER_KEY,
+                   keytab[i].label);
         col += (int)strlen(keytab[i].label);
-        ex_put(x, r->y, col, (int)strlen(word) + 1, MBX_ROLE_FOOTER, " ");
-        ex_put(x, r->y, col + 1, (int)strlen(word), MBX_ROLE_FOOTER, word);
+        mbx_ex_put(x, r->y, col, (int)strlen(word) + 1, MBX_ROLE_FOOTER, " ");
+        mbx_ex_put(x, r->y, col + 1, (int)strlen(word), MBX_ROLE_FOOTER, word);
         col += (int)strlen(word) + 3;
     }
 }
 
 /* The keys of the screen in view (and the chooser's while it is open),
  * in table order; two columns when one does not fit. */
-void ex_draw_help(explorer *x)
+void mbx_ex_draw_help(explorer *x)
 {
-    unsigned ctx = ex_key_context(x);
+    unsigned ctx = mbx_ex_key_context(x);
     size_t idx[NKEYS];
     int n = 0;
     for (size_t i = 0; i < NKEYS; i++)
@@ -212,23 +213,24 @@ void ex_draw_help(explorer *x)
         w = x->cols - 2;
     int y0 = (x->rows - h) / 2, x0 = (x->cols - w) / 2;
     for (int y = 0; y < h; y++)
-        ex_fill(x, y0 + y, x0, w, MBX_ROLE_NORMAL);
+        mbx_ex_fill(x, y0 + y, x0, w, MBX_ROLE_NORMAL);
     static const char *const sname[] = {"picker", "parameters", "run view", "results", "b_eff"};
     char head[96];
     snprintf(head, sizeof head, " mpibex keys: %s (any key closes)",
              ctx == S_CHOOSE ? "series chooser" : sname[x->screen]);
-    ex_fill(x, y0, x0, w, MBX_ROLE_TITLE);
-    ex_put(x, y0, x0, w, MBX_ROLE_TITLE, head);
+    mbx_ex_fill(x, y0, x0, w, MBX_ROLE_TITLE);
+    mbx_ex_put(x, y0, x0, w, MBX_ROLE_TITLE, head);
     int cw = w / ncol;
     for (int k = 0; k < n; k++) {
         int c = k / per, row = k % per, y = y0 + 2 + row;
         if (2 + row >= h - 1) {
             if (row == per - 1 || 2 + row == h - 1)
-                ex_put(x, y0 + h - 1, x0 + 2, w - 4, MBX_ROLE_DIM, "(more: enlarge the terminal)");
+                mbx_ex_put(x, y0 + h - 1, x0 + 2, w - 4, MBX_ROLE_DIM,
+                           "(more: enlarge the terminal)");
             continue;
         }
-        const ex_keydef *d = &keytab[idx[k]];
-        ex_put(x, y, x0 + c * cw + 2, 8, MBX_ROLE_FOOTER_KEY, d->label);
-        ex_put(x, y, x0 + c * cw + 11, cw - 12, MBX_ROLE_NORMAL, d->help);
+        const mbx_ex_keydef *d = &keytab[idx[k]];
+        mbx_ex_put(x, y, x0 + c * cw + 2, 8, MBX_ROLE_FOOTER_KEY, d->label);
+        mbx_ex_put(x, y, x0 + c * cw + 11, cw - 12, MBX_ROLE_NORMAL, d->help);
     }
 }

@@ -5,7 +5,7 @@
 
 #include "explorer.h"
 
-typedef enum ex_action {
+typedef enum mbx_ex_action {
     EXA_NONE = 0,
     EXA_QUIT,
     EXA_HELP,
@@ -44,7 +44,7 @@ typedef enum ex_action {
     EXA_RATIOS,
     EXA_CHOOSE,
     EXA_BACK,
-} ex_action;
+} mbx_ex_action;
 
 /* Screens a binding applies to. */
 #define S_PICK (1u << EX_PICKER)
@@ -57,8 +57,8 @@ typedef enum ex_action {
 #define S_CHOOSE (1u << EX_NSCREENS)
 
 /* The action bound to key on screen s (EXA_NONE if none). */
-ex_action ex_key_action(int key, ex_screen s);
+mbx_ex_action mbx_ex_key_action(int key, mbx_ex_screen s);
 /* The same for a context mask (a screen bit or S_CHOOSE). */
-ex_action ex_key_action_in(int key, unsigned ctx);
+mbx_ex_action mbx_ex_key_action_in(int key, unsigned ctx);
 
 #endif

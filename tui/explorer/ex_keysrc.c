@@ -7,7 +7,7 @@
 #include "mbx/ascii.h"
 #include "tprint.h"
 
-struct ex_keysrc {
+struct mbx_ex_keysrc {
     int script;
     char **tok;
     size_t ntok, next;
@@ -19,9 +19,9 @@ struct ex_keysrc {
     int dumps, failed;
 };
 
-ex_keysrc *ex_keysrc_terminal(void)
+mbx_ex_keysrc *mbx_ex_keysrc_terminal(void)
 {
-    return calloc(1, sizeof(ex_keysrc));
+    return calloc(1, sizeof(mbx_ex_keysrc));
 }
 
 static char *slurp(const char *path)
@@ -50,15 +50,15 @@ static char *slurp(const char *path)
     return buf;
 }
 
-ex_keysrc *ex_keysrc_script(const char *path, const char *dir, int rows, int cols, char *msg,
-                            size_t msglen)
+mbx_ex_keysrc *mbx_ex_keysrc_script(const char *path, const char *dir, int rows, int cols,
+                                    char *msg, size_t msglen)
 {
     char *text = slurp(path);
     if (!text) {
         snprintf(msg, msglen, "--keys: cannot read '%s'", path);
         return NULL;
     }
-    ex_keysrc *k = calloc(1, sizeof *k);
+    mbx_ex_keysrc *k = calloc(1, sizeof *k);
     if (!k) {
         free(text);
         return NULL;
@@ -92,7 +92,7 @@ ex_keysrc *ex_keysrc_script(const char *path, const char *dir, int rows, int col
     return k;
 }
 
-void ex_keysrc_free(ex_keysrc *k)
+void mbx_ex_keysrc_free(mbx_ex_keysrc *k)
 {
     if (!k)
         return;
@@ -120,7 +120,7 @@ static int named_key(const char *t)
     return ERR;
 }
 
-static int script_next(ex_keysrc *k, explorer *x)
+static int script_next(mbx_ex_keysrc *k, explorer *x)
 {
     for (;;) {
         if (k->text && *k->text)
@@ -147,9 +147,9 @@ static int script_next(ex_keysrc *k, explorer *x)
         } else if (strncmp(t, "dump:", 5) == 0) {
             char path[1024];
             snprintf(path, sizeof path, "%s/%s.txt", k->dir, t + 5);
-            ex_draw(x);
+            mbx_ex_draw(x);
             k->dumps++;
-            if (ex_dump(x, path) < 0) {
+            if (mbx_ex_dump(x, path) < 0) {
                 mbx_tprintf(stderr, "mpibex: headless: cannot write %s\n", path);
                 k->failed++;
             }
@@ -168,7 +168,7 @@ static int script_next(ex_keysrc *k, explorer *x)
     }
 }
 
-int ex_keysrc_next(ex_keysrc *k, explorer *x, int wait_ms)
+int mbx_ex_keysrc_next(mbx_ex_keysrc *k, explorer *x, int wait_ms)
 {
     if (k->script)
         return script_next(k, x);
@@ -176,7 +176,7 @@ int ex_keysrc_next(ex_keysrc *k, explorer *x, int wait_ms)
     return getch();
 }
 
-void ex_keysrc_size(ex_keysrc *k, int *rows, int *cols)
+void mbx_ex_keysrc_size(mbx_ex_keysrc *k, int *rows, int *cols)
 {
     if (k->script) {
         *rows = k->rows;
@@ -184,7 +184,7 @@ void ex_keysrc_size(ex_keysrc *k, int *rows, int *cols)
     }
 }
 
-int ex_keysrc_dumps(const ex_keysrc *k, int *failed)
+int mbx_ex_keysrc_dumps(const mbx_ex_keysrc *k, int *failed)
 {
     if (failed)
         *failed = k->failed;

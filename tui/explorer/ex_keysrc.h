@@ -19,20 +19,20 @@
 #define EX_KEY_EOF (KEY_MAX + 1)
 
 /* From curses (ncurses must be initialized). */
-ex_keysrc *ex_keysrc_terminal(void);
+mbx_ex_keysrc *mbx_ex_keysrc_terminal(void);
 /* From a script file; dumps go to dir. NULL with a message on error. */
-ex_keysrc *ex_keysrc_script(const char *path, const char *dir, int rows, int cols, char *msg,
-                            size_t msglen);
-void ex_keysrc_free(ex_keysrc *k);
+mbx_ex_keysrc *mbx_ex_keysrc_script(const char *path, const char *dir, int rows, int cols,
+                                    char *msg, size_t msglen);
+void mbx_ex_keysrc_free(mbx_ex_keysrc *k);
 
 /* The next key, waiting at most wait_ms (terminal only), or ERR. Script
  * actions (dump, resize) are carried out on x on the way. */
-int ex_keysrc_next(ex_keysrc *k, explorer *x, int wait_ms);
+int mbx_ex_keysrc_next(mbx_ex_keysrc *k, explorer *x, int wait_ms);
 
 /* The size a script set last (unchanged otherwise). */
-void ex_keysrc_size(ex_keysrc *k, int *rows, int *cols);
+void mbx_ex_keysrc_size(mbx_ex_keysrc *k, int *rows, int *cols);
 
 /* Dumps written, and whether any failed (headless exit status). */
-int ex_keysrc_dumps(const ex_keysrc *k, int *failed);
+int mbx_ex_keysrc_dumps(const mbx_ex_keysrc *k, int *failed);
 
 #endif

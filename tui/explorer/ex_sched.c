@@ -25,7 +25,7 @@ static double wall(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void ex_sched_free(explorer *x)
+void mbx_ex_sched_free(explorer *x)
 {
     mbx_sched_free(x->sched);
     x->sched = NULL;
@@ -44,22 +44,22 @@ void ex_sched_free(explorer *x)
  * when it has several values; else the process count (a curve of one
  * point). A point is on one scheduler curve only, so it is measured once;
  * the view still draws it along every axis. */
-static int sched_dim(const explorer *x, const ex_point *p)
+static int sched_dim(const explorer *x, const mbx_ex_point *p)
 {
     const mbx_bench *b = mbx_bench_get(p->bench_id);
-    int np = ex_run_nprocs(x);
+    int np = mbx_ex_run_nprocs(x);
     size_t ns = x->meas.sizes.n;
     if ((b->flags & MBX_BENCH_SIZED) &&
         (np < 2 || (ns > 1 && !(x->procs_range && ns < (size_t)np))))
         return EX_DIM_SIZE;
     if (np > 1)
         return EX_DIM_PROCS;
-    if ((b->flags & MBX_BENCH_PARAM) && ex_run_nparams(x) > 1)
+    if ((b->flags & MBX_BENCH_PARAM) && mbx_ex_run_nparams(x) > 1)
         return EX_DIM_PARAM;
     return EX_DIM_PROCS;
 }
 
-static int refinable(const explorer *x, const ex_point *p, int dim)
+static int refinable(const explorer *x, const mbx_ex_point *p, int dim)
 {
     if (!(x->meas.refine > 0) || x->meas.budget == 0)
         return 0;
@@ -69,9 +69,9 @@ static int refinable(const explorer *x, const ex_point *p, int dim)
     return dim == EX_DIM_PROCS && x->procs_range;
 }
 
-static uint64_t point_x(const explorer *x, const ex_point *p)
+static uint64_t point_x(const explorer *x, const mbx_ex_point *p)
 {
-    return (uint64_t)ex_point_x(p, x->curves[p->curve].s.dim);
+    return (uint64_t)mbx_ex_point_x(p, x->curves[p->curve].s.dim);
 }
 
 /* The scheduler's options from the form: its precision target is the
@@ -106,9 +106,9 @@ static void sched_opts(const explorer *x, mbx_sched_opts *o)
                                          : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
 }
 
-int ex_sched_begin(explorer *x)
+int mbx_ex_sched_begin(explorer *x)
 {
-    ex_sched_free(x);
+    mbx_ex_sched_free(x);
     x->runs++;
     memset(&x->sst, 0, sizeof x->sst);
     x->curves = calloc(x->npts ? x->npts : 1, sizeof *x->curves);
@@ -116,27 +116,28 @@ int ex_sched_begin(explorer *x)
     uint64_t *grid = calloc(x->npts ? x->npts : 1, sizeof *grid);
     if (!x->curves || !x->sp_pt || !grid) {
         free(grid);
-        ex_sched_free(x);
-        ex_set_msg(x, MBX_ROLE_ERROR, "out of memory for the run's scheduler");
+        mbx_ex_sched_free(x);
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "out of memory for the run's scheduler");
         return 0;
     }
     /* Curves in the order of their first point; a repeated x on a curve
      * (two sizes that align to the same) is measured once. */
     size_t kept = 0;
     for (size_t i = 0; i < x->npts; i++) {
-        ex_point *p = &x->pts[i];
+        mbx_ex_point *p = &x->pts[i];
         int dim = sched_dim(x, p);
-        ex_series s;
-        if (!ex_series_of(p, dim, &s)) {
+        mbx_ex_series s;
+        if (!mbx_ex_series_of(p, dim, &s)) {
             dim = EX_DIM_PROCS;
-            (void)ex_series_of(p, dim, &s);
+            (void)mbx_ex_series_of(p, dim, &s);
         }
         size_t c = 0;
-        while (c < x->ncurves && !ex_series_eq(&x->curves[c].s, &s))
+        while (c < x->ncurves && !mbx_ex_series_eq(&x->curves[c].s, &s))
             c++;
         int dup = 0;
         for (size_t j = 0; j < kept && c < x->ncurves && !dup; j++)
-            dup = x->pts[j].curve == c && point_x(x, &x->pts[j]) == (uint64_t)ex_point_x(p, dim);
+            dup =
+                x->pts[j].curve == c && point_x(x, &x->pts[j]) == (uint64_t)mbx_ex_point_x(p, dim);
         if (dup) {
             free(p->obs);
             free(p->oseg);
@@ -144,7 +145,7 @@ int ex_sched_begin(explorer *x)
             continue;
         }
         if (c == x->ncurves) {
-            x->curves[c] = (ex_curve){.s = s, .tmpl = kept, .refine = refinable(x, p, dim)};
+            x->curves[c] = (mbx_ex_curve){.s = s, .tmpl = kept, .refine = refinable(x, p, dim)};
             x->ncurves++;
         }
         p->curve = c;
@@ -165,7 +166,7 @@ int ex_sched_begin(explorer *x)
         for (size_t i = 0; i < x->npts; i++)
             if (x->pts[i].curve == c)
                 grid[n++] = point_x(x, &x->pts[i]);
-        const ex_curve *cv = &x->curves[c];
+        const mbx_ex_curve *cv = &x->curves[c];
         const mbx_bench *b = mbx_bench_get(cv->s.bench_id);
         int sizes = cv->s.dim == EX_DIM_SIZE;
         mbx_sched_curve sc = {.grid = grid,
@@ -186,9 +187,9 @@ int ex_sched_begin(explorer *x)
     }
     free(grid);
     if (rc < 0) {
-        ex_set_msg(x, MBX_ROLE_ERROR, "the run's scheduler could not be set up: %s",
-                   mbx_strerror(rc));
-        ex_sched_free(x);
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "the run's scheduler could not be set up: %s",
+                       mbx_strerror(rc));
+        mbx_ex_sched_free(x);
         return 0;
     }
     /* The grid points' indices in the scheduler. */
@@ -222,8 +223,8 @@ static void sync_points(explorer *x)
                 x->sp_pt[k] = (size_t)-1;
             continue;
         }
-        const ex_curve *cv = &x->curves[in.curve];
-        ex_point np = x->pts[cv->tmpl];
+        const mbx_ex_curve *cv = &x->curves[in.curve];
+        mbx_ex_point np = x->pts[cv->tmpl];
         memset(&np.r, 0, sizeof np.r);
         np.obs = np.pm = NULL; /* the template's stay its own */
         np.oseg = NULL;
@@ -243,7 +244,7 @@ static void sync_points(explorer *x)
     }
 }
 
-static ex_point *point_of(explorer *x, size_t sp)
+static mbx_ex_point *point_of(explorer *x, size_t sp)
 {
     if (sp >= x->nsp || sp >= EX_MAX_POINTS || x->sp_pt[sp] >= x->npts)
         return NULL;
@@ -253,7 +254,7 @@ static ex_point *point_of(explorer *x, size_t sp)
 /* Where point p stands now: its passes, its between-pass error, its row
  * so far and its pass medians. 1 when p->r holds a row (some pass, or a
  * final UNRELIABLE or INVALID measurement that made no pass). */
-static int point_refresh(explorer *x, ex_point *p)
+static int point_refresh(explorer *x, mbx_ex_point *p)
 {
     mbx_sched_point_info in;
     if (mbx_sched_point_info_get(x->sched, p->sp, &in) < 0)
@@ -265,7 +266,7 @@ static int point_refresh(explorer *x, ex_point *p)
     mbx_result r;
     if (mbx_sched_result(x->sched, p->sp, &r) < 0)
         return 0;
-    r.label = ex_point_label(p);
+    r.label = mbx_ex_point_label(p);
     r.refined = p->origin != EX_GRID;
     r.stop = x->meas.stop; /* the target; each pass took a fixed count */
     p->r = r;
@@ -287,7 +288,7 @@ static int point_refresh(explorer *x, ex_point *p)
 /* After a point of a threaded benchmark: a warning when some thread of
  * some rank could not be bound (the records stay in the engine and go into
  * the exported environment). */
-static void check_binding(explorer *x, const ex_point *p)
+static void check_binding(explorer *x, const mbx_ex_point *p)
 {
     const mbx_bench *b = mbx_bench_get(p->bench_id);
     const mbx_thread_bind *tb = NULL;
@@ -295,25 +296,25 @@ static void check_binding(explorer *x, const ex_point *p)
         return;
     int rc = x->be->thread_binding(x->be, &tb);
     if (rc < 0) {
-        ex_set_msg(x, MBX_ROLE_WARNING, "%s: the thread binding could not be gathered: %s", b->name,
-                   mbx_strerror(rc));
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "%s: the thread binding could not be gathered: %s",
+                       b->name, mbx_strerror(rc));
         return;
     }
     char ranks[sizeof x->thr_unbound];
     const char *what = "";
     if (mbx_thrinfo_binding_news(tb, x->be->nranks, &x->thr_seen, ranks, sizeof ranks, &what) > 0) {
         snprintf(x->thr_unbound, sizeof x->thr_unbound, "%s", ranks);
-        ex_set_msg(x, MBX_ROLE_WARNING,
-                   "%s: threads could not be bound on rank%s %s; their times may move with the "
-                   "scheduler (%s)",
-                   b->name, strpbrk(ranks, ",-") ? "s" : "", ranks, what);
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING,
+                       "%s: threads could not be bound on rank%s %s; their times may move with the "
+                       "scheduler (%s)",
+                       b->name, strpbrk(ranks, ",-") ? "s" : "", ranks, what);
     }
 }
 
 /* A point became final: its row as it stands, all its observations (for
  * export and --raw), and its autosave row. Not before: a row in the
  * autosave is a finished point. */
-static void finalize(explorer *x, ex_point *p)
+static void finalize(explorer *x, mbx_ex_point *p)
 {
     if (p->state == EX_DONE || p->state == EX_DROPPED)
         return;
@@ -339,7 +340,7 @@ static void finalize(explorer *x, ex_point *p)
     }
     x->ndone++;
     x->nrefined += (size_t)(p->origin != EX_GRID);
-    ex_autosave_row(x, &p->r);
+    mbx_ex_autosave_row(x, &p->r);
 }
 
 static void take_finals(explorer *x)
@@ -348,7 +349,7 @@ static void take_finals(explorer *x)
     do {
         n = mbx_sched_take_final(x->sched, idx, sizeof idx / sizeof *idx);
         for (size_t i = 0; i < n; i++) {
-            ex_point *p = point_of(x, idx[i]);
+            mbx_ex_point *p = point_of(x, idx[i]);
             if (p)
                 finalize(x, p);
         }
@@ -380,10 +381,10 @@ static void done_message(explorer *x, const char *head)
     if (x->thr_unbound[0] && k < sizeof line) {
         snprintf(line + k, sizeof line - k, "; threads could not be bound on rank%s %s",
                  strpbrk(x->thr_unbound, ",-") ? "s" : "", x->thr_unbound);
-        ex_set_msg(x, MBX_ROLE_WARNING, "%s", line);
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "%s", line);
         return;
     }
-    ex_set_msg(x, strcmp(head, "done") == 0 ? MBX_ROLE_OK : MBX_ROLE_WARNING, "%s", line);
+    mbx_ex_set_msg(x, strcmp(head, "done") == 0 ? MBX_ROLE_OK : MBX_ROLE_WARNING, "%s", line);
 }
 
 static void end_run(explorer *x)
@@ -394,7 +395,7 @@ static void end_run(explorer *x)
     x->cancel = 0;
 }
 
-void ex_sched_stop(explorer *x, const char *why)
+void mbx_ex_sched_stop(explorer *x, const char *why)
 {
     if (!x->running)
         return;
@@ -417,25 +418,25 @@ static int on_progress(void *ud, const mbx_progress *p)
     explorer *x = ud;
     (void)p;
     if (!x->headless && wall() - x->last_draw >= STEP_TICK_S) {
-        if (ex_tick(x, 0))
+        if (mbx_ex_tick(x, 0))
             return 1;
         while (x->paused && !x->cancel && !x->quit)
-            ex_tick(x, 100);
+            mbx_ex_tick(x, 100);
     }
     return x->cancel || x->quit;
 }
 
-static void failed(explorer *x, const ex_point *p, int rc)
+static void failed(explorer *x, const mbx_ex_point *p, int rc)
 {
     const mbx_bench *b = mbx_bench_get(p->bench_id);
     if (rc == MBX_E_UNSUPPORTED && mbx_thrinfo_mpi_threads(b, p->param) > 1) {
         char why[sizeof x->msg];
         mbx_thrinfo_multiple_msg(b, mbx_thrinfo_mpi_threads(b, p->param), x->be->thread_asked,
                                  x->be->thread_granted, why, sizeof why);
-        ex_set_msg(x, MBX_ROLE_ERROR, "%s", why);
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "%s", why);
     } else {
-        ex_set_msg(x, MBX_ROLE_ERROR, "%s at %llu bytes on %d processes failed: %s", b->name,
-                   (unsigned long long)p->bytes, p->procs, mbx_strerror(rc));
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "%s at %llu bytes on %d processes failed: %s", b->name,
+                       (unsigned long long)p->bytes, p->procs, mbx_strerror(rc));
     }
 }
 
@@ -444,13 +445,13 @@ static void do_probe(explorer *x)
     double lat = NAN;
     int rc = x->mon.peer && x->be->probe ? x->be->probe(x->be, x->mon.peer, EX_PROBE_ROUNDS, &lat)
                                          : MBX_E_UNSUPPORTED;
-    double t = ex_elapsed(x);
+    double t = mbx_ex_elapsed(x);
     if (rc < 0 || !(lat > 0) || !isfinite(lat))
         lat = NAN; /* the scheduler drops it */
     else if (mbx_monitor_add(&x->mon, t, lat) < 0)
-        ex_set_msg(x, MBX_ROLE_WARNING, "monitor: out of memory for the probe series");
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "monitor: out of memory for the probe series");
     if (mbx_sched_probe_done(x->sched, t, lat) < 0)
-        ex_set_msg(x, MBX_ROLE_WARNING, "monitor: the scheduler refused a probe");
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "monitor: the scheduler refused a probe");
 }
 
 /* The scheduler's MBX_SCHED_PAIR: the 1-byte latency scan from rank 0;
@@ -467,8 +468,8 @@ static void do_pair_scan(explorer *x)
     if (rc >= 0)
         rc = mbx_sched_pair_done(x->sched, far);
     if (rc < 0) {
-        ex_set_msg(x, MBX_ROLE_ERROR, "pair: the latency scan failed: %s", mbx_strerror(rc));
-        ex_sched_stop(x, NULL);
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "pair: the latency scan failed: %s", mbx_strerror(rc));
+        mbx_ex_sched_stop(x, NULL);
         return;
     }
     x->far = far;
@@ -490,8 +491,9 @@ static void do_settle(explorer *x, double secs)
     if (rc >= 0)
         rc = mbx_sched_settle_done(x->sched, spent);
     if (rc < 0) {
-        ex_set_msg(x, MBX_ROLE_ERROR, "settle: the barrier traffic failed: %s", mbx_strerror(rc));
-        ex_sched_stop(x, NULL);
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "settle: the barrier traffic failed: %s",
+                       mbx_strerror(rc));
+        mbx_ex_sched_stop(x, NULL);
     }
 }
 
@@ -500,7 +502,7 @@ static void do_settle(explorer *x, double secs)
  * is inside the between-pass spread rather than fixed. */
 static void do_pass(explorer *x, const mbx_sched_req *q)
 {
-    ex_point *p = point_of(x, q->point);
+    mbx_ex_point *p = point_of(x, q->point);
     if (!p) { /* a point the run's table has no room for */
         mbx_sched_pass_failed(x->sched);
         return;
@@ -529,26 +531,26 @@ static void do_pass(explorer *x, const mbx_sched_req *q)
     mbx_result r;
     const double *obs = NULL;
     size_t nobs = 0;
-    double t0 = ex_elapsed(x);
+    double t0 = mbx_ex_elapsed(x);
     int rc = x->be->measure(x->be, &spec, on_progress, x, &r, &obs, &nobs);
-    double t1 = ex_elapsed(x);
+    double t1 = mbx_ex_elapsed(x);
     if (rc == MBX_E_ABORTED)
         return; /* cancel or quit: the loop stops the run */
     if (rc < 0) {
         mbx_sched_pass_failed(x->sched);
         p->state = EX_DROPPED;
         failed(x, p, rc);
-        ex_sched_stop(x, NULL);
+        mbx_ex_sched_stop(x, NULL);
         return;
     }
-    r.label = ex_point_label(p);
+    r.label = mbx_ex_point_label(p);
     r.refined = q->refined;
     mbx_sched_pass_report rep = {.r = &r, .obs = obs, .nobs = nobs, .t_start = t0, .t_end = t1};
     rc = mbx_sched_pass_done(x->sched, &rep);
     if (rc < 0) {
-        ex_set_msg(x, MBX_ROLE_ERROR, "%s: the scheduler refused a pass: %s",
-                   mbx_bench_get(p->bench_id)->name, mbx_strerror(rc));
-        ex_sched_stop(x, NULL);
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "%s: the scheduler refused a pass: %s",
+                       mbx_bench_get(p->bench_id)->name, mbx_strerror(rc));
+        mbx_ex_sched_stop(x, NULL);
         return;
     }
     if (q->pass == 0 && !q->pilot)
@@ -556,16 +558,16 @@ static void do_pass(explorer *x, const mbx_sched_req *q)
     (void)point_refresh(x, p);
 }
 
-double ex_sched_step(explorer *x)
+double mbx_ex_sched_step(explorer *x)
 {
     if (!x->running || !x->sched)
         return 0;
     mbx_sched_req q;
-    int k = mbx_sched_next(x->sched, ex_elapsed(x), &q);
+    int k = mbx_sched_next(x->sched, mbx_ex_elapsed(x), &q);
     sync_points(x);
     if (k < 0) {
-        ex_set_msg(x, MBX_ROLE_ERROR, "the scheduler failed: %s", mbx_strerror(k));
-        ex_sched_stop(x, NULL);
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "the scheduler failed: %s", mbx_strerror(k));
+        mbx_ex_sched_stop(x, NULL);
         return 0;
     }
     if (k == MBX_SCHED_WAIT) {

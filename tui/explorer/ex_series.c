@@ -15,7 +15,7 @@
 #include "explorer.h"
 #include "mbx/bench.h"
 
-int ex_series_of(const ex_point *p, int dim, ex_series *out)
+int mbx_ex_series_of(const mbx_ex_point *p, int dim, mbx_ex_series *out)
 {
     if ((dim == EX_DIM_SIZE && p->origin == EX_REF_PROCS) ||
         (dim == EX_DIM_PROCS && p->origin == EX_REF_SIZE))
@@ -37,18 +37,18 @@ int ex_series_of(const ex_point *p, int dim, ex_series *out)
     return 1;
 }
 
-int ex_series_eq(const ex_series *a, const ex_series *b)
+int mbx_ex_series_eq(const mbx_ex_series *a, const mbx_ex_series *b)
 {
     return a->dim == b->dim && a->bench_id == b->bench_id && a->bytes == b->bytes &&
            a->procs == b->procs && a->param == b->param && a->root == b->root && a->copy == b->copy;
 }
 
-const char *ex_point_label(const ex_point *p)
+const char *mbx_ex_point_label(const mbx_ex_point *p)
 {
     return p->copy ? "explorer#2" : "explorer";
 }
 
-double ex_point_x(const ex_point *p, int dim)
+double mbx_ex_point_x(const mbx_ex_point *p, int dim)
 {
     if (dim == EX_DIM_PARAM) {
         const mbx_bench *b = mbx_bench_get(p->bench_id);
@@ -61,7 +61,7 @@ double ex_point_x(const ex_point *p, int dim)
 
 typedef struct xp {
     double x;
-    const ex_point *p;
+    const mbx_ex_point *p;
 } xp;
 
 static int cmp_xp(const void *a, const void *b)
@@ -70,16 +70,17 @@ static int cmp_xp(const void *a, const void *b)
     return (u > v) - (u < v);
 }
 
-size_t ex_series_points(const explorer *x, const ex_series *s, const ex_point **out, size_t max)
+size_t mbx_ex_series_points(const explorer *x, const mbx_ex_series *s, const mbx_ex_point **out,
+                            size_t max)
 {
     static xp buf[EX_MAX_POINTS];
     size_t n = 0;
     for (size_t i = 0; i < x->npts && n < max && n < EX_MAX_POINTS; i++) {
-        const ex_point *p = &x->pts[i];
-        ex_series t;
-        if (EX_HAS_VALUE(p) && ex_point_x(p, s->dim) > 0 && ex_series_of(p, s->dim, &t) &&
-            ex_series_eq(&t, s))
-            buf[n++] = (xp){ex_point_x(p, s->dim), p};
+        const mbx_ex_point *p = &x->pts[i];
+        mbx_ex_series t;
+        if (EX_HAS_VALUE(p) && mbx_ex_point_x(p, s->dim) > 0 && mbx_ex_series_of(p, s->dim, &t) &&
+            mbx_ex_series_eq(&t, s))
+            buf[n++] = (xp){mbx_ex_point_x(p, s->dim), p};
     }
     qsort(buf, n, sizeof *buf, cmp_xp);
     for (size_t i = 0; i < n; i++)
@@ -87,23 +88,23 @@ size_t ex_series_points(const explorer *x, const ex_series *s, const ex_point **
     return n;
 }
 
-int ex_series_list(const explorer *x, int dim, ex_series *out, int max)
+int mbx_ex_series_list(const explorer *x, int dim, mbx_ex_series *out, int max)
 {
     int n = 0;
     for (size_t i = 0; i < x->npts; i++) {
-        ex_series s;
-        if (!ex_series_of(&x->pts[i], dim, &s))
+        mbx_ex_series s;
+        if (!mbx_ex_series_of(&x->pts[i], dim, &s))
             continue;
         int seen = 0;
         for (int j = n - 1; j >= 0 && !seen; j--)
-            seen = ex_series_eq(&out[j], &s);
+            seen = mbx_ex_series_eq(&out[j], &s);
         if (!seen && n < max)
             out[n++] = s;
     }
     return n;
 }
 
-int ex_run_nprocs(const explorer *x)
+int mbx_ex_run_nprocs(const explorer *x)
 {
     int seen[EX_MAX_PROCS], n = 0;
     for (size_t i = 0; i < x->npts; i++) {
@@ -116,14 +117,14 @@ int ex_run_nprocs(const explorer *x)
     return n;
 }
 
-int ex_run_nparams(const explorer *x)
+int mbx_ex_run_nparams(const explorer *x)
 {
     int most = 0;
     for (size_t id = 0; id < mbx_bench_count(); id++) {
         double seen[MBX_PLAN_MAX_PARAM];
         int n = 0;
         for (size_t i = 0; i < x->npts && n < MBX_PLAN_MAX_PARAM; i++) {
-            double v = ex_point_x(&x->pts[i], EX_DIM_PARAM);
+            double v = mbx_ex_point_x(&x->pts[i], EX_DIM_PARAM);
             int dup = x->pts[i].bench_id != (int)id || !(v > 0);
             for (int k = 0; k < n && !dup; k++)
                 dup = seen[k] == v;
@@ -135,7 +136,7 @@ int ex_run_nparams(const explorer *x)
     return most;
 }
 
-const char *ex_param_axis_name(const explorer *x)
+const char *mbx_ex_param_axis_name(const explorer *x)
 {
     const char *name = NULL;
     for (size_t i = 0; i < x->npts; i++) {
@@ -149,19 +150,19 @@ const char *ex_param_axis_name(const explorer *x)
     return name ? name : "parameter";
 }
 
-int ex_dim_useful(const explorer *x, int dim)
+int mbx_ex_dim_useful(const explorer *x, int dim)
 {
     if (dim == EX_DIM_PROCS)
-        return ex_run_nprocs(x) >= 2;
+        return mbx_ex_run_nprocs(x) >= 2;
     if (dim == EX_DIM_PARAM)
-        return ex_run_nparams(x) >= 2;
+        return mbx_ex_run_nparams(x) >= 2;
     for (size_t i = 0; i < x->npts; i++)
         if (x->pts[i].bytes > 0)
             return 1;
     return 0;
 }
 
-void ex_series_names(const explorer *x, const ex_series *s, int n, char (*names)[48])
+void mbx_ex_series_names(const explorer *x, const mbx_ex_series *s, int n, char (*names)[48])
 {
     (void)x;
     /* Which parts differ between the curves: only those are named. */

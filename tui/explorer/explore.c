@@ -197,9 +197,9 @@ static int setup_explorer(explorer *x, const opts *o, char *msg, size_t msglen)
     x->start_now = o->start;
     x->settle = o->settle;
     if (x->be->thread_granted < x->be->thread_asked)
-        ex_set_msg(x, MBX_ROLE_WARNING, "the MPI library granted only %s (asked %s)",
-                   mbx_thread_level_name(x->be->thread_granted),
-                   mbx_thread_level_name(x->be->thread_asked));
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "the MPI library granted only %s (asked %s)",
+                       mbx_thread_level_name(x->be->thread_granted),
+                       mbx_thread_level_name(x->be->thread_asked));
     mbx_monitor_init(&x->mon, 0, 0.0); /* its peer is set when a run starts */
 
     mbx_plan *plan = calloc(1, sizeof *plan);
@@ -225,9 +225,9 @@ static int setup_explorer(explorer *x, const opts *o, char *msg, size_t msglen)
             if (x->sel[id] < 2)
                 x->sel[id]++;
         }
-    ex_params_init(x, &plan->meas[0]);
+    mbx_ex_params_init(x, &plan->meas[0]);
     free(plan);
-    ex_beff_init(x);
+    mbx_ex_beff_init(x);
 
     if (o->autosave && !strcmp(o->autosave, "none")) {
         x->autosave_dir[0] = '\0';
@@ -271,7 +271,7 @@ static void curses_setup(explorer *x)
     keypad(stdscr, TRUE);
     curs_set(0);
     set_escdelay(25);
-    ex_colors_init(x);
+    mbx_ex_colors_init(x);
     getmaxyx(stdscr, x->rows, x->cols);
 }
 
@@ -284,15 +284,15 @@ static void teardown(explorer *x)
     }
     mbx_csv_writer_close(x->autosave);
     x->autosave = NULL;
-    ex_keysrc_free(x->keys);
+    mbx_ex_keysrc_free(x->keys);
     x->keys = NULL;
-    ex_points_free(x);
-    ex_compare_forget(x);
+    mbx_ex_points_free(x);
+    mbx_ex_compare_forget(x);
     free(x->sig);
     x->sig = NULL;
     x->capsig = 0;
     mbx_monitor_free(&x->mon);
-    ex_sched_free(x);
+    mbx_ex_sched_free(x);
     free(x->lat);
     x->lat = NULL;
 }
@@ -361,7 +361,7 @@ static int headless_run(mbx_backend *be, const opts *o)
         mbx_tprintf(stderr, "mpibex: %s\n", msg);
         return rc;
     }
-    x.keys = ex_keysrc_script(o->keys, o->dump_dir, o->hl_rows, o->hl_cols, msg, sizeof msg);
+    x.keys = mbx_ex_keysrc_script(o->keys, o->dump_dir, o->hl_rows, o->hl_cols, msg, sizeof msg);
     if (!x.keys) {
         mbx_tprintf(stderr, "mpibex: %s\n", msg);
         return 2;
@@ -377,12 +377,12 @@ static int headless_run(mbx_backend *be, const opts *o)
     x.scr = newterm(o->term_type ? o->term_type : "xterm-256color", x.devnull_out, x.devnull_in);
     if (!x.scr) {
         mbx_tprintf(stderr, "mpibex: --term: unknown terminal type '%s'\n", o->term_type);
-        ex_keysrc_free(x.keys);
+        mbx_ex_keysrc_free(x.keys);
         return 2;
     }
     curses_setup(&x);
-    ex_main_loop(&x);
-    int failed = 0, dumps = ex_keysrc_dumps(x.keys, &failed);
+    mbx_ex_main_loop(&x);
+    int failed = 0, dumps = mbx_ex_keysrc_dumps(x.keys, &failed);
     teardown(&x);
     summary(&x, NULL, 0, "");
     fclose(x.devnull_out);
@@ -455,10 +455,10 @@ static int interactive(mbx_backend *be, const opts *o)
         mbx_term_close(x.term);
         return cannot_start(2, msg);
     }
-    x.keys = ex_keysrc_terminal();
+    x.keys = mbx_ex_keysrc_terminal();
     curses_setup(&x);
     no_suspend(mbx_term_in(x.term));
-    ex_main_loop(&x);
+    mbx_ex_main_loop(&x);
     mbx_sig_watch(0); /* the loop saw the signal: nothing hangs; the rest is teardown */
     int code = mbx_stop_signal ? 128 + (int)mbx_stop_signal : 0;
     if (x.frames)

@@ -32,16 +32,16 @@
 #define EX_MAX_PATTERNS 16
 #define EX_MAX_SERIES 256
 
-typedef enum ex_screen {
+typedef enum mbx_ex_screen {
     EX_PICKER = 0,
     EX_PARAMS,
     EX_RUN,
     EX_RESULTS,
     EX_BEFF,
     EX_NSCREENS
-} ex_screen;
+} mbx_ex_screen;
 
-typedef enum ex_field {
+typedef enum mbx_ex_field {
     EX_F_SIZE_MIN = 0,
     EX_F_SIZE_MAX,
     EX_F_FACTOR,
@@ -61,22 +61,22 @@ typedef enum ex_field {
     EX_F_CLOCK, /* window sync's global clock: jk or hca */
     EX_F_CACHE,
     EX_NFIELDS
-} ex_field;
+} mbx_ex_field;
 
 /* PENDING: no pass yet; RUNNING: some passes, not final (r holds the row
  * so far); DONE: final with a row; DROPPED: its pass failed. */
-typedef enum ex_pstate { EX_PENDING = 0, EX_RUNNING, EX_DONE, EX_DROPPED } ex_pstate;
+typedef enum mbx_ex_pstate { EX_PENDING = 0, EX_RUNNING, EX_DONE, EX_DROPPED } mbx_ex_pstate;
 
 /* The x axis of a curve: message size, process count P (the point runs on
  * the first P ranks of the job), or the benchmark's parameter (threads,
  * work pieces). */
-typedef enum ex_dim { EX_DIM_SIZE = 0, EX_DIM_PROCS = 1, EX_DIM_PARAM = 2 } ex_dim;
+typedef enum mbx_ex_dim { EX_DIM_SIZE = 0, EX_DIM_PROCS = 1, EX_DIM_PARAM = 2 } mbx_ex_dim;
 
 /* Why a point is in the run: the grid of the form, or a refinement along
  * one dimension (it then belongs to curves along that dimension only). */
 enum { EX_GRID = 0, EX_REF_SIZE = 1, EX_REF_PROCS = 2 };
 
-typedef struct ex_point {
+typedef struct mbx_ex_point {
     int bench_id;
     uint64_t bytes;
     int procs;
@@ -87,7 +87,7 @@ typedef struct ex_point {
     int copy;           /* 0; 1: the second curve of a benchmark picked twice */
     size_t curve;       /* the scheduler's curve of the point (explorer.curves) */
     size_t sp;          /* the point's index in the scheduler */
-    ex_pstate state;
+    mbx_ex_pstate state;
     double rel;    /* the between-pass relative error so far (NAN below 2 passes) */
     size_t passes; /* passes so far */
     mbx_result r;  /* valid when EX_RUNNING with passes, and EX_DONE */
@@ -97,22 +97,22 @@ typedef struct ex_point {
     size_t noseg;
     double *pm; /* the pass medians so far, in the order measured; owned */
     size_t npm;
-} ex_point;
+} mbx_ex_point;
 
 /* Whether p has a value to draw: some pass, or final with a row. */
 #define EX_HAS_VALUE(p) ((p)->state == EX_DONE || ((p)->state == EX_RUNNING && (p)->passes > 0))
 
 /* The Wilcoxon rank-sum test of a compared pair of points (their pass
  * medians), kept until the run changes. */
-typedef struct ex_sig {
-    const ex_point *a, *b;
+typedef struct mbx_ex_sig {
+    const mbx_ex_point *a, *b;
     size_t na, nb;
     size_t probes; /* the probes the levels came from */
     int ok;        /* 0: no test (no observations, or the test failed) */
     size_t strata; /* levels the test was stratified by; 0: all passes as one */
     size_t cut;    /* passes left out: outside the span both were measured in */
     mbx_cmp_point cp;
-} ex_sig;
+} mbx_ex_sig;
 
 #define EX_ALPHA 0.05 /* significance level of the comparison's verdicts */
 
@@ -120,32 +120,32 @@ typedef struct ex_sig {
  * (benchmark, procs, param, root) over bytes; along EX_DIM_PROCS it is
  * (benchmark, bytes, param, root) over P; along EX_DIM_PARAM (benchmarks
  * with a parameter) (benchmark, bytes, procs, root) over the parameter. */
-typedef struct ex_series {
+typedef struct mbx_ex_series {
     int dim;
     int bench_id;
     uint64_t bytes; /* EX_DIM_PROCS and EX_DIM_PARAM */
     int procs;      /* EX_DIM_SIZE and EX_DIM_PARAM */
     int64_t param;  /* EX_DIM_SIZE and EX_DIM_PROCS */
     int root;
-    int copy; /* ex_point.copy */
-} ex_series;
+    int copy; /* mbx_ex_point.copy */
+} mbx_ex_series;
 
 /* One curve of the scheduler: the explorer's curve along the dimension
  * the scheduler measures (and refines) it over. Every point is on exactly
  * one, so no point is measured twice. */
-typedef struct ex_curve {
-    ex_series s;
+typedef struct mbx_ex_curve {
+    mbx_ex_series s;
     size_t tmpl; /* a grid point of it: the parameters of refined points */
     int refine;  /* refinement asked for */
-} ex_curve;
+} mbx_ex_curve;
 
-typedef enum ex_prompt_kind {
+typedef enum mbx_ex_prompt_kind {
     EX_PROMPT_NONE = 0,
     EX_PROMPT_EXPORT, /* file name */
     EX_PROMPT_OVERWRITE,
     EX_PROMPT_QUIT,
     EX_PROMPT_REPORT, /* directory name */
-} ex_prompt_kind;
+} mbx_ex_prompt_kind;
 
 /* The b_eff / b_eff_io screen: its form, and what the rows so far show.
  * Fields of both benchmarks; the form lists the chosen one's. */
@@ -163,7 +163,7 @@ enum {
 };
 #define EXB_NSERIES 8 /* ring1..ring6, random (log average), pingpong */
 
-typedef struct ex_beff {
+typedef struct mbx_ex_beff {
     char field[EXB_NFIELDS][128];
     char ferr[EXB_NFIELDS][160];
     int fcursor, editing;
@@ -187,10 +187,10 @@ typedef struct ex_beff {
     double io_bytes[MBX_BEFFIO_NTYPES][MBX_BEFFIO_NACCESS];
     double io_time[MBX_BEFFIO_NTYPES][MBX_BEFFIO_NACCESS];
     mbx_beffio_summary iosum;
-} ex_beff;
+} mbx_ex_beff;
 
 /* Where keys come from: the terminal, or a headless script. */
-typedef struct ex_keysrc ex_keysrc;
+typedef struct mbx_ex_keysrc mbx_ex_keysrc;
 
 typedef struct explorer {
     mbx_backend *be;
@@ -201,7 +201,7 @@ typedef struct explorer {
     FILE *devnull_in, *devnull_out;
     int rows, cols;
     int headless;
-    ex_keysrc *keys;
+    mbx_ex_keysrc *keys;
 
     /* looks */
     mbx_theme theme;
@@ -237,7 +237,7 @@ typedef struct explorer {
     mbx_timer_info tinfo;
 
     /* run */
-    ex_point *pts;
+    mbx_ex_point *pts;
     size_t npts, ndone, cur; /* cur: the point of the last pass */
     int running, paused, cancel, bandwidth;
     double t_start, t_pause_total, t_pause_begin;
@@ -247,7 +247,7 @@ typedef struct explorer {
     /* the scheduler of this run and its curves; sp_pt maps its point
      * indices to pts */
     mbx_sched *sched;
-    ex_curve *curves;
+    mbx_ex_curve *curves;
     size_t ncurves;
     size_t *sp_pt;
     size_t nsp;
@@ -263,13 +263,13 @@ typedef struct explorer {
     int scanned, far;
 
     /* run view: x axis, comparison of two curves */
-    int xdim; /* ex_dim */
+    int xdim; /* mbx_ex_dim */
     int cmp;  /* 1: series cmp_s[0] (A) and cmp_s[1] (B) are compared */
-    ex_series cmp_s[2];
+    mbx_ex_series cmp_s[2];
     int choosing; /* the series chooser: 0 closed, 1 picking A, 2 picking B */
     int ccursor, ctop;
-    int ratios;  /* the side column lists A/B at each common x */
-    ex_sig *sig; /* tests of compared pairs so far */
+    int ratios;      /* the side column lists A/B at each common x */
+    mbx_ex_sig *sig; /* tests of compared pairs so far */
     size_t nsig, capsig;
     char msg[256]; /* the status line's message */
     int msg_role;
@@ -280,18 +280,18 @@ typedef struct explorer {
     char thr_unbound[64];
 
     /* the b_eff / b_eff_io screen */
-    ex_beff bf;
+    mbx_ex_beff bf;
 
     /* results table */
     int sort_col, sort_desc, rtop, rcursor;
     int exported; /* results since the last export: 0 */
 
     /* prompts and overlays */
-    ex_prompt_kind prompt;
+    mbx_ex_prompt_kind prompt;
     char input[256];
     char pending_path[256];
     int help;
-    ex_screen screen;
+    mbx_ex_screen screen;
     int quit;
 
     /* Files the explorer reads (--plan, --keys, a --theme file): an export
@@ -317,142 +317,145 @@ typedef struct explorer {
 } explorer;
 
 /* ex_app.c */
-int ex_main_loop(explorer *x);
-int ex_handle_key(explorer *x, int key); /* returns 1 when the screen changed */
-int ex_tick(explorer *x, int wait_ms);   /* read and handle keys, redraw; 1 to cancel a point */
-void ex_start_run(explorer *x);
-void ex_set_msg(explorer *x, int role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-double ex_elapsed(const explorer *x);
+int mbx_ex_main_loop(explorer *x);
+int mbx_ex_handle_key(explorer *x, int key); /* returns 1 when the screen changed */
+int mbx_ex_tick(explorer *x, int wait_ms);   /* read and handle keys, redraw; 1 to cancel a point */
+void mbx_ex_start_run(explorer *x);
+void mbx_ex_set_msg(explorer *x, int role, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+double mbx_ex_elapsed(const explorer *x);
 /* One final point's row to the autosave (counted as lost when there is
  * none to write to though one was asked for). */
-void ex_autosave_row(explorer *x, const mbx_result *r);
+void mbx_ex_autosave_row(explorer *x, const mbx_result *r);
 
 /* The probe of the monitor: 1-byte round trips per probe. */
 #define EX_PROBE_ROUNDS 50
 
 /* ex_params.c */
-void ex_params_init(explorer *x, const mbx_measurement *m);
-void ex_params_validate(explorer *x); /* all fields; updates meas and ferr */
-int ex_params_ok(const explorer *x);
-int ex_params_key(explorer *x, int key);
-void ex_draw_params(explorer *x, const mbx_rect *body);
+void mbx_ex_params_init(explorer *x, const mbx_measurement *m);
+void mbx_ex_params_validate(explorer *x); /* all fields; updates meas and ferr */
+int mbx_ex_params_ok(const explorer *x);
+int mbx_ex_params_key(explorer *x, int key);
+void mbx_ex_draw_params(explorer *x, const mbx_rect *body);
 
 /* ex_picker.c */
-int ex_picker_key(explorer *x, int key);
-void ex_draw_picker(explorer *x, const mbx_rect *body);
-int ex_picker_count(const explorer *x);
+int mbx_ex_picker_key(explorer *x, int key);
+void mbx_ex_draw_picker(explorer *x, const mbx_rect *body);
+int mbx_ex_picker_count(const explorer *x);
 
 /* ex_run.c */
-void ex_draw_run(explorer *x);
+void mbx_ex_draw_run(explorer *x);
 /* The monitor's strip: one row, the probe series as a sparkline. */
-void ex_draw_monitor(explorer *x, int y, int x0, int w);
-double ex_point_y(const explorer *x, const ex_point *p); /* plotted value, NAN if none */
+void mbx_ex_draw_monitor(explorer *x, int y, int x0, int w);
+double mbx_ex_point_y(const explorer *x, const mbx_ex_point *p); /* plotted value, NAN if none */
 /* The plot's x axis: log bytes, or process counts (linear over a short
  * range, log over a long one). */
-typedef struct ex_xaxis {
+typedef struct mbx_ex_xaxis {
     int lin;
     double lo, hi; /* lin */
     mbx_scale s;   /* log */
-} ex_xaxis;
-ex_xaxis ex_xaxis_fit(int dim, double lo, double hi);
-int ex_xaxis_pixel(const ex_xaxis *a, double v, int pixels);
+} mbx_ex_xaxis;
+mbx_ex_xaxis mbx_ex_xaxis_fit(int dim, double lo, double hi);
+int mbx_ex_xaxis_pixel(const mbx_ex_xaxis *a, double v, int pixels);
 #define EX_YLABEL_W 7
 #define EX_OWNER_GRID (MBX_NSERIES + 1)    /* canvas owner: the ratio strip's 1.0 line */
 #define EX_OWNER_RATIO (MBX_NSERIES + 2)   /* canvas owner: the ratio curve */
 #define EX_OWNER_PENDING (MBX_NSERIES + 3) /* canvas owner: a point not final yet */
-void ex_draw_canvas(explorer *x, mbx_canvas *cv, int py, int px); /* cells by owner */
-void ex_frame_left(explorer *x, int py, int px, int rows);
+void mbx_ex_draw_canvas(explorer *x, mbx_canvas *cv, int py, int px); /* cells by owner */
+void mbx_ex_frame_left(explorer *x, int py, int px, int rows);
 
 /* ex_series.c: curves */
-int ex_series_of(const ex_point *p, int dim, ex_series *out); /* 0: not on such a curve */
-int ex_series_eq(const ex_series *a, const ex_series *b);
+int mbx_ex_series_of(const mbx_ex_point *p, int dim,
+                     mbx_ex_series *out); /* 0: not on such a curve */
+int mbx_ex_series_eq(const mbx_ex_series *a, const mbx_ex_series *b);
 /* The label column of a point's rows: "explorer", or "explorer#2" for the
  * second curve of a benchmark picked twice. */
-const char *ex_point_label(const ex_point *p);
-double ex_point_x(const ex_point *p, int dim);
-int ex_series_list(const explorer *x, int dim, ex_series *out, int max);
+const char *mbx_ex_point_label(const mbx_ex_point *p);
+double mbx_ex_point_x(const mbx_ex_point *p, int dim);
+int mbx_ex_series_list(const explorer *x, int dim, mbx_ex_series *out, int max);
 /* The points of curve s that have a value (EX_HAS_VALUE) and an x (> 0),
  * in increasing x. */
-size_t ex_series_points(const explorer *x, const ex_series *s, const ex_point **out, size_t max);
+size_t mbx_ex_series_points(const explorer *x, const mbx_ex_series *s, const mbx_ex_point **out,
+                            size_t max);
 /* Names of n series, as short as they can be while telling them apart. */
-void ex_series_names(const explorer *x, const ex_series *s, int n, char (*names)[48]);
-int ex_run_nprocs(const explorer *x); /* distinct process counts among the run's points */
+void mbx_ex_series_names(const explorer *x, const mbx_ex_series *s, int n, char (*names)[48]);
+int mbx_ex_run_nprocs(const explorer *x); /* distinct process counts among the run's points */
 /* The most distinct parameter values of one benchmark with a parameter
  * among the run's points (0 when none has a parameter). */
-int ex_run_nparams(const explorer *x);
+int mbx_ex_run_nparams(const explorer *x);
 /* Whether the run has curves along dim with more than one x. */
-int ex_dim_useful(const explorer *x, int dim);
+int mbx_ex_dim_useful(const explorer *x, int dim);
 /* The parameter's name ("threads") when every benchmark of the run that
  * has one calls it so, else "parameter". */
-const char *ex_param_axis_name(const explorer *x);
+const char *mbx_ex_param_axis_name(const explorer *x);
 
 /* ex_sched.c: the run on the scheduler */
 /* A scheduler for the grid points just planned (x->pts): one curve per
  * explorer curve along the dimension the point is measured over. 0 with a
  * message when it cannot be made. */
-int ex_sched_begin(explorer *x);
+int mbx_ex_sched_begin(explorer *x);
 /* One request of the scheduler carried out: a pass of a point or a probe;
  * points that became final are autosaved. Ends the run when nothing is
  * left or a measurement failed. When nothing is due (passes are paced over
  * the run) it returns the seconds to idle: the caller reads keys
  * meanwhile (the fake back end's clock only moves when it measures, so
  * there the idle time is counted instead). */
-double ex_sched_step(explorer *x); /* > 0: seconds to idle before the next */
+double mbx_ex_sched_step(explorer *x); /* > 0: seconds to idle before the next */
 /* Stop the run now (cancel, quit, a signal): every point becomes final as
  * it is and is autosaved; why goes on the status line when not NULL. */
-void ex_sched_stop(explorer *x, const char *why);
-void ex_sched_free(explorer *x); /* the scheduler and its maps */
+void mbx_ex_sched_stop(explorer *x, const char *why);
+void mbx_ex_sched_free(explorer *x); /* the scheduler and its maps */
 
 /* ex_compare.c: the series chooser, ratios of two curves */
-int ex_compare_count(const explorer *x); /* curves the chooser offers */
-int ex_compare_key(explorer *x, int key);
-void ex_draw_chooser(explorer *x, const mbx_rect *plot);
+int mbx_ex_compare_count(const explorer *x); /* curves the chooser offers */
+int mbx_ex_compare_key(explorer *x, int key);
+void mbx_ex_draw_chooser(explorer *x, const mbx_rect *plot);
 /* A/B at every x both curves have, in increasing x: fills xs, ratio and
  * (if not NULL) the two points, up to max; returns the count. */
-int ex_compare_ratios(const explorer *x, double *xs, double *ratio, const ex_point **pa,
-                      const ex_point **pb, int max);
-void ex_draw_ratio_table(explorer *x, const mbx_rect *r);
+int mbx_ex_compare_ratios(const explorer *x, double *xs, double *ratio, const mbx_ex_point **pa,
+                          const mbx_ex_point **pb, int max);
+void mbx_ex_draw_ratio_table(explorer *x, const mbx_rect *r);
 /* The strip under a compared plot: A/B on a log axis centred on 1. */
-void ex_draw_ratio_strip(explorer *x, const ex_xaxis *xa, int py, int px, int pw, int sh);
+void mbx_ex_draw_ratio_strip(explorer *x, const mbx_ex_xaxis *xa, int py, int px, int pw, int sh);
 /* The row under it: each common point's significance (stars, or a dot). */
-void ex_draw_sig_row(explorer *x, const ex_xaxis *xa, int y, int px, int pw);
+void mbx_ex_draw_sig_row(explorer *x, const mbx_ex_xaxis *xa, int y, int px, int pw);
 /* The Wilcoxon test of A's point a against B's point b on their pass
  * medians (cached); NULL when there is none (fewer than 2 passes). */
-const mbx_cmp_point *ex_compare_test(explorer *x, const ex_point *a, const ex_point *b);
-void ex_compare_forget(explorer *x); /* the run's points change */
+const mbx_cmp_point *mbx_ex_compare_test(explorer *x, const mbx_ex_point *a, const mbx_ex_point *b);
+void mbx_ex_compare_forget(explorer *x); /* the run's points change */
 /* "interleaved: fair; Wilcoxon 5% on pass medians: A faster at 3 x, ..." */
-void ex_compare_summary(explorer *x, char *buf, size_t len);
+void mbx_ex_compare_summary(explorer *x, char *buf, size_t len);
 
 /* ex_results.c */
-int ex_results_key(explorer *x, int key);
-void ex_draw_results(explorer *x, const mbx_rect *body);
+int mbx_ex_results_key(explorer *x, int key);
+void mbx_ex_draw_results(explorer *x, const mbx_rect *body);
 /* The results as `mpibex run` writes them: path (every column), its
  * .env.csv, .obs.csv and, with a monitor, .probe.csv. */
-int ex_export(explorer *x, const char *path, char *msg, size_t msglen);
+int mbx_ex_export(explorer *x, const char *path, char *msg, size_t msglen);
 /* A new directory dir with results.csv (and its sidecars) and, by
  * mbx_report_write, a report in dir/report. */
-int ex_write_report(explorer *x, const char *dir, char *msg, size_t msglen);
-void ex_points_free(explorer *x); /* the run's points and their observations */
+int mbx_ex_write_report(explorer *x, const char *dir, char *msg, size_t msglen);
+void mbx_ex_points_free(explorer *x); /* the run's points and their observations */
 
 /* ex_beff.c: the b_eff / b_eff_io screen */
-void ex_beff_init(explorer *x);
-int ex_beff_key(explorer *x, int key);
-void ex_beff_start(explorer *x); /* validate the form; the loop then calls ex_beff_run */
-void ex_beff_run(explorer *x);   /* the whole benchmark, keys and redraws between rows */
-void ex_draw_beff(explorer *x, const mbx_rect *body);
+void mbx_ex_beff_init(explorer *x);
+int mbx_ex_beff_key(explorer *x, int key);
+void mbx_ex_beff_start(explorer *x); /* validate the form; the loop then calls mbx_ex_beff_run */
+void mbx_ex_beff_run(explorer *x);   /* the whole benchmark, keys and redraws between rows */
+void mbx_ex_draw_beff(explorer *x, const mbx_rect *body);
 
 /* ex_draw.c */
-void ex_colors_init(explorer *x);
-attr_t ex_attr(const explorer *x, int role);
-void ex_put(explorer *x, int y, int x0, int w, int role, const char *utf8);
-void ex_fill(explorer *x, int y, int x0, int w, int role);
-void ex_draw(explorer *x);                  /* the whole screen, then doupdate */
-int ex_dump(explorer *x, const char *path); /* the screen as text + attributes */
+void mbx_ex_colors_init(explorer *x);
+attr_t mbx_ex_attr(const explorer *x, int role);
+void mbx_ex_put(explorer *x, int y, int x0, int w, int role, const char *utf8);
+void mbx_ex_fill(explorer *x, int y, int x0, int w, int role);
+void mbx_ex_draw(explorer *x);                  /* the whole screen, then doupdate */
+int mbx_ex_dump(explorer *x, const char *path); /* the screen as text + attributes */
 
 /* ex_keys.c: the key table; footer and help are generated from it */
-void ex_draw_footer(explorer *x, const mbx_rect *r);
-unsigned ex_key_context(const explorer *x); /* the screen bit, or the chooser's */
-void ex_draw_help(explorer *x);
-const char *ex_key_name(int key, char *buf, size_t len);
+void mbx_ex_draw_footer(explorer *x, const mbx_rect *r);
+unsigned mbx_ex_key_context(const explorer *x); /* the screen bit, or the chooser's */
+void mbx_ex_draw_help(explorer *x);
+const char *mbx_ex_key_name(int key, char *buf, size_t len);
 
 #endif

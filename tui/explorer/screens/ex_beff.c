@@ -71,7 +71,7 @@ static const int *form(const explorer *x, int *n)
 
 static void validate(explorer *x)
 {
-    ex_beff *b = &x->bf;
+    mbx_ex_beff *b = &x->bf;
     char why[160];
     uint64_t v;
     for (int f = 0; f < EXB_NFIELDS; f++)
@@ -123,9 +123,9 @@ static int form_ok(const explorer *x)
     return 1;
 }
 
-void ex_beff_init(explorer *x)
+void mbx_ex_beff_init(explorer *x)
 {
-    ex_beff *b = &x->bf;
+    mbx_ex_beff *b = &x->bf;
     memset(b, 0, sizeof *b);
     snprintf(b->field[EXB_BENCH], sizeof b->field[0], "b_eff");
     snprintf(b->field[EXB_QUICK], sizeof b->field[0], QUICK_DEFAULT);
@@ -152,9 +152,9 @@ static void cycle(explorer *x, int f, int dir)
         x->bf.fcursor = 0;
 }
 
-int ex_beff_key(explorer *x, int key)
+int mbx_ex_beff_key(explorer *x, int key)
 {
-    ex_beff *b = &x->bf;
+    mbx_ex_beff *b = &x->bf;
     int n;
     const int *fl = form(x, &n);
     if (b->fcursor >= n)
@@ -177,7 +177,7 @@ int ex_beff_key(explorer *x, int key)
         x->msg[0] = '\0'; /* a refusal no longer applies */
         return 1;
     }
-    ex_action a = ex_key_action(key, EX_BEFF);
+    mbx_ex_action a = mbx_ex_key_action(key, EX_BEFF);
     switch (a) {
     case EXA_UP: b->fcursor = b->fcursor > 0 ? b->fcursor - 1 : 0; return 1;
     case EXA_DOWN: b->fcursor = b->fcursor + 1 < n ? b->fcursor + 1 : b->fcursor; return 1;
@@ -186,7 +186,7 @@ int ex_beff_key(explorer *x, int key)
         if (!fields[f].choices)
             return 0;
         if (b->running) {
-            ex_set_msg(x, MBX_ROLE_WARNING, "a run is in progress: c cancels it");
+            mbx_ex_set_msg(x, MBX_ROLE_WARNING, "a run is in progress: c cancels it");
             return 1;
         }
         cycle(x, f, a == EXA_RIGHT ? 1 : -1);
@@ -194,7 +194,7 @@ int ex_beff_key(explorer *x, int key)
         return 1;
     case EXA_ENTER:
         if (b->running) {
-            ex_set_msg(x, MBX_ROLE_WARNING, "a run is in progress: c cancels it");
+            mbx_ex_set_msg(x, MBX_ROLE_WARNING, "a run is in progress: c cancels it");
             return 1;
         }
         if (fields[f].choices)
@@ -218,7 +218,7 @@ static double now(const explorer *x)
 /* Between rows: keys and redraws as during a point; 1 stops the run. */
 static int tick(explorer *x)
 {
-    if (ex_tick(x, 0))
+    if (mbx_ex_tick(x, 0))
         return 1;
     return x->bf.cancel || x->quit;
 }
@@ -239,7 +239,7 @@ static int series_of(const mbx_beff_row *r)
 static int on_beff_row(void *ud, const mbx_beff_row *r, size_t done, size_t total)
 {
     explorer *x = ud;
-    ex_beff *b = &x->bf;
+    mbx_ex_beff *b = &x->bf;
     b->ndone = done;
     b->ntotal = total;
     int si = r->size_index;
@@ -275,7 +275,7 @@ static int on_beff_row(void *ud, const mbx_beff_row *r, size_t done, size_t tota
 static int on_beffio_row(void *ud, const mbx_beffio_row *r, size_t done, size_t total)
 {
     explorer *x = ud;
-    ex_beff *b = &x->bf;
+    mbx_ex_beff *b = &x->bf;
     b->ndone = done;
     b->ntotal = total;
     int a = !strcmp(r->access, "write") ? 0 : !strcmp(r->access, "rewrite") ? 1 : 2;
@@ -290,27 +290,27 @@ static int on_beffio_row(void *ud, const mbx_beffio_row *r, size_t done, size_t 
     return tick(x);
 }
 
-void ex_beff_start(explorer *x)
+void mbx_ex_beff_start(explorer *x)
 {
-    ex_beff *b = &x->bf;
+    mbx_ex_beff *b = &x->bf;
     if (b->running)
         return;
     if (x->running) {
-        ex_set_msg(x, MBX_ROLE_ERROR, "a point run is in progress: cancel it first (3, c)");
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "a point run is in progress: cancel it first (3, c)");
         return;
     }
     validate(x);
     if (!form_ok(x)) {
-        ex_set_msg(x, MBX_ROLE_ERROR, "fix the fields in red first");
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "fix the fields in red first");
         return;
     }
     if (is_io(x) ? !x->be->beffio : !x->be->beff) {
-        ex_set_msg(x, MBX_ROLE_ERROR, "this back end cannot run %s", x->bf.field[EXB_BENCH]);
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "this back end cannot run %s", x->bf.field[EXB_BENCH]);
         return;
     }
     if (!is_io(x) && x->be->nranks < 2) {
-        ex_set_msg(x, MBX_ROLE_ERROR, "b_eff needs at least 2 ranks; the job has %d",
-                   x->be->nranks);
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "b_eff needs at least 2 ranks; the job has %d",
+                       x->be->nranks);
         return;
     }
     char keep[EXB_NFIELDS][128];
@@ -325,9 +325,9 @@ void ex_beff_start(explorer *x)
     x->msg[0] = '\0';
 }
 
-void ex_beff_run(explorer *x)
+void mbx_ex_beff_run(explorer *x)
 {
-    ex_beff *b = &x->bf;
+    mbx_ex_beff *b = &x->bf;
     char why[160], msg[256] = "";
     int rc;
     b->t0 = now(x);
@@ -362,14 +362,14 @@ void ex_beff_run(explorer *x)
     b->running = 0;
     if (rc == MBX_OK) {
         b->done = 1;
-        ex_set_msg(x, MBX_ROLE_OK, "done: %zu rows in %.1f s%s", b->ndone, b->t1 - b->t0,
-                   x->be->fake ? " (fake back end: modelled, not measured)" : "");
+        mbx_ex_set_msg(x, MBX_ROLE_OK, "done: %zu rows in %.1f s%s", b->ndone, b->t1 - b->t0,
+                       x->be->fake ? " (fake back end: modelled, not measured)" : "");
     } else if (rc == MBX_E_ABORTED) {
-        ex_set_msg(x, MBX_ROLE_WARNING, "cancelled after %zu of %zu rows: no summary", b->ndone,
-                   b->ntotal);
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "cancelled after %zu of %zu rows: no summary", b->ndone,
+                       b->ntotal);
     } else {
-        ex_set_msg(x, MBX_ROLE_ERROR, "%s failed: %s", b->io ? "b_eff_io" : "b_eff",
-                   msg[0] ? msg : mbx_strerror(rc));
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "%s failed: %s", b->io ? "b_eff_io" : "b_eff",
+                       msg[0] ? msg : mbx_strerror(rc));
     }
     b->cancel = 0;
 }
@@ -390,39 +390,39 @@ static void fmt_mbps(double v, char *buf, size_t len)
 
 static int draw_form(explorer *x, const mbx_rect *r)
 {
-    ex_beff *b = &x->bf;
+    mbx_ex_beff *b = &x->bf;
     int n;
     const int *fl = form(x, &n);
     int y = r->y + 1;
     for (int i = 0; i < n && y < r->y + r->h; i++, y++) {
         int f = fl[i], cur = i == b->fcursor;
         if (cur)
-            ex_fill(x, y, r->x, r->w, MBX_ROLE_CURSOR);
+            mbx_ex_fill(x, y, r->x, r->w, MBX_ROLE_CURSOR);
         int role = cur ? MBX_ROLE_CURSOR : MBX_ROLE_NORMAL;
-        ex_put(x, y, r->x + 2, 13, role, fields[f].label);
+        mbx_ex_put(x, y, r->x + 2, 13, role, fields[f].label);
         char val[160];
         if (fields[f].choices)
             snprintf(val, sizeof val, "< %s >", b->field[f]);
         else
             snprintf(val, sizeof val, "%s%s", b->field[f], cur && b->editing ? "_" : "");
-        ex_put(x, y, r->x + 16, 14, b->ferr[f][0] ? MBX_ROLE_ERROR : role, val);
+        mbx_ex_put(x, y, r->x + 16, 14, b->ferr[f][0] ? MBX_ROLE_ERROR : role, val);
         const char *h = b->ferr[f][0] ? b->ferr[f] : fields[f].hint;
-        ex_put(x, y, r->x + 31, r->w - 32,
-               b->ferr[f][0] ? MBX_ROLE_ERROR
-               : cur         ? MBX_ROLE_CURSOR
-                             : MBX_ROLE_DIM,
-               h);
+        mbx_ex_put(x, y, r->x + 31, r->w - 32,
+                   b->ferr[f][0] ? MBX_ROLE_ERROR
+                   : cur         ? MBX_ROLE_CURSOR
+                                 : MBX_ROLE_DIM,
+                   h);
     }
     return y;
 }
 
 static void draw_progress(explorer *x, int y, const mbx_rect *r)
 {
-    ex_beff *b = &x->bf;
+    mbx_ex_beff *b = &x->bf;
     char line[400];
     if (!b->started) {
         snprintf(line, sizeof line, "ready: r runs %s with these settings", b->field[EXB_BENCH]);
-        ex_put(x, y, r->x + 1, r->w - 1, MBX_ROLE_DIM, line);
+        mbx_ex_put(x, y, r->x + 1, r->w - 1, MBX_ROLE_DIM, line);
         return;
     }
     double el = (b->running ? now(x) : b->t1) - b->t0;
@@ -435,17 +435,18 @@ static void draw_progress(explorer *x, int y, const mbx_rect *r)
     const char *state = b->running ? "running" : b->done ? "done" : "stopped";
     snprintf(line, sizeof line, "%s: row %zu/%zu [%s] %3.0f%%  elapsed %.1fs  %s",
              b->io ? "b_eff_io" : "b_eff", b->ndone, b->ntotal, bar, 100 * frac, el, state);
-    ex_put(x, y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, line);
+    mbx_ex_put(x, y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, line);
     if (x->msg[0])
-        ex_put(x, y + 1, r->x + 1, r->w - 1, x->msg_role, x->msg);
+        mbx_ex_put(x, y + 1, r->x + 1, r->w - 1, x->msg_role, x->msg);
     else if (b->cur[0])
-        ex_put(x, y + 1, r->x + 1, r->w - 1, MBX_ROLE_DIM, b->cur);
+        mbx_ex_put(x, y + 1, r->x + 1, r->w - 1, MBX_ROLE_DIM, b->cur);
 }
 
 static void draw_beff_plot(explorer *x, const mbx_rect *r)
 {
-    ex_beff *b = &x->bf;
-    ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, "MB/s vs message size, max over methods");
+    mbx_ex_beff *b = &x->bf;
+    mbx_ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL,
+               "MB/s vs message size, max over methods");
     int pw = r->w - EX_YLABEL_W - 2, ph = r->h - 3;
     if (pw < 8 || ph < 2)
         return;
@@ -486,21 +487,21 @@ static void draw_beff_plot(explorer *x, const mbx_rect *r)
             if (b->bw[s][i] > 0)
                 mbx_canvas_mark(cv, mbx_scale_pixel(&xs, (double)b->bytes[i], dw, 0),
                                 mbx_scale_pixel(&ys, b->bw[s][i], dh, 1), series_mark[s], s + 1);
-    ex_draw_canvas(x, cv, py, px);
+    mbx_ex_draw_canvas(x, cv, py, px);
     mbx_canvas_free(cv);
-    ex_frame_left(x, py, px, ph);
+    mbx_ex_frame_left(x, py, px, ph);
     mbx_ticks t;
     mbx_axis_ticks(&ys, MBX_AXIS_MBPS, ph / 2 + 1, x->utf8, &t);
     for (int i = 0; i < t.n; i++) {
         char lab[16];
         snprintf(lab, sizeof lab, "%*s", EX_YLABEL_W - 1, t.label[i]);
-        ex_put(x, py + mbx_scale_pixel(&ys, t.value[i], ph, 1), r->x, EX_YLABEL_W - 1,
-               MBX_ROLE_AXIS, lab);
+        mbx_ex_put(x, py + mbx_scale_pixel(&ys, t.value[i], ph, 1), r->x, EX_YLABEL_W - 1,
+                   MBX_ROLE_AXIS, lab);
     }
     int y = py + ph;
-    ex_put(x, y, px - 1, 1, MBX_ROLE_AXIS, x->utf8 ? "\u2514" : "+");
+    mbx_ex_put(x, y, px - 1, 1, MBX_ROLE_AXIS, x->utf8 ? "\u2514" : "+");
     for (int c = 0; c < pw; c++)
-        ex_put(x, y, px + c, 1, MBX_ROLE_AXIS, x->utf8 ? "\u2500" : "-");
+        mbx_ex_put(x, y, px + c, 1, MBX_ROLE_AXIS, x->utf8 ? "\u2500" : "-");
     mbx_axis_ticks(&xs, MBX_AXIS_BYTES, pw / 7 + 1, x->utf8, &t);
     int next_free = 0;
     for (int i = 0; i < t.n; i++) {
@@ -510,15 +511,15 @@ static void draw_beff_plot(explorer *x, const mbx_rect *r)
             start = r->x + r->w - len;
         if (start < next_free)
             continue;
-        ex_put(x, y + 1, start, len, MBX_ROLE_AXIS, t.label[i]);
+        mbx_ex_put(x, y + 1, start, len, MBX_ROLE_AXIS, t.label[i]);
         next_free = start + len + 1;
     }
 }
 
 static void draw_beff_legend(explorer *x, const mbx_rect *r)
 {
-    ex_beff *b = &x->bf;
-    ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, "pattern     MB/s at max L");
+    mbx_ex_beff *b = &x->bf;
+    mbx_ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, "pattern     MB/s at max L");
     for (int s = 0; s < EXB_NSERIES && 1 + s < r->h; s++) {
         double v = NAN;
         for (int i = 0; i < MBX_BEFF_NSIZES; i++)
@@ -529,18 +530,18 @@ static void draw_beff_legend(explorer *x, const mbx_rect *r)
         int nw = r->w - 13;
         nw = nw < 6 ? 6 : nw > 18 ? 18 : nw;
         snprintf(text, sizeof text, "%c %-*.*s %9s", series_mark[s], nw, nw, series_names[s], val);
-        ex_put(x, r->y + 1 + s, r->x + 1, r->w - 1, MBX_ROLE_SERIES1 + s % MBX_NSERIES, text);
+        mbx_ex_put(x, r->y + 1 + s, r->x + 1, r->w - 1, MBX_ROLE_SERIES1 + s % MBX_NSERIES, text);
     }
 }
 
 static void draw_beff_summary(explorer *x, const mbx_rect *r)
 {
-    ex_beff *b = &x->bf;
+    mbx_ex_beff *b = &x->bf;
     char line[400], a[24], c[24], d[24];
     if (!b->done) {
-        ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_DIM,
-               b->started ? "summary: when every row is in (b_eff, per process, at L_max, ...)"
-                          : "");
+        mbx_ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_DIM,
+                   b->started ? "summary: when every row is in (b_eff, per process, at L_max, ...)"
+                              : "");
         return;
     }
     const mbx_beff_summary *s = &b->sum;
@@ -549,24 +550,24 @@ static void draw_beff_summary(explorer *x, const mbx_rect *r)
     int n = snprintf(line, sizeof line, "b_eff %s MB/s   per process %s MB/s", a, c);
     if (s->balance > 0)
         snprintf(line + n, sizeof line - (size_t)n, "   balance %.4g B/Flop", s->balance);
-    ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_OK, line);
+    mbx_ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_OK, line);
     fmt_mbps(s->beff_lmax_mbps, a, sizeof a);
     fmt_mbps(s->ring_lmax_mbps, c, sizeof c);
     fmt_mbps(s->pingpong_lmax_mbps, d, sizeof d);
     snprintf(line, sizeof line, "at L_max %s MB/s   ring at L_max %s   ping-pong at L_max %s", a, c,
              d);
-    ex_put(x, r->y + 1, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, line);
+    mbx_ex_put(x, r->y + 1, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, line);
     mbx_axis_format((double)s->lmax, MBX_AXIS_BYTES, 0, a, sizeof a);
     mbx_axis_format((double)s->mem_per_proc, MBX_AXIS_BYTES, 0, c, sizeof c);
     snprintf(line, sizeof line, "L_max %sB%s, %d procs, %d random patterns, mem %sB a proc (%s)", a,
              s->lmax_capped ? " (capped)" : "", s->procs, s->nrandom, c,
              s->mem_source ? s->mem_source : "?");
-    ex_put(x, r->y + 2, r->x + 1, r->w - 1, MBX_ROLE_DIM, line);
+    mbx_ex_put(x, r->y + 2, r->x + 1, r->w - 1, MBX_ROLE_DIM, line);
 }
 
 static double io_value(const explorer *x, int t, int a)
 {
-    const ex_beff *b = &x->bf;
+    const mbx_ex_beff *b = &x->bf;
     if (b->done)
         return b->iosum.type_access_mbps[t][a];
     return b->io_time[t][a] > 0 ? b->io_bytes[t][a] / b->io_time[t][a] / 1e6 : NAN;
@@ -574,7 +575,7 @@ static double io_value(const explorer *x, int t, int a)
 
 static void draw_io(explorer *x, const mbx_rect *r)
 {
-    ex_beff *b = &x->bf;
+    mbx_ex_beff *b = &x->bf;
     const char *full = x->utf8 ? "\u2588" : "#";
     int labw = 13, colw = (r->w - labw - 12) / MBX_BEFFIO_NACCESS;
     if (colw < 10)
@@ -586,12 +587,13 @@ static void draw_io(explorer *x, const mbx_rect *r)
             if (io_value(x, t, a) > max)
                 max = io_value(x, t, a);
     int y = r->y;
-    ex_put(x, y, r->x + 1, labw, MBX_ROLE_NORMAL, "type   MB/s");
+    mbx_ex_put(x, y, r->x + 1, labw, MBX_ROLE_NORMAL, "type   MB/s");
     for (int a = 0; a < MBX_BEFFIO_NACCESS; a++)
-        ex_put(x, y, r->x + 1 + labw + a * colw, colw, MBX_ROLE_NORMAL, mbx_beffio_access_name(a));
-    ex_put(x, y, r->x + 1 + labw + 3 * colw, 11, MBX_ROLE_NORMAL, "25/25/50");
+        mbx_ex_put(x, y, r->x + 1 + labw + a * colw, colw, MBX_ROLE_NORMAL,
+                   mbx_beffio_access_name(a));
+    mbx_ex_put(x, y, r->x + 1 + labw + 3 * colw, 11, MBX_ROLE_NORMAL, "25/25/50");
     for (int t = 0; t < MBX_BEFFIO_NTYPES && ++y < r->y + r->h; t++) {
-        ex_put(x, y, r->x + 1, labw, MBX_ROLE_NORMAL, type_names[t]);
+        mbx_ex_put(x, y, r->x + 1, labw, MBX_ROLE_NORMAL, type_names[t]);
         for (int a = 0; a < MBX_BEFFIO_NACCESS; a++) {
             double v = io_value(x, t, a);
             char val[24];
@@ -599,60 +601,60 @@ static void draw_io(explorer *x, const mbx_rect *r)
             int x0 = r->x + 1 + labw + a * colw;
             char cell[32];
             snprintf(cell, sizeof cell, "%8s", val);
-            ex_put(x, y, x0, 8, v > 0 ? MBX_ROLE_SERIES1 + a : MBX_ROLE_DIM, cell);
+            mbx_ex_put(x, y, x0, 8, v > 0 ? MBX_ROLE_SERIES1 + a : MBX_ROLE_DIM, cell);
             int fill = v > 0 && max > 0 ? (int)lround(v / max * barw) : 0;
             for (int k = 0; k < fill; k++)
-                ex_put(x, y, x0 + 9 + k, 1, MBX_ROLE_SERIES1 + a, full);
+                mbx_ex_put(x, y, x0 + 9 + k, 1, MBX_ROLE_SERIES1 + a, full);
         }
         if (b->done) {
             char val[24], cell[32];
             fmt_mbps(b->iosum.per_type_mbps[t], val, sizeof val);
             snprintf(cell, sizeof cell, "%8s", val);
-            ex_put(x, y, r->x + 1 + labw + 3 * colw, 11, MBX_ROLE_NORMAL, cell);
+            mbx_ex_put(x, y, r->x + 1 + labw + 3 * colw, 11, MBX_ROLE_NORMAL, cell);
         }
     }
     if (++y >= r->y + r->h || !b->done) {
         if (y < r->y + r->h && b->started)
-            ex_put(x, y + 1, r->x + 1, r->w - 1, MBX_ROLE_DIM,
-                   "summary: when every type and access method is in");
+            mbx_ex_put(x, y + 1, r->x + 1, r->w - 1, MBX_ROLE_DIM,
+                       "summary: when every type and access method is in");
         return;
     }
     const mbx_beffio_summary *s = &b->iosum;
-    ex_put(x, y, r->x + 1, labw, MBX_ROLE_NORMAL, "(2b0+..+b4)/6");
+    mbx_ex_put(x, y, r->x + 1, labw, MBX_ROLE_NORMAL, "(2b0+..+b4)/6");
     for (int a = 0; a < MBX_BEFFIO_NACCESS; a++) {
         char val[24], cell[32];
         fmt_mbps(s->per_access_mbps[a], val, sizeof val);
         snprintf(cell, sizeof cell, "%8s", val);
-        ex_put(x, y, r->x + 1 + labw + a * colw, 8, MBX_ROLE_NORMAL, cell);
+        mbx_ex_put(x, y, r->x + 1 + labw + a * colw, 8, MBX_ROLE_NORMAL, cell);
     }
     char line[300], v[24], mp[16];
     fmt_mbps(s->beffio_mbps, v, sizeof v);
     snprintf(line, sizeof line, "b_eff_io %s MB/s (25%% write + 25%% rewrite + 50%% read)", v);
     if (++y < r->y + r->h)
-        ex_put(x, y, r->x + 1, r->w - 1, MBX_ROLE_OK, line);
+        mbx_ex_put(x, y, r->x + 1, r->w - 1, MBX_ROLE_OK, line);
     mbx_axis_format((double)s->mpart_bytes, MBX_AXIS_BYTES, 0, mp, sizeof mp);
     snprintf(line, sizeof line, "T %g s, %d procs, MPART %sB, wall %.1f s", s->T_s, s->procs, mp,
              s->wall_s);
     if (++y < r->y + r->h)
-        ex_put(x, y, r->x + 1, r->w - 1, MBX_ROLE_DIM, line);
+        mbx_ex_put(x, y, r->x + 1, r->w - 1, MBX_ROLE_DIM, line);
 }
 
-void ex_draw_beff(explorer *x, const mbx_rect *body)
+void mbx_ex_draw_beff(explorer *x, const mbx_rect *body)
 {
-    ex_beff *b = &x->bf;
+    mbx_ex_beff *b = &x->bf;
     int io = b->started ? b->io : is_io(x);
     const char *head =
         io ? "b_eff_io: effective MPI-IO bandwidth" : "b_eff: effective network bandwidth";
     int hl = (int)strlen(head) + 1;
-    ex_put(x, body->y, body->x + 1, body->w - 1, MBX_ROLE_NORMAL, head);
+    mbx_ex_put(x, body->y, body->x + 1, body->w - 1, MBX_ROLE_NORMAL, head);
     if (x->be->fake) { /* never mistaken for a measurement */
         const char *fk = "fake back end: modelled numbers, not measured";
         int len = (int)strlen(fk);
         if (body->w - 2 - hl >= len)
-            ex_put(x, body->y, body->x + body->w - len - 1, len, MBX_ROLE_WARNING, fk);
+            mbx_ex_put(x, body->y, body->x + body->w - len - 1, len, MBX_ROLE_WARNING, fk);
         else
-            ex_put(x, body->y, body->x + hl + 2, body->w - hl - 3, MBX_ROLE_WARNING,
-                   "fake back end: modelled");
+            mbx_ex_put(x, body->y, body->x + hl + 2, body->w - hl - 3, MBX_ROLE_WARNING,
+                       "fake back end: modelled");
     }
     int y = draw_form(x, body);
     draw_progress(x, y, body);

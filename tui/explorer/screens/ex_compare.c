@@ -26,15 +26,15 @@ static const char markers[MBX_NSERIES] = {'o', '+', 'x', '*', '#', '@', '%', '&'
 
 /* The curves that can be drawn along the current x: some point with an x
  * (barrier has no message size, so no curve over size). */
-static int choices(const explorer *x, ex_series *s)
+static int choices(const explorer *x, mbx_ex_series *s)
 {
-    int n = ex_series_list(x, x->xdim, s, EX_MAX_SERIES), k = 0;
+    int n = mbx_ex_series_list(x, x->xdim, s, EX_MAX_SERIES), k = 0;
     for (int i = 0; i < n; i++) {
         int any = 0;
         for (size_t j = 0; j < x->npts && !any; j++) {
-            ex_series t;
-            any = ex_point_x(&x->pts[j], x->xdim) > 0 && ex_series_of(&x->pts[j], x->xdim, &t) &&
-                  ex_series_eq(&t, &s[i]);
+            mbx_ex_series t;
+            any = mbx_ex_point_x(&x->pts[j], x->xdim) > 0 &&
+                  mbx_ex_series_of(&x->pts[j], x->xdim, &t) && mbx_ex_series_eq(&t, &s[i]);
         }
         if (any)
             s[k++] = s[i];
@@ -42,17 +42,17 @@ static int choices(const explorer *x, ex_series *s)
     return k;
 }
 
-int ex_compare_count(const explorer *x)
+int mbx_ex_compare_count(const explorer *x)
 {
-    static ex_series s[EX_MAX_SERIES];
+    static mbx_ex_series s[EX_MAX_SERIES];
     return choices(x, s);
 }
 
-int ex_compare_key(explorer *x, int key)
+int mbx_ex_compare_key(explorer *x, int key)
 {
-    static ex_series s[EX_MAX_SERIES];
+    static mbx_ex_series s[EX_MAX_SERIES];
     int n = choices(x, s);
-    switch (ex_key_action_in(key, S_CHOOSE)) {
+    switch (mbx_ex_key_action_in(key, S_CHOOSE)) {
     case EXA_UP: x->ccursor = x->ccursor > 0 ? x->ccursor - 1 : 0; break;
     case EXA_DOWN: x->ccursor = x->ccursor + 1 < n ? x->ccursor + 1 : x->ccursor; break;
     case EXA_BACK: x->choosing = 0; break;
@@ -64,13 +64,14 @@ int ex_compare_key(explorer *x, int key)
             x->cmp_s[0] = s[x->ccursor];
             x->choosing = 2;
             x->ccursor = x->ccursor + 1 < n ? x->ccursor + 1 : 0;
-        } else if (ex_series_eq(&s[x->ccursor], &x->cmp_s[0])) {
-            ex_set_msg(x, MBX_ROLE_WARNING, "compare: B must be another curve than A");
+        } else if (mbx_ex_series_eq(&s[x->ccursor], &x->cmp_s[0])) {
+            mbx_ex_set_msg(x, MBX_ROLE_WARNING, "compare: B must be another curve than A");
         } else {
             x->cmp_s[1] = s[x->ccursor];
             x->choosing = 0;
             x->cmp = 1;
-            ex_set_msg(x, MBX_ROLE_DIM, "comparing A with B: = lists A/B at each common x, v ends");
+            mbx_ex_set_msg(x, MBX_ROLE_DIM,
+                           "comparing A with B: = lists A/B at each common x, v ends");
         }
         break;
     default: return 0;
@@ -78,12 +79,12 @@ int ex_compare_key(explorer *x, int key)
     return 1;
 }
 
-void ex_draw_chooser(explorer *x, const mbx_rect *plot)
+void mbx_ex_draw_chooser(explorer *x, const mbx_rect *plot)
 {
-    static ex_series s[EX_MAX_SERIES];
+    static mbx_ex_series s[EX_MAX_SERIES];
     static char names[EX_MAX_SERIES][48];
     int n = choices(x, s);
-    ex_series_names(x, s, n, names);
+    mbx_ex_series_names(x, s, n, names);
     int w = plot->w - 6 < 52 ? plot->w - 6 : 52, h = n + 3;
     if (h > plot->h - 2)
         h = plot->h - 2;
@@ -97,50 +98,50 @@ void ex_draw_chooser(explorer *x, const mbx_rect *plot)
     if (x->ccursor >= x->ctop + list_h)
         x->ctop = x->ccursor - list_h + 1;
     for (int r = 0; r < h; r++)
-        ex_fill(x, y0 + r, x0, w, MBX_ROLE_NORMAL);
+        mbx_ex_fill(x, y0 + r, x0, w, MBX_ROLE_NORMAL);
     char head[96];
     snprintf(head, sizeof head, " compare: choose curve %s (Enter; Esc closes)",
              x->choosing == 1 ? "A" : "B");
-    ex_fill(x, y0, x0, w, MBX_ROLE_TITLE);
-    ex_put(x, y0, x0, w, MBX_ROLE_TITLE, head);
+    mbx_ex_fill(x, y0, x0, w, MBX_ROLE_TITLE);
+    mbx_ex_put(x, y0, x0, w, MBX_ROLE_TITLE, head);
     for (int i = 0; i < list_h && x->ctop + i < n; i++) {
         int k = x->ctop + i, y = y0 + 2 + i, cur = k == x->ccursor;
-        int isa = x->choosing == 2 && ex_series_eq(&s[k], &x->cmp_s[0]);
+        int isa = x->choosing == 2 && mbx_ex_series_eq(&s[k], &x->cmp_s[0]);
         char line[96];
         snprintf(line, sizeof line, "%s %c %s", isa ? "A" : " ", markers[k % MBX_NSERIES],
                  names[k]);
         if (cur)
-            ex_fill(x, y, x0, w, MBX_ROLE_CURSOR);
-        ex_put(x, y, x0 + 1, w - 2, cur ? MBX_ROLE_CURSOR : MBX_ROLE_SERIES1 + k % MBX_NSERIES,
-               line);
+            mbx_ex_fill(x, y, x0, w, MBX_ROLE_CURSOR);
+        mbx_ex_put(x, y, x0 + 1, w - 2, cur ? MBX_ROLE_CURSOR : MBX_ROLE_SERIES1 + k % MBX_NSERIES,
+                   line);
     }
     if (n > list_h) {
         char more[48];
         snprintf(more, sizeof more, "%d-%d of %d", x->ctop + 1,
                  x->ctop + list_h < n ? x->ctop + list_h : n, n);
-        ex_put(x, y0 + h - 1, x0 + w - (int)strlen(more) - 1, (int)strlen(more), MBX_ROLE_DIM,
-               more);
+        mbx_ex_put(x, y0 + h - 1, x0 + w - (int)strlen(more) - 1, (int)strlen(more), MBX_ROLE_DIM,
+                   more);
     }
 }
 
-int ex_compare_ratios(const explorer *x, double *xs, double *ratio, const ex_point **pa,
-                      const ex_point **pb, int max)
+int mbx_ex_compare_ratios(const explorer *x, double *xs, double *ratio, const mbx_ex_point **pa,
+                          const mbx_ex_point **pb, int max)
 {
-    static const ex_point *a[EX_MAX_POINTS], *b[EX_MAX_POINTS];
+    static const mbx_ex_point *a[EX_MAX_POINTS], *b[EX_MAX_POINTS];
     if (!x->cmp)
         return 0;
-    size_t na = ex_series_points(x, &x->cmp_s[0], a, EX_MAX_POINTS);
-    size_t nb = ex_series_points(x, &x->cmp_s[1], b, EX_MAX_POINTS);
+    size_t na = mbx_ex_series_points(x, &x->cmp_s[0], a, EX_MAX_POINTS);
+    size_t nb = mbx_ex_series_points(x, &x->cmp_s[1], b, EX_MAX_POINTS);
     int dim = x->cmp_s[0].dim, n = 0;
     /* Both in increasing x: walk them together. */
     for (size_t i = 0, j = 0; i < na && j < nb && n < max;) {
-        double u = ex_point_x(a[i], dim), v = ex_point_x(b[j], dim);
+        double u = mbx_ex_point_x(a[i], dim), v = mbx_ex_point_x(b[j], dim);
         if (u < v) {
             i++;
         } else if (v < u) {
             j++;
         } else {
-            double ya = ex_point_y(x, a[i]), yb = ex_point_y(x, b[j]);
+            double ya = mbx_ex_point_y(x, a[i]), yb = mbx_ex_point_y(x, b[j]);
             if (ya > 0 && yb > 0 && isfinite(ya) && isfinite(yb)) {
                 xs[n] = u;
                 ratio[n] = ya / yb;
@@ -158,7 +159,7 @@ int ex_compare_ratios(const explorer *x, double *xs, double *ratio, const ex_poi
 
 /* ---- significance: a Wilcoxon rank-sum test per common point ---- */
 
-void ex_compare_forget(explorer *x)
+void mbx_ex_compare_forget(explorer *x)
 {
     x->nsig = 0;
 }
@@ -174,7 +175,7 @@ static double pass_gap(const explorer *x)
 
 /* The machine level of each pass of p (the scheduler's, from the
  * monitor's probes so far), malloc'd; NULL when unknown. */
-static int *pass_levels(const explorer *x, const ex_point *p)
+static int *pass_levels(const explorer *x, const mbx_ex_point *p)
 {
     if (!x->sched || p->npm == 0 || p->sp >= mbx_sched_points(x->sched))
         return NULL;
@@ -186,23 +187,23 @@ static int *pass_levels(const explorer *x, const ex_point *p)
     return l;
 }
 
-const mbx_cmp_point *ex_compare_test(explorer *x, const ex_point *a, const ex_point *b)
+const mbx_cmp_point *mbx_ex_compare_test(explorer *x, const mbx_ex_point *a, const mbx_ex_point *b)
 {
     for (size_t i = 0; i < x->nsig; i++) {
-        const ex_sig *g = &x->sig[i];
+        const mbx_ex_sig *g = &x->sig[i];
         if (g->a == a && g->b == b && g->na == a->npm && g->nb == b->npm &&
             g->probes == x->sst.probes)
             return g->ok ? &g->cp : NULL;
     }
     if (x->nsig == x->capsig) {
         size_t cap = x->capsig ? 2 * x->capsig : 64;
-        ex_sig *n = realloc(x->sig, cap * sizeof *n);
+        mbx_ex_sig *n = realloc(x->sig, cap * sizeof *n);
         if (!n)
             return NULL;
         x->sig = n;
         x->capsig = cap;
     }
-    ex_sig *g = &x->sig[x->nsig++];
+    mbx_ex_sig *g = &x->sig[x->nsig++];
     memset(g, 0, sizeof *g);
     g->a = a, g->b = b, g->na = a->npm, g->nb = b->npm, g->probes = x->sst.probes;
     g->strata = 0;
@@ -250,7 +251,7 @@ const mbx_cmp_point *ex_compare_test(explorer *x, const ex_point *a, const ex_po
 }
 
 /* The test of a and b so far (NULL: none yet). */
-static const ex_sig *sig_of(const explorer *x, const ex_point *a, const ex_point *b)
+static const mbx_ex_sig *sig_of(const explorer *x, const mbx_ex_point *a, const mbx_ex_point *b)
 {
     for (size_t i = 0; i < x->nsig; i++)
         if (x->sig[i].a == a && x->sig[i].b == b)
@@ -264,15 +265,15 @@ static int verdict_role(char v)
     return v == '<' ? MBX_ROLE_OK : v == '>' ? MBX_ROLE_WARNING : MBX_ROLE_DIM;
 }
 
-void ex_compare_summary(explorer *x, char *buf, size_t len)
+void mbx_ex_compare_summary(explorer *x, char *buf, size_t len)
 {
     static double xs[EX_MAX_POINTS / 8], ra[EX_MAX_POINTS / 8];
-    static const ex_point *pa[EX_MAX_POINTS / 8], *pb[EX_MAX_POINTS / 8];
-    int n = ex_compare_ratios(x, xs, ra, pa, pb, (int)(sizeof xs / sizeof *xs));
+    static const mbx_ex_point *pa[EX_MAX_POINTS / 8], *pb[EX_MAX_POINTS / 8];
+    int n = mbx_ex_compare_ratios(x, xs, ra, pa, pb, (int)(sizeof xs / sizeof *xs));
     size_t faster = 0, slower = 0, same = 0, untested = 0, within = 0, cut = 0;
     for (int i = 0; i < n; i++) {
-        const mbx_cmp_point *c = ex_compare_test(x, pa[i], pb[i]);
-        const ex_sig *g = sig_of(x, pa[i], pb[i]);
+        const mbx_cmp_point *c = mbx_ex_compare_test(x, pa[i], pb[i]);
+        const mbx_ex_sig *g = sig_of(x, pa[i], pb[i]);
         within += c && g && g->strata > 0;
         cut += g ? g->cut : 0;
         if (!c)
@@ -318,18 +319,18 @@ static void put_right(explorer *x, int y, int x0, int w, int role, const char *s
     int cols = 0;
     for (const char *p = s; *p; p++)
         cols += ((unsigned char)*p & 0xC0) != 0x80;
-    ex_put(x, y, x0 + (cols < w ? w - cols : 0), w, role, s);
+    mbx_ex_put(x, y, x0 + (cols < w ? w - cols : 0), w, role, s);
 }
 
 /* The side column's list: at each common x, A/B, the two-sided p with its
  * stars and the verdict; A and B themselves when the column is wide. */
-void ex_draw_ratio_table(explorer *x, const mbx_rect *r)
+void mbx_ex_draw_ratio_table(explorer *x, const mbx_rect *r)
 {
     double xs[256], ra[256];
-    const ex_point *pa[256], *pb[256];
-    int n = ex_compare_ratios(x, xs, ra, pa, pb, 256), wide = r->w - 1 >= 39;
-    ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL,
-           n ? "A/B, p (pass medians)" : "A/B: no common x yet");
+    const mbx_ex_point *pa[256], *pb[256];
+    int n = mbx_ex_compare_ratios(x, xs, ra, pa, pb, 256), wide = r->w - 1 >= 39;
+    mbx_ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL,
+               n ? "A/B, p (pass medians)" : "A/B: no common x yet");
     int top = r->y + 1, x0 = r->x + 1;
     /* Columns: x, [A, B,] A/B, p, stars, verdict. */
     int wx = 6, wv = wide ? 7 : 0, wr = 5, wp = 5, ws = 3; /* 39 columns wide, 23 narrow */
@@ -343,7 +344,7 @@ void ex_draw_ratio_table(explorer *x, const mbx_rect *r)
         }
         put_right(x, top, cr, wr, MBX_ROLE_AXIS, "A/B");
         put_right(x, top, cp, wp, MBX_ROLE_AXIS, "p");
-        ex_put(x, top, cv, 1, MBX_ROLE_AXIS, "v");
+        mbx_ex_put(x, top, cv, 1, MBX_ROLE_AXIS, "v");
         top++;
     }
     /* The key of the verdicts closes the list when there is room. */
@@ -355,13 +356,13 @@ void ex_draw_ratio_table(explorer *x, const mbx_rect *r)
         else if (x->xdim == EX_DIM_PROCS)
             snprintf(xv, sizeof xv, "P=%.0f", xs[i]);
         else
-            snprintf(xv, sizeof xv, "%c=%.0f", ex_param_axis_name(x)[0], xs[i]);
+            snprintf(xv, sizeof xv, "%c=%.0f", mbx_ex_param_axis_name(x)[0], xs[i]);
         if (i == rows - 1 && n > rows) {
             snprintf(line, sizeof line, "  +%d more", n - i);
-            ex_put(x, top + i, x0, r->w - 1, MBX_ROLE_DIM, line);
+            mbx_ex_put(x, top + i, x0, r->w - 1, MBX_ROLE_DIM, line);
             break;
         }
-        const mbx_cmp_point *c = ex_compare_test(x, pa[i], pb[i]);
+        const mbx_cmp_point *c = mbx_ex_compare_test(x, pa[i], pb[i]);
         /* Within 5 % of equal and not significant is dimmed: the eye goes
          * to real differences. */
         int same = c ? c->verdict == '=' : fabs(log(ra[i])) < log(1.05);
@@ -369,8 +370,8 @@ void ex_draw_ratio_table(explorer *x, const mbx_rect *r)
         put_right(x, y, cx, wx, role, xv);
         if (wide) {
             mbx_axis_kind k = x->bandwidth ? MBX_AXIS_MBPS : MBX_AXIS_SECONDS;
-            mbx_axis_format(ex_point_y(x, pa[i]), k, x->utf8, va, sizeof va);
-            mbx_axis_format(ex_point_y(x, pb[i]), k, x->utf8, vb, sizeof vb);
+            mbx_axis_format(mbx_ex_point_y(x, pa[i]), k, x->utf8, va, sizeof va);
+            mbx_axis_format(mbx_ex_point_y(x, pb[i]), k, x->utf8, vb, sizeof vb);
             put_right(x, y, ca, wv, role, va);
             put_right(x, y, cb, wv, role, vb);
         }
@@ -379,15 +380,15 @@ void ex_draw_ratio_table(explorer *x, const mbx_rect *r)
         p_text(c, pv, sizeof pv);
         put_right(x, y, cp, wp, role, pv);
         if (c) {
-            ex_put(x, y, cs, ws, verdict_role(c->verdict), c->stars);
+            mbx_ex_put(x, y, cs, ws, verdict_role(c->verdict), c->stars);
             char v[2] = {c->verdict, '\0'};
-            ex_put(x, y, cv, 1, verdict_role(c->verdict), v);
+            mbx_ex_put(x, y, cv, 1, verdict_role(c->verdict), v);
         }
     }
     if (n && r->h >= 8)
-        ex_put(x, r->y + r->h - 1, x0, r->w - 1, MBX_ROLE_DIM,
-               r->w - 1 >= 34 ? "< A faster, > A slower, = the same"
-                              : "< A faster > slower = same");
+        mbx_ex_put(x, r->y + r->h - 1, x0, r->w - 1, MBX_ROLE_DIM,
+                   r->w - 1 >= 34 ? "< A faster, > A slower, = the same"
+                                  : "< A faster > slower = same");
 }
 
 /* Dot row of ratio v on a log axis from R (row 0) to 1/R (row dh - 1). */
@@ -397,10 +398,10 @@ static int ratio_row(double v, double R, int dh)
 }
 
 /* The ratio strip: A/B on a log axis centred on 1, with the 1.0 line. */
-void ex_draw_ratio_strip(explorer *x, const ex_xaxis *xa, int py, int px, int pw, int sh)
+void mbx_ex_draw_ratio_strip(explorer *x, const mbx_ex_xaxis *xa, int py, int px, int pw, int sh)
 {
     double xs[EX_MAX_POINTS / 8], ra[EX_MAX_POINTS / 8];
-    int n = ex_compare_ratios(x, xs, ra, NULL, NULL, (int)(sizeof xs / sizeof *xs));
+    int n = mbx_ex_compare_ratios(x, xs, ra, NULL, NULL, (int)(sizeof xs / sizeof *xs));
     double m = 0;
     for (int i = 0; i < n; i++)
         m = fmax(m, fabs(log(ra[i])));
@@ -421,15 +422,15 @@ void ex_draw_ratio_strip(explorer *x, const ex_xaxis *xa, int py, int px, int pw
         mbx_canvas_set_dot(cv, d, mid, EX_OWNER_GRID);
     int lx = -1, ly = -1;
     for (int i = 0; i < n; i++) {
-        int dx = ex_xaxis_pixel(xa, xs[i], dw), dy = ratio_row(ra[i], R, dh);
+        int dx = mbx_ex_xaxis_pixel(xa, xs[i], dw), dy = ratio_row(ra[i], R, dh);
         if (lx >= 0)
             mbx_canvas_line(cv, lx, ly, dx, dy, EX_OWNER_RATIO);
         lx = dx, ly = dy;
     }
     for (int i = 0; i < n; i++)
-        mbx_canvas_mark(cv, ex_xaxis_pixel(xa, xs[i], dw), ratio_row(ra[i], R, dh), '=',
+        mbx_canvas_mark(cv, mbx_ex_xaxis_pixel(xa, xs[i], dw), ratio_row(ra[i], R, dh), '=',
                         EX_OWNER_RATIO);
-    ex_draw_canvas(x, cv, py, px);
+    mbx_ex_draw_canvas(x, cv, py, px);
     mbx_canvas_free(cv);
     char lab[3][16];
     snprintf(lab[0], sizeof lab[0], "%*.3g", EX_YLABEL_W - 1, R);
@@ -437,22 +438,22 @@ void ex_draw_ratio_strip(explorer *x, const ex_xaxis *xa, int py, int px, int pw
     snprintf(lab[2], sizeof lab[2], "%*.3g", EX_YLABEL_W - 1, 1.0 / R);
     int rows[3] = {0, mid * sh / dh, sh - 1};
     for (int i = 0; i < 3; i++)
-        ex_put(x, py + rows[i], px - EX_YLABEL_W - 1, EX_YLABEL_W - 1, MBX_ROLE_AXIS, lab[i]);
-    ex_frame_left(x, py, px, sh);
+        mbx_ex_put(x, py + rows[i], px - EX_YLABEL_W - 1, EX_YLABEL_W - 1, MBX_ROLE_AXIS, lab[i]);
+    mbx_ex_frame_left(x, py, px, sh);
 }
 
 /* The row under the strip: the significance of each common point, its
  * stars (two-sided p < 0.05, 0.01, 0.001) coloured by the verdict, a dot
  * where A and B are not distinguishable. */
-void ex_draw_sig_row(explorer *x, const ex_xaxis *xa, int y, int px, int pw)
+void mbx_ex_draw_sig_row(explorer *x, const mbx_ex_xaxis *xa, int y, int px, int pw)
 {
     static double xs[EX_MAX_POINTS / 8], ra[EX_MAX_POINTS / 8];
-    static const ex_point *pa[EX_MAX_POINTS / 8], *pb[EX_MAX_POINTS / 8];
-    int n = ex_compare_ratios(x, xs, ra, pa, pb, (int)(sizeof xs / sizeof *xs));
+    static const mbx_ex_point *pa[EX_MAX_POINTS / 8], *pb[EX_MAX_POINTS / 8];
+    int n = mbx_ex_compare_ratios(x, xs, ra, pa, pb, (int)(sizeof xs / sizeof *xs));
     char lab[16];
     snprintf(lab, sizeof lab, "%*s", EX_YLABEL_W - 1, "signif");
-    ex_put(x, y, px - EX_YLABEL_W - 1, EX_YLABEL_W - 1, MBX_ROLE_AXIS, lab);
-    ex_frame_left(x, y, px, 1);
+    mbx_ex_put(x, y, px - EX_YLABEL_W - 1, EX_YLABEL_W - 1, MBX_ROLE_AXIS, lab);
+    mbx_ex_frame_left(x, y, px, 1);
     static unsigned char used[1024]; /* columns taken */
     if (pw > (int)sizeof used)
         pw = (int)sizeof used;
@@ -460,12 +461,12 @@ void ex_draw_sig_row(explorer *x, const ex_xaxis *xa, int y, int px, int pw)
     /* Strongest first, so a crowded row keeps the stars that matter. */
     for (int pass = 3; pass >= 0; pass--) {
         for (int i = 0; i < n; i++) {
-            const mbx_cmp_point *c = ex_compare_test(x, pa[i], pb[i]);
+            const mbx_cmp_point *c = mbx_ex_compare_test(x, pa[i], pb[i]);
             int len = c ? (int)strlen(c->stars) : 0;
             if (!c || len != pass)
                 continue;
             const char *s = len ? c->stars : x->utf8 ? "\u00b7" : ".";
-            int w = len ? len : 1, col = ex_xaxis_pixel(xa, xs[i], pw) - (w - 1) / 2;
+            int w = len ? len : 1, col = mbx_ex_xaxis_pixel(xa, xs[i], pw) - (w - 1) / 2;
             if (col < 0)
                 col = 0;
             if (col + w > pw)
@@ -478,7 +479,7 @@ void ex_draw_sig_row(explorer *x, const ex_xaxis *xa, int y, int px, int pw)
                 continue;
             for (int k = 0; k < w; k++)
                 used[col + k] = 1;
-            ex_put(x, y, px + col, w, verdict_role(c->verdict), s);
+            mbx_ex_put(x, y, px + col, w, verdict_role(c->verdict), s);
         }
     }
 }

@@ -96,7 +96,7 @@ static void format_procs(const mbx_measurement *m, char *buf, size_t len)
         k += (size_t)snprintf(buf + k, len - k, "%s%d", i ? "," : "", m->procs[i]);
 }
 
-void ex_params_init(explorer *x, const mbx_measurement *m)
+void mbx_ex_params_init(explorer *x, const mbx_measurement *m)
 {
     char a[32], b[32];
     mbx_size_format(m->sizes.v[0], a, sizeof a);
@@ -140,7 +140,7 @@ void ex_params_init(explorer *x, const mbx_measurement *m)
     snprintf(x->field[EX_F_SYNC], sizeof x->field[0], "barrier");
     snprintf(x->field[EX_F_CLOCK], sizeof x->field[0], "jk");
     snprintf(x->field[EX_F_CACHE], sizeof x->field[0], "warm");
-    ex_params_validate(x);
+    mbx_ex_params_validate(x);
 }
 
 /* The core parsers name their key ("budget: ..."); the form names its
@@ -210,7 +210,7 @@ static void check_skampi(explorer *x, mbx_measurement *m)
     x->validate = strcmp(x->field[EX_F_VALIDATE], "on") == 0;
 }
 
-void ex_params_validate(explorer *x)
+void mbx_ex_params_validate(explorer *x)
 {
     for (int i = 0; i < EX_NFIELDS; i++)
         x->ferr[i][0] = '\0';
@@ -261,13 +261,13 @@ void ex_params_validate(explorer *x)
     x->method.clock.method =
         strcmp(x->field[EX_F_CLOCK], "hca") == 0 ? MBX_CLOCKSYNC_HCA : MBX_CLOCKSYNC_JK;
     x->method.cache = strcmp(x->field[EX_F_CACHE], "cold") == 0 ? MBX_CACHE_COLD : MBX_CACHE_WARM;
-    if (ex_params_ok(x)) {
+    if (mbx_ex_params_ok(x)) {
         m.nbench = 0;
         x->meas = m;
     }
 }
 
-int ex_params_ok(const explorer *x)
+int mbx_ex_params_ok(const explorer *x)
 {
     for (int i = 0; i < EX_NFIELDS; i++)
         if (x->ferr[i][0])
@@ -292,7 +292,7 @@ static void cycle(explorer *x, int f, int dir)
     }
 }
 
-int ex_params_key(explorer *x, int key)
+int mbx_ex_params_key(explorer *x, int key)
 {
     int f = x->fcursor;
     if (x->editing) {
@@ -308,17 +308,17 @@ int ex_params_key(explorer *x, int key)
         } else {
             return 0;
         }
-        ex_params_validate(x);
+        mbx_ex_params_validate(x);
         return 1;
     }
-    switch (ex_key_action(key, EX_PARAMS)) {
+    switch (mbx_ex_key_action(key, EX_PARAMS)) {
     case EXA_UP: x->fcursor = f > 0 ? f - 1 : 0; break;
     case EXA_DOWN: x->fcursor = f + 1 < EX_NFIELDS ? f + 1 : f; break;
     case EXA_LEFT:
     case EXA_RIGHT:
         if (!fields[f].choices)
             return 0;
-        cycle(x, f, ex_key_action(key, EX_PARAMS) == EXA_RIGHT ? 1 : -1);
+        cycle(x, f, mbx_ex_key_action(key, EX_PARAMS) == EXA_RIGHT ? 1 : -1);
         break;
     case EXA_ENTER:
         if (fields[f].choices)
@@ -328,21 +328,21 @@ int ex_params_key(explorer *x, int key)
         break;
     default: return 0;
     }
-    ex_params_validate(x);
+    mbx_ex_params_validate(x);
     return 1;
 }
 
-void ex_draw_params(explorer *x, const mbx_rect *body)
+void mbx_ex_draw_params(explorer *x, const mbx_rect *body)
 {
-    ex_put(x, body->y, body->x + 1, body->w - 1, MBX_ROLE_NORMAL,
-           "Parameters (Enter edits a field or cycles a choice; checked as you type)");
+    mbx_ex_put(x, body->y, body->x + 1, body->w - 1, MBX_ROLE_NORMAL,
+               "Parameters (Enter edits a field or cycles a choice; checked as you type)");
     int y = body->y + 2;
     for (int f = 0; f < EX_NFIELDS && y < body->y + body->h; f++, y++) {
         int cur = f == x->fcursor;
         if (cur)
-            ex_fill(x, y, body->x, body->w, MBX_ROLE_CURSOR);
+            mbx_ex_fill(x, y, body->x, body->w, MBX_ROLE_CURSOR);
         int role = cur ? MBX_ROLE_CURSOR : MBX_ROLE_NORMAL;
-        ex_put(x, y, body->x + 2, 15, role, fields[f].label);
+        mbx_ex_put(x, y, body->x + 2, 15, role, fields[f].label);
         char val[96];
         if (fields[f].choices)
             snprintf(val, sizeof val, "< %s >", x->field[f]);
@@ -350,35 +350,35 @@ void ex_draw_params(explorer *x, const mbx_rect *body)
             snprintf(val, sizeof val, "%s%s", x->field[f], cur && x->editing ? "_" : "");
         /* The clock sync matters only with window sync. */
         int unused = f == EX_F_CLOCK && x->method.sync != MBX_SYNC_WINDOW;
-        ex_put(x, y, body->x + 17, 18,
-               x->ferr[f][0]    ? MBX_ROLE_ERROR
-               : unused && !cur ? MBX_ROLE_DIM
-                                : role,
-               val);
+        mbx_ex_put(x, y, body->x + 17, 18,
+                   x->ferr[f][0]    ? MBX_ROLE_ERROR
+                   : unused && !cur ? MBX_ROLE_DIM
+                                    : role,
+                   val);
         if (x->ferr[f][0]) {
-            ex_put(x, y, body->x + 36, body->w - 37, MBX_ROLE_ERROR, x->ferr[f]);
+            mbx_ex_put(x, y, body->x + 36, body->w - 37, MBX_ROLE_ERROR, x->ferr[f]);
         } else {
             char h[160];
             hint(x, f, h, sizeof h);
-            ex_put(x, y, body->x + 36, body->w - 37, cur ? MBX_ROLE_CURSOR : MBX_ROLE_DIM, h);
+            mbx_ex_put(x, y, body->x + 36, body->w - 37, cur ? MBX_ROLE_CURSOR : MBX_ROLE_DIM, h);
         }
     }
     y++;
     if (y >= body->y + body->h)
         return;
     char line[256];
-    if (ex_params_ok(x)) {
+    if (mbx_ex_params_ok(x)) {
         char a[16], b[16];
         mbx_axis_format((double)x->meas.sizes.v[0], MBX_AXIS_BYTES, 0, a, sizeof a);
         mbx_axis_format((double)x->meas.sizes.v[x->meas.sizes.n - 1], MBX_AXIS_BYTES, 0, b,
                         sizeof b);
-        int k = snprintf(line, sizeof line,
-                         "%zu sizes from %s to %s, %d benchmark%s, %d process count%s",
-                         x->meas.sizes.n, a, b, ex_picker_count(x),
-                         ex_picker_count(x) == 1 ? "" : "s", x->nprocs, x->nprocs == 1 ? "" : "s");
+        int k = snprintf(
+            line, sizeof line, "%zu sizes from %s to %s, %d benchmark%s, %d process count%s",
+            x->meas.sizes.n, a, b, mbx_ex_picker_count(x), mbx_ex_picker_count(x) == 1 ? "" : "s",
+            x->nprocs, x->nprocs == 1 ? "" : "s");
         if (x->meas.nparam > 1 && k > 0 && (size_t)k < sizeof line)
             snprintf(line + k, sizeof line - (size_t)k, ", %zu param values", x->meas.nparam);
-        ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_OK, line);
+        mbx_ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_OK, line);
         if (++y >= body->y + body->h)
             return;
         if (x->meas.refine > 0 && x->meas.budget > 0)
@@ -387,10 +387,10 @@ void ex_draw_params(explorer *x, const mbx_rect *body)
                      x->procs_range ? "over size and P" : "over size");
         else
             snprintf(line, sizeof line, "no refinement: the grid only");
-        ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_DIM, line);
+        mbx_ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_DIM, line);
         if (++y < body->y + body->h)
-            ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_DIM,
-                   "a point on P processes runs on ranks 0..P-1 of the job");
+            mbx_ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_DIM,
+                       "a point on P processes runs on ranks 0..P-1 of the job");
         if (++y < body->y + body->h) {
             if (x->be->nranks > 1)
                 snprintf(line, sizeof line,
@@ -399,7 +399,7 @@ void ex_draw_params(explorer *x, const mbx_rect *body)
                          x->be->nranks - 1, EX_PROBE_ROUNDS);
             else
                 snprintf(line, sizeof line, "monitor: off (one rank: no ping-pong to probe with)");
-            ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_DIM, line);
+            mbx_ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_DIM, line);
         }
     } else {
         /* The whole message of the field under the cursor (or the first in
@@ -414,10 +414,10 @@ void ex_draw_params(explorer *x, const mbx_rect *body)
                      more == 1 ? "" : "s");
         else
             snprintf(line, sizeof line, "%s", x->ferr[f]);
-        ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_ERROR, line);
+        mbx_ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_ERROR, line);
     }
     /* Why the last run did not start (root, pair or memory against the
      * selection), or anything else the loop had to say. */
     if (x->msg[0] && y + 2 < body->y + body->h)
-        ex_put(x, y + 2, body->x + 2, body->w - 3, x->msg_role, x->msg);
+        mbx_ex_put(x, y + 2, body->x + 2, body->w - 3, x->msg_role, x->msg);
 }

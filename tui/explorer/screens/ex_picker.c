@@ -58,7 +58,7 @@ static int visible_rows(const explorer *x, row *out, int max)
     return n;
 }
 
-int ex_picker_count(const explorer *x)
+int mbx_ex_picker_count(const explorer *x)
 {
     int n = 0;
     for (size_t i = 0; i < mbx_bench_count() && i < EX_MAX_BENCH; i++)
@@ -92,7 +92,7 @@ static int pattern_state(const explorer *x, int p)
     return all ? 2 : any ? 1 : 0;
 }
 
-int ex_picker_key(explorer *x, int key)
+int mbx_ex_picker_key(explorer *x, int key)
 {
     row rows[EX_MAX_BENCH + MAX_PATTERNS];
     if (x->filtering) {
@@ -116,7 +116,7 @@ int ex_picker_key(explorer *x, int key)
         return 1;
     }
     int n = visible_rows(x, rows, (int)(sizeof rows / sizeof *rows));
-    ex_action a = ex_key_action(key, EX_PICKER);
+    mbx_ex_action a = mbx_ex_key_action(key, EX_PICKER);
     const row *cur = n > 0 && x->pcursor < n ? &rows[x->pcursor] : NULL;
     int page = x->rows - 6 > 1 ? x->rows - 6 : 1; /* the list's height: a page */
     switch (a) {
@@ -169,7 +169,7 @@ int ex_picker_key(explorer *x, int key)
     return 1;
 }
 
-void ex_draw_picker(explorer *x, const mbx_rect *body)
+void mbx_ex_draw_picker(explorer *x, const mbx_rect *body)
 {
     row rows[EX_MAX_BENCH + MAX_PATTERNS];
     int n = visible_rows(x, rows, (int)(sizeof rows / sizeof *rows));
@@ -182,16 +182,16 @@ void ex_draw_picker(explorer *x, const mbx_rect *body)
     int twice = 0;
     for (size_t i = 0; i < mbx_bench_count() && i < EX_MAX_BENCH; i++)
         twice += x->sel[i] == 2;
-    int k = snprintf(head, sizeof head, "Benchmarks: %d selected of %zu", ex_picker_count(x),
+    int k = snprintf(head, sizeof head, "Benchmarks: %d selected of %zu", mbx_ex_picker_count(x),
                      mbx_bench_count());
     if (twice)
         snprintf(head + k, sizeof head - (size_t)k, " (%d twice)", twice);
-    ex_put(x, body->y, body->x + 1, body->w - 1, MBX_ROLE_NORMAL, head);
+    mbx_ex_put(x, body->y, body->x + 1, body->w - 1, MBX_ROLE_NORMAL, head);
     char filt[80];
     if (x->filtering || x->filter[0]) {
         snprintf(filt, sizeof filt, "filter: %s%s", x->filter, x->filtering ? "_" : "");
-        ex_put(x, body->y, body->x + 40, body->w - 40,
-               x->filtering ? MBX_ROLE_CURSOR : MBX_ROLE_DIM, filt);
+        mbx_ex_put(x, body->y, body->x + 40, body->w - 40,
+                   x->filtering ? MBX_ROLE_CURSOR : MBX_ROLE_DIM, filt);
     }
     int list_h = body->h - 3;
     if (list_h < 1)
@@ -230,11 +230,11 @@ void ex_draw_picker(explorer *x, const mbx_rect *body)
                      namew, b->name, b->min_procs, b->summary);
         }
         if (sel)
-            ex_fill(x, y, body->x, body->w, MBX_ROLE_CURSOR);
+            mbx_ex_fill(x, y, body->x, body->w, MBX_ROLE_CURSOR);
         int role = sel                                   ? MBX_ROLE_CURSOR
                    : (r->bench >= 0 && x->sel[r->bench]) ? MBX_ROLE_SELECTED
                                                          : MBX_ROLE_NORMAL;
-        ex_put(x, y, body->x + 1, body->w - 3, role, line);
+        mbx_ex_put(x, y, body->x + 1, body->w - 3, role, line);
     }
     /* A scroll bar in the last column when the list is longer than the
      * screen, and where the list stands. */
@@ -244,22 +244,22 @@ void ex_draw_picker(explorer *x, const mbx_rect *body)
             thumb = 1;
         for (int i = 0; i < list_h; i++) {
             int on = i >= pos && i < pos + thumb;
-            ex_put(x, body->y + 2 + i, body->x + body->w - 1, 1,
-                   on ? MBX_ROLE_SELECTED : MBX_ROLE_DIM,
-                   on ? (x->utf8 ? "\u2588" : "#") : (x->utf8 ? "\u2502" : "|"));
+            mbx_ex_put(x, body->y + 2 + i, body->x + body->w - 1, 1,
+                       on ? MBX_ROLE_SELECTED : MBX_ROLE_DIM,
+                       on ? (x->utf8 ? "\u2588" : "#") : (x->utf8 ? "\u2502" : "|"));
         }
         char where[64];
         snprintf(where, sizeof where, "rows %d-%d of %d", x->ptop + 1,
                  x->ptop + list_h < n ? x->ptop + list_h : n, n);
-        ex_put(x, body->y + 1, body->x + body->w - (int)strlen(where) - 1, (int)strlen(where),
-               MBX_ROLE_DIM, where);
+        mbx_ex_put(x, body->y + 1, body->x + body->w - (int)strlen(where) - 1, (int)strlen(where),
+                   MBX_ROLE_DIM, where);
     }
     if (sticky) {
         char head[64];
         snprintf(head, sizeof head, "%s (continued)", pn[top->pattern]);
-        ex_put(x, body->y + 1, body->x + 2, (int)strlen(head), MBX_ROLE_DIM, head);
+        mbx_ex_put(x, body->y + 1, body->x + 2, (int)strlen(head), MBX_ROLE_DIM, head);
     }
     if (n == 0)
-        ex_put(x, body->y + 2, body->x + 2, body->w - 2, MBX_ROLE_DIM,
-               "no benchmark matches the filter (Esc clears it)");
+        mbx_ex_put(x, body->y + 2, body->x + 2, body->w - 2, MBX_ROLE_DIM,
+                   "no benchmark matches the filter (Esc clears it)");
 }

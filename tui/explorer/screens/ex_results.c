@@ -92,7 +92,7 @@ static const char *col_name(const explorer *x, int c)
     return col_names[c];
 }
 
-static double sort_key(const ex_point *p, int col)
+static double sort_key(const mbx_ex_point *p, int col)
 {
     switch (col) {
     case C_PROCS: return p->procs;
@@ -118,7 +118,7 @@ static double sort_key(const ex_point *p, int col)
 
 static int cmp_rows(const void *a, const void *b)
 {
-    const ex_point *p = *(const ex_point *const *)a, *q = *(const ex_point *const *)b;
+    const mbx_ex_point *p = *(const mbx_ex_point *const *)a, *q = *(const mbx_ex_point *const *)b;
     int c = 0, col = sort_ctx->sort_col;
     if (col == C_BENCH || col == C_RANKS) {
         c = col == C_BENCH ? strcmp(p->r.benchmark, q->r.benchmark)
@@ -144,7 +144,7 @@ static int cmp_rows(const void *a, const void *b)
 }
 
 /* Done points in display order; returns how many. */
-static size_t sorted_rows(explorer *x, const ex_point **out)
+static size_t sorted_rows(explorer *x, const mbx_ex_point **out)
 {
     size_t n = 0;
     for (size_t i = 0; i < x->npts; i++)
@@ -155,10 +155,10 @@ static size_t sorted_rows(explorer *x, const ex_point **out)
     return n;
 }
 
-int ex_results_key(explorer *x, int key)
+int mbx_ex_results_key(explorer *x, int key)
 {
     size_t n = x->ndone;
-    switch (ex_key_action(key, EX_RESULTS)) {
+    switch (mbx_ex_key_action(key, EX_RESULTS)) {
     case EXA_UP: x->rcursor = x->rcursor > 0 ? x->rcursor - 1 : 0; break;
     case EXA_DOWN: x->rcursor = (size_t)x->rcursor + 1 < n ? x->rcursor + 1 : x->rcursor; break;
     case EXA_PGUP: x->rcursor = x->rcursor > 10 ? x->rcursor - 10 : 0; break;
@@ -178,7 +178,7 @@ int ex_results_key(explorer *x, int key)
     return 1;
 }
 
-static void cell_text(const explorer *x, const ex_point *p, int c, char *buf, size_t len)
+static void cell_text(const explorer *x, const mbx_ex_point *p, int c, char *buf, size_t len)
 {
     const mbx_result *r = &p->r;
     char a[16], b[16];
@@ -255,9 +255,9 @@ static void cell_text(const explorer *x, const ex_point *p, int c, char *buf, si
     }
 }
 
-void ex_draw_results(explorer *x, const mbx_rect *body)
+void mbx_ex_draw_results(explorer *x, const mbx_rect *body)
 {
-    const ex_point **rows = malloc((x->npts ? x->npts : 1) * sizeof *rows);
+    const mbx_ex_point **rows = malloc((x->npts ? x->npts : 1) * sizeof *rows);
     if (!rows)
         return;
     if (!applies(x, x->sort_col))
@@ -272,7 +272,7 @@ void ex_draw_results(explorer *x, const mbx_rect *body)
     }
     /* A run over several process counts: P is part of the point, so it
      * goes beside the size (and names get shorter on narrow screens). */
-    if (ex_run_nprocs(x) > 1) {
+    if (mbx_ex_run_nprocs(x) > 1) {
         for (int c = C_PROCS; c > C_BYTES + 1; c--)
             order[c] = order[c - 1];
         order[C_BYTES + 1] = C_PROCS;
@@ -292,7 +292,7 @@ void ex_draw_results(explorer *x, const mbx_rect *body)
              : n         ? ", not exported (e exports)"
                          : "",
              col_name(x, x->sort_col), x->sort_desc ? ", descending" : "");
-    ex_put(x, body->y, body->x + 1, body->w - 1, MBX_ROLE_NORMAL, head);
+    mbx_ex_put(x, body->y, body->x + 1, body->w - 1, MBX_ROLE_NORMAL, head);
     /* How the points were taken, and what the monitor saw. */
     if (n) {
         const mbx_result *r0 = &rows[0]->r;
@@ -309,15 +309,15 @@ void ex_draw_results(explorer *x, const mbx_rect *body)
         snprintf(line, sizeof line, "%s sync%s%s%s, %s cache; %s", mbx_sync_name(r0->sync),
                  r0->clock_sync ? " (" : "", r0->clock_sync ? r0->clock_sync : "",
                  r0->clock_sync ? " clock)" : "", mbx_cache_name(r0->cache), mon);
-        ex_put(x, body->y + 1, body->x + 1, body->w - 1, MBX_ROLE_DIM, line);
+        mbx_ex_put(x, body->y + 1, body->x + 1, body->w - 1, MBX_ROLE_DIM, line);
     }
     int col = body->x + 1, y = body->y + 2;
     for (int k = 0; k < C_COUNT && col < body->x + body->w; k++) {
         int c = order[k];
         if (!show[c])
             continue;
-        ex_put(x, y, col, w[c], c == x->sort_col ? MBX_ROLE_SELECTED : MBX_ROLE_AXIS,
-               col_name(x, c));
+        mbx_ex_put(x, y, col, w[c], c == x->sort_col ? MBX_ROLE_SELECTED : MBX_ROLE_AXIS,
+                   col_name(x, c));
         col += w[c] + 1;
     }
     int list_h = body->h - 3;
@@ -328,10 +328,10 @@ void ex_draw_results(explorer *x, const mbx_rect *body)
     if (x->rcursor >= x->rtop + list_h)
         x->rtop = x->rcursor - list_h + 1;
     for (int i = 0; i < list_h && (size_t)(x->rtop + i) < n; i++) {
-        const ex_point *p = rows[x->rtop + i];
+        const mbx_ex_point *p = rows[x->rtop + i];
         int yy = y + 1 + i, cur = x->rtop + i == x->rcursor;
         if (cur)
-            ex_fill(x, yy, body->x, body->w, MBX_ROLE_CURSOR);
+            mbx_ex_fill(x, yy, body->x, body->w, MBX_ROLE_CURSOR);
         col = body->x + 1;
         for (int k = 0; k < C_COUNT && col < body->x + body->w; k++) {
             int c = order[k];
@@ -347,16 +347,16 @@ void ex_draw_results(explorer *x, const mbx_rect *body)
                            : MBX_ROLE_ERROR;
             if ((c == C_AGAIN || c == C_PROBE) && !cur && p->r.remeasured)
                 role = MBX_ROLE_WARNING;
-            ex_put(x, yy, col, w[c], role, t);
+            mbx_ex_put(x, yy, col, w[c], role, t);
             col += w[c] + 1;
         }
     }
     if (n == 0)
-        ex_put(x, y + 1, body->x + 2, body->w - 2, MBX_ROLE_DIM, "no results yet");
+        mbx_ex_put(x, y + 1, body->x + 2, body->w - 2, MBX_ROLE_DIM, "no results yet");
     free(rows);
 }
 
-void ex_points_free(explorer *x)
+void mbx_ex_points_free(explorer *x)
 {
     for (size_t i = 0; x->pts && i < x->npts; i++) {
         free(x->pts[i].obs);
@@ -375,7 +375,7 @@ static int write_obs(explorer *x, const char *path)
     mbx_csv_writer *w = NULL;
     int rc = mbx_csv_writer_open(path, mbx_obs_columns, MBX_OBS_NCOLS, &w);
     for (size_t i = 0; rc >= 0 && i < x->npts; i++) {
-        const ex_point *p = &x->pts[i];
+        const mbx_ex_point *p = &x->pts[i];
         const mbx_result *r = &p->r;
         if (p->state != EX_DONE)
             continue;
@@ -404,7 +404,7 @@ static int write_obs(explorer *x, const char *path)
     return rc;
 }
 
-int ex_export(explorer *x, const char *path, char *msg, size_t msglen)
+int mbx_ex_export(explorer *x, const char *path, char *msg, size_t msglen)
 {
     /* The same claim as every -o (mbx/output.h): not while a run writes
      * there, never a device or FIFO. The user has already agreed to write
@@ -478,7 +478,7 @@ int ex_export(explorer *x, const char *path, char *msg, size_t msglen)
     return rc < 0 ? rc : 0;
 }
 
-int ex_write_report(explorer *x, const char *dir, char *msg, size_t msglen)
+int mbx_ex_write_report(explorer *x, const char *dir, char *msg, size_t msglen)
 {
     char path[PATH_MAX], out[PATH_MAX], m[400];
     if (snprintf(path, sizeof path, "%s/results.csv", dir) >= (int)sizeof path ||
@@ -490,7 +490,7 @@ int ex_write_report(explorer *x, const char *dir, char *msg, size_t msglen)
         snprintf(msg, msglen, "report: cannot create %.200s: %s", dir, strerror(errno));
         return -1;
     }
-    if (ex_export(x, path, m, sizeof m) != 0) {
+    if (mbx_ex_export(x, path, m, sizeof m) != 0) {
         snprintf(msg, msglen, "report: %s", m);
         return -1;
     }

@@ -21,7 +21,7 @@
 
 static const char markers[MBX_NSERIES] = {'o', '+', 'x', '*', '#', '@', '%', '&'};
 
-double ex_point_y(const explorer *x, const ex_point *p)
+double mbx_ex_point_y(const explorer *x, const mbx_ex_point *p)
 {
     if (!EX_HAS_VALUE(p))
         return NAN;
@@ -32,7 +32,7 @@ double ex_point_y(const explorer *x, const ex_point *p)
 
 /* The plain benchmark's median next to an accurate point, as plotted
  * (time, or bandwidth over it); NAN when there is none. */
-static double plain_y(const explorer *x, const ex_point *p)
+static double plain_y(const explorer *x, const mbx_ex_point *p)
 {
     if (!EX_HAS_VALUE(p) || !isfinite(p->r.plain))
         return NAN;
@@ -57,9 +57,9 @@ static int owner_role(int owner)
 /* ---- the x axis: log bytes, or process counts (linear over a short
  * range, log over a long one) ---- */
 
-ex_xaxis ex_xaxis_fit(int dim, double lo, double hi)
+mbx_ex_xaxis mbx_ex_xaxis_fit(int dim, double lo, double hi)
 {
-    ex_xaxis a;
+    mbx_ex_xaxis a;
     memset(&a, 0, sizeof a);
     if (dim != EX_DIM_SIZE && hi - lo <= 128) {
         a.lin = 1;
@@ -71,14 +71,14 @@ ex_xaxis ex_xaxis_fit(int dim, double lo, double hi)
     return a;
 }
 
-int ex_xaxis_pixel(const ex_xaxis *a, double v, int pixels)
+int mbx_ex_xaxis_pixel(const mbx_ex_xaxis *a, double v, int pixels)
 {
     if (!a->lin)
         return mbx_scale_pixel(&a->s, v, pixels, 0);
     return (int)lround((v - a->lo) / (a->hi - a->lo) * (pixels - 1));
 }
 
-static void xticks(const ex_xaxis *a, int max, int utf8, mbx_ticks *t)
+static void xticks(const mbx_ex_xaxis *a, int max, int utf8, mbx_ticks *t)
 {
     if (!a->lin) {
         mbx_axis_ticks(&a->s, MBX_AXIS_BYTES, max, utf8, t);
@@ -103,7 +103,7 @@ static void xticks(const ex_xaxis *a, int max, int utf8, mbx_ticks *t)
 /* ---- the view: which curves, in which order ---- */
 
 typedef struct view {
-    ex_series ser[EX_MAX_SERIES];
+    mbx_ex_series ser[EX_MAX_SERIES];
     char names[EX_MAX_SERIES][48];
     int nser;
     int draw[EX_MAX_SERIES]; /* drawn: all, or the two compared */
@@ -112,32 +112,32 @@ typedef struct view {
     int any_shift; /* some point was measured again or is SHIFTED */
     int any_plain; /* some drawn point has a plain companion value */
     int any_open;  /* some point has passes but is not final yet */
-    ex_xaxis xa;
+    mbx_ex_xaxis xa;
     int pw, ph, px, py, dw, dh;
 } view;
 
-static int in_series(const ex_point *p, const ex_series *s)
+static int in_series(const mbx_ex_point *p, const mbx_ex_series *s)
 {
-    ex_series t;
-    return ex_series_of(p, s->dim, &t) && ex_series_eq(&t, s);
+    mbx_ex_series t;
+    return mbx_ex_series_of(p, s->dim, &t) && mbx_ex_series_eq(&t, s);
 }
 
 static void build_view(explorer *x, view *v)
 {
-    v->nser = ex_series_list(x, x->xdim, v->ser, EX_MAX_SERIES);
-    ex_series_names(x, v->ser, v->nser, v->names);
+    v->nser = mbx_ex_series_list(x, x->xdim, v->ser, EX_MAX_SERIES);
+    mbx_ex_series_names(x, v->ser, v->nser, v->names);
     v->cmp_idx[0] = v->cmp_idx[1] = -1;
     for (int s = 0; s < v->nser; s++) {
         v->draw[s] = !x->cmp;
         for (int k = 0; k < 2 && x->cmp; k++)
-            if (ex_series_eq(&v->ser[s], &x->cmp_s[k])) {
+            if (mbx_ex_series_eq(&v->ser[s], &x->cmp_s[k])) {
                 v->cmp_idx[k] = s;
                 v->draw[s] = 1;
             }
     }
     v->any_refined = v->any_shift = v->any_plain = v->any_open = 0;
     for (size_t i = 0; i < x->npts; i++) {
-        const ex_point *p = &x->pts[i];
+        const mbx_ex_point *p = &x->pts[i];
         if (p->origin != EX_GRID && EX_HAS_VALUE(p))
             v->any_refined = 1;
         if (p->state == EX_RUNNING && p->passes > 0)
@@ -149,7 +149,7 @@ static void build_view(explorer *x, view *v)
     }
 }
 
-static int drawn(const view *v, const explorer *x, const ex_point *p)
+static int drawn(const view *v, const explorer *x, const mbx_ex_point *p)
 {
     for (int s = 0; s < v->nser; s++)
         if (v->draw[s] && in_series(p, &v->ser[s]))
@@ -160,7 +160,7 @@ static int drawn(const view *v, const explorer *x, const ex_point *p)
 
 /* ---- the plot ---- */
 
-void ex_draw_canvas(explorer *x, mbx_canvas *cv, int py, int px)
+void mbx_ex_draw_canvas(explorer *x, mbx_canvas *cv, int py, int px)
 {
     int pw = mbx_canvas_cols(cv), ph = mbx_canvas_rows(cv);
     for (int row = 0; row < ph; row++)
@@ -169,25 +169,25 @@ void ex_draw_canvas(explorer *x, mbx_canvas *cv, int py, int px)
             int owner;
             mbx_canvas_cell(cv, col, row, cell, &owner);
             if (owner > 0)
-                ex_put(x, py + row, px + col, 1, owner_role(owner), cell);
+                mbx_ex_put(x, py + row, px + col, 1, owner_role(owner), cell);
         }
 }
 
 static void draw_curves(explorer *x, view *v, mbx_canvas *cv, const mbx_scale *ys)
 {
-    static const ex_point *pts[EX_MAX_POINTS];
+    static const mbx_ex_point *pts[EX_MAX_POINTS];
     int dw = mbx_canvas_dot_width(cv), dh = mbx_canvas_dot_height(cv);
     for (int s = 0; s < v->nser; s++) {
         if (!v->draw[s])
             continue;
         int owner = s % MBX_NSERIES + 1, lastx = -1, lasty = -1;
-        size_t n = ex_series_points(x, &v->ser[s], pts, EX_MAX_POINTS);
+        size_t n = mbx_ex_series_points(x, &v->ser[s], pts, EX_MAX_POINTS);
         /* Points are in measuring order; a curve is drawn in x order. */
         for (size_t i = 0; i < n; i++) {
-            double y = ex_point_y(x, pts[i]);
+            double y = mbx_ex_point_y(x, pts[i]);
             if (!(y > 0) || !isfinite(y))
                 continue;
-            int dx = ex_xaxis_pixel(&v->xa, ex_point_x(pts[i], x->xdim), dw);
+            int dx = mbx_ex_xaxis_pixel(&v->xa, mbx_ex_point_x(pts[i], x->xdim), dw);
             int dy = mbx_scale_pixel(ys, y, dh, 1);
             if (lastx >= 0)
                 mbx_canvas_line(cv, lastx, lasty, dx, dy, owner);
@@ -198,7 +198,7 @@ static void draw_curves(explorer *x, view *v, mbx_canvas *cv, const mbx_scale *y
         for (size_t i = 0; i < n; i++) {
             double y = plain_y(x, pts[i]);
             if (y > 0 && isfinite(y))
-                mbx_canvas_mark(cv, ex_xaxis_pixel(&v->xa, ex_point_x(pts[i], x->xdim), dw),
+                mbx_canvas_mark(cv, mbx_ex_xaxis_pixel(&v->xa, mbx_ex_point_x(pts[i], x->xdim), dw),
                                 mbx_scale_pixel(ys, y, dh, 1), PLAIN_MARK, owner);
         }
         /* Markers after lines so they stay visible. Where two share a
@@ -208,17 +208,17 @@ static void draw_curves(explorer *x, view *v, mbx_canvas *cv, const mbx_scale *y
          * wins. */
         for (int pass = 0; pass < 5; pass++)
             for (size_t i = 0; i < n; i++) {
-                const ex_point *p = pts[i];
-                double y = ex_point_y(x, p);
+                const mbx_ex_point *p = pts[i];
+                double y = mbx_ex_point_y(x, p);
                 if (!(y > 0) || !isfinite(y))
                     continue;
                 if (p->state != EX_DONE) {
                     if (pass == 0)
-                        mbx_canvas_mark(cv, ex_xaxis_pixel(&v->xa, ex_point_x(p, x->xdim), dw),
-                                        mbx_scale_pixel(ys, y, dh, 1),
-                                        p->origin != EX_GRID ? REFINED_MARK
-                                                             : markers[s % MBX_NSERIES],
-                                        EX_OWNER_PENDING);
+                        mbx_canvas_mark(
+                            cv, mbx_ex_xaxis_pixel(&v->xa, mbx_ex_point_x(p, x->xdim), dw),
+                            mbx_scale_pixel(ys, y, dh, 1),
+                            p->origin != EX_GRID ? REFINED_MARK : markers[s % MBX_NSERIES],
+                            EX_OWNER_PENDING);
                     continue;
                 }
                 int st = p->r.status != MBX_POINT_SETTLED, rf = p->origin != EX_GRID;
@@ -231,17 +231,17 @@ static void draw_curves(explorer *x, view *v, mbx_canvas *cv, const mbx_scale *y
                          : ag                                  ? AGAIN_MARK
                          : rf                                  ? REFINED_MARK
                                                                : markers[s % MBX_NSERIES];
-                mbx_canvas_mark(cv, ex_xaxis_pixel(&v->xa, ex_point_x(p, x->xdim), dw),
+                mbx_canvas_mark(cv, mbx_ex_xaxis_pixel(&v->xa, mbx_ex_point_x(p, x->xdim), dw),
                                 mbx_scale_pixel(ys, y, dh, 1), m, owner);
             }
     }
 }
 
-void ex_frame_left(explorer *x, int py, int px, int rows)
+void mbx_ex_frame_left(explorer *x, int py, int px, int rows)
 {
     const char *vbar = x->utf8 ? "\u2502" : "|";
     for (int row = 0; row < rows; row++)
-        ex_put(x, py + row, px - 1, 1, MBX_ROLE_AXIS, vbar);
+        mbx_ex_put(x, py + row, px - 1, 1, MBX_ROLE_AXIS, vbar);
 }
 
 static void y_labels(explorer *x, const mbx_scale *ys, mbx_axis_kind yk, int py, int x0, int ph)
@@ -252,27 +252,27 @@ static void y_labels(explorer *x, const mbx_scale *ys, mbx_axis_kind yk, int py,
         int row = mbx_scale_pixel(ys, t.value[i], ph, 1);
         char lab[16];
         snprintf(lab, sizeof lab, "%*s", EX_YLABEL_W - 1, t.label[i]);
-        ex_put(x, py + row, x0, EX_YLABEL_W - 1, MBX_ROLE_AXIS, lab);
+        mbx_ex_put(x, py + row, x0, EX_YLABEL_W - 1, MBX_ROLE_AXIS, lab);
     }
 }
 
 static void x_axis(explorer *x, const view *v, const mbx_rect *r, int y)
 {
     const char *hbar = x->utf8 ? "\u2500" : "-", *corner = x->utf8 ? "\u2514" : "+";
-    ex_put(x, y, v->px - 1, 1, MBX_ROLE_AXIS, corner);
+    mbx_ex_put(x, y, v->px - 1, 1, MBX_ROLE_AXIS, corner);
     for (int col = 0; col < v->pw; col++)
-        ex_put(x, y, v->px + col, 1, MBX_ROLE_AXIS, hbar);
+        mbx_ex_put(x, y, v->px + col, 1, MBX_ROLE_AXIS, hbar);
     mbx_ticks t;
     xticks(&v->xa, v->pw / 7 + 1, x->utf8, &t);
     int next_free = 0;
     for (int i = 0; i < t.n; i++) {
-        int col = ex_xaxis_pixel(&v->xa, t.value[i], v->pw);
+        int col = mbx_ex_xaxis_pixel(&v->xa, t.value[i], v->pw);
         int len = (int)strlen(t.label[i]), start = v->px + col - len / 2;
         if (start + len > r->x + r->w) /* the last tick's label ends at the edge */
             start = r->x + r->w - len;
         if (start < next_free)
             continue;
-        ex_put(x, y + 1, start, len, MBX_ROLE_AXIS, t.label[i]);
+        mbx_ex_put(x, y + 1, start, len, MBX_ROLE_AXIS, t.label[i]);
         next_free = start + len + 1;
     }
 }
@@ -287,10 +287,10 @@ static void draw_plot(explorer *x, const mbx_rect *r, view *v)
     else if (x->xdim == EX_DIM_PROCS)
         snprintf(title, sizeof title, "%s vs processes P: ranks 0..P-1 (x: next axis)", what);
     else
-        snprintf(title, sizeof title, "%s vs %s (x: next axis)", what, ex_param_axis_name(x));
+        snprintf(title, sizeof title, "%s vs %s (x: next axis)", what, mbx_ex_param_axis_name(x));
     if ((int)strlen(title) > r->w - 2) /* the keys are in the footer too */
         *strrchr(title, '(') = '\0';
-    ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, title);
+    mbx_ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, title);
     int sh = 0, mon = x->be->nranks > 1 && x->be->probe;
     if (x->cmp) {
         sh = r->h / 4;
@@ -307,13 +307,13 @@ static void draw_plot(explorer *x, const mbx_rect *r, view *v)
 
     double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
     for (size_t i = 0; i < x->npts; i++) {
-        const ex_point *p = &x->pts[i];
-        double px = ex_point_x(p, x->xdim);
+        const mbx_ex_point *p = &x->pts[i];
+        double px = mbx_ex_point_x(p, x->xdim);
         if (!drawn(v, x, p) || !(px > 0))
             continue;
         xmin = fmin(xmin, px);
         xmax = fmax(xmax, px);
-        double y = ex_point_y(x, p), yp = plain_y(x, p);
+        double y = mbx_ex_point_y(x, p), yp = plain_y(x, p);
         if (y > 0 && isfinite(y)) {
             ymin = fmin(ymin, y);
             ymax = fmax(ymax, y);
@@ -327,7 +327,7 @@ static void draw_plot(explorer *x, const mbx_rect *r, view *v)
         xmin = 1, xmax = x->xdim == EX_DIM_SIZE ? 1024 : 2;
     if (!(ymax > 0))
         ymin = yk == MBX_AXIS_MBPS ? 1 : 1e-6, ymax = ymin * 10;
-    v->xa = ex_xaxis_fit(x->xdim, xmin, xmax);
+    v->xa = mbx_ex_xaxis_fit(x->xdim, xmin, xmax);
     mbx_scale ys = mbx_scale_fit(ymin, ymax, yk);
 
     mbx_canvas *cv = mbx_canvas_new(v->pw, v->ph, x->glyphs);
@@ -336,9 +336,9 @@ static void draw_plot(explorer *x, const mbx_rect *r, view *v)
     v->dw = mbx_canvas_dot_width(cv);
     v->dh = mbx_canvas_dot_height(cv);
     draw_curves(x, v, cv, &ys);
-    ex_draw_canvas(x, cv, v->py, v->px);
+    mbx_ex_draw_canvas(x, cv, v->py, v->px);
     mbx_canvas_free(cv);
-    ex_frame_left(x, v->py, v->px, v->ph);
+    mbx_ex_frame_left(x, v->py, v->px, v->ph);
     y_labels(x, &ys, yk, v->py, r->x, v->ph);
     int below = v->py + v->ph;
     if (sh) {
@@ -350,15 +350,16 @@ static void draw_plot(explorer *x, const mbx_rect *r, view *v)
         if ((int)strlen(head) > room)
             snprintf(head, sizeof head, "A/B: %s / %s", a >= 0 ? v->names[a] : "?",
                      b >= 0 ? v->names[b] : "?");
-        ex_put(x, below, v->px - 1, r->x + r->w - v->px, MBX_ROLE_AXIS, x->utf8 ? "\u251c" : "+");
-        ex_put(x, below, v->px + 1, r->x + r->w - v->px - 1, MBX_ROLE_DIM, head);
-        ex_draw_ratio_strip(x, &v->xa, below + 1, v->px, v->pw, sh);
-        ex_draw_sig_row(x, &v->xa, below + 1 + sh, v->px, v->pw);
+        mbx_ex_put(x, below, v->px - 1, r->x + r->w - v->px, MBX_ROLE_AXIS,
+                   x->utf8 ? "\u251c" : "+");
+        mbx_ex_put(x, below, v->px + 1, r->x + r->w - v->px - 1, MBX_ROLE_DIM, head);
+        mbx_ex_draw_ratio_strip(x, &v->xa, below + 1, v->px, v->pw, sh);
+        mbx_ex_draw_sig_row(x, &v->xa, below + 1 + sh, v->px, v->pw);
         below += 2 + sh;
     }
     x_axis(x, v, r, below);
     if (mon)
-        ex_draw_monitor(x, r->y + r->h - 1, r->x, r->w - 1);
+        mbx_ex_draw_monitor(x, r->y + r->h - 1, r->x, r->w - 1);
 }
 
 /* ---- the monitor's strip ---- */
@@ -373,18 +374,18 @@ static int cmp_double(const void *a, const void *b)
  * bin of probes once there are more than cells), on a log scale; the
  * first cell of every level after a shift is drawn as a warning. Then the
  * last probe, the levels and the shifts. */
-void ex_draw_monitor(explorer *x, int y, int x0, int w)
+void mbx_ex_draw_monitor(explorer *x, int y, int x0, int w)
 {
     mbx_monitor *m = &x->mon;
     char lab[16];
     snprintf(lab, sizeof lab, "%*s", EX_YLABEL_W - 1, "probe");
-    ex_put(x, y, x0, EX_YLABEL_W - 1, MBX_ROLE_AXIS, lab);
+    mbx_ex_put(x, y, x0, EX_YLABEL_W - 1, MBX_ROLE_AXIS, lab);
     int sx = x0 + EX_YLABEL_W + 1, room = x0 + w - sx;
     char text[128];
     if (m->n == 0 || !m->peer) {
         snprintf(text, sizeof text, "1-byte ping-pong of ranks 0 and %d between points, drawn here",
                  x->be->nranks - 1);
-        ex_put(x, y, sx, room, MBX_ROLE_DIM, text);
+        mbx_ex_put(x, y, sx, room, MBX_ROLE_DIM, text);
         return;
     }
     const mbx_levels *lv = mbx_monitor_levels(m);
@@ -436,19 +437,19 @@ void ex_draw_monitor(explorer *x, int y, int x0, int w)
         for (size_t s = 1; lv && s < lv->nseg; s++)
             shift |= lv->seg[s].begin >= b0 && lv->seg[s].begin < b1;
         char a[2] = {ascii[g], '\0'};
-        ex_put(x, y, sx + c, 1, shift ? MBX_ROLE_WARNING : MBX_ROLE_NORMAL,
-               x->utf8 && x->glyphs != MBX_GLYPHS_ASCII ? blocks[g] : a);
+        mbx_ex_put(x, y, sx + c, 1, shift ? MBX_ROLE_WARNING : MBX_ROLE_NORMAL,
+                   x->utf8 && x->glyphs != MBX_GLYPHS_ASCII ? blocks[g] : a);
     }
     free(bin);
-    ex_put(x, y, sx + used, room - used, MBX_ROLE_DIM, text);
+    mbx_ex_put(x, y, sx + used, room - used, MBX_ROLE_DIM, text);
 }
 
 /* ---- the side column ---- */
 
 static void draw_legend(explorer *x, const mbx_rect *r, const view *v)
 {
-    ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL,
-           x->cmp ? "compared (v ends, = ratios)" : "series");
+    mbx_ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL,
+               x->cmp ? "compared (v ends, = ratios)" : "series");
     int rows = r->h - 1 - v->any_refined - v->any_shift - v->any_plain - v->any_open, line = 0;
     for (int s = 0; s < v->nser && line < rows; s++) {
         if (!v->draw[s])
@@ -460,7 +461,7 @@ static void draw_legend(explorer *x, const mbx_rect *r, const view *v)
             if (left > 1) {
                 char more[32];
                 snprintf(more, sizeof more, "  +%d more", left);
-                ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_DIM, more);
+                mbx_ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_DIM, more);
                 line++;
                 break;
             }
@@ -469,11 +470,11 @@ static void draw_legend(explorer *x, const mbx_rect *r, const view *v)
         /* The value at the curve's right end so far, as a reading aid. */
         double bx = -1, by = NAN;
         for (size_t i = 0; i < x->npts; i++) {
-            const ex_point *p = &x->pts[i];
-            double y = ex_point_y(x, p);
+            const mbx_ex_point *p = &x->pts[i];
+            double y = mbx_ex_point_y(x, p);
             if (EX_HAS_VALUE(p) && in_series(p, &v->ser[s]) && isfinite(y) &&
-                ex_point_x(p, x->xdim) > bx)
-                bx = ex_point_x(p, x->xdim), by = y;
+                mbx_ex_point_x(p, x->xdim) > bx)
+                bx = mbx_ex_point_x(p, x->xdim), by = y;
         }
         if (isfinite(by))
             mbx_axis_format(by, x->bandwidth ? MBX_AXIS_MBPS : MBX_AXIS_SECONDS, x->utf8, lv,
@@ -486,14 +487,15 @@ static void draw_legend(explorer *x, const mbx_rect *r, const view *v)
         char text[128];
         snprintf(text, sizeof text, "%c %s%-*.*s %s", markers[s % MBX_NSERIES], tag, nw, nw,
                  v->names[s], lv);
-        ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_SERIES1 + s % MBX_NSERIES, text);
+        mbx_ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_SERIES1 + s % MBX_NSERIES,
+                   text);
         line++;
     }
     if (v->any_refined && r->h >= 2) {
         char text[64];
         snprintf(text, sizeof text, "%c refined point (eps %g%%)", REFINED_MARK,
                  100 * x->meas.refine);
-        ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_DIM, text);
+        mbx_ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_DIM, text);
         line++;
     }
     if (v->any_shift && line + 1 < r->h) {
@@ -501,20 +503,21 @@ static void draw_legend(explorer *x, const mbx_rect *r, const view *v)
         /* In passes nothing is measured again as a whole: SHIFTED means the
          * passes ran at two or more machine levels. */
         snprintf(text, sizeof text, "%c SHIFTED: passes at 2+ levels", SHIFTED_MARK);
-        ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_DIM, text);
+        mbx_ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_DIM, text);
         line++;
     }
     if (v->any_plain && line + 1 < r->h) {
         char text[64];
         snprintf(text, sizeof text, "%c plain median, same point", PLAIN_MARK);
-        ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_DIM, text);
+        mbx_ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_DIM, text);
         line++;
     }
     if (v->any_open && line + 1 < r->h)
-        ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_DIM, "dim: not final, more passes");
+        mbx_ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_DIM,
+                   "dim: not final, more passes");
 }
 
-static void conv_label(const explorer *x, const ex_point *p, int labw, int multi, char *out,
+static void conv_label(const explorer *x, const mbx_ex_point *p, int labw, int multi, char *out,
                        size_t len)
 {
     const char *name = mbx_bench_get(p->bench_id)->name, *dot = strchr(name, '.');
@@ -559,7 +562,7 @@ static void draw_conv(explorer *x, const mbx_rect *r)
         snprintf(head, sizeof head, "between passes (target %.3g%%)", 100 * eps);
     else
         snprintf(head, sizeof head, "passes (fixed:%zu)", x->meas.stop.fixed);
-    ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, head);
+    mbx_ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, head);
     int lines = r->h - 1;
     if (lines <= 0 || x->npts == 0)
         return;
@@ -583,7 +586,7 @@ static void draw_conv(explorer *x, const mbx_rect *r)
      * passes or the word: the numbers are in the status line and the
      * results table. A run over several process counts shows P in the
      * label. */
-    int multi = ex_run_nprocs(x) > 1;
+    int multi = mbx_ex_run_nprocs(x) > 1;
     int wide = r->w >= 32, markw = wide ? 12 : 5, labw = (wide ? 15 : 14) + (multi ? 4 : 0);
     if (multi && wide)
         markw = 10;
@@ -592,11 +595,12 @@ static void draw_conv(explorer *x, const mbx_rect *r)
         barw = 1;
     size_t minp = min_passes(x);
     for (size_t li = first; li < n && li < first + (size_t)lines; li++) {
-        const ex_point *p = &x->pts[list[li]];
+        const mbx_ex_point *p = &x->pts[list[li]];
         int y = r->y + 1 + (int)(li - first);
         char label[48];
         conv_label(x, p, labw, multi, label, sizeof label);
-        ex_put(x, y, r->x + 1, labw, p->origin != EX_GRID ? MBX_ROLE_DIM : MBX_ROLE_NORMAL, label);
+        mbx_ex_put(x, y, r->x + 1, labw, p->origin != EX_GRID ? MBX_ROLE_DIM : MBX_ROLE_NORMAL,
+                   label);
         double rel = p->rel;
         double frac = eps > 0 ? rel / eps / 2.0 : (double)p->passes / (double)(minp ? minp : 1);
         if (!isfinite(frac) || frac < 0)
@@ -610,7 +614,7 @@ static void draw_conv(explorer *x, const mbx_rect *r)
             const char *g = c < fill ? (x->utf8 ? "\u2588" : "#") : target ? "|" : " ";
             int role = c < fill ? (conv ? MBX_ROLE_SE_CONVERGED : MBX_ROLE_SE_PENDING)
                                 : MBX_ROLE_SE_TARGET;
-            ex_put(x, y, r->x + 1 + labw + c, 1, role, g);
+            mbx_ex_put(x, y, r->x + 1 + labw + c, 1, role, g);
         }
         char mark[24];
         int role = MBX_ROLE_DIM;
@@ -636,14 +640,14 @@ static void draw_conv(explorer *x, const mbx_rect *r)
                      p->state == EX_DROPPED ? (wide ? "dropped" : "drop")
                                             : (wide ? "pending" : "wait"));
         }
-        ex_put(x, y, r->x + 2 + labw + barw, room, role, mark);
+        mbx_ex_put(x, y, r->x + 2 + labw + barw, room, role, mark);
     }
 }
 
 /* ---- the status block ---- */
 
 /* What a point's ranks are: the ping-pong pair, or the first P. */
-static void ranks_text(const ex_point *p, char *buf, size_t len)
+static void ranks_text(const mbx_ex_point *p, char *buf, size_t len)
 {
     const mbx_bench *b = mbx_bench_get(p->bench_id);
     if (b->flags & MBX_BENCH_PAIR)
@@ -659,7 +663,7 @@ static void status_info(explorer *x, char *line, size_t len)
     size_t k = 0;
     line[0] = '\0';
     if (x->cmp) {
-        ex_compare_summary(x, line, len);
+        mbx_ex_compare_summary(x, line, len);
         return;
     }
     size_t added = 0;
@@ -693,14 +697,14 @@ static void status_info(explorer *x, char *line, size_t len)
         k += (size_t)snprintf(line + k, len - k,
                               "ping-pong pair 0,%d (auto: farthest from rank 0, %.2fus)  ", x->far,
                               x->lat ? x->lat[x->far] * 1e6 : 0);
-    if (k < len && ex_run_nprocs(x) > 1)
+    if (k < len && mbx_ex_run_nprocs(x) > 1)
         snprintf(line + k, len - k, "a point on P processes runs on ranks 0..P-1 (the first P)");
 }
 
 static void draw_status(explorer *x, const mbx_rect *r)
 {
     char line[400];
-    double el = ex_elapsed(x);
+    double el = mbx_ex_elapsed(x);
     double frac = x->npts ? (double)x->ndone / (double)x->npts : 0;
     const char *state = x->running ? (x->paused ? "PAUSED" : "running")
                         : x->npts  ? (x->ndone == x->npts ? "done" : "stopped")
@@ -717,9 +721,9 @@ static void draw_status(explorer *x, const mbx_rect *r)
     if ((int)strlen(line) > r->w - 1)
         snprintf(line, sizeof line, "final %zu/%zu [%s] %zu passes, round %zu %.1fs %s", x->ndone,
                  x->npts, bar, x->sst.passes, x->sst.rounds, el, state);
-    ex_put(x, r->y, r->x + 1, r->w - 1, x->paused ? MBX_ROLE_WARNING : MBX_ROLE_NORMAL, line);
+    mbx_ex_put(x, r->y, r->x + 1, r->w - 1, x->paused ? MBX_ROLE_WARNING : MBX_ROLE_NORMAL, line);
 
-    const ex_point *p = x->running && x->cur < x->npts ? &x->pts[x->cur] : NULL;
+    const mbx_ex_point *p = x->running && x->cur < x->npts ? &x->pts[x->cur] : NULL;
     if (p && EX_HAS_VALUE(p)) {
         char med[16], lo[16], hi[16], sz[16], rk[32];
         mbx_axis_format(p->r.s.median, MBX_AXIS_SECONDS, x->utf8, med, sizeof med);
@@ -740,16 +744,16 @@ static void draw_status(explorer *x, const mbx_rect *r)
         if ((int)strlen(line) > r->w - 1)
             snprintf(line, sizeof line, "%s %sB: pass %zu/%zu %s err %.1f%%", dot ? dot + 1 : name,
                      sz, p->passes, minp, med, err);
-        ex_put(x, r->y + 1, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, line);
+        mbx_ex_put(x, r->y + 1, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, line);
     } else {
         status_info(x, line, sizeof line);
-        ex_put(x, r->y + 1, r->x + 1, r->w - 1, MBX_ROLE_DIM, line);
+        mbx_ex_put(x, r->y + 1, r->x + 1, r->w - 1, MBX_ROLE_DIM, line);
     }
     if (x->msg[0])
-        ex_put(x, r->y + 2, r->x + 1, r->w - 1, x->msg_role, x->msg);
+        mbx_ex_put(x, r->y + 2, r->x + 1, r->w - 1, x->msg_role, x->msg);
 }
 
-void ex_draw_run(explorer *x)
+void mbx_ex_draw_run(explorer *x)
 {
     static view v; /* large; one view is drawn at a time */
     build_view(x, &v);
@@ -760,10 +764,10 @@ void ex_draw_run(explorer *x)
     draw_plot(x, &l.plot, &v);
     draw_legend(x, &l.legend, &v);
     if (x->cmp && x->ratios)
-        ex_draw_ratio_table(x, &l.conv);
+        mbx_ex_draw_ratio_table(x, &l.conv);
     else
         draw_conv(x, &l.conv);
     draw_status(x, &l.status);
     if (x->choosing)
-        ex_draw_chooser(x, &l.plot);
+        mbx_ex_draw_chooser(x, &l.plot);
 }
