@@ -4,13 +4,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "beff_cmd.h"
+#include "beffio_cmd.h"
 #include "cli.h"
 #include "compare_cmd.h"
 #include "explore.h"
 #include "idle.h"
 #include "launcher.h"
-#include "mbx/beff_run.h"
-#include "mbx/beffio_run.h"
 #include "mbx/bench.h"
 #include "mbx/version.h"
 #include "merge.h"
@@ -61,6 +61,30 @@ static int explore_with(int argc, char **argv)
     return rc;
 }
 
+/* `mpibex list`: every benchmark of the registry. */
+static int list_cmd(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    return list_benchmarks();
+}
+
+static int repeat_cmd(int argc, char **argv)
+{
+    char self[4096];
+    return self_exe(self, sizeof self) ? 1 : mbx_repeat_cmd(argc, argv, self);
+}
+
+/* The subcommands: each gets the arguments after its name. */
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} commands[] = {
+    {"list", list_cmd},           {"run", mbx_batch_run}, {"beffio", mbx_beffio_cmd},
+    {"beff", mbx_beff_cmd},       {"idle", mbx_idle_run}, {"merge", mbx_merge_cmd},
+    {"compare", mbx_compare_cmd}, {"repeat", repeat_cmd}, {"report", mbx_report_cmd},
+};
+
 static int dispatch(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : "";
@@ -73,26 +97,10 @@ static int dispatch(int argc, char **argv)
                MBX_BUILD_TYPE, MBX_MPI_FLAVOUR, MBX_MPIEXEC);
         return 0;
     }
-    if (!strcmp(cmd, "list"))
-        return list_benchmarks();
-    if (!strcmp(cmd, "run"))
-        return mbx_batch_run(argc - 2, argv + 2);
-    if (!strcmp(cmd, "beffio"))
-        return mbx_beffio_cmd(argc - 2, argv + 2);
-    if (!strcmp(cmd, "beff"))
-        return mbx_beff_cmd(argc - 2, argv + 2);
-    if (!strcmp(cmd, "idle"))
-        return mbx_idle_run(argc - 2, argv + 2);
-    if (!strcmp(cmd, "merge"))
-        return mbx_merge_cmd(argc - 2, argv + 2);
-    if (!strcmp(cmd, "compare"))
-        return mbx_compare_cmd(argc - 2, argv + 2);
-    if (!strcmp(cmd, "repeat")) {
-        char self[4096];
-        return self_exe(self, sizeof self) ? 1 : mbx_repeat_cmd(argc - 2, argv + 2, self);
-    }
-    if (!strcmp(cmd, "report"))
-        return mbx_report_cmd(argc - 2, argv + 2);
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (!strcmp(cmd, commands[i].name))
+            return commands[i].run(argc - 2, argv + 2);
+    /* The explorer on a rank of a job: its own name stays in argv[0]. */
     if (!strcmp(cmd, "explore"))
         return mbx_explore_main(argc - 1, argv + 1);
     if (cmd[0] != '\0' && cmd[0] != '-') {

@@ -72,9 +72,4 @@ typedef int (*mbx_beff_progress)(void *ud, const mbx_beff_row *row, size_t done,
 int mbx_beff_run(mbx_engine *e, const mbx_beff_opts *o, mbx_beff_progress cb, void *ud,
                  mbx_beff_summary *out);
 
-/* `mpibex beff ARGS` (tui/cmd/beff_cmd.c): the whole job, every rank; returns
- * the exit code. */
-int mbx_beff_cmd(int argc, char **argv);
-void mbx_beff_usage(void); /* `mpibex beff --help`, on stdout */
-
 #endif

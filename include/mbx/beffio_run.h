@@ -83,9 +83,4 @@ int mbx_beffio_run(mbx_engine *e, const mbx_beffio_opts *o, mbx_beffio_progress 
  * and note (may be NULL) says which and why in one line ("" if none). */
 int mbx_beffio_cleanup_stale(const char *dir, char *note, size_t notelen);
 
-/* `mpibex beffio [options]` (tui/cmd/beffio_cmd.c): every rank enters; returns
- * the process exit code (0, 1 failure, 2 bad input or too little space,
- * 128+signal when interrupted). */
-int mbx_beffio_cmd(int argc, char **argv);
-
 #endif

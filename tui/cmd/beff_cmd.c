@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "beff_cmd.h"
 #include "job.h"
 #include "mbx/ascii.h"
 #include "mbx/beff.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "beffio_cmd.h"
 #include "job.h"
 #include "mbx/ascii.h"
 #include "mbx/beffio.h"
