@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Build and run the whole test suite. usage: scripts/test.sh [--sanitize | --fuzz]
+# Build and run the whole test suite. usage: scripts/test.sh [--quick | --sanitize | --fuzz]
+# --quick runs the quick tier only (ctest -L quick: unit, TUI, docs and
+# bad-input tests and a few 2-rank MPI smoke tests), the edit-test loop.
 # --sanitize builds in build-asan with AddressSanitizer and UBSan.
 # --fuzz builds the libFuzzer targets with clang in build-fuzz and runs each
 # for a few seconds (ctest -L fuzz; docs/hardening.md), nothing else.
@@ -21,4 +23,7 @@ else
   "$root/scripts/build.sh" "$dir"
 fi
 cd "$dir"
+if [ "${1:-}" = "--quick" ]; then
+  exec ctest --output-on-failure -j 2 -L quick
+fi
 ctest --output-on-failure -j 2
