@@ -1,4 +1,4 @@
-# --validate for every ping-pong variant and every simple benchmark: each
+# --validate for every ping-pong variant, every simple benchmark and self: each
 # point checks the bytes that arrived (ping-pong, both directions) or the
 # call's result (simple) after its timed loop, and the run fails if any
 # check does. Included from mpi_tests.cmake (mbx_run_and_check, MBX_OUT).
@@ -38,3 +38,11 @@ mbx_run_and_check(mpi.validate.bsend_then_attach.n2 2 120 ${MBX_OUT}/val_bsend_a
   RUN run --bench pingpong.bsend_recv,simple.buffer_attach --sizes 1,256K --nmax 50 --validate --order plan
       -q -o ${MBX_OUT}/val_bsend_attach.csv
   CHECK "--rows 3 --bench pingpong.bsend_recv --bench simple.buffer_attach")
+
+# self.sendrecv (the pattern added as two files, docs/architecture.md):
+# every size arrives whole, eager and past the eager limit; in a 2-rank
+# job it runs on rank 0 alone (procs 1).
+mbx_run_and_check(mpi.validate.self.sendrecv.n2 2 120 ${MBX_OUT}/val_self2.csv
+  RUN run --bench self.sendrecv --sizes 1,1K,64K,256K --nmax 200 --validate -q
+      -o ${MBX_OUT}/val_self2.csv
+  CHECK "--procs 1 --rows 4 --bench self.sendrecv")
