@@ -26,8 +26,8 @@ static uint64_t self_buf(uint64_t bytes, int procs)
 
 static int self_once(const mbx_bench_ctx *c)
 {
-    return MPI_Sendrecv(c->sbuf, c->count, MPI_BYTE, c->rank, SELF_TAG, c->rbuf, c->count,
-                        MPI_BYTE, c->rank, SELF_TAG, c->comm, MPI_STATUS_IGNORE);
+    return MPI_Sendrecv(c->sbuf, c->count, MPI_BYTE, c->rank, SELF_TAG, c->rbuf, c->count, MPI_BYTE,
+                        c->rank, SELF_TAG, c->comm, MPI_STATUS_IGNORE);
 }
 
 static int self_run(mbx_bench_ctx *c, size_t k, double *t)
