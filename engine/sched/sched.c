@@ -425,12 +425,19 @@ static int make_final(mbx_sched *s, size_t i)
  * (a dozen within 0.15 s): one machine state counted as a dozen
  * independent passes, and a point that ran on alone after its twin had
  * finished saw states its twin never did (the explorer's Send vs Send). */
+double mbx_sched_pass_gap(const mbx_sched *s)
+{
+    if (!s || s->o.passes.min_passes < 2 || !(s->o.passes.min_span > 0))
+        return 0.0;
+    return s->o.passes.min_span / (double)(s->o.passes.min_passes - 1);
+}
+
 static double due_at(const mbx_sched *s, const spoint *p)
 {
     if (p->npass == 0 || s->o.passes.min_passes < 2)
         return -INFINITY;
     size_t r = s->o.passes.min_passes;
-    double gap = s->o.passes.min_span / (double)(r - 1);
+    double gap = mbx_sched_pass_gap(s);
     if (p->npass < r)
         return p->pass[0].t_start + (double)p->npass * gap;
     return p->pass[p->npass - 1].t_start + gap;
@@ -987,6 +994,12 @@ const double *mbx_sched_pass_medians(const mbx_sched *s, size_t i, size_t *n)
     return m->scratch;
 }
 
+/* A pass's place in run time: the middle of its batch. */
+static double pass_mid(const mbx_pass *q)
+{
+    return 0.5 * (q->t_start + q->t_end);
+}
+
 size_t mbx_sched_pass_levels(const mbx_sched *s, size_t i, int *out, size_t cap)
 {
     if (!s || !out || i >= s->npt)
@@ -996,7 +1009,7 @@ size_t mbx_sched_pass_levels(const mbx_sched *s, size_t i, int *out, size_t cap)
     const mbx_levels *lv = levels_now((mbx_sched *)s);
     size_t n = p->npass < cap ? p->npass : cap;
     for (size_t k = 0; k < n; k++)
-        out[k] = level_at(s, lv, 0.5 * (p->pass[k].t_start + p->pass[k].t_end));
+        out[k] = level_at(s, lv, pass_mid(&p->pass[k]));
     return n;
 }
 
@@ -1007,7 +1020,7 @@ size_t mbx_sched_pass_times(const mbx_sched *s, size_t i, double *out, size_t ca
     const spoint *p = &s->pt[i];
     size_t n = p->npass < cap ? p->npass : cap;
     for (size_t k = 0; k < n; k++)
-        out[k] = 0.5 * (p->pass[k].t_start + p->pass[k].t_end);
+        out[k] = pass_mid(&p->pass[k]);
     return n;
 }
 

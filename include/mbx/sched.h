@@ -306,6 +306,12 @@ const double *mbx_sched_pass_medians(const mbx_sched *s, size_t i, size_t *n);
  * Writes at most cap ids; returns how many it wrote. */
 size_t mbx_sched_pass_levels(const mbx_sched *s, size_t i, int *out, size_t cap);
 
+/* The least run time between two passes of one point (the pacing): S /
+ * (R - 1) of s's pass options, seconds; 0 when passes are not paced (R < 2
+ * or S = 0). Pass k < R of a point is due k gaps after its first, every
+ * later pass one gap after the one before. */
+double mbx_sched_pass_gap(const mbx_sched *s);
+
 /* The run time of each of point i's passes (the order of
  * mbx_sched_pass_medians): the middle of its batch, in the clock of
  * mbx_sched_pass_report.t_start. Writes at most cap; returns how many. */

@@ -164,15 +164,6 @@ void mbx_ex_compare_forget(explorer *x)
     x->nsig = 0;
 }
 
-/* The least run time between two passes of a point once it has R
- * (mbx/sched.h: S / (R - 1)), seconds; 0 when passes are not paced. */
-static double pass_gap(const explorer *x)
-{
-    size_t r = x->sopt.passes.min_passes ? x->sopt.passes.min_passes : MBX_PASSES_DEFAULT_MIN;
-    double span = x->sopt.passes.min_span;
-    return r >= 2 && span > 0 ? span / (double)(r - 1) : 0.0;
-}
-
 /* The machine level of each pass of p (the scheduler's, from the
  * monitor's probes so far), malloc'd; NULL when unknown. */
 static int *pass_levels(const explorer *x, const mbx_ex_point *p)
@@ -217,7 +208,7 @@ const mbx_cmp_point *mbx_ex_compare_test(explorer *x, const mbx_ex_point *a, con
     if (t && v && x->sched && mbx_sched_pass_times(x->sched, a->sp, t, a->npm) == a->npm &&
         mbx_sched_pass_times(x->sched, b->sp, t + a->npm, b->npm) == b->npm && a->npm && b->npm) {
         const double *ta = t, *tb = t + a->npm;
-        double slack = pass_gap(x), lo = fmax(ta[0], tb[0]) - slack,
+        double slack = mbx_sched_pass_gap(x->sched), lo = fmax(ta[0], tb[0]) - slack,
                hi = fmin(ta[a->npm - 1], tb[b->npm - 1]) + slack;
         for (size_t k = 0; k < a->npm; k++)
             if (ta[k] >= lo && ta[k] <= hi) {
