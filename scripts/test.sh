@@ -2,7 +2,9 @@
 # Build and run the whole test suite. usage: scripts/test.sh [--quick | --sanitize | --fuzz]
 # --quick runs the quick tier only (ctest -L quick: unit, TUI, docs and
 # bad-input tests and a few 2-rank MPI smoke tests), the edit-test loop.
-# --sanitize builds in build-asan with AddressSanitizer and UBSan.
+# --sanitize builds in build-asan with AddressSanitizer and UBSan and runs
+# every test but the `heavy` tier (tests/heavy.cmake: 4-rank repeats and
+# long b_eff and scale runs that reach no code the others miss).
 # --fuzz builds the libFuzzer targets with clang in build-fuzz and runs each
 # for a few seconds (ctest -L fuzz; docs/hardening.md), nothing else.
 set -euo pipefail
@@ -25,5 +27,7 @@ fi
 cd "$dir"
 if [ "${1:-}" = "--quick" ]; then
   exec ctest --output-on-failure -j 2 -L quick
+elif [ "${1:-}" = "--sanitize" ]; then
+  exec ctest --output-on-failure -j 2 -LE heavy
 fi
 ctest --output-on-failure -j 2

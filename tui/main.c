@@ -1,4 +1,7 @@
 /* mpibex: dispatch to a front end. */
+#ifndef MBX_HAVE_EXPLORER
+#define MBX_HAVE_EXPLORER 0 /* -DMBX_CURSES=OFF: the batch subcommands only */
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +11,9 @@
 #include "beffio_cmd.h"
 #include "cli.h"
 #include "compare_cmd.h"
+#if MBX_HAVE_EXPLORER
 #include "explore.h"
+#endif
 #include "idle.h"
 #include "launcher.h"
 #include "mbx/bench.h"
@@ -47,6 +52,25 @@ static int self_exe(char *self, size_t len)
     return 0;
 }
 
+#if MBX_HAVE_EXPLORER
+static int explore_main(int argc, char **argv)
+{
+    return mbx_explore_main(argc, argv);
+}
+#else
+/* A build configured with -DMBX_CURSES=OFF has no explorer: say so and
+ * name what it has, on a rank of a job or in place of the launcher. */
+static int explore_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "mpibex: this build has no explorer (configured with -DMBX_CURSES=OFF); "
+                    "the batch subcommands work: mpiexec -n N mpibex run PLAN -o OUT.csv "
+                    "(see 'mpibex --help')\n");
+    return 2;
+}
+#endif
+
 /* The explorer under MPI: `mpiexec -n N mpibex [explorer options]`. */
 static int explore_with(int argc, char **argv)
 {
@@ -56,7 +80,7 @@ static int explore_with(int argc, char **argv)
     v[0] = "explore";
     for (int i = 1; i < argc; i++)
         v[i] = argv[i];
-    int rc = mbx_explore_main(argc, v);
+    int rc = explore_main(argc, v);
     free(v);
     return rc;
 }
@@ -95,6 +119,9 @@ static int dispatch(int argc, char **argv)
     if (!strcmp(cmd, "-V") || !strcmp(cmd, "--version")) {
         printf("mpibex %s (%s, %s)\nMPI: %s, launcher %s\n", MBX_VERSION, MBX_COMPILER,
                MBX_BUILD_TYPE, MBX_MPI_FLAVOUR, MBX_MPIEXEC);
+#if !MBX_HAVE_EXPLORER
+        printf("explorer: none (built with -DMBX_CURSES=OFF: batch subcommands only)\n");
+#endif
         return 0;
     }
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
@@ -102,14 +129,14 @@ static int dispatch(int argc, char **argv)
             return commands[i].run(argc - 2, argv + 2);
     /* The explorer on a rank of a job: its own name stays in argv[0]. */
     if (!strcmp(cmd, "explore"))
-        return mbx_explore_main(argc - 1, argv + 1);
+        return explore_main(argc - 1, argv + 1);
     if (cmd[0] != '\0' && cmd[0] != '-') {
         mbx_tprintf(stderr, "mpibex: unknown command '%s' (try 'mpibex --help')\n", cmd);
         return 2;
     }
     /* No command: the explorer. Outside MPI this process is the launcher
      * that starts the job; inside, it is one of the job's ranks. */
-    if (mbx_launcher_outside_mpi()) {
+    if (MBX_HAVE_EXPLORER && mbx_launcher_outside_mpi()) {
         char self[4096];
         return self_exe(self, sizeof self) ? 1 : mbx_launcher_main(argc, argv, self);
     }

@@ -1,0 +1,18 @@
+# The `heavy` tier: tests whose extra ranks or hosts cost minutes on 2 cores
+# (busy-polling ranks oversubscribed wait out scheduler slices) but reach no
+# code that a lighter test does not also reach: the 4-rank repeats of 2-rank
+# tests, b_eff on 4 ranks and across two namespace hosts, and the 16-rank
+# scale run. The plain build runs them (they are `full`); the sanitizer and
+# Open MPI stages of .ci/run leave them out (`ctest -LE heavy`), which keeps
+# .ci/run under 30 minutes. mpi.allbench.n4 and mpi.beffio.n4 stay in every
+# stage: they are the sanitizers' 4-rank runs of every benchmark.
+set(MBX_HEAVY_TESTS mpi.scale.n16 mpi.beff.n4 netns.beff_two_hosts mpi.quick.n4 mpi.window.hca.n4
+    mpi.fanout.n4 mpi.fanout.validate.n4 mpi.cmdloop.n4 mpi.pingpong.n4)
+get_property(_mbx_tests DIRECTORY PROPERTY TESTS)
+foreach(_t IN LISTS MBX_HEAVY_TESTS)
+  if(_t IN_LIST _mbx_tests)
+    set_property(TEST ${_t} APPEND PROPERTY LABELS heavy)
+    # Start the long ones first: on a fresh checkout ctest has no timings.
+    set_property(TEST ${_t} PROPERTY COST 100)
+  endif()
+endforeach()
