@@ -18,6 +18,7 @@
 #include "explorer.h"
 #include "mbx/ascii.h"
 #include "mbx/sizes.h"
+#include "screens/screen.h"
 #include "sig.h"
 
 #define QUICK_DEFAULT "1MiB"
@@ -152,8 +153,12 @@ static void cycle(explorer *x, int f, int dir)
         x->bf.fcursor = 0;
 }
 
-int mbx_ex_beff_key(explorer *x, int key)
+static int beff_key(explorer *x, int key)
 {
+    if (!x->bf.editing && mbx_ex_key_action(key, EX_BEFF) == EXA_BEFF_START) {
+        mbx_ex_beff_start(x);
+        return 1;
+    }
     mbx_ex_beff *b = &x->bf;
     int n;
     const int *fl = form(x, &n);
@@ -639,7 +644,7 @@ static void draw_io(explorer *x, const mbx_rect *r)
         mbx_ex_put(x, y, r->x + 1, r->w - 1, MBX_ROLE_DIM, line);
 }
 
-void mbx_ex_draw_beff(explorer *x, const mbx_rect *body)
+static void draw_beff(explorer *x, const mbx_rect *body)
 {
     mbx_ex_beff *b = &x->bf;
     int io = b->started ? b->io : is_io(x);
@@ -675,3 +680,18 @@ void mbx_ex_draw_beff(explorer *x, const mbx_rect *body)
     draw_beff_legend(x, &leg);
     draw_beff_summary(x, &sum);
 }
+
+static int beff_typing(const explorer *x)
+{
+    return x->bf.editing;
+}
+
+/* The screen's row of the screen table (screens/screen.h). */
+const mbx_ex_screen_def mbx_ex_screen_beff = {
+    .name = "5 b_eff",
+    .brief = "5 b_eff",
+    .help = "b_eff",
+    .draw = draw_beff,
+    .key = beff_key,
+    .typing = beff_typing,
+};

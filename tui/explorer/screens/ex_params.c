@@ -8,6 +8,7 @@
 #include "ex_keys.h"
 #include "explorer.h"
 #include "mbx/sizes.h"
+#include "screens/screen.h"
 
 /* The explorer refines by default; a plan that sets refine wins. */
 #define EX_REFINE_DEFAULT "5%"
@@ -292,7 +293,7 @@ static void cycle(explorer *x, int f, int dir)
     }
 }
 
-int mbx_ex_params_key(explorer *x, int key)
+static int params_key(explorer *x, int key)
 {
     int f = x->fcursor;
     if (x->editing) {
@@ -332,7 +333,7 @@ int mbx_ex_params_key(explorer *x, int key)
     return 1;
 }
 
-void mbx_ex_draw_params(explorer *x, const mbx_rect *body)
+static void draw_params(explorer *x, const mbx_rect *body)
 {
     mbx_ex_put(x, body->y, body->x + 1, body->w - 1, MBX_ROLE_NORMAL,
                "Parameters (Enter edits a field or cycles a choice; checked as you type)");
@@ -421,3 +422,18 @@ void mbx_ex_draw_params(explorer *x, const mbx_rect *body)
     if (x->msg[0] && y + 2 < body->y + body->h)
         mbx_ex_put(x, y + 2, body->x + 2, body->w - 3, x->msg_role, x->msg);
 }
+
+static int params_typing(const explorer *x)
+{
+    return x->editing;
+}
+
+/* The screen's row of the screen table (screens/screen.h). */
+const mbx_ex_screen_def mbx_ex_screen_params = {
+    .name = "2 Parameters",
+    .brief = "2 Params",
+    .help = "parameters",
+    .draw = draw_params,
+    .key = params_key,
+    .typing = params_typing,
+};

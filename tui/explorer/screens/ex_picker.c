@@ -6,6 +6,7 @@
 #include "ex_keys.h"
 #include "explorer.h"
 #include "mbx/bench.h"
+#include "screens/screen.h"
 
 #define MAX_PATTERNS EX_MAX_PATTERNS
 
@@ -92,7 +93,7 @@ static int pattern_state(const explorer *x, int p)
     return all ? 2 : any ? 1 : 0;
 }
 
-int mbx_ex_picker_key(explorer *x, int key)
+static int picker_key(explorer *x, int key)
 {
     row rows[EX_MAX_BENCH + MAX_PATTERNS];
     if (x->filtering) {
@@ -169,7 +170,7 @@ int mbx_ex_picker_key(explorer *x, int key)
     return 1;
 }
 
-void mbx_ex_draw_picker(explorer *x, const mbx_rect *body)
+static void draw_picker(explorer *x, const mbx_rect *body)
 {
     row rows[EX_MAX_BENCH + MAX_PATTERNS];
     int n = visible_rows(x, rows, (int)(sizeof rows / sizeof *rows));
@@ -263,3 +264,18 @@ void mbx_ex_draw_picker(explorer *x, const mbx_rect *body)
         mbx_ex_put(x, body->y + 2, body->x + 2, body->w - 2, MBX_ROLE_DIM,
                    "no benchmark matches the filter (Esc clears it)");
 }
+
+static int picker_typing(const explorer *x)
+{
+    return x->filtering;
+}
+
+/* The screen's row of the screen table (screens/screen.h). */
+const mbx_ex_screen_def mbx_ex_screen_picker = {
+    .name = "1 Picker",
+    .brief = "1 Pick",
+    .help = "picker",
+    .draw = draw_picker,
+    .key = picker_key,
+    .typing = picker_typing,
+};

@@ -17,6 +17,7 @@
 #include "mbx/levels.h"
 #include "mbx/output.h"
 #include "report.h"
+#include "screens/screen.h"
 
 /* The relative error of a row: between passes (the scheduler's rows),
  * else the stop rule's. */
@@ -155,7 +156,7 @@ static size_t sorted_rows(explorer *x, const mbx_ex_point **out)
     return n;
 }
 
-int mbx_ex_results_key(explorer *x, int key)
+static int results_key(explorer *x, int key)
 {
     size_t n = x->ndone;
     switch (mbx_ex_key_action(key, EX_RESULTS)) {
@@ -255,7 +256,7 @@ static void cell_text(const explorer *x, const mbx_ex_point *p, int c, char *buf
     }
 }
 
-void mbx_ex_draw_results(explorer *x, const mbx_rect *body)
+static void draw_results(explorer *x, const mbx_rect *body)
 {
     const mbx_ex_point **rows = malloc((x->npts ? x->npts : 1) * sizeof *rows);
     if (!rows)
@@ -513,3 +514,13 @@ int mbx_ex_write_report(explorer *x, const char *dir, char *msg, size_t msglen)
     }
     return rc == 0 ? 0 : -1;
 }
+
+/* The screen's row of the screen table (screens/screen.h). */
+const mbx_ex_screen_def mbx_ex_screen_results = {
+    .name = "4 Results",
+    .brief = "4 Results",
+    .help = "results",
+    .draw = draw_results,
+    .key = results_key,
+    .typing = NULL,
+};

@@ -11,8 +11,10 @@
 #include <string.h>
 
 #include "core/axis.h"
+#include "ex_keys.h"
 #include "explorer.h"
 #include "mbx/bench.h"
+#include "screens/screen.h"
 
 #define REFINED_MARK '^'
 #define SHIFTED_MARK '~' /* the machine changed level during the point, twice */
@@ -753,8 +755,11 @@ static void draw_status(explorer *x, const mbx_rect *r)
         mbx_ex_put(x, r->y + 2, r->x + 1, r->w - 1, x->msg_role, x->msg);
 }
 
-void mbx_ex_draw_run(explorer *x)
+/* The run view lays out the whole screen itself (mbx_layout_run): the
+ * frame's body is not used. */
+static void draw_run(explorer *x, const mbx_rect *body)
 {
+    (void)body;
     static view v; /* large; one view is drawn at a time */
     build_view(x, &v);
     int nleg = x->cmp ? 2 : v.nser;
@@ -771,3 +776,71 @@ void mbx_ex_draw_run(explorer *x)
     if (x->choosing)
         mbx_ex_draw_chooser(x, &l.plot);
 }
+
+/* ---- the run view's keys ---- */
+
+/* x: size -> P -> parameter -> size, skipping axes without a curve. */
+static void next_xaxis(explorer *x)
+{
+    int d = x->xdim;
+    do
+        d = (d + 1) % (EX_DIM_PARAM + 1);
+    while (d != x->xdim && !mbx_ex_dim_useful(x, d));
+    if (d == x->xdim) {
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING,
+                       "x: one axis only; several process counts (2:8) or param values (1:8) "
+                       "give more");
+        return;
+    }
+    x->xdim = d;
+    x->cmp = x->choosing = x->ratios = 0; /* the curves are different ones */
+}
+
+/* v: end the comparison, or open the series chooser. */
+static void toggle_compare(explorer *x)
+{
+    if (x->cmp) {
+        x->cmp = x->ratios = 0;
+        return;
+    }
+    if (mbx_ex_compare_count(x) < 2) {
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "compare: the run has fewer than two curves");
+        return;
+    }
+    x->choosing = 1;
+    x->ccursor = x->ctop = 0;
+}
+
+/* The series chooser's keys while it is open, else the plot's. */
+static int run_key(explorer *x, int key)
+{
+    if (x->choosing)
+        return mbx_ex_compare_key(x, key);
+    switch (mbx_ex_key_action(key, EX_RUN)) {
+    case EXA_BANDWIDTH: x->bandwidth = !x->bandwidth; return 1;
+    case EXA_XAXIS: next_xaxis(x); return 1;
+    case EXA_COMPARE: toggle_compare(x); return 1;
+    case EXA_RATIOS:
+        if (!x->cmp)
+            mbx_ex_set_msg(x, MBX_ROLE_WARNING, "ratios: compare two curves first (v)");
+        else
+            x->ratios = !x->ratios;
+        return 1;
+    default: return 0;
+    }
+}
+
+static int run_typing(const explorer *x)
+{
+    return x->choosing;
+}
+
+/* The screen's row of the screen table (screens/screen.h). */
+const mbx_ex_screen_def mbx_ex_screen_run = {
+    .name = "3 Run",
+    .brief = "3 Run",
+    .help = "run view",
+    .draw = draw_run,
+    .key = run_key,
+    .typing = run_typing,
+};
