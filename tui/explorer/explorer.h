@@ -373,6 +373,7 @@ void mbx_ex_frame_left(explorer *x, int py, int px, int rows);
 int mbx_ex_series_of(const mbx_ex_point *p, int dim,
                      mbx_ex_series *out); /* 0: not on such a curve */
 int mbx_ex_series_eq(const mbx_ex_series *a, const mbx_ex_series *b);
+int mbx_ex_series_has(const mbx_ex_series *s, const mbx_ex_point *p); /* p is on curve s */
 /* The label column of a point's rows: "explorer", or "explorer#2" for the
  * second curve of a benchmark picked twice. */
 const char *mbx_ex_point_label(const mbx_ex_point *p);
