@@ -445,6 +445,9 @@ void mbx_ex_points_free(explorer *x); /* the run's points and their observations
 void mbx_ex_beff_init(explorer *x);
 void mbx_ex_beff_start(explorer *x); /* validate the form; the loop then calls mbx_ex_beff_run */
 void mbx_ex_beff_run(explorer *x);   /* the whole benchmark, keys and redraws between rows */
+/* ex_beffview.c: what the rows so far show, in area under the form:
+ * b_eff's plot, legend and summary, or (io) b_eff_io's table. */
+void mbx_ex_draw_beff_results(explorer *x, const mbx_rect *area, int io);
 
 /* ex_draw.c: paint primitives */
 void mbx_ex_colors_init(explorer *x);
