@@ -217,7 +217,7 @@ void mbx_ex_start_run(explorer *x)
     mbx_monitor_reset(&x->mon);
     x->thr_unbound[0] = '\0';
     x->mon.peer = x->be->nranks > 1 && x->be->probe ? x->be->nranks - 1 : 0;
-    x->cmp = x->choosing = x->ratios = 0;
+    x->cmp.on = x->cmp.choosing = x->cmp.ratios = 0;
     /* Keep the x axis when this run has curves along it; else the first of
      * size, P and parameter that it has (threads.* and omp.* have no size). */
     if (!mbx_ex_dim_useful(x, x->xdim))

@@ -153,7 +153,7 @@ mbx_ex_action mbx_ex_key_action(int key, mbx_ex_screen s)
 
 unsigned mbx_ex_key_context(const explorer *x)
 {
-    return x->screen == EX_RUN && x->choosing ? S_CHOOSE : 1u << x->screen;
+    return x->screen == EX_RUN && x->cmp.choosing ? S_CHOOSE : 1u << x->screen;
 }
 
 mbx_ex_action mbx_ex_key_action_in(int key, unsigned ctx)

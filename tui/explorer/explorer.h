@@ -139,6 +139,18 @@ typedef struct mbx_ex_curve {
     int refine;  /* refinement asked for */
 } mbx_ex_curve;
 
+/* The run view's comparison of two curves (screens/ex_compare.c): the
+ * chooser, the pair compared and the tests of its points so far. */
+typedef struct mbx_ex_cmp {
+    int on; /* 1: series s[0] (A) and s[1] (B) are compared */
+    mbx_ex_series s[2];
+    int choosing; /* the series chooser: 0 closed, 1 picking A, 2 picking B */
+    int cursor, top;
+    int ratios;      /* the side column lists A/B at each common x */
+    mbx_ex_sig *sig; /* tests of compared pairs so far */
+    size_t nsig, capsig;
+} mbx_ex_cmp;
+
 typedef enum mbx_ex_prompt_kind {
     EX_PROMPT_NONE = 0,
     EX_PROMPT_EXPORT, /* file name */
@@ -264,13 +276,7 @@ typedef struct explorer {
 
     /* run view: x axis, comparison of two curves */
     int xdim; /* mbx_ex_dim */
-    int cmp;  /* 1: series cmp_s[0] (A) and cmp_s[1] (B) are compared */
-    mbx_ex_series cmp_s[2];
-    int choosing; /* the series chooser: 0 closed, 1 picking A, 2 picking B */
-    int ccursor, ctop;
-    int ratios;      /* the side column lists A/B at each common x */
-    mbx_ex_sig *sig; /* tests of compared pairs so far */
-    size_t nsig, capsig;
+    mbx_ex_cmp cmp;
     char msg[256]; /* the status line's message */
     int msg_role;
 

@@ -104,9 +104,9 @@ static void build_view(explorer *x, mbx_ex_view *v)
     mbx_ex_series_names(x, v->ser, v->nser, v->names);
     v->cmp_idx[0] = v->cmp_idx[1] = -1;
     for (int s = 0; s < v->nser; s++) {
-        v->draw[s] = !x->cmp;
-        for (int k = 0; k < 2 && x->cmp; k++)
-            if (mbx_ex_series_eq(&v->ser[s], &x->cmp_s[k])) {
+        v->draw[s] = !x->cmp.on;
+        for (int k = 0; k < 2 && x->cmp.on; k++)
+            if (mbx_ex_series_eq(&v->ser[s], &x->cmp.s[k])) {
                 v->cmp_idx[k] = s;
                 v->draw[s] = 1;
             }
@@ -321,7 +321,7 @@ static void draw_plot(explorer *x, const mbx_rect *r, mbx_ex_view *v)
     mbx_axis_kind yk = x->bandwidth ? MBX_AXIS_MBPS : MBX_AXIS_SECONDS;
     plot_title(x, r);
     int sh = 0, mon = x->be->nranks > 1 && x->be->probe;
-    if (x->cmp) {
+    if (x->cmp.on) {
         sh = r->h / 4;
         sh = sh < 3 ? 3 : sh > 7 ? 7 : sh;
         sh |= 1; /* odd: the 1.0 line sits on a whole row */
@@ -362,18 +362,18 @@ static void draw_run(explorer *x, const mbx_rect *body)
     (void)body;
     static mbx_ex_view v; /* large; one view is drawn at a time */
     build_view(x, &v);
-    int nleg = x->cmp ? 2 : v.nser;
+    int nleg = x->cmp.on ? 2 : v.nser;
     mbx_run_layout l;
     mbx_layout_run(x->rows, x->cols, nleg + v.any_refined + v.any_shift + v.any_plain + v.any_open,
                    &l);
     draw_plot(x, &l.plot, &v);
     mbx_ex_draw_legend(x, &l.legend, &v);
-    if (x->cmp && x->ratios)
+    if (x->cmp.on && x->cmp.ratios)
         mbx_ex_draw_ratio_table(x, &l.conv);
     else
         mbx_ex_draw_conv(x, &l.conv);
     mbx_ex_draw_status(x, &l.status);
-    if (x->choosing)
+    if (x->cmp.choosing)
         mbx_ex_draw_chooser(x, &l.plot);
 }
 
@@ -393,38 +393,38 @@ static void next_xaxis(explorer *x)
         return;
     }
     x->xdim = d;
-    x->cmp = x->choosing = x->ratios = 0; /* the curves are different ones */
+    x->cmp.on = x->cmp.choosing = x->cmp.ratios = 0; /* the curves are different ones */
 }
 
 /* v: end the comparison, or open the series chooser. */
 static void toggle_compare(explorer *x)
 {
-    if (x->cmp) {
-        x->cmp = x->ratios = 0;
+    if (x->cmp.on) {
+        x->cmp.on = x->cmp.ratios = 0;
         return;
     }
     if (mbx_ex_compare_count(x) < 2) {
         mbx_ex_set_msg(x, MBX_ROLE_WARNING, "compare: the run has fewer than two curves");
         return;
     }
-    x->choosing = 1;
-    x->ccursor = x->ctop = 0;
+    x->cmp.choosing = 1;
+    x->cmp.cursor = x->cmp.top = 0;
 }
 
 /* The series chooser's keys while it is open, else the plot's. */
 static int run_key(explorer *x, int key)
 {
-    if (x->choosing)
+    if (x->cmp.choosing)
         return mbx_ex_compare_key(x, key);
     switch (mbx_ex_key_action(key, EX_RUN)) {
     case EXA_BANDWIDTH: x->bandwidth = !x->bandwidth; return 1;
     case EXA_XAXIS: next_xaxis(x); return 1;
     case EXA_COMPARE: toggle_compare(x); return 1;
     case EXA_RATIOS:
-        if (!x->cmp)
+        if (!x->cmp.on)
             mbx_ex_set_msg(x, MBX_ROLE_WARNING, "ratios: compare two curves first (v)");
         else
-            x->ratios = !x->ratios;
+            x->cmp.ratios = !x->cmp.ratios;
         return 1;
     default: return 0;
     }
@@ -432,7 +432,7 @@ static int run_key(explorer *x, int key)
 
 static int run_typing(const explorer *x)
 {
-    return x->choosing;
+    return x->cmp.choosing;
 }
 
 /* The screen's row of the screen table (screens/screen.h). */

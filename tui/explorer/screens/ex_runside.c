@@ -98,12 +98,12 @@ void mbx_ex_draw_monitor(explorer *x, int y, int x0, int w)
 void mbx_ex_draw_legend(explorer *x, const mbx_rect *r, const mbx_ex_view *v)
 {
     mbx_ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL,
-               x->cmp ? "compared (v ends, = ratios)" : "series");
+               x->cmp.on ? "compared (v ends, = ratios)" : "series");
     int rows = r->h - 1 - v->any_refined - v->any_shift - v->any_plain - v->any_open, line = 0;
     for (int s = 0; s < v->nser && line < rows; s++) {
         if (!v->draw[s])
             continue;
-        if (line == rows - 1 && !x->cmp) {
+        if (line == rows - 1 && !x->cmp.on) {
             int left = 0;
             for (int k = s; k < v->nser; k++)
                 left += v->draw[k];
@@ -129,7 +129,7 @@ void mbx_ex_draw_legend(explorer *x, const mbx_rect *r, const mbx_ex_view *v)
             mbx_axis_format(by, x->bandwidth ? MBX_AXIS_MBPS : MBX_AXIS_SECONDS, x->utf8, lv,
                             sizeof lv);
         char tag[4] = "";
-        if (x->cmp)
+        if (x->cmp.on)
             snprintf(tag, sizeof tag, "%s ", s == v->cmp_idx[0] ? "A" : "B");
         int nw = r->w - 14 - (int)strlen(tag); /* marker, name, a value of up to 10 */
         nw = nw < 6 ? 6 : nw > 24 ? 24 : nw;
@@ -338,7 +338,7 @@ static void status_info(explorer *x, char *line, size_t len)
 {
     size_t k = 0;
     line[0] = '\0';
-    if (x->cmp) {
+    if (x->cmp.on) {
         mbx_ex_compare_summary(x, line, len);
         return;
     }
