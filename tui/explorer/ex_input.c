@@ -72,18 +72,12 @@ static void do_report(explorer *x, const char *dir)
 /* Typing into the prompt's line; 1 when Enter took a non-empty text. */
 static int edit_input(explorer *x, int key)
 {
-    size_t len = strlen(x->input);
-    if (key == 27) {
+    if (key == 27)
         x->prompt = EX_PROMPT_NONE;
-    } else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
-        return len > 0;
-    } else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
-        if (len)
-            x->input[len - 1] = '\0';
-    } else if (key >= 32 && key < 127 && len + 1 < sizeof x->input) {
-        x->input[len] = (char)key;
-        x->input[len + 1] = '\0';
-    }
+    else if (key == '\n' || key == '\r' || key == KEY_ENTER)
+        return x->input[0] != '\0';
+    else
+        (void)mbx_ex_line_edit(x->input, sizeof x->input, key);
     return 0;
 }
 

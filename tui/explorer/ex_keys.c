@@ -235,3 +235,19 @@ void mbx_ex_draw_help(explorer *x)
         mbx_ex_put(x, y, x0 + c * cw + 11, cw - 12, MBX_ROLE_NORMAL, d->help);
     }
 }
+
+int mbx_ex_line_edit(char *buf, size_t size, int key)
+{
+    size_t len = strlen(buf);
+    if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+        if (len > 0)
+            buf[len - 1] = '\0';
+        return 1;
+    }
+    if (key >= 32 && key < 127 && len + 1 < size) {
+        buf[len] = (char)key;
+        buf[len + 1] = '\0';
+        return 1;
+    }
+    return 0;
+}

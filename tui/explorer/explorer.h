@@ -470,5 +470,9 @@ void mbx_ex_draw_footer(explorer *x, const mbx_rect *r);
 unsigned mbx_ex_key_context(const explorer *x); /* the screen bit, or the chooser's */
 void mbx_ex_draw_help(explorer *x);
 const char *mbx_ex_key_name(int key, char *buf, size_t len);
+/* Text entry's editing keys on buf (size bytes): Backspace, or a
+ * printable character while there is room; 0 when key is neither (or the
+ * line is full). Enter and Esc are the caller's. */
+int mbx_ex_line_edit(char *buf, size_t size, int key);
 
 #endif

@@ -158,18 +158,10 @@ static int beff_key(explorer *x, int key)
         b->fcursor = n - 1;
     int f = fl[b->fcursor];
     if (b->editing) {
-        size_t len = strlen(b->field[f]);
         if (key == '\n' || key == '\r' || key == KEY_ENTER || key == 27 || key == '\t')
             b->editing = 0;
-        else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
-            if (len > 0)
-                b->field[f][len - 1] = '\0';
-        } else if (key >= 32 && key < 127 && len + 1 < sizeof b->field[0]) {
-            b->field[f][len] = (char)key;
-            b->field[f][len + 1] = '\0';
-        } else {
+        else if (!mbx_ex_line_edit(b->field[f], sizeof b->field[0], key))
             return 0;
-        }
         validate(x);
         x->msg[0] = '\0'; /* a refusal no longer applies */
         return 1;

@@ -297,18 +297,10 @@ static int params_key(explorer *x, int key)
 {
     int f = x->fcursor;
     if (x->editing) {
-        size_t len = strlen(x->field[f]);
-        if (key == '\n' || key == '\r' || key == KEY_ENTER || key == 27 || key == '\t') {
+        if (key == '\n' || key == '\r' || key == KEY_ENTER || key == 27 || key == '\t')
             x->editing = 0;
-        } else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
-            if (len > 0)
-                x->field[f][len - 1] = '\0';
-        } else if (key >= 32 && key < 127 && len + 1 < sizeof x->field[0]) {
-            x->field[f][len] = (char)key;
-            x->field[f][len + 1] = '\0';
-        } else {
+        else if (!mbx_ex_line_edit(x->field[f], sizeof x->field[0], key))
             return 0;
-        }
         mbx_ex_params_validate(x);
         return 1;
     }

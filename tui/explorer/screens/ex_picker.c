@@ -97,19 +97,12 @@ static int picker_key(explorer *x, int key)
 {
     row rows[EX_MAX_BENCH + MAX_PATTERNS];
     if (x->filtering) {
-        size_t len = strlen(x->filter);
         if (key == 27) {
             x->filter[0] = '\0';
             x->filtering = 0;
         } else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
             x->filtering = 0;
-        } else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
-            if (len > 0)
-                x->filter[len - 1] = '\0';
-        } else if (key >= 32 && key < 127 && len + 1 < sizeof x->filter) {
-            x->filter[len] = (char)key;
-            x->filter[len + 1] = '\0';
-        } else {
+        } else if (!mbx_ex_line_edit(x->filter, sizeof x->filter, key)) {
             return 0;
         }
         x->pcursor = 0;
