@@ -1,22 +1,16 @@
-/* The explorer's loop: keys, run control, prompts. */
-#include <errno.h>
+/* The explorer's loop: starting a run (the grid of points from the picker
+ * and the form), reading keys between the scheduler's requests, redraws. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "ex_keys.h"
 #include "ex_keysrc.h"
 #include "explorer.h"
 #include "job.h"
 #include "mbx/bench.h"
-#include "mbx/csvio.h"
-#include "mbx/dir.h"
-#include "mbx/file.h"
 #include "mbx/thrinfo.h"
 #include "sig.h"
 
@@ -46,95 +40,6 @@ double mbx_ex_elapsed(const explorer *x)
     /* While paused or stopped, the clock stands at t_pause_begin. */
     double end = x->running && !x->paused ? x->be->now(x->be) : x->t_pause_begin;
     return end - x->t_start - x->t_pause_total + x->t_idle;
-}
-
-static void set_pause(explorer *x, int on)
-{
-    if (on == x->paused || !x->running)
-        return;
-    double now = x->be->now(x->be);
-    if (on)
-        x->t_pause_begin = now;
-    else
-        x->t_pause_total += now - x->t_pause_begin;
-    x->paused = on;
-}
-
-/* A failed autosave: on the status line now, and kept for the closing
- * line (explore.c), which is what the user reads after the screen is gone. */
-static void autosave_failed(explorer *x, const char *where, const char *why)
-{
-    snprintf(x->autosave_err, sizeof x->autosave_err, "autosave to %.600s failed: %s", where, why);
-    mbx_ex_set_msg(x, MBX_ROLE_WARNING, "%s", x->autosave_err);
-}
-
-/* The directory of the autosave, made with every parent: the default
- * state directory must be private, else (or with no home at all) a new
- * private directory in $TMPDIR takes its place; a directory given with
- * --autosave is the user's choice. */
-static int autosave_dir(explorer *x)
-{
-    const char *why = NULL;
-    if (x->autosave_dir[0] &&
-        mbx_dir_make(x->autosave_dir, x->autosave_private ? MBX_DIR_PRIVATE : 0, NULL, &why) ==
-            MBX_OK)
-        return 0;
-    if (!x->autosave_private && !x->autosave_tmp) {
-        autosave_failed(x, x->autosave_dir, why);
-        return -1;
-    }
-    char tmp[sizeof x->autosave_dir];
-    const char *why_tmp = NULL;
-    if (mbx_dir_temp(mbx_dir_tmp(), "mpibex-autosave-", tmp, sizeof tmp, NULL, &why_tmp) !=
-        MBX_OK) {
-        autosave_failed(x, x->autosave_dir[0] ? x->autosave_dir : mbx_dir_tmp(),
-                        x->autosave_dir[0] ? why : why_tmp);
-        return -1;
-    }
-    snprintf(x->autosave_dir, sizeof x->autosave_dir, "%s", tmp);
-    x->autosave_private = x->autosave_tmp = 0; /* the next runs go there too */
-    return 0;
-}
-
-static void open_autosave(explorer *x)
-{
-    x->autosave_path[0] = '\0';
-    if ((!x->autosave_dir[0] && !x->autosave_tmp) || autosave_dir(x) != 0)
-        return;
-    time_t t = time(NULL);
-    char stamp[32];
-    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime(&t));
-    snprintf(x->autosave_path, sizeof x->autosave_path, "%s/explorer-%s-%ld.csv", x->autosave_dir,
-             stamp, (long)getpid());
-    if (mbx_csv_writer_open(x->autosave_path, mbx_result_columns, MBX_RESULT_NCOLS, &x->autosave) <
-        0) {
-        autosave_failed(x, x->autosave_path, mbx_file_why(errno));
-        x->autosave_path[0] = '\0';
-        x->autosave = NULL;
-    }
-}
-
-/* Is an autosave asked for (none with --autosave none, nor headless by default)? */
-static int autosave_wanted(const explorer *x)
-{
-    return x->autosave_dir[0] || x->autosave_tmp;
-}
-
-void mbx_ex_autosave_row(explorer *x, const mbx_result *r)
-{
-    if (x->autosave) {
-        mbx_result_fields f;
-        mbx_result_format(r, &f);
-        int wrc = mbx_csv_writer_row(x->autosave, f.field);
-        if (wrc < 0) {
-            autosave_failed(x, x->autosave_path,
-                            wrc == MBX_E_GONE ? "the file was removed or renamed"
-                                              : mbx_file_why(errno));
-            x->autosave_lost++;
-        }
-    } else if (autosave_wanted(x)) {
-        x->autosave_lost++;
-    }
 }
 
 /* The ping-pong pair of a point: the form's A,B, or with auto rank 0 and
@@ -312,7 +217,7 @@ void mbx_ex_start_run(explorer *x)
     mbx_monitor_reset(&x->mon);
     x->thr_unbound[0] = '\0';
     x->mon.peer = x->be->nranks > 1 && x->be->probe ? x->be->nranks - 1 : 0;
-    x->cmp = x->choosing = x->ratios = 0;
+    x->cmp.on = x->cmp.choosing = x->cmp.ratios = 0;
     /* Keep the x axis when this run has curves along it; else the first of
      * size, P and parameter that it has (threads.* and omp.* have no size). */
     if (!mbx_ex_dim_useful(x, x->xdim))
@@ -321,9 +226,7 @@ void mbx_ex_start_run(explorer *x)
                 x->xdim = d;
                 break;
             }
-    mbx_csv_writer_close(x->autosave);
-    x->autosave = NULL;
-    open_autosave(x);
+    mbx_ex_autosave_open(x);
     if (!mbx_ex_sched_begin(x)) {
         x->npts = 0;
         return;
@@ -338,256 +241,6 @@ void mbx_ex_start_run(explorer *x)
     x->screen = EX_RUN;
     if (x->autosave_path[0])
         mbx_ex_set_msg(x, MBX_ROLE_DIM, "autosaving every finished point to %s", x->autosave_path);
-}
-
-static void begin_export(explorer *x)
-{
-    if (x->ndone == 0) {
-        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "nothing to export yet");
-        return;
-    }
-    time_t t = time(NULL);
-    if (x->headless) /* golden screens must not depend on the clock */
-        snprintf(x->input, sizeof x->input, "mpibex-results.csv");
-    else
-        strftime(x->input, sizeof x->input, "mpibex-%Y%m%d-%H%M%S.csv", localtime(&t));
-    x->prompt = EX_PROMPT_EXPORT;
-}
-
-static void begin_report(explorer *x)
-{
-    if (x->ndone == 0) {
-        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "nothing to report yet");
-        return;
-    }
-    if (x->running) {
-        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "report: wait until the run is done (or cancel it, c)");
-        return;
-    }
-    time_t t = time(NULL);
-    if (x->headless)
-        snprintf(x->input, sizeof x->input, "mpibex-report");
-    else
-        strftime(x->input, sizeof x->input, "mpibex-report-%Y%m%d-%H%M%S", localtime(&t));
-    x->prompt = EX_PROMPT_REPORT;
-}
-
-static void do_report(explorer *x, const char *dir)
-{
-    char msg[sizeof x->msg];
-    /* gnuplot takes a moment: say so on the screen first. */
-    mbx_ex_set_msg(x, MBX_ROLE_DIM, "writing the report to %s ...", dir);
-    if (!x->headless)
-        mbx_ex_draw(x);
-    if (mbx_ex_write_report(x, dir, msg, sizeof msg) == 0)
-        mbx_ex_set_msg(x, MBX_ROLE_OK, "%s", msg);
-    else
-        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "%s", msg);
-}
-
-/* Typing into the prompt's line; 1 when Enter took a non-empty text. */
-static int edit_input(explorer *x, int key)
-{
-    size_t len = strlen(x->input);
-    if (key == 27) {
-        x->prompt = EX_PROMPT_NONE;
-    } else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
-        return len > 0;
-    } else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
-        if (len)
-            x->input[len - 1] = '\0';
-    } else if (key >= 32 && key < 127 && len + 1 < sizeof x->input) {
-        x->input[len] = (char)key;
-        x->input[len + 1] = '\0';
-    }
-    return 0;
-}
-
-static void do_export(explorer *x, const char *path)
-{
-    char msg[256];
-    if (mbx_ex_export(x, path, msg, sizeof msg) == 0) {
-        x->exported = 1;
-        mbx_ex_set_msg(x, MBX_ROLE_OK, "%s", msg);
-    } else {
-        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "%s", msg);
-    }
-}
-
-static int prompt_key(explorer *x, int key)
-{
-    struct stat sb;
-    switch (x->prompt) {
-    case EX_PROMPT_EXPORT:
-        if (edit_input(x, key)) {
-            snprintf(x->pending_path, sizeof x->pending_path, "%s", x->input);
-            if (stat(x->pending_path, &sb) == 0) {
-                x->prompt = EX_PROMPT_OVERWRITE;
-            } else {
-                x->prompt = EX_PROMPT_NONE;
-                do_export(x, x->pending_path);
-            }
-        }
-        return 1;
-    case EX_PROMPT_REPORT:
-        if (edit_input(x, key)) {
-            snprintf(x->pending_path, sizeof x->pending_path, "%s", x->input);
-            x->prompt = EX_PROMPT_NONE;
-            if (stat(x->pending_path, &sb) == 0)
-                mbx_ex_set_msg(x, MBX_ROLE_ERROR,
-                               "report: %.200s exists; give a new directory (w again)",
-                               x->pending_path);
-            else
-                do_report(x, x->pending_path);
-        }
-        return 1;
-    case EX_PROMPT_OVERWRITE:
-        x->prompt = EX_PROMPT_NONE;
-        if (key == 'y' || key == 'Y')
-            do_export(x, x->pending_path);
-        else
-            mbx_ex_set_msg(x, MBX_ROLE_DIM, "not exported");
-        return 1;
-    case EX_PROMPT_QUIT:
-        x->prompt = EX_PROMPT_NONE;
-        if (key == 'y' || key == 'Y') {
-            x->quit = 1;
-            x->cancel = 1;
-        }
-        return 1;
-    case EX_PROMPT_NONE: break;
-    }
-    return 0;
-}
-
-static void cycle_theme(explorer *x)
-{
-    char names[32][32];
-    int n = mbx_theme_list(x->theme_dir, x->theme_dirs, names, 32), cur = 0;
-    for (int i = 0; i < n; i++)
-        if (strcmp(names[i], x->theme_name) == 0)
-            cur = i;
-    if (n == 0)
-        return;
-    const char *next = names[(cur + 1) % n];
-    char msg[256];
-    mbx_theme t;
-    if (mbx_theme_load(next, x->theme_dir, x->theme_dirs, &t, NULL, 0, msg, sizeof msg) < 0) {
-        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "%s", msg);
-        return;
-    }
-    x->theme = t;
-    snprintf(x->theme_name, sizeof x->theme_name, "%s", next);
-    mbx_ex_colors_init(x);
-    mbx_ex_set_msg(x, MBX_ROLE_DIM, "theme %s", next);
-}
-
-int mbx_ex_handle_key(explorer *x, int key)
-{
-    if (key == EX_KEY_EOF) { /* the end of a headless script */
-        x->quit = x->cancel = 1;
-        return 1;
-    }
-    if (x->help) {
-        x->help = 0;
-        return 1;
-    }
-    if (x->prompt != EX_PROMPT_NONE)
-        return prompt_key(x, key);
-    /* Text entry owns the keyboard while it is open. */
-    if (x->screen == EX_PICKER && x->filtering)
-        return mbx_ex_picker_key(x, key);
-    if (x->screen == EX_PARAMS && x->editing)
-        return mbx_ex_params_key(x, key);
-    if (x->screen == EX_RUN && x->choosing)
-        return mbx_ex_compare_key(x, key);
-    if (x->screen == EX_BEFF && x->bf.editing)
-        return mbx_ex_beff_key(x, key);
-    mbx_ex_action a = mbx_ex_key_action(key, x->screen);
-    switch (a) {
-    case EXA_QUIT:
-        if (x->ndone > 0 && !x->exported)
-            x->prompt = EX_PROMPT_QUIT;
-        else
-            x->quit = x->cancel = 1;
-        return 1;
-    case EXA_HELP: x->help = 1; return 1;
-    case EXA_NEXT_SCREEN: x->screen = (mbx_ex_screen)((x->screen + 1) % EX_NSCREENS); return 1;
-    case EXA_PICKER: x->screen = EX_PICKER; return 1;
-    case EXA_PARAMS: x->screen = EX_PARAMS; return 1;
-    case EXA_RUNVIEW: x->screen = EX_RUN; return 1;
-    case EXA_RESULTS: x->screen = EX_RESULTS; return 1;
-    case EXA_BEFF: x->screen = EX_BEFF; return 1;
-    case EXA_START:
-        if (x->screen == EX_BEFF)
-            mbx_ex_beff_start(x);
-        else
-            mbx_ex_start_run(x);
-        return 1;
-    case EXA_PAUSE:
-        set_pause(x, !x->paused);
-        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "%s", x->paused ? "paused: p resumes" : "");
-        return 1;
-    case EXA_CANCEL:
-        if (x->bf.running) {
-            x->bf.cancel = 1;
-            mbx_ex_set_msg(x, MBX_ROLE_WARNING, "cancelling %s", x->bf.io ? "b_eff_io" : "b_eff");
-        } else if (x->running) {
-            x->cancel = 1; /* the loop stops the run: the points so far become final */
-        }
-        return 1;
-    case EXA_BANDWIDTH: x->bandwidth = !x->bandwidth; return 1;
-    case EXA_XAXIS: {
-        /* size -> P -> parameter -> size, skipping axes without a curve */
-        int d = x->xdim;
-        do
-            d = (d + 1) % (EX_DIM_PARAM + 1);
-        while (d != x->xdim && !mbx_ex_dim_useful(x, d));
-        if (d == x->xdim) {
-            mbx_ex_set_msg(x, MBX_ROLE_WARNING,
-                           "x: one axis only; several process counts (2:8) or param values (1:8) "
-                           "give more");
-            return 1;
-        }
-        x->xdim = d;
-        x->cmp = x->choosing = x->ratios = 0; /* the curves are different ones */
-        return 1;
-    }
-    case EXA_COMPARE:
-        if (x->cmp) {
-            x->cmp = x->ratios = 0;
-            return 1;
-        }
-        if (mbx_ex_compare_count(x) < 2) {
-            mbx_ex_set_msg(x, MBX_ROLE_WARNING, "compare: the run has fewer than two curves");
-            return 1;
-        }
-        x->choosing = 1;
-        x->ccursor = x->ctop = 0;
-        return 1;
-    case EXA_RATIOS:
-        if (!x->cmp)
-            mbx_ex_set_msg(x, MBX_ROLE_WARNING, "ratios: compare two curves first (v)");
-        else
-            x->ratios = !x->ratios;
-        return 1;
-    case EXA_EXPORT: begin_export(x); return 1;
-    case EXA_REPORT: begin_report(x); return 1;
-    case EXA_THEME: cycle_theme(x); return 1;
-    case EXA_GLYPHS:
-        x->glyphs = (mbx_glyphs)((x->glyphs + 1) % 3);
-        if (!x->utf8 && x->glyphs != MBX_GLYPHS_ASCII)
-            x->glyphs = MBX_GLYPHS_ASCII;
-        return 1;
-    default: break;
-    }
-    switch (x->screen) {
-    case EX_PICKER: return mbx_ex_picker_key(x, key);
-    case EX_PARAMS: return mbx_ex_params_key(x, key);
-    case EX_RESULTS: return mbx_ex_results_key(x, key);
-    case EX_BEFF: return mbx_ex_beff_key(x, key);
-    default: return 0;
-    }
 }
 
 static void poll_size(explorer *x, int *changed)

@@ -1,16 +1,13 @@
-/* Drawing primitives of the explorer: theme roles to curses attributes,
- * clipped UTF-8 text, the frame (title, body, footer, overlays), and the
- * screen dump used by headless tests. */
+/* Paint primitives of the explorer: theme roles to curses attributes,
+ * clipped UTF-8 text and filled rows, and the screen dump used by headless
+ * tests. The frame that uses them is ex_frame.c. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <wchar.h>
 
-#include "ex_keys.h"
 #include "explorer.h"
-#include "mbx/version.h"
 
 static attr_t to_curses_attrs(unsigned a)
 {
@@ -111,92 +108,6 @@ void mbx_ex_fill(explorer *x, int y, int x0, int w, int role)
     attrset(mbx_ex_attr(x, role));
     mvhline(y, x0, ' ', w);
     attrset(A_NORMAL);
-}
-
-static void draw_title(explorer *x, const mbx_rect *r)
-{
-    static const char *const full[] = {"1 Picker", "2 Parameters", "3 Run", "4 Results", "5 b_eff"};
-    /* Short names under 120 columns leave room for the job's description. */
-    static const char *const brief[] = {"1 Pick", "2 Params", "3 Run", "4 Results", "5 b_eff"};
-    const char *const *names = r->w < 120 ? brief : full;
-    mbx_ex_fill(x, r->y, r->x, r->w, MBX_ROLE_TITLE);
-    char head[32];
-    snprintf(head, sizeof head, " mpibex %s ", MBX_VERSION);
-    mbx_ex_put(x, r->y, r->x, r->w, MBX_ROLE_TITLE, head);
-    int col = r->x + (int)strlen(head) + 1;
-    for (int s = 0; s < EX_NSCREENS; s++) {
-        int len = (int)strlen(names[s]) + 2;
-        char tab[24];
-        snprintf(tab, sizeof tab, s == (int)x->screen ? "[%s]" : " %s ", names[s]);
-        mbx_ex_put(x, r->y, col, len, s == (int)x->screen ? MBX_ROLE_SELECTED : MBX_ROLE_TITLE,
-                   tab);
-        col += len + 1;
-    }
-    /* The job's description, right-aligned, cut to what is left. */
-    int room = r->x + r->w - col - 2, dl = (int)strlen(x->be->desc);
-    if (room > 8)
-        mbx_ex_put(x, r->y, dl < room ? r->x + r->w - dl - 1 : col + 1, room, MBX_ROLE_TITLE,
-                   x->be->desc);
-}
-
-static void draw_prompt(explorer *x, const mbx_rect *r)
-{
-    char line[400];
-    switch (x->prompt) {
-    case EX_PROMPT_EXPORT: snprintf(line, sizeof line, "Export CSV to: %s_", x->input); break;
-    case EX_PROMPT_REPORT:
-        snprintf(line, sizeof line, "Write the report into the new directory: %.300s_", x->input);
-        break;
-    case EX_PROMPT_OVERWRITE:
-        snprintf(line, sizeof line, "%.300s exists. Overwrite? (y/n)", x->pending_path);
-        break;
-    case EX_PROMPT_QUIT:
-        snprintf(line, sizeof line, "Results are not exported. Quit anyway? (y/n)");
-        break;
-    default: return;
-    }
-    mbx_ex_fill(x, r->y, r->x, r->w, MBX_ROLE_CURSOR);
-    mbx_ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_CURSOR, line);
-}
-
-void mbx_ex_draw(explorer *x)
-{
-    struct timespec w0;
-    clock_gettime(CLOCK_MONOTONIC, &w0);
-    erase();
-    mbx_frame_layout f;
-    mbx_layout_frame(x->rows, x->cols, &f);
-    if (!f.ok) {
-        char m[96];
-        snprintf(m, sizeof m, "terminal too small: %dx%d, need %dx%d", x->cols, x->rows,
-                 MBX_MIN_COLS, MBX_MIN_ROWS);
-        mbx_ex_put(x, x->rows / 2, 0, x->cols, MBX_ROLE_WARNING, m);
-    } else {
-        draw_title(x, &f.title);
-        switch (x->screen) {
-        case EX_PICKER: mbx_ex_draw_picker(x, &f.body); break;
-        case EX_PARAMS: mbx_ex_draw_params(x, &f.body); break;
-        case EX_RUN: mbx_ex_draw_run(x); break;
-        case EX_RESULTS: mbx_ex_draw_results(x, &f.body); break;
-        case EX_BEFF: mbx_ex_draw_beff(x, &f.body); break;
-        case EX_NSCREENS: break;
-        }
-        if (x->prompt != EX_PROMPT_NONE)
-            draw_prompt(x, &f.footer);
-        else
-            mbx_ex_draw_footer(x, &f.footer);
-        if (x->help)
-            mbx_ex_draw_help(x);
-    }
-    wnoutrefresh(stdscr);
-    doupdate();
-    struct timespec w1;
-    clock_gettime(CLOCK_MONOTONIC, &w1);
-    double dt = (double)(w1.tv_sec - w0.tv_sec) + 1e-9 * (double)(w1.tv_nsec - w0.tv_nsec);
-    x->draw_total += dt;
-    if (dt > x->draw_max)
-        x->draw_max = dt;
-    x->frames++;
 }
 
 static const char *attr_words(attr_t a, char *buf, size_t len)

@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "screens/screen.h"
+
 #define CTRL(c) ((c)&0x1f)
 
 typedef struct mbx_ex_keydef {
@@ -39,7 +41,7 @@ static const mbx_ex_keydef keytab[] = {
      "run b_eff or b_eff_io as set in the form",
      S_BEFF,
      1,
-     EXA_START},
+     EXA_BEFF_START},
     {{' ', 0, 0},
      "Space",
      "select",
@@ -151,7 +153,7 @@ mbx_ex_action mbx_ex_key_action(int key, mbx_ex_screen s)
 
 unsigned mbx_ex_key_context(const explorer *x)
 {
-    return x->screen == EX_RUN && x->choosing ? S_CHOOSE : 1u << x->screen;
+    return x->screen == EX_RUN && x->cmp.choosing ? S_CHOOSE : 1u << x->screen;
 }
 
 mbx_ex_action mbx_ex_key_action_in(int key, unsigned ctx)
@@ -214,10 +216,9 @@ void mbx_ex_draw_help(explorer *x)
     int y0 = (x->rows - h) / 2, x0 = (x->cols - w) / 2;
     for (int y = 0; y < h; y++)
         mbx_ex_fill(x, y0 + y, x0, w, MBX_ROLE_NORMAL);
-    static const char *const sname[] = {"picker", "parameters", "run view", "results", "b_eff"};
     char head[96];
     snprintf(head, sizeof head, " mpibex keys: %s (any key closes)",
-             ctx == S_CHOOSE ? "series chooser" : sname[x->screen]);
+             ctx == S_CHOOSE ? "series chooser" : mbx_ex_screen_of(x->screen)->help);
     mbx_ex_fill(x, y0, x0, w, MBX_ROLE_TITLE);
     mbx_ex_put(x, y0, x0, w, MBX_ROLE_TITLE, head);
     int cw = w / ncol;
@@ -233,4 +234,20 @@ void mbx_ex_draw_help(explorer *x)
         mbx_ex_put(x, y, x0 + c * cw + 2, 8, MBX_ROLE_FOOTER_KEY, d->label);
         mbx_ex_put(x, y, x0 + c * cw + 11, cw - 12, MBX_ROLE_NORMAL, d->help);
     }
+}
+
+int mbx_ex_line_edit(char *buf, size_t size, int key)
+{
+    size_t len = strlen(buf);
+    if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+        if (len > 0)
+            buf[len - 1] = '\0';
+        return 1;
+    }
+    if (key >= 32 && key < 127 && len + 1 < size) {
+        buf[len] = (char)key;
+        buf[len + 1] = '\0';
+        return 1;
+    }
+    return 0;
 }

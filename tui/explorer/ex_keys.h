@@ -16,6 +16,7 @@ typedef enum mbx_ex_action {
     EXA_RESULTS,
     EXA_BEFF,
     EXA_START,
+    EXA_BEFF_START, /* r on the b_eff screen: its form's benchmark */
     EXA_PAUSE,
     EXA_CANCEL,
     EXA_BANDWIDTH,

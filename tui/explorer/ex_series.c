@@ -70,6 +70,12 @@ static int cmp_xp(const void *a, const void *b)
     return (u > v) - (u < v);
 }
 
+int mbx_ex_series_has(const mbx_ex_series *s, const mbx_ex_point *p)
+{
+    mbx_ex_series t;
+    return mbx_ex_series_of(p, s->dim, &t) && mbx_ex_series_eq(&t, s);
+}
+
 size_t mbx_ex_series_points(const explorer *x, const mbx_ex_series *s, const mbx_ex_point **out,
                             size_t max)
 {
@@ -77,9 +83,7 @@ size_t mbx_ex_series_points(const explorer *x, const mbx_ex_series *s, const mbx
     size_t n = 0;
     for (size_t i = 0; i < x->npts && n < max && n < EX_MAX_POINTS; i++) {
         const mbx_ex_point *p = &x->pts[i];
-        mbx_ex_series t;
-        if (EX_HAS_VALUE(p) && mbx_ex_point_x(p, s->dim) > 0 && mbx_ex_series_of(p, s->dim, &t) &&
-            mbx_ex_series_eq(&t, s))
+        if (EX_HAS_VALUE(p) && mbx_ex_point_x(p, s->dim) > 0 && mbx_ex_series_has(s, p))
             buf[n++] = (xp){mbx_ex_point_x(p, s->dim), p};
     }
     qsort(buf, n, sizeof *buf, cmp_xp);

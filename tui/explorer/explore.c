@@ -288,9 +288,9 @@ static void teardown(explorer *x)
     x->keys = NULL;
     mbx_ex_points_free(x);
     mbx_ex_compare_forget(x);
-    free(x->sig);
-    x->sig = NULL;
-    x->capsig = 0;
+    free(x->cmp.sig);
+    x->cmp.sig = NULL;
+    x->cmp.capsig = 0;
     mbx_monitor_free(&x->mon);
     mbx_ex_sched_free(x);
     free(x->lat);

@@ -139,6 +139,18 @@ typedef struct mbx_ex_curve {
     int refine;  /* refinement asked for */
 } mbx_ex_curve;
 
+/* The run view's comparison of two curves (screens/ex_compare.c): the
+ * chooser, the pair compared and the tests of its points so far. */
+typedef struct mbx_ex_cmp {
+    int on; /* 1: series s[0] (A) and s[1] (B) are compared */
+    mbx_ex_series s[2];
+    int choosing; /* the series chooser: 0 closed, 1 picking A, 2 picking B */
+    int cursor, top;
+    int ratios;      /* the side column lists A/B at each common x */
+    mbx_ex_sig *sig; /* tests of compared pairs so far */
+    size_t nsig, capsig;
+} mbx_ex_cmp;
+
 typedef enum mbx_ex_prompt_kind {
     EX_PROMPT_NONE = 0,
     EX_PROMPT_EXPORT, /* file name */
@@ -264,13 +276,7 @@ typedef struct explorer {
 
     /* run view: x axis, comparison of two curves */
     int xdim; /* mbx_ex_dim */
-    int cmp;  /* 1: series cmp_s[0] (A) and cmp_s[1] (B) are compared */
-    mbx_ex_series cmp_s[2];
-    int choosing; /* the series chooser: 0 closed, 1 picking A, 2 picking B */
-    int ccursor, ctop;
-    int ratios;      /* the side column lists A/B at each common x */
-    mbx_ex_sig *sig; /* tests of compared pairs so far */
-    size_t nsig, capsig;
+    mbx_ex_cmp cmp;
     char msg[256]; /* the status line's message */
     int msg_role;
 
@@ -316,14 +322,24 @@ typedef struct explorer {
     size_t frames;
 } explorer;
 
+/* The screens' draw and key functions are reached through their rows of
+ * the screen table: screens/screen.h. */
+
 /* ex_app.c */
 int mbx_ex_main_loop(explorer *x);
-int mbx_ex_handle_key(explorer *x, int key); /* returns 1 when the screen changed */
-int mbx_ex_tick(explorer *x, int wait_ms);   /* read and handle keys, redraw; 1 to cancel a point */
+int mbx_ex_tick(explorer *x, int wait_ms); /* read and handle keys, redraw; 1 to cancel a point */
 void mbx_ex_start_run(explorer *x);
 void mbx_ex_set_msg(explorer *x, int role, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 double mbx_ex_elapsed(const explorer *x);
+
+/* ex_input.c: the app-wide keys and prompts, then the screen's */
+int mbx_ex_handle_key(explorer *x, int key); /* returns 1 when the screen changed */
+
+/* ex_autosave.c */
+/* A new autosave file for a run, the last one closed; none (and a message
+ * on the status line) when it cannot be made. */
+void mbx_ex_autosave_open(explorer *x);
 /* One final point's row to the autosave (counted as lost when there is
  * none to write to though one was asked for). */
 void mbx_ex_autosave_row(explorer *x, const mbx_result *r);
@@ -335,16 +351,11 @@ void mbx_ex_autosave_row(explorer *x, const mbx_result *r);
 void mbx_ex_params_init(explorer *x, const mbx_measurement *m);
 void mbx_ex_params_validate(explorer *x); /* all fields; updates meas and ferr */
 int mbx_ex_params_ok(const explorer *x);
-int mbx_ex_params_key(explorer *x, int key);
-void mbx_ex_draw_params(explorer *x, const mbx_rect *body);
 
 /* ex_picker.c */
-int mbx_ex_picker_key(explorer *x, int key);
-void mbx_ex_draw_picker(explorer *x, const mbx_rect *body);
 int mbx_ex_picker_count(const explorer *x);
 
 /* ex_run.c */
-void mbx_ex_draw_run(explorer *x);
 /* The monitor's strip: one row, the probe series as a sparkline. */
 void mbx_ex_draw_monitor(explorer *x, int y, int x0, int w);
 double mbx_ex_point_y(const explorer *x, const mbx_ex_point *p); /* plotted value, NAN if none */
@@ -368,6 +379,7 @@ void mbx_ex_frame_left(explorer *x, int py, int px, int rows);
 int mbx_ex_series_of(const mbx_ex_point *p, int dim,
                      mbx_ex_series *out); /* 0: not on such a curve */
 int mbx_ex_series_eq(const mbx_ex_series *a, const mbx_ex_series *b);
+int mbx_ex_series_has(const mbx_ex_series *s, const mbx_ex_point *p); /* p is on curve s */
 /* The label column of a point's rows: "explorer", or "explorer#2" for the
  * second curve of a benchmark picked twice. */
 const char *mbx_ex_point_label(const mbx_ex_point *p);
@@ -427,8 +439,6 @@ void mbx_ex_compare_forget(explorer *x); /* the run's points change */
 void mbx_ex_compare_summary(explorer *x, char *buf, size_t len);
 
 /* ex_results.c */
-int mbx_ex_results_key(explorer *x, int key);
-void mbx_ex_draw_results(explorer *x, const mbx_rect *body);
 /* The results as `mpibex run` writes them: path (every column), its
  * .env.csv, .obs.csv and, with a monitor, .probe.csv. */
 int mbx_ex_export(explorer *x, const char *path, char *msg, size_t msglen);
@@ -439,23 +449,30 @@ void mbx_ex_points_free(explorer *x); /* the run's points and their observations
 
 /* ex_beff.c: the b_eff / b_eff_io screen */
 void mbx_ex_beff_init(explorer *x);
-int mbx_ex_beff_key(explorer *x, int key);
 void mbx_ex_beff_start(explorer *x); /* validate the form; the loop then calls mbx_ex_beff_run */
 void mbx_ex_beff_run(explorer *x);   /* the whole benchmark, keys and redraws between rows */
-void mbx_ex_draw_beff(explorer *x, const mbx_rect *body);
+/* ex_beffview.c: what the rows so far show, in area under the form:
+ * b_eff's plot, legend and summary, or (io) b_eff_io's table. */
+void mbx_ex_draw_beff_results(explorer *x, const mbx_rect *area, int io);
 
-/* ex_draw.c */
+/* ex_draw.c: paint primitives */
 void mbx_ex_colors_init(explorer *x);
 attr_t mbx_ex_attr(const explorer *x, int role);
 void mbx_ex_put(explorer *x, int y, int x0, int w, int role, const char *utf8);
 void mbx_ex_fill(explorer *x, int y, int x0, int w, int role);
-void mbx_ex_draw(explorer *x);                  /* the whole screen, then doupdate */
 int mbx_ex_dump(explorer *x, const char *path); /* the screen as text + attributes */
+
+/* ex_frame.c: the frame */
+void mbx_ex_draw(explorer *x); /* the whole screen, then doupdate */
 
 /* ex_keys.c: the key table; footer and help are generated from it */
 void mbx_ex_draw_footer(explorer *x, const mbx_rect *r);
 unsigned mbx_ex_key_context(const explorer *x); /* the screen bit, or the chooser's */
 void mbx_ex_draw_help(explorer *x);
 const char *mbx_ex_key_name(int key, char *buf, size_t len);
+/* Text entry's editing keys on buf (size bytes): Backspace, or a
+ * printable character while there is room; 0 when key is neither (or the
+ * line is full). Enter and Esc are the caller's. */
+int mbx_ex_line_edit(char *buf, size_t size, int key);
 
 #endif

@@ -53,23 +53,23 @@ int mbx_ex_compare_key(explorer *x, int key)
     static mbx_ex_series s[EX_MAX_SERIES];
     int n = choices(x, s);
     switch (mbx_ex_key_action_in(key, S_CHOOSE)) {
-    case EXA_UP: x->ccursor = x->ccursor > 0 ? x->ccursor - 1 : 0; break;
-    case EXA_DOWN: x->ccursor = x->ccursor + 1 < n ? x->ccursor + 1 : x->ccursor; break;
-    case EXA_BACK: x->choosing = 0; break;
+    case EXA_UP: x->cmp.cursor = x->cmp.cursor > 0 ? x->cmp.cursor - 1 : 0; break;
+    case EXA_DOWN: x->cmp.cursor = x->cmp.cursor + 1 < n ? x->cmp.cursor + 1 : x->cmp.cursor; break;
+    case EXA_BACK: x->cmp.choosing = 0; break;
     case EXA_HELP: x->help = 1; break;
     case EXA_CHOOSE:
-        if (x->ccursor >= n)
+        if (x->cmp.cursor >= n)
             return 0;
-        if (x->choosing == 1) {
-            x->cmp_s[0] = s[x->ccursor];
-            x->choosing = 2;
-            x->ccursor = x->ccursor + 1 < n ? x->ccursor + 1 : 0;
-        } else if (mbx_ex_series_eq(&s[x->ccursor], &x->cmp_s[0])) {
+        if (x->cmp.choosing == 1) {
+            x->cmp.s[0] = s[x->cmp.cursor];
+            x->cmp.choosing = 2;
+            x->cmp.cursor = x->cmp.cursor + 1 < n ? x->cmp.cursor + 1 : 0;
+        } else if (mbx_ex_series_eq(&s[x->cmp.cursor], &x->cmp.s[0])) {
             mbx_ex_set_msg(x, MBX_ROLE_WARNING, "compare: B must be another curve than A");
         } else {
-            x->cmp_s[1] = s[x->ccursor];
-            x->choosing = 0;
-            x->cmp = 1;
+            x->cmp.s[1] = s[x->cmp.cursor];
+            x->cmp.choosing = 0;
+            x->cmp.on = 1;
             mbx_ex_set_msg(x, MBX_ROLE_DIM,
                            "comparing A with B: = lists A/B at each common x, v ends");
         }
@@ -91,22 +91,22 @@ void mbx_ex_draw_chooser(explorer *x, const mbx_rect *plot)
     if (w < 20 || h < 4)
         return;
     int y0 = plot->y + 1, x0 = plot->x + (plot->w - w) / 2, list_h = h - 3;
-    if (x->ccursor >= n)
-        x->ccursor = n ? n - 1 : 0;
-    if (x->ccursor < x->ctop)
-        x->ctop = x->ccursor;
-    if (x->ccursor >= x->ctop + list_h)
-        x->ctop = x->ccursor - list_h + 1;
+    if (x->cmp.cursor >= n)
+        x->cmp.cursor = n ? n - 1 : 0;
+    if (x->cmp.cursor < x->cmp.top)
+        x->cmp.top = x->cmp.cursor;
+    if (x->cmp.cursor >= x->cmp.top + list_h)
+        x->cmp.top = x->cmp.cursor - list_h + 1;
     for (int r = 0; r < h; r++)
         mbx_ex_fill(x, y0 + r, x0, w, MBX_ROLE_NORMAL);
     char head[96];
     snprintf(head, sizeof head, " compare: choose curve %s (Enter; Esc closes)",
-             x->choosing == 1 ? "A" : "B");
+             x->cmp.choosing == 1 ? "A" : "B");
     mbx_ex_fill(x, y0, x0, w, MBX_ROLE_TITLE);
     mbx_ex_put(x, y0, x0, w, MBX_ROLE_TITLE, head);
-    for (int i = 0; i < list_h && x->ctop + i < n; i++) {
-        int k = x->ctop + i, y = y0 + 2 + i, cur = k == x->ccursor;
-        int isa = x->choosing == 2 && mbx_ex_series_eq(&s[k], &x->cmp_s[0]);
+    for (int i = 0; i < list_h && x->cmp.top + i < n; i++) {
+        int k = x->cmp.top + i, y = y0 + 2 + i, cur = k == x->cmp.cursor;
+        int isa = x->cmp.choosing == 2 && mbx_ex_series_eq(&s[k], &x->cmp.s[0]);
         char line[96];
         snprintf(line, sizeof line, "%s %c %s", isa ? "A" : " ", markers[k % MBX_NSERIES],
                  names[k]);
@@ -117,8 +117,8 @@ void mbx_ex_draw_chooser(explorer *x, const mbx_rect *plot)
     }
     if (n > list_h) {
         char more[48];
-        snprintf(more, sizeof more, "%d-%d of %d", x->ctop + 1,
-                 x->ctop + list_h < n ? x->ctop + list_h : n, n);
+        snprintf(more, sizeof more, "%d-%d of %d", x->cmp.top + 1,
+                 x->cmp.top + list_h < n ? x->cmp.top + list_h : n, n);
         mbx_ex_put(x, y0 + h - 1, x0 + w - (int)strlen(more) - 1, (int)strlen(more), MBX_ROLE_DIM,
                    more);
     }
@@ -128,11 +128,11 @@ int mbx_ex_compare_ratios(const explorer *x, double *xs, double *ratio, const mb
                           const mbx_ex_point **pb, int max)
 {
     static const mbx_ex_point *a[EX_MAX_POINTS], *b[EX_MAX_POINTS];
-    if (!x->cmp)
+    if (!x->cmp.on)
         return 0;
-    size_t na = mbx_ex_series_points(x, &x->cmp_s[0], a, EX_MAX_POINTS);
-    size_t nb = mbx_ex_series_points(x, &x->cmp_s[1], b, EX_MAX_POINTS);
-    int dim = x->cmp_s[0].dim, n = 0;
+    size_t na = mbx_ex_series_points(x, &x->cmp.s[0], a, EX_MAX_POINTS);
+    size_t nb = mbx_ex_series_points(x, &x->cmp.s[1], b, EX_MAX_POINTS);
+    int dim = x->cmp.s[0].dim, n = 0;
     /* Both in increasing x: walk them together. */
     for (size_t i = 0, j = 0; i < na && j < nb && n < max;) {
         double u = mbx_ex_point_x(a[i], dim), v = mbx_ex_point_x(b[j], dim);
@@ -161,7 +161,7 @@ int mbx_ex_compare_ratios(const explorer *x, double *xs, double *ratio, const mb
 
 void mbx_ex_compare_forget(explorer *x)
 {
-    x->nsig = 0;
+    x->cmp.nsig = 0;
 }
 
 /* The machine level of each pass of p (the scheduler's, from the
@@ -180,21 +180,21 @@ static int *pass_levels(const explorer *x, const mbx_ex_point *p)
 
 const mbx_cmp_point *mbx_ex_compare_test(explorer *x, const mbx_ex_point *a, const mbx_ex_point *b)
 {
-    for (size_t i = 0; i < x->nsig; i++) {
-        const mbx_ex_sig *g = &x->sig[i];
+    for (size_t i = 0; i < x->cmp.nsig; i++) {
+        const mbx_ex_sig *g = &x->cmp.sig[i];
         if (g->a == a && g->b == b && g->na == a->npm && g->nb == b->npm &&
             g->probes == x->sst.probes)
             return g->ok ? &g->cp : NULL;
     }
-    if (x->nsig == x->capsig) {
-        size_t cap = x->capsig ? 2 * x->capsig : 64;
-        mbx_ex_sig *n = realloc(x->sig, cap * sizeof *n);
+    if (x->cmp.nsig == x->cmp.capsig) {
+        size_t cap = x->cmp.capsig ? 2 * x->cmp.capsig : 64;
+        mbx_ex_sig *n = realloc(x->cmp.sig, cap * sizeof *n);
         if (!n)
             return NULL;
-        x->sig = n;
-        x->capsig = cap;
+        x->cmp.sig = n;
+        x->cmp.capsig = cap;
     }
-    mbx_ex_sig *g = &x->sig[x->nsig++];
+    mbx_ex_sig *g = &x->cmp.sig[x->cmp.nsig++];
     memset(g, 0, sizeof *g);
     g->a = a, g->b = b, g->na = a->npm, g->nb = b->npm, g->probes = x->sst.probes;
     g->strata = 0;
@@ -244,9 +244,9 @@ const mbx_cmp_point *mbx_ex_compare_test(explorer *x, const mbx_ex_point *a, con
 /* The test of a and b so far (NULL: none yet). */
 static const mbx_ex_sig *sig_of(const explorer *x, const mbx_ex_point *a, const mbx_ex_point *b)
 {
-    for (size_t i = 0; i < x->nsig; i++)
-        if (x->sig[i].a == a && x->sig[i].b == b)
-            return &x->sig[i];
+    for (size_t i = 0; i < x->cmp.nsig; i++)
+        if (x->cmp.sig[i].a == a && x->cmp.sig[i].b == b)
+            return &x->cmp.sig[i];
     return NULL;
 }
 

@@ -8,6 +8,7 @@
 #include "ex_keys.h"
 #include "explorer.h"
 #include "mbx/sizes.h"
+#include "screens/screen.h"
 
 /* The explorer refines by default; a plan that sets refine wins. */
 #define EX_REFINE_DEFAULT "5%"
@@ -292,22 +293,14 @@ static void cycle(explorer *x, int f, int dir)
     }
 }
 
-int mbx_ex_params_key(explorer *x, int key)
+static int params_key(explorer *x, int key)
 {
     int f = x->fcursor;
     if (x->editing) {
-        size_t len = strlen(x->field[f]);
-        if (key == '\n' || key == '\r' || key == KEY_ENTER || key == 27 || key == '\t') {
+        if (key == '\n' || key == '\r' || key == KEY_ENTER || key == 27 || key == '\t')
             x->editing = 0;
-        } else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
-            if (len > 0)
-                x->field[f][len - 1] = '\0';
-        } else if (key >= 32 && key < 127 && len + 1 < sizeof x->field[0]) {
-            x->field[f][len] = (char)key;
-            x->field[f][len + 1] = '\0';
-        } else {
+        else if (!mbx_ex_line_edit(x->field[f], sizeof x->field[0], key))
             return 0;
-        }
         mbx_ex_params_validate(x);
         return 1;
     }
@@ -332,92 +325,128 @@ int mbx_ex_params_key(explorer *x, int key)
     return 1;
 }
 
-void mbx_ex_draw_params(explorer *x, const mbx_rect *body)
+/* Field f's row at y: its label, its value (a choice between < >, text
+ * being typed with a cursor) and its message or hint. */
+static void draw_field(explorer *x, const mbx_rect *body, int f, int y)
+{
+    int cur = f == x->fcursor;
+    if (cur)
+        mbx_ex_fill(x, y, body->x, body->w, MBX_ROLE_CURSOR);
+    int role = cur ? MBX_ROLE_CURSOR : MBX_ROLE_NORMAL;
+    mbx_ex_put(x, y, body->x + 2, 15, role, fields[f].label);
+    char val[96];
+    if (fields[f].choices)
+        snprintf(val, sizeof val, "< %s >", x->field[f]);
+    else
+        snprintf(val, sizeof val, "%s%s", x->field[f], cur && x->editing ? "_" : "");
+    /* The clock sync matters only with window sync. */
+    int unused = f == EX_F_CLOCK && x->method.sync != MBX_SYNC_WINDOW;
+    mbx_ex_put(x, y, body->x + 17, 18,
+               x->ferr[f][0]    ? MBX_ROLE_ERROR
+               : unused && !cur ? MBX_ROLE_DIM
+                                : role,
+               val);
+    if (x->ferr[f][0]) {
+        mbx_ex_put(x, y, body->x + 36, body->w - 37, MBX_ROLE_ERROR, x->ferr[f]);
+    } else {
+        char h[160];
+        hint(x, f, h, sizeof h);
+        mbx_ex_put(x, y, body->x + 36, body->w - 37, cur ? MBX_ROLE_CURSOR : MBX_ROLE_DIM, h);
+    }
+}
+
+/* Valid parameters: what the run will be (sizes, benchmarks, process
+ * counts, refinement, the ranks a point uses, the monitor), from row y
+ * while the body has room; returns the last row written (or past the
+ * body). */
+static int params_summary(explorer *x, const mbx_rect *body, int y)
+{
+    char line[256];
+    char a[16], b[16];
+    mbx_axis_format((double)x->meas.sizes.v[0], MBX_AXIS_BYTES, 0, a, sizeof a);
+    mbx_axis_format((double)x->meas.sizes.v[x->meas.sizes.n - 1], MBX_AXIS_BYTES, 0, b, sizeof b);
+    int k =
+        snprintf(line, sizeof line, "%zu sizes from %s to %s, %d benchmark%s, %d process count%s",
+                 x->meas.sizes.n, a, b, mbx_ex_picker_count(x),
+                 mbx_ex_picker_count(x) == 1 ? "" : "s", x->nprocs, x->nprocs == 1 ? "" : "s");
+    if (x->meas.nparam > 1 && k > 0 && (size_t)k < sizeof line)
+        snprintf(line + k, sizeof line - (size_t)k, ", %zu param values", x->meas.nparam);
+    mbx_ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_OK, line);
+    if (++y >= body->y + body->h)
+        return y;
+    if (x->meas.refine > 0 && x->meas.budget > 0)
+        snprintf(line, sizeof line, "refined to %g%% with up to %zu more points a curve, %s",
+                 100.0 * x->meas.refine, x->meas.budget,
+                 x->procs_range ? "over size and P" : "over size");
+    else
+        snprintf(line, sizeof line, "no refinement: the grid only");
+    mbx_ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_DIM, line);
+    if (++y < body->y + body->h)
+        mbx_ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_DIM,
+                   "a point on P processes runs on ranks 0..P-1 of the job");
+    if (++y < body->y + body->h) {
+        if (x->be->nranks > 1)
+            snprintf(line, sizeof line,
+                     "monitor: a 1-byte ping-pong of ranks 0 and %d between points (%d round "
+                     "trips)",
+                     x->be->nranks - 1, EX_PROBE_ROUNDS);
+        else
+            snprintf(line, sizeof line, "monitor: off (one rank: no ping-pong to probe with)");
+        mbx_ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_DIM, line);
+    }
+    return y;
+}
+
+/* Parameters in error: the whole message of the field under the cursor
+ * (or the first in error) at row y; the column beside the field may cut
+ * it. */
+static void params_error(explorer *x, const mbx_rect *body, int y)
+{
+    char line[256];
+    int f = x->ferr[x->fcursor][0] ? x->fcursor : 0, more = 0;
+    while (!x->ferr[f][0] && f + 1 < EX_NFIELDS)
+        f++;
+    for (int i = 0; i < EX_NFIELDS; i++)
+        more += i != f && x->ferr[i][0];
+    if (more)
+        snprintf(line, sizeof line, "%s (and %d more field%s in red)", x->ferr[f], more,
+                 more == 1 ? "" : "s");
+    else
+        snprintf(line, sizeof line, "%s", x->ferr[f]);
+    mbx_ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_ERROR, line);
+}
+
+static void draw_params(explorer *x, const mbx_rect *body)
 {
     mbx_ex_put(x, body->y, body->x + 1, body->w - 1, MBX_ROLE_NORMAL,
                "Parameters (Enter edits a field or cycles a choice; checked as you type)");
     int y = body->y + 2;
-    for (int f = 0; f < EX_NFIELDS && y < body->y + body->h; f++, y++) {
-        int cur = f == x->fcursor;
-        if (cur)
-            mbx_ex_fill(x, y, body->x, body->w, MBX_ROLE_CURSOR);
-        int role = cur ? MBX_ROLE_CURSOR : MBX_ROLE_NORMAL;
-        mbx_ex_put(x, y, body->x + 2, 15, role, fields[f].label);
-        char val[96];
-        if (fields[f].choices)
-            snprintf(val, sizeof val, "< %s >", x->field[f]);
-        else
-            snprintf(val, sizeof val, "%s%s", x->field[f], cur && x->editing ? "_" : "");
-        /* The clock sync matters only with window sync. */
-        int unused = f == EX_F_CLOCK && x->method.sync != MBX_SYNC_WINDOW;
-        mbx_ex_put(x, y, body->x + 17, 18,
-                   x->ferr[f][0]    ? MBX_ROLE_ERROR
-                   : unused && !cur ? MBX_ROLE_DIM
-                                    : role,
-                   val);
-        if (x->ferr[f][0]) {
-            mbx_ex_put(x, y, body->x + 36, body->w - 37, MBX_ROLE_ERROR, x->ferr[f]);
-        } else {
-            char h[160];
-            hint(x, f, h, sizeof h);
-            mbx_ex_put(x, y, body->x + 36, body->w - 37, cur ? MBX_ROLE_CURSOR : MBX_ROLE_DIM, h);
-        }
-    }
+    for (int f = 0; f < EX_NFIELDS && y < body->y + body->h; f++, y++)
+        draw_field(x, body, f, y);
     y++;
     if (y >= body->y + body->h)
         return;
-    char line[256];
-    if (mbx_ex_params_ok(x)) {
-        char a[16], b[16];
-        mbx_axis_format((double)x->meas.sizes.v[0], MBX_AXIS_BYTES, 0, a, sizeof a);
-        mbx_axis_format((double)x->meas.sizes.v[x->meas.sizes.n - 1], MBX_AXIS_BYTES, 0, b,
-                        sizeof b);
-        int k = snprintf(
-            line, sizeof line, "%zu sizes from %s to %s, %d benchmark%s, %d process count%s",
-            x->meas.sizes.n, a, b, mbx_ex_picker_count(x), mbx_ex_picker_count(x) == 1 ? "" : "s",
-            x->nprocs, x->nprocs == 1 ? "" : "s");
-        if (x->meas.nparam > 1 && k > 0 && (size_t)k < sizeof line)
-            snprintf(line + k, sizeof line - (size_t)k, ", %zu param values", x->meas.nparam);
-        mbx_ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_OK, line);
-        if (++y >= body->y + body->h)
-            return;
-        if (x->meas.refine > 0 && x->meas.budget > 0)
-            snprintf(line, sizeof line, "refined to %g%% with up to %zu more points a curve, %s",
-                     100.0 * x->meas.refine, x->meas.budget,
-                     x->procs_range ? "over size and P" : "over size");
-        else
-            snprintf(line, sizeof line, "no refinement: the grid only");
-        mbx_ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_DIM, line);
-        if (++y < body->y + body->h)
-            mbx_ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_DIM,
-                       "a point on P processes runs on ranks 0..P-1 of the job");
-        if (++y < body->y + body->h) {
-            if (x->be->nranks > 1)
-                snprintf(line, sizeof line,
-                         "monitor: a 1-byte ping-pong of ranks 0 and %d between points (%d round "
-                         "trips)",
-                         x->be->nranks - 1, EX_PROBE_ROUNDS);
-            else
-                snprintf(line, sizeof line, "monitor: off (one rank: no ping-pong to probe with)");
-            mbx_ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_DIM, line);
-        }
-    } else {
-        /* The whole message of the field under the cursor (or the first in
-         * error): the column beside the field may cut it. */
-        int f = x->ferr[x->fcursor][0] ? x->fcursor : 0, more = 0;
-        while (!x->ferr[f][0] && f + 1 < EX_NFIELDS)
-            f++;
-        for (int i = 0; i < EX_NFIELDS; i++)
-            more += i != f && x->ferr[i][0];
-        if (more)
-            snprintf(line, sizeof line, "%s (and %d more field%s in red)", x->ferr[f], more,
-                     more == 1 ? "" : "s");
-        else
-            snprintf(line, sizeof line, "%s", x->ferr[f]);
-        mbx_ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_ERROR, line);
-    }
+    if (mbx_ex_params_ok(x))
+        y = params_summary(x, body, y);
+    else
+        params_error(x, body, y);
     /* Why the last run did not start (root, pair or memory against the
      * selection), or anything else the loop had to say. */
     if (x->msg[0] && y + 2 < body->y + body->h)
         mbx_ex_put(x, y + 2, body->x + 2, body->w - 3, x->msg_role, x->msg);
 }
+
+static int params_typing(const explorer *x)
+{
+    return x->editing;
+}
+
+/* The screen's row of the screen table (screens/screen.h). */
+const mbx_ex_screen_def mbx_ex_screen_params = {
+    .name = "2 Parameters",
+    .brief = "2 Params",
+    .help = "parameters",
+    .draw = draw_params,
+    .key = params_key,
+    .typing = params_typing,
+};

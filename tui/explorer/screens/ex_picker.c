@@ -6,6 +6,7 @@
 #include "ex_keys.h"
 #include "explorer.h"
 #include "mbx/bench.h"
+#include "screens/screen.h"
 
 #define MAX_PATTERNS EX_MAX_PATTERNS
 
@@ -92,23 +93,16 @@ static int pattern_state(const explorer *x, int p)
     return all ? 2 : any ? 1 : 0;
 }
 
-int mbx_ex_picker_key(explorer *x, int key)
+static int picker_key(explorer *x, int key)
 {
     row rows[EX_MAX_BENCH + MAX_PATTERNS];
     if (x->filtering) {
-        size_t len = strlen(x->filter);
         if (key == 27) {
             x->filter[0] = '\0';
             x->filtering = 0;
         } else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
             x->filtering = 0;
-        } else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
-            if (len > 0)
-                x->filter[len - 1] = '\0';
-        } else if (key >= 32 && key < 127 && len + 1 < sizeof x->filter) {
-            x->filter[len] = (char)key;
-            x->filter[len + 1] = '\0';
-        } else {
+        } else if (!mbx_ex_line_edit(x->filter, sizeof x->filter, key)) {
             return 0;
         }
         x->pcursor = 0;
@@ -169,15 +163,9 @@ int mbx_ex_picker_key(explorer *x, int key)
     return 1;
 }
 
-void mbx_ex_draw_picker(explorer *x, const mbx_rect *body)
+/* The head line: how many are selected (and twice), and the filter. */
+static void picker_head(explorer *x, const mbx_rect *body)
 {
-    row rows[EX_MAX_BENCH + MAX_PATTERNS];
-    int n = visible_rows(x, rows, (int)(sizeof rows / sizeof *rows));
-    if (x->pcursor >= n)
-        x->pcursor = n > 0 ? n - 1 : 0;
-    const char *pn[MAX_PATTERNS];
-    patterns(pn);
-
     char head[128];
     int twice = 0;
     for (size_t i = 0; i < mbx_bench_count() && i < EX_MAX_BENCH; i++)
@@ -193,6 +181,61 @@ void mbx_ex_draw_picker(explorer *x, const mbx_rect *body)
         mbx_ex_put(x, body->y, body->x + 40, body->w - 40,
                    x->filtering ? MBX_ROLE_CURSOR : MBX_ROLE_DIM, filt);
     }
+}
+
+/* A row's text: a pattern's header (open or collapsed, how much of it is
+ * selected, its count), or a benchmark with its names in namew columns. */
+static void row_text(const explorer *x, const row *r, const char *const *pn, int namew, char *line,
+                     size_t len)
+{
+    if (r->bench < 0) {
+        static const char *const mark[] = {"[ ]", "[-]", "[x]"};
+        int cnt = 0;
+        for (size_t b = 0; b < mbx_bench_count(); b++)
+            cnt += strcmp(mbx_bench_get((int)b)->pattern, pn[r->pattern]) == 0;
+        snprintf(line, len, "%s %s %s (%d)", x->collapsed[r->pattern] ? "+" : "-",
+                 mark[pattern_state(x, r->pattern)], pn[r->pattern], cnt);
+    } else {
+        const mbx_bench *b = mbx_bench_get(r->bench);
+        snprintf(line, len, "    %s %-*s >=%d  %s",
+                 x->sel[r->bench] == 2 ? "[2]"
+                 : x->sel[r->bench]    ? "[x]"
+                                       : "[ ]",
+                 namew, b->name, b->min_procs, b->summary);
+    }
+}
+
+/* A scroll bar in the last column when the list of n rows is longer than
+ * the screen's list_h, and where the list stands. */
+static void scroll_bar(explorer *x, const mbx_rect *body, int n, int list_h)
+{
+    if (n <= list_h)
+        return;
+    int thumb = list_h * list_h / n, pos = (list_h - thumb) * x->ptop / (n - list_h);
+    if (thumb < 1)
+        thumb = 1;
+    for (int i = 0; i < list_h; i++) {
+        int on = i >= pos && i < pos + thumb;
+        mbx_ex_put(x, body->y + 2 + i, body->x + body->w - 1, 1,
+                   on ? MBX_ROLE_SELECTED : MBX_ROLE_DIM,
+                   on ? (x->utf8 ? "\u2588" : "#") : (x->utf8 ? "\u2502" : "|"));
+    }
+    char where[64];
+    snprintf(where, sizeof where, "rows %d-%d of %d", x->ptop + 1,
+             x->ptop + list_h < n ? x->ptop + list_h : n, n);
+    mbx_ex_put(x, body->y + 1, body->x + body->w - (int)strlen(where) - 1, (int)strlen(where),
+               MBX_ROLE_DIM, where);
+}
+
+static void draw_picker(explorer *x, const mbx_rect *body)
+{
+    row rows[EX_MAX_BENCH + MAX_PATTERNS];
+    int n = visible_rows(x, rows, (int)(sizeof rows / sizeof *rows));
+    if (x->pcursor >= n)
+        x->pcursor = n > 0 ? n - 1 : 0;
+    const char *pn[MAX_PATTERNS];
+    patterns(pn);
+    picker_head(x, body);
     int list_h = body->h - 3;
     if (list_h < 1)
         list_h = 1;
@@ -214,21 +257,7 @@ void mbx_ex_draw_picker(explorer *x, const mbx_rect *body)
         const row *r = &rows[x->ptop + i];
         int y = body->y + 2 + i, sel = x->ptop + i == x->pcursor;
         char line[256];
-        if (r->bench < 0) {
-            static const char *const mark[] = {"[ ]", "[-]", "[x]"};
-            int cnt = 0;
-            for (size_t b = 0; b < mbx_bench_count(); b++)
-                cnt += strcmp(mbx_bench_get((int)b)->pattern, pn[r->pattern]) == 0;
-            snprintf(line, sizeof line, "%s %s %s (%d)", x->collapsed[r->pattern] ? "+" : "-",
-                     mark[pattern_state(x, r->pattern)], pn[r->pattern], cnt);
-        } else {
-            const mbx_bench *b = mbx_bench_get(r->bench);
-            snprintf(line, sizeof line, "    %s %-*s >=%d  %s",
-                     x->sel[r->bench] == 2 ? "[2]"
-                     : x->sel[r->bench]    ? "[x]"
-                                           : "[ ]",
-                     namew, b->name, b->min_procs, b->summary);
-        }
+        row_text(x, r, pn, namew, line, sizeof line);
         if (sel)
             mbx_ex_fill(x, y, body->x, body->w, MBX_ROLE_CURSOR);
         int role = sel                                   ? MBX_ROLE_CURSOR
@@ -236,24 +265,7 @@ void mbx_ex_draw_picker(explorer *x, const mbx_rect *body)
                                                          : MBX_ROLE_NORMAL;
         mbx_ex_put(x, y, body->x + 1, body->w - 3, role, line);
     }
-    /* A scroll bar in the last column when the list is longer than the
-     * screen, and where the list stands. */
-    if (n > list_h) {
-        int thumb = list_h * list_h / n, pos = (list_h - thumb) * x->ptop / (n - list_h);
-        if (thumb < 1)
-            thumb = 1;
-        for (int i = 0; i < list_h; i++) {
-            int on = i >= pos && i < pos + thumb;
-            mbx_ex_put(x, body->y + 2 + i, body->x + body->w - 1, 1,
-                       on ? MBX_ROLE_SELECTED : MBX_ROLE_DIM,
-                       on ? (x->utf8 ? "\u2588" : "#") : (x->utf8 ? "\u2502" : "|"));
-        }
-        char where[64];
-        snprintf(where, sizeof where, "rows %d-%d of %d", x->ptop + 1,
-                 x->ptop + list_h < n ? x->ptop + list_h : n, n);
-        mbx_ex_put(x, body->y + 1, body->x + body->w - (int)strlen(where) - 1, (int)strlen(where),
-                   MBX_ROLE_DIM, where);
-    }
+    scroll_bar(x, body, n, list_h);
     if (sticky) {
         char head[64];
         snprintf(head, sizeof head, "%s (continued)", pn[top->pattern]);
@@ -263,3 +275,18 @@ void mbx_ex_draw_picker(explorer *x, const mbx_rect *body)
         mbx_ex_put(x, body->y + 2, body->x + 2, body->w - 2, MBX_ROLE_DIM,
                    "no benchmark matches the filter (Esc clears it)");
 }
+
+static int picker_typing(const explorer *x)
+{
+    return x->filtering;
+}
+
+/* The screen's row of the screen table (screens/screen.h). */
+const mbx_ex_screen_def mbx_ex_screen_picker = {
+    .name = "1 Picker",
+    .brief = "1 Pick",
+    .help = "picker",
+    .draw = draw_picker,
+    .key = picker_key,
+    .typing = picker_typing,
+};

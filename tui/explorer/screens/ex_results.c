@@ -17,6 +17,7 @@
 #include "mbx/levels.h"
 #include "mbx/output.h"
 #include "report.h"
+#include "screens/screen.h"
 
 /* The relative error of a row: between passes (the scheduler's rows),
  * else the stop rule's. */
@@ -155,7 +156,7 @@ static size_t sorted_rows(explorer *x, const mbx_ex_point **out)
     return n;
 }
 
-int mbx_ex_results_key(explorer *x, int key)
+static int results_key(explorer *x, int key)
 {
     size_t n = x->ndone;
     switch (mbx_ex_key_action(key, EX_RESULTS)) {
@@ -255,15 +256,11 @@ static void cell_text(const explorer *x, const mbx_ex_point *p, int c, char *buf
     }
 }
 
-void mbx_ex_draw_results(explorer *x, const mbx_rect *body)
+/* The columns shown (show), their widths (w) and their order: P beside
+ * the size in a run over several process counts. */
+static void results_columns(const explorer *x, const mbx_rect *body, const mbx_ex_point **rows,
+                            size_t n, int *show, int *w, int *order)
 {
-    const mbx_ex_point **rows = malloc((x->npts ? x->npts : 1) * sizeof *rows);
-    if (!rows)
-        return;
-    if (!applies(x, x->sort_col))
-        x->sort_col = C_BENCH;
-    size_t n = sorted_rows(x, rows);
-    int show[C_COUNT], w[C_COUNT], order[C_COUNT];
     /* Wide terminals give long benchmark names their room. */
     for (int c = 0; c < C_COUNT; c++) {
         show[c] = applies(x, c);
@@ -285,6 +282,12 @@ void mbx_ex_draw_results(explorer *x, const mbx_rect *body)
             if (len > w[C_BENCH])
                 w[C_BENCH] = len > 26 ? 26 : len;
         }
+}
+
+/* The two head lines: the count, the sort and whether they are exported;
+ * how the points were taken (first row's method), and what the monitor saw. */
+static void results_head(explorer *x, const mbx_rect *body, const mbx_ex_point **rows, size_t n)
+{
     char head[128];
     snprintf(head, sizeof head, "Results: %zu points%s  (sorted by %s%s; s next column, S reverse)",
              n,
@@ -293,24 +296,62 @@ void mbx_ex_draw_results(explorer *x, const mbx_rect *body)
                          : "",
              col_name(x, x->sort_col), x->sort_desc ? ", descending" : "");
     mbx_ex_put(x, body->y, body->x + 1, body->w - 1, MBX_ROLE_NORMAL, head);
-    /* How the points were taken, and what the monitor saw. */
-    if (n) {
-        const mbx_result *r0 = &rows[0]->r;
-        char line[256], mon[160] = "monitor off (one rank)";
-        if (x->mon.peer) {
-            const mbx_levels *lv = mbx_monitor_levels(&x->mon);
-            size_t nl = lv ? lv->nlevel : 0, ns = lv && lv->nseg ? lv->nseg - 1 : 0;
-            double span = x->mon.n ? x->mon.t[x->mon.n - 1] - x->mon.t[0] : 0;
-            snprintf(mon, sizeof mon, "monitor: %zu probes over %.1f s, %zu level%s%s, %zu shift%s",
-                     x->mon.n, span, nl, nl == 1 ? "" : "s",
-                     nl == 1 && span < MBX_MONITOR_SAY_SPAN_S ? " (too short to tell)" : "", ns,
-                     ns == 1 ? "" : "s");
-        }
-        snprintf(line, sizeof line, "%s sync%s%s%s, %s cache; %s", mbx_sync_name(r0->sync),
-                 r0->clock_sync ? " (" : "", r0->clock_sync ? r0->clock_sync : "",
-                 r0->clock_sync ? " clock)" : "", mbx_cache_name(r0->cache), mon);
-        mbx_ex_put(x, body->y + 1, body->x + 1, body->w - 1, MBX_ROLE_DIM, line);
+    if (!n)
+        return;
+    const mbx_result *r0 = &rows[0]->r;
+    char line[256], mon[160] = "monitor off (one rank)";
+    if (x->mon.peer) {
+        const mbx_levels *lv = mbx_monitor_levels(&x->mon);
+        size_t nl = lv ? lv->nlevel : 0, ns = lv && lv->nseg ? lv->nseg - 1 : 0;
+        double span = x->mon.n ? x->mon.t[x->mon.n - 1] - x->mon.t[0] : 0;
+        snprintf(mon, sizeof mon, "monitor: %zu probes over %.1f s, %zu level%s%s, %zu shift%s",
+                 x->mon.n, span, nl, nl == 1 ? "" : "s",
+                 nl == 1 && span < MBX_MONITOR_SAY_SPAN_S ? " (too short to tell)" : "", ns,
+                 ns == 1 ? "" : "s");
     }
+    snprintf(line, sizeof line, "%s sync%s%s%s, %s cache; %s", mbx_sync_name(r0->sync),
+             r0->clock_sync ? " (" : "", r0->clock_sync ? r0->clock_sync : "",
+             r0->clock_sync ? " clock)" : "", mbx_cache_name(r0->cache), mon);
+    mbx_ex_put(x, body->y + 1, body->x + 1, body->w - 1, MBX_ROLE_DIM, line);
+}
+
+/* Point p's row at y, under the cursor or not. */
+static void results_row(explorer *x, const mbx_rect *body, const mbx_ex_point *p, int y, int cur,
+                        const int *show, const int *w, const int *order)
+{
+    if (cur)
+        mbx_ex_fill(x, y, body->x, body->w, MBX_ROLE_CURSOR);
+    int col = body->x + 1;
+    for (int k = 0; k < C_COUNT && col < body->x + body->w; k++) {
+        int c = order[k];
+        if (!show[c])
+            continue;
+        char t[64];
+        cell_text(x, p, c, t, sizeof t);
+        int role = cur ? MBX_ROLE_CURSOR : MBX_ROLE_NORMAL;
+        if (c == C_STATUS && !cur)
+            role = p->r.status == MBX_POINT_SETTLED ? MBX_ROLE_OK
+                   : p->r.status == MBX_POINT_UNSETTLED || p->r.status == MBX_POINT_SHIFTED
+                       ? MBX_ROLE_WARNING
+                       : MBX_ROLE_ERROR;
+        if ((c == C_AGAIN || c == C_PROBE) && !cur && p->r.remeasured)
+            role = MBX_ROLE_WARNING;
+        mbx_ex_put(x, y, col, w[c], role, t);
+        col += w[c] + 1;
+    }
+}
+
+static void draw_results(explorer *x, const mbx_rect *body)
+{
+    const mbx_ex_point **rows = malloc((x->npts ? x->npts : 1) * sizeof *rows);
+    if (!rows)
+        return;
+    if (!applies(x, x->sort_col))
+        x->sort_col = C_BENCH;
+    size_t n = sorted_rows(x, rows);
+    int show[C_COUNT], w[C_COUNT], order[C_COUNT];
+    results_columns(x, body, rows, n, show, w, order);
+    results_head(x, body, rows, n);
     int col = body->x + 1, y = body->y + 2;
     for (int k = 0; k < C_COUNT && col < body->x + body->w; k++) {
         int c = order[k];
@@ -327,30 +368,9 @@ void mbx_ex_draw_results(explorer *x, const mbx_rect *body)
         x->rtop = x->rcursor;
     if (x->rcursor >= x->rtop + list_h)
         x->rtop = x->rcursor - list_h + 1;
-    for (int i = 0; i < list_h && (size_t)(x->rtop + i) < n; i++) {
-        const mbx_ex_point *p = rows[x->rtop + i];
-        int yy = y + 1 + i, cur = x->rtop + i == x->rcursor;
-        if (cur)
-            mbx_ex_fill(x, yy, body->x, body->w, MBX_ROLE_CURSOR);
-        col = body->x + 1;
-        for (int k = 0; k < C_COUNT && col < body->x + body->w; k++) {
-            int c = order[k];
-            if (!show[c])
-                continue;
-            char t[64];
-            cell_text(x, p, c, t, sizeof t);
-            int role = cur ? MBX_ROLE_CURSOR : MBX_ROLE_NORMAL;
-            if (c == C_STATUS && !cur)
-                role = p->r.status == MBX_POINT_SETTLED ? MBX_ROLE_OK
-                       : p->r.status == MBX_POINT_UNSETTLED || p->r.status == MBX_POINT_SHIFTED
-                           ? MBX_ROLE_WARNING
-                           : MBX_ROLE_ERROR;
-            if ((c == C_AGAIN || c == C_PROBE) && !cur && p->r.remeasured)
-                role = MBX_ROLE_WARNING;
-            mbx_ex_put(x, yy, col, w[c], role, t);
-            col += w[c] + 1;
-        }
-    }
+    for (int i = 0; i < list_h && (size_t)(x->rtop + i) < n; i++)
+        results_row(x, body, rows[x->rtop + i], y + 1 + i, x->rtop + i == x->rcursor, show, w,
+                    order);
     if (n == 0)
         mbx_ex_put(x, y + 1, body->x + 2, body->w - 2, MBX_ROLE_DIM, "no results yet");
     free(rows);
@@ -513,3 +533,13 @@ int mbx_ex_write_report(explorer *x, const char *dir, char *msg, size_t msglen)
     }
     return rc == 0 ? 0 : -1;
 }
+
+/* The screen's row of the screen table (screens/screen.h). */
+const mbx_ex_screen_def mbx_ex_screen_results = {
+    .name = "4 Results",
+    .brief = "4 Results",
+    .help = "results",
+    .draw = draw_results,
+    .key = results_key,
+    .typing = NULL,
+};

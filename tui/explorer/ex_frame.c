@@ -1,0 +1,100 @@
+/* The explorer's frame: the screen table, and each frame drawn from it
+ * (the title bar's tabs, the body of the screen in view, the footer or a
+ * prompt, the help overlay). */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "explorer.h"
+#include "mbx/version.h"
+#include "screens/screen.h"
+
+/* One row a screen, in mbx_ex_screen order: Tab walks it, the keys 1..5
+ * name its rows. */
+static const mbx_ex_screen_def *const screens[EX_NSCREENS] = {
+    [EX_PICKER] = &mbx_ex_screen_picker, [EX_PARAMS] = &mbx_ex_screen_params,
+    [EX_RUN] = &mbx_ex_screen_run,       [EX_RESULTS] = &mbx_ex_screen_results,
+    [EX_BEFF] = &mbx_ex_screen_beff,
+};
+
+const mbx_ex_screen_def *mbx_ex_screen_of(mbx_ex_screen s)
+{
+    return screens[(unsigned)s < EX_NSCREENS ? s : EX_PICKER];
+}
+
+static void draw_title(explorer *x, const mbx_rect *r)
+{
+    mbx_ex_fill(x, r->y, r->x, r->w, MBX_ROLE_TITLE);
+    char head[32];
+    snprintf(head, sizeof head, " mpibex %s ", MBX_VERSION);
+    mbx_ex_put(x, r->y, r->x, r->w, MBX_ROLE_TITLE, head);
+    int col = r->x + (int)strlen(head) + 1;
+    for (int s = 0; s < EX_NSCREENS; s++) {
+        /* Short names under 120 columns leave room for the job's description. */
+        const char *name = r->w < 120 ? screens[s]->brief : screens[s]->name;
+        int len = (int)strlen(name) + 2;
+        char tab[24];
+        snprintf(tab, sizeof tab, s == (int)x->screen ? "[%s]" : " %s ", name);
+        mbx_ex_put(x, r->y, col, len, s == (int)x->screen ? MBX_ROLE_SELECTED : MBX_ROLE_TITLE,
+                   tab);
+        col += len + 1;
+    }
+    /* The job's description, right-aligned, cut to what is left. */
+    int room = r->x + r->w - col - 2, dl = (int)strlen(x->be->desc);
+    if (room > 8)
+        mbx_ex_put(x, r->y, dl < room ? r->x + r->w - dl - 1 : col + 1, room, MBX_ROLE_TITLE,
+                   x->be->desc);
+}
+
+static void draw_prompt(explorer *x, const mbx_rect *r)
+{
+    char line[400];
+    switch (x->prompt) {
+    case EX_PROMPT_EXPORT: snprintf(line, sizeof line, "Export CSV to: %s_", x->input); break;
+    case EX_PROMPT_REPORT:
+        snprintf(line, sizeof line, "Write the report into the new directory: %.300s_", x->input);
+        break;
+    case EX_PROMPT_OVERWRITE:
+        snprintf(line, sizeof line, "%.300s exists. Overwrite? (y/n)", x->pending_path);
+        break;
+    case EX_PROMPT_QUIT:
+        snprintf(line, sizeof line, "Results are not exported. Quit anyway? (y/n)");
+        break;
+    default: return;
+    }
+    mbx_ex_fill(x, r->y, r->x, r->w, MBX_ROLE_CURSOR);
+    mbx_ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_CURSOR, line);
+}
+
+void mbx_ex_draw(explorer *x)
+{
+    struct timespec w0;
+    clock_gettime(CLOCK_MONOTONIC, &w0);
+    erase();
+    mbx_frame_layout f;
+    mbx_layout_frame(x->rows, x->cols, &f);
+    if (!f.ok) {
+        char m[96];
+        snprintf(m, sizeof m, "terminal too small: %dx%d, need %dx%d", x->cols, x->rows,
+                 MBX_MIN_COLS, MBX_MIN_ROWS);
+        mbx_ex_put(x, x->rows / 2, 0, x->cols, MBX_ROLE_WARNING, m);
+    } else {
+        draw_title(x, &f.title);
+        mbx_ex_screen_of(x->screen)->draw(x, &f.body);
+        if (x->prompt != EX_PROMPT_NONE)
+            draw_prompt(x, &f.footer);
+        else
+            mbx_ex_draw_footer(x, &f.footer);
+        if (x->help)
+            mbx_ex_draw_help(x);
+    }
+    wnoutrefresh(stdscr);
+    doupdate();
+    struct timespec w1;
+    clock_gettime(CLOCK_MONOTONIC, &w1);
+    double dt = (double)(w1.tv_sec - w0.tv_sec) + 1e-9 * (double)(w1.tv_nsec - w0.tv_nsec);
+    x->draw_total += dt;
+    if (dt > x->draw_max)
+        x->draw_max = dt;
+    x->frames++;
+}

@@ -1,0 +1,226 @@
+/* The explorer's keys: the app-wide actions (screens, run control,
+ * export, report, theme, glyphs), the prompts' line editing, and the
+ * dispatch of every other key to the screen in view through its row of
+ * the screen table. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "ex_keys.h"
+#include "ex_keysrc.h"
+#include "explorer.h"
+#include "screens/screen.h"
+
+static void set_pause(explorer *x, int on)
+{
+    if (on == x->paused || !x->running)
+        return;
+    double now = x->be->now(x->be);
+    if (on)
+        x->t_pause_begin = now;
+    else
+        x->t_pause_total += now - x->t_pause_begin;
+    x->paused = on;
+}
+
+static void begin_export(explorer *x)
+{
+    if (x->ndone == 0) {
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "nothing to export yet");
+        return;
+    }
+    time_t t = time(NULL);
+    if (x->headless) /* golden screens must not depend on the clock */
+        snprintf(x->input, sizeof x->input, "mpibex-results.csv");
+    else
+        strftime(x->input, sizeof x->input, "mpibex-%Y%m%d-%H%M%S.csv", localtime(&t));
+    x->prompt = EX_PROMPT_EXPORT;
+}
+
+static void begin_report(explorer *x)
+{
+    if (x->ndone == 0) {
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "nothing to report yet");
+        return;
+    }
+    if (x->running) {
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "report: wait until the run is done (or cancel it, c)");
+        return;
+    }
+    time_t t = time(NULL);
+    if (x->headless)
+        snprintf(x->input, sizeof x->input, "mpibex-report");
+    else
+        strftime(x->input, sizeof x->input, "mpibex-report-%Y%m%d-%H%M%S", localtime(&t));
+    x->prompt = EX_PROMPT_REPORT;
+}
+
+static void do_report(explorer *x, const char *dir)
+{
+    char msg[sizeof x->msg];
+    /* gnuplot takes a moment: say so on the screen first. */
+    mbx_ex_set_msg(x, MBX_ROLE_DIM, "writing the report to %s ...", dir);
+    if (!x->headless)
+        mbx_ex_draw(x);
+    if (mbx_ex_write_report(x, dir, msg, sizeof msg) == 0)
+        mbx_ex_set_msg(x, MBX_ROLE_OK, "%s", msg);
+    else
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "%s", msg);
+}
+
+/* Typing into the prompt's line; 1 when Enter took a non-empty text. */
+static int edit_input(explorer *x, int key)
+{
+    if (key == 27)
+        x->prompt = EX_PROMPT_NONE;
+    else if (key == '\n' || key == '\r' || key == KEY_ENTER)
+        return x->input[0] != '\0';
+    else
+        (void)mbx_ex_line_edit(x->input, sizeof x->input, key);
+    return 0;
+}
+
+static void do_export(explorer *x, const char *path)
+{
+    char msg[256];
+    if (mbx_ex_export(x, path, msg, sizeof msg) == 0) {
+        x->exported = 1;
+        mbx_ex_set_msg(x, MBX_ROLE_OK, "%s", msg);
+    } else {
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "%s", msg);
+    }
+}
+
+static int prompt_key(explorer *x, int key)
+{
+    struct stat sb;
+    switch (x->prompt) {
+    case EX_PROMPT_EXPORT:
+        if (edit_input(x, key)) {
+            snprintf(x->pending_path, sizeof x->pending_path, "%s", x->input);
+            if (stat(x->pending_path, &sb) == 0) {
+                x->prompt = EX_PROMPT_OVERWRITE;
+            } else {
+                x->prompt = EX_PROMPT_NONE;
+                do_export(x, x->pending_path);
+            }
+        }
+        return 1;
+    case EX_PROMPT_REPORT:
+        if (edit_input(x, key)) {
+            snprintf(x->pending_path, sizeof x->pending_path, "%s", x->input);
+            x->prompt = EX_PROMPT_NONE;
+            if (stat(x->pending_path, &sb) == 0)
+                mbx_ex_set_msg(x, MBX_ROLE_ERROR,
+                               "report: %.200s exists; give a new directory (w again)",
+                               x->pending_path);
+            else
+                do_report(x, x->pending_path);
+        }
+        return 1;
+    case EX_PROMPT_OVERWRITE:
+        x->prompt = EX_PROMPT_NONE;
+        if (key == 'y' || key == 'Y')
+            do_export(x, x->pending_path);
+        else
+            mbx_ex_set_msg(x, MBX_ROLE_DIM, "not exported");
+        return 1;
+    case EX_PROMPT_QUIT:
+        x->prompt = EX_PROMPT_NONE;
+        if (key == 'y' || key == 'Y') {
+            x->quit = 1;
+            x->cancel = 1;
+        }
+        return 1;
+    case EX_PROMPT_NONE: break;
+    }
+    return 0;
+}
+
+static void cycle_theme(explorer *x)
+{
+    char names[32][32];
+    int n = mbx_theme_list(x->theme_dir, x->theme_dirs, names, 32), cur = 0;
+    for (int i = 0; i < n; i++)
+        if (strcmp(names[i], x->theme_name) == 0)
+            cur = i;
+    if (n == 0)
+        return;
+    const char *next = names[(cur + 1) % n];
+    char msg[256];
+    mbx_theme t;
+    if (mbx_theme_load(next, x->theme_dir, x->theme_dirs, &t, NULL, 0, msg, sizeof msg) < 0) {
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "%s", msg);
+        return;
+    }
+    x->theme = t;
+    snprintf(x->theme_name, sizeof x->theme_name, "%s", next);
+    mbx_ex_colors_init(x);
+    mbx_ex_set_msg(x, MBX_ROLE_DIM, "theme %s", next);
+}
+
+/* An action of the app-wide part of the key table (every screen's keys,
+ * run control, export and report); 0 when a is none of them, the screen
+ * in view has it then. */
+static int app_action(explorer *x, mbx_ex_action a)
+{
+    switch (a) {
+    case EXA_QUIT:
+        if (x->ndone > 0 && !x->exported)
+            x->prompt = EX_PROMPT_QUIT;
+        else
+            x->quit = x->cancel = 1;
+        return 1;
+    case EXA_HELP: x->help = 1; return 1;
+    case EXA_NEXT_SCREEN: x->screen = (mbx_ex_screen)((x->screen + 1) % EX_NSCREENS); return 1;
+    case EXA_PICKER: x->screen = EX_PICKER; return 1;
+    case EXA_PARAMS: x->screen = EX_PARAMS; return 1;
+    case EXA_RUNVIEW: x->screen = EX_RUN; return 1;
+    case EXA_RESULTS: x->screen = EX_RESULTS; return 1;
+    case EXA_BEFF: x->screen = EX_BEFF; return 1;
+    case EXA_START: mbx_ex_start_run(x); return 1;
+    case EXA_PAUSE:
+        set_pause(x, !x->paused);
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "%s", x->paused ? "paused: p resumes" : "");
+        return 1;
+    case EXA_CANCEL:
+        if (x->bf.running) {
+            x->bf.cancel = 1;
+            mbx_ex_set_msg(x, MBX_ROLE_WARNING, "cancelling %s", x->bf.io ? "b_eff_io" : "b_eff");
+        } else if (x->running) {
+            x->cancel = 1; /* the loop stops the run: the points so far become final */
+        }
+        return 1;
+    case EXA_EXPORT: begin_export(x); return 1;
+    case EXA_REPORT: begin_report(x); return 1;
+    case EXA_THEME: cycle_theme(x); return 1;
+    case EXA_GLYPHS:
+        x->glyphs = (mbx_glyphs)((x->glyphs + 1) % 3);
+        if (!x->utf8 && x->glyphs != MBX_GLYPHS_ASCII)
+            x->glyphs = MBX_GLYPHS_ASCII;
+        return 1;
+    default: return 0;
+    }
+}
+
+int mbx_ex_handle_key(explorer *x, int key)
+{
+    if (key == EX_KEY_EOF) { /* the end of a headless script */
+        x->quit = x->cancel = 1;
+        return 1;
+    }
+    if (x->help) {
+        x->help = 0;
+        return 1;
+    }
+    if (x->prompt != EX_PROMPT_NONE)
+        return prompt_key(x, key);
+    const mbx_ex_screen_def *s = mbx_ex_screen_of(x->screen);
+    /* Text entry owns the keyboard while it is open. */
+    if (s->typing && s->typing(x))
+        return s->key(x, key);
+    if (app_action(x, mbx_ex_key_action(key, x->screen)))
+        return 1;
+    return s->key ? s->key(x, key) : 0;
+}
