@@ -141,12 +141,15 @@ static void one_call(phase *ph, const mbx_beffio_pattern *r, uint64_t i, uint64_
 static int scatter_view(phase *ph, const mbx_beffio_pattern *r, uint64_t base)
 {
     MPI_Datatype blk, ft;
-    if (MPI_Type_contiguous((int)r->l, MPI_BYTE, &blk) != MPI_SUCCESS)
-        return MBX_E_MPI;
-    int rc = MPI_Type_create_resized(blk, 0, (MPI_Aint)(r->l * (uint64_t)ph->size), &ft);
+    int rc = MPI_Type_contiguous((int)r->l, MPI_BYTE, &blk);
+    if (rc != MPI_SUCCESS)
+        return MBX_MPI_FAIL(ph->e, rc, "MPI_Type_contiguous");
+    rc = MPI_Type_create_resized(blk, 0, (MPI_Aint)(r->l * (uint64_t)ph->size), &ft);
     MPI_Type_free(&blk);
-    if (rc != MPI_SUCCESS || MPI_Type_commit(&ft) != MPI_SUCCESS)
-        return MBX_E_MPI;
+    if (rc != MPI_SUCCESS)
+        return MBX_MPI_FAIL(ph->e, rc, "MPI_Type_create_resized");
+    if ((rc = MPI_Type_commit(&ft)) != MPI_SUCCESS)
+        return MBX_MPI_FAIL(ph->e, rc, "MPI_Type_commit");
     rc = MPI_File_set_view(ph->fh, (MPI_Offset)(base + (uint64_t)ph->rank * r->l), MPI_BYTE, ft,
                            "native", MPI_INFO_NULL);
     MPI_Type_free(&ft);
@@ -183,8 +186,9 @@ static int run_patterns(phase *ph, uint64_t fill, double *bytes, double *times, 
                 uint64_t more = 0;
                 if (root)
                     more = decide(MPI_Wtime() - t0, done, k_prev, cap, budget, stopped);
-                if (MPI_Bcast(&more, 1, MPI_UINT64_T, 0, ph->e->cmd) != MPI_SUCCESS)
-                    return MBX_E_MPI;
+                int mrc = MPI_Bcast(&more, 1, MPI_UINT64_T, 0, ph->e->cmd);
+                if (mrc != MPI_SUCCESS)
+                    return MBX_MPI_FAIL(ph->e, mrc, "MPI_Bcast");
                 if (more == 0)
                     break;
                 for (uint64_t i = 0; i < more; i++)
@@ -265,23 +269,24 @@ static int phase_open(phase *ph, const char *dir, double *t_open)
     MPI_Comm fc = ph->type == 2 ? MPI_COMM_SELF : e->cmd;
 
     int bad = ph->buf == NULL, anybad = 0;
-    if (MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, e->cmd) != MPI_SUCCESS) {
+    int mrc = MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, e->cmd);
+    if (mrc != MPI_SUCCESS) {
         drop_buffer();
-        return MBX_E_MPI;
+        return MBX_MPI_FAIL(e, mrc, "MPI_Allreduce");
     }
     if (anybad) {
         drop_buffer();
         return MBX_E_NOMEM;
     }
-    if (MPI_Barrier(e->cmd) != MPI_SUCCESS) {
+    if ((mrc = MPI_Barrier(e->cmd)) != MPI_SUCCESS) {
         drop_buffer();
-        return MBX_E_MPI;
+        return MBX_MPI_FAIL(e, mrc, "MPI_Barrier");
     }
     *t_open = MPI_Wtime();
     bad = MPI_File_open(fc, path, amode, MPI_INFO_NULL, &ph->fh) != MPI_SUCCESS;
-    if (MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, e->cmd) != MPI_SUCCESS) {
+    if ((mrc = MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, e->cmd)) != MPI_SUCCESS) {
         drop_buffer();
-        return MBX_E_MPI;
+        return MBX_MPI_FAIL(e, mrc, "MPI_Allreduce");
     }
     if (anybad) {
         if (!bad)
@@ -317,9 +322,11 @@ static int phase_report(phase *ph, const phase_times *pt)
     mx[ph->n + 1] = ph->err;
     mx[ph->n + 2] = mbx_engine_stop_carry(e);
     sm[ph->n] = tb;
-    if (MPI_Reduce(mx, rmx, ph->n + 3, MPI_DOUBLE, MPI_MAX, 0, e->cmd) != MPI_SUCCESS ||
-        MPI_Reduce(sm, rsm, ph->n + 1, MPI_DOUBLE, MPI_SUM, 0, e->cmd) != MPI_SUCCESS)
-        return MBX_E_MPI;
+    int mrc = MPI_Reduce(mx, rmx, ph->n + 3, MPI_DOUBLE, MPI_MAX, 0, e->cmd);
+    if (mrc == MPI_SUCCESS)
+        mrc = MPI_Reduce(sm, rsm, ph->n + 1, MPI_DOUBLE, MPI_SUM, 0, e->cmd);
+    if (mrc != MPI_SUCCESS)
+        return MBX_MPI_FAIL(e, mrc, "MPI_Reduce");
     if (e->rank == 0)
         mbx_engine_stop_note(e, rmx[ph->n + 2]);
     if (ph->rank != 0)

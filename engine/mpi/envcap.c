@@ -302,10 +302,10 @@ int mbx_describe_exec(mbx_engine *e)
         if (!all)
             return MBX_E_NOMEM; /* the gather below would hang; rank 0 is alone here */
     }
-    if (MPI_Gather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE, 0, e->cmd) !=
-        MPI_SUCCESS) {
+    int mrc = MPI_Gather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE, 0, e->cmd);
+    if (mrc != MPI_SUCCESS) {
         free(all);
-        return MBX_E_MPI;
+        return MBX_MPI_FAIL(e, mrc, "MPI_Gather");
     }
     if (e->rank != 0)
         return MBX_OK;
@@ -357,10 +357,9 @@ int mbx_threads_exec(mbx_engine *e)
     me.points = points;
     me.failed = failed;
     /* Rank 0 made e->thr before broadcasting the command. */
-    if (MPI_Gather(&me, (int)sizeof me, MPI_BYTE, e->rank == 0 ? e->thr : NULL, (int)sizeof me,
-                   MPI_BYTE, 0, e->cmd) != MPI_SUCCESS)
-        return MBX_E_MPI;
-    return MBX_OK;
+    int mrc = MPI_Gather(&me, (int)sizeof me, MPI_BYTE, e->rank == 0 ? e->thr : NULL,
+                         (int)sizeof me, MPI_BYTE, 0, e->cmd);
+    return mrc == MPI_SUCCESS ? MBX_OK : MBX_MPI_FAIL(e, mrc, "MPI_Gather");
 }
 
 int mbx_engine_thread_binding(mbx_engine *e, const mbx_thread_bind **out)

@@ -82,8 +82,9 @@ static int subcomm_for(mbx_engine *e, int procs, MPI_Comm *out)
     if (e->subcomm[procs] == MPI_COMM_NULL) {
         MPI_Comm c;
         int color = e->rank < procs ? 0 : MPI_UNDEFINED;
-        if (MPI_Comm_split(e->cmd, color, e->rank, &c) != MPI_SUCCESS)
-            return MBX_E_MPI;
+        int mrc = MPI_Comm_split(e->cmd, color, e->rank, &c);
+        if (mrc != MPI_SUCCESS)
+            return MBX_MPI_FAIL(e, mrc, "MPI_Comm_split");
         e->subcomm[procs] = c == MPI_COMM_NULL ? MPI_COMM_SELF : c;
     }
     *out = e->rank < procs ? e->subcomm[procs] : MPI_COMM_NULL;
@@ -158,8 +159,10 @@ static int point_setup(mbx_engine *e, const mbx_cmd *cmd, const point_args *a, M
     int src = b->setup ? b->setup(&e->ctx) : MPI_SUCCESS;
     if (src == MPI_ERR_UNSUPPORTED_OPERATION)
         return 2;
-    if (src != MPI_SUCCESS)
+    if (src != MPI_SUCCESS) {
+        (void)MBX_MPI_FAIL(e, src, "the benchmark's set-up");
         return 1;
+    }
     if (mbx_warmup_point(e, a->calls, a->floor_s, MBX_WARMUP_CAP_S) < 0)
         return 1;
     return 0;
@@ -177,8 +180,11 @@ static int point_agree(mbx_engine *e, int err)
         v[1] = so > ro ? so : ro;
         v[2] = -(so < ro ? so : ro);
     }
-    if (MPI_Allreduce(v, all, 3, MPI_INT, MPI_MAX, e->cmd) != MPI_SUCCESS)
+    int mrc = MPI_Allreduce(v, all, 3, MPI_INT, MPI_MAX, e->cmd);
+    if (mrc != MPI_SUCCESS) {
+        (void)MBX_MPI_FAIL(e, mrc, "MPI_Allreduce");
         all[0] = 1;
+    }
     int anyerr = all[0];
     if (e->rank == 0) {
         e->buf_off_lo = anyerr ? -1 : -all[2];
@@ -239,6 +245,8 @@ int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd)
         int mrc = e->bench->run(&e->ctx, k, e->local);
         faults = mbx_minflt() - f0;
         failed = mrc != MPI_SUCCESS;
+        if (failed)
+            (void)MBX_MPI_FAIL(e, mrc, "the benchmark's run");
         /* Each rank corrects with its own overhead; non-timing ranks must
          * not win the maximum. */
         double per = e->ctx.inner > 1 ? (double)e->ctx.inner : 1.0;
@@ -279,11 +287,10 @@ int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd)
      * busy-poll a core the timed ranks need, so they wait sleeping. */
     int quiet = !(e->member && e->ctx.timing);
     MPI_Request req;
-    if (MPI_Ireduce(e->local, e->reduced, (int)len + 3, MPI_DOUBLE, MPI_MAX, 0, e->cmd, &req) !=
-            MPI_SUCCESS ||
-        mbx_engine_wait(&req, quiet) < 0)
-        return MBX_E_MPI;
-    return MBX_OK;
+    int mrc = MPI_Ireduce(e->local, e->reduced, (int)len + 3, MPI_DOUBLE, MPI_MAX, 0, e->cmd, &req);
+    if (mrc != MPI_SUCCESS)
+        return MBX_MPI_FAIL(e, mrc, "MPI_Ireduce");
+    return mbx_engine_wait(e, &req, quiet);
 }
 
 /* Every rank: run the benchmark's check once, untimed, and bring the worst
@@ -299,14 +306,17 @@ int mbx_point_validate(mbx_engine *e)
         mine = 3;
     else if (e->member) {
         int bad = 0;
-        if (e->bench->check(&e->ctx, &bad) != MPI_SUCCESS)
+        int crc = e->bench->check(&e->ctx, &bad);
+        if (crc != MPI_SUCCESS) {
+            (void)MBX_MPI_FAIL(e, crc, "the benchmark's check");
             mine = 2;
-        else if (bad)
+        } else if (bad)
             mine = 1;
     }
     int worst = 0;
-    if (MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, e->cmd) != MPI_SUCCESS)
-        return MBX_E_MPI;
+    int mrc = MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, e->cmd);
+    if (mrc != MPI_SUCCESS)
+        return MBX_MPI_FAIL(e, mrc, "MPI_Allreduce");
     e->bad = worst;
     return MBX_OK;
 }

@@ -34,7 +34,7 @@ int mbx_pair_scan_exec(mbx_engine *e, const mbx_cmd *cmd)
                     t[i] = (MPI_Wtime() - t0) / 2;
             }
             if (rc != MPI_SUCCESS)
-                fail = 1;
+                fail = mbx_mpi_fail(rc, "MPI_Send/MPI_Recv", e->why, sizeof e->why) < 0;
             if (!fail) {
                 mbx_summary s;
                 if (mbx_stats_summarize(t, (size_t)rounds, scr, &s) < 0)
@@ -54,7 +54,7 @@ int mbx_pair_scan_exec(mbx_engine *e, const mbx_cmd *cmd)
         if (rc == MPI_SUCCESS)
             rc = MPI_Send(&byte, 1, MPI_BYTE, 0, 32, e->cmd);
     }
-    return rc == MPI_SUCCESS ? MBX_OK : MBX_E_MPI;
+    return rc == MPI_SUCCESS ? MBX_OK : MBX_MPI_FAIL(e, rc, "MPI_Send/MPI_Recv");
 }
 
 int mbx_engine_pair_scan(mbx_engine *e, int rounds, double *lat, int *far)

@@ -89,6 +89,12 @@ void mbx_engine_watch_stop(mbx_engine *e, volatile sig_atomic_t *flag);
  * rank 0's own signal came first). */
 int mbx_engine_stop_rank(const mbx_engine *e);
 
+/* This rank's last MPI failure behind an MBX_E_MPI, as "<MPI call>: <the
+ * MPI library's text for its error>" (MPI_Error_string); "" when none was
+ * recorded (not every MBX_E_MPI has one: a failure another rank reported
+ * carries no text here). Owned by the engine, valid until its next call. */
+const char *mbx_engine_why(const mbx_engine *e);
+
 /* ---- rank 0 only ---- */
 
 /* Broadcast QUIT with an exit code; serving ranks return from serve. */
