@@ -72,11 +72,12 @@ static int unbound_list(const mbx_job_info *job, char *buf, size_t len)
     return n;
 }
 
-int mbx_engine_unbound(const mbx_engine *e, char *buf, size_t len)
+int mbx_engine_unbound(const mbx_engine *e, int *n, char *buf, size_t len)
 {
-    if (!e || e->rank != 0 || !e->have_job || (!buf && len))
+    if (!e || !n || e->rank != 0 || !e->have_job || (!buf && len))
         return MBX_E_INVAL;
-    return unbound_list(&e->job, buf, len);
+    *n = unbound_list(&e->job, buf, len);
+    return MBX_OK;
 }
 
 #define TRY(x)                                                                                     \

@@ -537,7 +537,7 @@ int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
     if (!b->companion)
         return measure_one(e, spec, progress, ud, out, obs, nobs);
     mbx_point_spec cs = *spec;
-    cs.bench_id = mbx_bench_find(b->companion);
+    (void)mbx_bench_find(b->companion, &cs.bench_id); /* -1: the check below fails */
     const mbx_bench *cb = mbx_bench_get(cs.bench_id);
     if (!cb || cb->companion || cb->flags != b->flags || cb->unit != b->unit)
         return MBX_E_INVAL; /* a registry mistake, not the caller's */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "hwtopo.h"
+#include "mbx/status.h"
 #include "mbx/threads.h"
 #include "threads_team.h"
 
@@ -53,13 +54,16 @@ void mbx_threads_binding_counts(int *points, int *failed, char *failure, size_t 
         snprintf(failure, len, "%s", bind_fail_text);
 }
 
-int mbx_engine_thread_level(void)
+int mbx_engine_thread_level(int *level)
 {
-    int init = 0, fin = 0, level = -1;
+    int init = 0, fin = 0;
+    *level = -1;
     if (MPI_Initialized(&init) != MPI_SUCCESS || !init || MPI_Finalized(&fin) != MPI_SUCCESS ||
-        fin || MPI_Query_thread(&level) != MPI_SUCCESS)
-        return -1;
-    return level;
+        fin || MPI_Query_thread(level) != MPI_SUCCESS) {
+        *level = -1;
+        return MBX_E_UNSUPPORTED;
+    }
+    return MBX_OK;
 }
 
 const char *mbx_thread_level_name(int level)
