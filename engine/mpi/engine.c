@@ -65,7 +65,7 @@ void mbx_engine_destroy(mbx_engine *e)
         (void)mbx_point_end(e);
     if (e->subcomm)
         for (int p = 0; p <= e->size; p++)
-            /* MPI_COMM_SELF marks "made, not a member" (measure.c). */
+            /* MPI_COMM_SELF marks "made, not a member" (measure_point.c). */
             if (e->subcomm[p] != MPI_COMM_NULL && e->subcomm[p] != MPI_COMM_SELF)
                 MPI_Comm_free(&e->subcomm[p]);
     free(e->subcomm);

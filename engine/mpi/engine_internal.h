@@ -91,11 +91,12 @@ int mbx_engine_wait(mbx_engine *e, MPI_Request *req, int quiet);
 double mbx_engine_stop_carry(const mbx_engine *e);
 void mbx_engine_stop_note(mbx_engine *e, double carried);
 
-/* Handlers in measure.c */
+/* Handlers in measure_point.c */
 int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd);
 int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd);
 int mbx_point_end(mbx_engine *e);
 int mbx_point_validate(mbx_engine *e);
+/* Handler in pairscan.c */
 int mbx_pair_scan_exec(mbx_engine *e, const mbx_cmd *cmd);
 
 /* In warmup.c. Member ranks, in POINT_BEGIN after the set-up: untimed calls
