@@ -5,12 +5,14 @@
  *     MPI_ERRORS_RETURN) gives "MPI_Send: " and MPI_Error_string's text;
  *   - a known error class gives its text the same way;
  *   - a short buffer is cut and still ends in NUL; no buffer writes nothing;
- *   - a new engine has no message (mbx_engine_why: "").
+ *   - a new engine has no message (mbx_engine_why: ""); a failure recorded
+ *     with MBX_MPI_FAIL is what mbx_engine_why then returns.
  *
  * Any failed check aborts the job. */
 #include <stdio.h>
 #include <string.h>
 
+#include "engine_internal.h"
 #include "mbx/engine.h"
 #include "mpierr.h"
 
@@ -69,6 +71,8 @@ int main(int argc, char **argv)
     mbx_engine *e = NULL;
     require(mbx_engine_create(MPI_COMM_WORLD, &e) == MBX_OK, "engine");
     require(strcmp(mbx_engine_why(e), "") == 0, "no message before a failure");
+    require(MBX_MPI_FAIL(e, rc, "MPI_Send") == MBX_E_MPI, "MBX_MPI_FAIL returns MBX_E_MPI");
+    expect_text(rc, "MPI_Send", mbx_engine_why(e));
     require(mbx_engine_quit(e, 0) == MBX_OK, "quit");
     mbx_engine_destroy(e);
 
