@@ -196,8 +196,10 @@ int mbx_beff_exec(mbx_engine *e, const mbx_cmd *cmd, void *payload)
     if (need_buf > cache.cap || procs != cache.nprocs) {
         int bad = ensure(need_buf, procs) < 0, anybad = 1;
         int arc = MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, e->cmd);
-        if (arc != MPI_SUCCESS || anybad)
-            return arc != MPI_SUCCESS ? MBX_E_MPI : MBX_E_NOMEM;
+        if (arc != MPI_SUCCESS)
+            return MBX_MPI_FAIL(e, arc, "MPI_Allreduce");
+        if (anybad)
+            return MBX_E_NOMEM;
     }
     if (method == MBX_BEFF_ALLTOALLV)
         a2a_layout(&st, procs, len);
@@ -212,6 +214,8 @@ int mbx_beff_exec(mbx_engine *e, const mbx_cmd *cmd, void *payload)
             rc = one_iteration(e->cmd, method, &st, len);
         t[r] = MPI_Wtime() - t0;
     }
+    if (rc != MPI_SUCCESS)
+        (void)MBX_MPI_FAIL(e, rc, "a b_eff iteration");
     t[reps] = rc == MPI_SUCCESS ? 0.0 : 1.0;
     t[reps + 1] = mbx_engine_stop_carry(e);
     int rr = MPI_Reduce(t, red, (int)reps + 2, MPI_DOUBLE, MPI_MAX, 0, e->cmd);
@@ -220,7 +224,9 @@ int mbx_beff_exec(mbx_engine *e, const mbx_cmd *cmd, void *payload)
     if (e->rank == 0 && rr == MPI_SUCCESS)
         memcpy((unsigned char *)payload + need - ((size_t)reps + 1) * sizeof(double), red,
                ((size_t)reps + 1) * sizeof(double));
-    int failed = rr != MPI_SUCCESS || rc != MPI_SUCCESS || (e->rank == 0 && red[reps] > 0);
+    if (rr != MPI_SUCCESS)
+        return MBX_MPI_FAIL(e, rr, "MPI_Reduce");
+    int failed = rc != MPI_SUCCESS || (e->rank == 0 && red[reps] > 0);
     return failed ? MBX_E_MPI : MBX_OK;
 }
 

@@ -141,12 +141,15 @@ static void one_call(phase *ph, const mbx_beffio_pattern *r, uint64_t i, uint64_
 static int scatter_view(phase *ph, const mbx_beffio_pattern *r, uint64_t base)
 {
     MPI_Datatype blk, ft;
-    if (MPI_Type_contiguous((int)r->l, MPI_BYTE, &blk) != MPI_SUCCESS)
-        return MBX_E_MPI;
-    int rc = MPI_Type_create_resized(blk, 0, (MPI_Aint)(r->l * (uint64_t)ph->size), &ft);
+    int rc = MPI_Type_contiguous((int)r->l, MPI_BYTE, &blk);
+    if (rc != MPI_SUCCESS)
+        return MBX_MPI_FAIL(ph->e, rc, "MPI_Type_contiguous");
+    rc = MPI_Type_create_resized(blk, 0, (MPI_Aint)(r->l * (uint64_t)ph->size), &ft);
     MPI_Type_free(&blk);
-    if (rc != MPI_SUCCESS || MPI_Type_commit(&ft) != MPI_SUCCESS)
-        return MBX_E_MPI;
+    if (rc != MPI_SUCCESS)
+        return MBX_MPI_FAIL(ph->e, rc, "MPI_Type_create_resized");
+    if ((rc = MPI_Type_commit(&ft)) != MPI_SUCCESS)
+        return MBX_MPI_FAIL(ph->e, rc, "MPI_Type_commit");
     rc = MPI_File_set_view(ph->fh, (MPI_Offset)(base + (uint64_t)ph->rank * r->l), MPI_BYTE, ft,
                            "native", MPI_INFO_NULL);
     MPI_Type_free(&ft);
@@ -183,8 +186,9 @@ static int run_patterns(phase *ph, uint64_t fill, double *bytes, double *times, 
                 uint64_t more = 0;
                 if (root)
                     more = decide(MPI_Wtime() - t0, done, k_prev, cap, budget, stopped);
-                if (MPI_Bcast(&more, 1, MPI_UINT64_T, 0, ph->e->cmd) != MPI_SUCCESS)
-                    return MBX_E_MPI;
+                int mrc = MPI_Bcast(&more, 1, MPI_UINT64_T, 0, ph->e->cmd);
+                if (mrc != MPI_SUCCESS)
+                    return MBX_MPI_FAIL(ph->e, mrc, "MPI_Bcast");
                 if (more == 0)
                     break;
                 for (uint64_t i = 0; i < more; i++)
@@ -209,117 +213,160 @@ static int run_patterns(phase *ph, uint64_t fill, double *bytes, double *times, 
     return MBX_OK;
 }
 
-int mbx_beffio_exec(mbx_engine *e, const mbx_cmd *cmd, const void *payload)
+/* The command's phase, checked: type and access, the payload's repetition
+ * counts, segment and directory (*dir points into the payload); the rows
+ * point into table, and *fill is the fill pattern's size (types 3, 4). */
+static int phase_read(mbx_engine *e, const mbx_cmd *cmd, const void *payload,
+                      mbx_beffio_pattern *table, phase *ph, uint64_t *fill, const char **dir)
 {
-    phase ph = {.e = e, .rank = e->rank, .size = e->size};
-    ph.type = (int)cmd->iarg[0];
-    ph.access = (int)cmd->iarg[1];
-    ph.T = cmd->darg[0];
-    ph.budget = cmd->darg[1];
+    *ph = (phase){.e = e, .rank = e->rank, .size = e->size};
+    ph->type = (int)cmd->iarg[0];
+    ph->access = (int)cmd->iarg[1];
+    ph->T = cmd->darg[0];
+    ph->budget = cmd->darg[1];
     const unsigned char *p = payload;
-    if (ph.type < 0 || ph.type >= MBX_BEFFIO_NTYPES || ph.access < 0 ||
-        ph.access >= MBX_BEFFIO_NACCESS || !p || cmd->payload_len <= PAYLOAD_FIXED ||
+    if (ph->type < 0 || ph->type >= MBX_BEFFIO_NTYPES || ph->access < 0 ||
+        ph->access >= MBX_BEFFIO_NACCESS || !p || cmd->payload_len <= PAYLOAD_FIXED ||
         p[cmd->payload_len - 1] != '\0' || cmd->bytes < 2 * MBX_BEFFIO_MIB)
         return MBX_E_INVAL;
     for (int k = 0; k < MBX_BEFFIO_MAXPERTYPE; k++)
-        ph.reps_in[k] = get_u64(p + 8 * k);
-    ph.segment = get_u64(p + 8 * MBX_BEFFIO_MAXPERTYPE);
-    const char *dir = (const char *)p + PAYLOAD_FIXED;
+        ph->reps_in[k] = get_u64(p + 8 * k);
+    ph->segment = get_u64(p + 8 * MBX_BEFFIO_MAXPERTYPE);
+    *dir = (const char *)p + PAYLOAD_FIXED;
 
-    mbx_beffio_pattern table[MBX_BEFFIO_NPATTERNS];
     mbx_beffio_table(cmd->bytes, table);
-    ph.rows = table + mbx_beffio_type_first(ph.type);
-    ph.n = mbx_beffio_type_count(ph.type);
-    uint64_t fill = 0, maxlen = MBX_BEFFIO_MIB;
-    if (ph.type >= 3) {
+    ph->rows = table + mbx_beffio_type_first(ph->type);
+    ph->n = mbx_beffio_type_count(ph->type);
+    *fill = 0;
+    if (ph->type >= 3) {
         uint64_t seg;
-        mbx_beffio_segment(ph.rows, ph.reps_in, &seg, &fill);
-        if (seg != ph.segment)
+        mbx_beffio_segment(ph->rows, ph->reps_in, &seg, fill);
+        if (seg != ph->segment)
             return MBX_E_INVAL;
     }
-    for (int k = 0; k < ph.n; k++)
-        if (ph.rows[k].L > maxlen)
-            maxlen = ph.rows[k].L;
+    return MBX_OK;
+}
 
+/* Every rank: the data buffer (the phase's largest call, at least 1 MiB),
+ * then the phase's file (one per rank for type 2, else one shared), opened
+ * by every rank or by none. *t_open: when the opening started. */
+static int phase_open(phase *ph, const char *dir, double *t_open)
+{
+    mbx_engine *e = ph->e;
+    uint64_t maxlen = MBX_BEFFIO_MIB;
+    for (int k = 0; k < ph->n; k++)
+        if (ph->rows[k].L > maxlen)
+            maxlen = ph->rows[k].L;
     char path[4096];
-    if (ph.type == 2)
-        snprintf(path, sizeof path, "%s/t2.%d", dir, ph.rank);
+    if (ph->type == 2)
+        snprintf(path, sizeof path, "%s/t2.%d", dir, ph->rank);
     else
-        snprintf(path, sizeof path, "%s/t%d", dir, ph.type);
-    ph.buf = get_buffer(maxlen, ph.rank);
-    int amode = ph.access == MBX_BEFFIO_WRITE     ? MPI_MODE_CREATE | MPI_MODE_WRONLY
-                : ph.access == MBX_BEFFIO_REWRITE ? MPI_MODE_WRONLY
-                                                  : MPI_MODE_RDONLY;
-    MPI_Comm fc = ph.type == 2 ? MPI_COMM_SELF : e->cmd;
+        snprintf(path, sizeof path, "%s/t%d", dir, ph->type);
+    ph->buf = get_buffer(maxlen, ph->rank);
+    int amode = ph->access == MBX_BEFFIO_WRITE     ? MPI_MODE_CREATE | MPI_MODE_WRONLY
+                : ph->access == MBX_BEFFIO_REWRITE ? MPI_MODE_WRONLY
+                                                   : MPI_MODE_RDONLY;
+    MPI_Comm fc = ph->type == 2 ? MPI_COMM_SELF : e->cmd;
 
-    double bytes[MBX_BEFFIO_MAXPERTYPE] = {0}, times[MBX_BEFFIO_MAXPERTYPE] = {0};
-    uint64_t reps[MBX_BEFFIO_MAXPERTYPE] = {0};
-    int stopped = 0, bad = ph.buf == NULL, anybad = 0, rc = MBX_OK;
-    if (MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, e->cmd) != MPI_SUCCESS) {
+    int bad = ph->buf == NULL, anybad = 0;
+    int mrc = MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, e->cmd);
+    if (mrc != MPI_SUCCESS) {
         drop_buffer();
-        return MBX_E_MPI;
+        return MBX_MPI_FAIL(e, mrc, "MPI_Allreduce");
     }
     if (anybad) {
         drop_buffer();
         return MBX_E_NOMEM;
     }
-    if (MPI_Barrier(e->cmd) != MPI_SUCCESS) {
+    if ((mrc = MPI_Barrier(e->cmd)) != MPI_SUCCESS) {
         drop_buffer();
-        return MBX_E_MPI;
+        return MBX_MPI_FAIL(e, mrc, "MPI_Barrier");
     }
-    double t_open = MPI_Wtime();
-    bad = MPI_File_open(fc, path, amode, MPI_INFO_NULL, &ph.fh) != MPI_SUCCESS;
-    if (MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, e->cmd) != MPI_SUCCESS) {
+    *t_open = MPI_Wtime();
+    bad = MPI_File_open(fc, path, amode, MPI_INFO_NULL, &ph->fh) != MPI_SUCCESS;
+    if ((mrc = MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, e->cmd)) != MPI_SUCCESS) {
         drop_buffer();
-        return MBX_E_MPI;
+        return MBX_MPI_FAIL(e, mrc, "MPI_Allreduce");
     }
     if (anybad) {
         if (!bad)
-            MPI_File_close(&ph.fh);
+            MPI_File_close(&ph->fh);
         drop_buffer();
         return MBX_E_IO;
     }
-    rc = run_patterns(&ph, fill, bytes, times, reps, &stopped);
+    return MBX_OK;
+}
+
+/* What one phase measured on this rank. */
+typedef struct phase_times {
+    double bytes[MBX_BEFFIO_MAXPERTYPE], times[MBX_BEFFIO_MAXPERTYPE];
+    uint64_t reps[MBX_BEFFIO_MAXPERTYPE];
+    double t_type; /* open to close */
+    int stopped;
+} phase_times;
+
+/* To rank 0: bytes summed, times and the error flag maxed; rank 0 keeps
+ * the phase in `last`. */
+static int phase_report(phase *ph, const phase_times *pt)
+{
+    mbx_engine *e = ph->e;
+    double mx[MBX_BEFFIO_MAXPERTYPE + 3], sm[MBX_BEFFIO_MAXPERTYPE + 1];
+    double rmx[MBX_BEFFIO_MAXPERTYPE + 3], rsm[MBX_BEFFIO_MAXPERTYPE + 1];
+    double tb = 0.0;
+    for (int k = 0; k < ph->n; k++) {
+        mx[k] = pt->times[k];
+        sm[k] = pt->bytes[k];
+        tb += pt->bytes[k];
+    }
+    mx[ph->n] = pt->t_type;
+    mx[ph->n + 1] = ph->err;
+    mx[ph->n + 2] = mbx_engine_stop_carry(e);
+    sm[ph->n] = tb;
+    int mrc = MPI_Reduce(mx, rmx, ph->n + 3, MPI_DOUBLE, MPI_MAX, 0, e->cmd);
+    if (mrc == MPI_SUCCESS)
+        mrc = MPI_Reduce(sm, rsm, ph->n + 1, MPI_DOUBLE, MPI_SUM, 0, e->cmd);
+    if (mrc != MPI_SUCCESS)
+        return MBX_MPI_FAIL(e, mrc, "MPI_Reduce");
+    if (e->rank == 0)
+        mbx_engine_stop_note(e, rmx[ph->n + 2]);
+    if (ph->rank != 0)
+        return ph->err ? MBX_E_IO : MBX_OK;
+    memset(&last, 0, sizeof last);
+    last.npat = ph->n;
+    for (int k = 0; k < ph->n; k++) {
+        last.reps[k] = pt->reps[k];
+        last.bytes[k] = rsm[k];
+        last.time[k] = rmx[k];
+    }
+    last.type_bytes = rsm[ph->n];
+    last.type_time = rmx[ph->n];
+    last.stopped = pt->stopped;
+    return rmx[ph->n + 1] > 0 ? MBX_E_IO : MBX_OK;
+}
+
+int mbx_beffio_exec(mbx_engine *e, const mbx_cmd *cmd, const void *payload)
+{
+    phase ph;
+    mbx_beffio_pattern table[MBX_BEFFIO_NPATTERNS];
+    uint64_t fill = 0;
+    const char *dir = NULL;
+    int rc = phase_read(e, cmd, payload, table, &ph, &fill, &dir);
+    if (rc < 0)
+        return rc;
+    double t_open = 0.0;
+    if ((rc = phase_open(&ph, dir, &t_open)) < 0)
+        return rc;
+    phase_times pt = {.stopped = 0};
+    rc = run_patterns(&ph, fill, pt.bytes, pt.times, pt.reps, &pt.stopped);
     if (MPI_File_close(&ph.fh) != MPI_SUCCESS)
         ph.err = 1;
-    double t_type = MPI_Wtime() - t_open;
-    if (rc < 0 || ph.err || stopped ||
+    pt.t_type = MPI_Wtime() - t_open;
+    if (rc < 0 || ph.err || pt.stopped ||
         (ph.type == MBX_BEFFIO_NTYPES - 1 && ph.access == MBX_BEFFIO_READ))
         drop_buffer();
     if (rc < 0)
         return rc;
-
-    /* To rank 0: bytes summed, times and the error flag maxed. */
-    double mx[MBX_BEFFIO_MAXPERTYPE + 3], sm[MBX_BEFFIO_MAXPERTYPE + 1];
-    double rmx[MBX_BEFFIO_MAXPERTYPE + 3], rsm[MBX_BEFFIO_MAXPERTYPE + 1];
-    double tb = 0.0;
-    for (int k = 0; k < ph.n; k++) {
-        mx[k] = times[k];
-        sm[k] = bytes[k];
-        tb += bytes[k];
-    }
-    mx[ph.n] = t_type;
-    mx[ph.n + 1] = ph.err;
-    mx[ph.n + 2] = mbx_engine_stop_carry(e);
-    sm[ph.n] = tb;
-    if (MPI_Reduce(mx, rmx, ph.n + 3, MPI_DOUBLE, MPI_MAX, 0, e->cmd) != MPI_SUCCESS ||
-        MPI_Reduce(sm, rsm, ph.n + 1, MPI_DOUBLE, MPI_SUM, 0, e->cmd) != MPI_SUCCESS)
-        return MBX_E_MPI;
-    if (e->rank == 0)
-        mbx_engine_stop_note(e, rmx[ph.n + 2]);
-    if (ph.rank != 0)
-        return ph.err ? MBX_E_IO : MBX_OK;
-    memset(&last, 0, sizeof last);
-    last.npat = ph.n;
-    for (int k = 0; k < ph.n; k++) {
-        last.reps[k] = reps[k];
-        last.bytes[k] = rsm[k];
-        last.time[k] = rmx[k];
-    }
-    last.type_bytes = rsm[ph.n];
-    last.type_time = rmx[ph.n];
-    last.stopped = stopped;
-    return rmx[ph.n + 1] > 0 ? MBX_E_IO : MBX_OK;
+    return phase_report(&ph, &pt);
 }
 
 int mbx_engine_beffio_phase(mbx_engine *e, const mbx_beffio_phase_in *in, mbx_beffio_phase_out *out)

@@ -65,7 +65,7 @@ void mbx_engine_destroy(mbx_engine *e)
         (void)mbx_point_end(e);
     if (e->subcomm)
         for (int p = 0; p <= e->size; p++)
-            /* MPI_COMM_SELF marks "made, not a member" (measure.c). */
+            /* MPI_COMM_SELF marks "made, not a member" (measure_point.c). */
             if (e->subcomm[p] != MPI_COMM_NULL && e->subcomm[p] != MPI_COMM_SELF)
                 MPI_Comm_free(&e->subcomm[p]);
     free(e->subcomm);
@@ -95,16 +95,22 @@ int mbx_engine_size(const mbx_engine *e)
     return e->size;
 }
 
+const char *mbx_engine_why(const mbx_engine *e)
+{
+    return e ? e->why : "";
+}
+
 /* Test req until done: poll for `spin` seconds, then sleep between tests
  * from SLEEP_MIN_NS doubling up to max_ns. */
-static int wait_backoff(MPI_Request *req, double spin, long max_ns)
+static int wait_backoff(mbx_engine *e, MPI_Request *req, double spin, long max_ns)
 {
     double start = spin > 0 ? wall_now() : 0.0;
     long pause = 0;
     for (;;) {
         int done = 0;
-        if (MPI_Test(req, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-            return MBX_E_MPI;
+        int mrc = MPI_Test(req, &done, MPI_STATUS_IGNORE);
+        if (mrc != MPI_SUCCESS)
+            return MBX_MPI_FAIL(e, mrc, "MPI_Test");
         if (done)
             return MBX_OK;
         if (pause == 0 && spin > 0 && wall_now() - start < spin)
@@ -117,19 +123,21 @@ static int wait_backoff(MPI_Request *req, double spin, long max_ns)
     }
 }
 
-int mbx_engine_wait(MPI_Request *req, int quiet)
+int mbx_engine_wait(mbx_engine *e, MPI_Request *req, int quiet)
 {
     if (quiet)
-        return wait_backoff(req, 0.0, SLEEP_QUIET_MAX_NS);
-    return MPI_Wait(req, MPI_STATUS_IGNORE) == MPI_SUCCESS ? MBX_OK : MBX_E_MPI;
+        return wait_backoff(e, req, 0.0, SLEEP_QUIET_MAX_NS);
+    int mrc = MPI_Wait(req, MPI_STATUS_IGNORE);
+    return mrc == MPI_SUCCESS ? MBX_OK : MBX_MPI_FAIL(e, mrc, "MPI_Wait");
 }
 
 static int wait_command(mbx_engine *e, unsigned char *buf)
 {
     MPI_Request req;
-    if (MPI_Ibcast(buf, MBX_CMD_WIRE_SIZE, MPI_BYTE, 0, e->cmd, &req) != MPI_SUCCESS)
-        return MBX_E_MPI;
-    return wait_backoff(&req, e->in_point ? SPIN_POINT_S : SPIN_IDLE_S, SLEEP_MAX_NS);
+    int mrc = MPI_Ibcast(buf, MBX_CMD_WIRE_SIZE, MPI_BYTE, 0, e->cmd, &req);
+    if (mrc != MPI_SUCCESS)
+        return MBX_MPI_FAIL(e, mrc, "MPI_Ibcast");
+    return wait_backoff(e, &req, e->in_point ? SPIN_POINT_S : SPIN_IDLE_S, SLEEP_MAX_NS);
 }
 
 int mbx_engine_serve(mbx_engine *e, int *exit_code)
@@ -150,9 +158,10 @@ int mbx_engine_serve(mbx_engine *e, int *exit_code)
             payload = malloc(cmd.payload_len);
             if (!payload)
                 return MBX_E_NOMEM;
-            if (MPI_Bcast(payload, (int)cmd.payload_len, MPI_BYTE, 0, e->cmd) != MPI_SUCCESS) {
+            int mrc = MPI_Bcast(payload, (int)cmd.payload_len, MPI_BYTE, 0, e->cmd);
+            if (mrc != MPI_SUCCESS) {
                 free(payload);
-                return MBX_E_MPI;
+                return MBX_MPI_FAIL(e, mrc, "MPI_Bcast");
             }
         }
         rc = mbx_engine_dispatch(e, &cmd, payload);
@@ -179,12 +188,14 @@ int mbx_engine_submit(mbx_engine *e, mbx_cmd *cmd, void *payload)
         return rc;
     e->seq = cmd->seq;
     MPI_Request req;
-    if (MPI_Ibcast(buf, MBX_CMD_WIRE_SIZE, MPI_BYTE, 0, e->cmd, &req) != MPI_SUCCESS ||
-        MPI_Wait(&req, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-        return MBX_E_MPI;
+    int mrc = MPI_Ibcast(buf, MBX_CMD_WIRE_SIZE, MPI_BYTE, 0, e->cmd, &req);
+    if (mrc != MPI_SUCCESS)
+        return MBX_MPI_FAIL(e, mrc, "MPI_Ibcast");
+    if ((mrc = MPI_Wait(&req, MPI_STATUS_IGNORE)) != MPI_SUCCESS)
+        return MBX_MPI_FAIL(e, mrc, "MPI_Wait");
     if (cmd->payload_len > 0 &&
-        MPI_Bcast(payload, (int)cmd->payload_len, MPI_BYTE, 0, e->cmd) != MPI_SUCCESS)
-        return MBX_E_MPI;
+        (mrc = MPI_Bcast(payload, (int)cmd->payload_len, MPI_BYTE, 0, e->cmd)) != MPI_SUCCESS)
+        return MBX_MPI_FAIL(e, mrc, "MPI_Bcast");
     return mbx_engine_dispatch(e, cmd, payload);
 }
 
@@ -193,11 +204,12 @@ static int configure_exec(mbx_engine *e, const mbx_cmd *cmd)
     mbx_timer_kind kind = (mbx_timer_kind)cmd->iarg[0];
     int rc = mbx_timer_calibrate(kind, &e->timer);
     double mine = rc < 0 ? -1.0 : e->timer.overhead, worst = 0.0;
-    if (MPI_Reduce(&mine, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, e->cmd) != MPI_SUCCESS)
-        return MBX_E_MPI;
+    int mrc = MPI_Reduce(&mine, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, e->cmd);
+    if (mrc != MPI_SUCCESS)
+        return MBX_MPI_FAIL(e, mrc, "MPI_Reduce");
     int bad = rc < 0, anybad = 0;
-    if (MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, e->cmd) != MPI_SUCCESS)
-        return MBX_E_MPI;
+    if ((mrc = MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, e->cmd)) != MPI_SUCCESS)
+        return MBX_MPI_FAIL(e, mrc, "MPI_Allreduce");
     if (anybad)
         return MBX_E_INVAL;
     e->max_overhead = worst;

@@ -5,6 +5,10 @@
 #include "mbx/bench.h"
 #include "mbx/command.h"
 #include "mbx/engine.h"
+#include "mpierr.h"
+
+/* The engine's message buffer: the last MPI failure on this rank. */
+#define MBX_ENGINE_WHY_LEN 256
 
 struct mbx_engine {
     MPI_Comm cmd;  /* the command communicator (a duplicate) */
@@ -66,6 +70,8 @@ struct mbx_engine {
 
     volatile sig_atomic_t *stop; /* this rank's stop-signal flag (mbx_engine_watch_stop) */
     int stop_rank;               /* rank 0: the rank whose signal set its flag, or -1 */
+
+    char why[MBX_ENGINE_WHY_LEN]; /* the last MPI failure (mbx_engine_why), "" none */
 };
 
 /* Rank 0: broadcast cmd (and payload, if any) and execute it locally. */
@@ -76,7 +82,7 @@ int mbx_engine_dispatch(mbx_engine *e, const mbx_cmd *cmd, void *payload);
 
 /* Complete a request; with `quiet`, test with a sleeping back-off instead
  * of busy-polling (for ranks that are not being timed). */
-int mbx_engine_wait(MPI_Request *req, int quiet);
+int mbx_engine_wait(mbx_engine *e, MPI_Request *req, int quiet);
 
 /* A stop signal at any rank reaches rank 0 inside a reduction the command
  * makes anyway (MPI_MAX): each rank adds mbx_engine_stop_carry's value, and
@@ -85,11 +91,12 @@ int mbx_engine_wait(MPI_Request *req, int quiet);
 double mbx_engine_stop_carry(const mbx_engine *e);
 void mbx_engine_stop_note(mbx_engine *e, double carried);
 
-/* Handlers in measure.c */
+/* Handlers in measure_point.c */
 int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd);
 int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd);
 int mbx_point_end(mbx_engine *e);
 int mbx_point_validate(mbx_engine *e);
+/* Handler in pairscan.c */
 int mbx_pair_scan_exec(mbx_engine *e, const mbx_cmd *cmd);
 
 /* In warmup.c. Member ranks, in POINT_BEGIN after the set-up: untimed calls

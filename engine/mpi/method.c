@@ -59,8 +59,9 @@ void mbx_method_free(mbx_engine *e)
 static int timer_host_wide(mbx_engine *e, int *wide)
 {
     double hz[2] = {e->timer.tsc_hz, -e->timer.tsc_hz}, all[2];
-    if (MPI_Allreduce(hz, all, 2, MPI_DOUBLE, MPI_MIN, e->cmd) != MPI_SUCCESS)
-        return MBX_E_MPI;
+    int mrc = MPI_Allreduce(hz, all, 2, MPI_DOUBLE, MPI_MIN, e->cmd);
+    if (mrc != MPI_SUCCESS)
+        return MBX_MPI_FAIL(e, mrc, "MPI_Allreduce");
     *wide =
         e->timer.kind == MBX_TIMER_CLOCK || (e->timer.kind == MBX_TIMER_TSC && all[0] == -all[1]);
     return MBX_OK;
@@ -87,9 +88,11 @@ int mbx_clock_sync_exec(mbx_engine *e)
     e->clock = m;
     double de = m.drift_err, de_max = 0.0;
     int kept = m.slope_kept, nkept = 0;
-    if (MPI_Allreduce(&de, &de_max, 1, MPI_DOUBLE, MPI_MAX, e->cmd) != MPI_SUCCESS ||
-        MPI_Allreduce(&kept, &nkept, 1, MPI_INT, MPI_SUM, e->cmd) != MPI_SUCCESS)
-        return MBX_E_MPI;
+    int mrc = MPI_Allreduce(&de, &de_max, 1, MPI_DOUBLE, MPI_MAX, e->cmd);
+    if (mrc == MPI_SUCCESS)
+        mrc = MPI_Allreduce(&kept, &nkept, 1, MPI_INT, MPI_SUM, e->cmd);
+    if (mrc != MPI_SUCCESS)
+        return MBX_MPI_FAIL(e, mrc, "MPI_Allreduce");
     double dur = MPI_Wtime() - t0, worst = 0.0, rtt = 0.0;
     rc = mbx_clocksync_check(e->cmd, &e->clock, mbx_engine_clock, e, 10, &worst, &rtt);
     if (rc < 0)
@@ -131,8 +134,9 @@ int mbx_method_exec(mbx_engine *e, const mbx_cmd *cmd)
         }
     }
     int anyerr = 0;
-    if (MPI_Allreduce(&err, &anyerr, 1, MPI_INT, MPI_MAX, e->cmd) != MPI_SUCCESS)
-        return MBX_E_MPI;
+    int mrc = MPI_Allreduce(&err, &anyerr, 1, MPI_INT, MPI_MAX, e->cmd);
+    if (mrc != MPI_SUCCESS)
+        return MBX_MPI_FAIL(e, mrc, "MPI_Allreduce");
     if (anyerr) {
         drop_flusher(e);
         return MBX_E_UNSUPPORTED;
@@ -244,7 +248,7 @@ int mbx_probe_exec(mbx_engine *e, const mbx_cmd *cmd)
             if (rc == MPI_SUCCESS)
                 rc = MPI_Send(&byte, 1, MPI_BYTE, 0, PROBE_TAG, e->cmd);
         }
-        return rc == MPI_SUCCESS ? MBX_OK : MBX_E_MPI;
+        return rc == MPI_SUCCESS ? MBX_OK : MBX_MPI_FAIL(e, rc, "MPI_Recv/MPI_Send");
     }
     double t[1000], scr[1000];
     for (int i = -1; rc == MPI_SUCCESS && i < rounds; i++) {
@@ -256,7 +260,7 @@ int mbx_probe_exec(mbx_engine *e, const mbx_cmd *cmd)
             t[i] = (mbx_timer_now(e->timer.kind) - t0) / 2;
     }
     if (rc != MPI_SUCCESS)
-        return MBX_E_MPI;
+        return MBX_MPI_FAIL(e, rc, "MPI_Send/MPI_Recv");
     mbx_summary s;
     if (mbx_stats_summarize(t, (size_t)rounds, scr, &s) < 0)
         return MBX_E_INVAL;

@@ -72,14 +72,17 @@ int mbx_warmup_point(mbx_engine *e, int64_t calls, double floor_s, double cap_s)
             e->warm_cap = CHUNK_MAX;
         }
         double v[2] = {0.0, 0.0};
-        if (e->bench->run(&e->ctx, chunk, e->warm_buf) != MPI_SUCCESS)
-            v[1] = 1.0;
+        int brc = e->bench->run(&e->ctx, chunk, e->warm_buf);
+        if (brc != MPI_SUCCESS)
+            v[1] = mbx_mpi_fail(brc, "the benchmark's warm-up run", e->why, sizeof e->why) < 0;
         done += (int64_t)chunk;
         v[0] = MPI_Wtime() - t0;
         /* The slowest member's clock decides for all, so every member runs
          * the same calls and none waits in a call the others never make. */
-        if (MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE, MPI_MAX, e->ctx.comm) != MPI_SUCCESS ||
-            v[1] != 0.0)
+        int mrc = MPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE, MPI_MAX, e->ctx.comm);
+        if (mrc != MPI_SUCCESS)
+            return MBX_MPI_FAIL(e, mrc, "MPI_Allreduce");
+        if (v[1] != 0.0)
             return MBX_E_MPI;
         if (done >= calls && v[0] >= floor_s)
             break;
@@ -186,10 +189,11 @@ int mbx_prefault_exec(mbx_engine *e, const mbx_cmd *cmd)
         memset(sb, 0x5a, largest);
         memset(rb, 0, largest);
     }
-    if (MPI_Allreduce(&nomem, &anynomem, 1, MPI_INT, MPI_MAX, e->cmd) != MPI_SUCCESS) {
+    int mrc = MPI_Allreduce(&nomem, &anynomem, 1, MPI_INT, MPI_MAX, e->cmd);
+    if (mrc != MPI_SUCCESS) {
         free(sb);
         free(rb);
-        return MBX_E_MPI;
+        return MBX_MPI_FAIL(e, mrc, "MPI_Allreduce");
     }
     int64_t mine[MBX_PREFAULT_SIZES];
     for (int i = 0; i < MBX_PREFAULT_SIZES; i++)
@@ -218,9 +222,12 @@ int mbx_prefault_exec(mbx_engine *e, const mbx_cmd *cmd)
     free(rb);
     int64_t fewest[MBX_PREFAULT_SIZES];
     int anyfail = 1;
-    if (MPI_Reduce(mine, fewest, MBX_PREFAULT_SIZES, MPI_INT64_T, MPI_MIN, 0, e->cmd) !=
-            MPI_SUCCESS ||
-        MPI_Allreduce(&fail, &anyfail, 1, MPI_INT, MPI_MAX, e->cmd) != MPI_SUCCESS || anyfail)
+    if ((mrc = MPI_Reduce(mine, fewest, MBX_PREFAULT_SIZES, MPI_INT64_T, MPI_MIN, 0, e->cmd)) !=
+        MPI_SUCCESS)
+        return MBX_MPI_FAIL(e, mrc, "MPI_Reduce");
+    if ((mrc = MPI_Allreduce(&fail, &anyfail, 1, MPI_INT, MPI_MAX, e->cmd)) != MPI_SUCCESS)
+        return MBX_MPI_FAIL(e, mrc, "MPI_Allreduce");
+    if (anyfail)
         return MBX_E_MPI;
     if (r == 0 && !anynomem) {
         e->warm.nsizes = n;

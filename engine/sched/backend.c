@@ -34,7 +34,9 @@ static int settle_due(void *ud, const mbx_progress *p)
 int mbx_backend_settle(mbx_backend *b, double secs, int (*stop)(void *ud), void *ud, double *spent)
 {
     settle_clock sc = {b, b->now(b), secs, stop, ud};
-    mbx_point_spec spec = {.bench_id = mbx_bench_find("coll.barrier"),
+    int barrier = -1;
+    (void)mbx_bench_find("coll.barrier", &barrier);
+    mbx_point_spec spec = {.bench_id = barrier,
                            .procs = b->nranks,
                            .stop = {.kind = MBX_STOP_FIXED, .fixed = 256},
                            .nmin = 256,
@@ -131,7 +133,9 @@ static void eng_warmup_info(mbx_backend *b, mbx_warmup_info *out)
 
 static int eng_unbound(mbx_backend *b, char *who, size_t len)
 {
-    return mbx_engine_unbound(b->impl, who, len);
+    int n = 0;
+    int rc = mbx_engine_unbound(b->impl, &n, who, len);
+    return rc < 0 ? rc : n;
 }
 
 static int eng_stop_rank(mbx_backend *b)
@@ -250,8 +254,8 @@ static double fake_time(const mbx_point_spec *sp);
 static int fake_companion(const mbx_point_spec *sp, mbx_point_spec *out)
 {
     const mbx_bench *bn = mbx_bench_get(sp->bench_id);
-    int id = bn && bn->companion ? mbx_bench_find(bn->companion) : -1;
-    if (id < 0)
+    int id = -1;
+    if (!bn || !bn->companion || mbx_bench_find(bn->companion, &id) < 0)
         return 0;
     *out = *sp;
     out->bench_id = id;

@@ -119,7 +119,9 @@ typedef struct mbx_bench {
 /* The registry, in display order. */
 size_t mbx_bench_count(void);
 const mbx_bench *mbx_bench_get(int id); /* NULL if out of range */
-int mbx_bench_find(const char *name);   /* id, or -1 */
+/* The id of the benchmark called `name` in *id: MBX_OK, or MBX_E_UNKNOWN
+ * with *id = -1 (so mbx_bench_get(*id) is NULL). */
+int mbx_bench_find(const char *name, int *id);
 
 /* The size actually measured for a requested size: rounded down to the
  * unit, at least one unit; 0 for unsized benchmarks. */

@@ -69,6 +69,8 @@ typedef struct mbx_job_info {
  * learns each rank's node. */
 MBX_NODISCARD int mbx_engine_create(MPI_Comm comm, mbx_engine **out);
 void mbx_engine_destroy(mbx_engine *e); /* local; after quit */
+/* Plain values, no status: this rank's number and the number of ranks in
+ * the engine's communicator. */
 int mbx_engine_rank(const mbx_engine *e);
 int mbx_engine_size(const mbx_engine *e);
 
@@ -89,6 +91,12 @@ void mbx_engine_watch_stop(mbx_engine *e, volatile sig_atomic_t *flag);
  * rank 0's own signal came first). */
 int mbx_engine_stop_rank(const mbx_engine *e);
 
+/* This rank's last MPI failure behind an MBX_E_MPI, as "<MPI call>: <the
+ * MPI library's text for its error>" (MPI_Error_string); "" when none was
+ * recorded (not every MBX_E_MPI has one: a failure another rank reported
+ * carries no text here). Owned by the engine, valid until its next call. */
+const char *mbx_engine_why(const mbx_engine *e);
+
 /* ---- rank 0 only ---- */
 
 /* Broadcast QUIT with an exit code; serving ranks return from serve. */
@@ -103,10 +111,10 @@ MBX_NODISCARD int mbx_engine_nop(mbx_engine *e);
 MBX_NODISCARD int mbx_engine_describe(mbx_engine *e, const mbx_job_info **out);
 
 /* Ranks that are not bound to a subset of their host's CPUs, from the last
- * describe: returns their number (0 when every rank is bound) and writes
- * them as a rank list ("0-1,3", "" when none) into buf (truncated to len,
- * may be NULL when len is 0). MBX_E_INVAL before a describe or off rank 0. */
-MBX_NODISCARD int mbx_engine_unbound(const mbx_engine *e, char *buf, size_t len);
+ * describe: their number in *n (0 when every rank is bound), and them as a
+ * rank list ("0-1,3", "" when none) in buf (truncated to len, may be NULL
+ * when len is 0). MBX_E_INVAL before a describe or off rank 0. */
+MBX_NODISCARD int mbx_engine_unbound(const mbx_engine *e, int *n, char *buf, size_t len);
 
 #define MBX_THREAD_BIND_MAX 256
 

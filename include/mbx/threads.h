@@ -11,7 +11,7 @@
  * "; binding failed: ..." when hwloc could not bind some thread. An empty
  * string when no threaded point ran. Returns 1 when some bind failed, 0
  * otherwise. */
-int mbx_threads_binding(char *buf, size_t len);
+int mbx_threads_binding(char *buf, size_t len); /* a flag, not a status */
 
 /* Threaded points this rank took part in so far (*points) and, of them,
  * those where some bind failed (*failed); `failure` (may be NULL) gets the
@@ -19,9 +19,10 @@ int mbx_threads_binding(char *buf, size_t len);
  * mbx_engine_thread_binding gathers this from every rank. */
 void mbx_threads_binding_counts(int *points, int *failed, char *failure, size_t len);
 
-/* The thread support MPI granted this process (MPI_Query_thread), or -1
- * when MPI is not initialized. */
-int mbx_engine_thread_level(void);
+/* The thread support MPI granted this process (MPI_Query_thread) in
+ * *level: MBX_OK, or MBX_E_UNSUPPORTED with *level = -1 when MPI is not
+ * initialized (or already finalized). */
+int mbx_engine_thread_level(int *level);
 
 /* "MPI_THREAD_SINGLE" ... "MPI_THREAD_MULTIPLE" for a level; "unknown". */
 const char *mbx_thread_level_name(int level);

@@ -33,6 +33,13 @@ endfunction()
 mbx_mpi_test(mpi.cmdloop.n2 2 120 $<TARGET_FILE:test_cmdloop>)
 mbx_mpi_test(mpi.cmdloop.n4 4 240 $<TARGET_FILE:test_cmdloop>)
 
+# MBX_E_MPI's message: "<MPI call>: <MPI_Error_string's text>" (the engine's
+# private helper, engine/mpi/mpierr.h), one rank.
+add_executable(test_mpierr mpi/test_mpierr.c)
+target_include_directories(test_mpierr PRIVATE ${CMAKE_SOURCE_DIR}/engine/mpi)
+target_link_libraries(test_mpierr PRIVATE mbx_engine)
+mbx_mpi_test(mpi.mpierr.n1 1 60 $<TARGET_FILE:test_mpierr>)
+
 mbx_run_and_check(mpi.quick.n2 2 120 ${MBX_OUT}/quick2.csv
   RUN run ${MBX_SAMPLES}/quick.ini -o ${MBX_OUT}/quick2.csv --raw
   CHECK "--env ${MBX_OUT}/quick2.env.csv --obs ${MBX_OUT}/quick2.obs.csv --procs 2 --bench pingpong.send_recv --bench coll.allreduce --rows 31")

@@ -39,8 +39,8 @@ static int abort_at_once(void *ud, const mbx_progress *p)
 static void measure_on(mbx_engine *e, const char *name, uint64_t bytes, int procs,
                        mbx_stop_rule rule, size_t nmin, size_t nmax)
 {
-    int id = mbx_bench_find(name);
-    require(id >= 0, "benchmark in registry");
+    int id = -1;
+    require(mbx_bench_find(name, &id) == MBX_OK, "benchmark in registry");
     mbx_point_spec spec = {.bench_id = id,
                            .bytes = mbx_bench_align(mbx_bench_get(id), bytes),
                            .procs = procs,
@@ -110,10 +110,10 @@ static int count_accurate(void *ud, const mbx_progress *p)
  * are the accurate ones; cancelling in the companion cancels the point. */
 static void measure_accurate(mbx_engine *e, const char *name, const char *companion)
 {
-    acc_progress a = {.companion_id = mbx_bench_find(companion),
-                      .accurate_id = mbx_bench_find(name),
-                      .order_ok = 1};
-    require(a.accurate_id >= 0 && a.companion_id >= 0, "accurate benchmark and companion");
+    acc_progress a = {.companion_id = -1, .accurate_id = -1, .order_ok = 1};
+    require(mbx_bench_find(companion, &a.companion_id) == MBX_OK &&
+                mbx_bench_find(name, &a.accurate_id) == MBX_OK,
+            "accurate benchmark and companion");
     require(strcmp(mbx_bench_get(a.accurate_id)->companion, companion) == 0, "companion named");
     mbx_point_spec spec = {.bench_id = a.accurate_id,
                            .bytes = 64,
@@ -196,7 +196,9 @@ static void root(mbx_engine *e)
     measure(e, "coll.alltoall", 64, se, 16, 100);
 
     /* A cancelled point leaves the loop usable. */
-    mbx_point_spec sp = {.bench_id = mbx_bench_find("coll.bcast"),
+    int bcast = -1;
+    (void)mbx_bench_find("coll.bcast", &bcast);
+    mbx_point_spec sp = {.bench_id = bcast,
                          .bytes = 64,
                          .procs = mbx_engine_size(e),
                          .stop = se,

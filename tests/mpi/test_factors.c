@@ -210,7 +210,8 @@ static void root(mbx_engine *e, const char *expect)
 {
     const mbx_job_info *job;
     char list[256], why[160];
-    require(mbx_engine_unbound(e, list, sizeof list) == MBX_E_INVAL, "unbound before describe");
+    int n = -1;
+    require(mbx_engine_unbound(e, &n, list, sizeof list) == MBX_E_INVAL, "unbound before describe");
     require(mbx_engine_describe(e, &job) == MBX_OK, "describe");
     int facts = 0, unbound = 0;
     for (int r = 0; r < job->nranks; r++) {
@@ -228,10 +229,11 @@ static void root(mbx_engine *e, const char *expect)
     }
     require(facts == job->nhosts, "one set of facts per host");
 
-    int n = mbx_engine_unbound(e, list, sizeof list);
+    require(mbx_engine_unbound(e, &n, list, sizeof list) == MBX_OK, "unbound after describe");
     require(n == unbound, "mbx_engine_unbound counts the unbound ranks");
     require((n == 0) == (list[0] == '\0'), "list empty exactly when all are bound");
-    require(mbx_engine_unbound(e, NULL, 0) == n, "count without a buffer");
+    int n2 = -1;
+    require(mbx_engine_unbound(e, &n2, NULL, 0) == MBX_OK && n2 == n, "count without a buffer");
     if (strcmp(expect, "--expect-bound") == 0)
         require(n == 0, "every rank bound (-bind-to core)");
     if (strcmp(expect, "--expect-unbound") == 0)

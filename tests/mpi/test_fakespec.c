@@ -22,7 +22,8 @@ int main(void)
 {
     mbx_backend b;
     mbx_backend_fake(2, &b);
-    int id = mbx_bench_find("pingpong.send_recv");
+    int id = -1;
+    (void)mbx_bench_find("pingpong.send_recv", &id);
     mbx_point_spec s = {.bench_id = id,
                         .bytes = 8,
                         .procs = 2,

@@ -32,8 +32,8 @@ static void require(int cond, const char *what)
 static mbx_point_spec spec_of(mbx_engine *e, const char *name, uint64_t bytes, int light,
                               uint32_t offset)
 {
-    int id = mbx_bench_find(name);
-    require(id >= 0, "benchmark in registry");
+    int id = -1;
+    require(mbx_bench_find(name, &id) == MBX_OK, "benchmark in registry");
     mbx_point_spec s = {.bench_id = id,
                         .bytes = mbx_bench_align(mbx_bench_get(id), bytes),
                         .procs = mbx_engine_size(e),

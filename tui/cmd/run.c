@@ -300,8 +300,8 @@ static int build_series(run_state *st, int nranks, char *msg)
     for (size_t m = 0; m < st->plan->nmeas; m++) {
         const mbx_measurement *me = &st->plan->meas[m];
         for (size_t bi = 0; bi < me->nbench; bi++) {
-            int id = mbx_bench_find(me->bench[bi]);
-            if (id < 0) {
+            int id = -1;
+            if (mbx_bench_find(me->bench[bi], &id) < 0) {
                 snprintf(msg, MSG_LEN,
                          "bench: unknown benchmark '%s' in [%s] (see 'mpibex list' for the "
                          "%zu available)",
@@ -646,7 +646,9 @@ static void print_row(const mbx_result *r)
     if (r->events)
         printf("  events %zu", r->events); /* left out of the statistics */
     /* An accurate benchmark: the plain one's median at the same point. */
-    const mbx_bench *bn = mbx_bench_get(mbx_bench_find(r->benchmark));
+    int bid = -1;
+    (void)mbx_bench_find(r->benchmark, &bid);
+    const mbx_bench *bn = mbx_bench_get(bid);
     if (bn && bn->companion) {
         if (isfinite(r->plain))
             printf("  plain %.4f us", r->plain * 1e6);

@@ -214,8 +214,8 @@ static int setup_explorer(explorer *x, const opts *o, char *msg, size_t msglen)
     }
     for (size_t m = 0; m < plan->nmeas; m++)
         for (size_t b = 0; b < plan->meas[m].nbench; b++) {
-            int id = mbx_bench_find(plan->meas[m].bench[b]);
-            if (id < 0 || id >= EX_MAX_BENCH) {
+            int id = -1;
+            if (mbx_bench_find(plan->meas[m].bench[b], &id) < 0 || id >= EX_MAX_BENCH) {
                 snprintf(msg, msglen, "bench: unknown benchmark '%s' in [%s]",
                          plan->meas[m].bench[b], plan->meas[m].label);
                 free(plan);

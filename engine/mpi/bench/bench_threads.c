@@ -38,20 +38,13 @@
  *
  * Nothing here prints; a setup that cannot run (T out of range, no thread)
  * fails the point. */
-#include <errno.h>
-#include <hwloc.h>
-#include <limits.h>
 #include <mpi.h>
-#include <sched.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwtopo.h"
 #include "mbx/bench.h"
-#include "mbx/threads.h"
 #include "patterns.h"
 #include "threads_team.h"
 
@@ -60,273 +53,7 @@
 #define MIN_OBS_S 200e-6
 #define MIN_OBS_TICKS 100.0
 #define TRIALS 3
-/* Spins of a parked worker (and of the caller waiting for the last worker)
- * before it sleeps or yields. */
-#define SPIN_WAKE 20000
-#define SPIN_DONE 2000
 #define CACHE_LINE 128
-
-/* ---- the binding record ---- */
-
-static char bind_text[512], bind_fail_text[512];
-static int bind_bad, bind_points, bind_failed_points;
-
-void mbx_threads_set_binding(const char *text, int failed)
-{
-    snprintf(bind_text, sizeof bind_text, "%s", text);
-    bind_bad = failed;
-    bind_points++;
-    if (failed) {
-        bind_failed_points++;
-        snprintf(bind_fail_text, sizeof bind_fail_text, "%s", text);
-    }
-}
-
-int mbx_threads_binding(char *buf, size_t len)
-{
-    if (buf && len)
-        snprintf(buf, len, "%s", bind_text);
-    return bind_bad;
-}
-
-void mbx_threads_binding_counts(int *points, int *failed, char *failure, size_t len)
-{
-    if (points)
-        *points = bind_points;
-    if (failed)
-        *failed = bind_failed_points;
-    if (failure && len)
-        snprintf(failure, len, "%s", bind_fail_text);
-}
-
-int mbx_engine_thread_level(void)
-{
-    int init = 0, fin = 0, level = -1;
-    if (MPI_Initialized(&init) != MPI_SUCCESS || !init || MPI_Finalized(&fin) != MPI_SUCCESS ||
-        fin || MPI_Query_thread(&level) != MPI_SUCCESS)
-        return -1;
-    return level;
-}
-
-const char *mbx_thread_level_name(int level)
-{
-    if (level == MPI_THREAD_SINGLE)
-        return "MPI_THREAD_SINGLE";
-    if (level == MPI_THREAD_FUNNELED)
-        return "MPI_THREAD_FUNNELED";
-    if (level == MPI_THREAD_SERIALIZED)
-        return "MPI_THREAD_SERIALIZED";
-    if (level == MPI_THREAD_MULTIPLE)
-        return "MPI_THREAD_MULTIPLE";
-    return "unknown";
-}
-
-static void append(char *buf, size_t len, const char *fmt, ...)
-{
-    size_t used = strlen(buf);
-    if (used + 1 >= len)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + used, len - used, fmt, ap);
-    va_end(ap);
-}
-
-/* ---- the team ---- */
-
-static void *worker_main(void *arg);
-
-typedef struct worker_arg {
-    mbx_team *tm;
-    int idx;
-} worker_arg;
-
-static worker_arg wargs[MBX_TEAM_MAX];
-static pthread_mutex_t wargs_lock = PTHREAD_MUTEX_INITIALIZER;
-
-/* The PUs this process may run on, OS indices, in order; 0 when unknown. */
-static int allowed_pus(hwloc_topology_t t, int *pu, int max)
-{
-    hwloc_bitmap_t set = hwloc_bitmap_alloc();
-    int n = 0;
-    if (!set)
-        return 0;
-    if (hwloc_get_cpubind(t, set, HWLOC_CPUBIND_PROCESS) != 0)
-        hwloc_bitmap_copy(set, hwloc_topology_get_allowed_cpuset(t));
-    unsigned i;
-    hwloc_bitmap_foreach_begin(i, set)
-    {
-        if (n < max)
-            pu[n++] = (int)i;
-    }
-    hwloc_bitmap_foreach_end();
-    hwloc_bitmap_free(set);
-    return n;
-}
-
-/* Bind thread idx (0: the caller) to its PU; record the outcome. */
-static int bind_one(hwloc_topology_t t, mbx_team *tm, int idx, int pu)
-{
-    /* Test hook: every worker's bind fails, so the tests see how a failed
-     * binding is reported (tests/mpi/threadlevel_tests.cmake). */
-    const char *hook = getenv("MBX_TEST_BIND_FAIL");
-    if (idx > 0 && hook && strcmp(hook, "1") == 0)
-        return -1;
-    hwloc_bitmap_t set = hwloc_bitmap_alloc();
-    if (!set)
-        return -1;
-    hwloc_bitmap_only(set, (unsigned)pu);
-    int rc = idx == 0 ? hwloc_set_cpubind(t, set, HWLOC_CPUBIND_THREAD)
-                      : hwloc_set_thread_cpubind(t, tm->tid[idx], set, HWLOC_CPUBIND_THREAD);
-    hwloc_bitmap_free(set);
-    return rc;
-}
-
-int mbx_team_start(mbx_team *tm, int n, int bind, int first, mbx_team_fn fn, void *ud)
-{
-    memset(tm, 0, sizeof *tm);
-    if (n < 1 || n > MBX_TEAM_MAX || first < 0)
-        return MPI_ERR_ARG;
-    tm->n = n;
-    tm->fn = fn;
-    tm->ud = ud;
-    atomic_init(&tm->gen, 0u);
-    atomic_init(&tm->done, 0);
-    atomic_init(&tm->sleepers, 0);
-    atomic_init(&tm->quit, 0);
-    atomic_init(&tm->err, 0);
-    if (pthread_mutex_init(&tm->lock, NULL) != 0)
-        return MPI_ERR_OTHER;
-    if (pthread_cond_init(&tm->wake, NULL) != 0) {
-        pthread_mutex_destroy(&tm->lock);
-        return MPI_ERR_OTHER;
-    }
-    tm->made = 0;
-    for (int i = 1; i < n; i++) {
-        pthread_mutex_lock(&wargs_lock);
-        wargs[i] = (worker_arg){tm, i};
-        pthread_mutex_unlock(&wargs_lock);
-        if (pthread_create(&tm->tid[i], NULL, worker_main, &wargs[i]) != 0) {
-            mbx_team_stop(tm);
-            return MPI_ERR_OTHER;
-        }
-        tm->made = i;
-    }
-
-    char text[512];
-    snprintf(text, sizeof text, "%d thread%s:", n, n == 1 ? "" : "s");
-    char why[96] = "";
-    hwloc_topology_t t = bind ? mbx_hwtopo_get(why, sizeof why) : NULL;
-    int pu[MBX_TEAM_MAX], npu = t ? allowed_pus(t, pu, MBX_TEAM_MAX) : 0;
-    if (!bind) {
-        append(text, sizeof text, " not bound");
-    } else if (!t || npu == 0) {
-        append(text, sizeof text, " binding failed (%s)", t ? "no allowed PU" : why);
-        tm->bind_failed = 1;
-    } else {
-        hwloc_bitmap_t saved = hwloc_bitmap_alloc();
-        if (saved && hwloc_get_cpubind(t, saved, HWLOC_CPUBIND_THREAD) == 0)
-            tm->saved = saved;
-        else if (saved)
-            hwloc_bitmap_free(saved);
-        int failed = 0;
-        for (int i = 0; i < n; i++) {
-            int p = pu[(first + i) % npu];
-            int rc = (i == 0 && !tm->saved) ? -1 : bind_one(t, tm, i, p);
-            append(text, sizeof text, i ? ", t%d PU%d" : " t%d PU%d", i, p);
-            if (rc != 0) {
-                append(text, sizeof text, " (failed)");
-                failed = 1;
-            }
-        }
-        tm->bind_failed = failed;
-        if (failed)
-            append(text, sizeof text, "; binding failed for some threads");
-    }
-    mbx_threads_set_binding(text, tm->bind_failed);
-    return MPI_SUCCESS;
-}
-
-static void *worker_main(void *arg)
-{
-    worker_arg *w = arg;
-    pthread_mutex_lock(&wargs_lock);
-    mbx_team *tm = w->tm;
-    int idx = w->idx;
-    pthread_mutex_unlock(&wargs_lock);
-    unsigned seen = 0;
-    for (;;) {
-        /* Parked: spin a while, then sleep until the next go. */
-        unsigned g = atomic_load(&tm->gen);
-        for (int s = 0; g == seen && s < SPIN_WAKE; s++)
-            g = atomic_load(&tm->gen);
-        if (g == seen) {
-            pthread_mutex_lock(&tm->lock);
-            atomic_fetch_add(&tm->sleepers, 1);
-            while ((g = atomic_load(&tm->gen)) == seen)
-                pthread_cond_wait(&tm->wake, &tm->lock);
-            atomic_fetch_sub(&tm->sleepers, 1);
-            pthread_mutex_unlock(&tm->lock);
-        }
-        seen = g;
-        if (atomic_load(&tm->quit))
-            break;
-        tm->fn(tm, idx);
-        atomic_fetch_add(&tm->done, 1);
-    }
-    return NULL;
-}
-
-void mbx_team_go(mbx_team *tm)
-{
-    if (tm->n < 2)
-        return;
-    atomic_store(&tm->done, 0);
-    atomic_fetch_add(&tm->gen, 1u);
-    /* A worker that counted itself a sleeper before this load checks gen
-     * under the lock; one that counts itself later sees the new gen. */
-    if (atomic_load(&tm->sleepers) > 0) {
-        pthread_mutex_lock(&tm->lock);
-        pthread_cond_broadcast(&tm->wake);
-        pthread_mutex_unlock(&tm->lock);
-    }
-}
-
-int mbx_team_done(mbx_team *tm)
-{
-    if (tm->n >= 2) {
-        for (int s = 0; atomic_load(&tm->done) < tm->n - 1; s++)
-            if (s > SPIN_DONE)
-                sched_yield();
-    }
-    int e = atomic_exchange(&tm->err, 0);
-    return e ? e : MPI_SUCCESS;
-}
-
-void mbx_team_stop(mbx_team *tm)
-{
-    if (tm->n == 0)
-        return;
-    atomic_store(&tm->quit, 1);
-    atomic_fetch_add(&tm->gen, 1u);
-    pthread_mutex_lock(&tm->lock);
-    pthread_cond_broadcast(&tm->wake);
-    pthread_mutex_unlock(&tm->lock);
-    for (int i = 1; i <= tm->made; i++)
-        pthread_join(tm->tid[i], NULL);
-    if (tm->saved) {
-        char why[96];
-        hwloc_topology_t t = mbx_hwtopo_get(why, sizeof why);
-        if (t)
-            (void)hwloc_set_cpubind(t, tm->saved, HWLOC_CPUBIND_THREAD);
-        hwloc_bitmap_free(tm->saved);
-        tm->saved = NULL;
-    }
-    pthread_cond_destroy(&tm->wake);
-    pthread_mutex_destroy(&tm->lock);
-    tm->n = 0;
-    tm->made = 0;
-}
 
 /* ---- the benchmarks ---- */
 
@@ -486,6 +213,62 @@ static void thr_teardown(mbx_bench_ctx *c)
     c->priv = NULL;
 }
 
+/* The synchronization objects op needs (the shared mutex always; per-thread
+ * mutexes, condition variables or a barrier); an MPI error code. */
+static int thr_sync_init(thr_state *s, enum thr_op op)
+{
+    size_t n = (size_t)s->n;
+    if (pthread_mutex_init(&s->shared, NULL) != 0)
+        return MPI_ERR_OTHER;
+    s->have_shared = 1;
+    if (op == OP_MUTEX) {
+        if (posix_memalign((void **)&s->own, CACHE_LINE, sizeof *s->own * n) != 0) {
+            s->own = NULL;
+            return MPI_ERR_NO_MEM;
+        }
+        memset(s->own, 0, sizeof *s->own * n);
+        for (int i = 0; i < s->n; i++)
+            pthread_mutex_init(&s->own[i].m, NULL);
+    }
+    if (op == OP_COND) {
+        s->cv = calloc(n, sizeof *s->cv);
+        if (!s->cv)
+            return MPI_ERR_NO_MEM;
+        for (int i = 0; i < s->n; i++, s->ncv++)
+            if (pthread_cond_init(&s->cv[i], NULL) != 0)
+                return MPI_ERR_OTHER;
+    }
+    if (op == OP_BARRIER) {
+        if (pthread_barrier_init(&s->bar, NULL, (unsigned)n) != 0)
+            return MPI_ERR_OTHER;
+        s->have_bar = 1;
+    }
+    return MPI_SUCCESS;
+}
+
+/* Size the inner loop: double it until the fastest of a few trial
+ * observations, corrected for the timer overhead, lasts the target. */
+static int thr_size_inner(mbx_bench_ctx *c, thr_state *s)
+{
+    double target = MIN_OBS_TICKS * c->tick;
+    if (target < MIN_OBS_S)
+        target = MIN_OBS_S;
+    double t[TRIALS];
+    for (;;) {
+        set_inner(c, s);
+        int rc = thr_loop(c, TRIALS, t);
+        if (rc != MPI_SUCCESS)
+            return rc;
+        double best = t[0];
+        for (int i = 1; i < TRIALS; i++)
+            if (t[i] < best)
+                best = t[i];
+        if (best - c->overhead >= target || s->per >= INNER_MAX)
+            return MPI_SUCCESS;
+        s->per = s->per * 2 > INNER_MAX ? INNER_MAX : s->per * 2;
+    }
+}
+
 static int thr_setup(mbx_bench_ctx *c, enum thr_op op)
 {
     c->inner = 1;
@@ -503,35 +286,7 @@ static int thr_setup(mbx_bench_ctx *c, enum thr_op op)
     s->per = 1;
     atomic_init(&s->arrived, 0);
     atomic_init(&s->bad, 0);
-    int rc = MPI_SUCCESS;
-    if (pthread_mutex_init(&s->shared, NULL) != 0)
-        rc = MPI_ERR_OTHER;
-    else
-        s->have_shared = 1;
-    if (rc == MPI_SUCCESS && op == OP_MUTEX) {
-        if (posix_memalign((void **)&s->own, CACHE_LINE, sizeof *s->own * (size_t)n) != 0) {
-            s->own = NULL;
-            rc = MPI_ERR_NO_MEM;
-        } else {
-            memset(s->own, 0, sizeof *s->own * (size_t)n);
-            for (int i = 0; i < s->n; i++)
-                pthread_mutex_init(&s->own[i].m, NULL);
-        }
-    }
-    if (rc == MPI_SUCCESS && op == OP_COND) {
-        s->cv = calloc((size_t)n, sizeof *s->cv);
-        if (!s->cv)
-            rc = MPI_ERR_NO_MEM;
-        for (int i = 0; rc == MPI_SUCCESS && i < s->n; i++, s->ncv++)
-            if (pthread_cond_init(&s->cv[i], NULL) != 0)
-                rc = MPI_ERR_OTHER;
-    }
-    if (rc == MPI_SUCCESS && op == OP_BARRIER) {
-        if (pthread_barrier_init(&s->bar, NULL, (unsigned)n) != 0)
-            rc = MPI_ERR_OTHER;
-        else
-            s->have_bar = 1;
-    }
+    int rc = thr_sync_init(s, op);
     if (rc == MPI_SUCCESS && op == OP_CREATE) {
         char text[160];
         snprintf(text, sizeof text,
@@ -542,32 +297,11 @@ static int thr_setup(mbx_bench_ctx *c, enum thr_op op)
     } else if (rc == MPI_SUCCESS) {
         rc = mbx_team_start(&s->team, s->n, 1, 0, thr_work, s);
     }
+    if (rc == MPI_SUCCESS && op != OP_CREATE)
+        rc = thr_size_inner(c, s);
     if (rc != MPI_SUCCESS) {
         thr_teardown(c);
         return rc;
-    }
-    /* Size the inner loop: double it until the fastest of a few trial
-     * observations, corrected for the timer overhead, lasts the target. */
-    if (op != OP_CREATE) {
-        double target = MIN_OBS_TICKS * c->tick;
-        if (target < MIN_OBS_S)
-            target = MIN_OBS_S;
-        double t[TRIALS];
-        for (;;) {
-            set_inner(c, s);
-            rc = thr_loop(c, TRIALS, t);
-            if (rc != MPI_SUCCESS) {
-                thr_teardown(c);
-                return rc;
-            }
-            double best = t[0];
-            for (int i = 1; i < TRIALS; i++)
-                if (t[i] < best)
-                    best = t[i];
-            if (best - c->overhead >= target || s->per >= INNER_MAX)
-                break;
-            s->per = s->per * 2 > INNER_MAX ? INNER_MAX : s->per * 2;
-        }
     }
     set_inner(c, s);
     c->timing = 0;

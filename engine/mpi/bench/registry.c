@@ -41,12 +41,15 @@ const mbx_bench *mbx_bench_get(int id)
     return NULL;
 }
 
-int mbx_bench_find(const char *name)
+int mbx_bench_find(const char *name, int *id)
 {
     for (size_t i = 0; i < mbx_bench_count(); i++)
-        if (strcmp(mbx_bench_get((int)i)->name, name) == 0)
-            return (int)i;
-    return -1;
+        if (strcmp(mbx_bench_get((int)i)->name, name) == 0) {
+            *id = (int)i;
+            return MBX_OK;
+        }
+    *id = -1;
+    return MBX_E_UNKNOWN;
 }
 
 uint64_t mbx_bench_align(const mbx_bench *b, uint64_t bytes)
