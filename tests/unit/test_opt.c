@@ -206,6 +206,34 @@ static void test_missing_and_empty(void **state)
     assert_string_equal(msg, "-k: no value");
 }
 
+static void test_output(void **state)
+{
+    (void)state;
+    static const mbx_opt one[] = {
+        {"--output", "-o", "FILE", MBX_OPT_EQ, mbx_opt_output, offsetof(args, out)}};
+    args a;
+    char msg[128] = "";
+    mbx_opt_parser p = parser(&a, msg, sizeof msg);
+    int rc;
+    p.opts = one;
+    p.nopts = 1;
+    PARSE(p, "-o", "x.csv");
+    assert_int_equal(rc, 0);
+    assert_string_equal(a.out, "x.csv");
+    p = parser(&a, msg, sizeof msg);
+    p.opts = one;
+    p.nopts = 1;
+    PARSE(p, "--output=");
+    assert_int_equal(rc, 2);
+    assert_string_equal(msg, "--output: missing file name");
+    p = parser(&a, msg, sizeof msg);
+    p.opts = one;
+    p.nopts = 1;
+    PARSE(p, "-o", "x", "--output", "y");
+    assert_int_equal(rc, 2);
+    assert_string_equal(msg, "-o: only one output is allowed (got 'x' and 'y')");
+}
+
 static void test_bad_cuts(void **state)
 {
     (void)state;
@@ -237,6 +265,7 @@ int main(void)
         cmocka_unit_test(test_stop),
         cmocka_unit_test(test_missing_and_empty),
         cmocka_unit_test(test_bad_cuts),
+        cmocka_unit_test(test_output),
         cmocka_unit_test(test_suggest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

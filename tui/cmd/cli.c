@@ -1,3 +1,6 @@
+/* `mpibex run`'s options: their table for core/opt.h with a handler per
+ * kind of value, MPIBEX_RUN_OPTIONS, and the usage texts of `mpibex` and
+ * `mpibex run`. */
 #include "cli.h"
 
 #include <errno.h>
@@ -351,6 +354,9 @@ void mbx_cli_usage(void)
            MBX_VERSION);
 }
 
+/* A flat text table (over 80 lines): `mpibex run --help` is compared byte for
+ * byte by the tests and the docs, so it stays written out, not generated
+ * from run_opts. */
 void mbx_cli_run_usage(void)
 {
     printf("Usage: mpiexec -n N mpibex run [PLAN.ini] [options]\n"

@@ -274,19 +274,6 @@ static int on_ignore(mbx_opt_parser *p, const mbx_opt *o, const char *name, cons
     return *ignore ? 0 : mbx_opt_bad(&p->out, "--ignore: missing value; allowed %s", allowed);
 }
 
-static int on_output(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
-{
-    opts *c = p->dst;
-    (void)o;
-    if (v == NULL || *v == '\0')
-        return mbx_opt_bad(&p->out, "%s: missing file name", name);
-    if (c->out != NULL)
-        return mbx_opt_bad(&p->out, "-o: only one output is allowed (got '%s' and '%s')", c->out,
-                           v);
-    c->out = v;
-    return 0;
-}
-
 static int on_input(mbx_opt_parser *p, const char *word)
 {
     opts *c = p->dst;
@@ -302,7 +289,7 @@ static const mbx_opt compare_opts[] = {
     {"--force", NULL, NULL, 0, NULL, offsetof(opts, force)},
     {"--alpha", NULL, "ALPHA", 0, on_alpha, 0},
     {"--ignore", NULL, "PARTS", 0, on_ignore, 0},
-    {"--output", "-o", "FILE", 0, on_output, 0},
+    {"--output", "-o", "FILE", 0, mbx_opt_output, offsetof(opts, out)},
 };
 
 static int parse(int argc, char **argv, opts *o)

@@ -1,3 +1,5 @@
+/* `mpibex merge`: its usage, its options (a table for core/opt.h), and
+ * the merge of the input files into one CSV. */
 #include "merge.h"
 
 #include <errno.h>
@@ -76,19 +78,6 @@ typedef struct merge_args {
     int force;
 } merge_args;
 
-static int on_output(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
-{
-    merge_args *m = p->dst;
-    (void)o;
-    if (v == NULL || *v == '\0')
-        return mbx_opt_bad(&p->out, "%s: missing file name", name);
-    if (m->out != NULL)
-        return mbx_opt_bad(&p->out, "-o: only one output is allowed (got '%s' and '%s')", m->out,
-                           v);
-    m->out = v;
-    return 0;
-}
-
 static int on_input(mbx_opt_parser *p, const char *word)
 {
     merge_args *m = p->dst;
@@ -99,7 +88,7 @@ static int on_input(mbx_opt_parser *p, const char *word)
 static const mbx_opt merge_opts[] = {
     {"--help", "-h", NULL, 0, mbx_opt_help, 0},
     {"--force", NULL, NULL, 0, NULL, offsetof(merge_args, force)},
-    {"--output", "-o", "FILE", MBX_OPT_EQ, on_output, 0},
+    {"--output", "-o", "FILE", MBX_OPT_EQ, mbx_opt_output, offsetof(merge_args, out)},
 };
 
 int mbx_merge_cmd(int argc, char **argv)

@@ -88,6 +88,18 @@ int mbx_opt_help(mbx_opt_parser *p, const mbx_opt *o, const char *name, const ch
     return 0;
 }
 
+int mbx_opt_output(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *val)
+{
+    const char **slot = (const char **)(void *)((char *)p->dst + o->off);
+    if (val == NULL || *val == '\0')
+        return mbx_opt_bad(&p->out, "%s: missing file name", name);
+    if (*slot != NULL)
+        return mbx_opt_bad(&p->out, "-o: only one output is allowed (got '%s' and '%s')", *slot,
+                           val);
+    *slot = val;
+    return 0;
+}
+
 int mbx_opt_parse(mbx_opt_parser *p, int argc, char **argv, int first)
 {
     int i, rc = 0, opts_on = 1;

@@ -85,6 +85,11 @@ struct mbx_opt_parser {
 /* The handler of -h/--help in most commands: sets p->help, ends the walk. */
 int mbx_opt_help(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *val);
 
+/* The handler of -o FILE in merge and compare: the name, a const char * at
+ * o->off, refused when missing or empty ("NAME: missing file name") or
+ * given twice ("-o: only one output is allowed (got 'A' and 'B')"). */
+int mbx_opt_output(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *val);
+
 /* Walk argv[first..argc) against p's table. Returns 0, or the first
  * nonzero code of a handler, an operand or an error line. */
 int mbx_opt_parse(mbx_opt_parser *p, int argc, char **argv, int first);
