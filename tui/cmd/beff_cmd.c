@@ -5,6 +5,7 @@
  * OUT.env.csv. SIGINT stops between measurements (exit 128 + signal). */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "beff_cmd.h"
+#include "core/opt.h"
 #include "job.h"
 #include "mbx/ascii.h"
 #include "mbx/beff.h"
@@ -109,12 +111,6 @@ void mbx_beff_usage(void)
            "Bandwidths are in MB/s = 1e6 bytes/s.\n");
 }
 
-static int bad(char *msg, const char *fmt, const char *a)
-{
-    snprintf(msg, MSG_LEN, fmt, a);
-    return 2;
-}
-
 static int parse_int(const char *s, long lo, long hi, long *out)
 {
     char *end;
@@ -126,70 +122,96 @@ static int parse_int(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
+static int on_quick(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    beff_cli *c = p->dst;
+    char why[256];
+    (void)o, (void)name;
+    c->o.quick_lmax = QUICK_DEFAULT;
+    if (v != NULL && (mbx_size_parse(v, &c->o.quick_lmax, why, sizeof why) < 0 ||
+                      c->o.quick_lmax < MBX_BEFF_LMIN))
+        return mbx_opt_bad(&p->out, "--quick: expected a size of at least 4KiB, got '%s'", v);
+    return 0;
+}
+
+static int on_mem(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    beff_cli *c = p->dst;
+    char why[256];
+    (void)o, (void)name;
+    if (mbx_size_parse(v, &c->o.mem_per_proc, why, sizeof why) < 0 ||
+        c->o.mem_per_proc < MBX_BEFF_MEM_MIN)
+        return mbx_opt_bad(&p->out, "--mem-per-proc: expected a size from 512KiB to 1TiB, got '%s'",
+                           v);
+    return 0;
+}
+
+static int on_rmax(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    beff_cli *c = p->dst;
+    char *end;
+    (void)o, (void)name;
+    errno = 0;
+    c->o.rmax_gflops = mbx_strtod(v, &end);
+    if (errno || end == v || *end || !(c->o.rmax_gflops > 0) || !isfinite(c->o.rmax_gflops))
+        return mbx_opt_bad(&p->out, "--rmax: expected GFlop/s > 0, got '%s'", v);
+    return 0;
+}
+
+/* --seed, --random, --reps: whole numbers in a range. */
+static int on_count(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    beff_cli *c = p->dst;
+    long n;
+    (void)o;
+    if (strcmp(name, "--seed") == 0) {
+        if (parse_int(v, 0, 4294967295L, &n) < 0)
+            return mbx_opt_bad(&p->out, "--seed: expected an integer in 0..4294967295, got '%s'",
+                               v);
+        c->o.seed = (unsigned)n;
+        c->seed_given = 1;
+    } else if (strcmp(name, "--random") == 0) {
+        if (parse_int(v, 1, MBX_BEFF_NRANDOM_MAX, &n) < 0)
+            return mbx_opt_bad(&p->out, "--random: expected an integer in 1..1000, got '%s'", v);
+        c->o.nrandom = (int)n;
+    } else {
+        if (parse_int(v, 1, 100, &n) < 0)
+            return mbx_opt_bad(&p->out, "--reps: expected an integer in 1..100, got '%s'", v);
+        c->o.reps = (int)n;
+    }
+    return 0;
+}
+
+static const mbx_opt beff_opts[] = {
+    {"--help", "-h", NULL, 0, NULL, offsetof(beff_cli, help)},
+    {"--quiet", "-q", NULL, 0, NULL, offsetof(beff_cli, quiet)},
+    {"--force", NULL, NULL, 0, NULL, offsetof(beff_cli, force)},
+    {"--cap128", NULL, NULL, 0, NULL, offsetof(beff_cli, o.cap128)},
+    {"--quick", NULL, "SIZE", MBX_OPT_OPTIONAL, on_quick, 0},
+    {NULL, "-o", "FILE", 0, NULL, offsetof(beff_cli, output)},
+    {"--mem-per-proc", NULL, "SIZE", 0, on_mem, 0},
+    {"--rmax", NULL, "GFLOPS", 0, on_rmax, 0},
+    {"--seed", NULL, "N", 0, on_count, 0},
+    {"--random", NULL, "N", 0, on_count, 0},
+    {"--reps", NULL, "N", 0, on_count, 0},
+};
+
+/* The options into c; 0, or 2 and the message in msg[MSG_LEN]. */
 static int parse_cli(int argc, char **argv, beff_cli *c, char *msg)
 {
     memset(c, 0, sizeof *c);
     c->o.reps = 3;
     c->o.nrandom = MBX_BEFF_NRANDOM;
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        long n;
-        char why[256];
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            c->help = 1;
-        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            c->quiet = 1;
-        } else if (!strcmp(a, "--force")) {
-            c->force = 1;
-        } else if (!strcmp(a, "--cap128")) {
-            c->o.cap128 = 1;
-        } else if (!strcmp(a, "--quick")) {
-            c->o.quick_lmax = QUICK_DEFAULT;
-        } else if (!strncmp(a, "--quick=", 8)) {
-            if (mbx_size_parse(a + 8, &c->o.quick_lmax, why, sizeof why) < 0 ||
-                c->o.quick_lmax < MBX_BEFF_LMIN)
-                return bad(msg, "--quick: expected a size of at least 4KiB, got '%s'", a + 8);
-        } else if (!strcmp(a, "-o") || !strcmp(a, "--mem-per-proc") || !strcmp(a, "--rmax") ||
-                   !strcmp(a, "--seed") || !strcmp(a, "--random") || !strcmp(a, "--reps")) {
-            if (!v)
-                return bad(msg, "%s: needs a value", a);
-            i++;
-            if (!strcmp(a, "-o")) {
-                c->output = v;
-            } else if (!strcmp(a, "--mem-per-proc")) {
-                if (mbx_size_parse(v, &c->o.mem_per_proc, why, sizeof why) < 0 ||
-                    c->o.mem_per_proc < MBX_BEFF_MEM_MIN)
-                    return bad(msg, "--mem-per-proc: expected a size from 512KiB to 1TiB, got '%s'",
-                               v);
-            } else if (!strcmp(a, "--rmax")) {
-                char *end;
-                errno = 0;
-                c->o.rmax_gflops = mbx_strtod(v, &end);
-                if (errno || end == v || *end || !(c->o.rmax_gflops > 0) ||
-                    !isfinite(c->o.rmax_gflops))
-                    return bad(msg, "--rmax: expected GFlop/s > 0, got '%s'", v);
-            } else if (!strcmp(a, "--seed")) {
-                if (parse_int(v, 0, 4294967295L, &n) < 0)
-                    return bad(msg, "--seed: expected an integer in 0..4294967295, got '%s'", v);
-                c->o.seed = (unsigned)n;
-                c->seed_given = 1;
-            } else if (!strcmp(a, "--random")) {
-                if (parse_int(v, 1, MBX_BEFF_NRANDOM_MAX, &n) < 0)
-                    return bad(msg, "--random: expected an integer in 1..1000, got '%s'", v);
-                c->o.nrandom = (int)n;
-            } else {
-                if (parse_int(v, 1, 100, &n) < 0)
-                    return bad(msg, "--reps: expected an integer in 1..100, got '%s'", v);
-                c->o.reps = (int)n;
-            }
-        } else {
-            return bad(msg, "unknown option '%s' (try 'mpibex beff --help')", a);
-        }
-    }
-    if (!c->seed_given)
+    mbx_opt_parser p = {.opts = beff_opts,
+                        .nopts = MBX_OPT_COUNT(beff_opts),
+                        .dst = c,
+                        .out = {.msg = msg, .len = MSG_LEN},
+                        .unknown = "unknown option '%s' (try 'mpibex beff --help')",
+                        .missing = "%s: needs a value"};
+    int rc = mbx_opt_parse(&p, argc, argv, 0);
+    if (rc == 0 && !c->seed_given)
         c->o.seed = (unsigned)time(NULL);
-    return 0;
+    return rc;
 }
 
 static int on_row(void *ud, const mbx_beff_row *r, size_t done, size_t total)

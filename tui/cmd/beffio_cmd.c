@@ -3,12 +3,14 @@
  * mbx_beffio_run(), prints progress on stderr, the table and the summary on
  * stdout, and writes OUT.csv, OUT.summary.csv and OUT.env.csv. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "beffio_cmd.h"
+#include "core/opt.h"
 #include "job.h"
 #include "mbx/ascii.h"
 #include "mbx/beffio.h"
@@ -130,61 +132,63 @@ static int parse_size(const char *s, uint64_t *out)
     return 0;
 }
 
+static int on_help(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    ((cmd_opts *)p->dst)->help = 1;
+    return mbx_opt_help(p, o, name, v);
+}
+
+static int on_time(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    char *end = NULL;
+    (void)o, (void)name;
+    errno = 0;
+    double t = mbx_strtod(v, &end);
+    if (errno || end == v || *end || !(t >= 0.1 && t <= T_MAX_S))
+        return mbx_opt_bad(&p->out, "--time: '%s' is not a number of seconds in 0.1..86400", v);
+    ((cmd_opts *)p->dst)->o.T_s = t;
+    return 0;
+}
+
+static int on_dir(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    (void)o, (void)name;
+    if (!*v)
+        return mbx_opt_bad(&p->out, "--dir: needs a directory");
+    ((cmd_opts *)p->dst)->o.dir = v;
+    return 0;
+}
+
+static int on_mem(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    uint64_t m = 0;
+    (void)o, (void)name;
+    if (parse_size(v, &m) != 0 || m < (1ull << 20) || m > (1ull << 50))
+        return mbx_opt_bad(&p->out, "--mem-per-proc: '%s' is not a size in 1M..1P bytes", v);
+    ((cmd_opts *)p->dst)->o.mem_per_proc = m;
+    return 0;
+}
+
+static const mbx_opt beffio_opts[] = {
+    {"--help", "-h", NULL, 0, on_help, 0},
+    {"--quiet", "-q", NULL, 0, NULL, offsetof(cmd_opts, quiet)},
+    {"--force", NULL, NULL, 0, NULL, offsetof(cmd_opts, force)},
+    {"--time", NULL, "SECONDS", 0, on_time, 0},
+    {"--dir", NULL, "DIR", 0, on_dir, 0},
+    {"--mem-per-proc", NULL, "SIZE", 0, on_mem, 0},
+    {"--output", "-o", "FILE.csv", 0, NULL, offsetof(cmd_opts, output)},
+};
+
+/* The options into c; 0, or 2 and the message in msg[MSG_LEN]. */
 static int parse(int argc, char **argv, cmd_opts *c, char *msg)
 {
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            c->help = 1;
-            return 0;
-        }
-        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            c->quiet = 1;
-            continue;
-        }
-        if (!strcmp(a, "--force")) {
-            c->force = 1;
-            continue;
-        }
-        if (!strcmp(a, "--time") || !strcmp(a, "--dir") || !strcmp(a, "--mem-per-proc") ||
-            !strcmp(a, "-o") || !strcmp(a, "--output")) {
-            if (!v) {
-                snprintf(msg, MSG_LEN, "%s: needs a value", a);
-                return 2;
-            }
-            i++;
-        } else {
-            snprintf(msg, MSG_LEN, "unknown option '%s' (try 'mpibex beffio --help')", a);
-            return 2;
-        }
-        if (!strcmp(a, "--time")) {
-            char *end = NULL;
-            errno = 0;
-            double t = mbx_strtod(v, &end);
-            if (errno || end == v || *end || !(t >= 0.1 && t <= T_MAX_S)) {
-                snprintf(msg, MSG_LEN, "--time: '%s' is not a number of seconds in 0.1..86400", v);
-                return 2;
-            }
-            c->o.T_s = t;
-        } else if (!strcmp(a, "--dir")) {
-            if (!*v) {
-                snprintf(msg, MSG_LEN, "--dir: needs a directory");
-                return 2;
-            }
-            c->o.dir = v;
-        } else if (!strcmp(a, "--mem-per-proc")) {
-            uint64_t m = 0;
-            if (parse_size(v, &m) != 0 || m < (1ull << 20) || m > (1ull << 50)) {
-                snprintf(msg, MSG_LEN, "--mem-per-proc: '%s' is not a size in 1M..1P bytes", v);
-                return 2;
-            }
-            c->o.mem_per_proc = m;
-        } else {
-            c->output = v;
-        }
-    }
-    return 0;
+    mbx_opt_parser p = {.opts = beffio_opts,
+                        .nopts = MBX_OPT_COUNT(beffio_opts),
+                        .dst = c,
+                        .out = {.msg = msg, .len = MSG_LEN},
+                        .unknown = "unknown option '%s' (try 'mpibex beffio --help')",
+                        .missing = "%s: needs a value"};
+    return mbx_opt_parse(&p, argc, argv, 0);
 }
 
 static int on_row(void *ud, const mbx_beffio_row *r, size_t done, size_t total)

@@ -1,40 +1,24 @@
+/* `mpibex run`'s options: their table for core/opt.h with a handler per
+ * kind of value, MPIBEX_RUN_OPTIONS, and the usage texts of `mpibex` and
+ * `mpibex run`. */
 #include "cli.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/opt.h"
 #include "job.h"
 #include "mbx/ascii.h"
 #include "mbx/sizes.h"
 #include "mbx/version.h"
 
-/* "--opt value" or "--opt=value"; returns the value or NULL (and a message). */
-static const char *take_value(int argc, char **argv, int *i, const char *name, char *msg,
-                              size_t len)
-{
-    const char *a = argv[*i];
-    size_t nl = strlen(name);
-    if (a[nl] == '=')
-        return a + nl + 1;
-    if (*i + 1 >= argc) {
-        snprintf(msg, len, "%s: missing value", name);
-        return NULL;
-    }
-    return argv[++*i];
-}
-
-static int is_opt(const char *a, const char *name)
-{
-    size_t nl = strlen(name);
-    return strncmp(a, name, nl) == 0 && (a[nl] == '\0' || a[nl] == '=');
-}
-
 /* --sync, --clock-sync, --cache, --order, --monitor: one word each. */
-static int parse_word(const char *opt, const char *v, mbx_run_opts *o, char *msg, size_t len)
+static int on_word(mbx_opt_parser *p, const mbx_opt *opt, const char *name, const char *v)
 {
     static const struct {
         const char *opt, *allowed;
@@ -43,13 +27,15 @@ static int parse_word(const char *opt, const char *v, mbx_run_opts *o, char *msg
                 {"--cache", "warm, cold or cold:SIZE"},
                 {"--order", "shuffle or plan"},
                 {"--monitor", "on or off"}};
+    mbx_run_opts *o = p->dst;
     int ok = 1;
-    if (strcmp(opt, "--sync") == 0) {
+    (void)opt;
+    if (strcmp(name, "--sync") == 0) {
         ok = !strcmp(v, "barrier") || !strcmp(v, "window");
         o->method.sync = !strcmp(v, "window") ? MBX_SYNC_WINDOW : MBX_SYNC_BARRIER;
-    } else if (strcmp(opt, "--clock-sync") == 0) {
+    } else if (strcmp(name, "--clock-sync") == 0) {
         ok = mbx_clocksync_parse(v, &o->method.clock.method) == MBX_OK;
-    } else if (strcmp(opt, "--cache") == 0) {
+    } else if (strcmp(name, "--cache") == 0) {
         ok = !strcmp(v, "warm") || !strcmp(v, "cold");
         o->method.cache = !strcmp(v, "cold") ? MBX_CACHE_COLD : MBX_CACHE_WARM;
         if (strncmp(v, "cold:", 5) == 0) {
@@ -59,72 +45,235 @@ static int parse_word(const char *opt, const char *v, mbx_run_opts *o, char *msg
                  b <= (1ull << 40);
             o->method.cache = MBX_CACHE_COLD;
             o->method.cache_bytes = b;
-            if (!ok) {
-                snprintf(msg, len, "--cache: cold:SIZE needs a size in 4KiB..1TiB (got '%s')", v);
-                return 2;
-            }
+            if (!ok)
+                return mbx_opt_bad(&p->out,
+                                   "--cache: cold:SIZE needs a size in 4KiB..1TiB (got '%s')", v);
         }
-    } else if (strcmp(opt, "--order") == 0) {
+    } else if (strcmp(name, "--order") == 0) {
         ok = !strcmp(v, "shuffle") || !strcmp(v, "plan");
         o->order_plan = !strcmp(v, "plan");
     } else {
         ok = !strcmp(v, "on") || !strcmp(v, "off");
         o->monitor = !strcmp(v, "on");
     }
-    if (ok)
-        return 0;
-    for (size_t i = 0; i < sizeof what / sizeof *what; i++)
-        if (strcmp(what[i].opt, opt) == 0)
-            snprintf(msg, len, "%s: expected %s (got '%s')", opt, what[i].allowed, v);
-    return 2;
+    for (size_t i = 0; !ok && i < sizeof what / sizeof *what; i++)
+        if (strcmp(what[i].opt, name) == 0)
+            return mbx_opt_bad(&p->out, "%s: expected %s (got '%s')", name, what[i].allowed, v);
+    return 0;
 }
 
-/* --window SECONDS|auto, --window-delay SECONDS, --resync SECONDS,
- * --sync-span SECONDS, --window-limit SECONDS, --shift R. */
-static int parse_number(const char *opt, const char *v, mbx_run_opts *o, char *msg, size_t len)
+/* A number in lo..hi into *out, else the message "NAME: expected WHAT
+ * (got 'V')"; --window also takes auto (0). */
+typedef struct num_opt {
+    const char *name, *what;
+    double lo, hi;
+    size_t off; /* the double in mbx_run_opts */
+} num_opt;
+
+static const num_opt numbers[] = {
+    {"--window", "auto or seconds in 1e-6..10", 1e-6, 10.0, offsetof(mbx_run_opts, method.window)},
+    {"--window-delay", "seconds in 1e-6..10", 1e-6, 10.0,
+     offsetof(mbx_run_opts, method.window_delay)},
+    {"--sync-span", "seconds in 0.01..600", 0.01, 600.0, offsetof(mbx_run_opts, method.clock.span)},
+    {"--window-limit", "seconds in 0.1..86400", 0.1, 86400.0,
+     offsetof(mbx_run_opts, method.window_limit)},
+    {"--resync", "seconds in 0.01..3600", 0.01, 3600.0, offsetof(mbx_run_opts, method.resync)},
+    {"--shift", "a relative change in 0.01..10", 0.01, 10.0, offsetof(mbx_run_opts, shift_rel)},
+    {"--settle", "seconds in 0..60", 0.0, 60.0, offsetof(mbx_run_opts, settle)},
+};
+
+/* --window, --window-delay, --sync-span, --window-limit, --resync, --shift,
+ * --settle: seconds (or a ratio) in a range. */
+static int on_number(mbx_opt_parser *p, const mbx_opt *opt, const char *name, const char *v)
 {
-    if (strcmp(opt, "--window") == 0 && strcmp(v, "auto") == 0) {
-        o->method.window = 0.0;
+    const num_opt *n = &numbers[opt->off];
+    double *slot = (double *)(void *)((char *)p->dst + n->off);
+    (void)name;
+    if (strcmp(n->name, "--window") == 0 && strcmp(v, "auto") == 0) {
+        *slot = 0.0;
         return 0;
     }
     char *end = NULL;
     double x = mbx_strtod(v, &end);
-    int ok = end != v && *end == '\0';
-    if (strcmp(opt, "--window") == 0) {
-        ok = ok && x >= 1e-6 && x <= 10.0;
-        o->method.window = x;
-        if (!ok)
-            snprintf(msg, len, "--window: expected auto or seconds in 1e-6..10 (got '%s')", v);
-    } else if (strcmp(opt, "--window-delay") == 0) {
-        ok = ok && x >= 1e-6 && x <= 10.0;
-        o->method.window_delay = x;
-        if (!ok)
-            snprintf(msg, len, "--window-delay: expected seconds in 1e-6..10 (got '%s')", v);
-    } else if (strcmp(opt, "--sync-span") == 0) {
-        ok = ok && x >= 0.01 && x <= 600.0;
-        o->method.clock.span = x;
-        if (!ok)
-            snprintf(msg, len, "--sync-span: expected seconds in 0.01..600 (got '%s')", v);
-    } else if (strcmp(opt, "--window-limit") == 0) {
-        ok = ok && x >= 0.1 && x <= 86400.0;
-        o->method.window_limit = x;
-        if (!ok)
-            snprintf(msg, len, "--window-limit: expected seconds in 0.1..86400 (got '%s')", v);
-    } else if (strcmp(opt, "--resync") == 0) {
-        ok = ok && x >= 0.01 && x <= 3600.0;
-        o->method.resync = x;
-        if (!ok)
-            snprintf(msg, len, "--resync: expected seconds in 0.01..3600 (got '%s')", v);
-    } else {
-        ok = ok && x >= 0.01 && x <= 10.0;
-        o->shift_rel = x;
-        if (!ok)
-            snprintf(msg, len, "--shift: expected a relative change in 0.01..10 (got '%s')", v);
-    }
-    return ok ? 0 : 2;
+    int ok = end != v && *end == '\0' && x >= n->lo && x <= n->hi;
+    if (!ok)
+        return mbx_opt_bad(&p->out, "%s: expected %s (got '%s')", n->name, n->what, v);
+    *slot = x;
+    return 0;
 }
 
-static int parse_run_words(int argc, char **argv, mbx_run_opts *o, char *msg, size_t len);
+/* --passes, --max-passes. */
+static int on_passes(mbx_opt_parser *p, const mbx_opt *opt, const char *name, const char *v)
+{
+    mbx_run_opts *o = p->dst;
+    char *end = NULL;
+    (void)opt;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (end == v || *end != '\0' || errno || n < 2 || n > 10000)
+        return mbx_opt_bad(&p->out, "%s: expected passes in 2..10000 (got '%s')", name, v);
+    *(name[2] == 'p' ? &o->passes : &o->max_passes) = n;
+    return 0;
+}
+
+/* --span, --pass-ms, --time-limit. */
+static int on_pass_time(mbx_opt_parser *p, const mbx_opt *opt, const char *name, const char *v)
+{
+    mbx_run_opts *o = p->dst;
+    char *end = NULL;
+    (void)opt;
+    double d = mbx_strtod(v, &end);
+    double lo = name[2] == 'p' ? 0.01 : 0.0, hi = name[2] == 'p' ? 1000.0 : 86400.0;
+    if (end == v || *end != '\0' || !(d >= lo && d <= hi))
+        return mbx_opt_bad(&p->out, "%s: expected %s in %g..%g (got '%s')", name,
+                           name[2] == 'p' ? "milliseconds" : "seconds", lo, hi, v);
+    if (name[2] == 's')
+        o->span = d;
+    else if (name[2] == 'p')
+        o->pass_floor = d * 1e-3;
+    else
+        o->time_limit = d;
+    return 0;
+}
+
+/* --fake, --warmup: whole numbers in a range. */
+static int on_count(mbx_opt_parser *p, const mbx_opt *opt, const char *name, const char *v)
+{
+    mbx_run_opts *o = p->dst;
+    int fake = strcmp(name, "--fake") == 0;
+    long hi = fake ? MBX_FAKE_MAX_RANKS : 1000000;
+    char *end = NULL;
+    (void)opt;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (end == v || *end != '\0' || errno || n < 1 || n > hi)
+        return fake ? mbx_opt_bad(&p->out, "--fake: expected a rank count in 1..%d (got '%s')",
+                                  MBX_FAKE_MAX_RANKS, v)
+                    : mbx_opt_bad(&p->out,
+                                  "--warmup: expected round trips in 1..1000000 (got '%s')", v);
+    if (fake)
+        o->fake = (int)n;
+    else
+        o->warmup = n;
+    return 0;
+}
+
+static int on_seed(mbx_opt_parser *p, const mbx_opt *opt, const char *name, const char *v)
+{
+    mbx_run_opts *o = p->dst;
+    char *end = NULL;
+    (void)opt, (void)name;
+    errno = 0;
+    unsigned long long sd = strtoull(v, &end, 10);
+    if (end == v || *end != '\0' || errno || v[0] == '-')
+        return mbx_opt_bad(&p->out, "--seed: expected a whole number 0..%llu (got '%s')",
+                           (unsigned long long)UINT64_MAX, v);
+    o->seed = sd;
+    o->have_seed = 1;
+    return 0;
+}
+
+static int on_thread_level(mbx_opt_parser *p, const mbx_opt *opt, const char *name, const char *v)
+{
+    mbx_run_opts *o = p->dst;
+    (void)opt, (void)name;
+    if ((o->thread_level = mbx_job_thread_level_parse(v)) < 0)
+        return mbx_opt_bad(&p->out, "--thread-level: expected %s (got '%s')",
+                           MBX_THREAD_LEVEL_WORDS, v);
+    return 0;
+}
+
+static int on_timer(mbx_opt_parser *p, const mbx_opt *opt, const char *name, const char *v)
+{
+    (void)opt, (void)name;
+    if (mbx_timer_parse(v, &((mbx_run_opts *)p->dst)->timer) < 0)
+        return mbx_opt_bad(&p->out, "--timer: expected clock, wtime or tsc (got '%s')", v);
+    return 0;
+}
+
+static int on_plan(mbx_opt_parser *p, const char *word)
+{
+    mbx_run_opts *o = p->dst;
+    if (o->plan_path)
+        return mbx_opt_bad(&p->out, "plan: only one plan file is allowed (got '%s' and '%s')",
+                           o->plan_path, word);
+    o->plan_path = word;
+    return 0;
+}
+
+#define FLAG(name, alias, field)                                                                   \
+    {                                                                                              \
+        name, alias, NULL, 0, NULL, offsetof(mbx_run_opts, field)                                  \
+    }
+#define TEXT(name, alias, arg, field)                                                              \
+    {                                                                                              \
+        name, alias, arg, MBX_OPT_NONEMPTY, NULL, offsetof(mbx_run_opts, field)                    \
+    }
+#define NUMBER(name, k)                                                                            \
+    {                                                                                              \
+        name, NULL, "SEC", 0, on_number, k                                                         \
+    }
+
+/* The options of `mpibex run`, in the order they were always tried. */
+static const mbx_opt run_opts[] = {
+    {"--help", "-h", NULL, 0, mbx_opt_help, 0},
+    FLAG("--raw", NULL, raw),
+    FLAG("--validate", NULL, validate),
+    FLAG("--quiet", "-q", quiet),
+    TEXT("--output", "-o", "FILE", output),
+    TEXT("--bench", NULL, "LIST", ov.bench),
+    TEXT("--sizes", NULL, "RANGE", ov.sizes),
+    TEXT("--stop", NULL, "RULE", ov.stop),
+    TEXT("--nmin", NULL, "N", ov.nmin),
+    TEXT("--nmax", NULL, "N", ov.nmax),
+    TEXT("--procs", NULL, "P", ov.procs),
+    TEXT("--param", NULL, "LIST", ov.param),
+    TEXT("--root", NULL, "R", ov.root),
+    TEXT("--pair", NULL, "auto|A,B", ov.pair),
+    TEXT("--refine", NULL, "off|EPS", ov.refine),
+    TEXT("--budget", NULL, "N", ov.budget),
+    NUMBER("--settle", 6),
+    {"--passes", NULL, "R", 0, on_passes, 0},
+    {"--max-passes", NULL, "N", 0, on_passes, 0},
+    {"--span", NULL, "SEC", 0, on_pass_time, 0},
+    {"--pass-ms", NULL, "MS", 0, on_pass_time, 0},
+    {"--time-limit", NULL, "SEC", 0, on_pass_time, 0},
+    {"--fake", NULL, "N", 0, on_count, 0},
+    {"--warmup", NULL, "N", 0, on_count, 0},
+    {"--sync", NULL, "barrier|window", 0, on_word, 0},
+    {"--clock-sync", NULL, "jk|hca", 0, on_word, 0},
+    {"--cache", NULL, "warm|cold|cold:SIZE", 0, on_word, 0},
+    {"--order", NULL, "shuffle|plan", 0, on_word, 0},
+    {"--monitor", NULL, "on|off", 0, on_word, 0},
+    NUMBER("--window", 0),
+    NUMBER("--window-delay", 1),
+    NUMBER("--resync", 4),
+    NUMBER("--sync-span", 2),
+    NUMBER("--window-limit", 3),
+    NUMBER("--shift", 5),
+    {"--seed", NULL, "N", 0, on_seed, 0},
+    FLAG("--resume", NULL, resume),
+    FLAG("--force", NULL, force),
+    {"--thread-level", NULL, "L", 0, on_thread_level, 0},
+    {"--timer", NULL, "clock|wtime|tsc", 0, on_timer, 0},
+};
+
+static int parse_run_words(int argc, char **argv, mbx_run_opts *o, char *msg, size_t len)
+{
+    mbx_opt_parser p = {.opts = run_opts,
+                        .nopts = MBX_OPT_COUNT(run_opts),
+                        .flags = MBX_OPT_EQ,
+                        .dst = o,
+                        .out = {.msg = msg, .len = len},
+                        .unknown = "unknown option '%s' (see 'mpibex run --help')",
+                        .missing = "%s: missing value",
+                        .empty = "%s: empty value",
+                        .operand = on_plan};
+    int rc = mbx_opt_parse(&p, argc, argv, 0);
+    if (p.help)
+        o->help = 1;
+    return rc;
+}
 
 /* MPIBEX_RUN_OPTIONS: options of every `run`, read before the command
  * line's (which win). Its words live as long as the process: the options
@@ -179,204 +328,6 @@ int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t 
     return parse_run_words(argc, argv, o, msg, len);
 }
 
-static int parse_run_words(int argc, char **argv, mbx_run_opts *o, char *msg, size_t len)
-{
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i], *v = NULL;
-        const char **slot = NULL, *name = NULL;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            o->help = 1;
-            return 0;
-        } else if (strcmp(a, "--raw") == 0) {
-            o->raw = 1;
-            continue;
-        } else if (strcmp(a, "--validate") == 0) {
-            o->validate = 1;
-            continue;
-        } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
-            o->quiet = 1;
-            continue;
-        } else if (strcmp(a, "-o") == 0 || is_opt(a, "--output")) {
-            name = a[1] == 'o' ? "-o" : "--output";
-            slot = &o->output;
-        } else if (is_opt(a, "--bench")) {
-            name = "--bench", slot = &o->ov.bench;
-        } else if (is_opt(a, "--sizes")) {
-            name = "--sizes", slot = &o->ov.sizes;
-        } else if (is_opt(a, "--stop")) {
-            name = "--stop", slot = &o->ov.stop;
-        } else if (is_opt(a, "--nmin")) {
-            name = "--nmin", slot = &o->ov.nmin;
-        } else if (is_opt(a, "--nmax")) {
-            name = "--nmax", slot = &o->ov.nmax;
-        } else if (is_opt(a, "--procs")) {
-            name = "--procs", slot = &o->ov.procs;
-        } else if (is_opt(a, "--param")) {
-            name = "--param", slot = &o->ov.param;
-        } else if (is_opt(a, "--root")) {
-            name = "--root", slot = &o->ov.root;
-        } else if (is_opt(a, "--pair")) {
-            name = "--pair", slot = &o->ov.pair;
-        } else if (is_opt(a, "--refine")) {
-            name = "--refine", slot = &o->ov.refine;
-        } else if (is_opt(a, "--budget")) {
-            name = "--budget", slot = &o->ov.budget;
-        } else if (is_opt(a, "--settle")) {
-            if (!(v = take_value(argc, argv, &i, "--settle", msg, len)))
-                return 2;
-            char *end = NULL;
-            double s = mbx_strtod(v, &end);
-            if (end == v || *end != '\0' || !(s >= 0.0 && s <= 60.0)) {
-                snprintf(msg, len, "--settle: expected seconds in 0..60 (got '%s')", v);
-                return 2;
-            }
-            o->settle = s;
-            continue;
-        } else if (is_opt(a, "--passes") || is_opt(a, "--max-passes")) {
-            const char *opt = is_opt(a, "--passes") ? "--passes" : "--max-passes";
-            if (!(v = take_value(argc, argv, &i, opt, msg, len)))
-                return 2;
-            char *end = NULL;
-            errno = 0;
-            long n = strtol(v, &end, 10);
-            if (end == v || *end != '\0' || errno || n < 2 || n > 10000) {
-                snprintf(msg, len, "%s: expected passes in 2..10000 (got '%s')", opt, v);
-                return 2;
-            }
-            *(opt[2] == 'p' ? &o->passes : &o->max_passes) = n;
-            continue;
-        } else if (is_opt(a, "--span") || is_opt(a, "--pass-ms") || is_opt(a, "--time-limit")) {
-            const char *opt = is_opt(a, "--span")      ? "--span"
-                              : is_opt(a, "--pass-ms") ? "--pass-ms"
-                                                       : "--time-limit";
-            if (!(v = take_value(argc, argv, &i, opt, msg, len)))
-                return 2;
-            char *end = NULL;
-            double d = mbx_strtod(v, &end);
-            double lo = opt[2] == 'p' ? 0.01 : 0.0, hi = opt[2] == 'p' ? 1000.0 : 86400.0;
-            if (end == v || *end != '\0' || !(d >= lo && d <= hi)) {
-                snprintf(msg, len, "%s: expected %s in %g..%g (got '%s')", opt,
-                         opt[2] == 'p' ? "milliseconds" : "seconds", lo, hi, v);
-                return 2;
-            }
-            if (opt[2] == 's')
-                o->span = d;
-            else if (opt[2] == 'p')
-                o->pass_floor = d * 1e-3;
-            else
-                o->time_limit = d;
-            continue;
-        } else if (is_opt(a, "--fake")) {
-            if (!(v = take_value(argc, argv, &i, "--fake", msg, len)))
-                return 2;
-            char *end = NULL;
-            errno = 0;
-            long n = strtol(v, &end, 10);
-            if (end == v || *end != '\0' || errno || n < 1 || n > MBX_FAKE_MAX_RANKS) {
-                snprintf(msg, len, "--fake: expected a rank count in 1..%d (got '%s')",
-                         MBX_FAKE_MAX_RANKS, v);
-                return 2;
-            }
-            o->fake = (int)n;
-            continue;
-        } else if (is_opt(a, "--warmup")) {
-            if (!(v = take_value(argc, argv, &i, "--warmup", msg, len)))
-                return 2;
-            char *end = NULL;
-            errno = 0;
-            long w = strtol(v, &end, 10);
-            if (end == v || *end != '\0' || errno || w < 1 || w > 1000000) {
-                snprintf(msg, len, "--warmup: expected round trips in 1..1000000 (got '%s')", v);
-                return 2;
-            }
-            o->warmup = w;
-            continue;
-        } else if (is_opt(a, "--sync") || is_opt(a, "--clock-sync") || is_opt(a, "--cache") ||
-                   is_opt(a, "--order") || is_opt(a, "--monitor")) {
-            const char *opt = is_opt(a, "--sync")         ? "--sync"
-                              : is_opt(a, "--clock-sync") ? "--clock-sync"
-                              : is_opt(a, "--cache")      ? "--cache"
-                              : is_opt(a, "--order")      ? "--order"
-                                                          : "--monitor";
-            if (!(v = take_value(argc, argv, &i, opt, msg, len)))
-                return 2;
-            if (parse_word(opt, v, o, msg, len) != 0)
-                return 2;
-            continue;
-        } else if (is_opt(a, "--window") || is_opt(a, "--window-delay") || is_opt(a, "--resync") ||
-                   is_opt(a, "--sync-span") || is_opt(a, "--window-limit") ||
-                   is_opt(a, "--shift")) {
-            const char *opt = is_opt(a, "--window")         ? "--window"
-                              : is_opt(a, "--window-delay") ? "--window-delay"
-                              : is_opt(a, "--resync")       ? "--resync"
-                              : is_opt(a, "--sync-span")    ? "--sync-span"
-                              : is_opt(a, "--window-limit") ? "--window-limit"
-                                                            : "--shift";
-            if (!(v = take_value(argc, argv, &i, opt, msg, len)))
-                return 2;
-            if (parse_number(opt, v, o, msg, len) != 0)
-                return 2;
-            continue;
-        } else if (is_opt(a, "--seed")) {
-            if (!(v = take_value(argc, argv, &i, "--seed", msg, len)))
-                return 2;
-            char *end = NULL;
-            errno = 0;
-            unsigned long long sd = strtoull(v, &end, 10);
-            if (end == v || *end != '\0' || errno || v[0] == '-') {
-                snprintf(msg, len, "--seed: expected a whole number 0..%llu (got '%s')",
-                         (unsigned long long)UINT64_MAX, v);
-                return 2;
-            }
-            o->seed = sd;
-            o->have_seed = 1;
-            continue;
-        } else if (strcmp(a, "--resume") == 0) {
-            o->resume = 1;
-            continue;
-        } else if (strcmp(a, "--force") == 0) {
-            o->force = 1;
-            continue;
-        } else if (is_opt(a, "--thread-level")) {
-            if (!(v = take_value(argc, argv, &i, "--thread-level", msg, len)))
-                return 2;
-            if ((o->thread_level = mbx_job_thread_level_parse(v)) < 0) {
-                snprintf(msg, len, "--thread-level: expected %s (got '%s')", MBX_THREAD_LEVEL_WORDS,
-                         v);
-                return 2;
-            }
-            continue;
-        } else if (is_opt(a, "--timer")) {
-            if (!(v = take_value(argc, argv, &i, "--timer", msg, len)))
-                return 2;
-            if (mbx_timer_parse(v, &o->timer) < 0) {
-                snprintf(msg, len, "--timer: expected clock, wtime or tsc (got '%s')", v);
-                return 2;
-            }
-            continue;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            snprintf(msg, len, "unknown option '%s' (see 'mpibex run --help')", a);
-            return 2;
-        } else {
-            if (o->plan_path) {
-                snprintf(msg, len, "plan: only one plan file is allowed (got '%s' and '%s')",
-                         o->plan_path, a);
-                return 2;
-            }
-            o->plan_path = a;
-            continue;
-        }
-        if (!(v = take_value(argc, argv, &i, name, msg, len)))
-            return 2;
-        if (*v == '\0') {
-            snprintf(msg, len, "%s: empty value", name);
-            return 2;
-        }
-        *slot = v;
-    }
-    return 0;
-}
-
 void mbx_cli_usage(void)
 {
     printf("mpibex %s - MPI Benchmark EXplorer\n"
@@ -403,6 +354,9 @@ void mbx_cli_usage(void)
            MBX_VERSION);
 }
 
+/* A flat text table (over 80 lines): `mpibex run --help` is compared byte for
+ * byte by the tests and the docs, so it stays written out, not generated
+ * from run_opts. */
 void mbx_cli_run_usage(void)
 {
     printf("Usage: mpiexec -n N mpibex run [PLAN.ini] [options]\n"

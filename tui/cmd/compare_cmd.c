@@ -2,13 +2,14 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "core/opt.h"
 #include "mbx/ascii.h"
 #include "mbx/compare.h"
 #include "mbx/csvio.h"
@@ -52,17 +53,8 @@ void mbx_compare_usage(void)
            "Exit status: 0 compared, 1 writing the output failed, 2 bad input.\n");
 }
 
-static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int bad(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char line[2048];
-    vsnprintf(line, sizeof line, fmt, ap);
-    mbx_tprintf(stderr, "mpibex compare: %s\n", line);
-    va_end(ap);
-    return 2;
-}
+/* Bad input: "mpibex compare: " and one line on stderr (exit 2). */
+static const mbx_opt_out said = {.prefix = "mpibex compare: ", .print = mbx_tprint_line};
 
 /* The point's name: benchmark, then what else tells it apart; escaped for
  * the terminal (the names come from the files). */
@@ -199,11 +191,11 @@ static int write_csv(const mbx_compare *c, const char *out)
     mbx_tbuf tb;
     FILE *so = to_stdout ? mbx_tbuf_open(&tb, stdout) : NULL;
     if (to_stdout && so == NULL)
-        return bad("out of memory");
+        return mbx_opt_bad(&said, "out of memory");
     if (to_stdout)
         rc = mbx_csv_fputrow(so, mbx_compare_columns, MBX_COMPARE_NCOLS);
     else if (mbx_csv_writer_open(out, mbx_compare_columns, MBX_COMPARE_NCOLS, &w) < 0)
-        return bad("-o: cannot write '%s': %s", out, mbx_file_why(errno));
+        return mbx_opt_bad(&said, "-o: cannot write '%s': %s", out, mbx_file_why(errno));
     for (size_t i = 0; rc == MBX_OK && i < mbx_compare_count(c); i++) {
         char store[MBX_COMPARE_NCOLS][48];
         const char *f[MBX_COMPARE_NCOLS];
@@ -248,88 +240,78 @@ static int overwrites(const char *out, const char *in)
     return hit;
 }
 
-static int parse_alpha(const char *v, double *alpha)
+static int on_alpha(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
 {
+    opts *c = p->dst;
     char *end = NULL;
+    (void)o, (void)name;
     errno = 0;
     double a = v ? mbx_strtod(v, &end) : NAN;
     if (v == NULL || end == v || *end != '\0' || errno != 0 || !(a > 0 && a < 1))
-        return bad("--alpha: expected 0 < ALPHA < 1, got %s", v && *v ? v : "nothing");
-    *alpha = a;
+        return mbx_opt_bad(&p->out, "--alpha: expected 0 < ALPHA < 1, got %s",
+                           v && *v ? v : "nothing");
+    c->alpha = a;
     return 0;
 }
 
-static int parse_ignore(const char *v, unsigned *ignore)
+static int on_ignore(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
 {
     static const char *const allowed = "benchmark, label or benchmark,label";
+    unsigned *ignore = &((opts *)p->dst)->ignore;
+    (void)o, (void)name;
     *ignore = 0;
-    for (const char *p = v; p && *p;) {
-        size_t n = strcspn(p, ",");
-        if (n == 9 && strncmp(p, "benchmark", 9) == 0)
+    for (const char *s = v; s && *s;) {
+        size_t n = strcspn(s, ",");
+        if (n == 9 && strncmp(s, "benchmark", 9) == 0)
             *ignore |= MBX_COMPARE_IGNORE_BENCHMARK;
-        else if (n == 5 && strncmp(p, "label", 5) == 0)
+        else if (n == 5 && strncmp(s, "label", 5) == 0)
             *ignore |= MBX_COMPARE_IGNORE_LABEL;
         else
-            return bad("--ignore: unknown key part '%.*s'; allowed %s", (int)n, p, allowed);
-        p += n + (p[n] == ',');
+            return mbx_opt_bad(&p->out, "--ignore: unknown key part '%.*s'; allowed %s", (int)n, s,
+                               allowed);
+        s += n + (s[n] == ',');
     }
-    return *ignore ? 0 : bad("--ignore: missing value; allowed %s", allowed);
+    return *ignore ? 0 : mbx_opt_bad(&p->out, "--ignore: missing value; allowed %s", allowed);
 }
 
-/* "--name value" or "--name=value" (and "-o value"); NULL when missing. */
-static const char *value(int argc, char **argv, int *i, const char *name)
+static int on_input(mbx_opt_parser *p, const char *word)
 {
-    size_t n = strlen(name);
-    if (argv[*i][n] == '=')
-        return argv[*i] + n + 1;
-    return *i + 1 < argc ? argv[++*i] : NULL;
+    opts *c = p->dst;
+    if (c->nin == 2)
+        return mbx_opt_bad(&p->out, "expected two inputs A and B, got a third: '%s'", word);
+    c->in[c->nin++] = word;
+    return 0;
 }
 
-static int is_opt(const char *a, const char *name)
-{
-    size_t n = strlen(name);
-    return strncmp(a, name, n) == 0 && (a[n] == '\0' || a[n] == '=');
-}
+static const mbx_opt compare_opts[] = {
+    {"--help", "-h", NULL, 0, mbx_opt_help, 0},
+    {"--quiet", "-q", NULL, 0, NULL, offsetof(opts, quiet)},
+    {"--force", NULL, NULL, 0, NULL, offsetof(opts, force)},
+    {"--alpha", NULL, "ALPHA", 0, on_alpha, 0},
+    {"--ignore", NULL, "PARTS", 0, on_ignore, 0},
+    {"--output", "-o", "FILE", 0, mbx_opt_output, offsetof(opts, out)},
+};
 
 static int parse(int argc, char **argv, opts *o)
 {
-    int rc = 0, opts_on = 1;
-    for (int i = 0; i < argc && rc == 0 && !o->help; i++) {
-        const char *a = argv[i], *v;
-        if (opts_on && (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)) {
-            o->help = 1;
-        } else if (opts_on && strcmp(a, "--") == 0) {
-            opts_on = 0;
-        } else if (opts_on && (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)) {
-            o->quiet = 1;
-        } else if (opts_on && strcmp(a, "--force") == 0) {
-            o->force = 1;
-        } else if (opts_on && is_opt(a, "--alpha")) {
-            rc = parse_alpha(value(argc, argv, &i, "--alpha"), &o->alpha);
-        } else if (opts_on && is_opt(a, "--ignore")) {
-            rc = parse_ignore(value(argc, argv, &i, "--ignore"), &o->ignore);
-        } else if (opts_on && (strcmp(a, "-o") == 0 || is_opt(a, "--output"))) {
-            v = value(argc, argv, &i, a[1] == 'o' ? "-o" : "--output");
-            if (v == NULL || *v == '\0')
-                rc = bad("%s: missing file name", a[1] == 'o' ? "-o" : "--output");
-            else if (o->out != NULL)
-                rc = bad("-o: only one output is allowed (got '%s' and '%s')", o->out, v);
-            else
-                o->out = v;
-        } else if (opts_on && a[0] == '-' && a[1] != '\0') {
-            rc = bad("unknown option '%s' (see 'mpibex compare --help')", a);
-        } else if (o->nin == 2) {
-            rc = bad("expected two inputs A and B, got a third: '%s'", a);
-        } else {
-            o->in[o->nin++] = a;
-        }
-    }
+    mbx_opt_parser p = {.opts = compare_opts,
+                        .nopts = MBX_OPT_COUNT(compare_opts),
+                        .flags = MBX_OPT_DASHDASH | MBX_OPT_EQ,
+                        .dst = o,
+                        .out = said,
+                        .unknown = "unknown option '%s' (see 'mpibex compare --help')",
+                        .operand = on_input};
+    int rc = mbx_opt_parse(&p, argc, argv, 0);
+    o->help = p.help;
     if (rc == 0 && !o->help && o->nin < 2)
-        rc = bad("expected two inputs A and B (directories of launches or results CSVs), got %zu",
-                 o->nin);
+        rc = mbx_opt_bad(&said,
+                         "expected two inputs A and B (directories of launches or results CSVs), "
+                         "got %zu",
+                         o->nin);
     for (size_t i = 0; rc == 0 && !o->help && o->out && i < o->nin; i++)
         if (strcmp(o->out, "-") != 0 && overwrites(o->out, o->in[i]))
-            rc = bad("-o: the output '%s' is part of the input '%s'", o->out, o->in[i]);
+            rc = mbx_opt_bad(&said, "-o: the output '%s' is part of the input '%s'", o->out,
+                             o->in[i]);
     return rc;
 }
 
@@ -353,13 +335,14 @@ int mbx_compare_cmd(int argc, char **argv)
                           .inputs = o.in,
                           .ninputs = o.nin};
     if (o.out && (rc = mbx_output_claim(&req, &claim, msg, sizeof msg)) < 0)
-        return rc == MBX_E_NOMEM ? bad("out of memory") : bad("%s", msg);
+        return rc == MBX_E_NOMEM ? mbx_opt_bad(&said, "out of memory")
+                                 : mbx_opt_bad(&said, "%s", msg);
     rc = 0;
     if (claim.kind == MBX_OUTPUT_DISCARD)
         o.out = NULL;
     if (mbx_compare_load_ex(o.in[0], o.in[1], o.alpha, o.ignore, &c, msg, sizeof msg) < 0) {
         mbx_output_release(&claim);
-        return bad("%s", msg);
+        return mbx_opt_bad(&said, "%s", msg);
     }
     int csv_stdout = o.out && strcmp(o.out, "-") == 0;
     if (o.out)

@@ -1,12 +1,15 @@
+/* `mpibex merge`: its usage, its options (a table for core/opt.h), and
+ * the merge of the input files into one CSV. */
 #include "merge.h"
 
 #include <errno.h>
-#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/opt.h"
 #include "mbx/csvio.h"
 #include "mbx/file.h"
 #include "mbx/merge.h"
@@ -32,17 +35,8 @@ void mbx_merge_usage(void)
            "Exit status: 0 success, 1 writing the output failed, 2 bad input.\n");
 }
 
-static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int bad(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char line[2048];
-    vsnprintf(line, sizeof line, fmt, ap);
-    mbx_tprintf(stderr, "mpibex merge: %s\n", line);
-    va_end(ap);
-    return 2;
-}
+/* Bad input: "mpibex merge: " and one line on stderr (exit 2). */
+static const mbx_opt_out said = {.prefix = "mpibex merge: ", .print = mbx_tprint_line};
 
 static const char *plural(size_t n, const char *one, const char *many)
 {
@@ -63,7 +57,7 @@ static int write_output(const mbx_merge *m, const char *out)
     }
     mbx_csv_writer *w;
     if (mbx_csv_writer_open(out, mbx_merge_columns, MBX_MERGE_NCOLS, &w) < 0)
-        return bad("-o: cannot write '%s': %s", out, mbx_file_why(errno));
+        return mbx_opt_bad(&said, "-o: cannot write '%s': %s", out, mbx_file_why(errno));
     int rc = mbx_merge_write(m, w);
     int err = errno;
     if (mbx_csv_writer_close(w) < 0 && rc == MBX_OK) {
@@ -77,47 +71,52 @@ static int write_output(const mbx_merge *m, const char *out)
     return 0;
 }
 
+typedef struct merge_args {
+    const char *out;
+    const char **in;
+    size_t nin;
+    int force;
+} merge_args;
+
+static int on_input(mbx_opt_parser *p, const char *word)
+{
+    merge_args *m = p->dst;
+    m->in[m->nin++] = word;
+    return 0;
+}
+
+static const mbx_opt merge_opts[] = {
+    {"--help", "-h", NULL, 0, mbx_opt_help, 0},
+    {"--force", NULL, NULL, 0, NULL, offsetof(merge_args, force)},
+    {"--output", "-o", "FILE", MBX_OPT_EQ, mbx_opt_output, offsetof(merge_args, out)},
+};
+
 int mbx_merge_cmd(int argc, char **argv)
 {
-    const char *out = NULL;
-    const char **in = calloc((size_t)argc + 1, sizeof *in);
-    size_t nin = 0;
-    int rc = 0, opts = 1, force = 0;
-    if (in == NULL)
-        return bad("out of memory");
-    for (int i = 0; i < argc && rc == 0; i++) {
-        const char *a = argv[i];
-        if (opts && (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)) {
-            mbx_merge_usage();
-            free(in);
-            return 0;
-        } else if (opts && strcmp(a, "--") == 0) {
-            opts = 0;
-        } else if (opts && strcmp(a, "--force") == 0) {
-            force = 1;
-        } else if (opts && (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 ||
-                            strncmp(a, "--output=", 9) == 0)) {
-            const char *v = NULL;
-            if (strncmp(a, "--output=", 9) == 0)
-                v = a + 9;
-            else if (i + 1 < argc)
-                v = argv[++i];
-            if (v == NULL || *v == '\0')
-                rc = bad("%s: missing file name", a[1] == 'o' ? "-o" : "--output");
-            else if (out != NULL)
-                rc = bad("-o: only one output is allowed (got '%s' and '%s')", out, v);
-            else
-                out = v;
-        } else if (opts && a[0] == '-' && a[1] != '\0') {
-            rc = bad("unknown option '%s' (see 'mpibex merge --help')", a);
-        } else {
-            in[nin++] = a;
-        }
+    merge_args a = {.in = calloc((size_t)argc + 1, sizeof *a.in)};
+    if (a.in == NULL)
+        return mbx_opt_bad(&said, "out of memory");
+    mbx_opt_parser p = {.opts = merge_opts,
+                        .nopts = MBX_OPT_COUNT(merge_opts),
+                        .flags = MBX_OPT_DASHDASH,
+                        .dst = &a,
+                        .out = said,
+                        .unknown = "unknown option '%s' (see 'mpibex merge --help')",
+                        .operand = on_input};
+    int rc = mbx_opt_parse(&p, argc, argv, 0);
+    if (rc == 0 && p.help) {
+        mbx_merge_usage();
+        free(a.in);
+        return 0;
     }
+    const char *out = a.out, **in = a.in;
+    size_t nin = a.nin;
+    int force = a.force;
     if (rc == 0 && nin == 0)
-        rc = bad("no input files (usage: mpibex merge A.csv [B.csv ...] -o OUT.csv)");
+        rc =
+            mbx_opt_bad(&said, "no input files (usage: mpibex merge A.csv [B.csv ...] -o OUT.csv)");
     if (rc == 0 && out == NULL)
-        rc = bad("-o OUT.csv is required ('-o -' writes to stdout)");
+        rc = mbx_opt_bad(&said, "-o OUT.csv is required ('-o -' writes to stdout)");
     /* Claimed for the whole merge (mbx/output.h): locked, never an input,
      * an existing file only with --force. */
     mbx_output claim;
@@ -131,17 +130,18 @@ int mbx_merge_cmd(int argc, char **argv)
                               .ninputs = nin};
         int c = mbx_output_claim(&req, &claim, msg, sizeof msg);
         if (c < 0)
-            rc = c == MBX_E_NOMEM ? bad("out of memory") : bad("%s", msg);
+            rc = c == MBX_E_NOMEM ? mbx_opt_bad(&said, "out of memory")
+                                  : mbx_opt_bad(&said, "%s", msg);
         else if (claim.kind == MBX_OUTPUT_DISCARD)
             out = NULL;
     }
     mbx_merge *m = NULL;
     if (rc == 0 && mbx_merge_new(&m) < 0)
-        rc = bad("out of memory");
+        rc = mbx_opt_bad(&said, "out of memory");
     for (size_t i = 0; rc == 0 && i < nin; i++) {
         char msg[512];
         if (mbx_merge_add_file(m, in[i], msg, sizeof msg) < 0)
-            rc = bad("%s", msg);
+            rc = mbx_opt_bad(&said, "%s", msg);
     }
     if (rc == 0 && out != NULL)
         rc = write_output(m, out);

@@ -1,11 +1,13 @@
 /* mpibex repeat: its usage and options (repeat_int.h). */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "core/opt.h"
 #include "mbx/version.h"
 #include "repeat.h"
 #include "repeat_int.h"
@@ -46,33 +48,16 @@ void mbx_repeat_usage(void)
            MBX_REPEAT_MAX_K, MBX_REPEAT_MAX_RANKS, MBX_MPIEXEC);
 }
 
+/* Bad input: "mpibex repeat: " and one line on stderr (exit 2). */
+static const mbx_opt_out said = {.prefix = "mpibex repeat: ", .print = mbx_tprint_line};
+
 int mbx_repeat_bad(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char line[2048];
-    vsnprintf(line, sizeof line, fmt, ap);
-    mbx_tprintf(stderr, "mpibex repeat: %s\n", line);
+    int rc = mbx_opt_vbad(&said, fmt, ap);
     va_end(ap);
-    return 2;
-}
-
-static int is_opt(const char *a, const char *name)
-{
-    size_t n = strlen(name);
-    return strncmp(a, name, n) == 0 && (a[n] == '\0' || a[n] == '=');
-}
-
-/* "-k 3", "-k3", "--opt V", "--opt=V"; NULL when missing. */
-static const char *value_of(int argc, char **argv, int *i, const char *name)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (a[n] == '=' && a[1] == '-')
-        return a + n + 1;
-    if (a[n] != '\0')
-        return a + n;
-    return *i + 1 < argc ? argv[++*i] : NULL;
+    return rc;
 }
 
 static int whole(const char *name, const char *v, long lo, long hi, const char *what, long *out)
@@ -87,87 +72,119 @@ static int whole(const char *name, const char *v, long lo, long hi, const char *
     return 0;
 }
 
-static int take_dir(mbx_repeat_opts *o, const char *v, const char *name)
+static int on_k(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
 {
-    if (v == NULL || *v == '\0')
-        return mbx_repeat_bad("%s: missing directory", name);
-    if (o->dir && strcmp(o->dir, v) != 0)
-        return mbx_repeat_bad("-o: only one directory is allowed (got '%s' and '%s')", o->dir, v);
-    o->dir = v;
+    (void)o, (void)name;
+    return whole("-k", v, 1, MBX_REPEAT_MAX_K, "launches", &((mbx_repeat_opts *)p->dst)->k);
+}
+
+static int on_n(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    (void)o, (void)name;
+    return whole("-n", v, 1, MBX_REPEAT_MAX_RANKS, "ranks", &((mbx_repeat_opts *)p->dst)->n);
+}
+
+static int on_mpiexec(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    (void)o, (void)name;
+    ((mbx_repeat_opts *)p->dst)->mpiexec = v;
+    if (v == NULL || *v == '\0' || strpbrk(v, " \t\n"))
+        return mbx_repeat_bad("--mpiexec: expected one program such as mpiexec, got '%s' (a "
+                              "command with arguments goes to --launcher)",
+                              v ? v : "");
     return 0;
 }
 
-/* The run's arguments: -o goes to o->dir, --raw is always added. */
-static int parse_run(int argc, char **argv, int i, mbx_repeat_opts *o)
+static int on_launcher(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
 {
-    for (; i < argc; i++) {
-        const char *a = argv[i];
-        int rc = 0;
-        if (strcmp(a, "-o") == 0 || is_opt(a, "--output"))
-            rc = take_dir(o, value_of(argc, argv, &i, a[1] == 'o' ? "-o" : "--output"),
-                          a[1] == 'o' ? "-o" : "--output");
-        else if (strcmp(a, "--resume") == 0)
-            rc = mbx_repeat_bad(
-                "--resume: not with repeat, each launch is a new run; allowed run options "
-                "are those of 'mpibex run --help' but -o, --raw, --resume and --fake");
-        else if (strcmp(a, "--fake") == 0 || strncmp(a, "--fake=", 7) == 0)
-            rc = mbx_repeat_bad("--fake: not with repeat, its launches are MPI jobs; a fake run "
-                                "is one process: 'mpibex run --fake N'");
-        else if (strcmp(a, "--raw") != 0)
-            o->run[o->nrun++] = argv[i];
-        if (rc)
-            return rc;
-    }
+    (void)o, (void)name;
+    ((mbx_repeat_opts *)p->dst)->launcher = v;
+    if (v == NULL || strspn(v, " \t\n") == strlen(v))
+        return mbx_repeat_bad("--launcher: missing command; allowed a command such as 'mpiexec'");
     return 0;
 }
+
+/* -o DIR, before or after '--'. */
+static int on_dir(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    mbx_repeat_opts *r = p->dst;
+    (void)o;
+    if (v == NULL || *v == '\0')
+        return mbx_repeat_bad("%s: missing directory", name);
+    if (r->dir && strcmp(r->dir, v) != 0)
+        return mbx_repeat_bad("-o: only one directory is allowed (got '%s' and '%s')", r->dir, v);
+    r->dir = v;
+    return 0;
+}
+
+static const mbx_opt repeat_opts[] = {
+    {"--help", "-h", NULL, 0, mbx_opt_help, 0},
+    {NULL, "-k", "K", MBX_OPT_GLUED, on_k, 0},
+    {NULL, "-n", "N", MBX_OPT_GLUED, on_n, 0},
+    {"--mpiexec", NULL, "PATH", MBX_OPT_EQ, on_mpiexec, 0},
+    {"--launcher", NULL, "CMD", MBX_OPT_EQ, on_launcher, 0},
+    {"--force", NULL, NULL, 0, NULL, offsetof(mbx_repeat_opts, force)},
+    {"--quiet", "-q", NULL, 0, NULL, offsetof(mbx_repeat_opts, quiet)},
+    {"--output", "-o", "DIR", MBX_OPT_EQ, on_dir, 0},
+};
+
+/* The run's options after '--': -o goes to o->dir, --raw is dropped (it is
+ * always added), --resume and --fake are refused, the rest is the run's. */
+static int on_resume(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    (void)p, (void)o, (void)name, (void)v;
+    return mbx_repeat_bad("--resume: not with repeat, each launch is a new run; allowed run "
+                          "options are those of 'mpibex run --help' but -o, --raw, --resume and "
+                          "--fake");
+}
+
+static int on_fake(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    (void)p, (void)o, (void)name, (void)v;
+    return mbx_repeat_bad("--fake: not with repeat, its launches are MPI jobs; a fake run is one "
+                          "process: 'mpibex run --fake N'");
+}
+
+static int on_raw(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    (void)p, (void)o, (void)name, (void)v;
+    return 0;
+}
+
+static int on_run_word(mbx_opt_parser *p, const char *word)
+{
+    mbx_repeat_opts *r = p->dst;
+    r->run[r->nrun++] = (char *)word;
+    return 0;
+}
+
+static const mbx_opt run_opts[] = {
+    {"--output", "-o", "DIR", MBX_OPT_EQ, on_dir, 0},
+    {"--resume", NULL, NULL, 0, on_resume, 0},
+    {"--fake", NULL, "N", MBX_OPT_OPTIONAL, on_fake, 0},
+    {"--raw", NULL, NULL, 0, on_raw, 0},
+};
 
 static int parse_own(int argc, char **argv, mbx_repeat_opts *o)
 {
-    int i, rc = 0;
-    for (i = 0; i < argc && rc == 0; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--") == 0) {
-            i++;
-            break;
-        } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            o->help = 1;
-            return 0;
-        } else if (strncmp(a, "-k", 2) == 0) {
-            rc =
-                whole("-k", value_of(argc, argv, &i, "-k"), 1, MBX_REPEAT_MAX_K, "launches", &o->k);
-        } else if (strncmp(a, "-n", 2) == 0) {
-            rc = whole("-n", value_of(argc, argv, &i, "-n"), 1, MBX_REPEAT_MAX_RANKS, "ranks",
-                       &o->n);
-        } else if (is_opt(a, "--mpiexec")) {
-            const char *v = value_of(argc, argv, &i, "--mpiexec");
-            if (v == NULL || *v == '\0' || strpbrk(v, " \t\n"))
-                rc = mbx_repeat_bad(
-                    "--mpiexec: expected one program such as mpiexec, got '%s' (a command "
-                    "with arguments goes to --launcher)",
-                    v ? v : "");
-            o->mpiexec = v;
-        } else if (is_opt(a, "--launcher")) {
-            const char *v = value_of(argc, argv, &i, "--launcher");
-            if (v == NULL || strspn(v, " \t\n") == strlen(v))
-                rc = mbx_repeat_bad(
-                    "--launcher: missing command; allowed a command such as 'mpiexec'");
-            o->launcher = v;
-        } else if (strcmp(a, "--force") == 0) {
-            o->force = 1;
-        } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
-            o->quiet = 1;
-        } else if (strcmp(a, "-o") == 0 || is_opt(a, "--output")) {
-            const char *name = a[1] == 'o' ? "-o" : "--output";
-            rc = take_dir(o, value_of(argc, argv, &i, name), name);
-        } else {
-            rc =
-                mbx_repeat_bad("unknown option '%s'; run options go after '--' (see 'mpibex repeat "
-                               "--help')",
-                               a);
-        }
-    }
+    mbx_opt_parser p = {.opts = repeat_opts,
+                        .nopts = MBX_OPT_COUNT(repeat_opts),
+                        .flags = MBX_OPT_STOP_DASHDASH,
+                        .dst = o,
+                        .out = said,
+                        .unknown = "unknown option '%s'; run options go after '--' (see 'mpibex "
+                                   "repeat --help')"};
+    int rc = mbx_opt_parse(&p, argc, argv, 0);
+    if ((o->help = p.help) != 0)
+        return rc;
+    mbx_opt_parser run = {.opts = run_opts,
+                          .nopts = MBX_OPT_COUNT(run_opts),
+                          .dst = o,
+                          .out = said,
+                          .operand = on_run_word,
+                          .pass_unknown = 1};
     if (rc == 0)
-        rc = parse_run(argc, argv, i, o);
+        rc = mbx_opt_parse(&run, argc, argv, p.next);
     if (rc == 0 && o->mpiexec && o->launcher)
         rc = mbx_repeat_bad("--mpiexec and --launcher: give one of them");
     if (rc == 0 && o->k == 0)

@@ -57,6 +57,11 @@ int mbx_tprintf(FILE *f, const char *fmt, ...)
     return rc;
 }
 
+void mbx_tprint_line(const char *prefix, const char *line)
+{
+    mbx_tprintf(stderr, "%s%s\n", prefix, line);
+}
+
 FILE *mbx_tbuf_open(mbx_tbuf *t, FILE *out)
 {
     *t = (mbx_tbuf){.out = out};

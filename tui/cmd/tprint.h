@@ -13,6 +13,10 @@
 int mbx_tprintf(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int mbx_vtprintf(FILE *f, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
+/* prefix and line on stderr as one escaped line (mbx_tprintf): the print
+ * function of a command's bad-input line (core/opt.h). */
+void mbx_tprint_line(const char *prefix, const char *line);
+
 /* s escaped by mbx_esc_term into buf[len] (cut between whole escapes when
  * it does not fit); returns buf, for table cells and the like. */
 const char *mbx_tesc(const char *s, char *buf, size_t len);

@@ -6,6 +6,7 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "core/opt.h"
 #include "ex_keysrc.h"
 #include "explorer.h"
 #include "job.h"
@@ -84,91 +86,96 @@ static int cannot_start(int code, const char *msg)
     return code;
 }
 
-static int bad(const char *fmt, const char *a, const char *b)
+static int on_settle(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
 {
-    char msg[600];
-    snprintf(msg, sizeof msg, fmt, a, b);
-    return cannot_start(2, msg);
+    char *end = NULL;
+    (void)o, (void)name;
+    double sv = mbx_strtod(v, &end);
+    if (end == v || *end != '\0' || !(sv >= 0.0 && sv <= 60.0))
+        return mbx_opt_bad(&p->out, "--settle: expected seconds in 0..60 (got '%s')", v);
+    ((opts *)p->dst)->settle = sv;
+    return 0;
 }
 
+static int on_fake(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    char *end;
+    (void)o, (void)name;
+    long n = strtol(v, &end, 10);
+    if (end == v || *end || n < 1 || n > 4096)
+        return mbx_opt_bad(&p->out, "--fake: expected a rank count in 1..4096 (got '%s')", v);
+    ((opts *)p->dst)->fake = (int)n;
+    return 0;
+}
+
+static int on_headless(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    opts *x = p->dst;
+    (void)o, (void)name;
+    if (sscanf(v, "%dx%d", &x->hl_cols, &x->hl_rows) != 2 || x->hl_cols < 1 || x->hl_rows < 1 ||
+        x->hl_cols > 1000 || x->hl_rows > 500)
+        return mbx_opt_bad(&p->out, "--headless: expected COLSxROWS like 100x30 (got '%s')", v);
+    return 0;
+}
+
+/* --thread-level L (not empty) or --thread-level=L (checked after the walk). */
+static int on_thread_level(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    (void)o;
+    if (!p->attached && v[0] == '\0')
+        return mbx_opt_bad(&p->out, p->missing, name);
+    ((opts *)p->dst)->thread_level = v;
+    return 0;
+}
+
+#define TEXT(name, field)                                                                          \
+    {                                                                                              \
+        name, NULL, "VALUE", MBX_OPT_NONEMPTY, NULL, offsetof(opts, field)                         \
+    }
+
+/* The explorer's options, in the order they were always tried. */
+static const mbx_opt explore_opts[] = {
+    {"--start", NULL, NULL, 0, NULL, offsetof(opts, start)},
+    {"--settle", NULL, "SECONDS", 0, on_settle, 0},
+    {"--no-color", NULL, NULL, 0, NULL, offsetof(opts, no_color)},
+    {"--help", "-h", NULL, 0, mbx_opt_help, 0},
+    TEXT("--plan", plan),
+    TEXT("--theme", theme),
+    TEXT("--theme-dir", theme_dir),
+    TEXT("--glyphs", glyphs),
+    TEXT("--autosave", autosave),
+    TEXT("--keys", keys),
+    TEXT("--dump-dir", dump_dir),
+    TEXT("--term", term_type),
+    {"--thread-level", NULL, "L", MBX_OPT_EQ, on_thread_level, 0},
+    {"--fake", NULL, "N", 0, on_fake, 0},
+    {"--headless", NULL, "COLSxROWS", 0, on_headless, 0},
+};
+
+/* The options after argv[0]; 0, or 2 after cannot_start's line. */
 static int parse(int argc, char **argv, opts *o)
 {
+    char msg[600];
     memset(o, 0, sizeof o[0]);
     o->settle = MBX_SETTLE_DEFAULT;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char **slot = NULL;
-        if (!strcmp(a, "--start")) {
-            o->start = 1;
-            continue;
-        } else if (!strcmp(a, "--settle")) {
-            if (i + 1 >= argc)
-                return bad("--settle: missing value%s%s", "", "");
-            const char *v = argv[++i];
-            char *end = NULL;
-            double sv = mbx_strtod(v, &end);
-            if (end == v || *end != '\0' || !(sv >= 0.0 && sv <= 60.0))
-                return bad("--settle: expected seconds in 0..60 (got '%s')%s", v, "");
-            o->settle = sv;
-            continue;
-        } else if (!strcmp(a, "--no-color")) {
-            o->no_color = 1;
-            continue;
-        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            o->help = 1;
-            return 0;
-        } else if (!strcmp(a, "--plan")) {
-            slot = &o->plan;
-        } else if (!strcmp(a, "--theme")) {
-            slot = &o->theme;
-        } else if (!strcmp(a, "--theme-dir")) {
-            slot = &o->theme_dir;
-        } else if (!strcmp(a, "--glyphs")) {
-            slot = &o->glyphs;
-        } else if (!strcmp(a, "--autosave")) {
-            slot = &o->autosave;
-        } else if (!strcmp(a, "--keys")) {
-            slot = &o->keys;
-        } else if (!strcmp(a, "--dump-dir")) {
-            slot = &o->dump_dir;
-        } else if (!strcmp(a, "--term")) {
-            slot = &o->term_type;
-        } else if (!strcmp(a, "--thread-level")) {
-            slot = &o->thread_level;
-        } else if (!strncmp(a, "--thread-level=", 15)) {
-            o->thread_level = a + 15;
-            continue;
-        } else if (!strcmp(a, "--fake") || !strcmp(a, "--headless")) {
-            if (i + 1 >= argc)
-                return bad("%s: missing value", a, "");
-            const char *v = argv[++i];
-            if (!strcmp(a, "--fake")) {
-                char *end;
-                long n = strtol(v, &end, 10);
-                if (end == v || *end || n < 1 || n > 4096)
-                    return bad("--fake: expected a rank count in 1..4096 (got '%s')%s", v, "");
-                o->fake = (int)n;
-            } else if (sscanf(v, "%dx%d", &o->hl_cols, &o->hl_rows) != 2 || o->hl_cols < 1 ||
-                       o->hl_rows < 1 || o->hl_cols > 1000 || o->hl_rows > 500) {
-                return bad("--headless: expected COLSxROWS like 100x30 (got '%s')%s", v, "");
-            }
-            continue;
-        } else {
-            return bad("explore: unknown option '%s' (see 'mpibex explore --help')%s", a, "");
-        }
-        if (i + 1 >= argc || argv[i + 1][0] == '\0')
-            return bad("%s: missing value%s", a, "");
-        *slot = argv[++i];
-    }
-    if (o->glyphs && strcmp(o->glyphs, "braille") && strcmp(o->glyphs, "block") &&
-        strcmp(o->glyphs, "ascii"))
-        return bad("--glyphs: expected braille, block or ascii (got '%s')%s", o->glyphs, "");
-    if (o->thread_level && mbx_job_thread_level_parse(o->thread_level) < 0)
-        return bad("--thread-level: expected " MBX_THREAD_LEVEL_WORDS " (got '%s')%s",
-                   o->thread_level, "");
-    if (o->hl_cols && !o->keys)
-        return bad("--headless: needs --keys FILE%s%s", "", "");
-    return 0;
+    mbx_opt_parser p = {.opts = explore_opts,
+                        .nopts = MBX_OPT_COUNT(explore_opts),
+                        .dst = o,
+                        .out = {.msg = msg, .len = sizeof msg},
+                        .unknown = "explore: unknown option '%s' (see 'mpibex explore --help')",
+                        .missing = "%s: missing value"};
+    int rc = mbx_opt_parse(&p, argc, argv, 1);
+    o->help = p.help;
+    if (rc == 0 && !o->help && o->glyphs && strcmp(o->glyphs, "braille") &&
+        strcmp(o->glyphs, "block") && strcmp(o->glyphs, "ascii"))
+        rc =
+            mbx_opt_bad(&p.out, "--glyphs: expected braille, block or ascii (got '%s')", o->glyphs);
+    if (rc == 0 && !o->help && o->thread_level && mbx_job_thread_level_parse(o->thread_level) < 0)
+        rc = mbx_opt_bad(&p.out, "--thread-level: expected " MBX_THREAD_LEVEL_WORDS " (got '%s')",
+                         o->thread_level);
+    if (rc == 0 && !o->help && o->hl_cols && !o->keys)
+        rc = mbx_opt_bad(&p.out, "--headless: needs --keys FILE");
+    return rc ? cannot_start(rc, msg) : 0;
 }
 
 static int setup_explorer(explorer *x, const opts *o, char *msg, size_t msglen)

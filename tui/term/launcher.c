@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/opt.h"
 #include "launcher_job.h"
 #include "mbx/version.h"
 
@@ -64,80 +66,108 @@ static void usage(void)
            MAX_RANKS, MBX_MPIEXEC);
 }
 
-/* reason may hold one %s, filled with got. */
-static int bad(const char *opt, const char *reason, const char *got, const char *allowed)
+static void print_raw(const char *prefix, const char *line)
+{
+    fprintf(stderr, "%s%s\n", prefix, line);
+}
+
+/* Bad input: "mpibex: " and one line on stderr (exit 2). */
+static const mbx_opt_out said = {.prefix = "mpibex: ", .print = print_raw};
+
+/* "OPT: REASON; allowed ALLOWED"; reason may hold one %s, filled with got
+ * (the reason is cut at 255 bytes, as it always was). */
+static int refuse(const char *opt, const char *reason, const char *got, const char *allowed)
 {
     char why[256];
     snprintf(why, sizeof why, reason, got ? got : "");
-    fprintf(stderr, "mpibex: %s: %s; allowed %s\n", opt, why, allowed);
-    return 2;
+    return mbx_opt_bad(&said, "%s: %s; allowed %s", opt, why, allowed);
 }
 
-/* "--opt value" or "--opt=value" (and "-nN" for -n); NULL when missing. */
-static const char *value_of(int argc, char **argv, int *i, size_t namelen)
+static int on_n(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
 {
-    const char *a = argv[*i];
-    if (a[namelen] == '=' && a[1] == '-')
-        return a + namelen + 1;
-    if (a[namelen] != '\0')
-        return a + namelen;
-    return *i + 1 < argc ? argv[++*i] : NULL;
+    static const char *const allowed_n = "1..4096";
+    opts *x = p->dst;
+    char *end;
+    (void)o, (void)name;
+    if (!v)
+        return refuse("-n", "missing value", NULL, allowed_n);
+    errno = 0;
+    x->n = strtol(v, &end, 10);
+    if (*v == '\0' || *end != '\0' || errno)
+        return refuse("-n", "'%s' is not a whole number", v, allowed_n);
+    if (x->n < 1 || x->n > MAX_RANKS)
+        return refuse("-n", "%s is out of range", v, allowed_n);
+    return 0;
 }
 
-static int is_opt(const char *a, const char *name)
+static int on_launcher(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
 {
-    size_t n = strlen(name);
-    return strncmp(a, name, n) == 0 && (a[n] == '\0' || a[n] == '=');
+    (void)o, (void)name;
+    if (!v || strspn(v, " \t\n") == strlen(v))
+        return refuse("--launcher", "missing command", NULL, "a command such as 'mpiexec'");
+    ((opts *)p->dst)->launcher = v;
+    return 0;
 }
+
+static int on_bridge(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    static const char *const modes[] = {"auto", "tty", "socket"}; /* BRIDGE_* */
+    (void)o, (void)name;
+    if (!v)
+        return refuse("--bridge", "missing value", NULL, "auto, tty, socket");
+    for (int k = 0; k < 3; k++) {
+        if (strcmp(v, modes[k]) == 0) {
+            ((opts *)p->dst)->bridge = k;
+            return 0;
+        }
+    }
+    return refuse("--bridge", "unknown mode '%s'", v, "auto, tty, socket");
+}
+
+static int on_bridge_addr(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    (void)o, (void)name;
+    if (!v || !*v)
+        return refuse("--bridge-addr", "missing value", NULL, "an address or name of this host");
+    ((opts *)p->dst)->bridge_addr = v;
+    return 0;
+}
+
+static int on_log(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    (void)o, (void)name;
+    if (!v || !*v)
+        return refuse("--log", "missing value", NULL, "a file path");
+    ((opts *)p->dst)->log = v;
+    return 0;
+}
+
+/* Every other word is the explorer's. */
+static int on_pass(mbx_opt_parser *p, const char *word)
+{
+    opts *x = p->dst;
+    x->pass[x->npass++] = (char *)word;
+    return 0;
+}
+
+static const mbx_opt launcher_opts[] = {
+    {"--help", "-h", NULL, 0, NULL, offsetof(opts, help)},
+    {NULL, "-n", "N", MBX_OPT_GLUED, on_n, 0},
+    {"--launcher", NULL, "CMD", MBX_OPT_EQ, on_launcher, 0},
+    {"--bridge", NULL, "MODE", MBX_OPT_EQ, on_bridge, 0},
+    {"--bridge-addr", NULL, "ADDR", MBX_OPT_EQ, on_bridge_addr, 0},
+    {"--log", NULL, "FILE", MBX_OPT_EQ, on_log, 0},
+};
 
 static int parse(int argc, char **argv, opts *o)
 {
-    static const char *const allowed_n = "1..4096";
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            o->help = 1;
-        } else if (strncmp(a, "-n", 2) == 0) {
-            char *end;
-            if (!(v = value_of(argc, argv, &i, 2)))
-                return bad("-n", "missing value", NULL, allowed_n);
-            errno = 0;
-            o->n = strtol(v, &end, 10);
-            if (*v == '\0' || *end != '\0' || errno)
-                return bad("-n", "'%s' is not a whole number", v, allowed_n);
-            if (o->n < 1 || o->n > MAX_RANKS)
-                return bad("-n", "%s is out of range", v, allowed_n);
-        } else if (is_opt(a, "--launcher")) {
-            v = value_of(argc, argv, &i, strlen("--launcher"));
-            if (!v || strspn(v, " \t\n") == strlen(v))
-                return bad("--launcher", "missing command", NULL, "a command such as 'mpiexec'");
-            o->launcher = v;
-        } else if (is_opt(a, "--bridge")) {
-            v = value_of(argc, argv, &i, strlen("--bridge"));
-            if (!v)
-                return bad("--bridge", "missing value", NULL, "auto, tty, socket");
-            if (strcmp(v, "auto") == 0)
-                o->bridge = BRIDGE_AUTO;
-            else if (strcmp(v, "tty") == 0)
-                o->bridge = BRIDGE_TTY;
-            else if (strcmp(v, "socket") == 0)
-                o->bridge = BRIDGE_SOCKET;
-            else
-                return bad("--bridge", "unknown mode '%s'", v, "auto, tty, socket");
-        } else if (is_opt(a, "--bridge-addr")) {
-            if (!(v = value_of(argc, argv, &i, strlen("--bridge-addr"))) || !*v)
-                return bad("--bridge-addr", "missing value", NULL,
-                           "an address or name of this host");
-            o->bridge_addr = v;
-        } else if (is_opt(a, "--log")) {
-            if (!(v = value_of(argc, argv, &i, strlen("--log"))) || !*v)
-                return bad("--log", "missing value", NULL, "a file path");
-            o->log = v;
-        } else {
-            o->pass[o->npass++] = argv[i];
-        }
-    }
-    return 0;
+    mbx_opt_parser p = {.opts = launcher_opts,
+                        .nopts = MBX_OPT_COUNT(launcher_opts),
+                        .dst = o,
+                        .out = said,
+                        .operand = on_pass,
+                        .pass_unknown = 1};
+    return mbx_opt_parse(&p, argc, argv, 1);
 }
 
 /* Splits on blanks (no quoting: a launcher that needs it can be a script).
@@ -317,8 +347,8 @@ int mbx_launcher_main(int argc, char **argv, const char *self)
     char **job_argv = build_argv(&o, self, &nwords);
     if (!job_argv) {
         free(o.pass);
-        return bad("--launcher", "cannot build the command line from '%s'", o.launcher,
-                   "a command such as 'mpiexec'");
+        return refuse("--launcher", "cannot build the command line from '%s'", o.launcher,
+                      "a command such as 'mpiexec'");
     }
     mbx_ljob_spec spec = {.argv = job_argv,
                           .nwords = nwords,

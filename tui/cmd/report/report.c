@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/opt.h"
 #include "mbx/ascii.h"
 #include "mbx/dir.h"
 #include "mbx/output.h"
@@ -430,95 +432,97 @@ static void to_stderr(void *ctx, const char *line)
     mbx_tprintf(stderr, "report: %s\n", line);
 }
 
-static int bad(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int bad(const char *fmt, ...)
+/* Bad input: "mpibex report: " and one line on stderr (exit 2). */
+static const mbx_opt_out said = {.prefix = "mpibex report: ", .print = mbx_tprint_line};
+
+typedef struct report_args {
+    mbx_report_opts o;
+    const char *dir;
+    const char **in;
+    size_t nin;
+} report_args;
+
+static int on_output(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    char line[2048];
-    vsnprintf(line, sizeof line, fmt, ap);
-    mbx_tprintf(stderr, "mpibex report: %s\n", line);
-    va_end(ap);
-    return 2;
+    report_args *r = p->dst;
+    (void)o, (void)name;
+    if (v == NULL || v[0] == '\0')
+        return mbx_opt_bad(&p->out, "-o: missing directory name");
+    if (r->dir != NULL)
+        return mbx_opt_bad(&p->out, "-o: only one report directory (got '%s' and '%s')", r->dir, v);
+    r->dir = v;
+    return 0;
 }
 
-/* The value of option a (--name=V or the next argument), or NULL. */
-static const char *value(int argc, char **argv, int *i, const char *name)
+static int on_title(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
 {
-    size_t ln = strlen(name);
-    const char *a = argv[*i];
-    if (strncmp(a, name, ln) == 0 && a[ln] == '=')
-        return a + ln + 1;
-    return *i + 1 < argc ? argv[++*i] : NULL;
+    (void)o, (void)name;
+    if (v == NULL)
+        return mbx_opt_bad(&p->out, "--title: missing text");
+    ((report_args *)p->dst)->o.title = v;
+    return 0;
 }
+
+static int on_alpha(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    report_args *r = p->dst;
+    char *end;
+    (void)o, (void)name;
+    errno = 0;
+    r->o.alpha = v ? mbx_strtod(v, &end) : 0;
+    if (v == NULL || *v == '\0' || *end != '\0' || errno != 0 || !(r->o.alpha > 0) ||
+        !(r->o.alpha < 1))
+        return mbx_opt_bad(&p->out,
+                           "--alpha: expected a number between 0 and 1, both excluded (got '%s')",
+                           v ? v : "");
+    return 0;
+}
+
+static int on_quiet(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    (void)o, (void)name, (void)v;
+    ((report_args *)p->dst)->o.progress = NULL;
+    return 0;
+}
+
+static int on_input(mbx_opt_parser *p, const char *word)
+{
+    report_args *r = p->dst;
+    r->in[r->nin++] = word;
+    return 0;
+}
+
+static const mbx_opt report_opts[] = {
+    {"--help", "-h", NULL, 0, mbx_opt_help, 0},
+    {"--output", "-o", "DIR", 0, on_output, 0},
+    {"--title", "-t", "T", 0, on_title, 0},
+    {"--alpha", "-a", "A", 0, on_alpha, 0},
+    {"--force", "-f", NULL, 0, NULL, offsetof(report_args, o.force)},
+    {"--quiet", "-q", NULL, 0, on_quiet, 0},
+};
 
 int mbx_report_cmd(int argc, char **argv)
 {
-    mbx_report_opts o = {.progress = to_stderr};
-    const char *dir = NULL;
-    const char **in = calloc((size_t)argc + 1, sizeof *in);
-    size_t nin = 0;
-    int opts = 1;
-    if (in == NULL)
-        return bad("out of memory");
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i], *v;
-        int is = opts && a[0] == '-' && a[1] != '\0';
-#define OPT(s, l)                                                                                  \
-    (is && (strcmp(a, s) == 0 || strcmp(a, l) == 0 || strncmp(a, l "=", sizeof l) == 0))
-        if (is && (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)) {
-            mbx_report_usage();
-            free(in);
-            return 0;
-        } else if (is && strcmp(a, "--") == 0) {
-            opts = 0;
-        } else if (OPT("-o", "--output")) {
-            if ((v = value(argc, argv, &i, "--output")) == NULL || v[0] == '\0') {
-                free(in);
-                return bad("-o: missing directory name");
-            }
-            if (dir != NULL) {
-                free(in);
-                return bad("-o: only one report directory (got '%s' and '%s')", dir, v);
-            }
-            dir = v;
-        } else if (OPT("-t", "--title")) {
-            if ((v = value(argc, argv, &i, "--title")) == NULL) {
-                free(in);
-                return bad("--title: missing text");
-            }
-            o.title = v;
-        } else if (OPT("-a", "--alpha")) {
-            char *end;
-            v = value(argc, argv, &i, "--alpha");
-            errno = 0;
-            o.alpha = v ? mbx_strtod(v, &end) : 0;
-            if (v == NULL || *v == '\0' || *end != '\0' || errno != 0 || !(o.alpha > 0) ||
-                !(o.alpha < 1)) {
-                free(in);
-                return bad("--alpha: expected a number between 0 and 1, both excluded (got '%s')",
-                           v ? v : "");
-            }
-        } else if (is && (strcmp(a, "-f") == 0 || strcmp(a, "--force") == 0)) {
-            o.force = 1;
-        } else if (is && (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)) {
-            o.progress = NULL;
-        } else if (is) {
-            free(in);
-            return bad("unknown option '%s' (see 'mpibex report --help')", a);
-        } else {
-            in[nin++] = a;
-        }
-#undef OPT
-    }
+    report_args r = {.o = {.progress = to_stderr}, .in = calloc((size_t)argc + 1, sizeof *r.in)};
+    if (r.in == NULL)
+        return mbx_opt_bad(&said, "out of memory");
+    mbx_opt_parser p = {.opts = report_opts,
+                        .nopts = MBX_OPT_COUNT(report_opts),
+                        .flags = MBX_OPT_DASHDASH | MBX_OPT_EQ,
+                        .dst = &r,
+                        .out = said,
+                        .unknown = "unknown option '%s' (see 'mpibex report --help')",
+                        .operand = on_input};
     char msg[1024] = "";
-    int rc;
-    if (nin == 0)
-        rc = bad("no input files (usage: mpibex report FILES... -o DIR)");
-    else if (dir == NULL)
-        rc = bad("-o DIR is required (the report directory)");
-    else if ((rc = mbx_report_write(in, nin, dir, &o, msg, sizeof msg)) != 0)
+    int rc = mbx_opt_parse(&p, argc, argv, 0);
+    if (rc == 0 && p.help)
+        mbx_report_usage();
+    else if (rc == 0 && r.nin == 0)
+        rc = mbx_opt_bad(&said, "no input files (usage: mpibex report FILES... -o DIR)");
+    else if (rc == 0 && r.dir == NULL)
+        rc = mbx_opt_bad(&said, "-o DIR is required (the report directory)");
+    else if (rc == 0 && (rc = mbx_report_write(r.in, r.nin, r.dir, &r.o, msg, sizeof msg)) != 0)
         mbx_tprintf(stderr, "mpibex report: %s\n", msg);
-    free(in);
+    free(r.in);
     return rc;
 }
