@@ -5,8 +5,6 @@
 #               plot, page and table checked, plots.gp runs again by itself
 #   single      one input: latency and bandwidth plots only
 #   force       a non-empty DIR is refused; --force replaces the old report
-#   bad REGEX -- ARGS   exit 2, one stderr line matching REGEX, no report
-#               directory ("@/" in ARGS is DIR's fixture directory)
 #   fakegp fail|warn|silent   a gnuplot that fails, complains or draws
 #               nothing: exit 1 with one line, no index page
 #   nognuplot   PATH without gnuplot: exit 2 with the install hint
@@ -137,29 +135,6 @@ force)
     [ ! -e "$dir/out/data/$pp-compare-B.dat" ] || fail "an old data file stayed"
     [ -s "$dir/out/notes.txt" ] || fail "--force removed a file that is not the report's"
     ;;
-bad)
-    regex=$1
-    shift
-    [ "$1" = "--" ] && shift
-    fixtures
-    mkdir -p "$dir/in/full" "$dir/in/nolaunch"
-    echo x >"$dir/in/full/x.txt"
-    cp "$dir/in/a.csv" "$dir/in/nolaunch/merged.csv"
-    printf 'benchmark,procs,bytes,median_us,status\npingpong.send_recv,2,abc,1.0,SETTLED\n' \
-        >"$dir/in/badnum.csv"
-    printf 'benchmark,procs,bytes,median_us,status\npingpong.send_recv,2,8\n' >"$dir/in/short.csv"
-    printf 'benchmark,procs,bytes,median_us,status\n"pingpong,2\n' >"$dir/in/quote.csv"
-    args=()
-    for a in "$@"; do args+=("${a//@\//$dir/in/}"); done
-    "$mpibex" report "${args[@]}" >/dev/null 2>"$dir/err.txt"
-    code=$?
-    echo "exit $code; stderr: $(cat "$dir/err.txt")"
-    [ "$code" -eq 2 ] || fail "expected exit code 2"
-    [ "$(grep -c . "$dir/err.txt")" -eq 1 ] || fail "expected exactly one line on stderr"
-    grep -Eq -- "$regex" "$dir/err.txt" || fail "stderr does not match: $regex"
-    [ ! -e "$dir/in/out" ] || fail "bad input created the report directory"
-    [ "$(ls "$dir/in/full")" = x.txt ] || fail "bad input wrote into a non-empty directory"
-    ;;
 fakegp)
     kind=$1
     fixtures
@@ -206,7 +181,7 @@ real)
         fail "the runs were not tested against each other on pass medians"
     ;;
 *)
-    echo "usage: report_check.sh synthetic|single|force|bad|fakegp|nognuplot|real MPIBEX DIR ..." >&2
+    echo "usage: report_check.sh synthetic|single|force|fakegp|nognuplot|real MPIBEX DIR ..." >&2
     exit 2
     ;;
 esac
