@@ -1,7 +1,8 @@
 # mpibex report: plots (gnuplot) and index pages from results files. No MPI
-# except report.real.n2. Each test has its own directory under ${MBX_OUT};
+# (report.real.n2 is in tests/mpi/mpi_tests.cmake). Each test has its own
+# directory under ${MBX_OUT};
 # report_check.sh writes its fixtures there (report_fixtures.py, python3).
-set(MBX_REPORT_CHECK ${CMAKE_CURRENT_SOURCE_DIR}/mpi/report_check.sh)
+set(MBX_REPORT_CHECK ${CMAKE_CURRENT_SOURCE_DIR}/cmd/report_check.sh)
 
 function(mbx_report_test name timeout)
   add_test(NAME report.${name}
@@ -22,9 +23,3 @@ endforeach()
 add_test(NAME report.help COMMAND mpibex report --help)
 set_tests_properties(report.help PROPERTIES TIMEOUT 30 LABELS report
   PASS_REGULAR_EXPRESSION "Usage: mpibex report FILES\\.\\.\\. -o DIR")
-
-# Two real runs with raw observations, then the report (no MPI).
-add_test(NAME report.real.n2
-         COMMAND bash ${MBX_REPORT_CHECK} real $<TARGET_FILE:mpibex> ${MBX_OUT}/report_real --
-                 ${MBX_MPIEXEC} 2 ${MPIEXEC_PREFLAGS})
-set_tests_properties(report.real.n2 PROPERTIES TIMEOUT 180 LABELS "mpi;report" PROCESSORS 2)

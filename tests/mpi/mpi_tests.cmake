@@ -102,8 +102,19 @@ set_tests_properties(mpi.notty.n2 PROPERTIES TIMEOUT 120 LABELS mpi PROCESSORS 2
   PASS_REGULAR_EXPRESSION "rank 0 has no terminal, so the explorer cannot start.*done: 31 points")
 include(mpi/validate_pp_simple.cmake)
 include(mpi/validate_mw.cmake)
-include(mpi/merge_tests.cmake)
-include(mpi/report_tests.cmake)
+# merge and report of two real runs each (the scripts are in tests/cmd).
+set(MBX_MERGE_CHECK ${CMAKE_CURRENT_SOURCE_DIR}/cmd/merge_check.sh)
+set(MBX_REPORT_CHECK ${CMAKE_CURRENT_SOURCE_DIR}/cmd/report_check.sh)
+# Two real runs (MPI), then the merge (no MPI).
+add_test(NAME merge.real.n2
+         COMMAND bash ${MBX_MERGE_CHECK} real $<TARGET_FILE:mpibex> ${MBX_OUT}/merge_real --
+                 ${MBX_MPIEXEC} 2 ${MPIEXEC_PREFLAGS})
+set_tests_properties(merge.real.n2 PROPERTIES TIMEOUT 120 LABELS "mpi;merge" PROCESSORS 2)
+# Two real runs with raw observations, then the report (no MPI).
+add_test(NAME report.real.n2
+         COMMAND bash ${MBX_REPORT_CHECK} real $<TARGET_FILE:mpibex> ${MBX_OUT}/report_real --
+                 ${MBX_MPIEXEC} 2 ${MPIEXEC_PREFLAGS})
+set_tests_properties(report.real.n2 PROPERTIES TIMEOUT 180 LABELS "mpi;report" PROCESSORS 2)
 include(mpi/repeat_tests.cmake)
 include(mpi/validate_coll.cmake)
 include(mpi/fanout_tests.cmake)
