@@ -5,13 +5,9 @@
 #   merge_check.sh real MPIBEX DIR -- MPIEXEC -n 2 [PREFLAGS]
 #       two real ping-pong runs merged: one row per size, runs = 2 everywhere.
 set -u
+. "$(dirname "$0")/../lib.sh"
 mode=$1 mpibex=$2 dir=$3
 shift 3
-fails=0
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
 
 fixtures() {
     mkdir -p "$dir"
@@ -100,5 +96,4 @@ real)
     exit 2
     ;;
 esac
-echo "$fails failure(s)"
-[ "$fails" -eq 0 ]
+mbx_finish

@@ -10,15 +10,11 @@
 #   nognuplot   PATH without gnuplot: exit 2 with the install hint
 #   real -- MPIEXEC -n 2 [PREFLAGS]   two real runs (--raw) compared
 set -u
+. "$(dirname "$0")/../lib.sh"
 mode=$1 mpibex=$2 dir=$3
 shift 3
 here=$(cd "$(dirname "$0")" && pwd)
 fixtures_py=$here/report_fixtures.py
-fails=0
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
 
 fixtures() {
     rm -rf "$dir"
@@ -185,5 +181,4 @@ real)
     exit 2
     ;;
 esac
-echo "$fails failure(s)"
-[ "$fails" -eq 0 ]
+mbx_finish
