@@ -4,22 +4,22 @@
 # the table names (`name` in its last column) exists.
 # usage: hardening_table.sh CTEST BUILD_DIR DOC
 set -u
+. "$(dirname "$0")/lib.sh"
 ctest=$1 build=$2 doc=$3
-fails=0
 all=$("$ctest" --test-dir "$build" -N | sed -n 's/^ *Test *#[0-9]*: //p')
 want=$("$ctest" --test-dir "$build" -N -L 'badinput|fault|security' | sed -n 's/^ *Test *#[0-9]*: //p')
-[ -n "$all" ] && [ -n "$want" ] || { echo "FAIL: ctest -N listed no tests"; exit 1; }
+[ -n "$all" ] && [ -n "$want" ] || die "ctest -N listed no tests"
 # Only the section "## The table" (the rest of the document has tables of
 # its own: fuzz targets, figures).
 table=$(sed -n '/^## The table/,$p' "$doc")
-[ -n "$table" ] || { echo "FAIL: $doc has no section '## The table'"; exit 1; }
+[ -n "$table" ] || die "$doc has no section '## The table'"
 for t in $want; do
-    grep -qF "\`$t\`" <<<"$table" || { echo "FAIL: $t is not in the table of $doc"; fails=$((fails + 1)); }
+    grep -qF "\`$t\`" <<<"$table" || fail "$t is not in the table of $doc"
 done
 # The last cell of each table row: `a`, `b` (..., words in brackets aside).
 named=$(grep -E '^\|.*\|$' <<<"$table" | sed -E 's/.*\|([^|]*)\|$/\1/' | grep -oE '`[a-z0-9_.-]+`' | tr -d '`' | sort -u)
 for t in $named; do
-    grep -qxF "$t" <<<"$all" || { echo "FAIL: the table names $t, which is no test"; fails=$((fails + 1)); }
+    grep -qxF "$t" <<<"$all" || fail "the table names $t, which is no test"
 done
 echo "$(wc -w <<<"$want") labelled tests, $(wc -w <<<"$named") named in the table; $fails failure(s)"
 [ "$fails" -eq 0 ]

@@ -12,7 +12,6 @@
 # usage: explorer_e2e.sh MPIBEX CSVCHECK WORKDIR
 set -u
 . "$(dirname "$(readlink -f "$0")")/../lib.sh"
-. "$(dirname "$(readlink -f "$0")")/../mpi/launcher_facts.sh"
 mpibex=$1 check=$2 work=$3
 sess=mbxe2e$$
 rm -rf "$work"

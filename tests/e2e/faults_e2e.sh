@@ -31,27 +31,14 @@ rm -rf "$work"
 mkdir -p "$work/auto"
 T() { tmux -L "$sock" "$@"; }
 screen() { T capture-pane -p -J -t "$sess" -S -100 2>/dev/null; } # -J: long lines whole
-tagged() { grep -lzxF "MBX_FAULT_TAG=$tag" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3; }
+tagged() { mbx_tagged "MBX_FAULT_TAG=$tag"; }
 cleanup() {
     for p in $(tagged); do kill -KILL "$p" 2>/dev/null; done
     T kill-server 2>/dev/null
 }
 trap cleanup EXIT
-rank_pid() { # RANK
-    local p
-    for p in $(tagged); do
-        grep -qzx "PMI_RANK=$1" "/proc/$p/environ" 2>/dev/null && { echo "$p"; return; }
-    done
-}
-no_process_left() {
-    local i p
-    for ((i = 0; i < 200; i++)); do
-        [ -z "$(tagged)" ] && return 0
-        sleep 0.1
-    done
-    for p in $(tagged); do echo "  left: $p $({ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null)"; done
-    return 1
-}
+rank_pid() { mbx_tagged_rank "MBX_FAULT_TAG=$tag" "$1"; } # RANK
+no_process_left() { mbx_tagged_gone "MBX_FAULT_TAG=$tag" 20; }
 terminal_sane() {
     T send-keys -t "$sess" "stty -a | tr ' ;' '\n\n' | grep -xE -- '-?(icanon|echo)' | tr '\n' ' '; echo" Enter
     wait_for "^icanon echo" 10

@@ -10,7 +10,6 @@
 #   term_dumb     TERM=dumb (cannot move the cursor: refused, not drawn)
 set -u
 . "$(dirname "$(readlink -f "$0")")/../lib.sh"
-. "$(dirname "$(readlink -f "$0")")/../mpi/launcher_facts.sh"
 mpibex=$1 work=$2/$3 case=$3
 test_case=$case
 sess=mbxstart$$

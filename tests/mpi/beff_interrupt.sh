@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # SIGINT to mpiexec during `mpibex beff`: every rank stops between two
 # measurements, mpiexec exits as its kind does after Ctrl-C
-# (launcher_facts.sh), stderr says so, the detail CSV holds whole
+# (tests/lib.sh), stderr says so, the detail CSV holds whole
 # rows only, there is no summary file, and no rank is left running.
 # usage: beff_interrupt.sh MPIEXEC NPFLAG MPIBEX OUTDIR
 set -u
-. "$(dirname "$0")/launcher_facts.sh"
+. "$(dirname "$0")/../lib.sh"
 mpiexec=$1 npflag=$2 mpibex=$3 dir=$4
 csv=$dir/beff_int.csv
 rm -f "$csv" "${csv%.csv}.summary.csv" "$dir/beff_int.err"

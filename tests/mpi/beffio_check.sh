@@ -2,17 +2,17 @@
 # b_eff_io end to end. usage:
 #   beffio_check.sh run    MPIEXEC NPFLAG N MPIBEX DIR   full short run, check CSVs, no file left
 #   beffio_check.sh sigint MPIEXEC NPFLAG N MPIBEX DIR   Ctrl-C mid-run: mpiexec's exit after
-#       Ctrl-C (launcher_facts.sh), no file left
+#       Ctrl-C (tests/lib.sh), no file left
 #   beffio_check.sh sigkill MPIEXEC NPFLAG N MPIBEX DIR  SIGKILL of rank 0 mid-run: the run
 #       directory stays (nothing can run in a killed process); the next start removes it
 set -u
-. "$(dirname "$0")/launcher_facts.sh"
+. "$(dirname "$0")/../lib.sh"
 mode=$1 mpiexec=$2 npflag=$3 n=$4 mpibex=$5 dir=$6
 data=$dir/data
 rm -rf "$dir"
 mkdir -p "$data"
 out=$dir/beffio.csv
-die() { echo "beffio_check $mode: $*"; exit 1; }
+test_case="beffio_check $mode"
 
 no_files_left() {
   left=$(find "$data" -mindepth 1 | head -5)

@@ -30,7 +30,6 @@ set -u
 mpiexec=$1 npflag=$2 mpibex=$3 csvcheck=$4 dir=$5 case=$6
 . "$(dirname "$0")/../lib.sh"
 test_case=$case
-. "$(dirname "$0")/launcher_facts.sh"
 # The tests' environment silences Open MPI's banners (for the bad-input
 # tests, which read mpibex's one line); here mpirun's banner is the word on
 # a dead rank, as hydra's EXIT STRING is.
@@ -46,11 +45,6 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 143' TERM # a ctest timeout: still unmount and kill what is ours
 trap 'exit 130' INT
-die() {
-    fail "$@"
-    mbx_finish
-    exit 1
-}
 
 # Processes carrying this test's tag (mpiexec, hydra_pmi_proxy or orted, ranks).
 tagged() { mbx_tagged "MBX_FAULT_TAG=$tag"; }

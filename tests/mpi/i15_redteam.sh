@@ -32,41 +32,37 @@
 #                 line naming the file and its owner; nothing written into
 #                 them (before: the run's results went into nobody's files)
 set -u
+. "$(dirname "$0")/../lib.sh"
 case_=$1 dir=$2 mpibex=$3
 shift 3
 [ "${1:-}" = "--" ] && shift
 launch=("$@")
-fail() { echo "FAIL ($case_): $*"; exit 1; }
-mkdir -p "$dir" || fail "cannot create $dir"
+test_case=$case_
+mkdir -p "$dir" || die "cannot create $dir"
 dir=$(cd "$dir" && pwd)
-rm -rf "${dir:?}/$case_" && mkdir "$dir/$case_" && cd "$dir/$case_" || fail "no work dir"
+rm -rf "${dir:?}/$case_" && mkdir "$dir/$case_" && cd "$dir/$case_" || die "no work dir"
 run=("${launch[@]}" "$mpibex" run)
 quick=(--bench coll.allreduce --sizes 64K:128K:2 --stop fixed:10 --settle 0 -q)
-
-one_line() {
-  [ "$(grep -c . "$1")" -eq 1 ] || { cat "$1"; fail "expected one line on stderr"; }
-  grep -Eq -- "$2" "$1" || { cat "$1"; fail "stderr does not match: $2"; }
-}
 
 case $case_ in
 sidecar_name)
   "${run[@]}" "${quick[@]}" -o a.env.csv >b.out 2>b.err
   code=$?
-  [ "$code" -eq 2 ] || { cat b.err; fail "run -o a.env.csv: exit $code, expected 2"; }
-  one_line b.err "-o: 'a\.env\.csv' ends in '\.env\.csv'.*beside 'a\.csv'"
-  [ ! -e a.env.csv ] && [ ! -e a.env.lock ] || fail "run -o a.env.csv wrote files"
+  [ "$code" -eq 2 ] || { cat b.err; die "run -o a.env.csv: exit $code, expected 2"; }
+  mbx_one_line b.err "-o: 'a\.env\.csv' ends in '\.env\.csv'.*beside 'a\.csv'"
+  [ ! -e a.env.csv ] && [ ! -e a.env.lock ] || die "run -o a.env.csv wrote files"
   # Every command's file output, every suffix of any command.
   printf 'x\n' >keep.csv
   for suf in .lock .journal .obs.csv .summary.csv .probe.csv; do
     "$mpibex" merge -o "m$suf" keep.csv >m.out 2>m.err
     code=$?
-    [ "$code" -eq 2 ] || { cat m.err; fail "merge -o m$suf: exit $code, expected 2"; }
-    one_line m.err "-o: 'm\\$suf' ends in '\\$suf'"
-    [ ! -e "m$suf" ] || fail "merge -o m$suf wrote it"
+    [ "$code" -eq 2 ] || { cat m.err; die "merge -o m$suf: exit $code, expected 2"; }
+    mbx_one_line m.err "-o: 'm\\$suf' ends in '\\$suf'"
+    [ ! -e "m$suf" ] || die "merge -o m$suf wrote it"
   done
   # A name that merely contains a suffix is fine.
   "${run[@]}" "${quick[@]}" -o a.env.csv.d.csv >c.out 2>c.err ||
-    { cat c.err; fail "run -o a.env.csv.d.csv refused"; }
+    { cat c.err; die "run -o a.env.csv.d.csv refused"; }
   ;;
 export_input)
   cat >p.ini <<'PLAN'
@@ -90,48 +86,48 @@ PLAN
     timeout 60 "$mpibex" explore --fake 2 --headless 100x30 --keys "$k" --dump-dir . \
       --autosave none --plan ./p.ini >"$k.out" 2>"$k.err"
     code=$?
-    [ "$code" -eq 0 ] || { cat "$k.err"; fail "explorer ($k): exit $code"; }
-    cmp -s p.ini p.orig || fail "the export replaced the plan file (keys $k)"
-    cmp -s "$k" "$k.orig" || fail "the export replaced the key script $k"
-    ls ./*.env.csv >/dev/null 2>&1 && fail "the export wrote sidecars (keys $k)"
+    [ "$code" -eq 0 ] || { cat "$k.err"; die "explorer ($k): exit $code"; }
+    cmp -s p.ini p.orig || die "the export replaced the plan file (keys $k)"
+    cmp -s "$k" "$k.orig" || die "the export replaced the key script $k"
+    ls ./*.env.csv >/dev/null 2>&1 && die "the export wrote sidecars (keys $k)"
   done
   grep -q "export: the output 'p.ini' is a file the explorer reads" plan.txt ||
-    { cat plan.txt; fail "no refusal on the status line (plan)"; }
+    { cat plan.txt; die "no refusal on the status line (plan)"; }
   grep -q "export: the output 'k2' is a file the explorer reads" keys.txt ||
-    { cat keys.txt; fail "no refusal on the status line (keys)"; }
+    { cat keys.txt; die "no refusal on the status line (keys)"; }
   ;;
 base_dir)
-  mkdir d && chmod 0777 d || fail "cannot make d"
+  mkdir d && chmod 0777 d || die "cannot make d"
   "${launch[@]}" "$mpibex" beffio --time 0.2 --dir d -o b.csv >b.out 2>b.err
   code=$?
-  [ "$code" -eq 2 ] || { cat b.err; fail "beffio --dir d: exit $code, expected 2"; }
-  one_line b.err "--dir: 'd' cannot hold the run directory: anybody can write in it and it has no sticky bit"
+  [ "$code" -eq 2 ] || { cat b.err; die "beffio --dir d: exit $code, expected 2"; }
+  mbx_one_line b.err "--dir: 'd' cannot hold the run directory: anybody can write in it and it has no sticky bit"
   TMPDIR=$PWD/d "${launch[@]}" "$mpibex" beffio --time 0.2 -o t.csv >t.out 2>t.err
   code=$?
-  [ "$code" -eq 2 ] || { cat t.err; fail "TMPDIR=d beffio: exit $code, expected 2"; }
-  one_line t.err "--dir: '$PWD/d' cannot hold the run directory"
-  [ -z "$(ls -A d)" ] || { ls -la d; fail "files made in d"; }
+  [ "$code" -eq 2 ] || { cat t.err; die "TMPDIR=d beffio: exit $code, expected 2"; }
+  mbx_one_line t.err "--dir: '$PWD/d' cannot hold the run directory"
+  [ -z "$(ls -A d)" ] || { ls -la d; die "files made in d"; }
   ;;
 report_dir)
-  "${run[@]}" "${quick[@]}" -o in.csv >q.out 2>q.err || { cat q.err; fail "quick run failed"; }
-  mkdir d && chmod 0777 d || fail "cannot make d"
+  "${run[@]}" "${quick[@]}" -o in.csv >q.out 2>q.err || { cat q.err; die "quick run failed"; }
+  mkdir d && chmod 0777 d || die "cannot make d"
   "$mpibex" report in.csv -o d >r.out 2>r.err
   code=$?
-  [ "$code" -eq 2 ] || { cat r.err; fail "report -o d (0777): exit $code, expected 2"; }
-  one_line r.err "^mpibex report: -o: anybody can write in 'd' \(mode 0777\)"
-  [ -z "$(ls -A d)" ] || { ls -la d; fail "files written in d"; }
+  [ "$code" -eq 2 ] || { cat r.err; die "report -o d (0777): exit $code, expected 2"; }
+  mbx_one_line r.err "^mpibex report: -o: anybody can write in 'd' \(mode 0777\)"
+  [ -z "$(ls -A d)" ] || { ls -la d; die "files written in d"; }
   if [ "$(id -u)" -eq 0 ] && chown nobody d 2>/dev/null; then
     chmod 0755 d
     "$mpibex" report in.csv -o d >r.out 2>r.err
     code=$?
-    [ "$code" -eq 2 ] || { cat r.err; fail "report -o d (nobody's): exit $code, expected 2"; }
-    one_line r.err "^mpibex report: -o: 'd' belongs to another user \(uid [0-9]+\)"
-    [ -z "$(ls -A d)" ] || { ls -la d; fail "files written in nobody's d"; }
+    [ "$code" -eq 2 ] || { cat r.err; die "report -o d (nobody's): exit $code, expected 2"; }
+    mbx_one_line r.err "^mpibex report: -o: 'd' belongs to another user \(uid [0-9]+\)"
+    [ -z "$(ls -A d)" ] || { ls -la d; die "files written in nobody's d"; }
     chown "$(id -u)" d
   fi
   chmod 0755 d
-  "$mpibex" report in.csv -o d >r.out 2>r.err || { cat r.err; fail "report -o d (0755) failed"; }
-  [ -s d/index.html ] || fail "no d/index.html"
+  "$mpibex" report in.csv -o d >r.out 2>r.err || { cat r.err; die "report -o d (0755) failed"; }
+  [ -s d/index.html ] || die "no d/index.html"
   ;;
 dev_stdout)
   printf 'x\n' >keep.csv
@@ -139,19 +135,19 @@ dev_stdout)
     [ -L "$p" ] || continue
     "${run[@]}" "${quick[@]}" -o "$p" 2>r.err | cat >r.out
     code=${PIPESTATUS[0]}
-    [ "$code" -eq 2 ] || { cat r.err; fail "run -o $p: exit $code, expected 2"; }
-    one_line r.err "^mpibex: -o: '$p' is a symbolic link to .*; mpibex never writes through one \(for standard output, give '-'\)$"
+    [ "$code" -eq 2 ] || { cat r.err; die "run -o $p: exit $code, expected 2"; }
+    mbx_one_line r.err "^mpibex: -o: '$p' is a symbolic link to .*; mpibex never writes through one \(for standard output, give '-'\)$"
     "$mpibex" merge -o "$p" keep.csv 2>m.err | cat >m.out
     code=${PIPESTATUS[0]}
-    [ "$code" -eq 2 ] || { cat m.err; fail "merge -o $p: exit $code, expected 2"; }
-    one_line m.err "for standard output, give '-'"
+    [ "$code" -eq 2 ] || { cat m.err; die "merge -o $p: exit $code, expected 2"; }
+    mbx_one_line m.err "for standard output, give '-'"
     "$mpibex" report keep.csv -o "$p" 2>p.err | cat >p.out
-    grep -q "remove it" p.err && { cat p.err; fail "report -o $p: advises removing it"; }
+    grep -q "remove it" p.err && { cat p.err; die "report -o $p: advises removing it"; }
   done
   ;;
 foreign_file)
   [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (chown)"; exit 77; }
-  mkdir sh && chmod 1777 sh && cd sh || fail "cannot make sh"
+  mkdir sh && chmod 1777 sh && cd sh || die "cannot make sh"
   for f in r.csv r.env.csv r.lock; do
     rm -f r.*
     if [ "$f" = r.lock ]; then printf '1 elsewhere\n' >"$f"; else : >"$f"; fi
@@ -159,11 +155,11 @@ foreign_file)
     cp "$f" "$f.orig"
     "${run[@]}" "${quick[@]}" -o r.csv >r.out 2>r.err
     code=$?
-    [ "$code" -eq 2 ] || { cat r.err; fail "-o r.csv with $f of nobody: exit $code, expected 2"; }
-    one_line r.err "^mpibex: -o: (the lock file )?'$f' .*belongs to another user \(uid [0-9]+\)"
-    cmp -s "$f" "$f.orig" || fail "$f of nobody was written"
+    [ "$code" -eq 2 ] || { cat r.err; die "-o r.csv with $f of nobody: exit $code, expected 2"; }
+    mbx_one_line r.err "^mpibex: -o: (the lock file )?'$f' .*belongs to another user \(uid [0-9]+\)"
+    cmp -s "$f" "$f.orig" || die "$f of nobody was written"
   done
   ;;
-*) fail "unknown case" ;;
+*) die "unknown case" ;;
 esac
 echo "PASS ($case_)"

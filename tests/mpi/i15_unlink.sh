@@ -67,7 +67,7 @@ report_force)
     # --force cleans the old report out of -o: not through a link planted
     # at -o itself, nor at its data/ (the victim's files match the names a
     # report writes).
-    python3 "$(dirname "$0")/report_fixtures.py" make "$work/in" >/dev/null || fail "fixtures"
+    python3 "$(dirname "$0")/../cmd/report_fixtures.py" make "$work/in" >/dev/null || fail "fixtures"
     mkdir -p "$work/victim" "$work/out2/data"
     for f in index.html plots.gp old-latency.png keep.dat; do echo "victim $f" >"$work/victim/$f"; done
     ln -s "$work/victim" "$work/out"

@@ -6,9 +6,9 @@
 # only, no absolute times.
 # usage: i16_window.sh MPIEXEC NPFLAG MPIBEX OUTDIR
 set -u
+. "$(dirname "$0")/../lib.sh"
 mpiexec=$1 np=$2 mpibex=$3 dir=$4
 mkdir -p "$dir"
-fail() { echo "i16_window.sh: $*" >&2; exit 1; }
 col() { # col FILE NAME: the first row's field NAME
   python3 -c 'import csv, sys
 rows = csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))
@@ -23,11 +23,11 @@ rm -f "$dir"/bounded.*
 "$mpiexec" "$np" 2 "$mpibex" run --bench pingpong.send_recv --sizes 1 --stop fixed:2000 \
   --sync window --window-limit 30 --settle 0 --monitor off -q -o "$dir/bounded.csv" \
   >"$dir/bounded.out" 2>&1 ||
-  fail "window run failed: $(tail -3 "$dir/bounded.out")"
+  die "window run failed: $(tail -3 "$dir/bounded.out")"
 grep -q '^# sync: window on one host clock (clock_model=identity' "$dir/bounded.out" ||
-  fail "no identity line in the header: $(grep '^# sync' "$dir/bounded.out")"
+  die "no identity line in the header: $(grep '^# sync' "$dir/bounded.out")"
 model=$(env_key "$dir/bounded.env.csv" clock_model)
-case $model in identity*) ;; *) fail "clock_model is '$model', expected identity" ;; esac
+case $model in identity*) ;; *) die "clock_model is '$model', expected identity" ;; esac
 batches=$(col "$dir/bounded.csv" batches)
 n=$(col "$dir/bounded.csv" n)
 invalid=$(col "$dir/bounded.csv" invalid)
@@ -35,7 +35,7 @@ echo "fixed:2000: n=$n invalid=$invalid batches=$batches" \
   "grown=$(env_key "$dir/bounded.env.csv" window_grown)" \
   "shrunk=$(env_key "$dir/bounded.env.csv" window_shrunk)" \
   "windows $(env_key "$dir/bounded.env.csv" window_smallest_s)..$(env_key "$dir/bounded.env.csv" window_largest_s) s"
-[ -n "$batches" ] || fail "no batches column"
+[ -n "$batches" ] || die "no batches column"
 # Batches double from 8 and hold at least 8 observations while windows are
 # under 50 ms: the old windows grew until batches held one observation
 # (3227 batches for 5000 on a busy machine, 2076 for 2000 even with the
@@ -48,35 +48,35 @@ echo "fixed:2000: n=$n invalid=$invalid batches=$batches" \
 largest=$(env_key "$dir/bounded.env.csv" window_largest_s)
 bound=$(((n + invalid) / 4 + 20))
 if awk -v w="$largest" 'BEGIN { exit !(w <= 0.05) }'; then
-  [ "$batches" -le "$bound" ] || fail "$batches batches for $((n + invalid)) observations (bound $bound)"
+  [ "$batches" -le "$bound" ] || die "$batches batches for $((n + invalid)) observations (bound $bound)"
 else
   echo "batch bound skipped: windows reached $largest s on this machine"
 fi
 grown=$(env_key "$dir/bounded.env.csv" window_grown)
 shrunk=$(env_key "$dir/bounded.env.csv" window_shrunk)
-[ -n "$shrunk" ] || fail "no window_shrunk in the environment file"
-[ "$grown" -eq 0 ] || [ "$shrunk" -ge 1 ] || fail "windows grew $grown times and never shrank"
+[ -n "$shrunk" ] || die "no window_shrunk in the environment file"
+[ "$grown" -eq 0 ] || [ "$shrunk" -ge 1 ] || die "windows grew $grown times and never shrank"
 
 # A point that cannot finish in its bound gives up with a note.
 rm -f "$dir"/limit.*
 "$mpiexec" "$np" 2 "$mpibex" run --bench pingpong.send_recv --sizes 1 --stop fixed:1000000 \
   --nmax 1000000 --sync window --window-limit 0.5 --settle 0 --monitor off -q -o "$dir/limit.csv" \
-  >"$dir/limit.out" 2>&1 || fail "limited run failed: $(tail -3 "$dir/limit.out")"
+  >"$dir/limit.out" 2>&1 || die "limited run failed: $(tail -3 "$dir/limit.out")"
 grep -q '^# note: pingpong.send_recv, 2 procs, 1 bytes: window sync gave up after' "$dir/limit.out" ||
-  fail "no give-up note: $(tail -3 "$dir/limit.out")"
-[ "$(env_key "$dir/limit.env.csv" window_gave_up)" = 1 ] || fail "window_gave_up is not 1"
+  die "no give-up note: $(tail -3 "$dir/limit.out")"
+[ "$(env_key "$dir/limit.env.csv" window_gave_up)" = 1 ] || die "window_gave_up is not 1"
 status=$(col "$dir/limit.csv" status)
-[ "$status" = UNSETTLED ] || fail "a point that gave up is $status, expected UNSETTLED"
+[ "$status" = UNSETTLED ] || die "a point that gave up is $status, expected UNSETTLED"
 # Clocks that must be fitted (test hook: as if the ranks were on two
 # hosts) are synchronized again inside a long point, between batches.
 rm -f "$dir"/resync.*
 MBX_TEST_CLOCK_FIT=1 "$mpiexec" "$np" 2 "$mpibex" run --bench pingpong.send_recv --sizes 1 \
   --stop fixed:1000000 --nmax 1000000 --sync window --sync-span 0.05 --resync 0.2 \
   --window-limit 1.5 --settle 0 --monitor off -q -o "$dir/resync.csv" >"$dir/resync.out" 2>&1 ||
-  fail "resync run failed: $(tail -3 "$dir/resync.out")"
+  die "resync run failed: $(tail -3 "$dir/resync.out")"
 model=$(env_key "$dir/resync.env.csv" clock_model)
-case $model in fitted*) ;; *) fail "MBX_TEST_CLOCK_FIT=1: clock_model is '$model'" ;; esac
+case $model in fitted*) ;; *) die "MBX_TEST_CLOCK_FIT=1: clock_model is '$model'" ;; esac
 resyncs=$(env_key "$dir/resync.env.csv" window_resyncs)
-[ "${resyncs:-0}" -ge 1 ] || fail "a 1.5 s point with --resync 0.2 was never synchronized again"
+[ "${resyncs:-0}" -ge 1 ] || die "a 1.5 s point with --resync 0.2 was never synchronized again"
 echo "resync: $model, $resyncs syncs inside the point"
 echo "i16_window.sh: ok"

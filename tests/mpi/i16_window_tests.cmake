@@ -5,5 +5,4 @@ add_test(NAME mpi.i16.window.n2
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/i16_window.sh ${MPIEXEC_EXECUTABLE}
                  ${MPIEXEC_NUMPROC_FLAG} $<TARGET_FILE:mpibex> ${MBX_OUT}/i16_window)
 set_tests_properties(mpi.i16.window.n2 PROPERTIES TIMEOUT 120 LABELS "mpi;fault" PROCESSORS 2)
-mbx_bad_input(sync_span_range 2 "--sync-span: expected seconds in 0.01..600 \\(got '0'\\)" --bench coll.bcast --sync-span 0)
-mbx_bad_input(window_limit_range 2 "--window-limit: expected seconds in 0.1..86400 \\(got 'x'\\)" --bench coll.bcast --window-limit x)
+# The two options' ranges: tests/cmd/test_badinput.c.

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # SIGINT to mpiexec mid-run (as Ctrl-C would send): every rank must stop
-# cleanly, mpiexec exit as its kind does after Ctrl-C (launcher_facts.sh),
+# cleanly, mpiexec exit as its kind does after Ctrl-C (tests/lib.sh),
 # the message must say what was kept, the CSV must parse and hold the
 # finished points, and no rank may be left running.
 # usage: interrupt.sh MPIEXEC NPFLAG MPIBEX CSVCHECK OUTDIR
 set -u
-. "$(dirname "$0")/launcher_facts.sh"
+. "$(dirname "$0")/../lib.sh"
 mpiexec=$1 npflag=$2 mpibex=$3 check=$4 dir=$5
 csv=$dir/interrupt.csv
 rm -f "$csv" "${csv%.csv}.journal" "${csv%.csv}.env.csv" "$dir/interrupt.err" # a run before this one left its journal

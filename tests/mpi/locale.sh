@@ -14,15 +14,11 @@
 #    too.
 # Exit 77 (skipped) when a locale is not installed (CI installs locales-all).
 set -u
+. "$(dirname "$0")/../lib.sh"
 mpibex=$1 csvcheck=$2 dir=$3
 shift 3
 [ "${1:-}" = "--" ] && shift
 launch=("$@")
-fails=0
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
 
 locales=(de_DE.UTF-8 tr_TR.UTF-8)
 for l in "${locales[@]}"; do

@@ -95,34 +95,10 @@ function(mbx_bad_input name nprocs regex)
   set_tests_properties(badinput.${name} PROPERTIES TIMEOUT 60 LABELS "mpi;badinput" PROCESSORS ${nprocs})
 endfunction()
 
+# Bad input of the command line is tested in process (tests/cmd/test_badinput.c);
+# two cases stay under mpiexec: every rank agrees and the process exits 2.
 mbx_bad_input(unknown_bench 2 "bench: unknown benchmark 'coll.nope'" --bench coll.nope)
-mbx_bad_input(malformed_sizes 2 "--sizes: .*expected MIN:MAX" --bench coll.bcast --sizes 1:abc)
-mbx_bad_input(reversed_sizes 2 "--sizes: reversed range" --bench coll.bcast --sizes 64K:1K)
-mbx_bad_input(sizes_too_large 2 "sizes: .*available per rank" --bench coll.alltoall --sizes 1:1T)
-mbx_bad_input(malformed_stop 2 "--stop: " --bench coll.bcast --stop stderr:2)
-mbx_bad_input(unknown_stop 2 "--stop: " --bench coll.bcast --stop median:0.1)
-mbx_bad_input(nmin_gt_nmax 2 "nmin: 50 is larger than nmax \\(20\\)" --bench coll.bcast --nmin 50 --nmax 20)
-mbx_bad_input(nmax_range 2 "--nmax: " --bench coll.bcast --nmax 0)
-mbx_bad_input(too_few_ranks 1 "pingpong.send_recv needs at least 2 ranks, the job has 1" --bench pingpong.send_recv)
-mbx_bad_input(unreadable_plan 2 "cannot read plan" ${MBX_OUT}/no_such_plan.ini)
 mbx_bad_input(unknown_plan_key 2 "bad_key.ini:[0-9]+: .*unknown key" ${CMAKE_CURRENT_SOURCE_DIR}/mpi/bad_key.ini)
-mbx_bad_input(unknown_option 2 "unknown option '--frobnicate'" --frobnicate)
-mbx_bad_input(bad_timer 2 "--timer: expected clock, wtime or tsc" --timer rdtsc)
-mbx_bad_input(two_plans 2 "plan: only one plan file" a.ini b.ini)
-mbx_bad_input(procs_too_many 2 "procs: 3 in \\[cli\\] is more than the job's 2 ranks" --bench coll.bcast --procs 1,3)
-mbx_bad_input(procs_malformed 2 "--procs: expected all, a list" --bench coll.bcast --procs 2,x)
-mbx_bad_input(procs_decreasing 2 "--procs: process counts must increase" --bench coll.bcast --procs 2,1)
-mbx_bad_input(root_outside 2 "root: 2 is not a rank of a 2-process point; allowed 0..1" --bench coll.bcast --root 2)
-mbx_bad_input(pair_outside 2 "pair: 0,5 is not a pair of ranks 0..1" --bench pingpong.send_recv --pair 0,5)
-mbx_bad_input(pair_same 2 "--pair: expected auto or two different ranks" --bench pingpong.send_recv --pair 1,1)
-mbx_bad_input(refine_range 2 "--refine: expected off or EPS with 0 < EPS < 1" --bench coll.bcast --refine 150%)
-mbx_bad_input(budget_range 2 "--budget: expected an integer in 0..10000" --bench coll.bcast --budget 20000)
-mbx_bad_input(param_unused 2 "param: coll.bcast takes no parameter" --bench coll.bcast --param 4)
-mbx_bad_input(resume_nothing 2 "--resume: no journal .*nothing to resume" --bench coll.bcast --resume)
-add_test(NAME badinput.unwritable_output
-         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/expect_bad_input.sh "-o: cannot write" ${MBX_OUT}/nodir/x.csv --
-                 ${MBX_MPIEXEC} 2 ${MPIEXEC_PREFLAGS} $<TARGET_FILE:mpibex> run --bench coll.bcast -o ${MBX_OUT}/nodir/x.csv)
-set_tests_properties(badinput.unwritable_output PROPERTIES TIMEOUT 60 LABELS "mpi;badinput" PROCESSORS 2)
 
 
 # Under MPI with no terminal at all, `mpibex` says why the explorer cannot
@@ -133,8 +109,19 @@ set_tests_properties(mpi.notty.n2 PROPERTIES TIMEOUT 120 LABELS mpi PROCESSORS 2
   PASS_REGULAR_EXPRESSION "rank 0 has no terminal, so the explorer cannot start.*done: 31 points")
 include(mpi/validate_pp_simple.cmake)
 include(mpi/validate_mw.cmake)
-include(mpi/merge_tests.cmake)
-include(mpi/report_tests.cmake)
+# merge and report of two real runs each (the scripts are in tests/cmd).
+set(MBX_MERGE_CHECK ${CMAKE_CURRENT_SOURCE_DIR}/cmd/merge_check.sh)
+set(MBX_REPORT_CHECK ${CMAKE_CURRENT_SOURCE_DIR}/cmd/report_check.sh)
+# Two real runs (MPI), then the merge (no MPI).
+add_test(NAME merge.real.n2
+         COMMAND bash ${MBX_MERGE_CHECK} real $<TARGET_FILE:mpibex> ${MBX_OUT}/merge_real --
+                 ${MBX_MPIEXEC} 2 ${MPIEXEC_PREFLAGS})
+set_tests_properties(merge.real.n2 PROPERTIES TIMEOUT 120 LABELS "mpi;merge" PROCESSORS 2)
+# Two real runs with raw observations, then the report (no MPI).
+add_test(NAME report.real.n2
+         COMMAND bash ${MBX_REPORT_CHECK} real $<TARGET_FILE:mpibex> ${MBX_OUT}/report_real --
+                 ${MBX_MPIEXEC} 2 ${MPIEXEC_PREFLAGS})
+set_tests_properties(report.real.n2 PROPERTIES TIMEOUT 180 LABELS "mpi;report" PROCESSORS 2)
 include(mpi/repeat_tests.cmake)
 include(mpi/validate_coll.cmake)
 include(mpi/fanout_tests.cmake)

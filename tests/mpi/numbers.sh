@@ -20,7 +20,6 @@
 set -u
 mpiexec=$1 npflag=$2 mpibex=$3 csvcheck=$4 dir=$5 case=$6
 . "$(dirname "$0")/../lib.sh"
-. "$(dirname "$0")/launcher_facts.sh"
 test_case=$case
 tag="numbers-$case-$$-$RANDOM$RANDOM"
 work=$dir/numbers_$case

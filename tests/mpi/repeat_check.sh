@@ -9,12 +9,8 @@
 #       SIGINT to repeat during launch 2 of 5 (each settles 3 s): exit 130, launch 1 kept and
 #       merged, launch 2's results removed (its log kept), no process left.
 set -u
+. "$(dirname "$0")/../lib.sh"
 mode=$1 mpibex=$2 dir=$3 mpiexec=$4
-fails=0
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
 # Quoted fields (ranks "0,1") are masked so that awk can split on commas.
 col() { # FILE COLUMN: the column's values, one a line
     sed -E 's/"[^"]*"/Q/g' "$1" | awk -F, -v name="$2" '
@@ -132,5 +128,4 @@ interrupt)
     exit 2
     ;;
 esac
-echo "$fails failure(s)"
-[ "$fails" -eq 0 ]
+mbx_finish

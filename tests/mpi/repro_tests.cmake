@@ -43,23 +43,11 @@ add_test(NAME mpi.order.n2
                  ${MPIEXEC_NUMPROC_FLAG} $<TARGET_FILE:mpibex> ${MBX_OUT}/order)
 set_tests_properties(mpi.order.n2 PROPERTIES TIMEOUT 180 LABELS mpi PROCESSORS 2)
 
-mbx_bad_input(sync_word 2 "--sync: expected barrier or window \\(got 'windows'\\)" --bench coll.bcast --sync windows)
-mbx_bad_input(clock_sync_word 2 "--clock-sync: expected jk or hca \\(got 'ntp'\\)" --bench coll.bcast --clock-sync ntp)
-mbx_bad_input(window_range 2 "--window: expected auto or seconds in 1e-6..10 \\(got '0'\\)" --bench coll.bcast --window 0)
-mbx_bad_input(window_delay_range 2 "--window-delay: expected seconds in 1e-6..10" --bench coll.bcast --window-delay -1)
-mbx_bad_input(resync_range 2 "--resync: expected seconds in 0.01..3600" --bench coll.bcast --resync 0)
-mbx_bad_input(cache_word 2 "--cache: expected warm, cold or cold:SIZE \\(got 'hot'\\)" --bench coll.bcast --cache hot)
-mbx_bad_input(order_word 2 "--order: expected shuffle or plan \\(got 'random'\\)" --bench coll.bcast --order random)
-mbx_bad_input(seed_value 2 "--seed: expected a whole number 0..18446744073709551615 \\(got '-3'\\)" --bench coll.bcast --seed -3)
-mbx_bad_input(monitor_word 2 "--monitor: expected on or off \\(got 'yes'\\)" --bench coll.bcast --monitor yes)
-mbx_bad_input(shift_range 2 "--shift: expected a relative change in 0.01..10 \\(got '0'\\)" --bench coll.bcast --shift 0)
-mbx_bad_input(cache_size 2 "--cache: cold:SIZE needs a size in 4KiB..1TiB \\(got 'cold:12'\\)" --bench coll.bcast --cache cold:12)
 # The last-level cache's size from hwloc (one small point: on a VM that
 # reports the host's whole L3 a flush is slow).
 mbx_run_and_check(mpi.cache.llc.n2 2 120 ${MBX_OUT}/cache_llc.csv
   RUN run --bench coll.barrier --cache cold --stop fixed:5 --settle 0 -q -o ${MBX_OUT}/cache_llc.csv
   CHECK "--rows 1 --col cache=cold")
 # A timer the CPU cannot give (test hook: the TSC reported unusable) is bad
-# input with the reason, not a failed run.
-mbx_bad_input(timer_tsc_refused 2 "--timer: tsc cannot be used here: " --bench coll.bcast --timer tsc)
-set_tests_properties(badinput.timer_tsc_refused PROPERTIES ENVIRONMENT MBX_TEST_NO_TSC=1)
+# input with the reason, not a failed run: badinput.timer_tsc_refused, in
+# process with the options' other bad values (tests/cmd/test_badinput.c).

@@ -18,12 +18,6 @@
 set -u
 mpiexec=$1 npflag=$2 mpibex=$3 csvcheck=$4 dir=$5 mode=${6:-grid}
 . "$(dirname "$0")/../lib.sh"
-. "$(dirname "$0")/launcher_facts.sh"
-die() {
-    fail "$@"
-    mbx_finish
-    exit 1
-}
 out=$dir/resume_$mode.csv
 journal=${out%.csv}.journal
 rm -f "$out" "${out%.csv}".*

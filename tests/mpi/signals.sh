@@ -27,7 +27,6 @@ set -u
 mpiexec=$1 npflag=$2 mpibex=$3 dir=$4 case=$5
 . "$(dirname "$0")/../lib.sh"
 test_case=$case
-. "$(dirname "$0")/launcher_facts.sh"
 tag="sig-$case-$$-$RANDOM$RANDOM"
 work=$dir/signals_$case
 rm -rf "$work"

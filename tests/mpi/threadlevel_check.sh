@@ -6,6 +6,7 @@
 # file (CSV without .csv, plus .env.csv) matches each extended regex given,
 # and runs csvcheck CSV CHECK ARGS.
 set -u
+. "$(dirname "$0")/../lib.sh"
 csv=$1 check=$2 args=$3
 shift 3
 env=${csv%.csv}.env.csv
@@ -27,14 +28,12 @@ trap 'rm -f "$out" "$err"' EXIT
 code=$?
 cat "$out"
 cat "$err" >&2
-[ "$code" -eq 0 ] || { echo "threadlevel_check: command failed with exit $code"; exit 1; }
-fails=0
+[ "$code" -eq 0 ] || die "threadlevel_check: command failed with exit $code"
 expect() { # WHAT FILE REGEX
   if grep -Eq -- "$3" "$2"; then
-    echo "ok: $1 has /$3/"
+    pass "$1 has /$3/"
   else
-    echo "FAIL: $1 has no line matching /$3/"
-    fails=$((fails + 1))
+    fail "$1 has no line matching /$3/"
   fi
 }
 for re in "${want_out[@]+"${want_out[@]}"}"; do expect stdout "$out" "$re"; done

@@ -20,13 +20,8 @@ foreach(_t mt_needs_multiple mt_default_threads mt_funneled)
     ENVIRONMENT_MODIFICATION "MPIR_CVAR_DEFAULT_THREAD_LEVEL=unset:")
 endforeach()
 
-# A level that does not exist: the option and the allowed values, both forms.
-mbx_bad_input(thread_level_bogus 2
-  "^mpibex: --thread-level: expected single, funneled, serialized or multiple \\(got 'bogus'\\)$"
-  --bench coll.bcast --thread-level bogus)
-mbx_bad_input(thread_level_bogus_eq 2
-  "^mpibex: --thread-level: expected single, funneled, serialized or multiple \\(got 'many'\\)$"
-  --bench coll.bcast --thread-level=many)
+# A level that does not exist, both forms: badinput.thread_level_bogus and
+# badinput.thread_level_bogus_eq (tests/cmd/test_badinput.c).
 
 # The header line and the environment: the default (single), and
 # --thread-level=serialized (one thread per rank runs under any level).

@@ -34,6 +34,7 @@
 # removed on every way out.
 set -u
 . "$(dirname "$(readlink -f "$0")")/../lib.sh"
+. "$(dirname "$(readlink -f "$0")")/lib_netns.sh"
 mbx_need_hydra
 
 if [ $# -lt 1 ]; then
@@ -41,33 +42,18 @@ if [ $# -lt 1 ]; then
     exit 2
 fi
 mpibex=$(readlink -f "$1")
-here=$(cd "$(dirname "$0")" && pwd)
-cluster="$here/cluster.sh"
 RATE=100mbit
 RATE_BPS=12500000 # bytes per second of RATE
 JOB_SECONDS=240
 
-if ! reason=$("$cluster" probe); then
-    echo "SKIP: $reason"
-    exit 77
-fi
-exec 9>>/tmp/mbx-netns.lock
-flock -w 300 9 || { echo "FAIL: another netns test held /tmp/mbx-netns.lock for 300 s"; exit 1; }
-[ -x "$mpibex" ] || { echo "FAIL: $mpibex is not executable"; exit 1; }
-command -v "$mpiexec" >/dev/null || { echo "FAIL: $mpiexec not found"; exit 1; }
-command -v python3 >/dev/null || { echo "FAIL: python3 not found"; exit 1; }
+mbx_netns_begin beff 300 "$mpibex" "$mpiexec" python3
 
-work=$(mktemp -d /tmp/mbx-netns-beff.XXXXXX)
 job=""
 cleanup() {
     [ -n "$job" ] && kill -TERM "$job" 2>/dev/null
-    "$cluster" down
-    rm -rf "$work"
+    mbx_netns_down
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
+mbx_netns_traps
 
 # summary_field FILE COLUMN
 summary_field() {

@@ -42,6 +42,7 @@
 # every way out. Only 198.18.0.1 and 198.18.0.2 are used.
 set -u
 . "$(dirname "$(readlink -f "$0")")/../lib.sh"
+. "$(dirname "$(readlink -f "$0")")/lib_netns.sh"
 mbx_need_hydra
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
@@ -49,35 +50,16 @@ if [ $# -lt 1 ] || [ $# -gt 2 ]; then
     exit 2
 fi
 mpibex=$(readlink -f "$1")
-here=$(cd "$(dirname "$0")" && pwd)
-cluster="$here/cluster.sh"
+mbx_netns_begin bridge 120 "$mpibex" tmux "$mpiexec" python3
 
-if ! reason=$("$cluster" probe); then
-    echo "SKIP: $reason"
-    exit 77
-fi
-# One cluster on the machine at a time: the namespace names are fixed, and
-# another engineer's test run may be using them.
-exec 9>>/tmp/mbx-netns.lock
-flock -w 120 9 || { echo "FAIL: another netns test held /tmp/mbx-netns.lock for 120 s"; exit 1; }
-for tool in tmux "$mpiexec" python3; do
-    command -v "$tool" >/dev/null || { echo "FAIL: $tool not found"; exit 1; }
-done
-[ -x "$mpibex" ] || { echo "FAIL: $mpibex is not executable"; exit 1; }
-
-work=$(mktemp -d /tmp/mbx-netns-bridge.XXXXXX)
 sock="$work/tmux.sock" # a private tmux server, its socket gone with $work
 sess=main
 log="$work/launcher.log"
 cleanup() {
     tmux -S "$sock" kill-server 2>/dev/null
-    "$cluster" down # also ends whatever is left in the namespaces
-    rm -rf "$work"
+    mbx_netns_down # also ends whatever is left in the namespaces
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
+mbx_netns_traps
 
 
 T() { tmux -S "$sock" "$@" 9>&-; } # the lock stays with this script

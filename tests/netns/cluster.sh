@@ -30,6 +30,8 @@
 # take all ranks for one host. exec therefore also unshares the UTS
 # namespace and sets the host name to the host's own.
 set -u
+. "$(dirname "$(readlink -f "$0")")/../lib.sh" # die
+test_case=cluster.sh
 
 PREFIX=mbxh        # host namespaces mbxh1..mbxhN
 SWITCH=mbxsw       # the namespace holding the bridge
@@ -37,10 +39,6 @@ NET=198.18.0       # inside 198.18.0.0/15 (RFC 2544 benchmarking range)
 MAXHOSTS=8
 NETNS_ETC=/etc/netns
 
-die() {
-    echo "cluster.sh: $*" >&2
-    exit 1
-}
 
 # The host namespaces that exist now, in order.
 host_namespaces() {

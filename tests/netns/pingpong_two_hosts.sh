@@ -30,6 +30,7 @@
 # reported as such a hang (confirmed with gdb when it is installed).
 set -u
 . "$(dirname "$(readlink -f "$0")")/../lib.sh"
+. "$(dirname "$(readlink -f "$0")")/lib_netns.sh"
 mbx_need_hydra
 
 if [ $# -ne 2 ]; then
@@ -38,34 +39,16 @@ if [ $# -ne 2 ]; then
 fi
 mpibex=$(readlink -f "$1")
 csvcheck=$(readlink -f "$2")
-here=$(cd "$(dirname "$0")" && pwd)
-cluster="$here/cluster.sh"
 JOB_SECONDS=60 # a run takes about 5 s
 
-if ! reason=$("$cluster" probe); then
-    echo "SKIP: $reason"
-    exit 77
-fi
-# One cluster on the machine at a time: the namespace names are fixed, and
-# another engineer's test run may be using them.
-exec 9>>/tmp/mbx-netns.lock
-flock -w 120 9 || { echo "FAIL: another netns test held /tmp/mbx-netns.lock for 120 s"; exit 1; }
-for f in "$mpibex" "$csvcheck"; do
-    [ -x "$f" ] || { echo "FAIL: $f is not executable"; exit 1; }
-done
-command -v "$mpiexec" >/dev/null || { echo "FAIL: $mpiexec not found"; exit 1; }
+mbx_netns_begin pingpong 120 "$mpibex" "$csvcheck" "$mpiexec"
 
-work=$(mktemp -d /tmp/mbx-netns-pingpong.XXXXXX)
 job=""
 cleanup() {
     [ -n "$job" ] && kill -TERM "$job" 2>/dev/null
-    "$cluster" down
-    rm -rf "$work"
+    mbx_netns_down
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
+mbx_netns_traps
 
 
 # csv_field FILE BENCH BYTES COLUMN: one value of the results CSV, found by

@@ -5,22 +5,16 @@
 #               plot, page and table checked, plots.gp runs again by itself
 #   single      one input: latency and bandwidth plots only
 #   force       a non-empty DIR is refused; --force replaces the old report
-#   bad REGEX -- ARGS   exit 2, one stderr line matching REGEX, no report
-#               directory ("@/" in ARGS is DIR's fixture directory)
 #   fakegp fail|warn|silent   a gnuplot that fails, complains or draws
 #               nothing: exit 1 with one line, no index page
 #   nognuplot   PATH without gnuplot: exit 2 with the install hint
 #   real -- MPIEXEC -n 2 [PREFLAGS]   two real runs (--raw) compared
 set -u
+. "$(dirname "$0")/../lib.sh"
 mode=$1 mpibex=$2 dir=$3
 shift 3
 here=$(cd "$(dirname "$0")" && pwd)
 fixtures_py=$here/report_fixtures.py
-fails=0
-fail() {
-    echo "FAIL: $*"
-    fails=$((fails + 1))
-}
 
 fixtures() {
     rm -rf "$dir"
@@ -137,29 +131,6 @@ force)
     [ ! -e "$dir/out/data/$pp-compare-B.dat" ] || fail "an old data file stayed"
     [ -s "$dir/out/notes.txt" ] || fail "--force removed a file that is not the report's"
     ;;
-bad)
-    regex=$1
-    shift
-    [ "$1" = "--" ] && shift
-    fixtures
-    mkdir -p "$dir/in/full" "$dir/in/nolaunch"
-    echo x >"$dir/in/full/x.txt"
-    cp "$dir/in/a.csv" "$dir/in/nolaunch/merged.csv"
-    printf 'benchmark,procs,bytes,median_us,status\npingpong.send_recv,2,abc,1.0,SETTLED\n' \
-        >"$dir/in/badnum.csv"
-    printf 'benchmark,procs,bytes,median_us,status\npingpong.send_recv,2,8\n' >"$dir/in/short.csv"
-    printf 'benchmark,procs,bytes,median_us,status\n"pingpong,2\n' >"$dir/in/quote.csv"
-    args=()
-    for a in "$@"; do args+=("${a//@\//$dir/in/}"); done
-    "$mpibex" report "${args[@]}" >/dev/null 2>"$dir/err.txt"
-    code=$?
-    echo "exit $code; stderr: $(cat "$dir/err.txt")"
-    [ "$code" -eq 2 ] || fail "expected exit code 2"
-    [ "$(grep -c . "$dir/err.txt")" -eq 1 ] || fail "expected exactly one line on stderr"
-    grep -Eq -- "$regex" "$dir/err.txt" || fail "stderr does not match: $regex"
-    [ ! -e "$dir/in/out" ] || fail "bad input created the report directory"
-    [ "$(ls "$dir/in/full")" = x.txt ] || fail "bad input wrote into a non-empty directory"
-    ;;
 fakegp)
     kind=$1
     fixtures
@@ -206,9 +177,8 @@ real)
         fail "the runs were not tested against each other on pass medians"
     ;;
 *)
-    echo "usage: report_check.sh synthetic|single|force|bad|fakegp|nognuplot|real MPIBEX DIR ..." >&2
+    echo "usage: report_check.sh synthetic|single|force|fakegp|nognuplot|real MPIBEX DIR ..." >&2
     exit 2
     ;;
 esac
-echo "$fails failure(s)"
-[ "$fails" -eq 0 ]
+mbx_finish

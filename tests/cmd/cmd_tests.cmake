@@ -1,0 +1,43 @@
+# Commands without MPI: the subcommands' bad input in process, and the
+# checks of files that start no MPI job.
+
+# test_badinput.c: one table of bad-input cases (run, repeat, merge,
+# compare, report). Each case is a test of its name, `test_badinput NAME`;
+# the names are read from the table's lines ({"name", KIND, ...).
+mbx_cmocka_program(cmd test_badinput mbx_cmd)
+target_compile_definitions(test_badinput PRIVATE MBX_TMP_DIR="${CMAKE_CURRENT_BINARY_DIR}"
+  MBX_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
+  MBX_REPORT_FIXTURES="${CMAKE_CURRENT_SOURCE_DIR}/cmd/report_fixtures.py")
+file(STRINGS ${CMAKE_CURRENT_SOURCE_DIR}/cmd/test_badinput.c _bad_lines
+     REGEX "^ *\\{\"[a-z_.]+\", (RUN_PARSE|RUN|REPEAT|MERGE|COMPARE|REPORT),")
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cmd/test_badinput.c)
+foreach(_line IN LISTS _bad_lines)
+  string(REGEX REPLACE "^ *\\{\"([a-z_.]+)\".*" "\\1" _name "${_line}")
+  # merge.bad.x, report.bad.x, ...: also the command's label, as before
+  string(REGEX MATCH "^(merge|report|repeat|compare)\\." _cmd "${_name}")
+  string(REPLACE "." "" _cmd "${_cmd}")
+  add_test(NAME ${_name} COMMAND test_badinput ${_name})
+  set_tests_properties(${_name} PROPERTIES TIMEOUT 30 LABELS "cmd;badinput;${_cmd}")
+endforeach()
+
+# The launcher's own bad input (no MPI; stdin is /dev/null, so it can never
+# start an explorer on the terminal ctest runs in).
+function(mbx_launcher_bad name regex)
+  add_test(NAME badinput.launcher_${name}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/expect_bad_input.sh "${regex}"
+                   ${MBX_OUT}/bad_launcher_${name}.csv -- bash -c "exec \"$@\" </dev/null" launcher
+                   $<TARGET_FILE:mpibex> ${ARGN})
+  set_tests_properties(badinput.launcher_${name} PROPERTIES TIMEOUT 30 LABELS "badinput;launcher")
+endfunction()
+mbx_launcher_bad(n_range "^mpibex: -n: 0 is out of range; allowed 1\\.\\.4096$" -n 0)
+mbx_launcher_bad(n_word "^mpibex: -n: 'x' is not a whole number; allowed 1\\.\\.4096$" -n x)
+mbx_launcher_bad(bridge_mode "^mpibex: --bridge: unknown mode 'pigeon'; allowed auto, tty, socket$"
+  --bridge pigeon)
+mbx_launcher_bad(bridge_addr_missing "^mpibex: --bridge-addr: missing value" --bridge-addr)
+mbx_launcher_bad(log_missing "^mpibex: --log: missing value; allowed a file path$" --log)
+mbx_launcher_bad(no_terminal "^mpibex: the explorer needs a terminal; for batch runs use: mpiexec -n 2 mpibex run PLAN\\.ini$"
+  -n 2)
+
+include(cmd/merge_tests.cmake)
+include(cmd/report_tests.cmake)
+include(cmd/i16_csvdocs_tests.cmake)

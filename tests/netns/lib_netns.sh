@@ -1,0 +1,44 @@
+# The set-up every netns test shares (sourced after tests/lib.sh): hosts
+# are made by cluster.sh (namespaces mbxh1.., addresses 198.18.0.I).
+#
+# mbx_netns_begin NAME LOCK_SECONDS TOOL...: exits 77 ("SKIP: reason")
+# where namespaces cannot be made; waits up to LOCK_SECONDS for the
+# machine's netns lock (fd 9: the namespace names are fixed, and another
+# engineer's test run may be using them); fails when a TOOL (a command or
+# an executable's path) is missing;
+# sets $here (tests/netns), $cluster and $work (a fresh
+# /tmp/mbx-netns-NAME.XXXXXX).
+mbx_netns_begin() {
+    local name=$1 wait=$2 tool reason
+    shift 2
+    here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+    cluster="$here/cluster.sh"
+    if ! reason=$("$cluster" probe); then
+        echo "SKIP: $reason"
+        exit 77
+    fi
+    exec 9>>/tmp/mbx-netns.lock
+    flock -w "$wait" 9 || {
+        echo "FAIL: another netns test held /tmp/mbx-netns.lock for $wait s"
+        exit 1
+    }
+    for tool in "$@"; do
+        command -v "$tool" >/dev/null || { echo "FAIL: $tool not found"; exit 1; }
+    done
+    work=$(mktemp -d "/tmp/mbx-netns-$name.XXXXXX")
+}
+
+# mbx_netns_traps: on every way out the script's cleanup() runs (which
+# ends with mbx_netns_down); a signal exits with 128 + its number.
+mbx_netns_traps() {
+    trap cleanup EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    trap 'exit 129' HUP
+}
+
+# mbx_netns_down: the hosts and whatever runs in them gone, $work removed.
+mbx_netns_down() {
+    "$cluster" down
+    rm -rf "$work"
+}
