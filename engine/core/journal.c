@@ -335,12 +335,104 @@ static int read_journal(const char *path, uint64_t hash, mbx_resume *out, char *
     return 0;
 }
 
-static int resume_load(const char *csv, const char *journal, uint64_t hash, mbx_resume *out,
-                       char *msg, size_t len)
+/* The columns of results file csv (table t) a resume reads, in col; 0, or
+ * 2 with msg set when one is missing or the header is not this version's. */
+static int resume_columns(const char *csv, const mbx_csv_table *t, int col[8], mbx_resume *out,
+                          char *msg, size_t len)
 {
-    int rc = read_journal(journal, hash, out, msg, len);
-    if (rc)
-        return rc;
+    static const char *const need[] = {"label", "benchmark", "procs",     "bytes",
+                                       "param", "root",      "median_us", "refined"};
+    for (int i = 0; i < 8; i++) {
+        col[i] = mbx_csv_table_col(t, need[i]);
+        if (col[i] < 0) {
+            snprintf(msg, len,
+                     "--resume: '%s' has no column '%s'; it is not a results file of "
+                     "this version",
+                     csv, need[i]);
+            return 2;
+        }
+    }
+    /* Rows appended later must match the header: files of an earlier
+     * version have a prefix of today's columns, and get rows of as many. */
+    out->ncols = t->nrows > 0 ? t->ncols[0] : 0;
+    for (size_t c = 0; c < out->ncols; c++) {
+        if (c >= MBX_RESULT_NCOLS || strcmp(t->cell[0][c], mbx_result_columns[c]) != 0) {
+            snprintf(msg, len,
+                     "--resume: '%s' column %zu is '%s', this version writes '%s' there; rerun "
+                     "without --resume",
+                     csv, c + 1, t->cell[0][c], c < MBX_RESULT_NCOLS ? mbx_result_columns[c] : "-");
+            return 2;
+        }
+    }
+    return 0;
+}
+
+/* The arrays of rows finished points (at least one each). */
+static int resume_alloc_rows(mbx_resume *out, size_t rows)
+{
+    out->key = calloc(rows ? rows : 1, sizeof *out->key);
+    out->median_s = calloc(rows ? rows : 1, sizeof *out->median_s);
+    out->plain_s = calloc(rows ? rows : 1, sizeof *out->plain_s);
+    out->refined = calloc(rows ? rows : 1, sizeof *out->refined);
+    out->curve = calloc(rows ? rows : 1, sizeof *out->curve);
+    out->procs = calloc(rows ? rows : 1, sizeof *out->procs);
+    out->bytes = calloc(rows ? rows : 1, sizeof *out->bytes);
+    return out->key && out->median_s && out->plain_s && out->refined && out->curve && out->procs &&
+                   out->bytes
+               ? MBX_OK
+               : MBX_E_NOMEM;
+}
+
+/* Row r of table t (a finished point) into out; 0, or 2 with msg set when
+ * a field is malformed. */
+static int resume_row(const char *csv, const mbx_csv_table *t, size_t r, const int col[8],
+                      int plain_col, mbx_resume *out, char *msg, size_t len)
+{
+    if (t->ncols[r] != t->ncols[0]) {
+        snprintf(msg, len, "--resume: '%s' row %zu has %zu fields, the header %zu", csv, t->line[r],
+                 t->ncols[r], t->ncols[0]);
+        return 2;
+    }
+    char **c = t->cell[r];
+    const char *plain = plain_col >= 0 ? c[plain_col] : "";
+    unsigned long long procs, bytes, param = 0, root = 0;
+    double med, pl;
+    const char *bad = NULL, *want = NULL, *got = NULL;
+    if (mbx_csv_count(c[col[2]], INT_MAX, &procs) < 0 || procs == 0)
+        bad = "procs", want = "a whole number, 1 <= procs <= 2147483647", got = c[col[2]];
+    else if (mbx_csv_count(c[col[3]], LLONG_MAX, &bytes) < 0)
+        bad = "bytes", want = "a whole number, 0 <= bytes < 2^63", got = c[col[3]];
+    else if (*c[col[4]] && mbx_csv_count(c[col[4]], LLONG_MAX, &param) < 0)
+        bad = "param", want = "a whole number or an empty field", got = c[col[4]];
+    else if (*c[col[5]] && mbx_csv_count(c[col[5]], INT_MAX, &root) < 0)
+        bad = "root", want = "a rank number or an empty field", got = c[col[5]];
+    else if (mbx_csv_time_us(c[col[6]], 1, &med) < 0)
+        bad = "median_us", want = MBX_CSV_TIME_WANT " or an empty field", got = c[col[6]];
+    else if (mbx_csv_time_us(plain, 1, &pl) < 0)
+        bad = "plain_us", want = MBX_CSV_TIME_WANT " or an empty field", got = plain;
+    if (bad != NULL) {
+        snprintf(msg, len, "--resume: %s:%zu: %s: expected %s (got '%.40s')", csv, t->line[r], bad,
+                 want, got);
+        return 2;
+    }
+    long long pv = (long long)param;
+    int rv = *c[col[5]] ? (int)root : -1;
+    out->procs[out->n] = (int)procs;
+    out->bytes[out->n] = bytes;
+    mbx_point_key(out->key[out->n], MBX_KEY_MAX, c[col[0]], c[col[1]], out->procs[out->n],
+                  out->bytes[out->n], pv, rv);
+    mbx_curve_key(out->curve[out->n], MBX_KEY_MAX, c[col[0]], c[col[1]], pv, rv);
+    out->median_s[out->n] = med * 1e-6;
+    out->plain_s[out->n] = pl * 1e-6;
+    out->refined[out->n] = strcmp(c[col[7]], "1") == 0;
+    out->n++;
+    return 0;
+}
+
+/* The finished points of results file csv, read after its torn last row
+ * is trimmed: 0, 1 (out of memory) or 2 (a bad file), msg set. */
+static int resume_rows(const char *csv, mbx_resume *out, char *msg, size_t len)
+{
     if (mbx_csv_trim_torn(csv, &out->torn_bytes) < 0) {
         snprintf(msg, len, "--resume: cannot read '%s': %s", csv, strerror(errno));
         return 2;
@@ -350,91 +442,27 @@ static int resume_load(const char *csv, const char *journal, uint64_t hash, mbx_
         snprintf(msg, len, "--resume: '%s' is not a readable CSV file", csv);
         return 2;
     }
-    static const char *const need[] = {"label", "benchmark", "procs",     "bytes",
-                                       "param", "root",      "median_us", "refined"};
     int col[8];
-    for (int i = 0; i < 8; i++) {
-        col[i] = mbx_csv_table_col(&t, need[i]);
-        if (col[i] < 0) {
-            snprintf(msg, len,
-                     "--resume: '%s' has no column '%s'; it is not a results file of "
-                     "this version",
-                     csv, need[i]);
-            mbx_csv_table_free(&t);
-            return 2;
-        }
-    }
-    /* Rows appended later must match the header: files of an earlier
-     * version have a prefix of today's columns, and get rows of as many. */
-    out->ncols = t.nrows > 0 ? t.ncols[0] : 0;
-    for (size_t c = 0; c < out->ncols; c++) {
-        if (c >= MBX_RESULT_NCOLS || strcmp(t.cell[0][c], mbx_result_columns[c]) != 0) {
-            snprintf(msg, len,
-                     "--resume: '%s' column %zu is '%s', this version writes '%s' there; rerun "
-                     "without --resume",
-                     csv, c + 1, t.cell[0][c], c < MBX_RESULT_NCOLS ? mbx_result_columns[c] : "-");
-            mbx_csv_table_free(&t);
-            return 2;
-        }
+    int rc = resume_columns(csv, &t, col, out, msg, len);
+    if (rc == 0 && resume_alloc_rows(out, t.nrows > 0 ? t.nrows - 1 : 0) != MBX_OK) {
+        snprintf(msg, len, "out of memory");
+        rc = 1;
     }
     int plain_col = mbx_csv_table_col(&t, "plain_us");
-    size_t rows = t.nrows > 0 ? t.nrows - 1 : 0;
-    out->key = calloc(rows ? rows : 1, sizeof *out->key);
-    out->median_s = calloc(rows ? rows : 1, sizeof *out->median_s);
-    out->plain_s = calloc(rows ? rows : 1, sizeof *out->plain_s);
-    out->refined = calloc(rows ? rows : 1, sizeof *out->refined);
-    out->curve = calloc(rows ? rows : 1, sizeof *out->curve);
-    out->procs = calloc(rows ? rows : 1, sizeof *out->procs);
-    out->bytes = calloc(rows ? rows : 1, sizeof *out->bytes);
-    if (!out->key || !out->median_s || !out->plain_s || !out->refined || !out->curve ||
-        !out->procs || !out->bytes) {
-        mbx_csv_table_free(&t);
-        snprintf(msg, len, "out of memory");
-        return 1;
-    }
-    for (size_t r = 1; r < t.nrows; r++) {
-        if (t.ncols[r] != t.ncols[0]) {
-            snprintf(msg, len, "--resume: '%s' row %zu has %zu fields, the header %zu", csv,
-                     t.line[r], t.ncols[r], t.ncols[0]);
-            mbx_csv_table_free(&t);
-            return 2;
-        }
-        char **c = t.cell[r];
-        const char *plain = plain_col >= 0 ? c[plain_col] : "";
-        unsigned long long procs, bytes, param = 0, root = 0;
-        double med, pl;
-        const char *bad = NULL, *want = NULL, *got = NULL;
-        if (mbx_csv_count(c[col[2]], INT_MAX, &procs) < 0 || procs == 0)
-            bad = "procs", want = "a whole number, 1 <= procs <= 2147483647", got = c[col[2]];
-        else if (mbx_csv_count(c[col[3]], LLONG_MAX, &bytes) < 0)
-            bad = "bytes", want = "a whole number, 0 <= bytes < 2^63", got = c[col[3]];
-        else if (*c[col[4]] && mbx_csv_count(c[col[4]], LLONG_MAX, &param) < 0)
-            bad = "param", want = "a whole number or an empty field", got = c[col[4]];
-        else if (*c[col[5]] && mbx_csv_count(c[col[5]], INT_MAX, &root) < 0)
-            bad = "root", want = "a rank number or an empty field", got = c[col[5]];
-        else if (mbx_csv_time_us(c[col[6]], 1, &med) < 0)
-            bad = "median_us", want = MBX_CSV_TIME_WANT " or an empty field", got = c[col[6]];
-        else if (mbx_csv_time_us(plain, 1, &pl) < 0)
-            bad = "plain_us", want = MBX_CSV_TIME_WANT " or an empty field", got = plain;
-        if (bad != NULL) {
-            snprintf(msg, len, "--resume: %s:%zu: %s: expected %s (got '%.40s')", csv, t.line[r],
-                     bad, want, got);
-            mbx_csv_table_free(&t);
-            return 2;
-        }
-        long long pv = (long long)param;
-        int rv = *c[col[5]] ? (int)root : -1;
-        out->procs[out->n] = (int)procs;
-        out->bytes[out->n] = bytes;
-        mbx_point_key(out->key[out->n], MBX_KEY_MAX, c[col[0]], c[col[1]], out->procs[out->n],
-                      out->bytes[out->n], pv, rv);
-        mbx_curve_key(out->curve[out->n], MBX_KEY_MAX, c[col[0]], c[col[1]], pv, rv);
-        out->median_s[out->n] = med * 1e-6;
-        out->plain_s[out->n] = pl * 1e-6;
-        out->refined[out->n] = strcmp(c[col[7]], "1") == 0;
-        out->n++;
-    }
+    for (size_t r = 1; rc == 0 && r < t.nrows; r++)
+        rc = resume_row(csv, &t, r, col, plain_col, out, msg, len);
     mbx_csv_table_free(&t);
+    return rc;
+}
+
+static int resume_load(const char *csv, const char *journal, uint64_t hash, mbx_resume *out,
+                       char *msg, size_t len)
+{
+    int rc = read_journal(journal, hash, out, msg, len);
+    if (rc == 0)
+        rc = resume_rows(csv, out, msg, len);
+    if (rc)
+        return rc;
     /* A point with a row is finished: its passes are in the row. */
     size_t k = 0;
     for (size_t i = 0; i < out->nopen; i++) {
