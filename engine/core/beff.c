@@ -49,9 +49,9 @@ static int std_ring_size(int pattern, int p)
     return s < p ? s : p;
 }
 
-int mbx_beff_ring_sizes(int pattern, int procs, int *sizes, int cap)
+int mbx_beff_ring_sizes(int pattern, int procs, int *sizes, int cap, int *nrings)
 {
-    if (pattern < 1 || pattern > MBX_BEFF_NRINGS || procs < 2 || !sizes || cap < 1)
+    if (pattern < 1 || pattern > MBX_BEFF_NRINGS || procs < 2 || !sizes || cap < 1 || !nrings)
         return MBX_E_INVAL;
     int s = std_ring_size(pattern, procs);
     int n = (int)floor((double)procs / s + 0.4);
@@ -72,7 +72,8 @@ int mbx_beff_ring_sizes(int pattern, int procs, int *sizes, int cap)
         sizes[i++] = hi_first ? lo + 1 : lo;
     for (int k = 0; k < (hi_first ? nlo : nhi); k++)
         sizes[i++] = hi_first ? lo : lo + 1;
-    return n;
+    *nrings = n;
+    return MBX_OK;
 }
 
 void mbx_beff_ring_describe(const int *sizes, int n, char *buf, size_t len)
@@ -158,15 +159,17 @@ int mbx_beff_dims(int n, int ndims, int *dims)
     return MBX_OK;
 }
 
-int mbx_beff_cart_grid(int procs, int ndims, int *dims)
+int mbx_beff_cart_grid(int procs, int ndims, int *dims, int *grid)
 {
-    if (procs < 1 || ndims < 1 || ndims > 3 || !dims)
+    if (procs < 1 || ndims < 1 || ndims > 3 || !dims || !grid)
         return MBX_E_INVAL;
     for (int q = procs; q >= 1; q--) {
         if (mbx_beff_dims(q, ndims, dims) < 0)
             return MBX_E_INVAL;
-        if (dims[ndims - 1] > 1 || (q < 8 && q % 2 == 0) || q < 4)
-            return q;
+        if (dims[ndims - 1] > 1 || (q < 8 && q % 2 == 0) || q < 4) {
+            *grid = q;
+            return MBX_OK;
+        }
     }
     return MBX_E_INVAL;
 }
@@ -304,9 +307,9 @@ static int add_rings(pat_build *b)
         int rc = pat_alloc(pt, name, MBX_BEFF_RING, b->procs);
         if (rc < 0)
             return rc;
-        int n = mbx_beff_ring_sizes(k, b->procs, b->sizes, b->procs);
-        if (n < 0)
-            return n;
+        int n;
+        if ((rc = mbx_beff_ring_sizes(k, b->procs, b->sizes, b->procs, &n)) < 0)
+            return rc;
         for (int i = 0; i < b->procs; i++)
             b->order[i] = i;
         pat_rings(pt, b->order, b->sizes, n);
@@ -373,9 +376,10 @@ static int add_carts(pat_build *b)
     char name[24];
     for (int nd = 2; nd <= 3; nd++) {
         int dims[3];
-        int qc = mbx_beff_cart_grid(b->procs, nd, dims);
-        if (qc < 0)
-            return qc;
+        int qc;
+        int rc = mbx_beff_cart_grid(b->procs, nd, dims, &qc);
+        if (rc < 0)
+            return rc;
         char grid[32];
         if (nd == 2)
             snprintf(grid, sizeof grid, "%dx%d", dims[0], dims[1]);
@@ -389,7 +393,7 @@ static int add_carts(pat_build *b)
             else
                 snprintf(name, sizeof name, "cart%dd_all", nd);
             mbx_beff_pattern *pt = next_pat(b->out, b->cap);
-            int rc = pat_alloc(pt, name, MBX_BEFF_DETAIL, b->procs);
+            rc = pat_alloc(pt, name, MBX_BEFF_DETAIL, b->procs);
             if (rc < 0)
                 return rc;
             pat_cart(pt, qc, nd, dims, d < nd ? 1u << d : 7u);

@@ -11,6 +11,7 @@
 #include "mbx/ascii.h"
 #include "mbx/csvio.h"
 #include "mbx/file.h"
+#include "mbx/grow.h"
 #include "mbx/result.h"
 
 #define JOURNAL_MAGIC "# mpibex journal 1"
@@ -232,44 +233,35 @@ static int split_key(mbx_resume_open *o)
     return 1;
 }
 
-/* One pass line: its point's passes grow by one. Returns 0, or 1 when out
- * of memory. */
+/* One pass line: its point's passes grow by one. MBX_OK or MBX_E_NOMEM. */
 static int add_pass(mbx_resume *out, size_t *cap, const char *key, int refined, const mbx_pass *p)
 {
     if (p->t_end > out->pass_end)
         out->pass_end = p->t_end;
     long at = mbx_resume_find_open(out, key);
     if (at < 0) {
-        if (out->nopen == *cap) {
-            size_t nc = *cap ? 2 * *cap : 16;
-            mbx_resume_open *g = realloc(out->open, nc * sizeof *g);
-            if (!g)
-                return 1;
-            out->open = g;
-            *cap = nc;
-        }
+        if (mbx_grow((void **)&out->open, cap, out->nopen + 1, sizeof *out->open) != MBX_OK)
+            return MBX_E_NOMEM;
         mbx_resume_open *o = &out->open[out->nopen];
         memset(o, 0, sizeof *o);
         snprintf(o->key, sizeof o->key, "%s", key);
         if (!split_key(o))
-            return 0; /* not a key of ours: nothing to carry over */
+            return MBX_OK; /* not a key of ours: nothing to carry over */
         o->refined = refined;
         at = (long)out->nopen++;
     }
     mbx_resume_open *o = &out->open[at];
-    if (o->npass == o->cappass) {
-        size_t nc = o->cappass ? 2 * o->cappass : 8;
-        mbx_pass *g = realloc(o->pass, nc * sizeof *g);
-        if (!g)
-            return 1;
-        o->pass = g;
-        o->cappass = nc;
-    }
+    if (mbx_grow((void **)&o->pass, &o->cappass, o->npass + 1, sizeof *o->pass) != MBX_OK)
+        return MBX_E_NOMEM;
     o->pass[o->npass++] = *p;
     out->npass++;
-    return 0;
+    return MBX_OK;
 }
 
+/* The journal's passes into out, when it is the journal of the plan with
+ * fingerprint hash: MBX_OK, or (msg set) MBX_E_NOMEM, MBX_E_IO when it
+ * cannot be read (missing included), MBX_E_INVAL when it is not an mpibex
+ * journal or another plan's. */
 static int read_journal(const char *path, uint64_t hash, mbx_resume *out, char *msg, size_t len)
 {
     FILE *j = fopen(path, "rb");
@@ -278,11 +270,11 @@ static int read_journal(const char *path, uint64_t hash, mbx_resume *out, char *
                  "--resume: no journal '%s': that run finished (a complete run removes its "
                  "journal) or never started; nothing to resume",
                  path);
-        return 2;
+        return MBX_E_IO;
     }
     if (!j) {
         snprintf(msg, len, "--resume: cannot read the journal '%s': %s", path, strerror(errno));
-        return 2;
+        return MBX_E_IO;
     }
     char line[JOURNAL_LINE_MAX];
     int lineno = 0, seen_plan = 0;
@@ -309,7 +301,7 @@ static int read_journal(const char *path, uint64_t hash, mbx_resume *out, char *
                          "--resume: '%s' belongs to another plan, job size or option set; "
                          "rerun without --resume, or with the original plan and options",
                          path);
-                return 2;
+                return MBX_E_INVAL;
             }
             seen_plan = 1;
         } else if (sscanf(line, "seed %llu", &h) == 1) {
@@ -323,20 +315,21 @@ static int read_journal(const char *path, uint64_t hash, mbx_resume *out, char *
             if (add_pass(out, &cap, pkey, refined, &ps)) {
                 fclose(j);
                 snprintf(msg, len, "out of memory");
-                return 1;
+                return MBX_E_NOMEM;
             }
         }
     }
     fclose(j);
     if (!seen_plan) {
         snprintf(msg, len, "--resume: '%s' is not an mpibex journal", path);
-        return 2;
+        return MBX_E_INVAL;
     }
-    return 0;
+    return MBX_OK;
 }
 
-/* The columns of results file csv (table t) a resume reads, in col; 0, or
- * 2 with msg set when one is missing or the header is not this version's. */
+/* The columns of results file csv (table t) a resume reads, in col: MBX_OK,
+ * or MBX_E_INVAL with msg set when one is missing or the header is not this
+ * version's. */
 static int resume_columns(const char *csv, const mbx_csv_table *t, int col[8], mbx_resume *out,
                           char *msg, size_t len)
 {
@@ -349,7 +342,7 @@ static int resume_columns(const char *csv, const mbx_csv_table *t, int col[8], m
                      "--resume: '%s' has no column '%s'; it is not a results file of "
                      "this version",
                      csv, need[i]);
-            return 2;
+            return MBX_E_INVAL;
         }
     }
     /* Rows appended later must match the header: files of an earlier
@@ -361,10 +354,10 @@ static int resume_columns(const char *csv, const mbx_csv_table *t, int col[8], m
                      "--resume: '%s' column %zu is '%s', this version writes '%s' there; rerun "
                      "without --resume",
                      csv, c + 1, t->cell[0][c], c < MBX_RESULT_NCOLS ? mbx_result_columns[c] : "-");
-            return 2;
+            return MBX_E_INVAL;
         }
     }
-    return 0;
+    return MBX_OK;
 }
 
 /* The arrays of rows finished points (at least one each). */
@@ -383,15 +376,15 @@ static int resume_alloc_rows(mbx_resume *out, size_t rows)
                : MBX_E_NOMEM;
 }
 
-/* Row r of table t (a finished point) into out; 0, or 2 with msg set when
- * a field is malformed. */
+/* Row r of table t (a finished point) into out: MBX_OK, or MBX_E_INVAL with
+ * msg set when a field is malformed. */
 static int resume_row(const char *csv, const mbx_csv_table *t, size_t r, const int col[8],
                       int plain_col, mbx_resume *out, char *msg, size_t len)
 {
     if (t->ncols[r] != t->ncols[0]) {
         snprintf(msg, len, "--resume: '%s' row %zu has %zu fields, the header %zu", csv, t->line[r],
                  t->ncols[r], t->ncols[0]);
-        return 2;
+        return MBX_E_INVAL;
     }
     char **c = t->cell[r];
     const char *plain = plain_col >= 0 ? c[plain_col] : "";
@@ -413,7 +406,7 @@ static int resume_row(const char *csv, const mbx_csv_table *t, size_t r, const i
     if (bad != NULL) {
         snprintf(msg, len, "--resume: %s:%zu: %s: expected %s (got '%.40s')", csv, t->line[r], bad,
                  want, got);
-        return 2;
+        return MBX_E_INVAL;
     }
     long long pv = (long long)param;
     int rv = *c[col[5]] ? (int)root : -1;
@@ -426,27 +419,28 @@ static int resume_row(const char *csv, const mbx_csv_table *t, size_t r, const i
     out->plain_s[out->n] = pl * 1e-6;
     out->refined[out->n] = strcmp(c[col[7]], "1") == 0;
     out->n++;
-    return 0;
+    return MBX_OK;
 }
 
 /* The finished points of results file csv, read after its torn last row
- * is trimmed: 0, 1 (out of memory) or 2 (a bad file), msg set. */
+ * is trimmed: MBX_OK, or (msg set) MBX_E_NOMEM, MBX_E_IO when it cannot be
+ * read, MBX_E_INVAL when it is not a results file of this version. */
 static int resume_rows(const char *csv, mbx_resume *out, char *msg, size_t len)
 {
     if (mbx_csv_trim_torn(csv, &out->torn_bytes) < 0) {
         snprintf(msg, len, "--resume: cannot read '%s': %s", csv, strerror(errno));
-        return 2;
+        return MBX_E_IO;
     }
     mbx_csv_table t;
     if (mbx_csv_read_file(csv, &t) < 0) {
         snprintf(msg, len, "--resume: '%s' is not a readable CSV file", csv);
-        return 2;
+        return MBX_E_INVAL;
     }
     int col[8];
     int rc = resume_columns(csv, &t, col, out, msg, len);
     if (rc == 0 && resume_alloc_rows(out, t.nrows > 0 ? t.nrows - 1 : 0) != MBX_OK) {
         snprintf(msg, len, "out of memory");
-        rc = 1;
+        rc = MBX_E_NOMEM;
     }
     int plain_col = mbx_csv_table_col(&t, "plain_us");
     for (size_t r = 1; rc == 0 && r < t.nrows; r++)
@@ -474,7 +468,7 @@ static int resume_load(const char *csv, const char *journal, uint64_t hash, mbx_
         out->open[k++] = out->open[i];
     }
     out->nopen = k;
-    return 0;
+    return MBX_OK;
 }
 
 int mbx_resume_load(const char *csv, const char *journal, uint64_t hash, mbx_resume *out, char *msg,
