@@ -11,6 +11,7 @@
 
 #include "compare_int.h"
 #include "mbx/csvio.h"
+#include "mbx/grow.h"
 #include "mbx/result.h"
 #include "mbx/stats.h"
 #include "msg.h"
@@ -56,14 +57,8 @@ static struct ckey *find_or_add(struct side *s, const char *const *text, unsigne
     struct ckey *k = find(s, text, procs, bytes);
     if (k != NULL)
         return k;
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 64;
-        struct ckey *more = realloc(s->key, cap * sizeof *more);
-        if (more == NULL)
-            return NULL;
-        s->key = more;
-        s->cap = cap;
-    }
+    if (mbx_grow((void **)&s->key, &s->cap, s->n + 1, sizeof *s->key) != MBX_OK)
+        return NULL;
     k = &s->key[s->n];
     memset(k, 0, sizeof *k);
     for (int t = 0; t < NTEXT; t++) {
@@ -82,14 +77,8 @@ static struct ckey *find_or_add(struct side *s, const char *const *text, unsigne
 
 static int push(struct ckey *k, double x)
 {
-    if (k->nv == k->cap) {
-        size_t cap = k->cap ? 2 * k->cap : 8;
-        double *v = realloc(k->v, cap * sizeof *v);
-        if (v == NULL)
-            return MBX_E_NOMEM;
-        k->v = v;
-        k->cap = cap;
-    }
+    if (mbx_grow((void **)&k->v, &k->cap, k->nv + 1, sizeof *k->v) != MBX_OK)
+        return MBX_E_NOMEM;
     k->v[k->nv++] = x;
     return MBX_OK;
 }

@@ -11,6 +11,7 @@
 
 #include "mbx/ascii.h"
 #include "mbx/csvio.h"
+#include "mbx/grow.h"
 
 /* One row at a time: the fields of the row being read live in one buffer
  * that is reused for the next row, so reading a file of any size holds
@@ -30,22 +31,6 @@ struct rows {
     int bom_checked; /* the first bytes were looked at for a byte-order mark */
 };
 
-static void *grow(void *p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap) {
-        return p;
-    }
-    size_t n = *cap ? *cap * 2 : 16;
-    while (n < need) {
-        n *= 2;
-    }
-    void *q = realloc(p, n * elem);
-    if (q != NULL) {
-        *cap = n;
-    }
-    return q;
-}
-
 static void on_field(void *s, size_t len, void *data)
 {
     struct rows *r = data;
@@ -56,22 +41,11 @@ static void on_field(void *s, size_t len, void *data)
         r->line++; /* a lone CR ended the line before */
         r->pending_cr = 0;
     }
-    size_t cap = r->cap;
-    size_t *start = grow(r->start, &cap, r->n + 1, sizeof *start);
-    if (start != NULL) {
-        r->start = start;
-    }
-    size_t tcap = r->text_cap;
-    char *text = grow(r->text, &tcap, r->text_len + len + 1, 1);
-    if (text != NULL) {
-        r->text = text;
-        r->text_cap = tcap;
-    }
-    if (start == NULL || text == NULL) {
+    if (mbx_grow((void **)&r->start, &r->cap, r->n + 1, sizeof *r->start) != MBX_OK ||
+        mbx_grow((void **)&r->text, &r->text_cap, r->text_len + len + 1, 1) != MBX_OK) {
         r->rc = MBX_E_NOMEM;
         return;
     }
-    r->cap = cap;
     r->start[r->n++] = r->text_len;
     if (len > 0) {
         memcpy(r->text + r->text_len, s, len);
@@ -95,12 +69,11 @@ static void on_row(int term, void *data)
         }
     }
     if (r->rc == MBX_OK && r->n > 0) {
-        char **field = grow(r->field, &r->field_cap, r->n, sizeof *field);
-        if (field == NULL) {
+        if (mbx_grow((void **)&r->field, &r->field_cap, r->n, sizeof *r->field) != MBX_OK) {
             r->rc = MBX_E_NOMEM;
             return;
         }
-        r->field = field;
+        char **field = r->field;
         for (size_t i = 0; i < r->n; i++) {
             field[i] = r->text + r->start[i];
         }
@@ -227,22 +200,11 @@ int mbx_csv_read_rows(const char *path, mbx_csv_row_fn fn, void *ctx)
 static int table_row(void *ctx, char *const *field, size_t n, size_t line)
 {
     mbx_csv_table *t = ctx;
-    size_t cap = t->cap;
-    char ***cell = grow(t->cell, &cap, t->nrows + 1, sizeof *cell);
-    if (cell != NULL) {
-        t->cell = cell;
-    }
-    size_t cap2 = t->cap;
-    size_t *ncols = grow(t->ncols, &cap2, t->nrows + 1, sizeof *ncols);
-    if (ncols != NULL) {
-        t->ncols = ncols;
-    }
-    size_t cap3 = t->cap;
-    size_t *lines = grow(t->line, &cap3, t->nrows + 1, sizeof *lines);
-    if (lines != NULL) {
-        t->line = lines;
-    }
-    if (cell == NULL || ncols == NULL || lines == NULL) {
+    /* Three arrays of as many rows: each grows from the table's capacity. */
+    size_t cap = t->cap, cap2 = t->cap, cap3 = t->cap;
+    if (mbx_grow((void **)&t->cell, &cap, t->nrows + 1, sizeof *t->cell) != MBX_OK ||
+        mbx_grow((void **)&t->ncols, &cap2, t->nrows + 1, sizeof *t->ncols) != MBX_OK ||
+        mbx_grow((void **)&t->line, &cap3, t->nrows + 1, sizeof *t->line) != MBX_OK) {
         return MBX_E_NOMEM;
     }
     t->cap = cap;
