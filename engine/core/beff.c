@@ -49,9 +49,9 @@ static int std_ring_size(int pattern, int p)
     return s < p ? s : p;
 }
 
-int mbx_beff_ring_sizes(int pattern, int procs, int *sizes, int cap)
+int mbx_beff_ring_sizes(int pattern, int procs, int *sizes, int cap, int *nrings)
 {
-    if (pattern < 1 || pattern > MBX_BEFF_NRINGS || procs < 2 || !sizes || cap < 1)
+    if (pattern < 1 || pattern > MBX_BEFF_NRINGS || procs < 2 || !sizes || cap < 1 || !nrings)
         return MBX_E_INVAL;
     int s = std_ring_size(pattern, procs);
     int n = (int)floor((double)procs / s + 0.4);
@@ -72,7 +72,8 @@ int mbx_beff_ring_sizes(int pattern, int procs, int *sizes, int cap)
         sizes[i++] = hi_first ? lo + 1 : lo;
     for (int k = 0; k < (hi_first ? nlo : nhi); k++)
         sizes[i++] = hi_first ? lo : lo + 1;
-    return n;
+    *nrings = n;
+    return MBX_OK;
 }
 
 void mbx_beff_ring_describe(const int *sizes, int n, char *buf, size_t len)
@@ -158,15 +159,17 @@ int mbx_beff_dims(int n, int ndims, int *dims)
     return MBX_OK;
 }
 
-int mbx_beff_cart_grid(int procs, int ndims, int *dims)
+int mbx_beff_cart_grid(int procs, int ndims, int *dims, int *grid)
 {
-    if (procs < 1 || ndims < 1 || ndims > 3 || !dims)
+    if (procs < 1 || ndims < 1 || ndims > 3 || !dims || !grid)
         return MBX_E_INVAL;
     for (int q = procs; q >= 1; q--) {
         if (mbx_beff_dims(q, ndims, dims) < 0)
             return MBX_E_INVAL;
-        if (dims[ndims - 1] > 1 || (q < 8 && q % 2 == 0) || q < 4)
-            return q;
+        if (dims[ndims - 1] > 1 || (q < 8 && q % 2 == 0) || q < 4) {
+            *grid = q;
+            return MBX_OK;
+        }
     }
     return MBX_E_INVAL;
 }
@@ -286,104 +289,150 @@ static mbx_beff_pattern *next_pat(mbx_beff_patterns *ps, size_t cap)
     return ps->n < cap ? &ps->p[ps->n++] : NULL;
 }
 
-int mbx_beff_patterns_build(int procs, int nrandom, unsigned seed, mbx_beff_patterns *out)
+/* The patterns being built, and scratch for the ring orders and sizes. */
+typedef struct pat_build {
+    mbx_beff_patterns *out;
+    size_t cap;
+    int procs;
+    int *order, *sizes; /* procs each */
+} pat_build;
+
+/* ring1 .. ringN: rings of neighbours, sizes by mbx_beff_ring_sizes. */
+static int add_rings(pat_build *b)
 {
-    if (procs < 2 || nrandom < 1 || nrandom > MBX_BEFF_NRANDOM_MAX || !out)
-        return MBX_E_INVAL;
-    memset(out, 0, sizeof *out);
-    size_t cap = (size_t)MBX_BEFF_NRINGS + (size_t)nrandom + 3 + 4 + 5 + 1;
-    out->p = calloc(cap, sizeof *out->p);
-    int *order = malloc((size_t)procs * sizeof *order);
-    int *sizes = malloc((size_t)procs * sizeof *sizes);
-    int rc = out->p && order && sizes ? MBX_OK : MBX_E_NOMEM;
     char name[24];
-    mbx_beff_pattern *pt;
-    for (int k = 1; rc >= 0 && k <= MBX_BEFF_NRINGS; k++) {
+    for (int k = 1; k <= MBX_BEFF_NRINGS; k++) {
         snprintf(name, sizeof name, "ring%d", k);
-        pt = next_pat(out, cap);
-        if ((rc = pat_alloc(pt, name, MBX_BEFF_RING, procs)) < 0)
-            break;
-        int n = mbx_beff_ring_sizes(k, procs, sizes, procs);
-        if (n < 0) {
-            rc = n;
-            break;
-        }
-        for (int i = 0; i < procs; i++)
-            order[i] = i;
-        pat_rings(pt, order, sizes, n);
+        mbx_beff_pattern *pt = next_pat(b->out, b->cap);
+        int rc = pat_alloc(pt, name, MBX_BEFF_RING, b->procs);
+        if (rc < 0)
+            return rc;
+        int n;
+        if ((rc = mbx_beff_ring_sizes(k, b->procs, b->sizes, b->procs, &n)) < 0)
+            return rc;
+        for (int i = 0; i < b->procs; i++)
+            b->order[i] = i;
+        pat_rings(pt, b->order, b->sizes, n);
         char d[48];
-        mbx_beff_ring_describe(sizes, n, d, sizeof d);
+        mbx_beff_ring_describe(b->sizes, n, d, sizeof d);
         snprintf(pt->desc, sizeof pt->desc, "rings %s", d);
-        out->nring++;
+        b->out->nring++;
     }
-    for (int k = 1; rc >= 0 && k <= nrandom; k++) {
+    return MBX_OK;
+}
+
+/* random1 .. randomN: one ring each, in a random order of the seed. */
+static int add_randoms(pat_build *b, int nrandom, unsigned seed)
+{
+    char name[24];
+    for (int k = 1; k <= nrandom; k++) {
         snprintf(name, sizeof name, "random%d", k);
-        pt = next_pat(out, cap);
-        if ((rc = pat_alloc(pt, name, MBX_BEFF_RANDOM, procs)) < 0 ||
-            (rc = mbx_beff_random_order(seed, k, procs, order)) < 0)
-            break;
-        sizes[0] = procs;
-        pat_rings(pt, order, sizes, 1);
+        mbx_beff_pattern *pt = next_pat(b->out, b->cap);
+        int rc;
+        if ((rc = pat_alloc(pt, name, MBX_BEFF_RANDOM, b->procs)) < 0 ||
+            (rc = mbx_beff_random_order(seed, k, b->procs, b->order)) < 0)
+            return rc;
+        b->sizes[0] = b->procs;
+        pat_rings(pt, b->order, b->sizes, 1);
         snprintf(pt->desc, sizeof pt->desc, "one ring, random order (seed %u)", seed);
-        out->nrandom++;
+        b->out->nrandom++;
     }
-    if (rc >= 0 &&
-        (rc = pat_alloc(pt = next_pat(out, cap), "worst_cycle", MBX_BEFF_DETAIL, procs)) >= 0 &&
-        (rc = mbx_beff_worst_order(procs, order)) >= 0) {
-        sizes[0] = procs;
-        pat_rings(pt, order, sizes, 1);
-        snprintf(pt->desc, sizeof pt->desc, "one ring 0,P-1,1,P-2,...");
-    }
+    return MBX_OK;
+}
+
+/* The detail patterns worst_cycle, bisect_best and bisect_worst. */
+static int add_cycle_bisect(pat_build *b)
+{
+    int rc, procs = b->procs;
+    mbx_beff_pattern *pt;
+    if ((rc = pat_alloc(pt = next_pat(b->out, b->cap), "worst_cycle", MBX_BEFF_DETAIL, procs)) <
+            0 ||
+        (rc = mbx_beff_worst_order(procs, b->order)) < 0)
+        return rc;
+    b->sizes[0] = procs;
+    pat_rings(pt, b->order, b->sizes, 1);
+    snprintf(pt->desc, sizeof pt->desc, "one ring 0,P-1,1,P-2,...");
     int q = procs / 2 * 2;
-    if (rc >= 0 &&
-        (rc = pat_alloc(pt = next_pat(out, cap), "bisect_best", MBX_BEFF_DETAIL, procs)) >= 0) {
-        for (int i = 0; i < q; i += 2)
-            pat_pair(pt, i, i + 1);
-        pat_count(pt);
-        snprintf(pt->desc, sizeof pt->desc, "ping-pong pairs (2i,2i+1) of %d", q);
-    }
-    if (rc >= 0 &&
-        (rc = pat_alloc(pt = next_pat(out, cap), "bisect_worst", MBX_BEFF_DETAIL, procs)) >= 0) {
-        for (int i = 0; i < q / 2; i++)
-            pat_pair(pt, i, q - 1 - i);
-        pat_count(pt);
-        snprintf(pt->desc, sizeof pt->desc, "ping-pong pairs (i,%d-i)", q - 1);
-    }
+    if ((rc = pat_alloc(pt = next_pat(b->out, b->cap), "bisect_best", MBX_BEFF_DETAIL, procs)) < 0)
+        return rc;
+    for (int i = 0; i < q; i += 2)
+        pat_pair(pt, i, i + 1);
+    pat_count(pt);
+    snprintf(pt->desc, sizeof pt->desc, "ping-pong pairs (2i,2i+1) of %d", q);
+    if ((rc = pat_alloc(pt = next_pat(b->out, b->cap), "bisect_worst", MBX_BEFF_DETAIL, procs)) < 0)
+        return rc;
+    for (int i = 0; i < q / 2; i++)
+        pat_pair(pt, i, q - 1 - i);
+    pat_count(pt);
+    snprintf(pt->desc, sizeof pt->desc, "ping-pong pairs (i,%d-i)", q - 1);
+    return MBX_OK;
+}
+
+/* The cyclic 2-d and 3-d grids: one pattern per direction of at least two
+ * processes, and one of all directions. */
+static int add_carts(pat_build *b)
+{
     static const char dirname[] = "xyz";
-    for (int nd = 2; rc >= 0 && nd <= 3; nd++) {
+    char name[24];
+    for (int nd = 2; nd <= 3; nd++) {
         int dims[3];
-        int qc = mbx_beff_cart_grid(procs, nd, dims);
-        if (qc < 0) {
-            rc = qc;
-            break;
-        }
+        int qc;
+        int rc = mbx_beff_cart_grid(b->procs, nd, dims, &qc);
+        if (rc < 0)
+            return rc;
         char grid[32];
         if (nd == 2)
             snprintf(grid, sizeof grid, "%dx%d", dims[0], dims[1]);
         else
             snprintf(grid, sizeof grid, "%dx%dx%d", dims[0], dims[1], dims[2]);
-        for (int d = 0; rc >= 0 && d <= nd; d++) {
+        for (int d = 0; d <= nd; d++) {
             if (d < nd && dims[d] < 2)
                 continue;
             if (d < nd)
                 snprintf(name, sizeof name, "cart%dd_%c", nd, dirname[d]);
             else
                 snprintf(name, sizeof name, "cart%dd_all", nd);
-            if ((rc = pat_alloc(pt = next_pat(out, cap), name, MBX_BEFF_DETAIL, procs)) < 0)
-                break;
+            mbx_beff_pattern *pt = next_pat(b->out, b->cap);
+            rc = pat_alloc(pt, name, MBX_BEFF_DETAIL, b->procs);
+            if (rc < 0)
+                return rc;
             pat_cart(pt, qc, nd, dims, d < nd ? 1u << d : 7u);
             snprintf(pt->desc, sizeof pt->desc, "cyclic %s grid of %d", grid, qc);
         }
     }
+    return MBX_OK;
+}
+
+int mbx_beff_patterns_build(int procs, int nrandom, unsigned seed, mbx_beff_patterns *out)
+{
+    if (procs < 2 || nrandom < 1 || nrandom > MBX_BEFF_NRANDOM_MAX || !out)
+        return MBX_E_INVAL;
+    memset(out, 0, sizeof *out);
+    pat_build b = {.out = out,
+                   .cap = (size_t)MBX_BEFF_NRINGS + (size_t)nrandom + 3 + 4 + 5 + 1,
+                   .procs = procs};
+    out->p = calloc(b.cap, sizeof *out->p);
+    b.order = malloc((size_t)procs * sizeof *b.order);
+    b.sizes = malloc((size_t)procs * sizeof *b.sizes);
+    int rc = out->p && b.order && b.sizes ? MBX_OK : MBX_E_NOMEM;
+    if (rc >= 0)
+        rc = add_rings(&b);
+    if (rc >= 0)
+        rc = add_randoms(&b, nrandom, seed);
+    if (rc >= 0)
+        rc = add_cycle_bisect(&b);
+    if (rc >= 0)
+        rc = add_carts(&b);
+    mbx_beff_pattern *pt;
     if (rc >= 0 &&
-        (rc = pat_alloc(pt = next_pat(out, cap), "pingpong", MBX_BEFF_DETAIL, procs)) >= 0) {
+        (rc = pat_alloc(pt = next_pat(out, b.cap), "pingpong", MBX_BEFF_DETAIL, procs)) >= 0) {
         pat_pair(pt, 0, 1);
         pat_count(pt);
         pt->pingpong = 1;
         snprintf(pt->desc, sizeof pt->desc, "ping-pong of ranks 0 and 1");
     }
-    free(order);
-    free(sizes);
+    free(b.order);
+    free(b.sizes);
     if (rc < 0)
         mbx_beff_patterns_free(out);
     return rc;

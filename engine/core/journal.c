@@ -11,6 +11,7 @@
 #include "mbx/ascii.h"
 #include "mbx/csvio.h"
 #include "mbx/file.h"
+#include "mbx/grow.h"
 #include "mbx/result.h"
 
 #define JOURNAL_MAGIC "# mpibex journal 1"
@@ -232,44 +233,35 @@ static int split_key(mbx_resume_open *o)
     return 1;
 }
 
-/* One pass line: its point's passes grow by one. Returns 0, or 1 when out
- * of memory. */
+/* One pass line: its point's passes grow by one. MBX_OK or MBX_E_NOMEM. */
 static int add_pass(mbx_resume *out, size_t *cap, const char *key, int refined, const mbx_pass *p)
 {
     if (p->t_end > out->pass_end)
         out->pass_end = p->t_end;
     long at = mbx_resume_find_open(out, key);
     if (at < 0) {
-        if (out->nopen == *cap) {
-            size_t nc = *cap ? 2 * *cap : 16;
-            mbx_resume_open *g = realloc(out->open, nc * sizeof *g);
-            if (!g)
-                return 1;
-            out->open = g;
-            *cap = nc;
-        }
+        if (mbx_grow((void **)&out->open, cap, out->nopen + 1, sizeof *out->open) != MBX_OK)
+            return MBX_E_NOMEM;
         mbx_resume_open *o = &out->open[out->nopen];
         memset(o, 0, sizeof *o);
         snprintf(o->key, sizeof o->key, "%s", key);
         if (!split_key(o))
-            return 0; /* not a key of ours: nothing to carry over */
+            return MBX_OK; /* not a key of ours: nothing to carry over */
         o->refined = refined;
         at = (long)out->nopen++;
     }
     mbx_resume_open *o = &out->open[at];
-    if (o->npass == o->cappass) {
-        size_t nc = o->cappass ? 2 * o->cappass : 8;
-        mbx_pass *g = realloc(o->pass, nc * sizeof *g);
-        if (!g)
-            return 1;
-        o->pass = g;
-        o->cappass = nc;
-    }
+    if (mbx_grow((void **)&o->pass, &o->cappass, o->npass + 1, sizeof *o->pass) != MBX_OK)
+        return MBX_E_NOMEM;
     o->pass[o->npass++] = *p;
     out->npass++;
-    return 0;
+    return MBX_OK;
 }
 
+/* The journal's passes into out, when it is the journal of the plan with
+ * fingerprint hash: MBX_OK, or (msg set) MBX_E_NOMEM, MBX_E_IO when it
+ * cannot be read (missing included), MBX_E_INVAL when it is not an mpibex
+ * journal or another plan's. */
 static int read_journal(const char *path, uint64_t hash, mbx_resume *out, char *msg, size_t len)
 {
     FILE *j = fopen(path, "rb");
@@ -278,11 +270,11 @@ static int read_journal(const char *path, uint64_t hash, mbx_resume *out, char *
                  "--resume: no journal '%s': that run finished (a complete run removes its "
                  "journal) or never started; nothing to resume",
                  path);
-        return 2;
+        return MBX_E_IO;
     }
     if (!j) {
         snprintf(msg, len, "--resume: cannot read the journal '%s': %s", path, strerror(errno));
-        return 2;
+        return MBX_E_IO;
     }
     char line[JOURNAL_LINE_MAX];
     int lineno = 0, seen_plan = 0;
@@ -309,7 +301,7 @@ static int read_journal(const char *path, uint64_t hash, mbx_resume *out, char *
                          "--resume: '%s' belongs to another plan, job size or option set; "
                          "rerun without --resume, or with the original plan and options",
                          path);
-                return 2;
+                return MBX_E_INVAL;
             }
             seen_plan = 1;
         } else if (sscanf(line, "seed %llu", &h) == 1) {
@@ -323,62 +315,54 @@ static int read_journal(const char *path, uint64_t hash, mbx_resume *out, char *
             if (add_pass(out, &cap, pkey, refined, &ps)) {
                 fclose(j);
                 snprintf(msg, len, "out of memory");
-                return 1;
+                return MBX_E_NOMEM;
             }
         }
     }
     fclose(j);
     if (!seen_plan) {
         snprintf(msg, len, "--resume: '%s' is not an mpibex journal", path);
-        return 2;
+        return MBX_E_INVAL;
     }
-    return 0;
+    return MBX_OK;
 }
 
-static int resume_load(const char *csv, const char *journal, uint64_t hash, mbx_resume *out,
-                       char *msg, size_t len)
+/* The columns of results file csv (table t) a resume reads, in col: MBX_OK,
+ * or MBX_E_INVAL with msg set when one is missing or the header is not this
+ * version's. */
+static int resume_columns(const char *csv, const mbx_csv_table *t, int col[8], mbx_resume *out,
+                          char *msg, size_t len)
 {
-    int rc = read_journal(journal, hash, out, msg, len);
-    if (rc)
-        return rc;
-    if (mbx_csv_trim_torn(csv, &out->torn_bytes) < 0) {
-        snprintf(msg, len, "--resume: cannot read '%s': %s", csv, strerror(errno));
-        return 2;
-    }
-    mbx_csv_table t;
-    if (mbx_csv_read_file(csv, &t) < 0) {
-        snprintf(msg, len, "--resume: '%s' is not a readable CSV file", csv);
-        return 2;
-    }
     static const char *const need[] = {"label", "benchmark", "procs",     "bytes",
                                        "param", "root",      "median_us", "refined"};
-    int col[8];
     for (int i = 0; i < 8; i++) {
-        col[i] = mbx_csv_table_col(&t, need[i]);
+        col[i] = mbx_csv_table_col(t, need[i]);
         if (col[i] < 0) {
             snprintf(msg, len,
                      "--resume: '%s' has no column '%s'; it is not a results file of "
                      "this version",
                      csv, need[i]);
-            mbx_csv_table_free(&t);
-            return 2;
+            return MBX_E_INVAL;
         }
     }
     /* Rows appended later must match the header: files of an earlier
      * version have a prefix of today's columns, and get rows of as many. */
-    out->ncols = t.nrows > 0 ? t.ncols[0] : 0;
+    out->ncols = t->nrows > 0 ? t->ncols[0] : 0;
     for (size_t c = 0; c < out->ncols; c++) {
-        if (c >= MBX_RESULT_NCOLS || strcmp(t.cell[0][c], mbx_result_columns[c]) != 0) {
+        if (c >= MBX_RESULT_NCOLS || strcmp(t->cell[0][c], mbx_result_columns[c]) != 0) {
             snprintf(msg, len,
                      "--resume: '%s' column %zu is '%s', this version writes '%s' there; rerun "
                      "without --resume",
-                     csv, c + 1, t.cell[0][c], c < MBX_RESULT_NCOLS ? mbx_result_columns[c] : "-");
-            mbx_csv_table_free(&t);
-            return 2;
+                     csv, c + 1, t->cell[0][c], c < MBX_RESULT_NCOLS ? mbx_result_columns[c] : "-");
+            return MBX_E_INVAL;
         }
     }
-    int plain_col = mbx_csv_table_col(&t, "plain_us");
-    size_t rows = t.nrows > 0 ? t.nrows - 1 : 0;
+    return MBX_OK;
+}
+
+/* The arrays of rows finished points (at least one each). */
+static int resume_alloc_rows(mbx_resume *out, size_t rows)
+{
     out->key = calloc(rows ? rows : 1, sizeof *out->key);
     out->median_s = calloc(rows ? rows : 1, sizeof *out->median_s);
     out->plain_s = calloc(rows ? rows : 1, sizeof *out->plain_s);
@@ -386,55 +370,93 @@ static int resume_load(const char *csv, const char *journal, uint64_t hash, mbx_
     out->curve = calloc(rows ? rows : 1, sizeof *out->curve);
     out->procs = calloc(rows ? rows : 1, sizeof *out->procs);
     out->bytes = calloc(rows ? rows : 1, sizeof *out->bytes);
-    if (!out->key || !out->median_s || !out->plain_s || !out->refined || !out->curve ||
-        !out->procs || !out->bytes) {
-        mbx_csv_table_free(&t);
+    return out->key && out->median_s && out->plain_s && out->refined && out->curve && out->procs &&
+                   out->bytes
+               ? MBX_OK
+               : MBX_E_NOMEM;
+}
+
+/* Row r of table t (a finished point) into out: MBX_OK, or MBX_E_INVAL with
+ * msg set when a field is malformed. */
+static int resume_row(const char *csv, const mbx_csv_table *t, size_t r, const int col[8],
+                      int plain_col, mbx_resume *out, char *msg, size_t len)
+{
+    if (t->ncols[r] != t->ncols[0]) {
+        snprintf(msg, len, "--resume: '%s' row %zu has %zu fields, the header %zu", csv, t->line[r],
+                 t->ncols[r], t->ncols[0]);
+        return MBX_E_INVAL;
+    }
+    char **c = t->cell[r];
+    const char *plain = plain_col >= 0 ? c[plain_col] : "";
+    unsigned long long procs, bytes, param = 0, root = 0;
+    double med, pl;
+    const char *bad = NULL, *want = NULL, *got = NULL;
+    if (mbx_csv_count(c[col[2]], INT_MAX, &procs) < 0 || procs == 0)
+        bad = "procs", want = "a whole number, 1 <= procs <= 2147483647", got = c[col[2]];
+    else if (mbx_csv_count(c[col[3]], LLONG_MAX, &bytes) < 0)
+        bad = "bytes", want = "a whole number, 0 <= bytes < 2^63", got = c[col[3]];
+    else if (*c[col[4]] && mbx_csv_count(c[col[4]], LLONG_MAX, &param) < 0)
+        bad = "param", want = "a whole number or an empty field", got = c[col[4]];
+    else if (*c[col[5]] && mbx_csv_count(c[col[5]], INT_MAX, &root) < 0)
+        bad = "root", want = "a rank number or an empty field", got = c[col[5]];
+    else if (mbx_csv_time_us(c[col[6]], 1, &med) < 0)
+        bad = "median_us", want = MBX_CSV_TIME_WANT " or an empty field", got = c[col[6]];
+    else if (mbx_csv_time_us(plain, 1, &pl) < 0)
+        bad = "plain_us", want = MBX_CSV_TIME_WANT " or an empty field", got = plain;
+    if (bad != NULL) {
+        snprintf(msg, len, "--resume: %s:%zu: %s: expected %s (got '%.40s')", csv, t->line[r], bad,
+                 want, got);
+        return MBX_E_INVAL;
+    }
+    long long pv = (long long)param;
+    int rv = *c[col[5]] ? (int)root : -1;
+    out->procs[out->n] = (int)procs;
+    out->bytes[out->n] = bytes;
+    mbx_point_key(out->key[out->n], MBX_KEY_MAX, c[col[0]], c[col[1]], out->procs[out->n],
+                  out->bytes[out->n], pv, rv);
+    mbx_curve_key(out->curve[out->n], MBX_KEY_MAX, c[col[0]], c[col[1]], pv, rv);
+    out->median_s[out->n] = med * 1e-6;
+    out->plain_s[out->n] = pl * 1e-6;
+    out->refined[out->n] = strcmp(c[col[7]], "1") == 0;
+    out->n++;
+    return MBX_OK;
+}
+
+/* The finished points of results file csv, read after its torn last row
+ * is trimmed: MBX_OK, or (msg set) MBX_E_NOMEM, MBX_E_IO when it cannot be
+ * read, MBX_E_INVAL when it is not a results file of this version. */
+static int resume_rows(const char *csv, mbx_resume *out, char *msg, size_t len)
+{
+    if (mbx_csv_trim_torn(csv, &out->torn_bytes) < 0) {
+        snprintf(msg, len, "--resume: cannot read '%s': %s", csv, strerror(errno));
+        return MBX_E_IO;
+    }
+    mbx_csv_table t;
+    if (mbx_csv_read_file(csv, &t) < 0) {
+        snprintf(msg, len, "--resume: '%s' is not a readable CSV file", csv);
+        return MBX_E_INVAL;
+    }
+    int col[8];
+    int rc = resume_columns(csv, &t, col, out, msg, len);
+    if (rc == 0 && resume_alloc_rows(out, t.nrows > 0 ? t.nrows - 1 : 0) != MBX_OK) {
         snprintf(msg, len, "out of memory");
-        return 1;
+        rc = MBX_E_NOMEM;
     }
-    for (size_t r = 1; r < t.nrows; r++) {
-        if (t.ncols[r] != t.ncols[0]) {
-            snprintf(msg, len, "--resume: '%s' row %zu has %zu fields, the header %zu", csv,
-                     t.line[r], t.ncols[r], t.ncols[0]);
-            mbx_csv_table_free(&t);
-            return 2;
-        }
-        char **c = t.cell[r];
-        const char *plain = plain_col >= 0 ? c[plain_col] : "";
-        unsigned long long procs, bytes, param = 0, root = 0;
-        double med, pl;
-        const char *bad = NULL, *want = NULL, *got = NULL;
-        if (mbx_csv_count(c[col[2]], INT_MAX, &procs) < 0 || procs == 0)
-            bad = "procs", want = "a whole number, 1 <= procs <= 2147483647", got = c[col[2]];
-        else if (mbx_csv_count(c[col[3]], LLONG_MAX, &bytes) < 0)
-            bad = "bytes", want = "a whole number, 0 <= bytes < 2^63", got = c[col[3]];
-        else if (*c[col[4]] && mbx_csv_count(c[col[4]], LLONG_MAX, &param) < 0)
-            bad = "param", want = "a whole number or an empty field", got = c[col[4]];
-        else if (*c[col[5]] && mbx_csv_count(c[col[5]], INT_MAX, &root) < 0)
-            bad = "root", want = "a rank number or an empty field", got = c[col[5]];
-        else if (mbx_csv_time_us(c[col[6]], 1, &med) < 0)
-            bad = "median_us", want = MBX_CSV_TIME_WANT " or an empty field", got = c[col[6]];
-        else if (mbx_csv_time_us(plain, 1, &pl) < 0)
-            bad = "plain_us", want = MBX_CSV_TIME_WANT " or an empty field", got = plain;
-        if (bad != NULL) {
-            snprintf(msg, len, "--resume: %s:%zu: %s: expected %s (got '%.40s')", csv, t.line[r],
-                     bad, want, got);
-            mbx_csv_table_free(&t);
-            return 2;
-        }
-        long long pv = (long long)param;
-        int rv = *c[col[5]] ? (int)root : -1;
-        out->procs[out->n] = (int)procs;
-        out->bytes[out->n] = bytes;
-        mbx_point_key(out->key[out->n], MBX_KEY_MAX, c[col[0]], c[col[1]], out->procs[out->n],
-                      out->bytes[out->n], pv, rv);
-        mbx_curve_key(out->curve[out->n], MBX_KEY_MAX, c[col[0]], c[col[1]], pv, rv);
-        out->median_s[out->n] = med * 1e-6;
-        out->plain_s[out->n] = pl * 1e-6;
-        out->refined[out->n] = strcmp(c[col[7]], "1") == 0;
-        out->n++;
-    }
+    int plain_col = mbx_csv_table_col(&t, "plain_us");
+    for (size_t r = 1; rc == 0 && r < t.nrows; r++)
+        rc = resume_row(csv, &t, r, col, plain_col, out, msg, len);
     mbx_csv_table_free(&t);
+    return rc;
+}
+
+static int resume_load(const char *csv, const char *journal, uint64_t hash, mbx_resume *out,
+                       char *msg, size_t len)
+{
+    int rc = read_journal(journal, hash, out, msg, len);
+    if (rc == 0)
+        rc = resume_rows(csv, out, msg, len);
+    if (rc)
+        return rc;
     /* A point with a row is finished: its passes are in the row. */
     size_t k = 0;
     for (size_t i = 0; i < out->nopen; i++) {
@@ -446,7 +468,7 @@ static int resume_load(const char *csv, const char *journal, uint64_t hash, mbx_
         out->open[k++] = out->open[i];
     }
     out->nopen = k;
-    return 0;
+    return MBX_OK;
 }
 
 int mbx_resume_load(const char *csv, const char *journal, uint64_t hash, mbx_resume *out, char *msg,

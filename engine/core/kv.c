@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "mbx/ascii.h"
+#include "mbx/grow.h"
 
 /* Flatten line breaks: sidecar files are one fact per row. */
 static char *one_line(const char *s)
@@ -40,14 +41,8 @@ int mbx_kv_addf(mbx_kvlist *l, const char *key, const char *fmt, ...)
 {
     if (!l || !key || !fmt)
         return MBX_E_INVAL;
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 32;
-        mbx_kv *v = realloc(l->v, cap * sizeof *v);
-        if (!v)
-            return MBX_E_NOMEM;
-        l->v = v;
-        l->cap = cap;
-    }
+    if (mbx_grow((void **)&l->v, &l->cap, l->n + 1, sizeof *l->v) != MBX_OK)
+        return MBX_E_NOMEM;
     va_list ap, ap2;
     va_start(ap, fmt);
     va_copy(ap2, ap);

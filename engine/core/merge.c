@@ -11,6 +11,7 @@
 
 #include "mbx/ascii.h"
 #include "mbx/csvio.h"
+#include "mbx/grow.h"
 #include "mbx/result.h"
 #include "mbx/stats.h"
 #include "msg.h"
@@ -226,15 +227,9 @@ static int lookup(mbx_merge *m, char *const *cell, const int *col, const int *op
         *out = &m->keys[m->slot[s]];
         return MBX_OK;
     }
-    if (m->nkeys == m->keycap) {
-        size_t cap = m->keycap ? 2 * m->keycap : 64;
-        struct mkey *keys = realloc(m->keys, cap * sizeof *keys);
-        if (keys == NULL) {
-            free(id);
-            return MBX_E_NOMEM;
-        }
-        m->keys = keys;
-        m->keycap = cap;
+    if (mbx_grow((void **)&m->keys, &m->keycap, m->nkeys + 1, sizeof *m->keys) != MBX_OK) {
+        free(id);
+        return MBX_E_NOMEM;
     }
     struct mkey *k = &m->keys[m->nkeys];
     memset(k, 0, sizeof *k);

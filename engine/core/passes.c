@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mbx/grow.h"
 #include "mbx/stats.h"
 
 #define Z975 1.959963984540054
@@ -177,14 +178,8 @@ int mbx_passes_add(mbx_passes *p, const mbx_pass *pass)
         return MBX_E_INVAL;
     if (p->n >= MBX_PASSES_MAX)
         return MBX_E_RANGE;
-    if (p->n == p->cap) {
-        size_t cap = p->cap ? 2 * p->cap : 8;
-        mbx_pass *np = realloc(p->pass, cap * sizeof *np);
-        if (np == NULL)
-            return MBX_E_NOMEM;
-        p->pass = np;
-        p->cap = cap;
-    }
+    if (mbx_grow((void **)&p->pass, &p->cap, p->n + 1, sizeof *p->pass) != MBX_OK)
+        return MBX_E_NOMEM;
     p->pass[p->n++] = *pass;
     return MBX_OK;
 }

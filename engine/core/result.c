@@ -118,6 +118,9 @@ static void put_u(mbx_result_fields *o, int i, unsigned long long v)
     o->field[i] = o->store[i];
 }
 
+/* One statement per column, in the order of mbx_result_columns: a flat
+ * table over 80 lines, kept whole so each index reads against the column
+ * list in one place. */
 void mbx_result_format(const mbx_result *r, mbx_result_fields *o)
 {
     memset(o, 0, sizeof *o);

@@ -266,6 +266,71 @@ int mbx_wilcoxon_test_ex(const double *a, size_t n1, const double *b, size_t n2,
     return rc;
 }
 
+/* The strata of a stratified test so far: the exact distribution of the
+ * doubled rank sum W2 (counts, the convolution of the strata's) and the
+ * sums of their figures. */
+typedef struct strata_acc {
+    double *dist; /* dmax + 1 counts */
+    size_t dmax, used1, used2, ns, ties_all;
+    uint64_t w2;
+    double mean, var;
+} strata_acc;
+
+/* The values of level la[i] of both samples into va (A's n1, then B's n2);
+ * 0 when the level came before i (done already) or B has none of it (a
+ * level of one sample only has a constant rank sum and tells nothing). */
+static int stratum_values(const double *a, const int *la, size_t na, const double *b, const int *lb,
+                          size_t nb, size_t i, double *va, size_t *n1, size_t *n2)
+{
+    int l = la[i];
+    for (size_t j = 0; j < i; j++)
+        if (la[j] == l)
+            return 0;
+    *n1 = *n2 = 0;
+    for (size_t j = 0; j < na; j++)
+        if (la[j] == l)
+            va[(*n1)++] = a[j];
+    for (size_t j = 0; j < nb; j++)
+        if (lb[j] == l)
+            va[*n1 + (*n2)++] = b[j];
+    return *n2 > 0;
+}
+
+/* Adds the stratum of va (A's n1 values, then B's n2): its exact
+ * distribution convolved into acc's, its figures summed. */
+static int add_stratum(strata_acc *acc, double *va, size_t n1, size_t n2, double *sorted,
+                       unsigned *rank2)
+{
+    uint64_t sw2;
+    double tie_sum, sm, sv;
+    size_t ties, groups, smax;
+    doubled_ranks(va, n1, va + n1, n2, sorted, rank2, &sw2, &tie_sum, &ties, &groups);
+    moments(n1, n2, tie_sum, groups, &sm, &sv);
+    double *sd = NULL, *conv = NULL;
+    int rc = exact_dist(rank2, n1 + n2, n1, &sd, &smax);
+    if (rc != MBX_OK)
+        return rc;
+    if (!(conv = calloc(acc->dmax + smax + 1, sizeof *conv))) {
+        free(sd);
+        return MBX_E_NOMEM;
+    }
+    for (size_t x = 0; x <= acc->dmax; x++)
+        for (size_t y = 0; acc->dist[x] != 0 && y <= smax; y++)
+            conv[x + y] += acc->dist[x] * sd[y];
+    free(acc->dist);
+    free(sd);
+    acc->dist = conv;
+    acc->dmax += smax;
+    acc->w2 += sw2;
+    acc->mean += sm;
+    acc->var += sv;
+    acc->used1 += n1;
+    acc->used2 += n2;
+    acc->ties_all += ties;
+    acc->ns++;
+    return MBX_OK;
+}
+
 int mbx_wilcoxon_stratified(const double *a, const int *la, size_t na, const double *b,
                             const int *lb, size_t nb, mbx_wilcoxon *out, size_t *strata)
 {
@@ -274,82 +339,42 @@ int mbx_wilcoxon_stratified(const double *a, const int *la, size_t na, const dou
         return MBX_E_INVAL;
     double *va = malloc((2 * (na + nb)) * sizeof *va); /* a stratum's A then B, and a copy */
     unsigned *rank2 = malloc((na + nb) * sizeof *rank2);
-    double *dist = malloc(sizeof *dist); /* the convolution so far (counts): W2 = 0 */
-    if (!va || !rank2 || !dist) {
+    strata_acc acc = {.dist = malloc(sizeof *acc.dist)}; /* W2 = 0 */
+    if (!va || !rank2 || !acc.dist) {
         free(va);
         free(rank2);
-        free(dist);
+        free(acc.dist);
         return MBX_E_NOMEM;
     }
     double *sorted = va + na + nb;
-    dist[0] = 1.0;
-    size_t dmax = 0, used1 = 0, used2 = 0, ns = 0, ties_all = 0;
-    uint64_t w2 = 0;
-    double mean = 0, var = 0;
+    acc.dist[0] = 1.0;
     int rc = MBX_OK;
-    /* Each level both samples have (an unknown level, -1, is one too); a
-     * level of one sample only has a constant rank sum and tells nothing. */
+    /* Each level both samples have (an unknown level, -1, is one too). */
     for (size_t i = 0; i < na && rc == MBX_OK; i++) {
-        int l = la[i], seen = 0;
-        for (size_t j = 0; j < i && !seen; j++)
-            seen = la[j] == l;
-        size_t n1 = 0, n2 = 0;
-        for (size_t j = 0; j < na && !seen; j++)
-            if (la[j] == l)
-                va[n1++] = a[j];
-        for (size_t j = 0; j < nb && !seen; j++)
-            if (lb[j] == l)
-                va[n1 + n2++] = b[j];
-        if (seen || n2 == 0)
-            continue;
-        uint64_t sw2;
-        double tie_sum, sm, sv;
-        size_t ties, groups, smax;
-        doubled_ranks(va, n1, va + n1, n2, sorted, rank2, &sw2, &tie_sum, &ties, &groups);
-        moments(n1, n2, tie_sum, groups, &sm, &sv);
-        double *sd = NULL, *conv = NULL;
-        if ((rc = exact_dist(rank2, n1 + n2, n1, &sd, &smax)) != MBX_OK)
-            break;
-        if (!(conv = calloc(dmax + smax + 1, sizeof *conv))) {
-            free(sd);
-            rc = MBX_E_NOMEM;
-            break;
-        }
-        for (size_t x = 0; x <= dmax; x++)
-            for (size_t y = 0; dist[x] != 0 && y <= smax; y++)
-                conv[x + y] += dist[x] * sd[y];
-        free(dist);
-        free(sd);
-        dist = conv;
-        dmax += smax;
-        w2 += sw2;
-        mean += sm;
-        var += sv;
-        used1 += n1;
-        used2 += n2;
-        ties_all += ties;
-        ns++;
+        size_t n1, n2;
+        if (stratum_values(a, la, na, b, lb, nb, i, va, &n1, &n2))
+            rc = add_stratum(&acc, va, n1, n2, sorted, rank2);
     }
-    if (rc == MBX_OK && ns == 0)
+    if (rc == MBX_OK && acc.ns == 0)
         rc = MBX_E_INVAL; /* no level has values of both */
     if (rc == MBX_OK) {
-        mbx_wilcoxon r = {.n1 = used1, .n2 = used2, .exact = 1, .ties = ties_all};
-        tails(dist, dmax, w2, &r.p_less, &r.p_greater);
+        mbx_wilcoxon r = {.n1 = acc.used1, .n2 = acc.used2, .exact = 1, .ties = acc.ties_all};
+        tails(acc.dist, acc.dmax, acc.w2, &r.p_less, &r.p_greater);
         r.p_less = fmin(r.p_less, 1.0);
         r.p_greater = fmin(r.p_greater, 1.0);
         r.p_two_sided = fmin(2.0 * fmin(r.p_less, r.p_greater), 1.0);
-        r.w = (double)w2 / 2.0;
-        r.mean_w = mean;
-        r.var_w = var;
-        r.z = var > 0 ? (r.w - mean) / sqrt(var) : 0.0;
+        r.w = (double)acc.w2 / 2.0;
+        r.mean_w = acc.mean;
+        r.var_w = acc.var;
+        r.z = acc.var > 0 ? (r.w - acc.mean) / sqrt(acc.var) : 0.0;
         r.shift = NAN; /* a shift over levels would mix them */
         *out = r;
         if (strata)
-            *strata = ns;
+            *strata = acc.ns;
     }
     free(va);
     free(rank2);
-    free(dist);
+    free(acc.dist);
     return rc;
 }
 

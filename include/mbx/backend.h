@@ -70,7 +70,8 @@ struct mbx_backend {
 int mbx_backend_settle(mbx_backend *b, double secs, int (*stop)(void *ud), void *ud, double *spent);
 
 /* The engine on rank 0 (after describe); the MPI thread levels the job
- * asked for and was granted (the job runner's, tui/cmd/job.h). */
+ * asked for and was granted (the job runner's, tui/cmd/job.h). MBX_OK or
+ * the error of describing the job. */
 int mbx_backend_engine(mbx_engine *e, int thread_asked, int thread_granted, mbx_backend *out);
 
 /* The fake: nranks simulated ranks, deterministic noise, and time that only

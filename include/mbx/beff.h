@@ -50,9 +50,9 @@ MBX_NODISCARD int mbx_beff_sizes(uint64_t lmax, uint64_t out[MBX_BEFF_NSIZES]);
  * (at most P); n = max(1, min(floor(P/s + 0.4), floor(P/2))) rings of
  * floor(P/n) or floor(P/n)+1 processes, the larger ones first when the
  * smaller size is odd, else the smaller first. Paper override: pattern 2
- * with P <= 7 is one ring. Writes at most cap sizes; returns the number of
- * rings (>= 1) or MBX_E_INVAL. */
-MBX_NODISCARD int mbx_beff_ring_sizes(int pattern, int procs, int *sizes, int cap);
+ * with P <= 7 is one ring. Writes at most cap sizes and the number of
+ * rings (>= 1) to *nrings. MBX_OK or MBX_E_INVAL. */
+MBX_NODISCARD int mbx_beff_ring_sizes(int pattern, int procs, int *sizes, int cap, int *nrings);
 
 /* "3*2+1*3" style description of a ring split (counts of equal sizes, in
  * order). */
@@ -71,8 +71,8 @@ MBX_NODISCARD int mbx_beff_dims(int n, int ndims, int *dims);
 
 /* The Cartesian grid of the detail patterns (b_eff 3.x): the largest q <= P
  * whose balanced ndims-factorization has last factor > 1, or q < 4, or
- * q < 8 and even. Returns q, dims filled. */
-MBX_NODISCARD int mbx_beff_cart_grid(int procs, int ndims, int *dims);
+ * q < 8 and even. *grid gets q, dims its factors. MBX_OK or MBX_E_INVAL. */
+MBX_NODISCARD int mbx_beff_cart_grid(int procs, int ndims, int *dims, int *grid);
 
 /* One communication pattern: for every process p and step s < nsteps,
  * to[p*MAXSTEPS+s] and from[...] are partner ranks or -1 (none). In step
@@ -108,12 +108,13 @@ void mbx_beff_patterns_free(mbx_beff_patterns *ps);
 
 /* Loop length for the next size from the previous one: the previous
  * size's time per iteration scaled by size_ratio predicts this one; aim at
- * MBX_BEFF_LOOP_AIM, never above prev_len, never below 1. */
+ * MBX_BEFF_LOOP_AIM, never above prev_len, never below 1. Returns the
+ * length (a plain value: it cannot fail). */
 int mbx_beff_loop_next(int prev_len, double prev_iter_s, double size_ratio);
 
 /* After a measured loop: the loop length to use instead, or len itself when
  * the loop took 2.5..5 ms or cannot be moved toward that window (len 1 and
- * too slow; len == cap and too fast). */
+ * too slow; len == cap and too fast). A plain value: it cannot fail. */
 int mbx_beff_loop_fix(int len, double loop_s, int cap);
 
 /* Logarithmic average exp(mean(log v)); NAN when n == 0 or any v <= 0. */

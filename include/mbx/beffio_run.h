@@ -76,7 +76,8 @@ int mbx_beffio_run(mbx_engine *e, const mbx_beffio_opts *o, mbx_beffio_progress 
                    mbx_beffio_summary *out, char *msg, size_t msglen);
 
 /* Remove this host's stale mpibex-beffio-* directories in dir whose PID is
- * dead; returns how many were removed. Called by mbx_beffio_run(). Only a
+ * dead; returns how many were removed (a count >= 0: what cannot be removed
+ * is left, and said in note). Called by mbx_beffio_run(). Only a
  * directory of this user that nobody else can write in is cleaned, and
  * only of the files a run creates (mbx_dir_remove): a planted link, a
  * directory of another user or one holding other files is left in place,

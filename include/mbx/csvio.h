@@ -107,10 +107,11 @@ void mbx_csv_table_free(mbx_csv_table *t);
  * when out of memory. */
 char *mbx_csv_sidecar(const char *path, const char *suffix);
 
-/* Index of column `name` in the header row, or -1. */
+/* Index of column `name` in the header row, or -1 when there is none. */
 int mbx_csv_table_col(const mbx_csv_table *t, const char *name);
 
-/* Index of column `name` in a header row of n fields, or -1. */
+/* Index of column `name` in a header row of n fields, or -1 when there is
+ * none. */
 int mbx_csv_col(const char *const *hdr, size_t n, const char *name);
 
 /* The numbers of results files, read by every reader (merge, compare,

@@ -67,17 +67,19 @@ void mbx_curve_key(char *buf, size_t len, const char *label, const char *bench, 
                    int root);
 
 /* Load OUT.csv and its journal for a resume of the run with fingerprint
- * `hash`. Returns 0, or 2 with a one-line message (missing files, another
- * plan, a CSV that is not ours, a header that is not a prefix of
- * mbx_result_columns, a row of another width than the header), or 1 when out
- * of memory. After a failure *out holds nothing (mbx_resume_free is still
- * allowed). */
-int mbx_resume_load(const char *csv, const char *journal, uint64_t hash, mbx_resume *out, char *msg,
-                    size_t len);
+ * `hash`. Returns MBX_OK, or with a one-line message: MBX_E_IO when a file
+ * cannot be read (a missing journal included), MBX_E_INVAL when a file is
+ * not what a resume needs (another plan, a CSV that is not ours, a header
+ * that is not a prefix of mbx_result_columns, a row of another width than
+ * the header), MBX_E_NOMEM when out of memory. After a failure *out holds
+ * nothing (mbx_resume_free is still allowed). */
+MBX_NODISCARD int mbx_resume_load(const char *csv, const char *journal, uint64_t hash,
+                                  mbx_resume *out, char *msg, size_t len);
 void mbx_resume_free(mbx_resume *r);
-/* Index of key among the finished points, or -1. */
+/* Index of key among the finished points, or -1 when it is none of them. */
 long mbx_resume_find(const mbx_resume *r, const char *key);
-/* Index of key among the unfinished points with passes (r->open), or -1. */
+/* Index of key among the unfinished points with passes (r->open), or -1
+ * when it is none of them. */
 long mbx_resume_find_open(const mbx_resume *r, const char *key);
 
 typedef struct mbx_journal mbx_journal; /* opaque */

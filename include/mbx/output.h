@@ -98,7 +98,7 @@ MBX_NODISCARD int mbx_output_claim(const mbx_output_req *req, mbx_output *out, c
  * a zeroed, failed or released claim. */
 void mbx_output_release(mbx_output *out);
 
-/* Is path the null device (by device number, not by name)? */
+/* Is path the null device (by device number, not by name)? 1 or 0. */
 int mbx_output_is_null(const char *path);
 
 #endif

@@ -92,7 +92,8 @@ MBX_NODISCARD int mbx_refine_add(mbx_refine *r, uint64_t x, double y);
 MBX_NODISCARD int mbx_refine_add_se(mbx_refine *r, uint64_t x, double y, double se);
 
 /* The next x to measure: returns 1 with *x (and, if err is not NULL, the
- * error of the segment it splits), or 0 when refinement is done. While a
+ * error of the segment it splits), or 0 when refinement is done (a flag:
+ * it cannot fail). While a
  * proposal is outstanding (not yet added), its segment is not proposed
  * again; a second call proposes the next-worst segment. Each proposal
  * counts against the budget. Equal errors go to the segment of smallest x.

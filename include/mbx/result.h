@@ -30,7 +30,8 @@ typedef enum mbx_point_status {
 
 #define MBX_POINT_STATUS_COUNT 5
 
-/* Name -> status ("SETTLED", ...); 0 when unknown. */
+/* Name -> status ("SETTLED", ...): 1 with *out set, or 0 when the name is
+ * unknown (a flag, not an mbx_status). */
 int mbx_point_status_parse(const char *name, mbx_point_status *out);
 
 /* Observation sync method and cache mode, for the sync and cache columns. */

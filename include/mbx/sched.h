@@ -207,8 +207,10 @@ MBX_NODISCARD int mbx_sched_preload(mbx_sched *s, size_t curve, uint64_t x, int 
  * outstanding at a time: call mbx_sched_pass_done, mbx_sched_probe_done,
  * mbx_sched_pair_done or mbx_sched_settle_done (or mbx_sched_pass_failed)
  * before asking again; asking again first
- * returns the same request (a WAIT needs no answer). Returns the kind (MBX_SCHED_DONE when nothing
- * is left) or MBX_E_NOMEM. */
+ * returns the same request (a WAIT needs no answer). Returns the request's
+ * kind, the same as out->kind (an mbx_sched_kind, >= 0; MBX_SCHED_DONE when
+ * nothing is left), or a negative mbx_status: MBX_E_INVAL (s or out NULL),
+ * MBX_E_NOMEM. */
 MBX_NODISCARD int mbx_sched_next(mbx_sched *s, double now, mbx_sched_req *out);
 
 /* Report the outstanding PASS request. A pilot sizes the point's passes;

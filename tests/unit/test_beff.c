@@ -62,7 +62,8 @@ static void test_sizes(void **state)
 static void check_split(int pattern, int p, const int *want, int nwant)
 {
     int sizes[64];
-    int n = mbx_beff_ring_sizes(pattern, p, sizes, 64);
+    int n = -1;
+    assert_int_equal(mbx_beff_ring_sizes(pattern, p, sizes, 64, &n), MBX_OK);
     if (n != nwant)
         fail_msg("pattern %d, P=%d: %d rings, expected %d", pattern, p, n, nwant);
     for (int i = 0; i < n; i++)
@@ -93,9 +94,10 @@ static void test_ring_split_known(void **state)
     check_split(5, 64, (int[]){32, 32}, 2);
     check_split(6, 13, (int[]){13}, 1);
     int sz[4];
-    assert_int_equal(mbx_beff_ring_sizes(0, 4, sz, 4), MBX_E_INVAL);
-    assert_int_equal(mbx_beff_ring_sizes(7, 4, sz, 4), MBX_E_INVAL);
-    assert_int_equal(mbx_beff_ring_sizes(1, 1, sz, 4), MBX_E_INVAL);
+    int n;
+    assert_int_equal(mbx_beff_ring_sizes(0, 4, sz, 4, &n), MBX_E_INVAL);
+    assert_int_equal(mbx_beff_ring_sizes(7, 4, sz, 4, &n), MBX_E_INVAL);
+    assert_int_equal(mbx_beff_ring_sizes(1, 1, sz, 4, &n), MBX_E_INVAL);
     char d[64];
     mbx_beff_ring_describe((int[]){2, 2, 3}, 3, d, sizeof d);
     assert_string_equal(d, "2*2+1*3");
@@ -159,7 +161,8 @@ static void test_ring_split_all(void **state)
         assert_int_equal(ps.nrandom, 3);
         for (int k = 1; k <= 6; k++) {
             int sizes[64];
-            int n = mbx_beff_ring_sizes(k, p, sizes, 64);
+            int n = 0;
+            assert_int_equal(mbx_beff_ring_sizes(k, p, sizes, 64, &n), MBX_OK);
             assert_true(n >= 1);
             int sum = 0, lo = sizes[0], hi = sizes[0];
             for (int i = 0; i < n; i++) {
@@ -267,11 +270,16 @@ static void test_detail_patterns(void **state)
     assert_int_equal(mbx_beff_dims(12, 3, dims), MBX_OK);
     assert_int_equal(dims[0] * dims[1] * dims[2], 12);
     assert_int_equal(dims[2], 2);
-    assert_int_equal(mbx_beff_cart_grid(7, 2, dims), 6); /* 7x1 rejected: 3x2 */
+    int q = 0;
+    assert_int_equal(mbx_beff_cart_grid(7, 2, dims, &q), MBX_OK);
+    assert_int_equal(q, 6); /* 7x1 rejected: 3x2 */
     assert_int_equal(dims[0], 3);
-    assert_int_equal(mbx_beff_cart_grid(5, 3, dims), 4); /* 2x2x1, small and even */
-    assert_int_equal(mbx_beff_cart_grid(3, 2, dims), 3); /* below 4: 3x1 */
-    assert_int_equal(mbx_beff_cart_grid(12, 3, dims), 12);
+    assert_int_equal(mbx_beff_cart_grid(5, 3, dims, &q), MBX_OK);
+    assert_int_equal(q, 4); /* 2x2x1, small and even */
+    assert_int_equal(mbx_beff_cart_grid(3, 2, dims, &q), MBX_OK);
+    assert_int_equal(q, 3); /* below 4: 3x1 */
+    assert_int_equal(mbx_beff_cart_grid(12, 3, dims, &q), MBX_OK);
+    assert_int_equal(q, 12);
 }
 
 static void test_orders(void **state)

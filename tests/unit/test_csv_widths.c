@@ -378,7 +378,7 @@ static void resume_keeps_width(void **state)
             assert_true(pc < 0);
         mbx_csv_table_free(&t);
         /* And it reads back for a second resume, two points finished. */
-        assert_int_equal(mbx_resume_load(csv, jnl, HASH, &res, msg, sizeof msg), 0);
+        assert_int_equal(mbx_resume_load(csv, jnl, HASH, &res, msg, sizeof msg), MBX_OK);
         assert_int_equal(res.n, 2);
         assert_int_equal(res.ncols, width[i]);
         mbx_resume_free(&res);
@@ -410,7 +410,7 @@ static void resume_refuses_foreign_pass_column(void **state)
     write_journal(jnl);
     mbx_resume res;
     char msg[512] = "";
-    assert_int_equal(mbx_resume_load(csv, jnl, HASH, &res, msg, sizeof msg), 2);
+    assert_int_equal(mbx_resume_load(csv, jnl, HASH, &res, msg, sizeof msg), MBX_E_INVAL);
     assert_non_null(strstr(msg, "column 44 is 'stderr_between_us', this version writes 'passes'"));
     mbx_resume_free(&res);
     remove(csv);

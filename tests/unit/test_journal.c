@@ -104,7 +104,7 @@ static void test_passes(void **state)
     append(csv, "pingpong.send_recv,2,64,3,0.7"); /* torn by the kill */
     mbx_resume r;
     char msg[256];
-    assert_int_equal(mbx_resume_load(csv, jnl, HASH, &r, msg, sizeof msg), 0);
+    assert_int_equal(mbx_resume_load(csv, jnl, HASH, &r, msg, sizeof msg), MBX_OK);
     assert_int_equal(r.n, 2);
     assert_int_equal(r.ncols, MBX_RESULT_NCOLS);
     assert_string_equal(r.key[1], "cli|pingpong.send_recv|2|8|0|-1");
@@ -169,7 +169,7 @@ static void test_pass_round_trip(void **state)
         setlocale(LC_NUMERIC, "C");
     mbx_resume r;
     char msg[256];
-    assert_int_equal(mbx_resume_load(csv, jnl, HASH, &r, msg, sizeof msg), 0);
+    assert_int_equal(mbx_resume_load(csv, jnl, HASH, &r, msg, sizeof msg), MBX_OK);
     assert_int_equal(r.nopen, 1);
     assert_int_equal(r.npass, 2);
     assert_string_equal(r.open[0].key, key);
@@ -194,7 +194,7 @@ static void test_row_width_owns_nothing(void **state)
     write_journal(HASH, "");
     mbx_resume r;
     char msg[256] = "";
-    assert_int_equal(mbx_resume_load(csv, jnl, HASH, &r, msg, sizeof msg), 2);
+    assert_int_equal(mbx_resume_load(csv, jnl, HASH, &r, msg, sizeof msg), MBX_E_INVAL);
     assert_non_null(strstr(msg, "row 4 has 3 fields"));
     assert_null(r.key);
     assert_null(r.median_s);
@@ -211,11 +211,11 @@ static void test_refused(void **state)
     mbx_resume r;
     char msg[256] = "";
     write_journal(HASH + 1, "");
-    assert_int_equal(mbx_resume_load(csv, jnl, HASH, &r, msg, sizeof msg), 2);
+    assert_int_equal(mbx_resume_load(csv, jnl, HASH, &r, msg, sizeof msg), MBX_E_INVAL);
     assert_non_null(strstr(msg, "another plan"));
     assert_null(r.key);
     unlink(jnl);
-    assert_int_equal(mbx_resume_load(csv, jnl, HASH, &r, msg, sizeof msg), 2);
+    assert_int_equal(mbx_resume_load(csv, jnl, HASH, &r, msg, sizeof msg), MBX_E_IO);
     assert_non_null(strstr(msg, "no journal"));
     write_journal(HASH, "");
     append(csv, "x\n");
@@ -223,7 +223,7 @@ static void test_refused(void **state)
     assert_non_null(f);
     assert_true(fputs("benchmark,procs,bytes\n", f) >= 0);
     assert_int_equal(fclose(f), 0);
-    assert_int_equal(mbx_resume_load(csv, jnl, HASH, &r, msg, sizeof msg), 2);
+    assert_int_equal(mbx_resume_load(csv, jnl, HASH, &r, msg, sizeof msg), MBX_E_INVAL);
     assert_non_null(strstr(msg, "no column 'label'"));
     assert_null(r.key);
 }

@@ -1921,11 +1921,12 @@ static int root_run(mbx_engine *e, int argc, char **argv, run_state *st)
     st->hash = plan_hash(st, nranks);
     if (st->opt.resume) {
         char *jp = mbx_csv_sidecar(st->opt.output, ".journal");
-        rc = jp ? mbx_resume_load(st->opt.output, jp, st->hash, &st->res, msg, sizeof msg) : 1;
+        rc = jp ? mbx_resume_load(st->opt.output, jp, st->hash, &st->res, msg, sizeof msg)
+                : MBX_E_NOMEM;
         free(jp);
         if (rc) {
             fail(msg);
-            return rc;
+            return rc == MBX_E_NOMEM ? 1 : 2;
         }
         if (st->res.torn_bytes)
             fprintf(stderr, "mpibex: --resume: cut a torn last row (%zu bytes) off %s\n",

@@ -1,0 +1,47 @@
+/* Private to the comparison of two result sets (compare.c: the tests and
+ * the pairing of points; compare_read.c: reading each side, a results CSV
+ * with its observation file or a directory of launches): the keys and
+ * samples of each side. */
+#ifndef MBX_COMPARE_INT_H
+#define MBX_COMPARE_INT_H
+
+#include <stddef.h>
+
+#include "mbx/compare.h"
+
+/* The text parts of a key; procs and bytes are kept as numbers. */
+enum { T_BENCH, T_LABEL, T_ROOT, T_OP, T_PARAM, NTEXT };
+
+struct ckey {
+    char *text[NTEXT];
+    unsigned long long procs, bytes;
+    int usable; /* the status lets its values count (not UNRELIABLE, not INVALID) */
+    double *v;  /* the sample, seconds */
+    size_t nv, cap;
+    unsigned long long *pass; /* an observation file's pass column, beside v; NULL: none */
+};
+
+struct side {
+    const char *kind;
+    struct ckey *key;
+    size_t n, cap;
+    size_t hint; /* where the last lookup hit: files list their points in one order */
+};
+
+struct mbx_compare {
+    struct side s[2];
+    mbx_cmp_point *pt;
+    size_t npt;
+    mbx_compare_summary sum;
+};
+
+/* Whether key k matches (text, procs, bytes); a NULL text part matches
+ * anything. 1 or 0. */
+int mbx_compare_key_is(const struct ckey *k, const char *const *text, unsigned long long procs,
+                       unsigned long long bytes);
+
+/* Reads side s from path: a results CSV and its observation file, or a
+ * directory of launches. MBX_OK or a negative mbx_status with msg set. */
+MBX_NODISCARD int mbx_compare_load_side(struct side *s, const char *path, char *msg, size_t msglen);
+
+#endif

@@ -1,0 +1,561 @@
+/* The fake back end (see mbx/backend.h): simulated ranks with modelled
+ * timings, b_eff and b_eff_io rows, probes and clocks, so every front end
+ * runs and is tested without MPI calls. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mbx/backend.h"
+#include "mbx/beff.h"
+#include "mbx/beffio.h"
+#include "mbx/bench.h"
+#include "mbx/stats.h"
+
+typedef struct fake {
+    double clock;
+    mbx_timer_info timer;
+    uint64_t rng;
+    double *obs, *scratch;
+    size_t cap;
+    mbx_method method; /* recorded, and written into the results */
+    int syncs;         /* clock synchronizations "done" (window sync) */
+    size_t nprobe;     /* probes so far: the machine's timeline */
+} fake;
+
+/* A fixed generator, so headless screens are identical on every machine. */
+static double fake_uniform(fake *f)
+{
+    f->rng = f->rng * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(f->rng >> 11) / 9007199254740992.0;
+}
+
+static int fake_configure(mbx_backend *b, mbx_timer_kind timer, mbx_timer_info *out)
+{
+    fake *f = b->impl;
+    f->timer = (mbx_timer_info){
+        .kind = timer, .nominal_res = 1e-9, .resolution = 20e-9, .overhead = 25e-9};
+    if (out)
+        *out = f->timer;
+    return MBX_OK;
+}
+
+/* FNV-1a of a name: per-benchmark constants that do not depend on the
+ * benchmark's place in the registry. */
+static uint32_t name_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+/* One-way latency from rank 0 to rank r: odd ranks across the "socket". */
+static double fake_rank_lat(int r)
+{
+    return r == 0 ? 0.0 : 0.2e-6 + (r % 2 ? 0.3e-6 : 0.0) + 0.01e-6 * (r / 2);
+}
+
+#define FAKE_EAGER 12288.0 /* the ping-pong's protocol switch */
+
+static double fake_time(const mbx_point_spec *sp);
+
+/* An accurate benchmark's companion (the plain one) at the same point: its
+ * spec, or 0 when there is none. */
+static int fake_companion(const mbx_point_spec *sp, mbx_point_spec *out)
+{
+    const mbx_bench *bn = mbx_bench_get(sp->bench_id);
+    int id = -1;
+    if (!bn || !bn->companion || mbx_bench_find(bn->companion, &id) < 0)
+        return 0;
+    *out = *sp;
+    out->bench_id = id;
+    return 1;
+}
+
+/* The plain median next to an accurate point: the companion's model time
+ * with +-2 % of noise from a hash of the size (not the generator, so other
+ * points' noise does not depend on whether accurate ones were measured). */
+static double fake_plain(const mbx_point_spec *cs)
+{
+    uint32_t h = (uint32_t)(cs->bytes * 2654435761u + (uint64_t)cs->procs * 40503u);
+    h ^= h >> 15;
+    h *= 2246822519u;
+    h ^= h >> 13;
+    return fake_time(cs) * (1.0 + 0.04 * ((double)(h % 1000) / 1000.0 - 0.5));
+}
+
+static double fake_time(const mbx_point_spec *sp)
+{
+    const mbx_bench *bn = mbx_bench_get(sp->bench_id);
+    mbx_point_spec cs;
+    /* The operation latency without the barrier exit's skew: below the
+     * barrier-synchronized time of its companion, the more so the more
+     * receivers there are. */
+    if (fake_companion(sp, &cs))
+        return fake_time(&cs) * (0.9 - 0.05 * log2((double)sp->procs));
+    uint32_t h = name_hash(bn->name);
+    double lat = 0.4e-6 * (1.0 + (double)(h % 64) / 32.0);
+    double bw = 8e9 / (1.0 + (double)((h >> 6) % 16) / 8.0);
+    double m = (double)sp->bytes, lp = log2((double)sp->procs);
+    if (bn->flags & MBX_BENCH_LOCAL)
+        return 20e-9 * (1.0 + (double)(h % 16) / 4.0);
+    if (bn->flags & MBX_BENCH_PAIR) {
+        int a = sp->pair_a, b = sp->pair_b;
+        if (a == b)
+            a = 0, b = sp->procs - 1;
+        lat += fabs(fake_rank_lat(b) - fake_rank_lat(a));
+        /* Eager copies to the switch, then a faster zero-copy slope. */
+        if (m <= FAKE_EAGER)
+            return lat + m / bw;
+        return lat + FAKE_EAGER / bw + (m - FAKE_EAGER) / (2.5 * bw);
+    }
+    double data = (double)bn->buf_bytes(sp->bytes, sp->procs);
+    if (bn->flags & MBX_BENCH_PARAM) { /* pieces shared by procs - 1 workers */
+        double pieces = (double)(sp->param ? sp->param : bn->param_default);
+        double workers = sp->procs > 1 ? sp->procs - 1 : 1;
+        return lat * (1.0 + lp) + pieces / workers * (lat + m / bw);
+    }
+    return lat * (1.0 + lp) + data / bw * (1.0 + 0.5 * lp);
+}
+
+/* The checks the engine makes of a point, so the explorer's specs are
+ * tested against the same rules headless. The warm-up kind and the buffer
+ * offset are checked and otherwise ignored: the fake has no warm-up and no
+ * buffers. */
+static int fake_check(const mbx_backend *b, const mbx_point_spec *sp, const mbx_bench *bn)
+{
+    int pa = sp->pair_a, pb = sp->pair_b;
+    if (pa == pb)
+        pa = 0, pb = sp->procs - 1;
+    if (sp->procs < bn->min_procs || sp->procs < 1 || sp->procs > b->nranks || sp->param < 0 ||
+        pa < 0 || pb < 0 || pa >= sp->procs || pb >= sp->procs || sp->root < 0 ||
+        sp->root >= sp->procs || sp->bytes > INT32_MAX ||
+        (sp->warm_light != 0 && sp->warm_light != 1) || sp->buf_offset % MBX_BUF_OFFSET_STEP != 0 ||
+        sp->buf_offset > MBX_BUF_OFFSET_MAX)
+        return MBX_E_INVAL;
+    return MBX_OK;
+}
+
+static int fake_pair_scan(mbx_backend *b, double *lat, int *far)
+{
+    fake *f = b->impl;
+    *far = 0;
+    for (int r = 0; r < b->nranks; r++) {
+        lat[r] = fake_rank_lat(r);
+        if (lat[r] > lat[*far])
+            *far = r;
+        f->clock += 20 * 2 * lat[r];
+    }
+    return MBX_OK;
+}
+
+static int fake_measure(mbx_backend *b, const mbx_point_spec *spec, mbx_progress_fn progress,
+                        void *ud, mbx_result *out, const double **obs, size_t *nobs)
+{
+    fake *f = b->impl;
+    const mbx_bench *bn = mbx_bench_get(spec->bench_id);
+    if (!bn || fake_check(b, spec, bn) < 0)
+        return MBX_E_INVAL;
+    double t0 = f->clock;
+    size_t nmin = spec->nmin, nmax = spec->nmax, n = 0, k = 8, batches = 0;
+    if (spec->stop.kind == MBX_STOP_FIXED)
+        nmin = nmax = spec->stop.fixed;
+    if (nmax > f->cap) {
+        double *o = realloc(f->obs, nmax * sizeof *o), *s = realloc(f->scratch, nmax * sizeof *s);
+        if (o)
+            f->obs = o;
+        if (s)
+            f->scratch = s;
+        if (!o || !s)
+            return MBX_E_NOMEM;
+        f->cap = nmax;
+    }
+    double base = fake_time(spec);
+    size_t events = 0;
+    mbx_summary s;
+    memset(&s, 0, sizeof s);
+    mbx_stop_verdict v = MBX_STOP_GO_ON;
+    while (v == MBX_STOP_GO_ON) {
+        if (k > nmax - n)
+            k = nmax - n;
+        for (size_t i = 0; i < k; i++) {
+            /* Mostly tight noise, with an occasional slow outlier. */
+            double u = fake_uniform(f), noise = 0.15 * (u - 0.5);
+            if (fake_uniform(f) < 0.03)
+                noise += 1.5;
+            f->obs[n + i] = base * (1.0 + noise);
+            f->clock += f->obs[n + i] + 2e-6;
+        }
+        n += k;
+        batches++;
+        if (mbx_stats_summarize_events(f->obs, n, f->timer.resolution, f->scratch, &s, &events) < 0)
+            return MBX_E_INVAL;
+        v = mbx_stop_eval(&spec->stop, &s, f->timer.resolution, nmin, nmax);
+        if (progress) {
+            mbx_progress p = {spec, &s, mbx_stop_progress(&spec->stop, &s), batches};
+            if (progress(ud, &p) != 0)
+                return MBX_E_ABORTED;
+        }
+        k *= 2;
+    }
+    /* The model's times are per call of an inner loop spanning 100 ticks
+     * (as the simple pattern's), so they resolve a hundredth of a tick. */
+    mbx_result_fill(out, spec, &s, v, nmin, nmax, f->timer.overhead, batches, f->clock - t0, events,
+                    f->timer.resolution / 100.0);
+    out->validated = 0; /* the fake moves no data, so it never claims a check */
+    out->sync = f->method.sync;
+    out->clock_sync =
+        f->method.sync == MBX_SYNC_WINDOW ? mbx_clocksync_name(f->method.clock.method) : NULL;
+    out->cache = f->method.cache;
+    /* Window sync: a few observations miss their window (counted, as the
+     * engine does; here they are not taken out of the sample). */
+    out->invalid = f->method.sync == MBX_SYNC_WINDOW ? n / 64 : 0;
+    mbx_point_spec cs;
+    if (fake_companion(spec, &cs)) {
+        /* as if the companion had taken as many observations first */
+        out->plain = fake_plain(&cs);
+        out->plain_status = MBX_POINT_SETTLED;
+        f->clock += (double)n * (out->plain + 2e-6);
+        out->wall = f->clock - t0;
+    }
+    if (obs)
+        *obs = f->obs;
+    if (nobs)
+        *nobs = n;
+    return MBX_OK;
+}
+
+static int fake_environment(mbx_backend *b, mbx_kvlist *out)
+{
+    fake *f = b->impl;
+    int rc = mbx_kv_addf(out, "format_version", "%d", MBX_FORMAT_VERSION);
+    if (rc >= 0)
+        rc = mbx_kv_addf(out, "tool", "mpibex (fake back end)");
+    if (rc >= 0)
+        rc = mbx_kv_addf(out, "ranks", "%d", b->nranks);
+    if (rc >= 0)
+        rc = mbx_kv_addf(out, "timer", "%s", mbx_timer_name(f->timer.kind));
+    if (rc >= 0)
+        rc = mbx_kv_addf(out, "sync", "%s", mbx_sync_name(f->method.sync));
+    if (rc >= 0 && f->method.sync == MBX_SYNC_WINDOW)
+        rc = mbx_kv_addf(out, "clock_sync", "%s", mbx_clocksync_name(f->method.clock.method));
+    if (rc >= 0)
+        rc = mbx_kv_addf(out, "cache", "%s", mbx_cache_name(f->method.cache));
+    return rc;
+}
+
+static int fake_set_method(mbx_backend *b, const mbx_method *m)
+{
+    fake *f = b->impl;
+    if (m->sync != MBX_SYNC_BARRIER && m->sync != MBX_SYNC_WINDOW)
+        return MBX_E_INVAL;
+    if (m->clock.method != MBX_CLOCKSYNC_JK && m->clock.method != MBX_CLOCKSYNC_HCA)
+        return MBX_E_INVAL;
+    if (m->cache != MBX_CACHE_WARM && m->cache != MBX_CACHE_COLD)
+        return MBX_E_INVAL;
+    f->method = *m;
+    if (m->sync == MBX_SYNC_WINDOW) {
+        f->syncs++;
+        f->clock += 0.02; /* what a synchronization of a few ranks takes */
+    }
+    return MBX_OK;
+}
+
+static void fake_clock_info(mbx_backend *b, mbx_clock_info *out)
+{
+    fake *f = b->impl;
+    *out = (mbx_clock_info){.syncs = f->syncs,
+                            .duration = f->syncs ? 0.02 : 0,
+                            .max_offset = 0.4e-6,
+                            .rtt_min = 0.9e-6};
+}
+
+/* The fake machine's probe: a square wave of two levels in the probe's
+ * index, 0.2 us for 16 probes, then 0.7 us for 16 with a dip back to 0.2
+ * at the 12th (index 27 of every 32), and +-2 % of noise from a hash of
+ * the index (not the measurement's generator, so probes do not change the
+ * points' noise). */
+static int fake_probe(mbx_backend *b, int peer, int rounds, double *lat)
+{
+    fake *f = b->impl;
+    if (peer <= 0 || peer >= b->nranks || rounds < 1 || rounds > 1000)
+        return MBX_E_INVAL;
+    size_t i = f->nprobe++;
+    int high = (i / 16) % 2 == 1 && i % 32 != 27;
+    uint32_t h = (uint32_t)(i * 2654435761u);
+    h ^= h >> 15;
+    h *= 2246822519u;
+    h ^= h >> 13;
+    double noise = 0.04 * ((double)(h % 1000) / 1000.0 - 0.5);
+    *lat = (high ? 0.7e-6 : 0.2e-6) * (1.0 + noise);
+    f->clock += (double)(rounds + 1) * 2.0 * *lat;
+    return MBX_OK;
+}
+
+/* ---- the fake's b_eff and b_eff_io: rows of the real shape (the real
+ * patterns, sizes, methods; Table 2's patterns and time units) with
+ * bandwidths from a simple model, so the screen can be tested headless.
+ * The summary follows the aggregation rules of the paper on these made-up
+ * rows; its rules text says so. ---- */
+
+static const char *const fake_methods[MBX_BEFF_NMETHODS] = {"sendrecv", "alltoallv", "nonblocking"};
+
+/* Time of one iteration: every process sends nsteps messages of L bytes;
+ * the method costs latency, the pattern kind and the ring number cost
+ * bandwidth. */
+static double fake_beff_iter(fake *f, const mbx_beff_pattern *p, int method, uint64_t L)
+{
+    static const double mlat[] = {1.0, 1.6, 0.9}, mbw[] = {1.0, 0.85, 1.08};
+    double lat = 1.5e-6 * mlat[method], bw = 3000e6 * mbw[method];
+    if (p->kind == MBX_BEFF_RING)
+        bw *= 1.0 - 0.05 * (double)atoi(p->name + 4);
+    else if (p->kind == MBX_BEFF_RANDOM)
+        bw *= 0.6;
+    else
+        bw *= 0.75;
+    double noise = 1.0 + 0.06 * (fake_uniform(f) - 0.5);
+    return (double)(p->nsteps > 0 ? p->nsteps : 1) * (lat + (double)L / bw) * noise;
+}
+
+static double fake_beff_logavg_of(const double *per, const mbx_beff_patterns *ps, int kind)
+{
+    double v[MBX_BEFF_NRANDOM_MAX];
+    size_t n = 0;
+    for (size_t i = 0; i < ps->n && n < MBX_BEFF_NRANDOM_MAX; i++)
+        if (ps->p[i].kind == kind)
+            v[n++] = per[i];
+    return mbx_beff_logavg(v, n);
+}
+
+/* What the fake's b_eff rows add up to, pattern by pattern. */
+typedef struct fake_beff_sums {
+    double *per;          /* the best method's bandwidth, summed over sizes / 21 */
+    double *atmax;        /* the best method's bandwidth at Lmax */
+    double pingpong_lmax; /* the ping-pong's at Lmax */
+} fake_beff_sums;
+
+/* The modelled rows of every pattern, size and method, handed to cb, and
+ * their sums. MBX_OK, or MBX_E_ABORTED when cb asks to stop. */
+static int fake_beff_rows(fake *f, const mbx_beff_patterns *ps, const uint64_t *sizes, int reps,
+                          mbx_beff_progress cb, void *ud, fake_beff_sums *sum)
+{
+    int rc = MBX_OK;
+    size_t total = 0, done = 0;
+    for (size_t i = 0; i < ps->n; i++)
+        total += MBX_BEFF_NSIZES * (size_t)(ps->p[i].pingpong ? 1 : MBX_BEFF_NMETHODS);
+    for (size_t i = 0; i < ps->n && rc == MBX_OK; i++) {
+        const mbx_beff_pattern *p = &ps->p[i];
+        int nm = p->pingpong ? 1 : MBX_BEFF_NMETHODS;
+        int len[MBX_BEFF_NMETHODS] = {MBX_BEFF_LOOP_FIRST, MBX_BEFF_LOOP_FIRST,
+                                      MBX_BEFF_LOOP_FIRST};
+        for (int si = 0; si < MBX_BEFF_NSIZES && rc == MBX_OK; si++) {
+            double best = 0;
+            for (int m = 0; m < nm && rc == MBX_OK; m++) {
+                double it = fake_beff_iter(f, p, m, sizes[si]);
+                int l = (int)(MBX_BEFF_LOOP_AIM / it);
+                len[m] = l < 1 ? 1 : l < len[m] ? l : len[m];
+                double t = it * len[m];
+                f->clock += reps * t;
+                mbx_beff_row row = {.pattern = p->name,
+                                    .kind = p->kind,
+                                    .bytes = sizes[si],
+                                    .method = fake_methods[m],
+                                    .looplength = len[m],
+                                    .time_s = t,
+                                    .mbps = (double)p->messages * (double)sizes[si] / it / 1e6,
+                                    .index = done,
+                                    .size_index = si,
+                                    .messages = p->messages};
+                if (row.mbps > best)
+                    best = row.mbps;
+                done++;
+                if (cb && cb(ud, &row, done, total) != 0)
+                    rc = MBX_E_ABORTED;
+            }
+            sum->per[i] += best / MBX_BEFF_NSIZES;
+            if (si == MBX_BEFF_NSIZES - 1) {
+                sum->atmax[i] = best;
+                if (p->pingpong)
+                    sum->pingpong_lmax = best;
+            }
+        }
+    }
+    return rc;
+}
+
+/* The b_eff figures of the sums, aggregated like b_eff's (out is cleared
+ * first; the caller adds what the run was asked). */
+static void fake_beff_aggregate(const mbx_beff_patterns *ps, const fake_beff_sums *sum, int nranks,
+                                double rmax_gflops, mbx_beff_summary *out)
+{
+    memset(out, 0, sizeof *out);
+    out->ring_logavg_mbps = fake_beff_logavg_of(sum->per, ps, MBX_BEFF_RING);
+    out->random_logavg_mbps = fake_beff_logavg_of(sum->per, ps, MBX_BEFF_RANDOM);
+    double two[2] = {out->ring_logavg_mbps, out->random_logavg_mbps};
+    out->beff_mbps = mbx_beff_logavg(two, 2);
+    out->beff_per_proc_mbps = out->beff_mbps / nranks;
+    out->ring_lmax_mbps = fake_beff_logavg_of(sum->atmax, ps, MBX_BEFF_RING);
+    two[0] = out->ring_lmax_mbps;
+    two[1] = fake_beff_logavg_of(sum->atmax, ps, MBX_BEFF_RANDOM);
+    out->beff_lmax_mbps = mbx_beff_logavg(two, 2);
+    out->pingpong_lmax_mbps = sum->pingpong_lmax;
+    out->balance = rmax_gflops > 0 ? out->beff_mbps / (rmax_gflops * 1e3) : 0;
+}
+
+static int fake_beff(mbx_backend *b, const mbx_beff_opts *o, mbx_beff_progress cb, void *ud,
+                     mbx_beff_summary *out)
+{
+    fake *f = b->impl;
+    if (b->nranks < 2 || o->reps < 0 || o->reps > 10 || o->nrandom < 0 ||
+        o->nrandom > MBX_BEFF_NRANDOM_MAX)
+        return MBX_E_INVAL;
+    uint64_t mem = o->mem_per_proc ? o->mem_per_proc : b->mem_per_rank;
+    uint64_t lmax = mbx_beff_lmax(mem, o->cap128, o->quick_lmax), sizes[MBX_BEFF_NSIZES];
+    if (mbx_beff_sizes(lmax, sizes) < 0)
+        return MBX_E_INVAL;
+    int nrandom = o->nrandom ? o->nrandom : MBX_BEFF_NRANDOM, reps = o->reps ? o->reps : 3;
+    mbx_beff_patterns ps;
+    int rc = mbx_beff_patterns_build(b->nranks, nrandom, o->seed, &ps);
+    if (rc < 0)
+        return rc;
+    fake_beff_sums sum = {calloc(ps.n, sizeof *sum.per), calloc(ps.n, sizeof *sum.atmax), 0};
+    if (!sum.per || !sum.atmax)
+        rc = MBX_E_NOMEM;
+    else
+        rc = fake_beff_rows(f, &ps, sizes, reps, cb, ud, &sum);
+    if (rc == MBX_OK) {
+        fake_beff_aggregate(&ps, &sum, b->nranks, o->rmax_gflops, out);
+        out->lmax = lmax;
+        out->mem_per_proc = mem;
+        out->mem_source = o->mem_per_proc ? "--mem-per-proc" : "fake back end: 8 GiB";
+        out->lmax_capped = lmax < mem / 128;
+        out->procs = b->nranks;
+        out->nrandom = nrandom;
+        snprintf(out->rules, sizeof out->rules,
+                 "fake back end: modelled rows, not measurements; aggregated like b_eff (max "
+                 "over methods, sum over sizes / 21, log averages)");
+    }
+    free(sum.per);
+    free(sum.atmax);
+    mbx_beff_patterns_free(&ps);
+    return rc;
+}
+
+/* b_eff_io: every type, access method and pattern of Table 2, in that
+ * order; each pattern takes 90 % of its share of T at a modelled rate. */
+static int fake_beffio(mbx_backend *b, const mbx_beffio_opts *o, mbx_beffio_progress cb, void *ud,
+                       mbx_beffio_summary *out, char *msg, size_t msglen)
+{
+    fake *f = b->impl;
+    double T = o->T_s > 0 ? o->T_s : 10.0;
+    if (!(T >= 0.1 && T <= 86400)) {
+        snprintf(msg, msglen, "--time: %g is not a number of seconds in 0.1..86400", T);
+        return MBX_E_INVAL;
+    }
+    uint64_t mem = o->mem_per_proc ? o->mem_per_proc : b->mem_per_rank;
+    uint64_t mpart = mbx_beffio_mpart(mem);
+    mbx_beffio_pattern tab[MBX_BEFFIO_NPATTERNS];
+    mbx_beffio_table(mpart, tab);
+    static const double tbw[MBX_BEFFIO_NTYPES] = {900e6, 600e6, 1100e6, 700e6, 800e6};
+    static const double abw[MBX_BEFFIO_NACCESS] = {0.7, 0.8, 1.4};
+    double bytes[MBX_BEFFIO_NTYPES][MBX_BEFFIO_NACCESS] = {{0}};
+    double time[MBX_BEFFIO_NTYPES][MBX_BEFFIO_NACCESS] = {{0}};
+    size_t total = MBX_BEFFIO_NPATTERNS * MBX_BEFFIO_NACCESS, done = 0;
+    double t0 = f->clock;
+    for (int t = 0; t < MBX_BEFFIO_NTYPES; t++)
+        for (int a = 0; a < MBX_BEFFIO_NACCESS; a++)
+            for (int k = 0; k < mbx_beffio_type_count(t); k++) {
+                const mbx_beffio_pattern *p = &tab[mbx_beffio_type_first(t) + k];
+                uint64_t l = p->fill || !p->l ? MBX_BEFFIO_MIB : p->l;
+                double rate = tbw[t] * abw[a] * (double)l / ((double)l + 65536.0) *
+                              (p->wellformed ? 1.0 : 0.55) *
+                              (1.0 + 0.06 * (fake_uniform(f) - 0.5)) * b->nranks;
+                double ts = 0.9 * mbx_beffio_budget(T, p->unit);
+                uint64_t reps = (uint64_t)(rate * ts / ((double)l * b->nranks));
+                if (reps < 1)
+                    reps = 1;
+                double by = (double)reps * (double)l * b->nranks;
+                ts = by / rate;
+                f->clock += ts;
+                bytes[t][a] += by;
+                time[t][a] += ts;
+                mbx_beffio_row row = {.type = t,
+                                      .pattern = p->no,
+                                      .access = mbx_beffio_access_name(a),
+                                      .chunk_bytes = l,
+                                      .mem_bytes = p->L ? p->L : l,
+                                      .wellformed = p->wellformed,
+                                      .unit = p->unit,
+                                      .reps = reps,
+                                      .bytes_total = by,
+                                      .time_s = ts,
+                                      .mbps = by / ts / 1e6};
+                done++;
+                if (cb && cb(ud, &row, done, total) != 0) {
+                    snprintf(msg, msglen, "cancelled");
+                    return MBX_E_ABORTED;
+                }
+            }
+    memset(out, 0, sizeof *out);
+    for (int t = 0; t < MBX_BEFFIO_NTYPES; t++)
+        for (int a = 0; a < MBX_BEFFIO_NACCESS; a++)
+            out->type_access_mbps[t][a] = bytes[t][a] / time[t][a] / 1e6;
+    for (int a = 0; a < MBX_BEFFIO_NACCESS; a++) {
+        double col[MBX_BEFFIO_NTYPES];
+        for (int t = 0; t < MBX_BEFFIO_NTYPES; t++)
+            col[t] = out->type_access_mbps[t][a];
+        out->per_access_mbps[a] = mbx_beffio_access_value(col);
+    }
+    for (int t = 0; t < MBX_BEFFIO_NTYPES; t++)
+        out->per_type_mbps[t] = mbx_beffio_partition_value(out->type_access_mbps[t]);
+    out->beffio_mbps = mbx_beffio_partition_value(out->per_access_mbps);
+    out->procs = b->nranks;
+    out->T_s = T;
+    out->mpart_bytes = mpart;
+    out->wall_s = f->clock - t0;
+    snprintf(out->rules, sizeof out->rules,
+             "fake back end: modelled rows, not measurements; weighted like b_eff_io");
+    return MBX_OK;
+}
+
+static double fake_now(mbx_backend *b)
+{
+    return ((fake *)b->impl)->clock;
+}
+
+void mbx_backend_fake(int nranks, mbx_backend *out)
+{
+    memset(out, 0, sizeof *out);
+    fake *f = calloc(1, sizeof *f);
+    if (f)
+        f->rng = 42;
+    out->nranks = nranks;
+    out->nhosts = 1;
+    out->mem_per_rank = (uint64_t)8 << 30;
+    snprintf(out->desc, sizeof out->desc, "%d ranks on 1 host, fake back end (simulated)", nranks);
+    out->configure = fake_configure;
+    out->measure = fake_measure;
+    out->environment = fake_environment;
+    out->pair_scan = fake_pair_scan;
+    out->now = fake_now;
+    out->set_method = fake_set_method;
+    out->clock_info = fake_clock_info;
+    out->probe = fake_probe;
+    out->beff = fake_beff;
+    out->beffio = fake_beffio;
+    out->thread_asked = out->thread_granted = MPI_THREAD_SINGLE;
+    out->fake = 1;
+    out->impl = f;
+}
+
+void mbx_backend_fake_free(mbx_backend *b)
+{
+    fake *f = b->impl;
+    if (f) {
+        free(f->obs);
+        free(f->scratch);
+        free(f);
+    }
+    b->impl = NULL;
+}

@@ -1,0 +1,90 @@
+/* Private to the scheduler (sched.c: creating it, its curves and points,
+ * the reports of requests; sched_round.c: the order of passes, rounds,
+ * pacing and refinement between rounds; sched_rows.c: the between-pass
+ * state of a point and what a front end reads of it, rows first): the
+ * scheduler's state and the helpers its files share. */
+#ifndef MBX_SCHED_INT_H
+#define MBX_SCHED_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mbx/levels.h"
+#include "mbx/passes.h"
+#include "mbx/refine.h"
+#include "mbx/sched.h"
+
+typedef struct spoint {
+    size_t curve;
+    uint64_t x;
+    int refined, kept, final, failed;
+    double kept_y;
+    size_t per_pass; /* observations per pass; 0: a pilot first */
+    mbx_pass *pass;
+    size_t npass, cappass;
+    double *obs;
+    size_t nobs, capobs;
+    size_t *oseg; /* observations of each measured pass, in order (sum: nobs) */
+    size_t noseg, caposeg;
+    mbx_result last; /* the last pass's row: everything but the statistics */
+    int bad;         /* a pass was UNRELIABLE or INVALID: last holds it */
+    int cut;         /* a pass took fewer observations than asked (a time bound) */
+    size_t batches, invalid, events, faults;
+    double wall;
+    int fed; /* its value went to the curve's refinement at least once */
+} spoint;
+
+typedef struct scurve {
+    uint64_t *grid;
+    size_t ngrid;
+    mbx_sched_curve c;  /* grid points at the copy above */
+    mbx_refine *rf;     /* NULL: no refinement */
+    mbx_passes_opts po; /* the scheduler's, with the curve's eps */
+    size_t fixed_n;     /* observations per pass; 0: a pilot sizes them */
+    size_t max_passes;
+    size_t nmin, nmax; /* observations per pass */
+    size_t proposed;
+} scurve;
+
+struct mbx_sched {
+    mbx_sched_opts o;
+    scurve *cv;
+    size_t ncv, capcv;
+    spoint *pt;
+    size_t npt, cappt;
+    size_t *queue; /* this round's points, in order */
+    size_t nq, qpos, capq;
+    size_t issued_in_round;
+    size_t rounds;
+    int started, stopped;
+    int outstanding; /* a request is out: out_req */
+    mbx_sched_req out_req;
+    size_t *finals;
+    size_t nfin, capfin, finpos;
+    double *pt_t, *pt_v; /* probes */
+    size_t nprobe, capprobe;
+    double last_probe_t;
+    uint64_t rng;
+    mbx_sched_stats st;
+    double *scratch;
+    size_t capscratch;
+    int pair_set;       /* the pair of curves without their own is known */
+    int pair_a, pair_b; /* it */
+    int settled;        /* the settling was done (or is not wanted) */
+    mbx_levels lv;      /* the levels of the first lv_n probes (lv_ok: detected) */
+    size_t lv_n;
+    int lv_ok;
+};
+
+/* The index of curve's point at x, or -1 when there is none. */
+long mbx_sched_find_point(const mbx_sched *s, size_t curve, uint64_t x);
+
+/* A new point of curve at x (refined: proposed by refinement), its index
+ * in *idx. MBX_OK or MBX_E_NOMEM. */
+MBX_NODISCARD int mbx_sched_add_point(mbx_sched *s, size_t curve, uint64_t x, int refined,
+                                      size_t *idx);
+
+/* The between-pass state of point p, without levels (sched_rows.c). */
+MBX_NODISCARD int mbx_sched_point_state(const mbx_sched *s, const spoint *p, mbx_passes_result *r);
+
+#endif

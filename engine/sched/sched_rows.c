@@ -1,0 +1,343 @@
+/* What the scheduler knows of its points (see mbx/sched.h): the
+ * between-pass state of a point with the machine levels of its passes, its
+ * row (mbx_sched_result), its observations, pass medians, levels and times,
+ * and the run's statistics. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mbx/grow.h"
+#include "mbx/stats.h"
+#include "sched_int.h"
+
+/* The levels of the probes so far, detected once per probe count (rows
+ * and the explorer's comparisons ask for them point after point); NULL
+ * with fewer than 2 probes or when detection failed. */
+static const mbx_levels *levels_now(mbx_sched *s)
+{
+    if (s->nprobe < 2)
+        return NULL;
+    if (s->lv_n != s->nprobe) {
+        mbx_levels_free(&s->lv);
+        memset(&s->lv, 0, sizeof s->lv);
+        s->lv_ok = mbx_levels_detect(s->pt_v, s->nprobe, NULL, &s->lv) == MBX_OK;
+        s->lv_n = s->nprobe;
+    }
+    return s->lv_ok ? &s->lv : NULL;
+}
+
+static int level_at(const mbx_sched *s, const mbx_levels *lv, double t)
+{
+    if (!lv || lv->nlevel < 2 || s->nprobe == 0)
+        return MBX_PASSES_NO_LEVEL;
+    /* The probe just before t (or the first one). */
+    size_t lo = 0, hi = s->nprobe;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->pt_t[mid] <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t k = lo ? lo - 1 : 0;
+    for (size_t g = 0; g < lv->nseg; g++)
+        if (k >= lv->seg[g].begin && k < lv->seg[g].end)
+            return lv->seg[g].level;
+    return MBX_PASSES_NO_LEVEL;
+}
+
+/* A pass's place in run time: the middle of its batch. */
+static double pass_mid(const mbx_pass *q)
+{
+    return 0.5 * (q->t_start + q->t_end);
+}
+
+/* The between-pass state of a point, levels from the probes when known. */
+static int passes_of(const mbx_sched *s, const spoint *p, const mbx_levels *lv, mbx_passes **out)
+{
+    int rc = mbx_passes_create(&s->cv[p->curve].po, out);
+    for (size_t k = 0; rc == MBX_OK && k < p->npass; k++) {
+        mbx_pass ps = p->pass[k];
+        ps.level = level_at(s, lv, pass_mid(&ps));
+        rc = mbx_passes_add(*out, &ps);
+    }
+    if (rc) {
+        mbx_passes_free(*out);
+        *out = NULL;
+    }
+    return rc;
+}
+
+int mbx_sched_point_state(const mbx_sched *s, const spoint *p, mbx_passes_result *r)
+{
+    mbx_passes *ps;
+    int rc = passes_of(s, p, NULL, &ps);
+    if (rc)
+        return rc;
+    rc = mbx_passes_result_get(ps, r);
+    mbx_passes_free(ps);
+    return rc;
+}
+
+size_t mbx_sched_points(const mbx_sched *s)
+{
+    return s ? s->npt : 0;
+}
+
+static mbx_point_status status_of(const spoint *p, const mbx_passes_result *r)
+{
+    if (p->bad)
+        return p->last.status;
+    if (p->cut)
+        return MBX_POINT_UNSETTLED;
+    return r->verdict == MBX_PASSES_SETTLED ? MBX_POINT_SETTLED : MBX_POINT_UNSETTLED;
+}
+
+int mbx_sched_point_info_get(const mbx_sched *s, size_t i, mbx_sched_point_info *out)
+{
+    if (!s || !out || i >= s->npt)
+        return MBX_E_INVAL;
+    const spoint *p = &s->pt[i];
+    memset(out, 0, sizeof *out);
+    out->curve = p->curve;
+    out->x = p->x;
+    out->refined = p->refined;
+    out->final = p->final;
+    int rc = mbx_sched_point_state(s, p, &out->passes);
+    if (rc)
+        return rc;
+    out->status = status_of(p, &out->passes);
+    return MBX_OK;
+}
+
+size_t mbx_sched_take_final(mbx_sched *s, size_t *out, size_t cap)
+{
+    size_t n = 0;
+    while (s && out && n < cap && s->finpos < s->nfin)
+        out[n++] = s->finals[s->finpos++];
+    return n;
+}
+
+static double probe_before(const mbx_sched *s, double t)
+{
+    double v = NAN;
+    for (size_t k = 0; k < s->nprobe && s->pt_t[k] <= t; k++)
+        v = s->pt_v[k];
+    return v;
+}
+
+/* The between-pass result of point p with the machine levels of its
+ * passes, and the first and last of those levels (*nl of them). */
+static int result_levels(mbx_sched *s, const spoint *p, mbx_passes_result *r,
+                         mbx_passes_level lvl[2], size_t *nl)
+{
+    mbx_passes *ps;
+    int rc = passes_of(s, p, levels_now(s), &ps);
+    if (rc == MBX_OK)
+        rc = mbx_passes_result_get(ps, r);
+    if (rc == MBX_OK && r->nlevels > 0) {
+        mbx_passes_level *all = malloc(r->nlevels * sizeof *all);
+        if (!all)
+            rc = MBX_E_NOMEM;
+        else if ((rc = mbx_passes_levels(ps, all, r->nlevels, nl)) == MBX_OK && *nl > 0) {
+            lvl[0] = all[0];
+            lvl[1] = all[*nl - 1];
+        }
+        free(all);
+    }
+    mbx_passes_free(ps);
+    return rc;
+}
+
+/* The location statistics of out over point p's pooled observations, their
+ * range widened to cover every pass median. */
+static int pooled_stats(mbx_sched *s, const spoint *p, mbx_result *out)
+{
+    if (p->nobs > 0) {
+        int rc = mbx_grow((void **)&s->scratch, &s->capscratch, p->nobs, sizeof *s->scratch);
+        if (rc != 0)
+            return rc;
+        /* Every observation stays in the pooled statistics: the value is
+         * the median of the pass medians, which saw them all, and must lie
+         * inside [min, max]. Events are counted (a burst of stalls shows),
+         * and the between-pass error, not their removal, carries them. */
+        mbx_summary sm, drop;
+        size_t events = 0;
+        if (mbx_stats_summarize(p->obs, p->nobs, s->scratch, &sm) == MBX_OK &&
+            mbx_stats_summarize_events(p->obs, p->nobs, s->o.resolution, s->scratch, &drop,
+                                       &events) == MBX_OK) {
+            out->s = sm;
+            out->events = events;
+        }
+    }
+    /* Passes carried over from a killed run's journal have no observations
+     * here (mbx_sched_preload): the value, the median of all pass medians,
+     * may lie outside the range of the observations pooled in this run;
+     * each pass median lies within its own pass's observations, so the
+     * range covers them. A bound that is not a number (no observations
+     * kept) stays as it is. */
+    for (size_t k = 0; k < p->npass; k++) {
+        if (!isnan(out->s.min))
+            out->s.min = fmin(out->s.min, p->pass[k].median);
+        if (!isnan(out->s.max))
+            out->s.max = fmax(out->s.max, p->pass[k].median);
+    }
+    return MBX_OK;
+}
+
+int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
+{
+    if (!s || !out || i >= s->npt)
+        return MBX_E_INVAL;
+    spoint *p = &s->pt[i];
+    if (p->failed || p->kept || (p->npass == 0 && !p->bad))
+        return MBX_E_INVAL;
+    *out = p->last;
+    out->refined = p->refined;
+    out->batches = p->batches;
+    out->wall = p->wall;
+    out->invalid = p->invalid;
+    out->faults = p->faults;
+    if (p->bad)
+        return MBX_OK; /* the failing pass's row as it is */
+    mbx_passes_result r;
+    mbx_passes_level lvl[2] = {{0, 0, NAN}, {0, 0, NAN}};
+    size_t nl = 0;
+    int rc = result_levels(s, p, &r, lvl, &nl);
+    if (rc == MBX_OK)
+        rc = pooled_stats(s, p, out);
+    if (rc)
+        return rc;
+    out->iid_stderr = out->s.stderr_;
+    out->iid_ci_lo = out->s.ci_lo;
+    out->iid_ci_hi = out->s.ci_hi;
+    out->s.median = r.b.value;
+    out->s.stderr_ = r.b.se;
+    out->s.ci_lo = r.b.ci_lo > 0 ? r.b.ci_lo : 0.0;
+    out->s.ci_hi = r.b.ci_hi;
+    out->s.ci_exact = r.b.ci_exact;
+    if (p->nobs == 0)
+        out->s.n = r.n_obs;
+    out->passes = p->npass;
+    out->nmin = p->per_pass;
+    out->nmax = p->per_pass * s->cv[p->curve].max_passes;
+    out->pass_span = r.span;
+    out->levels = nl > 0 ? nl : (s->nprobe > 0 ? 1 : 0);
+    out->level_lo = nl > 0 ? lvl[0].median : (out->levels ? r.b.value : NAN);
+    out->level_hi = nl > 0 ? lvl[1].median : (out->levels ? r.b.value : NAN);
+    out->status = status_of(p, &r);
+    /* Passes at two or more machine levels: the value mixes them, and the
+     * row says so (the per-level medians are beside it). */
+    if (nl >= 2 && !p->cut)
+        out->status = MBX_POINT_SHIFTED;
+    out->probe = probe_before(s, p->pass[0].t_start);
+    out->probe_after = probe_before(s, p->pass[p->npass - 1].t_end);
+    out->remeasured = 0;
+    return MBX_OK;
+}
+
+const double *mbx_sched_obs(const mbx_sched *s, size_t i, size_t *n)
+{
+    if (!s || i >= s->npt) {
+        if (n)
+            *n = 0;
+        return NULL;
+    }
+    if (n)
+        *n = s->pt[i].nobs;
+    return s->pt[i].obs;
+}
+
+const size_t *mbx_sched_obs_passes(const mbx_sched *s, size_t i, size_t *n)
+{
+    if (!s || i >= s->npt) {
+        if (n)
+            *n = 0;
+        return NULL;
+    }
+    if (n)
+        *n = s->pt[i].noseg;
+    return s->pt[i].oseg;
+}
+
+const double *mbx_sched_pass_medians(const mbx_sched *s, size_t i, size_t *n)
+{
+    if (!s || i >= s->npt) {
+        if (n)
+            *n = 0;
+        return NULL;
+    }
+    mbx_sched *m = (mbx_sched *)s; /* the scratch is the object's own */
+    const spoint *p = &s->pt[i];
+    if (mbx_grow((void **)&m->scratch, &m->capscratch, p->npass + 1, sizeof *m->scratch) !=
+        MBX_OK) {
+        if (n)
+            *n = 0;
+        return NULL;
+    }
+    for (size_t k = 0; k < p->npass; k++)
+        m->scratch[k] = p->pass[k].median;
+    if (n)
+        *n = p->npass;
+    return m->scratch;
+}
+
+size_t mbx_sched_pass_levels(const mbx_sched *s, size_t i, int *out, size_t cap)
+{
+    if (!s || !out || i >= s->npt)
+        return 0;
+    const spoint *p = &s->pt[i];
+    /* the cache of levels is the object's own, like the scratch */
+    const mbx_levels *lv = levels_now((mbx_sched *)s);
+    size_t n = p->npass < cap ? p->npass : cap;
+    for (size_t k = 0; k < n; k++)
+        out[k] = level_at(s, lv, pass_mid(&p->pass[k]));
+    return n;
+}
+
+size_t mbx_sched_pass_times(const mbx_sched *s, size_t i, double *out, size_t cap)
+{
+    if (!s || !out || i >= s->npt)
+        return 0;
+    const spoint *p = &s->pt[i];
+    size_t n = p->npass < cap ? p->npass : cap;
+    for (size_t k = 0; k < n; k++)
+        out[k] = pass_mid(&p->pass[k]);
+    return n;
+}
+
+void mbx_sched_curve_refine(const mbx_sched *s, size_t c, size_t *points, size_t *refined,
+                            double *worst)
+{
+    size_t np = 0, nr = 0;
+    double w = 0;
+    if (s && c < s->ncv) {
+        for (size_t i = 0; i < s->npt; i++)
+            if (s->pt[i].curve == c) {
+                np++;
+                nr += (size_t)s->pt[i].refined;
+            }
+        if (s->cv[c].rf)
+            w = mbx_refine_worst_any(s->cv[c].rf);
+    }
+    if (points)
+        *points = np;
+    if (refined)
+        *refined = nr;
+    if (worst)
+        *worst = w;
+}
+
+void mbx_sched_probes(const mbx_sched *s, const double **t, const double **v, size_t *n)
+{
+    *t = s ? s->pt_t : NULL;
+    *v = s ? s->pt_v : NULL;
+    *n = s ? s->nprobe : 0;
+}
+
+void mbx_sched_stats_get(const mbx_sched *s, mbx_sched_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    if (s)
+        *out = s->st;
+}

@@ -1,0 +1,128 @@
+/* The simulated machine the scheduler's unit tests drive (sched_sim.h):
+ * time advances only by what is "measured", the machine may switch between
+ * two levels, and observations carry seeded noise. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sched_sim.h"
+
+double mbx_sim_urand(sim *m)
+{
+    uint64_t z = (m->rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return (double)(z >> 11) / 9007199254740992.0;
+}
+
+double mbx_sim_level_now(const sim *m)
+{
+    if (m->level_period <= 0)
+        return 1.0;
+    return ((long)(m->now / m->level_period) % 2) ? m->level_factor : 1.0;
+}
+
+/* The true time of one observation of curve c at x, on the fast level. */
+double mbx_sim_truth(const sim *m, size_t c, uint64_t x)
+{
+    /* A protocol switch above 64 KiB doubles the time: not a line. */
+    return m->curve_scale[c] * (1e-6 + 1e-9 * (double)x) * (x > 65536 ? 2.0 : 1.0);
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Carry out one request; returns its kind. */
+int mbx_sim_step(mbx_sched *s, sim *m, mbx_sched_req *rq)
+{
+    int k = mbx_sched_next(s, m->now, rq);
+    assert_true(k >= 0);
+    if (k == MBX_SCHED_PROBE) {
+        m->probes++;
+        double f = m->probe_noise > 0 ? 1 + m->probe_noise * (mbx_sim_urand(m) - 0.5) : 1;
+        assert_int_equal(mbx_sched_probe_done(s, m->now, 2e-7 * mbx_sim_level_now(m) * f), MBX_OK);
+    } else if (k == MBX_SCHED_WAIT) {
+        m->waits++;
+        assert_true(rq->wait > 0 && rq->wait <= 0.05 + 1e-12);
+        m->now += rq->wait;
+    } else if (k == MBX_SCHED_PASS) {
+        assert_true(rq->nobs >= 1 && rq->nobs <= 20000);
+        double t0 = m->now, base = mbx_sim_truth(m, rq->curve, rq->x);
+        for (size_t i = 0; i < rq->nobs; i++) {
+            m->obs[i] = base * mbx_sim_level_now(m) * (1.0 + m->noise * (mbx_sim_urand(m) - 0.5));
+            m->now += m->obs[i];
+        }
+        m->now += 2e-5; /* the command's cost */
+        double *sorted = malloc(rq->nobs * sizeof *sorted);
+        memcpy(sorted, m->obs, rq->nobs * sizeof *sorted);
+        qsort(sorted, rq->nobs, sizeof *sorted, cmp_d);
+        mbx_result r;
+        memset(&r, 0, sizeof r);
+        r.benchmark = "sim";
+        r.s.n = rq->nobs;
+        r.s.median = sorted[rq->nobs / 2];
+        r.status = MBX_POINT_SETTLED;
+        r.batches = 1;
+        r.wall = m->now - t0;
+        free(sorted);
+        mbx_sched_pass_report rep = {&r, m->obs, rq->nobs, t0, m->now};
+        assert_int_equal(mbx_sched_pass_done(s, &rep), MBX_OK);
+    }
+    return k;
+}
+
+mbx_sched *mbx_sim_make(const mbx_sched_opts *o, size_t ncurves, const uint64_t *grid, size_t ng)
+{
+    mbx_sched *s;
+    assert_int_equal(mbx_sched_create(o, &s), MBX_OK);
+    for (size_t c = 0; c < ncurves; c++) {
+        mbx_sched_curve cv = {.grid = grid, .ngrid = ng};
+        size_t id;
+        assert_int_equal(mbx_sched_add_curve(s, &cv, &id), MBX_OK);
+        assert_int_equal(id, c);
+    }
+    return s;
+}
+
+const uint64_t mbx_sim_grid8[8] = {1, 8, 64, 512, 4096, 32768, 262144, 1048576};
+
+/* The pacing of point i: pass k of the first R at least k S / (R - 1)
+ * after the first, every later one at least S / (R - 1) after the one
+ * before (no burst of passes at one machine state). Returns its passes. */
+size_t mbx_sim_check_paced(const mbx_sched *s, const mbx_sched_opts *o, size_t i)
+{
+    double t[256];
+    size_t n = mbx_sched_pass_times(s, i, t, 256), r = o->passes.min_passes;
+    /* pass times are middles: a pass here lasts well under 0.1 s */
+    double gap = o->passes.min_span / (double)(r - 1), slack = 0.05;
+    for (size_t k = 1; k < n; k++) {
+        assert_true(t[k] > t[k - 1]);
+        if (k < r)
+            assert_true(t[k] - t[0] >= (double)k * gap - slack);
+        else {
+            assert_true(t[k] - t[k - 1] >= gap - slack);
+        }
+    }
+    return n;
+}
+
+/* Run to the end; returns the simulated run time. */
+double mbx_sim_run_all(mbx_sched *s, sim *m)
+{
+    mbx_sched_req rq;
+    for (long guard = 0; guard < 10000000; guard++)
+        if (mbx_sim_step(s, m, &rq) == MBX_SCHED_DONE)
+            return m->now;
+    fail_msg("the scheduler never finished");
+    return 0;
+}

@@ -1,0 +1,49 @@
+/* The simulated machine of the scheduler's unit tests (test_sched.c,
+ * test_sched_rows.c; sched_sim.c): a clock that advances only by what is
+ * "measured", two machine levels, seeded noise, and helpers that carry out
+ * the scheduler's requests. */
+#ifndef MBX_SCHED_SIM_H
+#define MBX_SCHED_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mbx/sched.h"
+
+typedef struct sim {
+    double now;
+    uint64_t rng;
+    double level_period; /* seconds per machine level; 0: one level */
+    double level_factor; /* the slow level's factor */
+    double noise;        /* relative noise of an observation */
+    double probe_noise;  /* relative noise of a probe (0: none, no draw) */
+    double curve_scale[8];
+    double obs[20000];
+    size_t probes, waits;
+} sim;
+
+/* A uniform draw in [0, 1) from the simulation's seed. */
+double mbx_sim_urand(sim *m);
+
+/* The machine's level factor now: 1 on the fast level. */
+double mbx_sim_level_now(const sim *m);
+
+/* The true time of one observation of curve c at x, on the fast level. */
+double mbx_sim_truth(const sim *m, size_t c, uint64_t x);
+
+/* Carry out one request; returns its kind. */
+int mbx_sim_step(mbx_sched *s, sim *m, mbx_sched_req *rq);
+
+/* A scheduler with options o and ncurves curves over grid. */
+mbx_sched *mbx_sim_make(const mbx_sched_opts *o, size_t ncurves, const uint64_t *grid, size_t ng);
+
+/* Eight sizes from 1 B to 1 MiB. */
+extern const uint64_t mbx_sim_grid8[8];
+
+/* The pacing of point i asserted; returns its passes. */
+size_t mbx_sim_check_paced(const mbx_sched *s, const mbx_sched_opts *o, size_t i);
+
+/* Run to the end; returns the simulated run time. */
+double mbx_sim_run_all(mbx_sched *s, sim *m);
+
+#endif
