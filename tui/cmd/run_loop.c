@@ -295,6 +295,23 @@ static int settle(run_state *st, mbx_sched *sch, double secs)
     return 0;
 }
 
+/* The scheduler's MBX_SCHED_PROBE: the monitor's probe, for the monitor
+ * and the scheduler. Returns 0 or exit code 1 after the message. */
+static int probe(run_state *st, mbx_sched *sch, double now)
+{
+    double lat = NAN, t = now;
+    int rc = probe_cb(st, &lat, &t);
+    if (rc < 0) {
+        fprintf(stderr, "mpibex: the monitor's probe failed: %s\n", mbx_strerror(rc));
+        return 1;
+    }
+    if (mbx_monitor_add(&st->mon, t, lat) < 0 || mbx_sched_probe_done(sch, t, lat) < 0) {
+        fprintf(stderr, "mpibex: out of memory\n");
+        return 1;
+    }
+    return 0;
+}
+
 /* Every curve through the scheduler: passes of every point in shuffled
  * rounds, refinement between rounds, probes between passes; rows as
  * points become final. */
@@ -343,16 +360,7 @@ static int run_points(run_state *st)
         } else if (k == MBX_SCHED_SETTLE) {
             code = settle(st, sch, rq.settle);
         } else if (k == MBX_SCHED_PROBE) {
-            double lat = NAN, t = now;
-            int rc = probe_cb(st, &lat, &t);
-            if (rc < 0) {
-                fprintf(stderr, "mpibex: the monitor's probe failed: %s\n", mbx_strerror(rc));
-                code = 1;
-            } else if (mbx_monitor_add(&st->mon, t, lat) < 0 ||
-                       mbx_sched_probe_done(sch, t, lat) < 0) {
-                fprintf(stderr, "mpibex: out of memory\n");
-                code = 1;
-            }
+            code = probe(st, sch, now);
         } else {
             int rc = run_pass(st, sch, &rq);
             if (rc < 0)
