@@ -3,12 +3,14 @@
 #include "mbx/csvio.h"
 #include "mbx/thrinfo.h"
 
-int mbx_env_file_write(const char *path, mbx_kvlist *env, int rc)
+/* env's rows into a key,value file opened by open (write or append). */
+static int kv_rows(const char *path, mbx_kvlist *env, int rc,
+                   int (*open)(const char *, const char *const *, size_t, mbx_csv_writer **))
 {
     static const char *const kvcols[] = {"key", "value"};
     mbx_csv_writer *w = NULL;
     if (rc >= 0)
-        rc = mbx_csv_writer_open(path, kvcols, 2, &w);
+        rc = open(path, kvcols, 2, &w);
     for (size_t i = 0; rc >= 0 && i < env->n; i++) {
         const char *f[2] = {env->v[i].key, env->v[i].value};
         rc = mbx_csv_writer_row(w, f);
@@ -17,6 +19,20 @@ int mbx_env_file_write(const char *path, mbx_kvlist *env, int rc)
         rc = MBX_E_IO;
     mbx_kv_free(env);
     return rc;
+}
+
+int mbx_env_file_write(const char *path, mbx_kvlist *env, int rc)
+{
+    return kv_rows(path, env, rc, mbx_csv_writer_open);
+}
+
+int mbx_env_file_append(const char *path, mbx_kvlist *env, int rc)
+{
+    if (rc >= 0 && env->n == 0) {
+        mbx_kv_free(env);
+        return rc;
+    }
+    return kv_rows(path, env, rc, mbx_csv_writer_append);
 }
 
 int mbx_env_write(mbx_engine *e, int thread_asked, int thread_granted, const char *path)

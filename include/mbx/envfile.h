@@ -11,6 +11,11 @@
  * MBX_OK or the writer's error (MBX_E_IO, MBX_E_NOMEM). */
 MBX_NODISCARD int mbx_env_file_write(const char *path, mbx_kvlist *env, int rc);
 
+/* The same rows added at the end of the environment file at path (rows a
+ * command learns after it wrote the file); nothing is opened when env is
+ * empty. env is freed either way; returns as mbx_env_file_write. */
+MBX_NODISCARD int mbx_env_file_append(const char *path, mbx_kvlist *env, int rc);
+
 /* The engine's environment capture (mbx_engine_environment) and the MPI
  * thread levels the job asked for and was granted (mbx_thrinfo_level_env)
  * as the environment file at path. An mbx_status. */

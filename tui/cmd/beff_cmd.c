@@ -374,6 +374,97 @@ static int fail(const char *msg)
     return 1;
 }
 
+/* Memory per process (given, or the job's) and L_max from it, checked.
+ * Returns 0, or 2 with msg. */
+static int lmax_of(const beff_state *st, const mbx_job_info *job, uint64_t *mem, const char **src,
+                   uint64_t *lmax, char *msg)
+{
+    *mem = st->c.o.mem_per_proc ? st->c.o.mem_per_proc : job->mem_per_rank;
+    *src = st->c.o.mem_per_proc ? "--mem-per-proc"
+                                : "MemAvailable / ranks on the host (min over hosts)";
+    if (*mem < MBX_BEFF_MEM_MIN) {
+        snprintf(msg, MSG_LEN,
+                 "--mem-per-proc: the host's memory per rank is unknown or below 512KiB; give "
+                 "--mem-per-proc SIZE (512KiB to 1TiB)");
+        return 2;
+    }
+    *lmax = mbx_beff_lmax(*mem, st->c.o.cap128, st->c.o.quick_lmax);
+    if (*lmax > (uint64_t)INT32_MAX / MBX_BEFF_MAXSTEPS) {
+        snprintf(msg, MSG_LEN,
+                 "L_max: %llu bytes is too large for MPI int counts (at most %d); give --cap128 "
+                 "or a smaller --mem-per-proc",
+                 (unsigned long long)*lmax, INT32_MAX / MBX_BEFF_MAXSTEPS);
+        return 2;
+    }
+    return 0;
+}
+
+/* -o claimed for the whole run (mbx/output.h; the lock goes with the
+ * process) and the table's CSV opened, with the sidecars' paths. The
+ * table is on stdout already, so "-" is refused. Returns 0, or an exit
+ * code with msg (nothing left claimed or allocated). */
+static int open_output(beff_state *st, mbx_output *claim, char **sum_path, char **env_path,
+                       char *msg)
+{
+    static const char *const sidecars[] = {".summary.csv", ".env.csv", NULL};
+    mbx_output_req req = {.path = st->c.output,
+                          .flags = MBX_OUTPUT_ALLOW_DISCARD | (st->c.force ? MBX_OUTPUT_FORCE : 0),
+                          .sidecars = sidecars};
+    int rc;
+    memset(claim, 0, sizeof *claim);
+    if (st->c.output && (rc = mbx_output_claim(&req, claim, msg, MSG_LEN)) < 0)
+        return rc == MBX_E_NOMEM ? 1 : 2;
+    if (claim->kind == MBX_OUTPUT_DISCARD)
+        st->c.output = NULL;
+    if (!st->c.output)
+        return 0;
+    *sum_path = mbx_csv_sidecar(st->c.output, ".summary.csv");
+    *env_path = mbx_csv_sidecar(st->c.output, ".env.csv");
+    if (!*sum_path || !*env_path ||
+        mbx_csv_writer_open(st->c.output, row_cols, ROW_NCOLS, &st->csv) < 0) {
+        snprintf(msg, MSG_LEN, "-o: cannot write '%s': %s", st->c.output, strerror(errno));
+        free(*sum_path);
+        free(*env_path);
+        *sum_path = *env_path = NULL;
+        mbx_output_release(claim);
+        return 2;
+    }
+    return 0;
+}
+
+/* The measurement: every pattern's rows, then the summary (printed and in
+ * sum_path), or what stopped it. Returns the exit code. */
+static int measure(mbx_engine *e, beff_state *st, const char *sum_path, char *msg)
+{
+    st->tty = isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO);
+    st->t0 = st->last = MPI_Wtime();
+    mbx_beff_summary s;
+    int rc = mbx_beff_run(e, &st->c.o, on_row, st, &s);
+    double wall = MPI_Wtime() - st->t0;
+    if (st->tty && !st->c.quiet)
+        fprintf(stderr, "\r\033[K");
+    if (rc == MBX_E_ABORTED && mbx_stop_signal) {
+        char who[32] = "";
+        int from = mbx_sig_from_rank(mbx_engine_stop_rank(e));
+        if (from > 0)
+            snprintf(who, sizeof who, " (at rank %d)", from);
+        fprintf(stderr, "mpibex: beff stopped by signal %d%s after %.1f s%s%s; no summary\n",
+                (int)mbx_stop_signal, who, wall, st->c.output ? ": the rows so far are in " : "",
+                st->c.output ? st->c.output : "");
+        return 128 + (int)mbx_stop_signal;
+    }
+    if (rc < 0) {
+        snprintf(msg, MSG_LEN, "beff failed: %s", mbx_strerror(rc));
+        return fail(msg);
+    }
+    print_summary(st, &s, wall);
+    if (sum_path && write_summary(st, &s, wall, sum_path) < 0) {
+        snprintf(msg, MSG_LEN, "-o: cannot write '%s'", sum_path);
+        return fail(msg);
+    }
+    return 0;
+}
+
 static int beff_root(mbx_engine *e, int argc, char **argv)
 {
     beff_state st;
@@ -398,50 +489,14 @@ static int beff_root(mbx_engine *e, int argc, char **argv)
         snprintf(msg, sizeof msg, "describing the job failed: %s", mbx_strerror(rc));
         return fail(msg);
     }
-    uint64_t mem = st.c.o.mem_per_proc ? st.c.o.mem_per_proc : job->mem_per_rank;
-    const char *src = st.c.o.mem_per_proc ? "--mem-per-proc"
-                                          : "MemAvailable / ranks on the host (min over hosts)";
-    if (mem < MBX_BEFF_MEM_MIN) {
-        fail("--mem-per-proc: the host's memory per rank is unknown or below 512KiB; give "
-             "--mem-per-proc SIZE (512KiB to 1TiB)");
-        return 2;
-    }
-    uint64_t lmax = mbx_beff_lmax(mem, st.c.o.cap128, st.c.o.quick_lmax);
-    if (lmax > (uint64_t)INT32_MAX / MBX_BEFF_MAXSTEPS) {
-        snprintf(msg, sizeof msg,
-                 "L_max: %llu bytes is too large for MPI int counts (at most %d); give --cap128 "
-                 "or a smaller --mem-per-proc",
-                 (unsigned long long)lmax, INT32_MAX / MBX_BEFF_MAXSTEPS);
-        fail(msg);
-        return 2;
-    }
+    uint64_t mem, lmax;
+    const char *src;
     char *sum_path = NULL, *env_path = NULL;
-    /* Claimed for the whole run (mbx/output.h); the lock goes with the
-     * process. The table is on stdout already, so "-" is refused. */
-    static const char *const sidecars[] = {".summary.csv", ".env.csv", NULL};
     mbx_output claim;
-    mbx_output_req req = {.path = st.c.output,
-                          .flags = MBX_OUTPUT_ALLOW_DISCARD | (st.c.force ? MBX_OUTPUT_FORCE : 0),
-                          .sidecars = sidecars};
-    memset(&claim, 0, sizeof claim);
-    if (st.c.output && (rc = mbx_output_claim(&req, &claim, msg, sizeof msg)) < 0) {
+    if ((rc = lmax_of(&st, job, &mem, &src, &lmax, msg)) != 0 ||
+        (rc = open_output(&st, &claim, &sum_path, &env_path, msg)) != 0) {
         fail(msg);
-        return rc == MBX_E_NOMEM ? 1 : 2;
-    }
-    if (claim.kind == MBX_OUTPUT_DISCARD)
-        st.c.output = NULL;
-    if (st.c.output) {
-        sum_path = mbx_csv_sidecar(st.c.output, ".summary.csv");
-        env_path = mbx_csv_sidecar(st.c.output, ".env.csv");
-        if (!sum_path || !env_path ||
-            mbx_csv_writer_open(st.c.output, row_cols, ROW_NCOLS, &st.csv) < 0) {
-            snprintf(msg, sizeof msg, "-o: cannot write '%s': %s", st.c.output, strerror(errno));
-            free(sum_path);
-            free(env_path);
-            fail(msg);
-            mbx_output_release(&claim);
-            return 2;
-        }
+        return rc;
     }
     int code = 0;
     if ((rc = mbx_engine_configure(e, MBX_TIMER_WTIME, NULL, NULL)) < 0) {
@@ -452,34 +507,8 @@ static int beff_root(mbx_engine *e, int argc, char **argv)
         code = fail(msg);
     if (!code && print_head(&st, mem, src, lmax, job))
         code = fail("out of memory");
-    if (!code) {
-        st.tty = isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO);
-        st.t0 = st.last = MPI_Wtime();
-        mbx_beff_summary s;
-        rc = mbx_beff_run(e, &st.c.o, on_row, &st, &s);
-        double wall = MPI_Wtime() - st.t0;
-        if (st.tty && !st.c.quiet)
-            fprintf(stderr, "\r\033[K");
-        if (rc == MBX_E_ABORTED && mbx_stop_signal) {
-            char who[32] = "";
-            int from = mbx_sig_from_rank(mbx_engine_stop_rank(e));
-            if (from > 0)
-                snprintf(who, sizeof who, " (at rank %d)", from);
-            fprintf(stderr, "mpibex: beff stopped by signal %d%s after %.1f s%s%s; no summary\n",
-                    (int)mbx_stop_signal, who, wall, st.c.output ? ": the rows so far are in " : "",
-                    st.c.output ? st.c.output : "");
-            code = 128 + (int)mbx_stop_signal;
-        } else if (rc < 0) {
-            snprintf(msg, sizeof msg, "beff failed: %s", mbx_strerror(rc));
-            code = fail(msg);
-        } else {
-            print_summary(&st, &s, wall);
-            if (sum_path && write_summary(&st, &s, wall, sum_path) < 0) {
-                snprintf(msg, sizeof msg, "-o: cannot write '%s'", sum_path);
-                code = fail(msg);
-            }
-        }
-    }
+    if (!code)
+        code = measure(e, &st, sum_path, msg);
     if (mbx_csv_writer_close(st.csv) < 0 && !code) {
         snprintf(msg, sizeof msg, "-o: closing '%s' failed", st.c.output);
         code = fail(msg);

@@ -253,6 +253,95 @@ static int write_summary(const char *path, const mbx_beffio_summary *s)
     return rc;
 }
 
+/* -o claimed for the whole run (mbx/output.h; the table is on stdout
+ * already, so "-" is refused), the table's CSV opened and the environment
+ * written, with the sidecars' paths. Returns 0, or an exit code after the
+ * message (nothing left claimed, open or allocated). */
+static int open_output(mbx_engine *e, cmd_opts *c, out_state *st, mbx_output *claim,
+                       char **sum_path, char **env_path)
+{
+    static const char *const sidecars[] = {".summary.csv", ".env.csv", NULL};
+    char msg[MSG_LEN] = "";
+    mbx_output_req req = {.path = c->output,
+                          .flags = MBX_OUTPUT_ALLOW_DISCARD | (c->force ? MBX_OUTPUT_FORCE : 0),
+                          .sidecars = sidecars};
+    int rc;
+    memset(claim, 0, sizeof *claim);
+    if (c->output && (rc = mbx_output_claim(&req, claim, msg, sizeof msg)) < 0) {
+        mbx_tprintf(stderr, "mpibex: %s\n", msg);
+        return rc == MBX_E_NOMEM ? 1 : 2;
+    }
+    if (claim->kind == MBX_OUTPUT_DISCARD)
+        c->output = NULL;
+    if (!c->output)
+        return 0;
+    *sum_path = mbx_csv_sidecar(c->output, ".summary.csv");
+    *env_path = mbx_csv_sidecar(c->output, ".env.csv");
+    if (!*sum_path || !*env_path || mbx_csv_writer_open(c->output, row_cols, NROW, &st->csv) < 0 ||
+        mbx_env_write(e, mbx_job_thread_asked(), mbx_job_thread_granted(), *env_path) < 0) {
+        fprintf(stderr, "mpibex: -o: cannot write '%s' and its sidecars: %s\n", c->output,
+                strerror(errno));
+        (void)mbx_csv_writer_close(st->csv);
+        st->csv = NULL;
+        free(*sum_path);
+        free(*env_path);
+        *sum_path = *env_path = NULL;
+        mbx_output_release(claim);
+        return 2;
+    }
+    return 0;
+}
+
+static void print_head(const out_state *st)
+{
+    char rules[512];
+    mbx_beffio_rules(rules, sizeof rules);
+    printf("# mpibex beffio: b_eff_io on %d processes, T = %g s\n# rules: %s\n", st->procs, st->T_s,
+           rules);
+    printf("%4s %7s %-7s %12s %5s %8s %12s %9s %12s\n", "type", "pattern", "access", "chunk_bytes",
+           "wellf", "reps", "bytes", "time_s", "MB/s");
+    fflush(stdout);
+}
+
+/* The exit code of the run from mbx_beffio_run's rc (and msg), after its
+ * message. */
+static int run_code(int rc, const out_state *st, const cmd_opts *c, const char *msg)
+{
+    if (rc == MBX_E_ABORTED && mbx_stop_signal) {
+        fprintf(stderr, "mpibex: interrupted by signal %d: %s; files removed\n",
+                (int)mbx_stop_signal, msg);
+        return 128 + (int)mbx_stop_signal;
+    }
+    if (rc == MBX_E_ABORTED && st->io_failed) {
+        fprintf(stderr, "mpibex: -o: writing '%s' failed; files removed\n", c->output);
+        return 1;
+    }
+    if (rc == MBX_E_RANGE || rc == MBX_E_INVAL) {
+        mbx_tprintf(stderr, "mpibex: %s\n", msg);
+        return 2;
+    }
+    if (rc < 0) {
+        mbx_tprintf(stderr, "mpibex: b_eff_io failed: %s; files removed\n", msg);
+        return 1;
+    }
+    return 0;
+}
+
+static void print_summary(const mbx_beffio_summary *s)
+{
+    printf("# type x access (MB/s, bytes / open..close):\n");
+    for (int t = 0; t < MBX_BEFFIO_NTYPES; t++)
+        printf("#   type %d: write %10.2f  rewrite %10.2f  read %10.2f\n", t,
+               s->type_access_mbps[t][0], s->type_access_mbps[t][1], s->type_access_mbps[t][2]);
+    printf("procs: %d\nT_s: %g\nMPART_bytes: %llu\nwall_s: %.2f\n", s->procs, s->T_s,
+           (unsigned long long)s->mpart_bytes, s->wall_s);
+    printf("write_MBps: %.2f\nrewrite_MBps: %.2f\nread_MBps: %.2f\n", s->per_access_mbps[0],
+           s->per_access_mbps[1], s->per_access_mbps[2]);
+    for (int t = 0; t < MBX_BEFFIO_NTYPES; t++)
+        printf("type%d_MBps: %.2f\n", t, s->per_type_mbps[t]);
+    printf("b_eff_io_MBps: %.2f\n", s->beffio_mbps);
+}
+
 static int root(mbx_engine *e, int argc, char **argv)
 {
     char msg[MSG_LEN] = "";
@@ -277,41 +366,10 @@ static int root(mbx_engine *e, int argc, char **argv)
         fprintf(stderr, "mpibex: describing the job failed: %s\n", mbx_strerror(rc));
         return 1;
     }
-    /* Claimed for the whole run (mbx/output.h); the table is on stdout
-     * already, so "-" is refused. */
-    static const char *const sidecars[] = {".summary.csv", ".env.csv", NULL};
     mbx_output claim;
-    mbx_output_req req = {.path = c.output,
-                          .flags = MBX_OUTPUT_ALLOW_DISCARD | (c.force ? MBX_OUTPUT_FORCE : 0),
-                          .sidecars = sidecars};
-    memset(&claim, 0, sizeof claim);
-    if (c.output && (rc = mbx_output_claim(&req, &claim, msg, sizeof msg)) < 0) {
-        mbx_tprintf(stderr, "mpibex: %s\n", msg);
-        return rc == MBX_E_NOMEM ? 1 : 2;
-    }
-    if (claim.kind == MBX_OUTPUT_DISCARD)
-        c.output = NULL;
-    if (c.output) {
-        sum_path = mbx_csv_sidecar(c.output, ".summary.csv");
-        env_path = mbx_csv_sidecar(c.output, ".env.csv");
-        if (!sum_path || !env_path || mbx_csv_writer_open(c.output, row_cols, NROW, &st.csv) < 0 ||
-            mbx_env_write(e, mbx_job_thread_asked(), mbx_job_thread_granted(), env_path) < 0) {
-            fprintf(stderr, "mpibex: -o: cannot write '%s' and its sidecars: %s\n", c.output,
-                    strerror(errno));
-            (void)mbx_csv_writer_close(st.csv);
-            free(sum_path);
-            free(env_path);
-            mbx_output_release(&claim);
-            return 2;
-        }
-    }
-    char rules[512];
-    mbx_beffio_rules(rules, sizeof rules);
-    printf("# mpibex beffio: b_eff_io on %d processes, T = %g s\n# rules: %s\n", st.procs, st.T_s,
-           rules);
-    printf("%4s %7s %-7s %12s %5s %8s %12s %9s %12s\n", "type", "pattern", "access", "chunk_bytes",
-           "wellf", "reps", "bytes", "time_s", "MB/s");
-    fflush(stdout);
+    if ((rc = open_output(e, &c, &st, &claim, &sum_path, &env_path)) != 0)
+        return rc;
+    print_head(&st);
     mbx_beffio_summary s;
     c.o.stop_flag = &mbx_stop_signal;
     rc = mbx_beffio_run(e, &c.o, on_row, &st, &s, msg, sizeof msg);
@@ -319,21 +377,7 @@ static int root(mbx_engine *e, int argc, char **argv)
         fputc('\n', stderr);
     if (s.stale_note[0])
         fprintf(stderr, "mpibex: warning: %s\n", s.stale_note);
-    int code = 0;
-    if (rc == MBX_E_ABORTED && mbx_stop_signal) {
-        fprintf(stderr, "mpibex: interrupted by signal %d: %s; files removed\n",
-                (int)mbx_stop_signal, msg);
-        code = 128 + (int)mbx_stop_signal;
-    } else if (rc == MBX_E_ABORTED && st.io_failed) {
-        fprintf(stderr, "mpibex: -o: writing '%s' failed; files removed\n", c.output);
-        code = 1;
-    } else if (rc == MBX_E_RANGE || rc == MBX_E_INVAL) {
-        mbx_tprintf(stderr, "mpibex: %s\n", msg);
-        code = 2;
-    } else if (rc < 0) {
-        mbx_tprintf(stderr, "mpibex: b_eff_io failed: %s; files removed\n", msg);
-        code = 1;
-    }
+    int code = run_code(rc, &st, &c, msg);
     if (mbx_csv_writer_close(st.csv) < 0 && code == 0) {
         fprintf(stderr, "mpibex: closing '%s' failed\n", c.output);
         code = 1;
@@ -347,19 +391,8 @@ static int root(mbx_engine *e, int argc, char **argv)
         fprintf(stderr, "mpibex: cannot write '%s'\n", sum_path);
         code = 1;
     }
-    if (code == 0) {
-        printf("# type x access (MB/s, bytes / open..close):\n");
-        for (int t = 0; t < MBX_BEFFIO_NTYPES; t++)
-            printf("#   type %d: write %10.2f  rewrite %10.2f  read %10.2f\n", t,
-                   s.type_access_mbps[t][0], s.type_access_mbps[t][1], s.type_access_mbps[t][2]);
-        printf("procs: %d\nT_s: %g\nMPART_bytes: %llu\nwall_s: %.2f\n", s.procs, s.T_s,
-               (unsigned long long)s.mpart_bytes, s.wall_s);
-        printf("write_MBps: %.2f\nrewrite_MBps: %.2f\nread_MBps: %.2f\n", s.per_access_mbps[0],
-               s.per_access_mbps[1], s.per_access_mbps[2]);
-        for (int t = 0; t < MBX_BEFFIO_NTYPES; t++)
-            printf("type%d_MBps: %.2f\n", t, s.per_type_mbps[t]);
-        printf("b_eff_io_MBps: %.2f\n", s.beffio_mbps);
-    }
+    if (code == 0)
+        print_summary(&s);
     free(sum_path);
     free(env_path);
     mbx_output_release(&claim);

@@ -284,13 +284,10 @@ static void curve_title(char *buf, size_t len, const mbx_rpt *r, size_t i, int p
                  in->name);
 }
 
-static void emit_plot(ctx *c, size_t s, int plot, const curve *cv, size_t ncv, range xr, range yr)
+/* The plot's title (a second line on a comparison: what its marks mean). */
+static void plot_title(FILE *gp, const mbx_rpt *r, const mbx_rpt_series *se, int plot)
 {
-    FILE *gp = c->gp;
-    const mbx_rpt *r = c->r;
-    const mbx_rpt_series *se = &r->se[s];
-    char title[600], t[600];
-    int logy = plot == MBX_RPT_LAT || plot == MBX_RPT_BW;
+    char title[600];
     static const char *const what[MBX_RPT_NPLOTS] = {"latency", "bandwidth", "ratio to A",
                                                      "launch-to-launch spread"};
     snprintf(title, sizeof title, "%s: %s", se->title, what[plot]);
@@ -305,6 +302,12 @@ static void emit_plot(ctx *c, size_t s, int plot, const curve *cv, size_t ncv, r
                           : "no significance test: the inputs are not comparable (see index)");
     }
     fputs(" noenhanced", gp);
+}
+
+/* Grid, key, fill, the axes and their labels. */
+static void plot_frame(FILE *gp, const mbx_rpt_series *se, int plot, size_t ncv, range xr)
+{
+    int logy = plot == MBX_RPT_LAT || plot == MBX_RPT_BW;
     fputs("\nset grid xtics ytics mytics lt 1 lw 1 lc rgb \"#e4e4e4\", lt 1 lw 1 lc rgb "
           "\"#f2f2f2\"\n",
           gp);
@@ -328,6 +331,11 @@ static void emit_plot(ctx *c, size_t s, int plot, const curve *cv, size_t ncv, r
     fputs(" noenhanced\n", gp);
     if (logy)
         fputs("set logscale y\nset format y \"%g\"\n", gp);
+}
+
+static void plot_yrange(FILE *gp, int plot, range yr)
+{
+    int logy = plot == MBX_RPT_LAT || plot == MBX_RPT_BW;
     if (yr.lo == yr.hi && plot == MBX_RPT_SPREAD)
         fprintf(gp, "set yrange [0:%.10g]\n", yr.hi * 1.5 + 1);
     else if (yr.lo == yr.hi) /* a flat range: give gnuplot room to draw it */
@@ -338,10 +346,13 @@ static void emit_plot(ctx *c, size_t s, int plot, const curve *cv, size_t ncv, r
         fputs("set yrange [0:*]\nset offsets 0, 0, graph 0.08, 0\n", gp);
     else if (!logy)
         fputs("set offsets 0, 0, graph 0.08, graph 0.05\n", gp);
-    char out[400];
-    snprintf(out, sizeof out, "%s-%s.png", se->name, mbx_rpt_plot_suffix[plot]);
-    fputs("set terminal @png_term\nset output ", gp);
-    gp_str(gp, out);
+}
+
+/* The plot command: a line (with its CI or band) per curve, its marks,
+ * and on a comparison the X = A line. */
+static void plot_lines(FILE *gp, const mbx_rpt *r, int plot, const curve *cv, size_t ncv)
+{
+    char t[600];
     fputs("\nplot ", gp);
     for (size_t k = 0; k < ncv; k++) {
         size_t lt = cv[k].in % NCOLOURS + 1;
@@ -372,6 +383,21 @@ static void emit_plot(ctx *c, size_t s, int plot, const curve *cv, size_t ncv, r
     }
     if (plot == MBX_RPT_CMP)
         fputs(", \\\n     1 with lines dt 2 lc rgb \"#777777\" title 'X = A' noenhanced", gp);
+}
+
+/* One plot of series s in the gnuplot script: drawn as PNG, then SVG. */
+static void emit_plot(ctx *c, size_t s, int plot, const curve *cv, size_t ncv, range xr, range yr)
+{
+    FILE *gp = c->gp;
+    const mbx_rpt_series *se = &c->r->se[s];
+    char out[400];
+    plot_title(gp, c->r, se, plot);
+    plot_frame(gp, se, plot, ncv, xr);
+    plot_yrange(gp, plot, yr);
+    snprintf(out, sizeof out, "%s-%s.png", se->name, mbx_rpt_plot_suffix[plot]);
+    fputs("set terminal @png_term\nset output ", gp);
+    gp_str(gp, out);
+    plot_lines(gp, c->r, plot, cv, ncv);
     snprintf(out, sizeof out, "%s-%s.svg", se->name, mbx_rpt_plot_suffix[plot]);
     fputs("\nset terminal @svg_term\nset output ", gp);
     gp_str(gp, out);

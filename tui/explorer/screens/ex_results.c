@@ -13,8 +13,10 @@
 #include "ex_keys.h"
 #include "explorer.h"
 #include "mbx/csvio.h"
+#include "mbx/envfile.h"
 #include "mbx/file.h"
 #include "mbx/levels.h"
+#include "mbx/obsfile.h"
 #include "mbx/output.h"
 #include "report.h"
 #include "screens/screen.h"
@@ -388,36 +390,15 @@ void mbx_ex_points_free(explorer *x)
     x->npts = 0;
 }
 
-/* OUT.obs.csv as `mpibex run --raw` writes it: the point's key, the
- * observation's index and its time in microseconds. */
+/* OUT.obs.csv as `mpibex run --raw` writes it (mbx/obsfile.h). */
 static int write_obs(explorer *x, const char *path)
 {
     mbx_csv_writer *w = NULL;
     int rc = mbx_csv_writer_open(path, mbx_obs_columns, MBX_OBS_NCOLS, &w);
     for (size_t i = 0; rc >= 0 && i < x->npts; i++) {
         const mbx_ex_point *p = &x->pts[i];
-        const mbx_result *r = &p->r;
-        if (p->state != EX_DONE)
-            continue;
-        char procs[16], bytes[24], idx[24], t[32], root[16] = "", param[24] = "", pass[24];
-        snprintf(procs, sizeof procs, "%d", r->procs);
-        snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)r->bytes);
-        if (r->root >= 0)
-            snprintf(root, sizeof root, "%d", r->root);
-        if (r->param_name)
-            snprintf(param, sizeof param, "%lld", (long long)r->param);
-        size_t s = 0, left = p->noseg ? p->oseg[0] : p->nobs;
-        for (size_t k = 0; rc >= 0 && k < p->nobs; k++) {
-            while (left == 0 && s + 1 < p->noseg)
-                left = p->oseg[++s];
-            left -= left > 0;
-            snprintf(idx, sizeof idx, "%zu", k);
-            snprintf(pass, sizeof pass, "%zu", s);
-            mbx_obs_format_us(p->obs[k], t, sizeof t);
-            const char *f[MBX_OBS_NCOLS] = {
-                r->benchmark, procs, bytes, idx, t, r->label ? r->label : "", root, param, pass};
-            rc = mbx_csv_writer_row(w, f);
-        }
+        if (p->state == EX_DONE)
+            rc = mbx_obs_write_point(w, &p->r, p->obs, p->nobs, p->oseg, p->noseg);
     }
     if (mbx_csv_writer_close(w) < 0 && rc >= 0)
         rc = MBX_E_IO;
@@ -467,17 +448,7 @@ int mbx_ex_export(explorer *x, const char *path, char *msg, size_t msglen)
         rc = MBX_E_NOMEM;
     if (rc >= 0 && env_path) {
         mbx_kvlist env = {0};
-        static const char *const kvcols[] = {"key", "value"};
-        rc = x->be->environment(x->be, &env);
-        if (rc >= 0)
-            rc = mbx_csv_writer_open(env_path, kvcols, 2, &w);
-        for (size_t i = 0; rc >= 0 && i < env.n; i++) {
-            const char *f[2] = {env.v[i].key, env.v[i].value};
-            rc = mbx_csv_writer_row(w, f);
-        }
-        if (rc >= 0 && mbx_csv_writer_close(w) < 0)
-            rc = MBX_E_IO;
-        mbx_kv_free(&env);
+        rc = mbx_env_file_write(env_path, &env, x->be->environment(x->be, &env));
     }
     /* The monitor: its settings and figures in the environment, its series
      * beside the results (OUT.probe.csv). */

@@ -1,0 +1,170 @@
+/* The pieces of `mpibex run` (run.c and run_*.c): the run's state, its
+ * curves, and what one piece calls in another. Private to tui/cmd. */
+#ifndef MBX_RUN_INT_H
+#define MBX_RUN_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cli.h"
+#include "mbx/backend.h"
+#include "mbx/bench.h"
+#include "mbx/csvio.h"
+#include "mbx/engine.h"
+#include "mbx/journal.h"
+#include "mbx/kv.h"
+#include "mbx/monitor.h"
+#include "mbx/output.h"
+#include "mbx/plan.h"
+#include "mbx/refine.h"
+#include "mbx/result.h"
+#include "mbx/sched.h"
+#include "mbx/threads.h"
+
+#define MSG_LEN 512
+/* Round trips of one monitor probe (after one warm-up). */
+#define PROBE_ROUNDS 50
+
+/* A curve: one benchmark at fixed parameters, measured along one axis
+ * (message size; for unsized benchmarks process count, or the benchmark's
+ * parameter, e.g. threads, when only that varies), grid first, then
+ * adaptive refinement when the plan asks for it (size and P only). */
+enum { AXIS_NONE, AXIS_SIZE, AXIS_PROCS, AXIS_PARAM };
+
+typedef struct series {
+    const mbx_measurement *meas;
+    int bench_id;
+    int64_t param;  /* 0: the benchmark's default; AXIS_PARAM: unused */
+    int procs;      /* AXIS_SIZE / AXIS_PARAM / AXIS_NONE */
+    uint64_t bytes; /* AXIS_PROCS / AXIS_NONE */
+    int axis;
+    uint64_t *grid; /* x: bytes or procs */
+    size_t ngrid;
+    int refine; /* refinement applies */
+} series;
+
+typedef struct run_state {
+    mbx_run_opts opt;
+    mbx_plan *plan;
+    series *ser;
+    size_t nser;
+    size_t ngrid; /* grid points over every series */
+    /* What measures: the MPI engine (mbx_backend_engine) or the fake
+     * (--fake N); engine-only extras are the entries the fake leaves NULL. */
+    mbx_backend *be, be_store;
+    double t_idle;     /* the fake's clock stands still while the run idles: added */
+    size_t passes_run; /* requests measured (MBX_TEST_FAKE_STOP_PASSES) */
+    mbx_timer_info timer;
+    int pair_a, pair_b; /* the ping-pong pair */
+    int need_pair;
+    int pair_known; /* given, resumed or 2 ranks; else the scheduler asks for a scan */
+    uint64_t hash;
+    mbx_csv_writer *csv, *obs;
+    mbx_journal *journal;
+    char *env_path, *obs_path, *journal_path;
+    mbx_output out; /* -o claimed: its lock, or standard output (out_fd), or discard */
+    int out_fd;
+    int write_failed; /* a failed write was reported: the run stops, no second message */
+    mbx_resume res;
+    /* This run's clock to the journal's timeline: pass lines go after the
+     * passes of the run resumed (mbx_resume.pass_end), so a run resumed
+     * twice carries over passes that do not overlap in time. */
+    double jt_offset;
+    /* The journal's passes of unfinished points go into the run: not into
+     * a file of an earlier format, whose rows have no passes column and
+     * whose n, quartiles and fixed counts speak of one row's observations. */
+    int carry;
+    double t0, last_progress;
+    double hook_t0;        /* MBX_TEST_PROBE_SHIFT: the first probe's time; <0: none yet */
+    long rss0_kib;         /* rank 0's resident memory before the first point; -1: unknown */
+    mbx_window_stats wsum; /* window sync: the points' window moves, summed */
+    size_t wpoints;        /* window sync: points measured */
+    size_t done, refined, skipped, kept_grid;
+    size_t counts[MBX_POINT_STATUS_COUNT];
+    uint64_t seed; /* the order's seed */
+    /* The machine-state monitor (DESIGN, "The machine changes under you"). */
+    mbx_monitor mon;
+    mbx_sched *sched; /* the run's scheduler while it runs */
+    size_t sched_min_passes, sched_max;
+    double sched_span, sched_floor;
+    const mbx_point_spec *spec;
+    int tty;
+    char notes[1024]; /* comment lines for the table's head */
+    /* The thread binding of the threaded points (thrinfo.h): the last
+     * gather, failed binds seen so far, and whether the warning is out. */
+    const mbx_thread_bind *thr;
+    int thr_seen, thr_warned;
+    /* Points of accurate benchmarks (mbx_bench.companion), measured or kept
+     * from a resumed run, for the table at the end (mbx_run_accurate_summary). */
+    struct acc_row *acc;
+    size_t nacc, capacc;
+} run_state;
+
+typedef struct acc_row {
+    size_t ser;        /* index of the curve in run_state.ser */
+    uint64_t x;        /* the point on the curve's axis */
+    double acc, plain; /* the two medians in seconds; NAN when none */
+} acc_row;
+
+/* One point of a curve: x on the curve's axis, refined or on the grid. */
+typedef struct pointref {
+    const series *s;
+    uint64_t x;
+    int refined;
+} pointref;
+
+/* A curve's key and the refined points a resumed run already finished. */
+typedef struct curve_state {
+    size_t spent;
+    char key[MBX_KEY_MAX];
+} curve_state;
+
+/* A failed check: "mpibex: msg" on stderr. */
+void mbx_run_fail(const char *msg);
+
+/* The plan and its curves (run_plan.c). */
+int mbx_run_build_plan(run_state *st, char *msg);
+int mbx_run_build_series(run_state *st, int nranks, char *msg);
+uint64_t mbx_run_plan_hash(const run_state *st, int nranks);
+void mbx_run_spec_of(const run_state *st, const pointref *p, mbx_point_spec *spec);
+void mbx_run_key_of(const mbx_point_spec *spec, const char *label, char *key);
+uint64_t mbx_run_plan_largest(const run_state *st);
+void mbx_run_choose_pair(run_state *st, int nranks);
+
+/* The output files (run_output.c). */
+int mbx_run_claim_output(run_state *st, char *msg);
+int mbx_run_open_outputs(run_state *st, char *msg);
+int mbx_run_write_failure(run_state *st, const char *path, int rc);
+int mbx_run_write_result(run_state *st, const mbx_result *r, const double *obs, size_t nobs,
+                         const size_t *seg, size_t nseg);
+void mbx_run_env_append(const run_state *st, mbx_kvlist *kv, int rc, const char *what);
+void mbx_run_binding_env(run_state *st, int nranks);
+long mbx_run_proc_status_kib(const char *field);
+void mbx_run_memory_report(run_state *st);
+void mbx_run_warmup_report(run_state *st);
+void mbx_run_window_report(run_state *st);
+int mbx_run_monitor_report(run_state *st);
+
+/* Text and summaries (run_print.c). */
+int mbx_run_on_progress(void *ud, const mbx_progress *p);
+void mbx_run_print_title(const run_state *st, int nranks);
+void mbx_run_print_header(void);
+void mbx_run_print_row(const mbx_result *r);
+void mbx_run_progress_line(run_state *st, int force);
+int mbx_run_interrupted(const run_state *st);
+void mbx_run_accurate_summary(run_state *st);
+void mbx_run_note_accurate(run_state *st, const pointref *p, double acc, double plain);
+void mbx_run_curve_summary(const series *s, size_t points, size_t refined, double worst);
+void mbx_run_pass_summary(run_state *st, const mbx_sched *sch);
+void mbx_run_print_method(run_state *st, int nranks);
+void mbx_run_window_note(run_state *st, const mbx_result *r, const char *name);
+
+/* Measuring (run_loop.c). */
+double mbx_run_clock(const run_state *st);
+int mbx_run_measure_all(run_state *st);
+
+/* A curve for the scheduler, with what a resumed run kept (run_resume.c). */
+int mbx_run_sched_curve(run_state *st, mbx_sched *sch, const mbx_sched_opts *so, size_t i,
+                        curve_state *c);
+
+#endif

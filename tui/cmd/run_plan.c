@@ -1,0 +1,401 @@
+/* `mpibex run`: the plan and its curves. Loads or builds the plan,
+ * resolves and checks benchmarks, ranks, roots, pairs and memory, builds
+ * the curves (series) and their points' specs and keys, and the
+ * fingerprint a resumed run must match. */
+#include "run_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const char mbx_embedded_quick_plan[];
+
+static void human_bytes(double b, char *buf, size_t len)
+{
+    const char *u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int i = 0;
+    while (b >= 1024 && i < 4) {
+        b /= 1024;
+        i++;
+    }
+    snprintf(buf, len, "%.1f %s", b, u[i]);
+}
+
+int mbx_run_build_plan(run_state *st, char *msg)
+{
+    int rc;
+    st->plan = calloc(1, sizeof *st->plan);
+    if (!st->plan) {
+        snprintf(msg, MSG_LEN, "out of memory");
+        return 1;
+    }
+    if (st->opt.plan_path) {
+        rc = mbx_plan_load(st->opt.plan_path, st->plan, msg, MSG_LEN);
+    } else if (st->opt.ov.bench) {
+        st->plan->nmeas = 1;
+        mbx_measurement_defaults(&st->plan->meas[0], "cli");
+        rc = MBX_OK; /* --bench and the rest arrive as overrides below */
+    } else {
+        rc =
+            mbx_plan_parse(mbx_embedded_quick_plan, "quick.ini (built in)", st->plan, msg, MSG_LEN);
+    }
+    if (rc < 0)
+        return 2;
+    if (mbx_plan_override(st->plan, &st->opt.ov, msg, MSG_LEN) < 0)
+        return 2;
+    return 0;
+}
+
+static int check_memory(run_state *st, const mbx_bench *b, uint64_t bytes, int procs, char *msg)
+{
+    uint64_t need = 2 * b->buf_bytes(bytes, procs);
+    if (bytes > INT32_MAX || need > st->be->mem_per_rank / 10 * 9) {
+        char a[32], h[32], sz[32];
+        human_bytes((double)need, a, sizeof a);
+        human_bytes((double)st->be->mem_per_rank, h, sizeof h);
+        mbx_size_format(bytes, sz, sizeof sz);
+        snprintf(msg, MSG_LEN,
+                 "sizes: %s at %s needs %s of buffers per rank; allowed: at most "
+                 "90%% of the %s available per rank, and messages under 2GiB",
+                 b->name, sz, a, h);
+        return 2;
+    }
+    return 0;
+}
+
+static series *add_series(run_state *st, size_t cap, const mbx_measurement *me, int id,
+                          int64_t param, char *msg)
+{
+    if (st->nser == cap) {
+        snprintf(msg, MSG_LEN, "too many curves in the plan (at most %zu)", cap);
+        return NULL;
+    }
+    series *s = &st->ser[st->nser++];
+    memset(s, 0, sizeof *s);
+    s->meas = me;
+    s->bench_id = id;
+    s->param = param;
+    return s;
+}
+
+/* The process counts of a measurement, checked against the job. */
+static int procs_of(const mbx_measurement *me, const mbx_bench *b, int nranks, const int **pv,
+                    size_t *pn, int *one, char *msg)
+{
+    if (me->procs_all) {
+        *one = nranks;
+        *pv = one;
+        *pn = 1;
+    } else {
+        *pv = me->procs;
+        *pn = me->nprocs;
+    }
+    for (size_t i = 0; i < *pn; i++) {
+        int p = (*pv)[i];
+        if (p > nranks) {
+            snprintf(msg, MSG_LEN, "procs: %d in [%s] is more than the job's %d ranks", p,
+                     me->label, nranks);
+            return 2;
+        }
+        if (p < b->min_procs) {
+            snprintf(msg, MSG_LEN, "procs: %s needs at least %d ranks; [%s] asks for %d", b->name,
+                     b->min_procs, me->label, p);
+            return 2;
+        }
+        if ((b->flags & MBX_BENCH_ROOTED) && me->root >= p) {
+            snprintf(msg, MSG_LEN, "root: %d is not a rank of a %d-process point; allowed 0..%d",
+                     me->root, p, p - 1);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+/* A range is a wish, not a list: it ends at the job's size, so one plan
+ * serves jobs of every size (a note for the table's head says so). */
+static void clamp_procs_ranges(run_state *st, int nranks)
+{
+    for (size_t m = 0; m < st->plan->nmeas; m++) {
+        mbx_measurement *mm = &st->plan->meas[m];
+        if (mm->procs_range && mm->procs[mm->nprocs - 1] > nranks && mm->procs[0] <= nranks) {
+            while (mm->nprocs > 0 && mm->procs[mm->nprocs - 1] >= nranks)
+                mm->nprocs--;
+            mm->procs[mm->nprocs++] = nranks;
+            size_t used = strlen(st->notes);
+            snprintf(st->notes + used, sizeof st->notes - used,
+                     "# [%s]: the procs range ends at the job's %d ranks\n", mm->label, nranks);
+        }
+    }
+}
+
+/* The bi-th benchmark of a measurement, resolved (*id) and checked against
+ * the job: its ranks, pair, process counts (*pv, *pn; *one holds the count
+ * when there is one) and parameters. Returns 0 or an exit code with msg. */
+static int check_bench(run_state *st, const mbx_measurement *me, size_t bi, int nranks, int *id,
+                       const int **pv, size_t *pn, int *one, char *msg)
+{
+    if (mbx_bench_find(me->bench[bi], id) < 0) {
+        snprintf(msg, MSG_LEN,
+                 "bench: unknown benchmark '%s' in [%s] (see 'mpibex list' for the "
+                 "%zu available)",
+                 me->bench[bi], me->label, mbx_bench_count());
+        return 2;
+    }
+    const mbx_bench *b = mbx_bench_get(*id);
+    if (nranks < b->min_procs) {
+        snprintf(msg, MSG_LEN, "bench: %s needs at least %d ranks, the job has %d", b->name,
+                 b->min_procs, nranks);
+        return 2;
+    }
+    int rc;
+    *one = nranks;
+    *pv = one;
+    *pn = 1;
+    if (b->flags & MBX_BENCH_PAIR) {
+        /* Ping-pong runs on the whole job; the pair exchanges. */
+        st->need_pair = 1;
+        if (!me->pair_auto && (me->pair_a >= nranks || me->pair_b >= nranks)) {
+            snprintf(msg, MSG_LEN, "pair: %d,%d is not a pair of ranks 0..%d of the job",
+                     me->pair_a, me->pair_b, nranks - 1);
+            return 2;
+        }
+    } else if (b->flags & MBX_BENCH_INNER) {
+        *one = 1; /* one rank times calls; the others would only wait */
+    } else if ((rc = procs_of(me, b, nranks, pv, pn, one, msg)) != 0) {
+        return rc;
+    }
+    if (me->nparam && !(b->flags & MBX_BENCH_PARAM)) {
+        snprintf(msg, MSG_LEN, "param: %s takes no parameter (only %s)", b->name,
+                 "benchmarks that list one, e.g. mw.* pieces");
+        return 2;
+    }
+    for (size_t pi = 0; b->param_max && pi < me->nparam; pi++)
+        if (me->param[pi] > b->param_max) {
+            snprintf(msg, MSG_LEN, "param: %s takes %s in 1..%lld (got %lld)", b->name,
+                     b->param_name, (long long)b->param_max, (long long)me->param[pi]);
+            return 2;
+        }
+    return 0;
+}
+
+/* A curve over the parameter (only it varies) on procs ranks. */
+static int add_param_curve(run_state *st, size_t cap, const mbx_measurement *me, int id, int procs,
+                           char *msg)
+{
+    series *s = add_series(st, cap, me, id, 0, msg);
+    if (!s)
+        return 1;
+    s->axis = AXIS_PARAM;
+    s->procs = procs;
+    if (!(s->grid = calloc(me->nparam, sizeof *s->grid)))
+        return 1;
+    for (size_t k = 0; k < me->nparam; k++)
+        s->grid[s->ngrid++] = (uint64_t)me->param[k];
+    st->ngrid += s->ngrid;
+    return 0;
+}
+
+/* A curve of an unsized benchmark over the pn process counts pv. */
+static int add_procs_curve(run_state *st, size_t cap, const mbx_measurement *me, int id,
+                           int64_t param, const int *pv, size_t pn, char *msg)
+{
+    series *s = add_series(st, cap, me, id, param, msg);
+    if (!s)
+        return 1;
+    s->axis = AXIS_PROCS;
+    s->refine = me->refine > 0 && me->procs_range;
+    if (!(s->grid = calloc(pn, sizeof *s->grid)))
+        return 1;
+    for (size_t k = 0; k < pn; k++)
+        s->grid[s->ngrid++] = (uint64_t)pv[k];
+    st->ngrid += s->ngrid;
+    return 0;
+}
+
+/* One curve per process count: over the plan's sizes (each aligned to the
+ * benchmark and checked for memory), or a single point when unsized. */
+static int add_size_curves(run_state *st, size_t cap, const mbx_measurement *me, int id,
+                           int64_t param, const int *pv, size_t pn, char *msg)
+{
+    const mbx_bench *b = mbx_bench_get(id);
+    int sized = (b->flags & MBX_BENCH_SIZED) != 0, rc;
+    for (size_t k = 0; k < pn; k++) {
+        series *s = add_series(st, cap, me, id, param, msg);
+        if (!s)
+            return 1;
+        s->procs = pv[k];
+        s->axis = sized ? AXIS_SIZE : AXIS_NONE;
+        s->refine = sized && me->refine > 0;
+        if (!(s->grid = calloc(sized ? me->sizes.n : 1, sizeof *s->grid)))
+            return 1;
+        size_t nsz = sized ? me->sizes.n : 1;
+        uint64_t last = UINT64_MAX;
+        for (size_t si = 0; si < nsz; si++) {
+            uint64_t bytes = mbx_bench_align(b, me->sizes.v[si]);
+            if (bytes == last)
+                continue; /* two requested sizes round to one measured size */
+            last = bytes;
+            if ((rc = check_memory(st, b, bytes, s->procs, msg)) != 0)
+                return rc;
+            s->grid[s->ngrid++] = bytes;
+        }
+        st->ngrid += s->ngrid;
+    }
+    return 0;
+}
+
+/* Resolve names, check ranks, roots, pairs and memory, build the curves. */
+int mbx_run_build_series(run_state *st, int nranks, char *msg)
+{
+    size_t cap = 0;
+    clamp_procs_ranges(st, nranks);
+    for (size_t m = 0; m < st->plan->nmeas; m++) {
+        const mbx_measurement *me = &st->plan->meas[m];
+        cap += me->nbench * (me->nparam ? me->nparam : 1) * (me->nprocs ? me->nprocs : 1);
+    }
+    st->ser = calloc(cap ? cap : 1, sizeof *st->ser);
+    if (!st->ser) {
+        snprintf(msg, MSG_LEN, "out of memory");
+        return 1;
+    }
+    for (size_t m = 0; m < st->plan->nmeas; m++) {
+        const mbx_measurement *me = &st->plan->meas[m];
+        for (size_t bi = 0; bi < me->nbench; bi++) {
+            int id, one, rc;
+            const int *pv;
+            size_t pn;
+            if ((rc = check_bench(st, me, bi, nranks, &id, &pv, &pn, &one, msg)) != 0)
+                return rc;
+            int sized = (mbx_bench_get(id)->flags & MBX_BENCH_SIZED) != 0;
+            if (!sized && pn == 1 && me->nparam > 1) {
+                if ((rc = add_param_curve(st, cap, me, id, pv[0], msg)) != 0)
+                    return rc;
+                continue;
+            }
+            size_t npar = me->nparam ? me->nparam : 1;
+            for (size_t pi = 0; pi < npar; pi++) {
+                int64_t param = me->nparam ? me->param[pi] : 0;
+                rc = !sized && pn > 1 ? add_procs_curve(st, cap, me, id, param, pv, pn, msg)
+                                      : add_size_curves(st, cap, me, id, param, pv, pn, msg);
+                if (rc != 0)
+                    return rc;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The fingerprint a resumed run must match: everything that decides which
+ * points exist and how they are measured. */
+uint64_t mbx_run_plan_hash(const run_state *st, int nranks)
+{
+    char buf[512];
+    uint64_t h = MBX_FNV_OFFSET;
+    const mbx_method *m = &st->opt.method;
+    int n =
+        snprintf(buf, sizeof buf,
+                 "ranks=%d timer=%d validate=%d sync=%d clock=%d,%d,%d window=%g,%g cache=%d,%llu",
+                 nranks, (int)st->opt.timer, st->opt.validate, (int)m->sync, (int)m->clock.method,
+                 m->clock.fitpoints, m->clock.exchanges, m->window, m->window_delay, (int)m->cache,
+                 (unsigned long long)m->cache_bytes);
+    h = mbx_fnv1a(h, buf, (size_t)n);
+    /* The thread level changes what MPI costs; single adds nothing, so
+     * journals of runs from before --thread-level still match. */
+    if (st->be->thread_asked != MPI_THREAD_SINGLE) {
+        n = snprintf(buf, sizeof buf, " thread_level=%d", st->be->thread_asked);
+        h = mbx_fnv1a(h, buf, (size_t)n);
+    }
+    /* Made-up times never continue a measured run, nor the other way. */
+    if (st->be->fake)
+        h = mbx_fnv1a(h, " fake", 5);
+    for (size_t i = 0; i < st->nser; i++) {
+        const series *s = &st->ser[i];
+        const mbx_measurement *me = s->meas;
+        char rule[64];
+        mbx_stop_format(&me->stop, rule, sizeof rule);
+        n = snprintf(buf, sizeof buf, "|%s|%s|%lld|%d|%llu|%d|%d|%s|%zu|%zu|%g|%zu|%d|%d,%d,%d",
+                     me->label, mbx_bench_get(s->bench_id)->name, (long long)s->param, s->procs,
+                     (unsigned long long)s->bytes, s->axis, s->refine, rule, me->nmin, me->nmax,
+                     me->refine, me->budget, me->root, me->pair_auto, me->pair_a, me->pair_b);
+        h = mbx_fnv1a(h, buf, (size_t)n);
+        h = mbx_fnv1a(h, s->grid, s->ngrid * sizeof *s->grid);
+    }
+    return h;
+}
+
+void mbx_run_spec_of(const run_state *st, const pointref *p, mbx_point_spec *spec)
+{
+    const series *s = p->s;
+    const mbx_measurement *me = s->meas;
+    const mbx_bench *b = mbx_bench_get(s->bench_id);
+    memset(spec, 0, sizeof *spec);
+    spec->bench_id = s->bench_id;
+    /* unsized: the grid holds 0 */
+    spec->bytes = s->axis == AXIS_PROCS || s->axis == AXIS_PARAM ? s->bytes : p->x;
+    spec->procs = s->axis == AXIS_PROCS ? (int)p->x : s->procs;
+    spec->stop = me->stop;
+    spec->nmin = me->nmin;
+    spec->nmax = me->nmax;
+    spec->param = s->axis == AXIS_PARAM ? (int64_t)p->x : s->param;
+    spec->root = (b->flags & MBX_BENCH_ROOTED) ? me->root : 0;
+    if (b->flags & MBX_BENCH_PAIR) {
+        spec->pair_a = st->pair_a;
+        spec->pair_b = st->pair_b;
+    }
+    spec->validate = st->opt.validate;
+}
+
+void mbx_run_key_of(const mbx_point_spec *spec, const char *label, char *key)
+{
+    const mbx_bench *b = mbx_bench_get(spec->bench_id);
+    long long param =
+        (b->flags & MBX_BENCH_PARAM) ? (spec->param ? spec->param : b->param_default) : 0;
+    mbx_point_key(key, MBX_KEY_MAX, label, b->name, spec->procs, spec->bytes, param,
+                  (b->flags & MBX_BENCH_ROOTED) ? spec->root : -1);
+}
+
+/* The largest message size of the plan: the engine pre-faults every pair
+ * up to it before the first point. */
+uint64_t mbx_run_plan_largest(const run_state *st)
+{
+    uint64_t m = 0;
+    for (size_t i = 0; i < st->nser; i++) {
+        const series *s = &st->ser[i];
+        if (s->axis == AXIS_SIZE) {
+            for (size_t g = 0; g < s->ngrid; g++)
+                if (s->grid[g] > m)
+                    m = s->grid[g];
+        } else if (s->bytes > m) {
+            m = s->bytes;
+        }
+    }
+    return m;
+}
+
+/* The ping-pong pair: given, kept from the resumed run, or (with more
+ * than 2 ranks) left to the scan the scheduler asks for (scan_pair). */
+void mbx_run_choose_pair(run_state *st, int nranks)
+{
+    const mbx_measurement *me = NULL;
+    for (size_t i = 0; i < st->nser && !me; i++)
+        if (mbx_bench_get(st->ser[i].bench_id)->flags & MBX_BENCH_PAIR)
+            me = st->ser[i].meas;
+    st->pair_a = 0;
+    st->pair_b = nranks - 1;
+    st->pair_known = 1;
+    if (!me)
+        return;
+    if (!me->pair_auto) {
+        st->pair_a = me->pair_a;
+        st->pair_b = me->pair_b;
+        return;
+    }
+    if (st->res.have_pair) {
+        st->pair_a = st->res.pair_a;
+        st->pair_b = st->res.pair_b;
+        printf("# ping-pong pair: ranks %d and %d (kept from the resumed run)\n", st->pair_a,
+               st->pair_b);
+        return;
+    }
+    st->pair_known = nranks <= 2;
+}
