@@ -143,8 +143,8 @@ static int prepare(mbx_engine *e, run_state *st, int *nranks, char *msg)
 static int load_resume(run_state *st, char *msg)
 {
     char *jp = mbx_csv_sidecar(st->opt.output, ".journal");
-    int rc = jp ? mbx_resume_load(st->opt.output, jp, st->hash, &st->res, msg, MSG_LEN)
-                : MBX_E_NOMEM;
+    int rc =
+        jp ? mbx_resume_load(st->opt.output, jp, st->hash, &st->res, msg, MSG_LEN) : MBX_E_NOMEM;
     free(jp);
     if (rc)
         return rc == MBX_E_NOMEM ? 1 : 2;
