@@ -135,6 +135,11 @@ static int eng_unbound(mbx_backend *b, char *who, size_t len)
     return rc < 0 ? rc : n;
 }
 
+static const char *eng_why(mbx_backend *b)
+{
+    return mbx_engine_why(b->impl);
+}
+
 static int eng_stop_rank(mbx_backend *b)
 {
     return mbx_engine_stop_rank(b->impl);
@@ -184,6 +189,7 @@ int mbx_backend_engine(mbx_engine *e, int thread_asked, int thread_granted, mbx_
     out->warmup_info = eng_warmup_info;
     out->unbound = eng_unbound;
     out->stop_rank = eng_stop_rank;
+    out->why = eng_why;
     out->nhosts = job->nhosts;
     out->clock_info = eng_clock_info;
     out->probe = eng_probe;
@@ -194,4 +200,13 @@ int mbx_backend_engine(mbx_engine *e, int thread_asked, int thread_granted, mbx_
     out->beffio = eng_beffio;
     out->impl = e;
     return MBX_OK;
+}
+
+const char *mbx_backend_strerror(mbx_backend *b, int rc, char *buf, size_t len)
+{
+    const char *why = rc == MBX_E_MPI && b && b->why ? b->why(b) : "";
+    if (!why || !why[0] || !buf || !len)
+        return mbx_strerror(rc);
+    snprintf(buf, len, "%s (%s)", mbx_strerror(rc), why);
+    return buf;
 }

@@ -55,6 +55,9 @@ struct mbx_backend {
     /* The rank whose carried signal stopped the run (mbx_engine_stop_rank),
      * or -1; NULL in the fake: one process, its own signals only. */
     int (*stop_rank)(mbx_backend *b);
+    /* The text of the last MPI failure (mbx_engine_why: "MPI_Send: ..."),
+     * "" when none; NULL in the fake, which calls no MPI. */
+    const char *(*why)(mbx_backend *b);
     int nhosts;                       /* hosts of the job; the fake: 1 */
     int thread_asked, thread_granted; /* the MPI thread level (job.h); the fake: single */
     int fake;                         /* 1: the fake back end, nothing is measured */
@@ -73,6 +76,12 @@ int mbx_backend_settle(mbx_backend *b, double secs, int (*stop)(void *ud), void 
  * asked for and was granted (the job runner's, tui/cmd/job.h). MBX_OK or
  * the error of describing the job. */
 int mbx_backend_engine(mbx_engine *e, int thread_asked, int thread_granted, mbx_backend *out);
+
+/* rc's text for a message: mbx_strerror(rc), and for MBX_E_MPI the failed
+ * call and MPI_Error_string's text when the back end recorded them
+ * ("MPI error (MPI_Send: Invalid rank, error stack: ...)"), written into buf.
+ * Returns buf or mbx_strerror's static text. */
+const char *mbx_backend_strerror(mbx_backend *b, int rc, char *buf, size_t len);
 
 /* The fake: nranks simulated ranks, deterministic noise, and time that only
  * advances by what it "measures". Its curves are shaped like real ones so

@@ -37,7 +37,7 @@ mbx_mpi_test(mpi.cmdloop.n4 4 240 $<TARGET_FILE:test_cmdloop>)
 # private helper, engine/mpi/mpierr.h), one rank.
 add_executable(test_mpierr mpi/test_mpierr.c)
 target_include_directories(test_mpierr PRIVATE ${CMAKE_SOURCE_DIR}/engine/mpi)
-target_link_libraries(test_mpierr PRIVATE mbx_engine)
+target_link_libraries(test_mpierr PRIVATE mbx_backend)
 mbx_mpi_test(mpi.mpierr.n1 1 60 $<TARGET_FILE:test_mpierr>)
 
 mbx_run_and_check(mpi.quick.n2 2 120 ${MBX_OUT}/quick2.csv

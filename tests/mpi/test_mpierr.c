@@ -6,13 +6,16 @@
  *   - a known error class gives its text the same way;
  *   - a short buffer is cut and still ends in NUL; no buffer writes nothing;
  *   - a new engine has no message (mbx_engine_why: ""); a failure recorded
- *     with MBX_MPI_FAIL is what mbx_engine_why then returns.
+ *     with MBX_MPI_FAIL is what mbx_engine_why then returns, and what the
+ *     back end adds to MBX_E_MPI's text for the front ends
+ *     (mbx_backend_strerror).
  *
  * Any failed check aborts the job. */
 #include <stdio.h>
 #include <string.h>
 
 #include "engine_internal.h"
+#include "mbx/backend.h"
 #include "mbx/engine.h"
 #include "mpierr.h"
 
@@ -73,6 +76,21 @@ int main(int argc, char **argv)
     require(strcmp(mbx_engine_why(e), "") == 0, "no message before a failure");
     require(MBX_MPI_FAIL(e, rc, "MPI_Send") == MBX_E_MPI, "MBX_MPI_FAIL returns MBX_E_MPI");
     expect_text(rc, "MPI_Send", mbx_engine_why(e));
+
+    /* The front ends' text of the error: the back end adds the call and
+     * MPI's text to MBX_E_MPI, and nothing to other codes. */
+    mbx_backend b;
+    require(mbx_backend_engine(e, MPI_THREAD_SINGLE, MPI_THREAD_SINGLE, &b) == MBX_OK, "back end");
+    char line[MPI_MAX_ERROR_STRING + 128], want[MPI_MAX_ERROR_STRING + 128];
+    snprintf(want, sizeof want, "%s (%s)", mbx_strerror(MBX_E_MPI), mbx_engine_why(e));
+    require(strcmp(mbx_backend_strerror(&b, MBX_E_MPI, line, sizeof line), want) == 0,
+            "mbx_backend_strerror: MPI error (MPI_Send: ...)");
+    require(strcmp(mbx_backend_strerror(&b, MBX_E_INVAL, line, sizeof line),
+                   mbx_strerror(MBX_E_INVAL)) == 0,
+            "mbx_backend_strerror: other codes as mbx_strerror");
+    require(strcmp(mbx_backend_strerror(NULL, MBX_E_MPI, line, sizeof line),
+                   mbx_strerror(MBX_E_MPI)) == 0,
+            "mbx_backend_strerror: no back end, no text");
     require(mbx_engine_quit(e, 0) == MBX_OK, "quit");
     mbx_engine_destroy(e);
 

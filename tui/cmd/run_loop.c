@@ -52,8 +52,9 @@ static int check_binding(run_state *st, const mbx_result *r)
     int rc = st->be->thread_binding(st->be, &st->thr);
     if (rc < 0) {
         st->thr = NULL;
+        char t[MSG_LEN];
         fprintf(stderr, "mpibex: gathering the thread binding after %s failed: %s\n", r->benchmark,
-                mbx_strerror(rc));
+                mbx_backend_strerror(st->be, rc, t, sizeof t));
         return 1;
     }
     char ranks[128];
@@ -169,8 +170,9 @@ static int run_pass(run_state *st, mbx_sched *sch, const mbx_sched_req *rq)
         return 1;
     }
     if (rc < 0) {
+        char t[MSG_LEN];
         fprintf(stderr, "mpibex: %s on %d procs at %llu bytes failed: %s\n", name, spec.procs,
-                (unsigned long long)spec.bytes, mbx_strerror(rc));
+                (unsigned long long)spec.bytes, mbx_backend_strerror(st->be, rc, t, sizeof t));
         return 1;
     }
     mbx_sched_pass_report rep = {&r, obs, nobs, t0, t1 > t0 ? t1 : t0};
@@ -281,7 +283,9 @@ static int settle(run_state *st, mbx_sched *sch, double secs)
     double spent = 0;
     int rc = mbx_backend_settle(st->be, secs, stop_asked, NULL, &spent);
     if (rc < 0) {
-        fprintf(stderr, "mpibex: --settle: barrier traffic failed: %s\n", mbx_strerror(rc));
+        char t[MSG_LEN];
+        fprintf(stderr, "mpibex: --settle: barrier traffic failed: %s\n",
+                mbx_backend_strerror(st->be, rc, t, sizeof t));
         return 1;
     }
     if (mbx_sched_settle_done(sch, spent) < 0) {
@@ -302,7 +306,9 @@ static int probe(run_state *st, mbx_sched *sch, double now)
     double lat = NAN, t = now;
     int rc = probe_cb(st, &lat, &t);
     if (rc < 0) {
-        fprintf(stderr, "mpibex: the monitor's probe failed: %s\n", mbx_strerror(rc));
+        char t[MSG_LEN];
+        fprintf(stderr, "mpibex: the monitor's probe failed: %s\n",
+                mbx_backend_strerror(st->be, rc, t, sizeof t));
         return 1;
     }
     if (mbx_monitor_add(&st->mon, t, lat) < 0 || mbx_sched_probe_done(sch, t, lat) < 0) {

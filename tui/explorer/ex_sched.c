@@ -250,8 +250,10 @@ static void failed(explorer *x, const mbx_ex_point *p, int rc)
                                  x->be->thread_granted, why, sizeof why);
         mbx_ex_set_msg(x, MBX_ROLE_ERROR, "%s", why);
     } else {
+        char t[256];
         mbx_ex_set_msg(x, MBX_ROLE_ERROR, "%s at %llu bytes on %d processes failed: %s", b->name,
-                       (unsigned long long)p->bytes, p->procs, mbx_strerror(rc));
+                       (unsigned long long)p->bytes, p->procs,
+                       mbx_backend_strerror(x->be, rc, t, sizeof t));
     }
 }
 
@@ -283,7 +285,9 @@ static void do_pair_scan(explorer *x)
     if (rc >= 0)
         rc = mbx_sched_pair_done(x->sched, far);
     if (rc < 0) {
-        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "pair: the latency scan failed: %s", mbx_strerror(rc));
+        char t[256];
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "pair: the latency scan failed: %s",
+                       mbx_backend_strerror(x->be, rc, t, sizeof t));
         mbx_ex_sched_stop(x, NULL);
         return;
     }
@@ -306,8 +310,9 @@ static void do_settle(explorer *x, double secs)
     if (rc >= 0)
         rc = mbx_sched_settle_done(x->sched, spent);
     if (rc < 0) {
+        char t[256];
         mbx_ex_set_msg(x, MBX_ROLE_ERROR, "settle: the barrier traffic failed: %s",
-                       mbx_strerror(rc));
+                       mbx_backend_strerror(x->be, rc, t, sizeof t));
         mbx_ex_sched_stop(x, NULL);
     }
 }
