@@ -1,7 +1,8 @@
+/* The environment file (OUT.env.csv): the one writer of its key,value
+ * rows, for every command and for the monitor's rows. Pure: csvio and kv. */
 #include "mbx/envfile.h"
 
 #include "mbx/csvio.h"
-#include "mbx/thrinfo.h"
 
 /* env's rows into a key,value file opened by open (write or append). */
 static int kv_rows(const char *path, mbx_kvlist *env, int rc,
@@ -33,13 +34,4 @@ int mbx_env_file_append(const char *path, mbx_kvlist *env, int rc)
         return rc;
     }
     return kv_rows(path, env, rc, mbx_csv_writer_append);
-}
-
-int mbx_env_write(mbx_engine *e, int thread_asked, int thread_granted, const char *path)
-{
-    mbx_kvlist env = {0};
-    int rc = mbx_engine_environment(e, &env);
-    if (rc >= 0)
-        rc = mbx_thrinfo_level_env(&env, thread_asked, thread_granted);
-    return mbx_env_file_write(path, &env, rc);
 }

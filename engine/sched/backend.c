@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mbx/bench.h"
+#include "mbx/envfile.h"
 #include "mbx/thrinfo.h"
 
 /* ---- settling, on either back end ---- */
@@ -200,6 +201,15 @@ int mbx_backend_engine(mbx_engine *e, int thread_asked, int thread_granted, mbx_
     out->beffio = eng_beffio;
     out->impl = e;
     return MBX_OK;
+}
+
+int mbx_env_write(mbx_engine *e, int thread_asked, int thread_granted, const char *path)
+{
+    mbx_kvlist env = {0};
+    int rc = mbx_engine_environment(e, &env);
+    if (rc >= 0)
+        rc = mbx_thrinfo_level_env(&env, thread_asked, thread_granted);
+    return mbx_env_file_write(path, &env, rc);
 }
 
 const char *mbx_backend_strerror(mbx_backend *b, int rc, char *buf, size_t len)

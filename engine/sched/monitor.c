@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "mbx/csvio.h"
+#include "mbx/envfile.h"
 
 void mbx_monitor_init(mbx_monitor *m, int peer, double shift_rel)
 {
@@ -156,14 +157,6 @@ static int write_series(mbx_monitor *m, const mbx_levels *lv, const char *result
     return rc;
 }
 
-static int env_row(mbx_csv_writer *w, const char *key, const char *fmt, double v)
-{
-    char val[64];
-    snprintf(val, sizeof val, fmt, v);
-    const char *f[2] = {key, val};
-    return mbx_csv_writer_row(w, f);
-}
-
 int mbx_monitor_write(mbx_monitor *m, const char *results_path, const char *env_path, unsigned what)
 {
     int on = m->peer > 0;
@@ -179,14 +172,12 @@ int mbx_monitor_write(mbx_monitor *m, const char *results_path, const char *env_
     unsigned env_parts = what & (MBX_MONITOR_SETTINGS | (on ? MBX_MONITOR_FIGURES : 0));
     if (rc < 0 || !env_parts || !env_path)
         return rc;
-    static const char *const kvcols[] = {"key", "value"};
-    mbx_csv_writer *w = NULL;
-    rc = mbx_csv_writer_append(env_path, kvcols, 2, &w);
-    if (rc >= 0 && (what & MBX_MONITOR_SETTINGS)) {
-        const char *f[2] = {"monitor", on ? "on" : "off"};
-        rc = mbx_csv_writer_row(w, f);
+    mbx_kvlist env = {0};
+    if (what & MBX_MONITOR_SETTINGS) {
+        rc = mbx_kv_addf(&env, "monitor", "%s", on ? "on" : "off");
         if (rc >= 0)
-            rc = env_row(w, "monitor.shift_threshold", "%g", m->shift_rel > 0 ? m->shift_rel : 0.2);
+            rc = mbx_kv_addf(&env, "monitor.shift_threshold", "%g",
+                             m->shift_rel > 0 ? m->shift_rel : 0.2);
     }
     if (rc >= 0 && on && (what & MBX_MONITOR_FIGURES)) {
         double span = m->n ? m->t[m->n - 1] - m->t[0] : 0;
@@ -200,14 +191,12 @@ int mbx_monitor_write(mbx_monitor *m, const char *results_path, const char *env_
                      {"monitor.remeasured", (double)m->remeasured},
                      {"monitor.shifted_points", (double)m->shifted}};
         for (size_t i = 0; rc >= 0 && i < sizeof items / sizeof *items; i++)
-            rc = env_row(w, items[i].k, "%.6g", items[i].v);
+            rc = mbx_kv_addf(&env, items[i].k, "%.6g", items[i].v);
         for (size_t l = 0; rc >= 0 && l < lv->nlevel; l++) {
             char key[64];
             snprintf(key, sizeof key, "monitor.level.%zu_us", l + 1);
-            rc = env_row(w, key, "%.4f", lv->level[l] * 1e6);
+            rc = mbx_kv_addf(&env, key, "%.4f", lv->level[l] * 1e6);
         }
     }
-    if (mbx_csv_writer_close(w) < 0 && rc >= 0)
-        rc = MBX_E_IO;
-    return rc;
+    return mbx_env_file_append(env_path, &env, rc);
 }

@@ -1,10 +1,13 @@
 /* The environment file (OUT.env.csv) of every command: a key,value CSV of
- * the environment capture (docs/csv-format.md). Rank 0. */
+ * the environment capture (docs/csv-format.md). Rank 0. The writers are
+ * pure (engine/core/envfile.c, mbx_core); mbx_env_write, over the engine,
+ * is the back end's (engine/sched/backend.c, mbx_backend). */
 #ifndef MBX_ENVFILE_H
 #define MBX_ENVFILE_H
 
-#include "mbx/engine.h"
 #include "mbx/kv.h"
+
+struct mbx_engine;
 
 /* env as a key,value CSV at path when rc (how the capture went) is not an
  * error; env is freed either way. Returns rc when it is an error, else
@@ -19,7 +22,7 @@ MBX_NODISCARD int mbx_env_file_append(const char *path, mbx_kvlist *env, int rc)
 /* The engine's environment capture (mbx_engine_environment) and the MPI
  * thread levels the job asked for and was granted (mbx_thrinfo_level_env)
  * as the environment file at path. An mbx_status. */
-MBX_NODISCARD int mbx_env_write(mbx_engine *e, int thread_asked, int thread_granted,
+MBX_NODISCARD int mbx_env_write(struct mbx_engine *e, int thread_asked, int thread_granted,
                                 const char *path);
 
 #endif
