@@ -42,3 +42,38 @@ mbx_netns_down() {
     "$cluster" down
     rm -rf "$work"
 }
+
+# mbx_netns_wait NAME: waits up to $JOB_SECONDS for the background job
+# $job (mpiexec, its output in $work/NAME.log) and clears $job. On a
+# timeout it fails with what late_reason NAME prints (when the script
+# defines it; else "the job did not finish within $JOB_SECONDS s"), shows
+# the log's end and takes the hosts down (mpiexec passes SIGTERM on to the
+# ranks, but a rank stuck in MPI_Finalize does not die of it: down ends
+# every process in the namespaces, TERM then KILL). Fails on a non-zero
+# exit too. Returns 0 when the job ended well.
+mbx_netns_wait() {
+    local name=$1 i rc why
+    for ((i = 0; i < JOB_SECONDS * 5; i++)); do
+        kill -0 "$job" 2>/dev/null || break
+        sleep 0.2
+    done
+    if kill -0 "$job" 2>/dev/null; then
+        why="the job did not finish within $JOB_SECONDS s"
+        declare -F late_reason >/dev/null && why=$(late_reason "$name")
+        fail "$name: $why"
+        sed 's/^/    | /' "$work/$name.log" | tail -8
+        "$cluster" down
+        wait "$job" 2>/dev/null
+        job=""
+        return 1
+    fi
+    wait "$job"
+    rc=$?
+    job=""
+    if [ $rc -ne 0 ]; then
+        fail "$name: mpiexec exited with $rc"
+        sed 's/^/    | /' "$work/$name.log" | tail -8
+        return 1
+    fi
+    return 0
+}

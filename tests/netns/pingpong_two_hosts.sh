@@ -66,6 +66,16 @@ env_value() { # FILE KEY
 # stuck_in_finalize: " ; in MPI_Finalize (gdb): rank R on HOST ..." for
 # the ranks gdb (when there is one) finds in MPI_Finalize. The ranks run in
 # another mount namespace, hence the explicit executable.
+# late_reason NAME (mbx_netns_wait's hook): a job that wrote its results
+# but did not exit is named as such, with the ranks stuck in MPI_Finalize.
+late_reason() {
+    if grep -q "^done:" "$work/$1.log"; then
+        echo "the job wrote its results but did not exit within $JOB_SECONDS s$(stuck_in_finalize) (see the header)"
+    else
+        echo "the job did not finish within $JOB_SECONDS s"
+    fi
+}
+
 stuck_in_finalize() {
     local h p r found=""
     command -v gdb >/dev/null || return 0
@@ -86,7 +96,7 @@ stuck_in_finalize() {
 # run_pingpong NAME [RATE]: a fresh two-host cluster, one rank on each,
 # results in $work/NAME.csv. Returns 0 when the job ended in time with 0.
 run_pingpong() {
-    local name=$1 rate=${2:-} i rc
+    local name=$1 rate=${2:-}
     "$cluster" down
     if ! "$cluster" up 2 $rate >"$work/$name.up" 2>&1; then
         fail "$name: cluster.sh up 2 $rate: $(tail -1 "$work/$name.up")"
@@ -100,33 +110,7 @@ run_pingpong() {
         "$mpibex" run --bench pingpong.send_recv --sizes 1,64K,1M -o "$work/$name.csv" \
         </dev/null >"$work/$name.log" 2>&1 9>&- &
     job=$!
-    for ((i = 0; i < JOB_SECONDS * 5; i++)); do
-        kill -0 "$job" 2>/dev/null || break
-        sleep 0.2
-    done
-    if kill -0 "$job" 2>/dev/null; then
-        if grep -q "^done:" "$work/$name.log"; then
-            fail "$name: the job wrote its results but did not exit within $JOB_SECONDS s$(stuck_in_finalize) (see the header)"
-        else
-            fail "$name: the job did not finish within $JOB_SECONDS s"
-        fi
-        sed 's/^/    | /' "$work/$name.log" | tail -8
-        # mpiexec passes SIGTERM on to the ranks, and a rank stuck in
-        # MPI_Finalize does not die of it: down ends every process in the
-        # namespaces (TERM, then KILL).
-        "$cluster" down
-        wait "$job" 2>/dev/null
-        job=""
-        return 1
-    fi
-    wait "$job"
-    rc=$?
-    job=""
-    if [ $rc -ne 0 ]; then
-        fail "$name: mpiexec exited with $rc"
-        sed 's/^/    | /' "$work/$name.log" | tail -8
-        return 1
-    fi
+    mbx_netns_wait "$name" || return 1
     pass "$name: mpibex ran across mbxh1 and mbxh2${rate:+ (links shaped to $rate)}"
     return 0
 }
