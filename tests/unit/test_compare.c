@@ -1,6 +1,12 @@
 /* mpibex compare: synthetic results, observation files and directories of
  * launches, written through the csvio writer into a temporary directory,
- * compared with known answers; and every input it must refuse. */
+ * compared with known answers; and every input it must refuse.
+ *
+ * One program of about 700 lines on purpose: every case writes its files
+ * through the same fixture helpers into one directory
+ * (MBX_TMP_DIR/compare_tests, made by the group set-up); two programs would
+ * need two directories kept apart under ctest -j and their valgrind runs,
+ * for no gain in what is tested. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
