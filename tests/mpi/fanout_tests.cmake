@@ -25,16 +25,16 @@ mbx_run_and_check(mpi.fanout.window.n2 2 120 ${MBX_OUT}/fanout_win2.csv
 
 # --validate with the root taken from the command line.
 mbx_run_and_check(mpi.fanout.validate.n2 2 120 ${MBX_OUT}/fanout_val2.csv
-  RUN run --bench ${MBX_FANOUT} --sizes 1,1K,64K --validate --root 1 -q -o ${MBX_OUT}/fanout_val2.csv
+  RUN run --bench ${MBX_FANOUT} --sizes 1,1K,64K --validate --span 0 --root 1 -q -o ${MBX_OUT}/fanout_val2.csv
   CHECK "--procs 2 --rows 6 --col root=1 --col validated=yes ${MBX_PLAIN}")
 mbx_run_and_check(mpi.fanout.validate.n4 4 240 ${MBX_OUT}/fanout_val4.csv
-  RUN run --bench ${MBX_FANOUT} --sizes 1,1K --nmin 8 --nmax 24 --validate --root 2 -q
+  RUN run --bench ${MBX_FANOUT} --sizes 1,1K --nmin 8 --nmax 24 --validate --span 0 --root 2 -q
       -o ${MBX_OUT}/fanout_val4.csv
   CHECK "--procs 4 --rows 4 --col root=2 --col validated=yes ${MBX_PLAIN}")
 add_test(NAME mpi.fanout.corrupt.n2
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/expect_validate_fail.sh --
                  ${MBX_MPIEXEC} 2 ${MPIEXEC_PREFLAGS} $<TARGET_FILE:mpibex> run
-                 --bench ${MBX_FANOUT} --sizes 64 --nmax 20 --validate -q)
+                 --bench ${MBX_FANOUT} --sizes 64 --nmax 20 --validate --span 0 -q)
 set_tests_properties(mpi.fanout.corrupt.n2 PROPERTIES TIMEOUT 120 LABELS mpi PROCESSORS 2)
 
 # Anomalous correction: the hook MBX_TEST_ACK_INFLATE=1 adds 1 s to every

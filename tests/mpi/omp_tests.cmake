@@ -12,7 +12,7 @@ if(OpenMP_C_FOUND)
   foreach(b IN LISTS MBX_OMP_BENCH)
     foreach(n 1 2)
       mbx_run_and_check(mpi.omp.${b}.n${n} ${n} 120 ${MBX_OUT}/omp_${b}${n}.csv
-        RUN run --bench omp.${b} --param 2,4 --nmax 30 --validate -q -o ${MBX_OUT}/omp_${b}${n}.csv
+        RUN run --bench omp.${b} --param 2,4 --nmax 30 --validate --span 0 -q -o ${MBX_OUT}/omp_${b}${n}.csv
         CHECK "--procs 1 --rows 2 --bench omp.${b} ${MBX_OMP_COLS}")
     endforeach()
   endforeach()

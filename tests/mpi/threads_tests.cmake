@@ -9,13 +9,13 @@ set(MBX_THR_COLS "--col param_name=threads --col timing=max_over_threads --col v
 
 # One rank: every threads.* benchmark at 1, 2 and 4 threads.
 mbx_run_and_check(mpi.threads.all.n1 1 120 ${MBX_OUT}/threads1.csv
-  RUN run --bench ${MBX_THR_ALL} --param 1,2,4 --nmax 200 --validate -q
+  RUN run --bench ${MBX_THR_ALL} --param 1,2,4 --nmax 200 --validate --span 0 -q
       -o ${MBX_OUT}/threads1.csv
   CHECK "--procs 1 --rows 15 ${MBX_THR_COLS} --env ${MBX_OUT}/threads1.env.csv")
 
 # Two ranks: the threads run on rank 0, rank 1 sits the points out.
 mbx_run_and_check(mpi.threads.mutex_barrier.n2 2 120 ${MBX_OUT}/threads2.csv
-  RUN run --bench threads.mutex,threads.barrier --param 2,4 --nmax 200 --validate -q
+  RUN run --bench threads.mutex,threads.barrier --param 2,4 --nmax 200 --validate --span 0 -q
       -o ${MBX_OUT}/threads2.csv
   CHECK "--rows 4 --bench threads.mutex --bench threads.barrier ${MBX_THR_COLS}")
 
@@ -38,7 +38,7 @@ add_test(NAME mpi.pingpong.mt.n2
                  --env "^rank\\.1\\.threads_binding,\"?[12] threads?: t0 PU[0-9]"
                  --env "^threads_bind_failed,[0-9]+$"
                  -- ${MBX_MPIEXEC} 2 ${MPIEXEC_PREFLAGS} $<TARGET_FILE:mpibex> run --bench pingpong.mt
-                 --param 1,2 --sizes 8,4K --stop fixed:10 --validate -q --thread-level multiple
+                 --param 1,2 --sizes 8,4K --stop fixed:10 --validate --span 0 -q --thread-level multiple
                  -o ${MBX_OUT}/pp_mt2.csv)
 set_tests_properties(mpi.pingpong.mt.n2 PROPERTIES TIMEOUT 120 LABELS mpi PROCESSORS 2)
 
@@ -46,7 +46,7 @@ set_tests_properties(mpi.pingpong.mt.n2 PROPERTIES TIMEOUT 120 LABELS mpi PROCES
 # between rank 0 and the scanned far rank at 1 and 2 threads per rank
 # (tiny: 8 spinning threads on 2 cores wait out scheduler slices).
 mbx_run_and_check(mpi.threads.n4 4 240 ${MBX_OUT}/threads4.csv
-  RUN run --bench threads.barrier,pingpong.mt --param 1,2 --sizes 8 --stop fixed:5 --validate
+  RUN run --bench threads.barrier,pingpong.mt --param 1,2 --sizes 8 --stop fixed:5 --validate --span 0
       -q --thread-level multiple -o ${MBX_OUT}/threads4.csv
   CHECK "--rows 4 --bench threads.barrier --bench pingpong.mt --col param_name=threads --col validated=yes")
 

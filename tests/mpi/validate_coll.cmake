@@ -46,13 +46,13 @@ foreach(g IN LISTS MBX_COLL_GROUPS)
   list(GET MBX_COLL_${g}_ROWS 1 rows4)
   # 64K is past the eager limit, so rendezvous transfers are checked too.
   mbx_run_and_check(mpi.validate.coll.${g}.n2 2 180 ${MBX_OUT}/val_coll_${g}2.csv
-    RUN run --bench ${MBX_COLL_${g}_BENCH} --sizes 4,1K,64K --nmax 50 --validate -q
+    RUN run --bench ${MBX_COLL_${g}_BENCH} --sizes 4,1K,64K --nmax 50 --validate --span 0 -q
         -o ${MBX_OUT}/val_coll_${g}2.csv
     CHECK "--procs 2 --rows ${rows2} --col validated=yes ${MBX_COLL_${g}_COLS2}")
   # On 2 cores each 4-rank collective waits out scheduler slices (~8 ms):
   # ten observations per point and two sizes keep this under a minute.
   mbx_run_and_check(mpi.validate.coll.${g}.n4 4 240 ${MBX_OUT}/val_coll_${g}4.csv
-    RUN run --bench ${MBX_COLL_${g}_BENCH} --sizes 4,4K --stop fixed:10 --validate -q
+    RUN run --bench ${MBX_COLL_${g}_BENCH} --sizes 4,4K --stop fixed:10 --validate --span 0 -q
         ${MBX_COLL_${g}_ARGS4} -o ${MBX_OUT}/val_coll_${g}4.csv
     CHECK "--procs 4 --rows ${rows4} --col validated=yes ${MBX_COLL_${g}_COLS4}")
 endforeach()
@@ -64,5 +64,5 @@ endforeach()
 add_test(NAME mpi.validate.coll.corrupt.n2
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/expect_validate_fail.sh --
                  ${MBX_MPIEXEC} 2 ${MPIEXEC_PREFLAGS} $<TARGET_FILE:mpibex> run
-                 --bench coll.allreduce --sizes 64 --nmax 20 --validate -q)
+                 --bench coll.allreduce --sizes 64 --nmax 20 --validate --span 0 -q)
 set_tests_properties(mpi.validate.coll.corrupt.n2 PROPERTIES TIMEOUT 120 LABELS mpi PROCESSORS 2)
