@@ -9,6 +9,7 @@
 
 #include "beff_cmd.h"
 #include "beffio_cmd.h"
+#include "benchsel.h"
 #include "cli.h"
 #include "compare_cmd.h"
 #if MBX_HAVE_EXPLORER
@@ -24,21 +25,6 @@
 #include "run.h"
 #include "sig.h"
 #include "tprint.h"
-
-static int list_benchmarks(void)
-{
-    int w = 11;
-    for (size_t i = 0; i < mbx_bench_count(); i++) {
-        int n = (int)strlen(mbx_bench_get((int)i)->name);
-        w = n > w ? n : w;
-    }
-    printf("%-*s %-9s %-5s %s\n", w, "# benchmark", "pattern", "ranks", "description");
-    for (size_t i = 0; i < mbx_bench_count(); i++) {
-        const mbx_bench *b = mbx_bench_get((int)i);
-        printf("%-*s %-9s >=%-3d %s\n", w, b->name, b->pattern, b->min_procs, b->summary);
-    }
-    return 0;
-}
 
 /* The absolute path of this binary into self; 0, or 1 after a message. */
 static int self_exe(char *self, size_t len)
@@ -85,14 +71,6 @@ static int explore_with(int argc, char **argv)
     return rc;
 }
 
-/* `mpibex list`: every benchmark of the registry. */
-static int list_cmd(int argc, char **argv)
-{
-    (void)argc;
-    (void)argv;
-    return list_benchmarks();
-}
-
 static int repeat_cmd(int argc, char **argv)
 {
     char self[4096];
@@ -104,7 +82,7 @@ static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
 } commands[] = {
-    {"list", list_cmd},           {"run", mbx_batch_run}, {"beffio", mbx_beffio_cmd},
+    {"list", mbx_list_cmd},       {"run", mbx_batch_run}, {"beffio", mbx_beffio_cmd},
     {"beff", mbx_beff_cmd},       {"idle", mbx_idle_run}, {"merge", mbx_merge_cmd},
     {"compare", mbx_compare_cmd}, {"repeat", repeat_cmd}, {"report", mbx_report_cmd},
 };

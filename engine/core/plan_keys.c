@@ -259,12 +259,14 @@ static int set_bench(mbx_measurement *m, char *value, char *why, size_t whylen)
         char *name = mbx_plan_trim(item);
         size_t len = strlen(name);
         if (len == 0 || len >= MBX_NAME_MAX ||
-            strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789._") != len) {
-            mbx_msgf(
-                why, whylen,
-                "bad benchmark name \"%.*s\"; expected a comma-separated list of names of 1..%d "
-                "characters a-z 0-9 . _ (e.g. pingpong.send_recv)",
-                MBX_NAME_MAX, name, MBX_NAME_MAX - 1);
+            strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789._*?[]!-") != len) {
+            /* Names, groups and globs; the front end expands them against
+             * the registry (mbx_name_select, mbx/names.h). */
+            mbx_msgf(why, whylen,
+                     "bad benchmark name \"%.*s\"; expected a comma-separated list of names, "
+                     "groups or globs of 1..%d characters a-z 0-9 . _ * ? [ ] ! - (e.g. "
+                     "pingpong.send_recv, coll.*)",
+                     MBX_NAME_MAX, name, MBX_NAME_MAX - 1);
             return MBX_E_INVAL;
         }
         for (size_t i = 0; i < n; i++) {

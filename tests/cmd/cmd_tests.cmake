@@ -8,13 +8,18 @@ mbx_cmocka_program(cmd test_badinput mbx_cmd)
 target_compile_definitions(test_badinput PRIVATE MBX_TMP_DIR="${CMAKE_CURRENT_BINARY_DIR}"
   MBX_SOURCE_DIR="${CMAKE_SOURCE_DIR}"
   MBX_REPORT_FIXTURES="${CMAKE_CURRENT_SOURCE_DIR}/cmd/report_fixtures.py")
-file(STRINGS ${CMAKE_CURRENT_SOURCE_DIR}/cmd/test_badinput.c _bad_lines
-     REGEX "^ *\\{\"[a-z_.]+\", (RUN_PARSE|RUN|REPEAT|MERGE|COMPARE|REPORT),")
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cmd/test_badinput.c)
+# badinput_habits.h holds more of the table's lines (included in it).
+set(_bad_lines)
+foreach(_f test_badinput.c badinput_habits.h)
+  file(STRINGS ${CMAKE_CURRENT_SOURCE_DIR}/cmd/${_f} _lines
+       REGEX "^ *\\{\"[a-z_.]+\", (RUN_PARSE|RUN|REPEAT|MERGE|COMPARE|REPORT|LIST),")
+  list(APPEND _bad_lines ${_lines})
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/cmd/${_f})
+endforeach()
 foreach(_line IN LISTS _bad_lines)
   string(REGEX REPLACE "^ *\\{\"([a-z_.]+)\".*" "\\1" _name "${_line}")
   # merge.bad.x, report.bad.x, ...: also the command's label, as before
-  string(REGEX MATCH "^(merge|report|repeat|compare)\\." _cmd "${_name}")
+  string(REGEX MATCH "^(merge|report|repeat|compare|list)\\." _cmd "${_name}")
   string(REPLACE "." "" _cmd "${_cmd}")
   add_test(NAME ${_name} COMMAND test_badinput ${_name})
   set_tests_properties(${_name} PROPERTIES TIMEOUT 30 LABELS "cmd;badinput;${_cmd}")

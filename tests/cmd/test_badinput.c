@@ -2,8 +2,8 @@
  * cases {command, arguments, exit code, the stderr line (an extended
  * regular expression)}. Each case calls the command's entry point (run:
  * its parser, or its whole set-up on the fake back end when the check
- * needs the plan or the job's size; repeat, merge, compare, report: the
- * command itself, none of which uses MPI) with stdout discarded and
+ * needs the plan or the job's size; repeat, merge, compare, report, list:
+ * the command itself, none of which uses MPI) with stdout discarded and
  * stderr in a file, then checks the exit code, exactly one line on stderr
  * matching the expression, and that its fixture directory holds the same
  * files with the same bytes afterwards (nothing written, nothing left
@@ -26,6 +26,7 @@
 
 #include <cmocka.h>
 
+#include "benchsel.h"
 #include "cli.h"
 #include "compare_cmd.h"
 #include "merge.h"
@@ -39,7 +40,8 @@ typedef enum {
     REPEAT,
     MERGE,
     COMPARE,
-    REPORT
+    REPORT,
+    LIST /* mbx_list_cmd */
 } cmd_kind;
 
 #define MAX_ARGS 16
@@ -62,6 +64,7 @@ typedef struct bad_case {
  * the names there). */
 /* clang-format off */
 static const bad_case cases[] = {
+#include "badinput_habits.h"
     /* mpibex run: the command line */
     {"badinput.unknown_option", RUN_PARSE, 0, NULL, 2, "unknown option '--frobnicate'",
      {"--frobnicate"}},
@@ -298,8 +301,8 @@ static const bad_case cases[] = {
 static char root[512]; /* this run's fixtures: ROOT/<command>/ */
 
 static const char *const dir_of[] = {
-    [RUN_PARSE] = "run",       [RUN] = "run",      [REPEAT] = "repeat", [MERGE] = "merge",
-    [COMPARE] = "compare_bad", [REPORT] = "report"};
+    [RUN_PARSE] = "run",       [RUN] = "run",       [REPEAT] = "repeat", [MERGE] = "merge",
+    [COMPARE] = "compare_bad", [REPORT] = "report", [LIST] = "run"};
 
 /* ---- fixtures ---- */
 
@@ -366,7 +369,7 @@ static void report_fixtures(void)
     put(d, "quote.csv", "benchmark,procs,bytes,median_us,status\n\"pingpong,2\n");
 }
 
-static int wanted[REPORT + 1]; /* the commands of the cases run: their fixtures */
+static int wanted[LIST + 1]; /* the commands of the cases run: their fixtures */
 
 static int make_fixtures(void **state)
 {
@@ -493,6 +496,7 @@ static int call(const bad_case *c, int argc, char **argv)
     case MERGE: return mbx_merge_cmd(argc - 1, argv + 1);
     case COMPARE: return mbx_compare_cmd(argc - 1, argv + 1);
     case REPORT: return mbx_report_cmd(argc - 1, argv + 1);
+    case LIST: return mbx_list_cmd(argc - 1, argv + 1);
     }
     return -1;
 }

@@ -256,6 +256,88 @@ static void test_suggest(void **state)
     assert_null(mbx_opt_suggest(table, MBX_OPT_COUNT(table), ""));
 }
 
+/* The walker's unknown branch: "did you mean" from the table. */
+static void test_suggest_in_walk(void **state)
+{
+    (void)state;
+    args a;
+    char msg[160] = "";
+    mbx_opt_parser p = parser(&a, msg, sizeof msg);
+    int rc;
+    PARSE(p, "--outptu", "x");
+    assert_int_equal(rc, 2);
+    assert_string_equal(msg, "unknown option '--outptu'; did you mean --output?");
+    assert_string_equal(printed, "cmd: unknown option '--outptu'; did you mean --output?");
+    p = parser(&a, msg, sizeof msg);
+    PARSE(p, "--forse=1");
+    assert_int_equal(rc, 2);
+    assert_string_equal(msg, "unknown option '--forse=1'; did you mean --force?");
+    p = parser(&a, msg, sizeof msg);
+    PARSE(p, "--frobnicate");
+    assert_string_equal(msg, "unknown option '--frobnicate'"); /* nothing near */
+}
+
+/* The OSU and IMB flags: their line instead of "unknown option"; the
+ * command's own options win (-f is --force here). */
+static void test_habits(void **state)
+{
+    (void)state;
+    args a;
+    char msg[512] = "";
+    mbx_opt_parser p = parser(&a, msg, sizeof msg);
+    int rc;
+    PARSE(p, "-m", "1:4096");
+    assert_int_equal(rc, 2);
+    assert_string_equal(msg, "-m: OSU's message-size range; mpibex takes --sizes "
+                             "MIN:MAX[:FACTOR] (OSU's -m 1:4096 is --sizes 1:4KiB)");
+    struct {
+        const char *word, *flag, *names;
+    } cases[] = {
+        {"-m1:4096", "-m: ", "--sizes"},      {"--message-size=64", "-m: ", "--sizes"},
+        {"-i1000", "-i: ", "--stop fixed:N"}, {"-x", "-x: ", "--warmup N"},
+        {"-msglog", "-msglog: ", "--sizes"},  {"-iter", "-iter: ", "--nmax N"},
+        {"-npmin", "-npmin: ", "--procs"},    {"-time", "-time: ", "--point-time SEC"},
+        {"-W", "-W: ", "--param W"},          {"-off_cache", "-off_cache: ", "--cache cold"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        p = parser(&a, msg, sizeof msg);
+        char *w[] = {(char *)cases[k].word, "1"};
+        rc = mbx_opt_parse(&p, 2, w, 0);
+        assert_int_equal(rc, 2);
+        assert_int_equal(strncmp(msg, cases[k].flag, strlen(cases[k].flag)), 0);
+        assert_non_null(strstr(msg, cases[k].names));
+    }
+    /* Not a habit: a one-letter flag glued to a word, an unknown word. */
+    assert_null(mbx_opt_habit("-mfoo"));
+    assert_null(mbx_opt_habit("-q"));
+    assert_null(mbx_opt_habit("--sizes"));
+    p = parser(&a, msg, sizeof msg);
+    PARSE(p, "-f");
+    assert_int_equal(rc, 0);
+    assert_int_equal(a.force, 1);
+}
+
+/* The table: flags are dashed, each once; every line is one line. */
+static void test_habit_table(void **state)
+{
+    (void)state;
+    size_t n = 0;
+    const mbx_opt_habit_row *t = mbx_opt_habits(&n);
+    assert_true(n >= 8);
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(t[i].flag[0], '-');
+        assert_true(t[i].long_flag == NULL || strncmp(t[i].long_flag, "--", 2) == 0);
+        assert_null(strchr(t[i].text, '\n'));
+        assert_true(strlen(t[i].text) < 200);
+        assert_ptr_equal(mbx_opt_habit(t[i].flag), &t[i]);
+        for (size_t j = 0; j < i; j++)
+            assert_true(strcmp(t[i].flag, t[j].flag) != 0);
+    }
+    const char *must[] = {"-m", "-i", "-x", "-f", "-msglog", "-iter", "-npmin", "-time"};
+    for (size_t k = 0; k < sizeof must / sizeof must[0]; k++)
+        assert_non_null(mbx_opt_habit(must[k]));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -267,6 +349,9 @@ int main(void)
         cmocka_unit_test(test_bad_cuts),
         cmocka_unit_test(test_output),
         cmocka_unit_test(test_suggest),
+        cmocka_unit_test(test_suggest_in_walk),
+        cmocka_unit_test(test_habits),
+        cmocka_unit_test(test_habit_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

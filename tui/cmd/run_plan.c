@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchsel.h"
+
 extern const char mbx_embedded_quick_plan[];
 
 static void human_bytes(double b, char *buf, size_t len)
@@ -43,7 +45,7 @@ int mbx_run_build_plan(run_state *st, char *msg)
         return 2;
     if (mbx_plan_override(st->plan, &st->opt.ov, msg, MSG_LEN) < 0)
         return 2;
-    return 0;
+    return mbx_benchsel_plan(st->plan, msg, MSG_LEN);
 }
 
 static int check_memory(run_state *st, const mbx_bench *b, uint64_t bytes, int procs, char *msg)

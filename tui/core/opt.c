@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mbx/names.h"
+
 int mbx_opt_vbad(const mbx_opt_out *out, const char *fmt, va_list ap)
 {
     char line[2048];
@@ -52,6 +54,21 @@ static const mbx_opt *match(const mbx_opt_parser *p, const char *a, const char *
     return NULL;
 }
 
+/* An unknown option: the line naming mpibex's equivalent of an OSU or IMB
+ * flag, or the command's line with "did you mean" when a name is near. */
+static int unknown(const mbx_opt_parser *p, const char *a)
+{
+    const mbx_opt_habit_row *h = mbx_opt_habit(a);
+    if (h != NULL)
+        return mbx_opt_bad(&p->out, "%s: %s", h->flag, h->text);
+    const char *near = mbx_opt_suggest(p->opts, p->nopts, a);
+    char line[1024];
+    snprintf(line, sizeof line, p->unknown, a);
+    if (near == NULL)
+        return mbx_opt_bad(&p->out, "%s", line);
+    return mbx_opt_bad(&p->out, "%s; did you mean %s?", line, near);
+}
+
 /* One word at argv[*i] (and its value, the next word, if it takes one). */
 static int take(mbx_opt_parser *p, int argc, char **argv, int *i)
 {
@@ -61,7 +78,7 @@ static int take(mbx_opt_parser *p, int argc, char **argv, int *i)
         int dash = a[0] == '-' && a[1] != '\0';
         if (p->operand != NULL && (!dash || p->pass_unknown))
             return p->operand(p, a);
-        return mbx_opt_bad(&p->out, p->unknown, a);
+        return dash ? unknown(p, a) : mbx_opt_bad(&p->out, p->unknown, a);
     }
     int fl = o->flags | p->flags;
     p->attached = val != NULL;
@@ -123,41 +140,17 @@ int mbx_opt_parse(mbx_opt_parser *p, int argc, char **argv, int first)
     return rc;
 }
 
-/* Levenshtein distance of a[0..na) and b[0..nb), both at most 63 long. */
-static size_t distance(const char *a, size_t na, const char *b, size_t nb)
-{
-    size_t row[64];
-    for (size_t j = 0; j <= nb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= na; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= nb; j++) {
-            size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            diag = up;
-            row[j] = best;
-        }
-    }
-    return row[nb];
-}
-
 const char *mbx_opt_suggest(const mbx_opt *opts, size_t n, const char *word)
 {
     size_t nw = strcspn(word, "="), best = 3;
     const char *hit = NULL;
-    if (nw == 0 || nw > 63)
-        return NULL;
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; k < n && nw > 0; k++) {
         const char *name = opts[k].name;
-        size_t nn = name ? strlen(name) : 0, letters = nn - strspn(name ? name : "", "-");
-        if (name == NULL || nn > 63)
+        if (name == NULL)
             continue;
-        size_t d = distance(word, nw, name, nn);
-        if (d > 0 && d < best && 2 * d < letters) {
+        size_t nn = strlen(name), letters = nn - strspn(name, "-");
+        size_t d = mbx_edit_distance(word, nw, name, nn);
+        if (mbx_is_typo(d, letters) && d < best) {
             best = d;
             hit = name;
         }

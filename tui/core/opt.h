@@ -99,4 +99,21 @@ int mbx_opt_parse(mbx_opt_parser *p, int argc, char **argv, int first);
  * fewer than half of its letters); NULL otherwise. */
 const char *mbx_opt_suggest(const mbx_opt *opts, size_t n, const char *word);
 
+/* The flags OSU and IMB users type (-m, -i, -x, -f, -msglog, -iter,
+ * -npmin, -time, ...), each with its line naming mpibex's equivalent: an
+ * unknown word that is one of them gets "FLAG: TEXT" instead of "unknown
+ * option" (opt_habits.c holds the table). */
+typedef struct mbx_opt_habit_row {
+    const char *flag;      /* "-m", "-msglog" */
+    const char *long_flag; /* OSU's long form ("--message-size"), or NULL */
+    const char *text;      /* "OSU's message-size range; mpibex takes --sizes ..." */
+} mbx_opt_habit_row;
+
+/* The row of word (its part before '='; a one-letter flag also with a
+ * glued number, "-m1:4096"), or NULL. */
+const mbx_opt_habit_row *mbx_opt_habit(const char *word);
+
+/* The whole table (for tests and docs), its length in *n. */
+const mbx_opt_habit_row *mbx_opt_habits(size_t *n);
+
 #endif

@@ -13,6 +13,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "benchsel.h"
 #include "cli.h"
 #include "core/opt.h"
 #include "ex_keysrc.h"
@@ -215,7 +216,7 @@ static int setup_explorer(explorer *x, const opts *o, char *msg, size_t msglen)
     int rc = o->plan ? mbx_plan_load(o->plan, plan, msg, msglen)
                      : mbx_plan_parse(mbx_embedded_quick_plan, "quick.ini (built in)", plan, msg,
                                       msglen);
-    if (rc < 0) {
+    if (rc < 0 || mbx_benchsel_plan(plan, msg, msglen) != 0) {
         free(plan);
         return 2;
     }

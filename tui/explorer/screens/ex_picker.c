@@ -6,6 +6,7 @@
 #include "ex_keys.h"
 #include "explorer.h"
 #include "mbx/bench.h"
+#include "mbx/names.h"
 #include "screens/screen.h"
 
 #define MAX_PATTERNS EX_MAX_PATTERNS
@@ -29,8 +30,12 @@ static int patterns(const char *names[MAX_PATTERNS])
     return n;
 }
 
+/* A filter with a glob character ("coll.i*") matches whole names as
+ * --bench does (mbx/names.h); any other is a substring of name or summary. */
 static int matches(const explorer *x, const mbx_bench *b)
 {
+    if (mbx_name_is_glob(x->filter))
+        return mbx_name_glob(x->filter, b->name);
     return x->filter[0] == '\0' || strstr(b->name, x->filter) != NULL ||
            strstr(b->summary, x->filter) != NULL;
 }
