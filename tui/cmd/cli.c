@@ -337,7 +337,7 @@ void mbx_cli_usage(void)
            "         [explorer options]                      the live explorer (N = 2)\n"
            "  mpiexec -n N mpibex run [PLAN.ini] [options]   measure, print a table, write CSV\n"
            "  mpiexec -n N mpibex beff [options]             effective bandwidth b_eff\n"
-           "  mpibex list                                    every benchmark, one line each\n"
+           "  mpibex list [GLOB...]                          the benchmarks, one line each\n"
            "  mpibex merge A.csv B.csv ... -o OUT.csv        merge the results of several runs\n"
            "  mpibex repeat -k K [-n N] -- [opts] -o DIR     K separate launches, merged\n"
            "  mpibex compare A B [--alpha 0.05] [-o F.csv]   A faster, slower or the same?\n"
@@ -350,7 +350,10 @@ void mbx_cli_usage(void)
            "Run 'mpibex explore --help' for the explorer options and 'mpibex run --help'\n"
            "for the measurement options. Without a plan file and\n"
            "without --bench, 'run' measures the built-in quick plan (samples/quick.ini).\n"
-           "Documentation: man mpibex, docs/ in the source tree.\n",
+           "OSU's and IMB's flags (-m, -i, -x, -msglog, -iter, -time, ...) get a line\n"
+           "naming mpibex's equivalent.\n"
+           "Documentation: man mpibex, docs/ in the source tree. cmake --install puts\n"
+           "the man page in PREFIX/share/man, samples and themes in PREFIX/share/mpibex.\n",
            MBX_VERSION);
 }
 
@@ -363,7 +366,8 @@ void mbx_cli_run_usage(void)
            "       mpibex run --fake N [PLAN.ini] [options]\n"
            "\n"
            "Options (with a plan file they override the key in every section):\n"
-           "  --bench LIST        comma-separated benchmarks (see 'mpibex list')\n"
+           "  --bench LIST        comma-separated benchmarks: names, groups (pingpong: every\n"
+           "                      pingpong.*), globs ('coll.*', 'coll.i*'); see 'mpibex list'\n"
            "  --sizes RANGE       MIN:MAX[:FACTOR] or a list; 1, 64, 4K, 4KiB, 1M, 1MiB\n"
            "                      (K/M/G are binary multiples); default 1:4MiB:2\n"
            "  --stop RULE         stderr:EPS | cv:EPS | ci:EPS | fixed:N, EPS as 0.03 or 3%%;\n"

@@ -26,6 +26,7 @@
 #include "mbx/threads.h"
 #include "mbx/version.h"
 #include "run.h"
+#include "share.h"
 #include "tprint.h"
 
 extern const char mbx_embedded_quick_plan[];
@@ -37,7 +38,21 @@ extern const char mbx_embedded_quick_plan[];
 #define MBX_THEMES_SOURCE_DIR "themes"
 #endif
 
-static const char *const theme_dirs[] = {MBX_THEMES_INSTALL_DIR, MBX_THEMES_SOURCE_DIR, NULL};
+/* Where themes are looked for after --theme-dir and the user's directory:
+ * beside the executable (PREFIX/share/mpibex/themes of wherever it was
+ * installed), the configured prefix's, the source tree's (theme_dirs_init). */
+static char share_themes[4200];
+static const char *theme_dirs[4];
+
+static void theme_dirs_init(void)
+{
+    int n = 0;
+    if (mbx_share_path("themes", share_themes, sizeof share_themes) == 0)
+        theme_dirs[n++] = share_themes;
+    theme_dirs[n++] = MBX_THEMES_INSTALL_DIR;
+    theme_dirs[n++] = MBX_THEMES_SOURCE_DIR;
+    theme_dirs[n] = NULL;
+}
 
 typedef struct opts {
     const char *plan, *theme, *theme_dir, *glyphs, *autosave, *keys, *dump_dir, *term_type;
@@ -189,6 +204,7 @@ static int setup_explorer(explorer *x, const opts *o, char *msg, size_t msglen)
                                                   : MBX_GLYPHS_ASCII;
     x->no_color = o->no_color || (getenv("NO_COLOR") && getenv("NO_COLOR")[0]);
     x->theme_dir = o->theme_dir;
+    theme_dirs_init();
     x->theme_dirs = theme_dirs;
     x->ninputs = 0;
     if (o->plan)
