@@ -143,9 +143,15 @@ static int on_log(mbx_opt_parser *p, const mbx_opt *o, const char *name, const c
 }
 
 /* Every other word is the explorer's. */
+/* A word for the explorer. An OSU or IMB flag (opt.h: the explorer has
+ * none of them) is answered here, before a job starts, unless it is the
+ * value of the explorer option before it. */
 static int on_pass(mbx_opt_parser *p, const char *word)
 {
     opts *x = p->dst;
+    const mbx_opt_habit_row *h = mbx_opt_habit(word);
+    if (h != NULL && (x->npass == 0 || strncmp(x->pass[x->npass - 1], "--", 2) != 0))
+        return mbx_opt_bad(&p->out, "%s: %s", h->flag, h->text);
     x->pass[x->npass++] = (char *)word;
     return 0;
 }
