@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mbx/ascii.h"
+#include "mbx/names.h"
 #include "msg.h"
 #include "plan_int.h"
 
@@ -77,6 +78,14 @@ static int key_line(struct parse_state *st, char *line, int lineno, char *msg, s
         return MBX_E_INVAL;
     }
     int k = mbx_plan_key_index(key);
+    const char *near =
+        k < 0 ? mbx_name_suggest(mbx_plan_key_names, KEY_COUNT, key, strlen(key)) : NULL;
+    if (near != NULL) {
+        mbx_msgf(msg, msglen,
+                 "%s:%d: %s: unknown key (did you mean %s?); allowed keys: " KEYS_ALLOWED, st->name,
+                 lineno, key, near);
+        return MBX_E_UNKNOWN;
+    }
     if (k < 0) {
         mbx_msgf(msg, msglen, "%s:%d: %s: unknown key; allowed keys: " KEYS_ALLOWED, st->name,
                  lineno, key);

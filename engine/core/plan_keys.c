@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "mbx/ascii.h"
+#include "mbx/names.h"
 #include "msg.h"
 #include "plan_int.h"
 
@@ -312,6 +313,12 @@ int mbx_plan_set_key(mbx_measurement *m, const char *key, const char *value, cha
                      size_t whylen)
 {
     int k = key ? mbx_plan_key_index(key) : -1;
+    const char *near =
+        k < 0 && key ? mbx_name_suggest(mbx_plan_key_names, KEY_COUNT, key, strlen(key)) : NULL;
+    if (near != NULL) {
+        mbx_msgf(why, whylen, "unknown key (did you mean %s?); allowed keys: " KEYS_ALLOWED, near);
+        return MBX_E_UNKNOWN;
+    }
     if (k < 0) {
         mbx_msgf(why, whylen, "unknown key; allowed keys: " KEYS_ALLOWED);
         return MBX_E_UNKNOWN;

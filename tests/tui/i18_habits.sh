@@ -3,7 +3,9 @@
 # end: a plan whose bench key holds a glob and a name selects exactly
 # those benchmarks (the picker's count and marks); the picker's filter with
 # a glob character shows whole-name matches only; a plan whose glob
-# selects nothing is refused in one line naming it, exit 2.
+# selects nothing is refused in one line naming it, exit 2. And `run` on
+# the fake back end: --bench and a plan's bench = with a glob measure the
+# benchmarks `list` selects with it, each once.
 # usage: i18_habits.sh MPIBEX WORKDIR
 set -u
 . "$(dirname "$(readlink -f "$0")")/../lib.sh"
@@ -40,4 +42,16 @@ rc=$?
 [ "$rc" -eq 2 ] && pass "a glob that selects nothing: exit 2" || fail "exit $rc, expected 2"
 mbx_one_line err2.txt "bench: 'nope\.\*' matches no benchmark in \[g\]"
 pass "one line: $(cat err2.txt)"
+# run: the glob's benchmarks, each once (coll.scan named twice).
+want=$("$mpibex" list 'coll.*scan' | grep -v '^#' | cut -d' ' -f1 | sort | tr '\n' ' ')
+[ "$(wc -w <<<"$want")" -ge 2 ] || fail "list 'coll.*scan': $want"
+"$mpibex" run --fake 2 --bench 'coll.*scan,coll.scan' --sizes 8 -q -o cli.csv >run1.txt 2>&1 ||
+    fail "run --bench 'coll.*scan,coll.scan': $(cat run1.txt)"
+got=$(tail -n +2 cli.csv | cut -d, -f1 | sort | tr '\n' ' ')
+[ "$got" = "$want" ] && pass "run --bench 'coll.*scan,coll.scan': $got" ||
+    fail "run --bench: '$got', expected '$want'"
+printf '[p]\nbench = coll.*scan\nsizes = 8\n' >p.ini
+"$mpibex" run --fake 2 p.ini -q -o plan.csv >run2.txt 2>&1 || fail "run p.ini: $(cat run2.txt)"
+got=$(tail -n +2 plan.csv | cut -d, -f1 | sort | tr '\n' ' ')
+[ "$got" = "$want" ] && pass "plan bench = coll.*scan: $got" || fail "plan: '$got', expected '$want'"
 mbx_finish

@@ -139,7 +139,7 @@ static void test_set_invalid(void **state)
 
     set_bad(m, "colour", "red", MBX_E_UNKNOWN,
             "colour: unknown key; allowed keys: bench, sizes, stop, nmin, nmax");
-    set_bad(m, "Bench", "x", MBX_E_UNKNOWN, "Bench: unknown key");
+    set_bad(m, "Bench", "x", MBX_E_UNKNOWN, "Bench: unknown key (did you mean bench?)");
     set_bad(m, "nmin", NULL, MBX_E_INVAL, "nmin: ");
 
     assert_int_equal(mbx_measurement_set(m, "bench", "a,b", NULL, 0), MBX_OK);
@@ -148,6 +148,14 @@ static void test_set_invalid(void **state)
     set_bad(m, "bench", "a b", MBX_E_INVAL, "bench: bad benchmark name \"a b\"");
     set_bad(m, "bench", "a,", MBX_E_INVAL, "bench: bad benchmark name");
     set_bad(m, "bench", "x, y ,x", MBX_E_INVAL, "bench: benchmark \"x\" is listed twice");
+    /* Groups and globs are kept as written; the front end expands them. */
+    assert_int_equal(mbx_measurement_set(m, "bench", "coll.i*, pingpong, rma.[gp]?t", NULL, 0),
+                     MBX_OK);
+    assert_int_equal(m->nbench, 3);
+    assert_string_equal(m->bench[0], "coll.i*");
+    assert_string_equal(m->bench[2], "rma.[gp]?t");
+    set_bad(m, "bench", "coll.*/x", MBX_E_INVAL, "bench: bad benchmark name \"coll.*/x\"");
+    assert_int_equal(mbx_measurement_set(m, "bench", "a,b", NULL, 0), MBX_OK);
     assert_int_equal(m->nbench, 2); /* a bad list leaves the old one */
     assert_string_equal(m->bench[1], "b");
 
@@ -293,6 +301,8 @@ static void test_parse_errors(void **state)
     (void)state;
     parse_bad("bench = x\n", MBX_E_INVAL,
               "t.ini:1: bench: key outside a section; start one with [label]");
+    parse_bad("[a]\nbench = x\nsizse = 8\n", MBX_E_UNKNOWN,
+              "t.ini:3: sizse: unknown key (did you mean sizes?); allowed keys: bench, sizes");
     parse_bad("[a]\nbench = x\ncolour = red\n", MBX_E_UNKNOWN,
               "t.ini:3: colour: unknown key; allowed keys: bench, sizes, stop, nmin, nmax");
     parse_bad("[a]\nbench = x\n\nbench = y\n", MBX_E_INVAL,
