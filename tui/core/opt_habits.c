@@ -35,6 +35,7 @@ static const mbx_opt_habit_row habits[] = {
      "OSU's multiple buffers; the closest in mpibex is --cache cold[:SIZE] (a cold cache before "
      "every observation)"},
     {"-d", "--accelerator", "OSU's device buffers; mpibex measures host memory only"},
+    {"-v", NULL, "OSU's version flag; mpibex's is --version (or -V), before any command"},
     /* Intel MPI Benchmarks: single-dash words. */
     {"-msglog", NULL,
      "IMB's sizes 2^MIN..2^MAX; mpibex takes --sizes MIN:MAX[:FACTOR] in bytes (IMB's -msglog "
