@@ -49,10 +49,14 @@ done
 # A theme only the prefix has: found by name, an unknown one refused.
 cp "$prefix/share/mpibex/themes/light.theme" "$prefix/share/mpibex/themes/zz-install.theme"
 printf 'dump:picker\n' >keys.txt
+mkdir -p dump dump2
 LC_ALL=C.UTF-8 "$bin" explore --fake 2 --headless 80x24 --keys keys.txt --dump-dir dump \
     --autosave none --theme zz-install >explore.txt 2>&1 && [ -s dump/picker.txt ] &&
     pass "explorer found the theme under the prefix" || { cat explore.txt; fail "theme zz-install"; }
 LC_ALL=C.UTF-8 "$bin" explore --fake 2 --headless 80x24 --keys keys.txt --dump-dir dump2 \
-    --autosave none --theme zz-nowhere >explore2.txt 2>&1 &&
-    fail "an unknown theme was accepted" || pass "an unknown theme is refused"
+    --autosave none --theme zz-nowhere >explore2.txt 2>&1
+rc=$?
+[ "$rc" -eq 2 ] && grep -q 'zz-nowhere' explore2.txt && [ ! -s dump2/picker.txt ] &&
+    pass "an unknown theme is refused: $(grep -m1 zz-nowhere explore2.txt)" ||
+    { cat explore2.txt; fail "an unknown theme: exit $rc"; }
 mbx_finish
