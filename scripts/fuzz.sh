@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzz one target for longer than CI does. usage: scripts/fuzz.sh NAME [SECONDS] [libFuzzer flags...]
 # NAME is one of tests/fuzz/fuzz_NAME.c (plan, sizes, stop, theme, csv, merge, report,
-# compare, resume, command, bridge); SECONDS defaults to 300. Builds
+# compare, resume, command, bridge, names); SECONDS defaults to 300. Builds
 # build-fuzz with clang-14 (MBX_FUZZ_CC overrides; -DMBX_FUZZ=ON) when needed. The corpus it grows is
 # kept in build-fuzz/fuzz/NAME/corpus for the next run; a crashing input
 # lands in build-fuzz/fuzz/NAME/crash-* (add it to tests/fuzz/regress/NAME/).
