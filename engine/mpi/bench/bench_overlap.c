@@ -204,13 +204,16 @@ OVL_FNS(ialltoallv, MBX_COLL_IALLTOALLV)
 #define SZ (MBX_BENCH_SIZED | OV)
 #define RT (MBX_BENCH_SIZED | MBX_BENCH_ROOTED | OV)
 #define SUM "MPI_SUM/MPI_FLOAT"
-#define TAIL "; computation of the pure time between start and wait; max over ranks"
+
+#define OVL_TEXT(x, what)                                                                          \
+    "overlap (OSU) of " what ": start, busy work as long as coll." #x " alone, wait; max over "    \
+    "ranks"
 
 /* OVL(x, flags, unit, buffers, op, what): overlap.x, companion coll.x
  * (whose flags are these without MBX_BENCH_OVERLAP, and unit the same). */
 #define OVL(x, fl, u, bufs, o, what)                                                               \
     {                                                                                              \
-        .name = "overlap." #x, .pattern = "overlap", .summary = "overlap of " what TAIL,           \
+        .name = "overlap." #x, .pattern = "overlap", .summary = OVL_TEXT(x, what),                 \
         .timing = "max_over_ranks", .min_procs = 1, .flags = fl, .unit = u, .divisor = 1.0,        \
         .buf_bytes = bufs, .setup = setup_##x, .run = run_##x, .teardown = mbx_coll_teardown,      \
         .check = mbx_coll_check, .op = o, .companion = "coll." #x                                  \
