@@ -19,7 +19,8 @@ const char *const mbx_result_columns[MBX_RESULT_NCOLS] = {
     "invalid",     "probe_us",      "probe_after_us", "remeasured",
     "plain_us",    "events",        "faults",         "passes",
     "pass_span_s", "stderr_iid_us", "ci95_iid_lo_us", "ci95_iid_hi_us",
-    "levels",      "level_lo_us",   "level_hi_us",
+    "levels",      "level_lo_us",   "level_hi_us",    "pure_comm_us",
+    "compute_us",  "overall_us",    "overlap_pct",
 };
 
 const char *const mbx_obs_columns[MBX_OBS_NCOLS] = {"benchmark", "procs", "bytes", "obs", "time_us",
@@ -100,6 +101,15 @@ void mbx_obs_format_us(double seconds, char *buf, size_t len)
     mbx_snprintf_c(buf, len, "%.4f", seconds > 0 ? seconds * 1e6 + 0.0 : 0.0);
 }
 
+double mbx_overlap_pct(double overall, double compute, double pure)
+{
+    if (!isfinite(overall) || !isfinite(compute) || !isfinite(pure) || !(pure > 0) || overall < 0 ||
+        compute < 0)
+        return NAN;
+    double f = 1.0 - (overall - compute) / pure;
+    return 100.0 * fmin(1.0, fmax(0.0, f));
+}
+
 /* Microseconds with 0.1 ns resolution; undefined values stay empty, and
  * so do negative ones (mbx_summary_drop_negative): no time is negative. */
 static void put_us(mbx_result_fields *o, int i, double seconds)
@@ -116,6 +126,22 @@ static void put_u(mbx_result_fields *o, int i, unsigned long long v)
 {
     snprintf(o->store[i], sizeof o->store[i], "%llu", v);
     o->field[i] = o->store[i];
+}
+
+/* The overlap columns (the row's last four): empty unless r->overlap. */
+static void put_overlap(const mbx_result *r, mbx_result_fields *o)
+{
+    if (!r->overlap)
+        return;
+    int c = MBX_RESULT_OVERLAP_COL;
+    put_us(o, c, r->plain);
+    put_us(o, c + 1, r->compute);
+    put_us(o, c + 2, r->s.median);
+    double pct = mbx_overlap_pct(r->s.median, r->compute, r->plain);
+    if (isfinite(pct)) {
+        mbx_snprintf_c(o->store[c + 3], sizeof o->store[c + 3], "%.2f", pct + 0.0);
+        o->field[c + 3] = o->store[c + 3];
+    }
 }
 
 /* One statement per column, in the order of mbx_result_columns: a flat
@@ -186,6 +212,7 @@ void mbx_result_format(const mbx_result *r, mbx_result_fields *o)
     put_u(o, 42, (unsigned long long)r->faults);
     for (int c = 43; c < MBX_RESULT_NCOLS; c++)
         o->field[c] = "";
+    put_overlap(r, o);
     if (r->passes == 0)
         return;
     put_u(o, 43, (unsigned long long)r->passes);

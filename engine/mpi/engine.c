@@ -224,7 +224,7 @@ int mbx_engine_dispatch(mbx_engine *e, const mbx_cmd *cmd, void *payload)
     case MBX_OP_NOP: return MBX_OK;
     case MBX_OP_DESCRIBE: return mbx_describe_exec(e);
     case MBX_OP_CONFIGURE: return configure_exec(e, cmd);
-    case MBX_OP_POINT_BEGIN: return mbx_point_begin(e, cmd);
+    case MBX_OP_POINT_BEGIN: return mbx_point_begin(e, cmd, payload);
     case MBX_OP_BATCH: return mbx_point_batch(e, cmd);
     case MBX_OP_POINT_END: return mbx_point_end(e);
     case MBX_OP_VALIDATE: return mbx_point_validate(e);

@@ -92,7 +92,7 @@ double mbx_engine_stop_carry(const mbx_engine *e);
 void mbx_engine_stop_note(mbx_engine *e, double carried);
 
 /* Handlers in measure_point.c */
-int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd);
+int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd, const void *payload);
 int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd);
 int mbx_point_end(mbx_engine *e);
 int mbx_point_validate(mbx_engine *e);

@@ -92,6 +92,8 @@ void mbx_result_fill(mbx_result *out, const mbx_point_spec *spec, const mbx_summ
     out->probe = out->probe_after = NAN;
     out->plain = NAN;
     out->plain_status = MBX_POINT_INVALID;
+    out->overlap = b && (b->flags & MBX_BENCH_OVERLAP) ? 1 : 0;
+    out->compute = NAN;
     out->events = events;
     out->status = mbx_point_judge(s, events, verdict, res);
     mbx_summary_drop_negative(&out->s);
@@ -207,6 +209,8 @@ typedef struct point_run {
     int window;
     double resync;           /* the clock resync period */
     double t_begin, t_setup; /* when POINT_BEGIN was sent; how long it took */
+    double companion;        /* the companion's median, seconds (NAN: none) */
+    double compute;          /* MBX_BENCH_OVERLAP: ctx.compute after the set-up */
     double res;              /* what one observation can resolve */
     size_t n, k, batches, invalid, events, faults;
     int redo, redo_ok; /* the batch in flight is a redo; redos still allowed */
@@ -259,8 +263,14 @@ static int point_open(mbx_engine *e, point_run *r)
     c.darg[1] = (double)calls;
     c.darg[2] = spec->warm_light ? 0.0 : MBX_WARMUP_FLOOR_S;
     c.darg[3] = (double)spec->buf_offset;
-    if ((rc = mbx_engine_submit(e, &c, NULL)) < 0)
+    /* A benchmark with a companion gets the companion's median on every
+     * rank, before its set-up (mbx_bench_ctx.companion_median). */
+    double companion = r->companion;
+    if (r->b->companion)
+        c.payload_len = sizeof companion;
+    if ((rc = mbx_engine_submit(e, &c, &companion)) < 0)
         return rc;
+    r->compute = e->ctx.compute;
     warm_record(e, spec->warm_light);
     r->t_setup = MPI_Wtime() - r->t_begin;
     /* What one observation can resolve: a tick, shared by the inner loop's
@@ -488,19 +498,27 @@ static void point_result(const mbx_engine *e, const point_run *r, mbx_result *ou
     out->invalid = r->invalid;
     out->faults = r->faults;
     out->window = e->window_stats;
+    if (out->overlap)
+        out->compute = r->compute;
     if (r->n == 0)
         set_invalid(out);
 }
 
 /* One benchmark at one point, to its stop rule (mbx_engine_measure without
- * the companion). */
-static int measure_one(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_fn progress,
-                       void *ud, mbx_result *out, const double **obs, size_t *nobs)
+ * the companion; `companion` is its median, seconds, or NAN). */
+static int measure_one(mbx_engine *e, const mbx_point_spec *spec, double companion,
+                       mbx_progress_fn progress, void *ud, mbx_result *out, const double **obs,
+                       size_t *nobs)
 {
     const mbx_bench *b = spec_bench(e, spec);
     if (!b || !out)
         return MBX_E_INVAL;
-    point_run run = {.spec = spec, .b = b, .nmin = spec->nmin, .nmax = spec->nmax};
+    point_run run = {.spec = spec,
+                     .b = b,
+                     .nmin = spec->nmin,
+                     .nmax = spec->nmax,
+                     .companion = companion,
+                     .compute = NAN};
     point_run *r = &run;
     if (spec->stop.kind == MBX_STOP_FIXED)
         r->nmin = r->nmax = spec->stop.fixed;
@@ -535,20 +553,22 @@ int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
     if (!b || !out)
         return MBX_E_INVAL;
     if (!b->companion)
-        return measure_one(e, spec, progress, ud, out, obs, nobs);
+        return measure_one(e, spec, NAN, progress, ud, out, obs, nobs);
     mbx_point_spec cs = *spec;
     (void)mbx_bench_find(b->companion, &cs.bench_id); /* -1: the check below fails */
     const mbx_bench *cb = mbx_bench_get(cs.bench_id);
-    if (!cb || cb->companion || cb->flags != b->flags || cb->unit != b->unit)
+    if (!cb || cb->companion || (cb->flags | MBX_BENCH_OVERLAP) != (b->flags | MBX_BENCH_OVERLAP) ||
+        cb->unit != b->unit)
         return MBX_E_INVAL; /* a registry mistake, not the caller's */
     mbx_result plain;
-    int rc = measure_one(e, &cs, progress, ud, &plain, NULL, NULL);
+    int rc = measure_one(e, &cs, NAN, progress, ud, &plain, NULL, NULL);
     if (rc < 0)
         return rc;
-    if ((rc = measure_one(e, spec, progress, ud, out, obs, nobs)) < 0)
-        return rc;
     int usable = plain.status != MBX_POINT_INVALID && plain.status != MBX_POINT_UNRELIABLE;
-    out->plain = usable ? plain.s.median : NAN;
+    double median = usable ? plain.s.median : NAN;
+    if ((rc = measure_one(e, spec, median, progress, ud, out, obs, nobs)) < 0)
+        return rc;
+    out->plain = median;
     out->plain_status = plain.status;
     out->wall += plain.wall; /* what the point cost, both measurements */
     return MBX_OK;

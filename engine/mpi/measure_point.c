@@ -1,7 +1,8 @@
 /* Measuring one point, every rank's side (DESIGN, "Measuring one point").
  *
  * POINT_BEGIN sets up the communicator and buffers and runs the untimed
- * warm-up (warmup.c); each BATCH runs k observations and reduces the
+ * warm-up (warmup.c); its optional payload is one double, the companion's
+ * median (mbx_bench_ctx.companion_median); each BATCH runs k observations and reduces the
  * per-observation maxima and its minor page faults to rank 0 in one
  * MPI_Reduce; VALIDATE runs the benchmark's check once; POINT_END frees.
  * Rank 0 drives these commands from mbx_engine_measure() (measure.c). */
@@ -193,7 +194,7 @@ static int point_agree(mbx_engine *e, int err)
     return anyerr;
 }
 
-int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd)
+int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd, const void *payload)
 {
     if (e->in_point)
         (void)mbx_point_end(e);
@@ -209,6 +210,11 @@ int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd)
     }
 
     memset(&e->ctx, 0, sizeof e->ctx);
+    /* The companion's median, when rank 0 sent one (the payload). */
+    e->ctx.companion_median = NAN;
+    e->ctx.compute = NAN;
+    if (payload && cmd->payload_len == sizeof(double))
+        memcpy(&e->ctx.companion_median, payload, sizeof(double));
     MPI_Comm comm = MPI_COMM_NULL;
     int err = subcomm_for(e, a.procs, &comm) < 0 ? 1 : 0;
     e->bench = a.b;

@@ -48,6 +48,19 @@ typedef struct mbx_bench_ctx {
     unsigned char *late;                 /* window: 1 if this rank missed the window's start */
     void (*flush)(void *ud);             /* cold cache: called before every observation */
     void *flush_ud;
+    /* A benchmark with a companion (mbx_bench.companion): the companion's
+     * median at this point, seconds, as rank 0 measured it right before
+     * (the max over ranks of each observation, the median over them). The
+     * engine hands it to every rank of the point with POINT_BEGIN, before
+     * setup runs. NAN when the benchmark has no companion or the companion
+     * had no usable median (INVALID or UNRELIABLE). The overlap benchmarks
+     * compute that long between the start and the wait. */
+    double companion_median;
+    /* MBX_BENCH_OVERLAP: set by setup on every rank of the point to the
+     * same value, the inserted computation timed alone, seconds (the
+     * maximum over ranks of each rank's median); rank 0's value becomes
+     * mbx_result.compute. NAN until setup sets it. */
+    double compute;
 } mbx_bench_ctx;
 
 /* Start observation i (0-based within the batch), untimed: flush the cache
@@ -72,6 +85,14 @@ enum {
     /* A local call that moves no message (the simple pattern): the fake
      * back end gives it a constant time per call. */
     MBX_BENCH_LOCAL = 1u << 8,
+    /* Overlap of a non-blocking collective with computation (OSU's
+     * method; bench_overlap.c): the companion (the coll.i* itself) gives
+     * the pure communication time (ctx->companion_median, the result's
+     * plain), setup calibrates and times the computation alone
+     * (ctx->compute), and each observation is start + computation + wait.
+     * The row carries pure_comm_us, compute_us, overall_us, overlap_pct.
+     * (A high bit: the flags below it are the patterns' own.) */
+    MBX_BENCH_OVERLAP = 1u << 12,
 };
 
 struct mbx_kvlist;
@@ -107,7 +128,10 @@ typedef struct mbx_bench {
      * for coll.bcast_accurate), or NULL. It must take the same points
      * (flags, unit, buffers, root) and need no more ranks. The engine
      * measures it at the same point right before this one
-     * (mbx_engine_measure) and reports its median as mbx_result.plain. */
+     * (mbx_engine_measure), reports its median as mbx_result.plain and
+     * hands it to this benchmark's setup on every rank as
+     * ctx->companion_median. Its flags are this one's but for
+     * MBX_BENCH_OVERLAP. */
     const char *companion;
     /* Optional: what the environment capture records for this benchmark's
      * pattern (the OpenMP runtime's settings for omp.*), as keys added to

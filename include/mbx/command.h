@@ -25,7 +25,9 @@ typedef enum mbx_opcode {
     MBX_OP_CONFIGURE = 2,   /* set the timer (iarg[0]); calibrate it */
     MBX_OP_POINT_BEGIN = 3, /* bench_id, bytes, procs, iarg = {param, pair_a, pair_b, root},
                                darg = {resync, warm-up calls, warm-up floor s, buffer
-                               offset}: set up buffers, warm up */
+                               offset}, optional payload: one double, the companion's
+                               median (mbx_bench_ctx.companion_median): set up buffers,
+                               warm up */
     MBX_OP_BATCH = 4,       /* run iarg[0] observations, reduce to rank 0 */
     MBX_OP_POINT_END = 5,   /* free the point's resources */
     MBX_OP_QUIT = 6,        /* leave the serve loop; iarg[0] is the exit code */

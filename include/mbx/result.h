@@ -109,9 +109,29 @@ typedef struct mbx_result {
     size_t levels;                           /* machine levels the passes ran at (0: unknown) */
     double level_lo, level_hi; /* median of the pass medians at the fastest and slowest level */
     mbx_window_stats window;   /* window sync: how the point's windows moved */
+    /* Overlap benchmarks (MBX_BENCH_OVERLAP, the last four columns:
+     * pure_comm_us, compute_us, overall_us, overlap_pct). overlap 1 marks
+     * such a row; then plain is the pure communication time (the coll.i*
+     * companion's median), compute the inserted computation timed alone,
+     * s.median the overall time (start + computation + wait), and the
+     * percentage is mbx_overlap_pct of the three. 0: the columns are
+     * empty. */
+    int overlap;
+    double compute; /* seconds; NAN: unknown */
 } mbx_result;
 
-#define MBX_RESULT_NCOLS 51
+#define MBX_RESULT_NCOLS 55
+/* The first of the overlap columns (pure_comm_us), the last four of every
+ * row. */
+#define MBX_RESULT_OVERLAP_COL (MBX_RESULT_NCOLS - 4)
+
+/* OSU's overlap of a non-blocking operation with computation, percent:
+ * 100 x (1 - (overall - compute) / pure), clamped to 0..100, where pure is
+ * the operation alone (start + wait), compute the computation alone, and
+ * overall the operation with the computation between its start and its
+ * wait (any one unit, the same for all three). NAN when any is not a
+ * finite number, pure is not positive, or compute or overall is negative. */
+double mbx_overlap_pct(double overall, double compute, double pure);
 extern const char *const mbx_result_columns[MBX_RESULT_NCOLS];
 
 /* Bandwidth in MB/s (10^6 bytes per second): moved (or, when it is 0,

@@ -5,15 +5,20 @@
  *
  * usage: csvcheck RESULTS.csv [--env ENV.csv] [--obs OBS.csv] [--rows N]
  *                 [--bench NAME]... [--procs P] [--col NAME=VALUE]...
- *                 [--plain NAME]...
+ *                 [--plain NAME]... [--overlap NAME]...
  * --col: every row's column NAME holds exactly VALUE.
+ * --overlap: rows of benchmark NAME (an overlap one) have a positive
+ * pure_comm_us and compute_us, overall_us equal to median_us and an
+ * overlap_pct within 0..100 that follows from the three; every other row
+ * has the four empty. Without it overlap_pct is only checked to be empty
+ * or within 0..100.
  * --plain: rows of benchmark NAME (an accurate one) have a positive
  * plain_us, every other row an empty one. Without it plain_us is only
  * checked to be empty or positive.
  * Files of format 2 (43 columns, up to faults) and 3 (the 8 pass columns
- * after it) are accepted; rows measured in passes (passes not empty) are
- * held to the pass rules (docs/csv-format.md, "Points measured in passes").
- * Exit 0 when every check passes, 1 otherwise (each failure printed). */
+ * after it, then the 4 overlap columns, all or none) are accepted; rows measured in passes (passes
+ * not empty) are held to the pass rules (docs/csv-format.md, "Points measured in passes"). Exit 0
+ * when every check passes, 1 otherwise (each failure printed). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +72,7 @@ static int le_def(double a, double b)
 /* Columns of format 2: every file must have them. The pass columns after
  * them come all together or not at all. */
 #define NCOLS_FORMAT2 43
+#define NCOLS_PASSES 51 /* the pass columns end here */
 
 /* A whole number >= lo (an empty field is not). */
 static int count_field(const char *v, double lo)
@@ -244,16 +250,51 @@ static void check_row(const mbx_csv_table *t, size_t r)
     }
 }
 
+/* The overlap columns of row r: any percentage within 0..100; with
+ * --overlap, the named benchmarks' rows complete and consistent, every
+ * other row's empty. */
+static void check_overlap(const mbx_csv_table *t, size_t r, const char *const *names, int n)
+{
+    const char *pct_s = str(t, r, "overlap_pct");
+    double pct = num(t, r, "overlap_pct");
+    CHECK(pct_s[0] == '\0' || (pct >= 0 && pct <= 100), "row %zu: overlap_pct '%s'", r, pct_s);
+    if (n == 0)
+        return;
+    int named = 0;
+    for (int k = 0; k < n; k++)
+        named |= strcmp(str(t, r, "benchmark"), names[k]) == 0;
+    static const char *const cols[] = {"pure_comm_us", "compute_us", "overall_us", "overlap_pct"};
+    if (!named) {
+        for (size_t k = 0; k < 4; k++)
+            CHECK(str(t, r, cols[k])[0] == '\0', "row %zu (%s): %s '%s', expected empty", r,
+                  str(t, r, "benchmark"), cols[k], str(t, r, cols[k]));
+        return;
+    }
+    double pure = num(t, r, "pure_comm_us"), comp = num(t, r, "compute_us");
+    double all = num(t, r, "overall_us"), med = num(t, r, "median_us");
+    CHECK(pure > 0, "row %zu: pure_comm_us '%s', expected a time", r, str(t, r, "pure_comm_us"));
+    CHECK(comp > 0, "row %zu: compute_us '%s', expected a time", r, str(t, r, "compute_us"));
+    CHECK(all > 0 && all == med, "row %zu: overall_us '%s', median_us '%s'", r,
+          str(t, r, "overall_us"), str(t, r, "median_us"));
+    CHECK(pct >= 0 && pct <= 100, "row %zu: overlap_pct '%s', expected 0..100", r, pct_s);
+    /* The printed percentage follows from the printed times (4 decimals of
+     * a microsecond each). */
+    double want = mbx_overlap_pct(all, comp, pure);
+    CHECK(isfinite(want) && fabs(want - pct) <= 0.01 + 100 * 3e-4 / pure,
+          "row %zu: overlap_pct %s, the times give %.4f", r, pct_s, want);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: csvcheck RESULTS.csv [--env F] [--obs F] [--rows N] "
-                        "[--bench NAME]... [--procs P] [--col NAME=VALUE]... [--plain NAME]...\n");
+                        "[--bench NAME]... [--procs P] [--col NAME=VALUE]... [--plain NAME]...\n"
+                        "                [--overlap NAME]...\n");
         return 2;
     }
-    const char *env = NULL, *obsf = NULL, *want_bench[32], *want_col[32], *plain[32];
+    const char *env = NULL, *obsf = NULL, *want_bench[32], *want_col[32], *plain[32], *overlap[32];
     long rows = -1, procs = -1;
-    int nwant = 0, ncol = 0, nplain = 0;
+    int nwant = 0, ncol = 0, nplain = 0, noverlap = 0;
     for (int i = 2; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--env"))
             env = argv[i + 1];
@@ -269,6 +310,8 @@ int main(int argc, char **argv)
             want_col[ncol++] = argv[i + 1];
         else if (!strcmp(argv[i], "--plain") && nplain < 32)
             plain[nplain++] = argv[i + 1];
+        else if (!strcmp(argv[i], "--overlap") && noverlap < 32)
+            overlap[noverlap++] = argv[i + 1];
     }
     mbx_csv_table t;
     if (mbx_csv_read_file(argv[1], &t) < 0) {
@@ -280,10 +323,15 @@ int main(int argc, char **argv)
         CHECK(mbx_csv_table_col(&t, mbx_result_columns[c]) >= 0, "missing column %s",
               mbx_result_columns[c]);
     int have_passes = mbx_csv_table_col(&t, mbx_result_columns[NCOLS_FORMAT2]) >= 0;
-    for (int c = NCOLS_FORMAT2 + 1; c < MBX_RESULT_NCOLS; c++)
+    for (int c = NCOLS_FORMAT2 + 1; c < NCOLS_PASSES; c++)
         CHECK((mbx_csv_table_col(&t, mbx_result_columns[c]) >= 0) == have_passes,
               "column %s %s passes", mbx_result_columns[c],
               have_passes ? "missing with" : "without");
+    int have_overlap = mbx_csv_table_col(&t, "overlap_pct") >= 0;
+    for (int c = MBX_RESULT_OVERLAP_COL; c < MBX_RESULT_NCOLS; c++)
+        CHECK((mbx_csv_table_col(&t, mbx_result_columns[c]) >= 0) == have_overlap,
+              "column %s %s overlap_pct", mbx_result_columns[c],
+              have_overlap ? "missing with" : "without");
     if (failures) {
         mbx_csv_table_free(&t);
         return 1;
@@ -308,6 +356,7 @@ int main(int argc, char **argv)
         else if (nplain)
             CHECK(str(&t, r, "plain_us")[0] == '\0', "row %zu (%s): plain_us '%s', expected empty",
                   r, str(&t, r, "benchmark"), str(&t, r, "plain_us"));
+        check_overlap(&t, r, overlap, noverlap);
         if (procs > 0)
             CHECK(num(&t, r, "procs") == (double)procs, "row %zu: procs %s", r,
                   str(&t, r, "procs"));

@@ -129,6 +129,7 @@ set_tests_properties(report.real.n2 PROPERTIES TIMEOUT 180 LABELS "mpi;report" P
 include(mpi/repeat_tests.cmake)
 include(mpi/validate_coll.cmake)
 include(mpi/fanout_tests.cmake)
+include(mpi/overlap_tests.cmake)
 include(mpi/beffio_tests.cmake)
 include(mpi/beff_tests.cmake)
 include(mpi/factors_tests.cmake)

@@ -110,4 +110,9 @@ foreach(term xterm-256color xterm-mono)
 endforeach()
 mbx_golden(fanout.80x24 xterm-256color fanout_small.keys fanout-80x24 80x24 4)
 
+# Overlap (overlap.iallreduce, OSU's method) on the fake back end: the
+# picker's overlap pattern, the run, and the results' overlap% column next
+# to plain (the pure communication time), without colour at 120x40.
+mbx_golden(overlap.xterm-mono xterm-mono overlap.keys overlap-xterm-mono 120x40 4)
+
 include(tui/i15_unlink_tests.cmake)

@@ -130,6 +130,66 @@ static void plain_us_is_appended_and_empty_when_undefined(void **state)
     assert_string_equal(f.field[col("plain_us")], "");
 }
 
+/* OSU's overlap on known numbers: 100 x (1 - (overall - compute) / pure),
+ * clamped to 0..100; nothing that is not a time gives a percentage. */
+static void overlap_pct_formula(void **state)
+{
+    (void)state;
+    /* pure 10, compute 10, overall 14: 4 of 10 not hidden, 60 % */
+    assert_true(fabs(mbx_overlap_pct(14.0, 10.0, 10.0) - 60.0) < 1e-12);
+    /* all hidden: overall = compute */
+    assert_true(fabs(mbx_overlap_pct(10.0, 10.0, 10.0) - 100.0) < 1e-12);
+    /* nothing hidden: overall = compute + pure */
+    assert_true(fabs(mbx_overlap_pct(20.0, 10.0, 10.0) - 0.0) < 1e-12);
+    /* worse than serial (the computation slowed the operation): 0, not -50 */
+    assert_true(mbx_overlap_pct(25.0, 10.0, 10.0) == 0.0);
+    /* overall below compute (noise between the two medians): 100, not 120 */
+    assert_true(mbx_overlap_pct(8.0, 10.0, 10.0) == 100.0);
+    /* units cancel: microseconds as seconds */
+    assert_true(fabs(mbx_overlap_pct(3.5e-6, 2e-6, 2e-6) - 25.0) < 1e-9);
+    assert_true(isnan(mbx_overlap_pct(14.0, 10.0, 0.0)));
+    assert_true(isnan(mbx_overlap_pct(14.0, 10.0, -1.0)));
+    assert_true(isnan(mbx_overlap_pct(14.0, 10.0, NAN)));
+    assert_true(isnan(mbx_overlap_pct(NAN, 10.0, 10.0)));
+    assert_true(isnan(mbx_overlap_pct(14.0, INFINITY, 10.0)));
+    assert_true(isnan(mbx_overlap_pct(14.0, -1.0, 10.0)));
+}
+
+/* The overlap columns, the last four: filled for an overlap row (pure =
+ * plain, overall = the median), empty for every other row. */
+static void overlap_columns_are_last_and_empty_elsewhere(void **state)
+{
+    (void)state;
+    assert_int_equal(col("pure_comm_us"), MBX_RESULT_NCOLS - 4);
+    assert_int_equal(col("compute_us"), MBX_RESULT_NCOLS - 3);
+    assert_int_equal(col("overall_us"), MBX_RESULT_NCOLS - 2);
+    assert_int_equal(col("overlap_pct"), MBX_RESULT_NCOLS - 1);
+    assert_int_equal(MBX_RESULT_OVERLAP_COL, col("pure_comm_us"));
+    mbx_result r = sample();
+    r.plain = 5e-6; /* an accurate benchmark's plain is no pure time */
+    mbx_result_fields f;
+    mbx_result_format(&r, &f);
+    for (int c = MBX_RESULT_OVERLAP_COL; c < MBX_RESULT_NCOLS; c++)
+        assert_string_equal(f.field[c], "");
+    r.benchmark = "overlap.iallreduce";
+    r.timing = "max_over_ranks";
+    r.overlap = 1;
+    r.plain = 10e-6;
+    r.compute = 10.5e-6;
+    r.s.median = 14.5e-6;
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("pure_comm_us")], "10.0000");
+    assert_string_equal(f.field[col("compute_us")], "10.5000");
+    assert_string_equal(f.field[col("overall_us")], "14.5000");
+    assert_string_equal(f.field[col("median_us")], "14.5000");
+    assert_string_equal(f.field[col("overlap_pct")], "60.00");
+    r.plain = NAN; /* the companion had no usable median */
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("pure_comm_us")], "");
+    assert_string_equal(f.field[col("overall_us")], "14.5000");
+    assert_string_equal(f.field[col("overlap_pct")], "");
+}
+
 static void round_trip_through_libcsv(void **state)
 {
     (void)state;
@@ -161,7 +221,8 @@ static void round_trip_through_libcsv(void **state)
     assert_string_equal(t.cell[0][42], "faults");
     assert_string_equal(t.cell[1][42], "0");
     /* A point measured in one go (passes 0): the pass columns are empty. */
-    assert_string_equal(t.cell[0][MBX_RESULT_NCOLS - 1], "level_hi_us");
+    assert_string_equal(t.cell[0][50], "level_hi_us");
+    assert_string_equal(t.cell[0][MBX_RESULT_NCOLS - 1], "overlap_pct");
     for (int c = 43; c < MBX_RESULT_NCOLS; c++)
         assert_string_equal(t.cell[1][c], "");
     mbx_csv_table_free(&t);
@@ -188,6 +249,8 @@ int main(void)
         cmocka_unit_test(formats_units),
         cmocka_unit_test(undefined_values_are_empty),
         cmocka_unit_test(plain_us_is_appended_and_empty_when_undefined),
+        cmocka_unit_test(overlap_pct_formula),
+        cmocka_unit_test(overlap_columns_are_last_and_empty_elsewhere),
         cmocka_unit_test(round_trip_through_libcsv),
         cmocka_unit_test(kv_values_stay_on_one_line),
     };

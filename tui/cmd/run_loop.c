@@ -406,9 +406,17 @@ int mbx_run_measure_all(run_state *st)
                "only (%s and later are left out)\n",
                st->opt.output, st->res.ncols, mbx_result_columns[st->res.ncols]);
     for (size_t i = 0; i < st->nser; i++)
-        if (mbx_bench_get(st->ser[i].bench_id)->companion) {
+        if (!(mbx_bench_get(st->ser[i].bench_id)->flags & MBX_BENCH_OVERLAP) &&
+            mbx_bench_get(st->ser[i].bench_id)->companion) {
             printf("# accurate benchmarks' rows end with plain: the median of their plain "
                    "benchmark at the same point, measured right before\n");
+            break;
+        }
+    for (size_t i = 0; i < st->nser; i++)
+        if (mbx_bench_get(st->ser[i].bench_id)->flags & MBX_BENCH_OVERLAP) {
+            printf("# overlap benchmarks' rows end with pure (the coll.i* alone at the same "
+                   "point, measured right before), compute (the inserted computation alone) "
+                   "and overlap = 100 (1 - (median - compute) / pure), clamped to 0..100\n");
             break;
         }
     int code = run_points(st);

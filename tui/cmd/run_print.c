@@ -90,7 +90,17 @@ void mbx_run_print_row(const mbx_result *r)
     int bid = -1;
     (void)mbx_bench_find(r->benchmark, &bid);
     const mbx_bench *bn = mbx_bench_get(bid);
-    if (bn && bn->companion) {
+    if (bn && (bn->flags & MBX_BENCH_OVERLAP)) {
+        /* OSU's figures: pure communication, computation, overlap. */
+        double pct = mbx_overlap_pct(r->s.median, r->compute, r->plain);
+        printf("  pure %.4f us compute %.4f us", r->plain * 1e6, r->compute * 1e6);
+        if (isfinite(pct))
+            printf(" overlap %.1f %%", pct);
+        else
+            printf(" overlap -");
+        if (r->plain_status != MBX_POINT_SETTLED)
+            printf(" (pure %s)", mbx_point_status_name(r->plain_status));
+    } else if (bn && bn->companion) {
         if (isfinite(r->plain))
             printf("  plain %.4f us", r->plain * 1e6);
         else
@@ -212,10 +222,12 @@ void mbx_run_accurate_summary(run_state *st)
 }
 
 /* Keep a point of an accurate benchmark for the table at the end; other
- * benchmarks' points are not kept. Out of memory only shortens the table. */
+ * benchmarks' points (overlap.* too, whose companion is their pure time,
+ * not a plain variant) are not kept. Out of memory only shortens the table. */
 void mbx_run_note_accurate(run_state *st, const pointref *p, double acc, double plain)
 {
-    if (!mbx_bench_get(p->s->bench_id)->companion)
+    const mbx_bench *b = mbx_bench_get(p->s->bench_id);
+    if (!b->companion || (b->flags & MBX_BENCH_OVERLAP)) /* overlap: its row says it all */
         return;
     if (st->nacc == st->capacc) {
         size_t cap = st->capacc ? 2 * st->capacc : 32;

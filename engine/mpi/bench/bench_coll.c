@@ -47,6 +47,37 @@ static uint64_t none(uint64_t bytes, int procs)
 #define B MPI_BYTE
 #define F MPI_FLOAT
 
+/* Start a non-blocking collective (the i-variants only); *q is its
+ * request. Inline in both timed loops: a switch costs less than an indirect
+ * call in the region. */
+static inline int coll_istart(mbx_bench_ctx *c, enum mbx_coll_op op, MPI_Request *q)
+{
+    mbx_coll_priv *p = c->priv;
+    void *s = c->sbuf, *r = c->rbuf;
+    int n = c->count, root = c->root, *cn = p->counts, *dp = p->displs;
+    MPI_Comm w = c->comm;
+    switch (op) {
+    case MBX_COLL_IBARRIER: return MPI_Ibarrier(w, q);
+    case MBX_COLL_IBCAST: return MPI_Ibcast(s, n, B, root, w, q);
+    case MBX_COLL_IREDUCE: return MPI_Ireduce(s, r, n, F, MPI_SUM, root, w, q);
+    case MBX_COLL_IALLREDUCE: return MPI_Iallreduce(s, r, n, F, MPI_SUM, w, q);
+    case MBX_COLL_IREDUCE_SCATTER: return MPI_Ireduce_scatter(s, r, cn, F, MPI_SUM, w, q);
+    case MBX_COLL_IREDUCE_SCATTER_BLOCK:
+        return MPI_Ireduce_scatter_block(s, r, n, F, MPI_SUM, w, q);
+    case MBX_COLL_ISCAN: return MPI_Iscan(s, r, n, F, MPI_SUM, w, q);
+    case MBX_COLL_IEXSCAN: return MPI_Iexscan(s, r, n, F, MPI_SUM, w, q);
+    case MBX_COLL_IGATHER: return MPI_Igather(s, n, B, r, n, B, root, w, q);
+    case MBX_COLL_IGATHERV: return MPI_Igatherv(s, n, B, r, cn, dp, B, root, w, q);
+    case MBX_COLL_ISCATTER: return MPI_Iscatter(s, n, B, r, n, B, root, w, q);
+    case MBX_COLL_ISCATTERV: return MPI_Iscatterv(s, cn, dp, B, r, n, B, root, w, q);
+    case MBX_COLL_IALLGATHER: return MPI_Iallgather(s, n, B, r, n, B, w, q);
+    case MBX_COLL_IALLGATHERV: return MPI_Iallgatherv(s, n, B, r, cn, dp, B, w, q);
+    case MBX_COLL_IALLTOALL: return MPI_Ialltoall(s, n, B, r, n, B, w, q);
+    case MBX_COLL_IALLTOALLV: return MPI_Ialltoallv(s, cn, dp, B, r, cn, dp, B, w, q);
+    default: return MPI_ERR_OTHER;
+    }
+}
+
 /* One timed loop for every collective: the operation is the only thing that
  * differs, and a switch costs less than an indirect call in the region. */
 static inline int coll_once(mbx_bench_ctx *c, enum mbx_coll_op op)
@@ -55,8 +86,6 @@ static inline int coll_once(mbx_bench_ctx *c, enum mbx_coll_op op)
     void *s = c->sbuf, *r = c->rbuf;
     int n = c->count, root = c->root, *cn = p->counts, *dp = p->displs;
     MPI_Comm w = c->comm;
-    MPI_Request q = MPI_REQUEST_NULL;
-    int rc = MPI_ERR_OTHER;
     switch (op) {
     case MBX_COLL_BARRIER: return MPI_Barrier(w);
     case MBX_COLL_BCAST: return MPI_Bcast(s, n, B, root, w);
@@ -76,25 +105,10 @@ static inline int coll_once(mbx_bench_ctx *c, enum mbx_coll_op op)
     case MBX_COLL_ALLTOALLV: return MPI_Alltoallv(s, cn, dp, B, r, cn, dp, B, w);
     case MBX_COLL_COMM_SPLIT: return MPI_Comm_split(w, c->rank % 2, c->rank, &p->made);
     case MBX_COLL_COMM_DUP: return MPI_Comm_dup(w, &p->made);
-    case MBX_COLL_IBARRIER: rc = MPI_Ibarrier(w, &q); break;
-    case MBX_COLL_IBCAST: rc = MPI_Ibcast(s, n, B, root, w, &q); break;
-    case MBX_COLL_IREDUCE: rc = MPI_Ireduce(s, r, n, F, MPI_SUM, root, w, &q); break;
-    case MBX_COLL_IALLREDUCE: rc = MPI_Iallreduce(s, r, n, F, MPI_SUM, w, &q); break;
-    case MBX_COLL_IREDUCE_SCATTER: rc = MPI_Ireduce_scatter(s, r, cn, F, MPI_SUM, w, &q); break;
-    case MBX_COLL_IREDUCE_SCATTER_BLOCK:
-        rc = MPI_Ireduce_scatter_block(s, r, n, F, MPI_SUM, w, &q);
-        break;
-    case MBX_COLL_ISCAN: rc = MPI_Iscan(s, r, n, F, MPI_SUM, w, &q); break;
-    case MBX_COLL_IEXSCAN: rc = MPI_Iexscan(s, r, n, F, MPI_SUM, w, &q); break;
-    case MBX_COLL_IGATHER: rc = MPI_Igather(s, n, B, r, n, B, root, w, &q); break;
-    case MBX_COLL_IGATHERV: rc = MPI_Igatherv(s, n, B, r, cn, dp, B, root, w, &q); break;
-    case MBX_COLL_ISCATTER: rc = MPI_Iscatter(s, n, B, r, n, B, root, w, &q); break;
-    case MBX_COLL_ISCATTERV: rc = MPI_Iscatterv(s, cn, dp, B, r, n, B, root, w, &q); break;
-    case MBX_COLL_IALLGATHER: rc = MPI_Iallgather(s, n, B, r, n, B, w, &q); break;
-    case MBX_COLL_IALLGATHERV: rc = MPI_Iallgatherv(s, n, B, r, cn, dp, B, w, &q); break;
-    case MBX_COLL_IALLTOALL: rc = MPI_Ialltoall(s, n, B, r, n, B, w, &q); break;
-    case MBX_COLL_IALLTOALLV: rc = MPI_Ialltoallv(s, cn, dp, B, r, cn, dp, B, w, &q); break;
+    default: break;
     }
+    MPI_Request q = MPI_REQUEST_NULL;
+    int rc = coll_istart(c, op, &q);
     return rc == MPI_SUCCESS ? MPI_Wait(&q, MPI_STATUS_IGNORE) : rc;
 }
 
@@ -103,7 +117,20 @@ static inline int coll_once(mbx_bench_ctx *c, enum mbx_coll_op op)
 
 int mbx_coll_once(mbx_bench_ctx *ctx, enum mbx_coll_op op)
 {
-    return coll_once(ctx, op);
+    mbx_coll_priv *p = ctx->priv;
+    if (!p->between || op < MBX_COLL_IBARRIER)
+        return coll_once(ctx, op);
+    MPI_Request q = MPI_REQUEST_NULL;
+    int rc = coll_istart(ctx, op, &q);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    p->between(ctx);
+    return MPI_Wait(&q, MPI_STATUS_IGNORE);
+}
+
+int mbx_coll_istart(mbx_bench_ctx *ctx, enum mbx_coll_op op, MPI_Request *q)
+{
+    return coll_istart(ctx, op, q);
 }
 
 static int coll_loop(mbx_bench_ctx *c, size_t k, double *t, enum mbx_coll_op op)
@@ -142,7 +169,7 @@ static int needs_counts(enum mbx_coll_op op)
     }
 }
 
-static void coll_teardown(mbx_bench_ctx *c)
+void mbx_coll_teardown(mbx_bench_ctx *c)
 {
     mbx_coll_priv *p = c->priv;
     if (!p)
@@ -155,9 +182,11 @@ static void coll_teardown(mbx_bench_ctx *c)
     c->priv = NULL;
 }
 
-static int coll_setup(mbx_bench_ctx *c, enum mbx_coll_op op)
+int mbx_coll_setup(mbx_bench_ctx *c, enum mbx_coll_op op, size_t priv_size)
 {
-    mbx_coll_priv *p = calloc(1, sizeof *p);
+    if (priv_size < sizeof(mbx_coll_priv))
+        return MPI_ERR_ARG;
+    mbx_coll_priv *p = calloc(1, priv_size);
     if (!p)
         return MPI_ERR_NO_MEM;
     c->priv = p;
@@ -189,7 +218,7 @@ static int coll_setup(mbx_bench_ctx *c, enum mbx_coll_op op)
     }                                                                                              \
     static int setup_##x(mbx_bench_ctx *c)                                                         \
     {                                                                                              \
-        return coll_setup(c, op);                                                                  \
+        return mbx_coll_setup(c, op, sizeof(mbx_coll_priv));                                       \
     }
 COLL_FNS(barrier, MBX_COLL_BARRIER)
 COLL_FNS(bcast, MBX_COLL_BCAST)
@@ -235,8 +264,8 @@ COLL_FNS(ialltoallv, MBX_COLL_IALLTOALLV)
     {                                                                                              \
         .name = "coll." #x, .pattern = "coll", .summary = text, .timing = "max_over_ranks",        \
         .min_procs = 1, .flags = fl, .unit = u, .divisor = 1.0, .buf_bytes = bufs,                 \
-        .setup = setup_##x, .run = run_##x, .teardown = coll_teardown, .check = mbx_coll_check,    \
-        .op = o                                                                                    \
+        .setup = setup_##x, .run = run_##x, .teardown = mbx_coll_teardown,                         \
+        .check = mbx_coll_check, .op = o                                                           \
     }
 
 const mbx_bench mbx_bench_coll_table[] = {

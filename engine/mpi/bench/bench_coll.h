@@ -59,11 +59,30 @@ typedef struct mbx_coll_priv {
      * call, before the comparison), to prove that --validate can fail.
      * Barrier, comm_split and comm_dup carry no data and ignore it. */
     int corrupt;
+    /* overlap.*: called between the start and the wait of a non-blocking
+     * operation by mbx_coll_once (the check runs the operation with the
+     * computation inserted, as the timed loop does); NULL for coll.*. */
+    void (*between)(mbx_bench_ctx *ctx);
 } mbx_coll_priv;
+
+/* The collectives' set-up: ctx->priv becomes a zeroed allocation of
+ * priv_size bytes (at least sizeof(mbx_coll_priv), which starts it: the
+ * overlap pattern puts its own state after it) with op, the counts and
+ * displacements of the v-variants and the corrupt hook. MPI error code;
+ * mbx_coll_teardown frees what was made, after a failure too. */
+int mbx_coll_setup(mbx_bench_ctx *ctx, enum mbx_coll_op op, size_t priv_size);
+void mbx_coll_teardown(mbx_bench_ctx *ctx);
+
+/* Start one of the non-blocking operations (MBX_COLL_IBARRIER and after)
+ * as the timed loop does; *q is its request. MPI error code
+ * (MPI_ERR_OTHER for a blocking op). */
+int mbx_coll_istart(mbx_bench_ctx *ctx, enum mbx_coll_op op, MPI_Request *q);
 
 /* One call of the operation on ctx's communicator, as the timed loop makes
  * it (for comm_split / comm_dup the new communicator lands in priv->made
- * and the caller frees it). Every rank of ctx->comm. MPI error code. */
+ * and the caller frees it; with priv->between set, a non-blocking one calls
+ * it between its start and its wait). Every rank of ctx->comm. MPI error
+ * code. */
 int mbx_coll_once(mbx_bench_ctx *ctx, enum mbx_coll_op op);
 
 /* The --validate check of every collective: fill the inputs with a pattern

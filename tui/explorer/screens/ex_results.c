@@ -32,7 +32,9 @@ static double row_err(const mbx_result *r)
 
 /* Status comes before the optional columns so it stays visible on 80-100
  * column terminals; a refined point's bytes carry the plot's ^ mark. The
- * plain companion's median (accurate benchmarks), root, parameter, refined,
+ * plain companion's median (accurate benchmarks; an overlap benchmark's
+ * pure communication time), the overlap percentage (overlap.*: OSU's
+ * formula, mbx_overlap_pct), root, parameter, refined,
  * again (measured a second time: the machine changed level), the monitor's
  * probe, invalid observations and events (observations 100x the median,
  * left out) appear when some point has them. */
@@ -45,6 +47,7 @@ enum {
     C_ERR,
     C_STATUS,
     C_PLAIN,
+    C_OVERLAP,
     C_PROCS,
     C_RANKS,
     C_ROOT,
@@ -59,10 +62,10 @@ enum {
     C_COUNT
 };
 static const char *const col_names[C_COUNT] = {
-    "benchmark", "bytes",   "n",     "median", "ci95",  "err",     "status",
-    "plain",     "procs",   "ranks", "root",   "param", "refined", "again",
-    "probe_us",  "invalid", "tmean", "MB/s",   "events"};
-static const int col_w[C_COUNT] = {19, 6, 5, 8, 16, 6, 10, 8, 5, 7, 4, 8, 7, 5, 9, 7, 8, 7, 6};
+    "benchmark", "bytes",    "n",       "median", "ci95", "err",   "status",
+    "plain",     "overlap%", "procs",   "ranks",  "root", "param", "refined",
+    "again",     "probe_us", "invalid", "tmean",  "MB/s", "events"};
+static const int col_w[C_COUNT] = {19, 6, 5, 8, 16, 6, 10, 8, 8, 5, 7, 4, 8, 7, 5, 9, 7, 8, 7, 6};
 
 static const explorer *sort_ctx;
 
@@ -70,7 +73,7 @@ static const explorer *sort_ctx;
 static int applies(const explorer *x, int c)
 {
     if (c != C_ROOT && c != C_PARAM && c != C_REFINED && c != C_AGAIN && c != C_PROBE &&
-        c != C_INVALID && c != C_PLAIN && c != C_EVENTS)
+        c != C_INVALID && c != C_PLAIN && c != C_OVERLAP && c != C_EVENTS)
         return 1;
     for (size_t i = 0; i < x->npts; i++) {
         const mbx_result *r = &x->pts[i].r;
@@ -79,7 +82,8 @@ static int applies(const explorer *x, int c)
         if ((c == C_ROOT && r->root >= 0) || (c == C_PARAM && r->param_name) ||
             (c == C_REFINED && r->refined) || (c == C_AGAIN && r->remeasured) ||
             (c == C_PROBE && isfinite(r->probe)) || (c == C_INVALID && r->invalid) ||
-            (c == C_PLAIN && isfinite(r->plain)) || (c == C_EVENTS && r->events))
+            (c == C_PLAIN && isfinite(r->plain)) || (c == C_OVERLAP && r->overlap) ||
+            (c == C_EVENTS && r->events))
             return 1;
     }
     return 0;
@@ -103,6 +107,7 @@ static double sort_key(const mbx_ex_point *p, int col)
     case C_N: return (double)p->r.s.n;
     case C_MEDIAN: return p->r.s.median;
     case C_PLAIN: return p->r.plain;
+    case C_OVERLAP: return mbx_overlap_pct(p->r.s.median, p->r.compute, p->r.plain);
     case C_TMEAN: return p->r.s.tmean;
     case C_CI: return p->r.s.ci_hi - p->r.s.ci_lo;
     case C_ERR: return row_err(&p->r);
@@ -232,6 +237,14 @@ static void cell_text(const explorer *x, const mbx_ex_point *p, int c, char *buf
         else
             snprintf(buf, len, "-");
         break;
+    case C_OVERLAP: {
+        double pct = mbx_overlap_pct(r->s.median, r->compute, r->plain);
+        if (r->overlap && isfinite(pct))
+            snprintf(buf, len, "%.1f", pct);
+        else
+            snprintf(buf, len, "-");
+        break;
+    }
     case C_CI:
         mbx_axis_format(r->s.ci_lo, MBX_AXIS_SECONDS, x->utf8, a, sizeof a);
         mbx_axis_format(r->s.ci_hi, MBX_AXIS_SECONDS, x->utf8, b, sizeof b);

@@ -414,6 +414,11 @@ void mbx_ex_draw_status(explorer *x, const mbx_rect *r)
         snprintf(line, sizeof line,
                  "%s %sB %s: pass %zu/%zu median %s CI95 [%s, %s] between passes, err %.2f%%", name,
                  sz, rk, p->passes, minp, med, lo, hi, err);
+        /* An overlap point: its percentage, when the line has room. */
+        double pct = p->r.overlap ? mbx_overlap_pct(p->r.s.median, p->r.compute, p->r.plain) : NAN;
+        size_t used = strlen(line);
+        if (isfinite(pct) && (int)used + 15 <= r->w - 1)
+            snprintf(line + used, sizeof line - used, ", overlap %.1f%%", pct);
         if ((int)strlen(line) > r->w - 1)
             snprintf(line, sizeof line, "%s %sB %s: pass %zu/%zu median %s err %.2f%%", name, sz,
                      rk, p->passes, minp, med, err);
