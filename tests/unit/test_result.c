@@ -130,6 +130,35 @@ static void plain_us_is_appended_and_empty_when_undefined(void **state)
     assert_string_equal(f.field[col("plain_us")], "");
 }
 
+/* msg_rate_per_s (appended after the pass columns): the messages one
+ * observation moves over the median, empty where none are counted; the
+ * bandwidth takes the bytes moved (a window of 64 x 4096 B). */
+static void msg_rate_and_moved_bytes(void **state)
+{
+    (void)state;
+    assert_int_equal(col("msg_rate_per_s"), 51);
+    mbx_result r = sample();
+    mbx_result_fields f;
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("msg_rate_per_s")], ""); /* msgs 0 */
+    assert_true(isnan(mbx_result_msg_rate(&r)));
+    r.benchmark = "bw.uni";
+    r.moved = 64 * r.bytes;
+    r.msgs = 64;
+    mbx_result_format(&r, &f);
+    /* 64 messages / 2.048 us = 31250000 per second; 64 x 2000 MB/s */
+    assert_string_equal(f.field[col("msg_rate_per_s")], "31250000.0");
+    assert_string_equal(f.field[col("bandwidth_MBps")], "128000.000");
+    r.status = MBX_POINT_UNRELIABLE;
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("msg_rate_per_s")], "");
+    r.status = MBX_POINT_SETTLED;
+    r.bytes = r.moved = 0; /* zero-byte messages still have a rate */
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("msg_rate_per_s")], "31250000.0");
+    assert_string_equal(f.field[col("bandwidth_MBps")], "");
+}
+
 static void round_trip_through_libcsv(void **state)
 {
     (void)state;
@@ -161,7 +190,8 @@ static void round_trip_through_libcsv(void **state)
     assert_string_equal(t.cell[0][42], "faults");
     assert_string_equal(t.cell[1][42], "0");
     /* A point measured in one go (passes 0): the pass columns are empty. */
-    assert_string_equal(t.cell[0][MBX_RESULT_NCOLS - 1], "level_hi_us");
+    assert_string_equal(t.cell[0][50], "level_hi_us");
+    assert_string_equal(t.cell[0][51], "msg_rate_per_s");
     for (int c = 43; c < MBX_RESULT_NCOLS; c++)
         assert_string_equal(t.cell[1][c], "");
     mbx_csv_table_free(&t);
@@ -188,6 +218,7 @@ int main(void)
         cmocka_unit_test(formats_units),
         cmocka_unit_test(undefined_values_are_empty),
         cmocka_unit_test(plain_us_is_appended_and_empty_when_undefined),
+        cmocka_unit_test(msg_rate_and_moved_bytes),
         cmocka_unit_test(round_trip_through_libcsv),
         cmocka_unit_test(kv_values_stay_on_one_line),
     };
