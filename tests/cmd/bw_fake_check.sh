@@ -33,6 +33,14 @@ for f in default param plan; do
   "$csvcheck" "$dir/bwf_$f.csv" >/dev/null || { "$csvcheck" "$dir/bwf_$f.csv"; die "csvcheck: $f"; }
 done
 
+# merge keeps what a row moved: its bandwidth is the runs' bytes moved per
+# observation over the merged median, not bytes over it.
+"$mpibex" run --fake 4 --bench bw.uni,bw.bi,bw.multi,bw.exchange,mw.send --sizes 8,64K,1M \
+  --stop fixed:10 --span 0 --seed 7 -q -o "$dir/bwf_seed.csv" >/dev/null ||
+  die "run --fake --seed 7 failed"
+"$mpibex" merge "$dir/bwf_default.csv" "$dir/bwf_seed.csv" -o "$dir/bwf_merged.csv" >/dev/null ||
+  die "merge of two bw runs failed"
+
 python3 - "$dir" <<'PY' || die "bandwidth or message rate does not follow the formula"
 import csv, sys
 d = sys.argv[1]
@@ -76,7 +84,19 @@ rs = check("param", {1, 16})
 assert len(rs) == 12, len(rs)
 rs = check("plan", {32})
 assert len(rs) == 1 and rs[0]["procs"] == "6", rs
+mrows = list(csv.DictReader(open(f"{d}/bwf_merged.csv", newline="")))
+assert len(mrows) == 15, len(mrows)
+for r in mrows:
+    if r["benchmark"] == "mw.send":
+        m = 2 * int(r["param"])
+    else:
+        m = msgs(r)
+    want = m * int(r["bytes"]) / float(r["median_us"])
+    if abs(float(r["bandwidth_MBps"]) - want) > 0.01 + 1e-3 * want:
+        print("FAIL: merged", r["benchmark"], r["bytes"], "bandwidth", r["bandwidth_MBps"],
+              "expected", want)
+        bad += 1
 sys.exit(1 if bad else 0)
 PY
-pass "bw.* on the fake: bandwidth_MBps and msg_rate_per_s = bytes and messages moved / median_us (default window, --param, plan key)"
+pass "bw.* on the fake: bandwidth_MBps and msg_rate_per_s = bytes and messages moved / median_us (default window, --param, plan key, merge)"
 mbx_finish
