@@ -167,7 +167,7 @@ static int stream_loop(mbx_bench_ctx *c, enum bw_kind k, size_t n, double *t, un
     c->timing = r.times;
     MPI_Request *rreq = s->req, *sreq = s->req + (r.recvs ? w : 0);
     /* The first window's receives are posted before anything is sent. */
-    if (r.recvs && k != BW_BI)
+    if (r.recvs && k != BW_BI && n > 0)
         rc = post_recvs(c, rbase, stride, w, r.peer, rreq);
     if (rc == MPI_SUCCESS && !barrier)
         rc = pair_sync(c, r.peer);
@@ -237,28 +237,35 @@ static int exchange_loop(mbx_bench_ctx *c, size_t n, double *t)
 
 /* ---- set-up ---- */
 
+/* The requests and statuses of nreq messages; every rank agrees on the
+ * outcome, so none starts the warm-up's window with a peer that failed. */
+static int bw_alloc(mbx_bench_ctx *c, size_t nreq)
+{
+    bw_state *s = calloc(1, sizeof *s);
+    int err = 1, any = 1;
+    if (s) {
+        c->priv = s;
+        s->req = malloc(nreq * sizeof *s->req);
+        s->st = malloc(nreq * sizeof *s->st);
+        err = !s->req || !s->st;
+    }
+    int rc = MPI_Allreduce(&err, &any, 1, MPI_INT, MPI_MAX, c->comm);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    return any ? MPI_ERR_NO_MEM : MPI_SUCCESS;
+}
+
 static int bw_setup(mbx_bench_ctx *c)
 {
+    /* The same param on every rank: all refuse it, or none. */
     if (c->param < 1 || c->param > BW_WINDOW_MAX)
         return MPI_ERR_ARG;
-    bw_state *s = calloc(1, sizeof *s);
-    if (!s)
-        return MPI_ERR_NO_MEM;
-    c->priv = s;
-    s->req = malloc(2 * (size_t)c->param * sizeof *s->req);
-    s->st = malloc(2 * (size_t)c->param * sizeof *s->st);
-    return s->req && s->st ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    return bw_alloc(c, 2 * (size_t)c->param);
 }
 
 static int ex_setup(mbx_bench_ctx *c)
 {
-    bw_state *s = calloc(1, sizeof *s);
-    if (!s)
-        return MPI_ERR_NO_MEM;
-    c->priv = s;
-    s->req = malloc(4 * sizeof *s->req);
-    s->st = malloc(4 * sizeof *s->st);
-    return s->req && s->st ? MPI_SUCCESS : MPI_ERR_NO_MEM;
+    return bw_alloc(c, 4);
 }
 
 static void bw_teardown(mbx_bench_ctx *c)
