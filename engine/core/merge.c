@@ -343,7 +343,7 @@ static int merge_row(void *ctx, char *const *f, size_t n, size_t line)
     v.bw = NAN;
     if (a->bwcol >= 0 && f[a->bwcol][0] != '\0') {
         char *end;
-        double bw = strtod(f[a->bwcol], &end);
+        double bw = mbx_strtod(f[a->bwcol], &end);
         if (*end == '\0' && isfinite(bw) && bw > 0)
             v.bw = bw;
     }
