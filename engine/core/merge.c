@@ -46,6 +46,10 @@ struct mkey {
     size_t last_file; /* 1-based index of the last file that had the key */
     unsigned long long n_total;
     int worst; /* mbx_point_status */
+    /* Messages of `bytes` one observation moves (bandwidth_MBps x
+     * median_us / bytes of a run, rounded: master-worker's 2 x pieces,
+     * bw.uni's window, ...); 0 when no run said, then 1. */
+    double factor;
 };
 
 struct mbx_merge {
@@ -60,6 +64,7 @@ struct mbx_merge {
 struct rowval {
     unsigned long long procs, bytes, n;
     double med, tm; /* NAN when the field is empty */
+    double bw;      /* bandwidth_MBps; NAN when empty or absent */
     int status;
 };
 
@@ -271,6 +276,10 @@ static int add_run(struct mkey *k, const struct rowval *v, size_t file)
     if (!isnan(v->tm))
         insert_sorted(k->tm, &k->ntm, v->tm);
     k->n_total += v->n;
+    if (k->factor == 0 && v->bytes > 0 && v->med > 0 && v->bw > 0) {
+        double f = round(v->bw * v->med / (double)v->bytes);
+        k->factor = f >= 1 && f <= 1e9 ? f : 0;
+    }
     k->settled += v->status == MBX_POINT_SETTLED;
     if (k->runs == 1 || badness(v->status) > badness(k->worst))
         k->worst = v->status;
@@ -290,6 +299,7 @@ struct adder {
     char *msg;
     size_t msglen;
     int col[NREQ], opt[NOPT];
+    int bwcol;    /* bandwidth_MBps, or -1 */
     size_t ncols; /* the header's; 0 before it */
     size_t rows;  /* data rows seen */
     size_t file;  /* 1-based index of the file being added */
@@ -307,6 +317,7 @@ static int header_row(struct adder *a, char *const *f, size_t n)
     }
     for (int o = 0; o < NOPT; o++)
         a->opt[o] = mbx_csv_col((const char *const *)f, n, optional[o]);
+    a->bwcol = mbx_csv_col((const char *const *)f, n, "bandwidth_MBps");
     a->ncols = n;
     return MBX_OK;
 }
@@ -327,6 +338,15 @@ static int merge_row(void *ctx, char *const *f, size_t n, size_t line)
     a->rows++;
     if (!a->add)
         return MBX_OK;
+    /* The bandwidth only tells what a run moved: a field that is no
+     * number is left aside, never an error (it is no key and no value). */
+    v.bw = NAN;
+    if (a->bwcol >= 0 && f[a->bwcol][0] != '\0') {
+        char *end;
+        double bw = mbx_strtod(f[a->bwcol], &end);
+        if (*end == '\0' && isfinite(bw) && bw > 0)
+            v.bw = bw;
+    }
     struct mkey *k;
     int rc = lookup(a->m, f, a->col, a->opt, &v, &k);
     return rc == MBX_OK ? add_run(k, &v, a->file) : rc;
@@ -490,8 +510,10 @@ void mbx_merge_format(const mbx_merge *m, size_t i, mbx_merge_fields *o)
     put(o, 17, "%.6f", lo > 0 ? (hi - lo) / lo : NAN);
     put(o, 18, "%.4f", tm);
     put_u(o, 19, k->n_total);
-    /* bytes per microsecond is 10^6 bytes per second */
-    put(o, 20, "%.3f", k->bytes > 0 && med > 0 ? (double)k->bytes / med : NAN);
+    /* bytes per microsecond is 10^6 bytes per second; the bytes are what
+     * one observation moves, as the runs' rows counted them */
+    double moved = (double)k->bytes * (k->factor > 0 ? k->factor : 1);
+    put(o, 20, "%.3f", k->bytes > 0 && med > 0 ? moved / med : NAN);
     /* The runs as units: their medians are time-separated draws of what a
      * launch measures (its buffers, its placement, its machine level), the
      * between-pass rules of one run applied over launches. */

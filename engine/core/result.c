@@ -19,8 +19,8 @@ const char *const mbx_result_columns[MBX_RESULT_NCOLS] = {
     "invalid",     "probe_us",      "probe_after_us", "remeasured",
     "plain_us",    "events",        "faults",         "passes",
     "pass_span_s", "stderr_iid_us", "ci95_iid_lo_us", "ci95_iid_hi_us",
-    "levels",      "level_lo_us",   "level_hi_us",    "pure_comm_us",
-    "compute_us",  "overall_us",    "overlap_pct",
+    "levels",      "level_lo_us",   "level_hi_us",    "msg_rate_per_s",
+    "pure_comm_us", "compute_us",  "overall_us",    "overlap_pct",
 };
 
 const char *const mbx_obs_columns[MBX_OBS_NCOLS] = {"benchmark", "procs", "bytes", "obs", "time_us",
@@ -65,6 +65,14 @@ double mbx_result_bandwidth(const mbx_result *r)
         r->status == MBX_POINT_INVALID)
         return NAN;
     return (double)b / r->s.median / 1e6;
+}
+
+double mbx_result_msg_rate(const mbx_result *r)
+{
+    if (r->msgs == 0 || !(r->s.median > 0) || r->status == MBX_POINT_UNRELIABLE ||
+        r->status == MBX_POINT_INVALID)
+        return NAN;
+    return (double)r->msgs / r->s.median;
 }
 
 mbx_point_status mbx_point_judge(const mbx_summary *s, size_t events, mbx_stop_verdict verdict,
@@ -212,6 +220,11 @@ void mbx_result_format(const mbx_result *r, mbx_result_fields *o)
     put_u(o, 42, (unsigned long long)r->faults);
     for (int c = 43; c < MBX_RESULT_NCOLS; c++)
         o->field[c] = "";
+    double rate = mbx_result_msg_rate(r);
+    if (isfinite(rate)) {
+        mbx_snprintf_c(o->store[MBX_RESULT_MSG_RATE_COL], sizeof o->store[MBX_RESULT_MSG_RATE_COL], "%.1f", rate);
+        o->field[MBX_RESULT_MSG_RATE_COL] = o->store[MBX_RESULT_MSG_RATE_COL];
+    }
     put_overlap(r, o);
     if (r->passes == 0)
         return;

@@ -76,9 +76,12 @@ void mbx_result_fill(mbx_result *out, const mbx_point_spec *spec, const mbx_summ
         out->param_name = b->param_name;
         out->param = spec->param ? spec->param : b->param_default;
     }
-    /* Master-worker: every piece goes out and its result comes back. */
-    if (b && (b->flags & MBX_BENCH_PIECES_MOVED))
-        out->moved = 2 * (uint64_t)out->param * spec->bytes;
+    /* What one observation moves (master-worker: every piece out and its
+     * result back; bw.*: the window), for bandwidth and message rate. */
+    if (b && b->moved) {
+        int64_t param = spec->param ? spec->param : b->param_default;
+        b->moved(spec->bytes, spec->procs, param, &out->moved, &out->msgs);
+    }
     if (b && (b->flags & MBX_BENCH_PAIR)) {
         int pa = spec->pair_a, pb = spec->pair_b;
         if (pa == pb)

@@ -113,6 +113,19 @@ static double fake_time(const mbx_point_spec *sp)
     double m = (double)sp->bytes, lp = log2((double)sp->procs);
     if (bn->flags & MBX_BENCH_LOCAL)
         return 20e-9 * (1.0 + (double)(h % 16) / 4.0);
+    if ((bn->flags & MBX_BENCH_STREAM) && bn->moved) {
+        /* A window: one latency, then each stream's share of the messages
+         * (a small gap each) and of the bytes over a link of its own; the
+         * links share a little as more run at once. */
+        uint64_t moved = 0, msgs = 0;
+        bn->moved(sp->bytes, sp->procs, sp->param ? sp->param : bn->param_default, &moved, &msgs);
+        double streams = bn->streams > 0 ? bn->streams : (double)(sp->procs / 2);
+        if (streams < 1)
+            streams = 1;
+        double per = 1.0 + 0.1 * log2(streams);
+        return 2 * lat + (double)msgs / streams * 60e-9 * per +
+               (double)moved / streams / (2.5 * bw) * per;
+    }
     if (bn->flags & MBX_BENCH_PAIR) {
         int a = sp->pair_a, b = sp->pair_b;
         if (a == b)

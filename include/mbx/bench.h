@@ -79,9 +79,9 @@ enum {
     MBX_BENCH_INNER = 1u << 4,  /* one observation is an inner loop of calls, time per call */
     MBX_BENCH_TEAM = 1u << 5,   /* runs a team of hwloc-bound threads (the binding is recorded) */
     MBX_BENCH_MPI_THREADS = 1u << 6, /* param threads per rank call MPI at once (MULTIPLE) */
-    /* Each of param pieces of the point's bytes goes out and its result
-     * comes back (master-worker): the data moved is 2 x param x bytes. */
-    MBX_BENCH_PIECES_MOVED = 1u << 7,
+    /* One observation is a window of messages in flight at once (bw.*):
+     * the fake back end models it from `moved` and `streams`. */
+    MBX_BENCH_STREAM = 1u << 7,
     /* A local call that moves no message (the simple pattern): the fake
      * back end gives it a constant time per call. */
     MBX_BENCH_LOCAL = 1u << 8,
@@ -138,6 +138,16 @@ typedef struct mbx_bench {
      * out; called once per distinct hook, on rank 0. MBX_OK or the kv
      * error. */
     int (*env)(struct mbx_kvlist *out);
+    /* Optional: the bytes and the messages one observation moves, for the
+     * CSV's bandwidth_MBps (bytes moved / median) and msg_rate_per_s
+     * (messages / median), from the point's bytes, procs and param (the
+     * default applied). NULL: bandwidth is bytes / median and the message
+     * rate is left empty (collectives). */
+    void (*moved)(uint64_t bytes, int procs, int64_t param, uint64_t *bytes_moved, uint64_t *msgs);
+    /* MBX_BENCH_STREAM: message streams in flight at once, each over a
+     * link of its own (the fake back end's model): 1 one way, 2 both
+     * ways; 0: one per pair, procs / 2. */
+    int streams;
 } mbx_bench;
 
 /* The registry, in display order. */

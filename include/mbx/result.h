@@ -74,6 +74,7 @@ typedef struct mbx_result {
     int refined;            /* 1: added by adaptive refinement; 0: a grid point */
     int validated;          /* 1: received data was checked and right (--validate) */
     uint64_t moved;         /* bytes one observation moves, for bandwidth; 0: bytes */
+    uint64_t msgs;          /* messages one observation moves (column 52); 0: none counted */
     /* Method and machine state (columns 34..): */
     mbx_sync_kind sync;
     const char *clock_sync; /* window sync: "jk" or "hca"; NULL (empty) for barrier */
@@ -120,7 +121,9 @@ typedef struct mbx_result {
     double compute; /* seconds; NAN: unknown */
 } mbx_result;
 
-#define MBX_RESULT_NCOLS 55
+#define MBX_RESULT_NCOLS 56
+/* msg_rate_per_s: the messages of one observation over its median. */
+#define MBX_RESULT_MSG_RATE_COL 51
 /* The first of the overlap columns (pure_comm_us), the last four of every
  * row. */
 #define MBX_RESULT_OVERLAP_COL (MBX_RESULT_NCOLS - 4)
@@ -139,6 +142,11 @@ extern const char *const mbx_result_columns[MBX_RESULT_NCOLS];
  * not positive, or the point is UNRELIABLE or INVALID (a time below the
  * timer's resolution gives no bandwidth, only an absurd number). */
 double mbx_result_bandwidth(const mbx_result *r);
+
+/* Message rate in messages per second: msgs over the median time; NAN
+ * when msgs is 0 (the benchmark counts none: collectives), the median is
+ * not positive, or the point is UNRELIABLE or INVALID. */
+double mbx_result_msg_rate(const mbx_result *r);
 
 /* The status of a measured point from its summary (events left out), the
  * number of events, the stop verdict and the resolution of one observation

@@ -167,6 +167,8 @@ static const bad_case cases[] = {
      {"--bench", "coll.bcast", "--budget", "20000"}},
     {"badinput.param_unused", RUN, 2, NULL, 2, "param: coll.bcast takes no parameter",
      {"--bench", "coll.bcast", "--param", "4"}},
+    {"badinput.bw_window_range", RUN, 2, NULL, 2, "param: bw.uni takes window in 1..65536 \\(got 70000\\)",
+     {"--bench", "bw.uni", "--param", "70000"}},
     {"badinput.resume_nothing", RUN, 2, NULL, 2, "--resume: no journal .*nothing to resume",
      {"--bench", "coll.bcast", "--resume"}},
     {"badinput.unwritable_output", RUN, 2, NULL, 2, "-o: cannot write",

@@ -5,7 +5,7 @@
 #
 #   cluster.sh probe             exit 0 when namespaces can be made here,
 #                                else print the reason and exit 1
-#   cluster.sh up N [RATE]       hosts mbxh1..mbxhN (2 <= N <= 8)
+#   cluster.sh up N [RATE [BURST_MS]]  hosts mbxh1..mbxhN (2 <= N <= 8)
 #   cluster.sh down              remove everything (idempotent)
 #   cluster.sh exec HOST CMD...  run CMD on HOST (mbxhI or 198.18.0.I)
 #   cluster.sh status            what exists now
@@ -17,7 +17,11 @@
 # leave for any other address. IPv6 is disabled in every namespace so the
 # links carry no router solicitations or other link-local chatter. With
 # RATE (a tc rate: 100mbit, 1gbit, ...) every eth0 gets a tbf qdisc that
-# shapes its egress.
+# shapes its egress, with a bucket of BURST_MS (default 4) milliseconds at
+# the rate: tokens that arrive while the bucket is full are lost, so a
+# qdisc whose dequeue waits longer than that on a busy machine (ranks
+# busy-polling both cores) passes less than RATE; a larger bucket keeps
+# the long-run rate at RATE.
 #
 # Names: each host gets /etc/netns/mbxhI/hosts, which `ip netns exec`
 # bind-mounts over /etc/hosts inside that host only (localhost and
@@ -121,13 +125,15 @@ ns_quiet() {
 }
 
 up() {
-    local n=$1 rate=${2:-} i bucket=""
+    local n=$1 rate=${2:-} ms=${3:-4} i bucket=""
     case "$n" in '' | *[!0-9]*) die "up: N must be a number 2..$MAXHOSTS" ;; esac
     [ "$n" -ge 2 ] && [ "$n" -le $MAXHOSTS ] || die "up: N must be 2..$MAXHOSTS"
     if [ -n "$rate" ]; then
         bucket=$(rate_bytes "$rate") || die "up: RATE '$rate' is not a tc rate such as 100mbit or 1gbit"
-        # Bucket: 4 ms at the rate, at least a few full-size frames.
-        bucket=$((bucket / 250))
+        case "$ms" in '' | *[!0-9]*) die "up: BURST_MS must be a whole number 1..1000" ;; esac
+        [ "$ms" -ge 1 ] && [ "$ms" -le 1000 ] || die "up: BURST_MS must be a whole number 1..1000"
+        # Bucket: BURST_MS at the rate, at least a few full-size frames.
+        bucket=$((bucket * ms / 1000))
         [ "$bucket" -ge 16384 ] || bucket=16384
     fi
     if [ -n "$(host_namespaces)" ] || ns_exists "$SWITCH"; then
@@ -215,7 +221,7 @@ cmd=${1:-}
 case "$cmd" in
     probe) probe ;;
     up)
-        [ $# -ge 1 ] && [ $# -le 2 ] || die "usage: $0 up N [RATE]"
+        [ $# -ge 1 ] && [ $# -le 3 ] || die "usage: $0 up N [RATE [BURST_MS]]"
         [ "$(id -u)" -eq 0 ] || die "up: needs root"
         up "$@"
         ;;
@@ -223,7 +229,7 @@ case "$cmd" in
     exec) do_exec "$@" ;;
     status) status ;;
     *)
-        echo "usage: $0 probe | up N [RATE] | down | exec HOST CMD... | status" >&2
+        echo "usage: $0 probe | up N [RATE [BURST_MS]] | down | exec HOST CMD... | status" >&2
         exit 2
         ;;
 esac

@@ -44,6 +44,10 @@ mbx_golden(skampi.80x24 xterm-256color skampi_small.keys skampi-80x24 80x24 16)
 # end of 2 ranks: unsized benchmarks start on the parameter's axis, the
 # convergence list names points by it, x has no other axis to go to.
 mbx_golden(threads xterm-mono threads.keys threads 100x30 2)
+# Streaming bandwidth (bw.*, issue 18) on 4 fake ranks: the picker's bw
+# pattern, the window set in the form's param field, MB/s of the bytes a
+# window moves, the window in the results.
+mbx_golden(bw xterm-mono bw.keys bw 100x30 4)
 
 # End to end through the real launcher, mpiexec -n 2 and tmux.
 add_test(NAME e2e.explorer

@@ -190,6 +190,35 @@ static void overlap_columns_are_last_and_empty_elsewhere(void **state)
     assert_string_equal(f.field[col("overlap_pct")], "");
 }
 
+/* msg_rate_per_s (appended after the pass columns): the messages one
+ * observation moves over the median, empty where none are counted; the
+ * bandwidth takes the bytes moved (a window of 64 x 4096 B). */
+static void msg_rate_and_moved_bytes(void **state)
+{
+    (void)state;
+    assert_int_equal(col("msg_rate_per_s"), MBX_RESULT_MSG_RATE_COL);
+    mbx_result r = sample();
+    mbx_result_fields f;
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("msg_rate_per_s")], ""); /* msgs 0 */
+    assert_true(isnan(mbx_result_msg_rate(&r)));
+    r.benchmark = "bw.uni";
+    r.moved = 64 * r.bytes;
+    r.msgs = 64;
+    mbx_result_format(&r, &f);
+    /* 64 messages / 2.048 us = 31250000 per second; 64 x 2000 MB/s */
+    assert_string_equal(f.field[col("msg_rate_per_s")], "31250000.0");
+    assert_string_equal(f.field[col("bandwidth_MBps")], "128000.000");
+    r.status = MBX_POINT_UNRELIABLE;
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("msg_rate_per_s")], "");
+    r.status = MBX_POINT_SETTLED;
+    r.bytes = r.moved = 0; /* zero-byte messages still have a rate */
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("msg_rate_per_s")], "31250000.0");
+    assert_string_equal(f.field[col("bandwidth_MBps")], "");
+}
+
 static void round_trip_through_libcsv(void **state)
 {
     (void)state;
@@ -223,6 +252,7 @@ static void round_trip_through_libcsv(void **state)
     /* A point measured in one go (passes 0): the pass columns are empty. */
     assert_string_equal(t.cell[0][50], "level_hi_us");
     assert_string_equal(t.cell[0][MBX_RESULT_NCOLS - 1], "overlap_pct");
+    assert_string_equal(t.cell[0][MBX_RESULT_MSG_RATE_COL], "msg_rate_per_s");
     for (int c = 43; c < MBX_RESULT_NCOLS; c++)
         assert_string_equal(t.cell[1][c], "");
     mbx_csv_table_free(&t);
@@ -251,6 +281,7 @@ int main(void)
         cmocka_unit_test(plain_us_is_appended_and_empty_when_undefined),
         cmocka_unit_test(overlap_pct_formula),
         cmocka_unit_test(overlap_columns_are_last_and_empty_elsewhere),
+        cmocka_unit_test(msg_rate_and_moved_bytes),
         cmocka_unit_test(round_trip_through_libcsv),
         cmocka_unit_test(kv_values_stay_on_one_line),
     };

@@ -43,6 +43,16 @@ static uint64_t pp_buf_bytes(uint64_t bytes, int procs)
     return bytes;
 }
 
+/* One message of `bytes` per observation: the one-way time of a round
+ * trip, or one direction of a simultaneous exchange. */
+static void pp_moved(uint64_t bytes, int procs, int64_t param, uint64_t *b, uint64_t *m)
+{
+    (void)procs;
+    (void)param;
+    *b = bytes;
+    *m = 1;
+}
+
 /* An untimed zero-byte round trip before each batch: the command that
  * starts a batch reaches the two ranks at different times (it travels a
  * broadcast tree), and the first timed round trip must not include that. */
@@ -247,7 +257,7 @@ PP_FUNCS(replace, V_REPLACE)
         .name = nm, .pattern = "pingpong", .summary = text, .timing = tm, .min_procs = 2,          \
         .flags = MBX_BENCH_SIZED | MBX_BENCH_PAIR, .unit = 1, .divisor = div,                      \
         .buf_bytes = pp_buf_bytes, .setup = su, .run = run_##sfx, .teardown = td,                  \
-        .check = check_##sfx                                                                       \
+        .check = check_##sfx, .moved = pp_moved                                                    \
     }
 /* A round trip, halved. */
 #define PINGPONG(nm, sfx, text) PP_ENTRY(nm, sfx, "half_round_trip", 2.0, NULL, NULL, text)
