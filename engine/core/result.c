@@ -6,6 +6,9 @@
 
 #include "mbx/ascii.h"
 
+/* Columns set outside the pass block (which returns early). */
+#define COL_RMA_SYNC 51
+
 const char *const mbx_result_columns[MBX_RESULT_NCOLS] = {
     "benchmark",   "procs",         "bytes",          "n",
     "mean_us",     "tmean_us",      "median_us",      "min_us",
@@ -19,7 +22,7 @@ const char *const mbx_result_columns[MBX_RESULT_NCOLS] = {
     "invalid",     "probe_us",      "probe_after_us", "remeasured",
     "plain_us",    "events",        "faults",         "passes",
     "pass_span_s", "stderr_iid_us", "ci95_iid_lo_us", "ci95_iid_hi_us",
-    "levels",      "level_lo_us",   "level_hi_us",
+    "levels",      "level_lo_us",   "level_hi_us",    "rma_sync",
 };
 
 const char *const mbx_obs_columns[MBX_OBS_NCOLS] = {"benchmark", "procs", "bytes", "obs", "time_us",
@@ -186,6 +189,7 @@ void mbx_result_format(const mbx_result *r, mbx_result_fields *o)
     put_u(o, 42, (unsigned long long)r->faults);
     for (int c = 43; c < MBX_RESULT_NCOLS; c++)
         o->field[c] = "";
+    o->field[COL_RMA_SYNC] = r->rma_sync ? r->rma_sync : "";
     if (r->passes == 0)
         return;
     put_u(o, 43, (unsigned long long)r->passes);

@@ -33,6 +33,7 @@ typedef struct mbx_bench_ctx {
     int64_t param;      /* MBX_BENCH_PARAM benchmarks: e.g. work pieces; else 0 */
     int pair_a, pair_b; /* ping-pong ranks in comm (pair_a != pair_b) */
     int root;           /* rooted collectives and master-worker: root in comm */
+    int rma_sync;       /* MBX_BENCH_RMA: the mbx_rma_sync mode (never 0 here); else 0 */
     double tick;        /* the timer's resolution, seconds (inner-loop sizing) */
     double overhead;    /* the timer's overhead on this rank, seconds */
     /* MBX_BENCH_INNER: calls per observation, set by setup (default 1). The
@@ -72,6 +73,12 @@ enum {
     /* A local call that moves no message (the simple pattern): the fake
      * back end gives it a constant time per call. */
     MBX_BENCH_LOCAL = 1u << 8,
+    /* One-sided (rma.*): the point's rma_sync mode reaches ctx->rma_sync,
+     * is a column of its row and tells the fake back end its cost. */
+    MBX_BENCH_RMA = 1u << 9,
+    /* One observation moves param messages of the point's bytes (a window
+     * of operations, rma.*_bw): the data moved is param x bytes. */
+    MBX_BENCH_WINDOW_MOVED = 1u << 10,
 };
 
 struct mbx_kvlist;

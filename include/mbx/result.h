@@ -109,9 +109,12 @@ typedef struct mbx_result {
     size_t levels;                           /* machine levels the passes ran at (0: unknown) */
     double level_lo, level_hi; /* median of the pass medians at the fastest and slowest level */
     mbx_window_stats window;   /* window sync: how the point's windows moved */
+    /* One-sided benchmarks (column 52): the synchronisation mode's word
+     * (mbx_rma_sync_name), NULL (empty field) for every other benchmark. */
+    const char *rma_sync;
 } mbx_result;
 
-#define MBX_RESULT_NCOLS 51
+#define MBX_RESULT_NCOLS 52
 extern const char *const mbx_result_columns[MBX_RESULT_NCOLS];
 
 /* Bandwidth in MB/s (10^6 bytes per second): moved (or, when it is 0,

@@ -232,6 +232,7 @@ static const mbx_opt run_opts[] = {
     TEXT("--pair", NULL, "auto|A,B", ov.pair),
     TEXT("--refine", NULL, "off|EPS", ov.refine),
     TEXT("--budget", NULL, "N", ov.budget),
+    TEXT("--rma-sync", NULL, "MODE", ov.rma_sync),
     NUMBER("--settle", 6),
     {"--passes", NULL, "R", 0, on_passes, 0},
     {"--max-passes", NULL, "N", 0, on_passes, 0},
@@ -381,6 +382,9 @@ void mbx_cli_run_usage(void)
            "  --refine off|EPS    adaptive refinement until every segment's prediction\n"
            "                      error is below EPS (e.g. 5%%); default off\n"
            "  --budget N          most points refinement adds per curve (default 32)\n"
+           "  --rma-sync MODE     synchronisation of the one-sided rma.* benchmarks: fence,\n"
+           "                      lock, lock_all (default: lock_all once, a flush per\n"
+           "                      operation or window) or pscw\n"
            "  --timer clock|wtime|tsc  clock_gettime(CLOCK_MONOTONIC) (default), MPI_Wtime,\n"
            "                      or the CPU's time-stamp counter (only where it is\n"
            "                      constant and non-stop; calibrated)\n"
