@@ -65,8 +65,10 @@ static int le_def(double a, double b)
 }
 
 /* Columns of format 2: every file must have them. The pass columns after
- * them come all together or not at all. */
+ * them come all together or not at all (up to format 3's end); the columns
+ * appended after format 3 (rma_sync, ...) are checked where present. */
 #define NCOLS_FORMAT2 43
+#define NCOLS_FORMAT3 51
 
 /* A whole number >= lo (an empty field is not). */
 static int count_field(const char *v, double lo)
@@ -121,6 +123,22 @@ static double check_passes(const mbx_csv_table *t, size_t r, const char *bench)
     return num(t, r, "passes");
 }
 
+/* rma_sync (where the file has it): a mode for the one-sided rma.*
+ * benchmarks, empty for every other. */
+static void check_rma_sync(const mbx_csv_table *t, size_t r, const char *bench)
+{
+    if (mbx_csv_table_col(t, "rma_sync") < 0)
+        return;
+    const char *v = str(t, r, "rma_sync");
+    if (strncmp(bench, "rma.", 4) == 0)
+        CHECK(!strcmp(v, "fence") || !strcmp(v, "lock") || !strcmp(v, "lock_all") ||
+                  !strcmp(v, "pscw"),
+              "row %zu (%s): rma_sync '%s', expected fence, lock, lock_all or pscw", r, bench, v);
+    else
+        CHECK(v[0] == '\0', "row %zu (%s): rma_sync '%s' on a benchmark that is not one-sided", r,
+              bench, v);
+}
+
 /* No time is negative: every *_us field is empty or >= 0, never "-0.0000". */
 static void check_times(const mbx_csv_table *t, size_t r)
 {
@@ -157,6 +175,7 @@ static void check_row(const mbx_csv_table *t, size_t r)
     CHECK(str(t, r, "plain_us")[0] == '\0' || num(t, r, "plain_us") > 0, "row %zu: plain_us '%s'",
           r, str(t, r, "plain_us"));
     check_times(t, r);
+    check_rma_sync(t, r, bench);
     double passes = check_passes(t, r, bench);
     if (strcmp(status, "INVALID") == 0) {
         /* No valid observation: no numbers at all, never zeros. */
@@ -280,7 +299,7 @@ int main(int argc, char **argv)
         CHECK(mbx_csv_table_col(&t, mbx_result_columns[c]) >= 0, "missing column %s",
               mbx_result_columns[c]);
     int have_passes = mbx_csv_table_col(&t, mbx_result_columns[NCOLS_FORMAT2]) >= 0;
-    for (int c = NCOLS_FORMAT2 + 1; c < MBX_RESULT_NCOLS; c++)
+    for (int c = NCOLS_FORMAT2 + 1; c < NCOLS_FORMAT3; c++)
         CHECK((mbx_csv_table_col(&t, mbx_result_columns[c]) >= 0) == have_passes,
               "column %s %s passes", mbx_result_columns[c],
               have_passes ? "missing with" : "without");
