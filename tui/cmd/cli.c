@@ -375,7 +375,7 @@ void mbx_cli_run_usage(void)
            "                      A:B[:F] (grid by factor F, default 2; refined over P)\n"
            "  --param LIST        benchmark parameter values, a list or a range A:B[:F]\n"
            "                      (mw.*: work pieces; threads.*, omp.*, pingpong.mt:\n"
-           "                      threads)\n"
+           "                      threads; rma.*_bw: operations per window)\n"
            "  --root R            root rank of rooted collectives and master-worker (0)\n"
            "  --pair auto|A,B     ping-pong ranks; auto (default) scans for the pair with\n"
            "                      the largest latency from rank 0\n"

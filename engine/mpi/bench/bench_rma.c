@@ -68,7 +68,7 @@ static int rma_make(mbx_bench_ctx *c, rma_state *s, int origin)
     if (origin && s->n == 1) {
         s->obuf = c->sbuf;
     } else if (origin) {
-        if (!(s->obuf = malloc(s->len)))
+        if (!(s->obuf = malloc(s->len ? s->len : 1))) /* 0 bytes: a valid pointer */
             return MPI_ERR_NO_MEM;
         s->own_obuf = 1;
         memset(s->obuf, 1, s->len);
