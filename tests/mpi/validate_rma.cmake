@@ -8,8 +8,9 @@
 # they check the default too.
 #
 # MPICH 4.0.x over UCX 1.13 or later (Debian 12's pair) moves no data in
-# one-sided operations while its registration cache is on (pmodels/mpich
-# #6140): every check here failed until UCX_RCACHE_ENABLE=n, which these
+# one-sided operations while its registration cache is on (it matches
+# pmodels/mpich#6140, RMA failing with UCX >= 1.13): every check here
+# failed until UCX_RCACHE_ENABLE=n, which these
 # tests set (Open MPI ignores it).
 set(MBX_RMA_ENV UCX_RCACHE_ENABLE=n)
 set(MBX_RMA_BENCH rma.put,rma.get,rma.acc,rma.put_bw,rma.get_bw,rma.acc_bw)
