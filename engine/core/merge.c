@@ -23,6 +23,7 @@ const char *const mbx_merge_columns[MBX_MERGE_NCOLS] = {
     "settled_runs",   "status",     "median_us",  "median_min_us",
     "median_max_us",  "spread_rel", "tmean_us",   "n_total",
     "bandwidth_MBps", "stderr_us",  "ci95_lo_us", "ci95_hi_us",
+    "rma_sync",
 };
 
 /* Columns a results table must have. The columns after `label` came later
@@ -30,11 +31,13 @@ const char *const mbx_merge_columns[MBX_MERGE_NCOLS] = {
 enum { C_BENCH, C_PROCS, C_BYTES, C_N, C_TMEAN, C_MEDIAN, C_STATUS, C_LABEL, NREQ };
 static const char *const required[NREQ] = {"benchmark", "procs",     "bytes",  "n",
                                            "tmean_us",  "median_us", "status", "label"};
-enum { O_ROOT, O_OP, O_PARAM, O_PARAM_NAME, O_RANKS, NOPT };
-static const char *const optional[NOPT] = {"root", "op", "param", "param_name", "ranks"};
+enum { O_ROOT, O_OP, O_PARAM, O_PARAM_NAME, O_RANKS, O_RMA_SYNC, NOPT };
+static const char *const optional[NOPT] = {"root",       "op",    "param",
+                                           "param_name", "ranks", "rma_sync"};
 
 /* Text of a key as first seen (procs and bytes are kept as numbers). */
-enum { T_BENCH, T_LABEL, T_ROOT, T_OP, T_PARAM, T_PARAM_NAME, T_RANKS, NTEXT };
+/* In the order of optional[], from T_ROOT on. */
+enum { T_BENCH, T_LABEL, T_ROOT, T_OP, T_PARAM, T_PARAM_NAME, T_RANKS, T_RMA_SYNC, NTEXT };
 
 struct mkey {
     char *text[NTEXT];
@@ -219,8 +222,9 @@ static int lookup(mbx_merge *m, char *const *cell, const int *col, const int *op
     const char *text[NTEXT] = {cell[col[C_BENCH]], cell[col[C_LABEL]]};
     for (int o = 0; o < NOPT; o++)
         text[T_ROOT + o] = opt[o] >= 0 ? cell[opt[o]] : "";
-    const char *part[] = {text[T_BENCH], text[T_LABEL], procs,        bytes,
-                          text[T_ROOT],  text[T_OP],    text[T_PARAM]};
+    /* One-sided rows of different sync modes are different points. */
+    const char *part[] = {text[T_BENCH], text[T_LABEL], procs,         bytes,
+                          text[T_ROOT],  text[T_OP],    text[T_PARAM], text[T_RMA_SYNC]};
     char *id = key_id(part, sizeof part / sizeof *part);
     if (id == NULL || grow_slots(m) < 0) {
         free(id);
@@ -518,6 +522,7 @@ void mbx_merge_format(const mbx_merge *m, size_t i, mbx_merge_fields *o)
      * launch measures (its buffers, its placement, its machine level), the
      * between-pass rules of one run applied over launches. */
     o->field[21] = o->field[22] = o->field[23] = "";
+    o->field[24] = k->text[T_RMA_SYNC];
     if (k->nmed >= 2) {
         double *scratch = malloc(k->nmed * sizeof *scratch);
         mbx_between b;

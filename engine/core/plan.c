@@ -217,15 +217,26 @@ int mbx_plan_load(const char *path, mbx_plan *out, char *msg, size_t msglen)
     return rc;
 }
 
+/* A bad override's message, named by its option: key rma_sync is
+ * --rma-sync. */
+static void override_msg(char *msg, size_t msglen, int k, const char *why)
+{
+    char opt[32];
+    snprintf(opt, sizeof opt, "%s", mbx_plan_key_names[k]);
+    for (char *u = strchr(opt, '_'); u; u = strchr(u, '_'))
+        *u = '-';
+    mbx_msgf(msg, msglen, "--%s: %s", opt, why);
+}
+
 int mbx_plan_override(mbx_plan *plan, const mbx_plan_overrides *ov, char *msg, size_t msglen)
 {
     if (plan == NULL || ov == NULL) {
         mbx_msgf(msg, msglen, "no plan given");
         return MBX_E_INVAL;
     }
-    const char *value[KEY_COUNT] = {ov->bench, ov->sizes,  ov->stop,  ov->nmin,
-                                    ov->nmax,  ov->procs,  ov->param, ov->root,
-                                    ov->pair,  ov->refine, ov->budget};
+    const char *value[KEY_COUNT] = {ov->bench, ov->sizes,  ov->stop,   ov->nmin,
+                                    ov->nmax,  ov->procs,  ov->param,  ov->root,
+                                    ov->pair,  ov->refine, ov->budget, ov->rma_sync};
     char why[REASON_MAX];
     int rc;
     /* A value's validity does not depend on the measurement, so trying each
@@ -239,7 +250,7 @@ int mbx_plan_override(mbx_plan *plan, const mbx_plan_overrides *ov, char *msg, s
     for (int k = 0; k < KEY_COUNT; k++) {
         if (value[k] != NULL && (rc = mbx_plan_set_key(scratch, mbx_plan_key_names[k], value[k],
                                                        why, sizeof why)) < 0) {
-            mbx_msgf(msg, msglen, "--%s: %s", mbx_plan_key_names[k], why);
+            override_msg(msg, msglen, k, why);
             free(scratch);
             return rc;
         }
@@ -249,7 +260,7 @@ int mbx_plan_override(mbx_plan *plan, const mbx_plan_overrides *ov, char *msg, s
         for (int k = 0; k < KEY_COUNT; k++) {
             if (value[k] != NULL && (rc = mbx_plan_set_key(&plan->meas[i], mbx_plan_key_names[k],
                                                            value[k], why, sizeof why)) < 0) {
-                mbx_msgf(msg, msglen, "--%s: %s", mbx_plan_key_names[k], why);
+                override_msg(msg, msglen, k, why);
                 return rc;
             }
         }

@@ -8,7 +8,8 @@
 
 #include "mbx/plan.h"
 
-#define KEYS_ALLOWED "bench, sizes, stop, nmin, nmax, procs, param, root, pair, refine, budget"
+#define KEYS_ALLOWED                                                                               \
+    "bench, sizes, stop, nmin, nmax, procs, param, root, pair, refine, budget, rma_sync"
 #define REASON_MAX 512
 
 enum {
@@ -23,6 +24,7 @@ enum {
     KEY_PAIR,
     KEY_REFINE,
     KEY_BUDGET,
+    KEY_RMA_SYNC,
     KEY_COUNT
 };
 

@@ -12,13 +12,15 @@
 
 #include "mbx/ascii.h"
 #include "mbx/names.h"
+#include "mbx/rma.h"
 #include "msg.h"
 #include "plan_int.h"
 
 #define PLAN_DEFAULT_SIZES "1:4MiB:2"
 
-const char *const mbx_plan_key_names[KEY_COUNT] = {
-    "bench", "sizes", "stop", "nmin", "nmax", "procs", "param", "root", "pair", "refine", "budget"};
+const char *const mbx_plan_key_names[KEY_COUNT] = {"bench", "sizes",  "stop",   "nmin",
+                                                   "nmax",  "procs",  "param",  "root",
+                                                   "pair",  "refine", "budget", "rma_sync"};
 
 int mbx_plan_key_index(const char *key)
 {
@@ -376,6 +378,11 @@ int mbx_plan_set_key(mbx_measurement *m, const char *key, const char *value, cha
         rc = set_pair(m, v, why, whylen);
     } else if (k == KEY_REFINE) {
         rc = set_refine(m, v, why, whylen);
+    } else if (k == KEY_RMA_SYNC) {
+        if (mbx_rma_sync_parse(v, &m->rma_sync) < 0) {
+            mbx_msgf(why, whylen, "expected %s (got '%s')", MBX_RMA_SYNC_WORDS, v);
+            rc = MBX_E_INVAL;
+        }
     } else if (k == KEY_BUDGET) {
         long long b = parse_int(v, MBX_BUDGET_LIMIT);
         if (b < 0) {

@@ -20,7 +20,8 @@ const char *const mbx_result_columns[MBX_RESULT_NCOLS] = {
     "plain_us",    "events",        "faults",         "passes",
     "pass_span_s", "stderr_iid_us", "ci95_iid_lo_us", "ci95_iid_hi_us",
     "levels",      "level_lo_us",   "level_hi_us",    "msg_rate_per_s",
-    "pure_comm_us", "compute_us",  "overall_us",    "overlap_pct",
+    "rma_sync",    "pure_comm_us",  "compute_us",     "overall_us",
+    "overlap_pct",
 };
 
 const char *const mbx_obs_columns[MBX_OBS_NCOLS] = {"benchmark", "procs", "bytes", "obs", "time_us",
@@ -222,9 +223,11 @@ void mbx_result_format(const mbx_result *r, mbx_result_fields *o)
         o->field[c] = "";
     double rate = mbx_result_msg_rate(r);
     if (isfinite(rate)) {
-        mbx_snprintf_c(o->store[MBX_RESULT_MSG_RATE_COL], sizeof o->store[MBX_RESULT_MSG_RATE_COL], "%.1f", rate);
+        mbx_snprintf_c(o->store[MBX_RESULT_MSG_RATE_COL], sizeof o->store[MBX_RESULT_MSG_RATE_COL],
+                       "%.1f", rate);
         o->field[MBX_RESULT_MSG_RATE_COL] = o->store[MBX_RESULT_MSG_RATE_COL];
     }
+    o->field[MBX_RESULT_RMA_SYNC_COL] = r->rma_sync ? r->rma_sync : "";
     put_overlap(r, o);
     if (r->passes == 0)
         return;

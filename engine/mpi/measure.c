@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine_internal.h"
+#include "mbx/rma.h"
 #include "mbx/stats.h"
 #include "measure_int.h"
 
@@ -82,6 +83,8 @@ void mbx_result_fill(mbx_result *out, const mbx_point_spec *spec, const mbx_summ
         int64_t param = spec->param ? spec->param : b->param_default;
         b->moved(spec->bytes, spec->procs, param, &out->moved, &out->msgs);
     }
+    if (b && (b->flags & MBX_BENCH_RMA))
+        out->rma_sync = mbx_rma_sync_name(mbx_rma_sync_resolve(spec->rma_sync));
     if (b && (b->flags & MBX_BENCH_PAIR)) {
         int pa = spec->pair_a, pb = spec->pair_b;
         if (pa == pb)
@@ -128,7 +131,8 @@ static const mbx_bench *spec_bench(const mbx_engine *e, const mbx_point_spec *sp
     if (nmin < 1 || nmin > nmax)
         return NULL;
     if ((spec->warm_light != 0 && spec->warm_light != 1) ||
-        spec->buf_offset % MBX_BUF_OFFSET_STEP != 0 || spec->buf_offset > MBX_BUF_OFFSET_MAX)
+        spec->buf_offset % MBX_BUF_OFFSET_STEP != 0 || spec->buf_offset > MBX_BUF_OFFSET_MAX ||
+        spec->rma_sync < 0 || spec->rma_sync >= MBX_RMA_COUNT_)
         return NULL;
     return b;
 }
@@ -256,7 +260,9 @@ static int point_open(mbx_engine *e, point_run *r)
     c.iarg[0] = spec->param;
     c.iarg[1] = spec->pair_a;
     c.iarg[2] = spec->pair_b;
-    c.iarg[3] = spec->root;
+    /* The root in the low 32 bits, the one-sided sync mode above them
+     * (measure_point.c splits them again). */
+    c.iarg[3] = (int64_t)(uint32_t)spec->root | (int64_t)spec->rma_sync << 32;
     if (r->window && !e->clock_info.identity && mbx_engine_clock(e) - e->clock_at > r->resync)
         c.darg[0] = 1.0;
     /* A light warm-up: the point's first pass already faulted the FIFO. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "engine_internal.h"
+#include "mbx/rma.h"
 #include "measure_int.h"
 
 int mbx_measure_grow(double **a, double **b, size_t *cap, size_t need)
@@ -98,7 +99,7 @@ static int subcomm_for(mbx_engine *e, int procs, MPI_Comm *out)
  * everywhere or nowhere. */
 typedef struct point_args {
     const mbx_bench *b;
-    int procs, pa, pb, root;
+    int procs, pa, pb, root, rma_sync;
     int64_t param, calls;
     double floor_s, off;
 } point_args;
@@ -110,7 +111,12 @@ static int point_args_read(const mbx_engine *e, const mbx_cmd *cmd, point_args *
     if (!b || procs < b->min_procs || procs < 1 || procs > e->size || cmd->bytes > INT32_MAX)
         return MBX_E_INVAL; /* identical on every rank: all return here */
     int64_t param = cmd->iarg[0];
-    int pa = (int)cmd->iarg[1], pb = (int)cmd->iarg[2], root = (int)cmd->iarg[3];
+    int pa = (int)cmd->iarg[1], pb = (int)cmd->iarg[2];
+    /* iarg[3]: the root in the low 32 bits, the one-sided sync mode above. */
+    int root = (int)(int32_t)(uint32_t)(cmd->iarg[3] & 0xffffffff);
+    int64_t rs = cmd->iarg[3] >> 32;
+    if (rs < 0 || rs >= MBX_RMA_COUNT_)
+        return MBX_E_INVAL;
     if (pa == pb) {
         pa = 0;
         pb = procs - 1;
@@ -126,6 +132,7 @@ static int point_args_read(const mbx_engine *e, const mbx_cmd *cmd, point_args *
                       .pa = pa,
                       .pb = pb,
                       .root = root,
+                      .rma_sync = (b->flags & MBX_BENCH_RMA) ? mbx_rma_sync_resolve((int)rs) : 0,
                       .param = param == 0 ? b->param_default : param,
                       .calls =
                           cmd->darg[1] >= 1.0 && cmd->darg[1] <= 1e6 ? (int64_t)cmd->darg[1] : 1,
@@ -153,6 +160,7 @@ static int point_setup(mbx_engine *e, const mbx_cmd *cmd, const point_args *a, M
     e->ctx.pair_a = a->pa;
     e->ctx.pair_b = a->pb;
     e->ctx.root = a->root;
+    e->ctx.rma_sync = a->rma_sync;
     if (alloc_buffers(e, (size_t)b->buf_bytes(cmd->bytes, a->procs), (size_t)a->off) < 0)
         return 1;
     /* A setup that cannot run in this job (e.g. pingpong.mt without

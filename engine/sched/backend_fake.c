@@ -10,6 +10,7 @@
 #include "mbx/beff.h"
 #include "mbx/beffio.h"
 #include "mbx/bench.h"
+#include "mbx/rma.h"
 #include "mbx/stats.h"
 
 typedef struct fake {
@@ -94,6 +95,23 @@ static double fake_overlap_share(const mbx_point_spec *sp, const mbx_bench *bn)
     return (0.2 + 0.5 * h) / (1.0 + (double)sp->bytes / 65536.0);
 }
 
+/* One-sided (rma.*): a window of operations (1 for the latency ones),
+ * each the data at the pair's bandwidth, and the completion of the sync
+ * mode in one-way latencies: a flush or a fence is a round trip, lock and
+ * unlock two, post/start/complete/wait one and a half. */
+static double fake_rma_time(const mbx_point_spec *sp, const mbx_bench *bn, double lat, double bw)
+{
+    static const double sync_cost[MBX_RMA_COUNT_] = {2.0, 2.0, 4.0, 2.0, 3.0};
+    int a = sp->pair_a, b = sp->pair_b;
+    if (a == b)
+        a = 0, b = sp->procs - 1;
+    lat += fabs(fake_rank_lat(b) - fake_rank_lat(a));
+    double n =
+        (bn->flags & MBX_BENCH_PARAM) ? (double)(sp->param ? sp->param : bn->param_default) : 1.0;
+    int sync = sp->rma_sync >= 0 && sp->rma_sync < MBX_RMA_COUNT_ ? sp->rma_sync : 0;
+    return sync_cost[sync] * lat + n * ((double)sp->bytes / bw + 0.05e-6);
+}
+
 static double fake_time(const mbx_point_spec *sp)
 {
     const mbx_bench *bn = mbx_bench_get(sp->bench_id);
@@ -113,6 +131,8 @@ static double fake_time(const mbx_point_spec *sp)
     double m = (double)sp->bytes, lp = log2((double)sp->procs);
     if (bn->flags & MBX_BENCH_LOCAL)
         return 20e-9 * (1.0 + (double)(h % 16) / 4.0);
+    if (bn->flags & MBX_BENCH_RMA)
+        return fake_rma_time(sp, bn, lat, bw);
     if ((bn->flags & MBX_BENCH_STREAM) && bn->moved) {
         /* A window: one latency, then each stream's share of the messages
          * (a small gap each) and of the bytes over a link of its own; the
@@ -158,7 +178,7 @@ static int fake_check(const mbx_backend *b, const mbx_point_spec *sp, const mbx_
         pa < 0 || pb < 0 || pa >= sp->procs || pb >= sp->procs || sp->root < 0 ||
         sp->root >= sp->procs || sp->bytes > INT32_MAX ||
         (sp->warm_light != 0 && sp->warm_light != 1) || sp->buf_offset % MBX_BUF_OFFSET_STEP != 0 ||
-        sp->buf_offset > MBX_BUF_OFFSET_MAX)
+        sp->buf_offset > MBX_BUF_OFFSET_MAX || sp->rma_sync < 0 || sp->rma_sync >= MBX_RMA_COUNT_)
         return MBX_E_INVAL;
     return MBX_OK;
 }

@@ -33,6 +33,7 @@ typedef struct mbx_bench_ctx {
     int64_t param;      /* MBX_BENCH_PARAM benchmarks: e.g. work pieces; else 0 */
     int pair_a, pair_b; /* ping-pong ranks in comm (pair_a != pair_b) */
     int root;           /* rooted collectives and master-worker: root in comm */
+    int rma_sync;       /* MBX_BENCH_RMA: the mbx_rma_sync mode (never 0 here); else 0 */
     double tick;        /* the timer's resolution, seconds (inner-loop sizing) */
     double overhead;    /* the timer's overhead on this rank, seconds */
     /* MBX_BENCH_INNER: calls per observation, set by setup (default 1). The
@@ -93,6 +94,9 @@ enum {
      * The row carries pure_comm_us, compute_us, overall_us, overlap_pct.
      * (A high bit: the flags below it are the patterns' own.) */
     MBX_BENCH_OVERLAP = 1u << 12,
+    /* One-sided (rma.*): the point's rma_sync mode reaches ctx->rma_sync,
+     * is a column of its row and tells the fake back end its cost. */
+    MBX_BENCH_RMA = 1u << 9,
 };
 
 struct mbx_kvlist;

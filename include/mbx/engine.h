@@ -247,6 +247,7 @@ typedef struct mbx_point_spec {
     int64_t param;      /* MBX_BENCH_PARAM: e.g. master-worker pieces; 0: param_default */
     int pair_a, pair_b; /* ping-pong pair as ranks of the point; pair_a == pair_b: 0 and procs-1 */
     int root;           /* rooted benchmarks: root rank of the point, 0..procs-1 */
+    int rma_sync;       /* MBX_BENCH_RMA: mbx_rma_sync (0: the default, lock_all); else 0 */
     int validate;       /* after the stop rule, check received data (MBX_E_VALIDATE) */
     /* 0: the full warm-up (MBX_WARMUP_CALLS, MBX_WARMUP_FLOOR_S); 1: the light
      * one, for a later pass of a point whose first pass already ran. */

@@ -1,7 +1,7 @@
 /* mpibex merge: combine the results of several runs (SKaMPI's postprocessor).
  *
  * Each input is one results table (OUT.csv of `mpibex run`). A point's key is
- * (benchmark, label, procs, bytes, root, op, param); every row is one run of
+ * (benchmark, label, procs, bytes, root, op, param, rma_sync); every row is one run of
  * its key. Per key the merge keeps the median of the runs' medians, their
  * minimum, maximum and relative spread, the median of the runs' trimmed
  * means, the total observation count and the worst status. Keys keep the
@@ -20,8 +20,10 @@ typedef struct mbx_merge mbx_merge; /* opaque accumulator */
 
 /* 21..23: stderr_us, ci95_lo_us, ci95_hi_us of median_us with the runs as
  * the units (mbx_passes_between over the runs' medians; empty below two
- * runs with a value): a CI over launches, for `mpibex repeat`. */
-#define MBX_MERGE_NCOLS 24
+ * runs with a value): a CI over launches, for `mpibex repeat`. 24: rma_sync
+ * (one-sided benchmarks' sync mode, empty for others and for inputs without
+ * the column). */
+#define MBX_MERGE_NCOLS 25
 extern const char *const mbx_merge_columns[MBX_MERGE_NCOLS];
 
 /* Create an empty merge. Errors: MBX_E_NOMEM. */

@@ -20,6 +20,8 @@
  *            largest latency from a quick scan) or A,B
  *   refine = adaptive refinement: off (default) or EPS (0.05 or 5%)
  *   budget = most points refinement may add per curve, 0..10000; default 32
+ *   rma_sync = synchronisation of the one-sided benchmarks (rma.*): fence,
+ *            lock, lock_all (default) or pscw (mbx/rma.h)
  * Lines starting with # or ; are comments; blank lines are ignored; keys
  * outside any section are an error; unknown keys are an error.
  * Benchmark names are checked by the caller (the registry lives in the MPI
@@ -61,6 +63,7 @@ typedef struct mbx_measurement {
     int pair_auto, pair_a, pair_b; /* pair_auto, or the ranks A,B */
     double refine;                 /* 0: off */
     size_t budget;
+    int rma_sync; /* mbx_rma_sync; 0: the default (lock_all) */
 } mbx_measurement;
 
 typedef struct mbx_plan {
@@ -72,6 +75,7 @@ typedef struct mbx_plan {
 typedef struct mbx_plan_overrides {
     const char *bench, *sizes, *stop, *nmin, *nmax; /* NULL: not given */
     const char *procs, *param, *root, *pair, *refine, *budget;
+    const char *rma_sync;
 } mbx_plan_overrides;
 
 /* Initialize m with defaults and the given label. */

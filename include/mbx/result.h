@@ -119,11 +119,17 @@ typedef struct mbx_result {
      * empty. */
     int overlap;
     double compute; /* seconds; NAN: unknown */
+    /* One-sided benchmarks (column rma_sync): the synchronisation mode's
+     * word (mbx_rma_sync_name), NULL (empty field) for every other
+     * benchmark. */
+    const char *rma_sync;
 } mbx_result;
 
-#define MBX_RESULT_NCOLS 56
+#define MBX_RESULT_NCOLS 57
 /* msg_rate_per_s: the messages of one observation over its median. */
 #define MBX_RESULT_MSG_RATE_COL 51
+/* rma_sync: the one-sided synchronisation mode. */
+#define MBX_RESULT_RMA_SYNC_COL 52
 /* The first of the overlap columns (pure_comm_us), the last four of every
  * row. */
 #define MBX_RESULT_OVERLAP_COL (MBX_RESULT_NCOLS - 4)

@@ -165,6 +165,12 @@ static const bad_case cases[] = {
      {"--bench", "coll.bcast", "--refine", "150%"}},
     {"badinput.budget_range", RUN, 2, NULL, 2, "--budget: expected an integer in 0..10000",
      {"--bench", "coll.bcast", "--budget", "20000"}},
+    {"badinput.rma_sync_word", RUN, 2, NULL, 2,
+     "^mpibex: --rma-sync: expected fence, lock, lock_all or pscw \\(got 'nope'\\)$",
+     {"--bench", "rma.put", "--rma-sync", "nope"}},
+    {"badinput.rma_sync_plan_key", RUN, 2, NULL, 2,
+     "rma_bad\\.ini:4: rma_sync: expected fence, lock, lock_all or pscw \\(got 'flush'\\)$",
+     {"@/rma_bad.ini"}},
     {"badinput.param_unused", RUN, 2, NULL, 2, "param: coll.bcast takes no parameter",
      {"--bench", "coll.bcast", "--param", "4"}},
     {"badinput.bw_window_range", RUN, 2, NULL, 2, "param: bw.uni takes window in 1..65536 \\(got 70000\\)",
@@ -381,6 +387,7 @@ static int make_fixtures(void **state)
         return -1;
     char d[600];
     sub(d, sizeof d, "run");
+    put(d, "rma_bad.ini", "[rma]\nbench = rma.put\nsizes = 8\nrma_sync = flush\n");
     sub(d, sizeof d, "repeat");
     put(d, "plain.txt", "not a directory\n");
     if (wanted[MERGE])

@@ -73,10 +73,11 @@ static int le_def(double a, double b)
 }
 
 /* Columns of format 2: every file must have them. The pass columns after
- * them come all together or not at all. */
+ * them come all together or not at all (up to format 3's end); the columns
+ * appended after format 3 (rma_sync, ...) are checked where present. */
 #define NCOLS_FORMAT2 43
 /* The 8 pass columns end here; the columns after them (msg_rate_per_s,
- * the overlap ones) are optional. */
+ * rma_sync, the overlap ones) are optional. */
 #define NCOLS_PASSES 51
 
 /* A whole number >= lo (an empty field is not). */
@@ -132,6 +133,22 @@ static double check_passes(const mbx_csv_table *t, size_t r, const char *bench)
     return num(t, r, "passes");
 }
 
+/* rma_sync (where the file has it): a mode for the one-sided rma.*
+ * benchmarks, empty for every other. */
+static void check_rma_sync(const mbx_csv_table *t, size_t r, const char *bench)
+{
+    if (mbx_csv_table_col(t, "rma_sync") < 0)
+        return;
+    const char *v = str(t, r, "rma_sync");
+    if (strncmp(bench, "rma.", 4) == 0)
+        CHECK(!strcmp(v, "fence") || !strcmp(v, "lock") || !strcmp(v, "lock_all") ||
+                  !strcmp(v, "pscw"),
+              "row %zu (%s): rma_sync '%s', expected fence, lock, lock_all or pscw", r, bench, v);
+    else
+        CHECK(v[0] == '\0', "row %zu (%s): rma_sync '%s' on a benchmark that is not one-sided", r,
+              bench, v);
+}
+
 /* No time is negative: every *_us field is empty or >= 0, never "-0.0000". */
 static void check_times(const mbx_csv_table *t, size_t r)
 {
@@ -170,6 +187,8 @@ static double moved_by(const mbx_csv_table *t, size_t r, const char *bench, doub
         *msgs = 4;
     else if (strncmp(bench, "pingpong.", 9) == 0 && strcmp(bench, "pingpong.mt") != 0)
         *msgs = 1;
+    else if (strncmp(bench, "rma.", 4) == 0) /* a window (rma.*_bw) or one operation */
+        *msgs = str(t, r, "param_name")[0] != '\0' ? w : 1;
     return isnan(*msgs) ? bytes : *msgs * bytes;
 }
 
@@ -194,6 +213,7 @@ static void check_row(const mbx_csv_table *t, size_t r)
     CHECK(str(t, r, "plain_us")[0] == '\0' || num(t, r, "plain_us") > 0, "row %zu: plain_us '%s'",
           r, str(t, r, "plain_us"));
     check_times(t, r);
+    check_rma_sync(t, r, bench);
     double passes = check_passes(t, r, bench);
     if (strcmp(status, "INVALID") == 0) {
         /* No valid observation: no numbers at all, never zeros. */

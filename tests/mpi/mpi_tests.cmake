@@ -114,6 +114,7 @@ set_tests_properties(mpi.notty.n2 PROPERTIES TIMEOUT 120 LABELS mpi PROCESSORS 2
 include(mpi/validate_pp_simple.cmake)
 include(mpi/validate_mw.cmake)
 include(mpi/validate_bw.cmake)
+include(mpi/validate_rma.cmake)
 # merge and report of two real runs each (the scripts are in tests/cmd).
 set(MBX_MERGE_CHECK ${CMAKE_CURRENT_SOURCE_DIR}/cmd/merge_check.sh)
 set(MBX_REPORT_CHECK ${CMAKE_CURRENT_SOURCE_DIR}/cmd/report_check.sh)

@@ -148,8 +148,9 @@ ncols = 43 if mode == "old" else len(lines[0])
 passcols = ["passes", "pass_span_s", "stderr_iid_us", "ci95_iid_lo_us", "ci95_iid_hi_us",
             "levels", "level_lo_us", "level_hi_us"]
 assert lines[0][41:43] == ["events", "faults"], lines[0][40:44]
-# after the pass columns, the columns added since (the overlap ones, ...)
+# the pass columns, then the columns appended after them (msg_rate_per_s, rma_sync, the overlap ones)
 assert (lines[0][43:] == []) if mode == "old" else (lines[0][43:51] == passcols), lines[0][43:]
+assert mode == "old" or "rma_sync" in lines[0][51:], lines[0][51:]
 for line in lines:
     assert len(line) == ncols, (len(line), line[:3])
 if mode == "refine":

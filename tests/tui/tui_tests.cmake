@@ -49,6 +49,10 @@ mbx_golden(threads xterm-mono threads.keys threads 100x30 2)
 # window moves, the window in the results.
 mbx_golden(bw xterm-mono bw.keys bw 100x30 4)
 
+# rma.* on the fake back end of 2 ranks: picked, the form's rma sync set
+# to pscw, run (the times follow the mode), the results.
+mbx_golden(rma xterm-mono rma.keys rma 100x30 2)
+
 # End to end through the real launcher, mpiexec -n 2 and tmux.
 add_test(NAME e2e.explorer
          COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/explorer_e2e.sh $<TARGET_FILE:mpibex>

@@ -1,6 +1,6 @@
 /* Results files of every width (issue 16, docs/csv-format.md, "Widths"):
- * 40, 41, 42 and 43 columns (format 1 and 2) and 51 (format 3, the pass
- * columns), written through libcsv as `mpibex run` writes them and read back
+ * 40, 41, 42 and 43 columns (format 1 and 2), 51 (format 3, the pass
+ * columns) and 52 (rma_sync), written through libcsv as `mpibex run` writes them and read back
  * by merge, compare and the --resume reader (engine/core/journal.c), alone and
  * mixed; and a file that mixes widths inside itself, which every reader
  * refuses with its line. */
@@ -181,30 +181,33 @@ static void merges_43_and_51_columns(void **state)
     remove(tmp("m.csv"));
 }
 
-/* Every width there has been, in one merge, in either order. */
+/* Every width there has been, in one merge, in either order: 51 is
+ * format 3 before rma_sync. */
+#define NWIDTHS 6
 static void merges_every_width(void **state)
 {
     (void)state;
-    const size_t width[] = {40, 41, 42, W_FORMAT2, MBX_RESULT_NCOLS};
-    const char *in[5], *rev[5];
-    for (size_t i = 0; i < 5; i++) {
-        mbx_result r = point(64, 1.0 + (double)i, width[i] == MBX_RESULT_NCOLS ? 6 : 0);
+    const size_t width[NWIDTHS] = {40, 41, 42, W_FORMAT2, 51, MBX_RESULT_NCOLS};
+    const char *in[NWIDTHS], *rev[NWIDTHS];
+    for (size_t i = 0; i < NWIDTHS; i++) {
+        mbx_result r = point(64, 1.0 + (double)i, width[i] >= 51 ? 6 : 0);
         in[i] = strdup(tmp("e%zu.csv", width[i]));
         assert_non_null(in[i]);
-        rev[4 - i] = in[i];
+        rev[NWIDTHS - 1 - i] = in[i];
         write_results(in[i], width[i], &r, 1);
     }
     for (int order = 0; order < 2; order++) {
         mbx_merge *m;
-        merge_files(order ? rev : in, 5, &m);
+        merge_files(order ? rev : in, NWIDTHS, &m);
         mbx_merge_fields f;
         mbx_merge_format(m, 0, &f);
-        assert_string_equal(f.field[9], "5");
-        assert_string_equal(f.field[14], "3.0000"); /* median of 1 .. 5 */
-        assert_string_equal(f.field[17], "4.000000");
+        assert_string_equal(f.field[9], "6");
+        assert_string_equal(f.field[14], "3.5000"); /* median of 1 .. 6 */
+        assert_string_equal(f.field[17], "5.000000");
+        assert_string_equal(f.field[24], ""); /* rma_sync: not one-sided */
         mbx_merge_free(m);
     }
-    for (size_t i = 0; i < 5; i++) {
+    for (size_t i = 0; i < NWIDTHS; i++) {
         remove(in[i]);
         free((void *)in[i]);
     }

@@ -419,6 +419,40 @@ static void accepts_a_minimal_old_file(void **state)
     assert_int_equal(add_text("hdr.csv", OLD_HEADER, msg, sizeof msg), MBX_OK);
 }
 
+/* One-sided rows of different sync modes are different keys, each keeping
+ * its mode; a file without the column merges with empty modes. */
+static void rma_sync_is_part_of_the_key(void **state)
+{
+    (void)state;
+    char a[256], b[256], msg[256] = "";
+    tmp_path(a, sizeof a, "rma_a.csv");
+    tmp_path(b, sizeof b, "rma_b.csv");
+    write_text(a, "benchmark,procs,bytes,n,tmean_us,median_us,status,label,rma_sync\n"
+                  "rma.put,2,8,16,1,1,SETTLED,cli,fence\n"
+                  "rma.put,2,8,16,3,3,SETTLED,cli,lock\n");
+    write_text(b, "benchmark,procs,bytes,n,tmean_us,median_us,status,label,rma_sync\n"
+                  "rma.put,2,8,16,2,2,SETTLED,cli,fence\n");
+    mbx_merge *m;
+    assert_int_equal(mbx_merge_new(&m), MBX_OK);
+    assert_int_equal(mbx_merge_add_file(m, a, msg, sizeof msg), MBX_OK);
+    assert_int_equal(mbx_merge_add_file(m, b, msg, sizeof msg), MBX_OK);
+    mbx_merge_summary s;
+    mbx_merge_summarize(m, &s);
+    assert_int_equal(s.keys, 2);
+    mbx_merge_fields f;
+    mbx_merge_format(m, 0, &f);
+    assert_string_equal(f.field[24], "fence");
+    assert_string_equal(f.field[9], "2");       /* runs */
+    assert_string_equal(f.field[14], "1.5000"); /* median of 1 and 2 */
+    mbx_merge_format(m, 1, &f);
+    assert_string_equal(f.field[24], "lock");
+    assert_string_equal(f.field[9], "1");
+    assert_string_equal(mbx_merge_columns[24], "rma_sync");
+    mbx_merge_free(m);
+    remove(a);
+    remove(b);
+}
+
 static void refuses_bad_input(void **state)
 {
     (void)state;
@@ -498,7 +532,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(merges_three_runs),          cmocka_unit_test(duplicate_key_in_one_file),
         cmocka_unit_test(accepts_a_minimal_old_file), cmocka_unit_test(refuses_bad_input),
-        cmocka_unit_test(merges_40_and_41_columns),
+        cmocka_unit_test(merges_40_and_41_columns),   cmocka_unit_test(rma_sync_is_part_of_the_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "mbx/plan.h"
+#include "mbx/rma.h"
 
 #ifndef MBX_SAMPLES_DIR
 #error "compile with -DMBX_SAMPLES_DIR=\"<repo>/samples\""
@@ -479,6 +480,51 @@ static void test_override(void **state)
     free(p);
 }
 
+/* rma_sync: the one-sided sync mode, 0 (lock_all) by default, a key of
+ * plan files and an override named --rma-sync. */
+static void test_rma_sync_key(void **state)
+{
+    (void)state;
+    mbx_measurement *m = malloc(sizeof *m);
+    assert_non_null(m);
+    mbx_measurement_defaults(m, "x");
+    assert_int_equal(m->rma_sync, MBX_RMA_DEFAULT);
+    assert_string_equal(mbx_rma_sync_name(mbx_rma_sync_resolve(m->rma_sync)), "lock_all");
+    const char *words[] = {"fence", "lock", "lock_all", "pscw"};
+    const int modes[] = {MBX_RMA_FENCE, MBX_RMA_LOCK, MBX_RMA_LOCK_ALL, MBX_RMA_PSCW};
+    char msg[512] = "";
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(mbx_measurement_set(m, "rma_sync", words[i], msg, sizeof msg), MBX_OK);
+        assert_int_equal(m->rma_sync, modes[i]);
+        assert_string_equal(mbx_rma_sync_name(m->rma_sync), words[i]);
+    }
+    set_bad(m, "rma_sync", "flush", MBX_E_INVAL,
+            "rma_sync: expected fence, lock, lock_all or pscw (got 'flush')");
+    assert_int_equal(m->rma_sync, MBX_RMA_PSCW); /* a bad value changes nothing */
+    free(m);
+
+    mbx_plan *p = new_plan();
+    assert_int_equal(
+        mbx_plan_parse("[a]\nbench = rma.put\nrma_sync = fence\n[b]\nbench = rma.get\n", "t.ini", p,
+                       msg, sizeof msg),
+        MBX_OK);
+    assert_int_equal(p->meas[0].rma_sync, MBX_RMA_FENCE);
+    assert_int_equal(p->meas[1].rma_sync, MBX_RMA_DEFAULT);
+    assert_int_equal(
+        mbx_plan_parse("[a]\nbench = rma.put\nrma_sync = Fence\n", "t.ini", p, msg, sizeof msg),
+        MBX_E_INVAL);
+    assert_string_equal(msg,
+                        "t.ini:3: rma_sync: expected fence, lock, lock_all or pscw (got 'Fence')");
+    assert_int_equal(mbx_plan_parse("[a]\nbench = rma.put\n", "t.ini", p, msg, sizeof msg), MBX_OK);
+    mbx_plan_overrides ov = {.rma_sync = "pscw"};
+    assert_int_equal(mbx_plan_override(p, &ov, msg, sizeof msg), MBX_OK);
+    assert_int_equal(p->meas[0].rma_sync, MBX_RMA_PSCW);
+    ov = (mbx_plan_overrides){.rma_sync = "nope"};
+    assert_int_equal(mbx_plan_override(p, &ov, msg, sizeof msg), MBX_E_INVAL);
+    assert_string_equal(msg, "--rma-sync: expected fence, lock, lock_all or pscw (got 'nope')");
+    free(p);
+}
+
 /* The SKaMPI keys: process counts, parameters, root, pair, refinement. */
 static void test_skampi_keys(void **state)
 {
@@ -586,6 +632,7 @@ int main(void)
         cmocka_unit_test(test_parse_syntax),    cmocka_unit_test(test_parse_errors),
         cmocka_unit_test(test_parse_limits),    cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_override),        cmocka_unit_test(test_skampi_keys),
+        cmocka_unit_test(test_rma_sync_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -219,6 +219,29 @@ static void msg_rate_and_moved_bytes(void **state)
     assert_string_equal(f.field[col("bandwidth_MBps")], "");
 }
 
+/* rma_sync (appended after the pass columns and msg_rate_per_s): the one-sided benchmarks'
+ * sync mode, empty for every other benchmark and also when the point was
+ * measured in one go (it is set before the pass columns return early). */
+static void rma_sync_is_appended_and_empty_elsewhere(void **state)
+{
+    (void)state;
+    assert_int_equal(col("rma_sync"), MBX_RESULT_RMA_SYNC_COL);
+    assert_int_equal(col("level_hi_us"), 50);
+    mbx_result r = sample();
+    mbx_result_fields f;
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("rma_sync")], "");
+    r.benchmark = "rma.put";
+    r.rma_sync = "fence";
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("rma_sync")], "fence");
+    r.passes = 3;
+    r.pass_span = 0.5;
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("rma_sync")], "fence");
+    assert_string_equal(f.field[col("passes")], "3");
+}
+
 static void round_trip_through_libcsv(void **state)
 {
     (void)state;
@@ -282,6 +305,7 @@ int main(void)
         cmocka_unit_test(overlap_pct_formula),
         cmocka_unit_test(overlap_columns_are_last_and_empty_elsewhere),
         cmocka_unit_test(msg_rate_and_moved_bytes),
+        cmocka_unit_test(rma_sync_is_appended_and_empty_elsewhere),
         cmocka_unit_test(round_trip_through_libcsv),
         cmocka_unit_test(kv_values_stay_on_one_line),
     };

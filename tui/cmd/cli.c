@@ -232,6 +232,7 @@ static const mbx_opt run_opts[] = {
     TEXT("--pair", NULL, "auto|A,B", ov.pair),
     TEXT("--refine", NULL, "off|EPS", ov.refine),
     TEXT("--budget", NULL, "N", ov.budget),
+    TEXT("--rma-sync", NULL, "MODE", ov.rma_sync),
     NUMBER("--settle", 6),
     {"--passes", NULL, "R", 0, on_passes, 0},
     {"--max-passes", NULL, "N", 0, on_passes, 0},
@@ -378,14 +379,17 @@ void mbx_cli_run_usage(void)
            "                      A:B[:F] (grid by factor F, default 2; refined over P)\n"
            "  --param LIST        benchmark parameter values, a list or a range A:B[:F]\n"
            "                      (mw.*: work pieces; bw.uni, bw.bi, bw.multi: the\n"
-           "                      window, default 64; threads.*, omp.*, pingpong.mt:\n"
-           "                      threads)\n"
+           "                      window, default 64; rma.*_bw: operations per window;\n"
+           "                      threads.*, omp.*, pingpong.mt: threads)\n"
            "  --root R            root rank of rooted collectives and master-worker (0)\n"
            "  --pair auto|A,B     ping-pong ranks; auto (default) scans for the pair with\n"
            "                      the largest latency from rank 0\n"
            "  --refine off|EPS    adaptive refinement until every segment's prediction\n"
            "                      error is below EPS (e.g. 5%%); default off\n"
            "  --budget N          most points refinement adds per curve (default 32)\n"
+           "  --rma-sync MODE     synchronisation of the one-sided rma.* benchmarks: fence,\n"
+           "                      lock, lock_all (default: lock_all once, a flush per\n"
+           "                      operation or window) or pscw\n"
            "  --timer clock|wtime|tsc  clock_gettime(CLOCK_MONOTONIC) (default), MPI_Wtime,\n"
            "                      or the CPU's time-stamp counter (only where it is\n"
            "                      constant and non-stop; calibrated)\n"

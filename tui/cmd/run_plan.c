@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "benchsel.h"
+#include "mbx/rma.h"
 
 extern const char mbx_embedded_quick_plan[];
 
@@ -320,6 +321,12 @@ uint64_t mbx_run_plan_hash(const run_state *st, int nranks)
                      (unsigned long long)s->bytes, s->axis, s->refine, rule, me->nmin, me->nmax,
                      me->refine, me->budget, me->root, me->pair_auto, me->pair_a, me->pair_b);
         h = mbx_fnv1a(h, buf, (size_t)n);
+        /* The one-sided sync mode; the default adds nothing, so journals
+         * of runs from before --rma-sync still match. */
+        if (mbx_rma_sync_resolve(me->rma_sync) != MBX_RMA_LOCK_ALL) {
+            n = snprintf(buf, sizeof buf, " rma_sync=%d", me->rma_sync);
+            h = mbx_fnv1a(h, buf, (size_t)n);
+        }
         h = mbx_fnv1a(h, s->grid, s->ngrid * sizeof *s->grid);
     }
     return h;
@@ -340,6 +347,7 @@ void mbx_run_spec_of(const run_state *st, const pointref *p, mbx_point_spec *spe
     spec->nmax = me->nmax;
     spec->param = s->axis == AXIS_PARAM ? (int64_t)p->x : s->param;
     spec->root = (b->flags & MBX_BENCH_ROOTED) ? me->root : 0;
+    spec->rma_sync = (b->flags & MBX_BENCH_RMA) ? mbx_rma_sync_resolve(me->rma_sync) : 0;
     if (b->flags & MBX_BENCH_PAIR) {
         spec->pair_a = st->pair_a;
         spec->pair_b = st->pair_b;

@@ -51,6 +51,7 @@ void mbx_run_print_header(void)
 {
     printf("# ping-pong: half round trip between the ranks shown; collectives and master-worker: "
            "the first P ranks; times in microseconds; + marks a refined point\n");
+
     printf("%-26s %5s %-7s %11s %6s %11s %11s %23s %7s %10s  %s\n", "# benchmark", "procs", "ranks",
            "bytes", "n", "median_us", "tmean_us", "ci95_us", "err", "MB/s", "status");
     fflush(stdout);
@@ -86,6 +87,8 @@ void mbx_run_print_row(const mbx_result *r)
         printf(" (%zu levels: %.4g-%.4g us)", r->levels, r->level_lo * 1e6, r->level_hi * 1e6);
     if (r->events)
         printf("  events %zu", r->events); /* left out of the statistics */
+    if (r->rma_sync)                       /* one-sided: how its epochs were synchronised */
+        printf("  rma_sync %s", r->rma_sync);
     /* An accurate benchmark: the plain one's median at the same point. */
     int bid = -1;
     (void)mbx_bench_find(r->benchmark, &bid);

@@ -11,6 +11,7 @@
 #include "explorer.h"
 #include "job.h"
 #include "mbx/bench.h"
+#include "mbx/rma.h"
 #include "mbx/thrinfo.h"
 #include "sig.h"
 
@@ -110,6 +111,7 @@ static int plan_points(explorer *x)
                     continue;
                 }
                 int root = (bn->flags & MBX_BENCH_ROOTED) ? x->meas.root : 0;
+                int rs = (bn->flags & MBX_BENCH_RMA) ? mbx_rma_sync_resolve(x->meas.rma_sync) : 0;
                 if (root >= procs) {
                     mbx_ex_set_msg(
                         x, MBX_ROLE_ERROR,
@@ -143,6 +145,7 @@ static int plan_points(explorer *x)
                                                            .root = root,
                                                            .pair_a = pa,
                                                            .pair_b = pb,
+                                                           .rma_sync = rs,
                                                            .origin = EX_GRID,
                                                            .copy = c,
                                                            .state = EX_PENDING,

@@ -342,6 +342,7 @@ static void do_pass(explorer *x, const mbx_sched_req *q)
                            .pair_a = p->pair_a,
                            .pair_b = p->pair_b,
                            .root = p->root,
+                           .rma_sync = p->rma_sync,
                            .validate = x->validate,
                            /* the first pass (and the pilot) warms the point up fully */
                            .warm_light = !q->warm,

@@ -60,6 +60,7 @@ typedef enum mbx_ex_field {
     EX_F_SYNC,
     EX_F_CLOCK, /* window sync's global clock: jk or hca */
     EX_F_CACHE,
+    EX_F_RMA_SYNC, /* one-sided rma.*: lock_all, fence, lock or pscw */
     EX_NFIELDS
 } mbx_ex_field;
 
@@ -83,6 +84,7 @@ typedef struct mbx_ex_point {
     int64_t param;      /* MBX_BENCH_PARAM: the value; 0: the benchmark's default */
     int root;           /* MBX_BENCH_ROOTED: the root; else 0 */
     int pair_a, pair_b; /* MBX_BENCH_PAIR: the two ranks; else 0, 0 */
+    int rma_sync;       /* MBX_BENCH_RMA: the form's mbx_rma_sync when the run started; else 0 */
     int origin;         /* EX_GRID, EX_REF_SIZE or EX_REF_PROCS */
     int copy;           /* 0; 1: the second curve of a benchmark picked twice */
     size_t curve;       /* the scheduler's curve of the point (explorer.curves) */

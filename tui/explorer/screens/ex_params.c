@@ -7,6 +7,7 @@
 #include "core/axis.h"
 #include "ex_keys.h"
 #include "explorer.h"
+#include "mbx/rma.h"
 #include "mbx/sizes.h"
 #include "screens/screen.h"
 
@@ -26,6 +27,7 @@ static const char *const syncs[] = {"barrier", "window", NULL};
 static const char *const clocks[] = {"jk", "hca", NULL};
 static const char *const caches[] = {"warm", "cold", NULL};
 static const char *const onoff[] = {"off", "on", NULL};
+static const char *const rma_syncs[] = {"lock_all", "fence", "lock", "pscw", NULL};
 
 /* Hints naming a range of ranks get it filled in (%d: the last rank). */
 static const fielddef fields[EX_NFIELDS] = {
@@ -47,6 +49,7 @@ static const fielddef fields[EX_NFIELDS] = {
     {"sync", "barrier before each observation, or window (a global clock)", syncs},
     {"clock sync", "window's clock: jk (Jones-Koenig) or hca (hierarchical)", clocks},
     {"cache", "warm, or cold (an LLC-sized buffer overwritten before each)", caches},
+    {"rma sync", "rma.*: lock_all+flush, fence, lock/unlock, or pscw", rma_syncs},
 };
 
 static void hint(const explorer *x, int f, char *buf, size_t len)
@@ -136,6 +139,8 @@ void mbx_ex_params_init(explorer *x, const mbx_measurement *m)
         snprintf(x->field[EX_F_PAIR], sizeof x->field[0], "auto");
     else
         snprintf(x->field[EX_F_PAIR], sizeof x->field[0], "%d,%d", m->pair_a, m->pair_b);
+    snprintf(x->field[EX_F_RMA_SYNC], sizeof x->field[0], "%s",
+             mbx_rma_sync_name(mbx_rma_sync_resolve(m->rma_sync)));
     snprintf(x->field[EX_F_VALIDATE], sizeof x->field[0], "off");
     snprintf(x->field[EX_F_TIMER], sizeof x->field[0], "%s", mbx_timer_name(x->timer));
     snprintf(x->field[EX_F_SYNC], sizeof x->field[0], "barrier");
@@ -208,6 +213,9 @@ static void check_skampi(explorer *x, mbx_measurement *m)
     if (mbx_measurement_set(m, "budget", x->field[EX_F_BUDGET], msg, sizeof msg) < 0)
         snprintf(x->ferr[EX_F_BUDGET], sizeof x->ferr[0], "refine budget: an integer in 0..%d",
                  MBX_BUDGET_LIMIT);
+    /* A choice, so always one of the words. */
+    if (mbx_measurement_set(m, "rma_sync", x->field[EX_F_RMA_SYNC], msg, sizeof msg) < 0)
+        field_err(x, EX_F_RMA_SYNC, "rma_sync", msg);
     x->validate = strcmp(x->field[EX_F_VALIDATE], "on") == 0;
 }
 
