@@ -208,15 +208,27 @@ int mbx_plan_load(const char *path, mbx_plan *out, char *msg, size_t msglen)
     return rc;
 }
 
+/* The option of key k: "--" and its name with '-' for '_' (--point-time). */
+static const char *option_name(int k)
+{
+    static char buf[40];
+    snprintf(buf, sizeof buf, "--%s", mbx_plan_key_names[k]);
+    for (char *p = buf; *p; p++)
+        if (*p == '_')
+            *p = '-';
+    return buf;
+}
+
 int mbx_plan_override(mbx_plan *plan, const mbx_plan_overrides *ov, char *msg, size_t msglen)
 {
     if (plan == NULL || ov == NULL) {
         mbx_msgf(msg, msglen, "no plan given");
         return MBX_E_INVAL;
     }
-    const char *value[KEY_COUNT] = {ov->bench, ov->sizes,  ov->stop,  ov->nmin,
-                                    ov->nmax,  ov->procs,  ov->param, ov->root,
-                                    ov->pair,  ov->refine, ov->budget};
+    /* The keys of the whole run are options of their own, never overrides. */
+    const char *value[KEY_COUNT] = {ov->bench, ov->sizes,  ov->stop,   ov->nmin,
+                                    ov->nmax,  ov->procs,  ov->param,  ov->root,
+                                    ov->pair,  ov->refine, ov->budget, ov->point_time};
     char why[REASON_MAX];
     int rc;
     /* A value's validity does not depend on the measurement, so trying each
@@ -230,7 +242,7 @@ int mbx_plan_override(mbx_plan *plan, const mbx_plan_overrides *ov, char *msg, s
     for (int k = 0; k < KEY_COUNT; k++) {
         if (value[k] != NULL && (rc = mbx_plan_set_key(scratch, mbx_plan_key_names[k], value[k],
                                                        why, sizeof why)) < 0) {
-            mbx_msgf(msg, msglen, "--%s: %s", mbx_plan_key_names[k], why);
+            mbx_msgf(msg, msglen, "%s: %s", option_name(k), why);
             free(scratch);
             return rc;
         }
@@ -240,7 +252,7 @@ int mbx_plan_override(mbx_plan *plan, const mbx_plan_overrides *ov, char *msg, s
         for (int k = 0; k < KEY_COUNT; k++) {
             if (value[k] != NULL && (rc = mbx_plan_set_key(&plan->meas[i], mbx_plan_key_names[k],
                                                            value[k], why, sizeof why)) < 0) {
-                mbx_msgf(msg, msglen, "--%s: %s", mbx_plan_key_names[k], why);
+                mbx_msgf(msg, msglen, "%s: %s", option_name(k), why);
                 return rc;
             }
         }

@@ -8,7 +8,9 @@
 
 #include "mbx/plan.h"
 
-#define KEYS_ALLOWED "bench, sizes, stop, nmin, nmax, procs, param, root, pair, refine, budget"
+#define KEYS_ALLOWED                                                                               \
+    "bench, sizes, stop, nmin, nmax, procs, param, root, pair, refine, budget, point_time, "       \
+    "sync, cache, timer, seed, warmup"
 #define REASON_MAX 512
 
 enum {
@@ -23,6 +25,14 @@ enum {
     KEY_PAIR,
     KEY_REFINE,
     KEY_BUDGET,
+    KEY_POINT_TIME,
+    /* Keys of the whole run (MBX_PLAN_RUN_KEYS, in this order): kept as
+     * written, checked and applied by the front end. */
+    KEY_SYNC,
+    KEY_CACHE,
+    KEY_TIMER,
+    KEY_SEED,
+    KEY_WARMUP,
     KEY_COUNT
 };
 

@@ -109,9 +109,16 @@ typedef struct mbx_result {
     size_t levels;                           /* machine levels the passes ran at (0: unknown) */
     double level_lo, level_hi; /* median of the pass medians at the fastest and slowest level */
     mbx_window_stats window;   /* window sync: how the point's windows moved */
+    /* Issue 18 (columns 52, 53): the row's place in the order the points
+     * were measured (1, 2, ...; 0: empty), which the sorted file no longer
+     * shows; and why a point is not SETTLED, in a few words ("point-time 2
+     * s", "max-passes 15", "time-limit 60 s"; docs/csv-format.md), empty
+     * when SETTLED or unknown. */
+    size_t seq;
+    char status_reason[40];
 } mbx_result;
 
-#define MBX_RESULT_NCOLS 51
+#define MBX_RESULT_NCOLS 53
 extern const char *const mbx_result_columns[MBX_RESULT_NCOLS];
 
 /* Bandwidth in MB/s (10^6 bytes per second): moved (or, when it is 0,

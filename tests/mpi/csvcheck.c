@@ -5,7 +5,7 @@
  *
  * usage: csvcheck RESULTS.csv [--env ENV.csv] [--obs OBS.csv] [--rows N]
  *                 [--bench NAME]... [--procs P] [--col NAME=VALUE]...
- *                 [--plain NAME]...
+ *                 [--plain NAME]... [--sorted yes]
  * --col: every row's column NAME holds exactly VALUE.
  * --plain: rows of benchmark NAME (an accurate one) have a positive
  * plain_us, every other row an empty one. Without it plain_us is only
@@ -67,6 +67,9 @@ static int le_def(double a, double b)
 /* Columns of format 2: every file must have them. The pass columns after
  * them come all together or not at all. */
 #define NCOLS_FORMAT2 43
+/* And with the 8 pass columns (issue 16); seq and status_reason (issue
+ * 18) follow, in files of this version. */
+#define NCOLS_FORMAT3 51
 
 /* A whole number >= lo (an empty field is not). */
 static int count_field(const char *v, double lo)
@@ -244,6 +247,43 @@ static void check_row(const mbx_csv_table *t, size_t r)
     }
 }
 
+/* --sorted yes (issue 18): the rows of a finished run in the order of
+ * benchmark, procs, param and bytes (ties by seq), and seq a permutation
+ * of 1..rows. And everywhere: a SETTLED row has no status_reason. */
+static int key_cmp(const mbx_csv_table *t, size_t a, size_t b)
+{
+    int c = strcmp(str(t, a, "benchmark"), str(t, b, "benchmark"));
+    if (c)
+        return c;
+    const char *num_keys[] = {"procs", "param", "bytes", "seq"};
+    for (size_t k = 0; k < 4; k++) {
+        double x = num(t, a, num_keys[k]), y = num(t, b, num_keys[k]);
+        x = isnan(x) ? -1 : x;
+        y = isnan(y) ? -1 : y;
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    return 0;
+}
+
+static void check_sorted(const mbx_csv_table *t)
+{
+    size_t n = t->nrows - 1;
+    CHECK(mbx_csv_table_col(t, "seq") >= 0, "--sorted: no seq column");
+    char *seen = calloc(n + 1, 1);
+    for (size_t r = 1; seen && r <= n; r++) {
+        double q = num(t, r, "seq");
+        CHECK(q >= 1 && q <= (double)n && q == floor(q) && !seen[(size_t)q],
+              "row %zu: seq '%s' is not one of 1..%zu once", r, str(t, r, "seq"), n);
+        if (q >= 1 && q <= (double)n)
+            seen[(size_t)q] = 1;
+        if (r > 1)
+            CHECK(key_cmp(t, r - 1, r) < 0, "rows %zu and %zu out of order (%s %s)", r - 1, r,
+                  str(t, r - 1, "benchmark"), str(t, r, "benchmark"));
+    }
+    free(seen);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -253,7 +293,7 @@ int main(int argc, char **argv)
     }
     const char *env = NULL, *obsf = NULL, *want_bench[32], *want_col[32], *plain[32];
     long rows = -1, procs = -1;
-    int nwant = 0, ncol = 0, nplain = 0;
+    int nwant = 0, ncol = 0, nplain = 0, sorted = 0;
     for (int i = 2; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--env"))
             env = argv[i + 1];
@@ -269,6 +309,8 @@ int main(int argc, char **argv)
             want_col[ncol++] = argv[i + 1];
         else if (!strcmp(argv[i], "--plain") && nplain < 32)
             plain[nplain++] = argv[i + 1];
+        else if (!strcmp(argv[i], "--sorted"))
+            sorted = !strcmp(argv[i + 1], "yes");
     }
     mbx_csv_table t;
     if (mbx_csv_read_file(argv[1], &t) < 0) {
@@ -280,7 +322,7 @@ int main(int argc, char **argv)
         CHECK(mbx_csv_table_col(&t, mbx_result_columns[c]) >= 0, "missing column %s",
               mbx_result_columns[c]);
     int have_passes = mbx_csv_table_col(&t, mbx_result_columns[NCOLS_FORMAT2]) >= 0;
-    for (int c = NCOLS_FORMAT2 + 1; c < MBX_RESULT_NCOLS; c++)
+    for (int c = NCOLS_FORMAT2 + 1; c < NCOLS_FORMAT3; c++)
         CHECK((mbx_csv_table_col(&t, mbx_result_columns[c]) >= 0) == have_passes,
               "column %s %s passes", mbx_result_columns[c],
               have_passes ? "missing with" : "without");
@@ -314,6 +356,12 @@ int main(int argc, char **argv)
     }
     if (rows >= 0)
         CHECK((long)t.nrows - 1 == rows, "expected %ld rows, found %zu", rows, t.nrows - 1);
+    if (sorted)
+        check_sorted(&t);
+    for (size_t r = 1; mbx_csv_table_col(&t, "status_reason") >= 0 && r < t.nrows; r++)
+        if (strcmp(str(&t, r, "status"), "SETTLED") == 0)
+            CHECK(str(&t, r, "status_reason")[0] == '\0', "row %zu: SETTLED with reason '%s'", r,
+                  str(&t, r, "status_reason"));
     for (int w = 0; w < nwant; w++) {
         int seen = 0;
         for (size_t r = 1; r < t.nrows; r++)

@@ -7,6 +7,7 @@
 #include "core/axis.h"
 #include "ex_keys.h"
 #include "explorer.h"
+#include "mbx/ascii.h"
 #include "mbx/sizes.h"
 #include "screens/screen.h"
 
@@ -47,6 +48,8 @@ static const fielddef fields[EX_NFIELDS] = {
     {"sync", "barrier before each observation, or window (a global clock)", syncs},
     {"clock sync", "window's clock: jk (Jones-Koenig) or hca (hierarchical)", clocks},
     {"cache", "warm, or cold (an LLC-sized buffer overwritten before each)", caches},
+    {"point time", "0, or seconds a point's passes may take (IMB's -time)", NULL},
+    {"warm-up", "default, or untimed calls at each point's size, 1..1000000", NULL},
 };
 
 static void hint(const explorer *x, int f, char *buf, size_t len)
@@ -104,8 +107,10 @@ void mbx_ex_params_init(explorer *x, const mbx_measurement *m)
     mbx_size_format(m->sizes.v[m->sizes.n - 1], b, sizeof b);
     snprintf(x->field[EX_F_SIZE_MIN], sizeof x->field[0], "%s", a);
     snprintf(x->field[EX_F_SIZE_MAX], sizeof x->field[0], "%s", b);
-    /* A plan's grid came from some factor; the ratio of its first step is it. */
-    double f = m->sizes.n > 1 ? (double)m->sizes.v[1] / (double)m->sizes.v[0] : 2.0;
+    /* A plan's grid came from some factor; the ratio of its first step is
+     * it (a grid from 0 is 0, 1, F, ...: its second step). */
+    size_t s0 = m->sizes.v[0] == 0 ? 1 : 0;
+    double f = m->sizes.n > s0 + 1 ? (double)m->sizes.v[s0 + 1] / (double)m->sizes.v[s0] : 2.0;
     snprintf(x->field[EX_F_FACTOR], sizeof x->field[0], "%g", f > 1 ? f : 2.0);
     format_procs(m, x->field[EX_F_PROCS], sizeof x->field[0]);
     static const char *const kinds[] = {"stderr", "cv", "ci", "fixed"};
@@ -141,6 +146,8 @@ void mbx_ex_params_init(explorer *x, const mbx_measurement *m)
     snprintf(x->field[EX_F_SYNC], sizeof x->field[0], "barrier");
     snprintf(x->field[EX_F_CLOCK], sizeof x->field[0], "jk");
     snprintf(x->field[EX_F_CACHE], sizeof x->field[0], "warm");
+    mbx_snprintf_c(x->field[EX_F_POINT_TIME], sizeof x->field[0], "%g", m->point_time);
+    snprintf(x->field[EX_F_WARMUP], sizeof x->field[0], "default");
     mbx_ex_params_validate(x);
 }
 
@@ -209,6 +216,20 @@ static void check_skampi(explorer *x, mbx_measurement *m)
         snprintf(x->ferr[EX_F_BUDGET], sizeof x->ferr[0], "refine budget: an integer in 0..%d",
                  MBX_BUDGET_LIMIT);
     x->validate = strcmp(x->field[EX_F_VALIDATE], "on") == 0;
+    if (mbx_measurement_set(m, "point_time", x->field[EX_F_POINT_TIME], msg, sizeof msg) < 0)
+        field_err(x, EX_F_POINT_TIME, "point_time", msg);
+    /* The warm-up: the words and the range of run --warmup. */
+    const char *w = x->field[EX_F_WARMUP];
+    char *end = NULL;
+    long n = strtol(w, &end, 10);
+    x->warmup = 0;
+    if (strcmp(w, "default") == 0)
+        return;
+    if (end == w || *end != '\0' || n < 1 || n > 1000000)
+        snprintf(x->ferr[EX_F_WARMUP], sizeof x->ferr[0],
+                 "warm-up: default, or calls in 1..1000000 (got '%.40s')", w);
+    else
+        x->warmup = n;
 }
 
 void mbx_ex_params_validate(explorer *x)
