@@ -111,7 +111,18 @@ if [ "$mode" = old ]; then
   grep -q "^# resumed: .* has the 43 columns of an earlier mpibex; new rows get those only (passes and later are left out)" "$dir/resume_$mode.2.log" ||
     die "no line about the earlier version's columns"
 fi
-cmp -n "$keep" "$before" "$out" || die "finished rows changed on resume"
+# The completed file is sorted (issue 18): every finished row is in it,
+# unchanged, wherever the sort put it, and seq numbers every row once.
+head -c "$keep" "$before" | tail -n +2 | grep -vxFf "$out" | grep -q . &&
+  die "finished rows changed on resume"
+python3 - "$out" <<'PY' || die "the resumed file is not sorted with seq 1..n"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+if "seq" in rows[0]:
+    assert sorted(int(r["seq"]) for r in rows) == list(range(1, len(rows) + 1))
+key = lambda r: (r["benchmark"], int(r["procs"]), int(r["param"] or -1), int(r["bytes"]))
+assert [key(r) for r in rows] == sorted(key(r) for r in rows)
+PY
 rm -f "$before"
 [ ! -e "$journal" ] || die "a complete run left its journal"
 

@@ -67,8 +67,12 @@ static void test_defaults(void **state)
     mbx_measurement *m = new_meas();
     assert_string_equal(m->label, "m");
     assert_int_equal(m->nbench, 0);
-    assert_doubling(&m->sizes, 1, 4194304, 2);
-    assert_int_equal(m->sizes.n, 23);
+    /* From 0 B (issue 18), then 1 B to 4 MiB doubling. */
+    assert_int_equal(m->sizes.n, 24);
+    assert_int_equal(m->sizes.v[0], 0);
+    assert_int_equal(m->sizes_given, 0);
+    for (size_t i = 1; i < m->sizes.n; i++)
+        assert_int_equal(m->sizes.v[i], (uint64_t)1 << (i - 1));
     assert_int_equal(m->stop.kind, MBX_STOP_STDERR);
     assert_true(m->stop.eps == MBX_STOP_DEFAULT_EPS);
     assert_int_equal(m->nmin, MBX_NMIN_DEFAULT);

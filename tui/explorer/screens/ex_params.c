@@ -30,7 +30,7 @@ static const char *const onoff[] = {"off", "on", NULL};
 
 /* Hints naming a range of ranks get it filled in (%d: the last rank). */
 static const fielddef fields[EX_NFIELDS] = {
-    {"size min", "bytes: 1, 64, 4K, 4KiB, 1M (binary multiples)", NULL},
+    {"size min", "bytes: 0, 1, 64, 4K, 4KiB, 1M (binary multiples)", NULL},
     {"size max", "always measured", NULL},
     {"size factor", "> 1 and <= 1024, or sqrt2", NULL},
     {"processes", "all, 2,4,8, or A:B[:F] of 1..%d+1 (F: factor, 2)", NULL},
@@ -442,7 +442,12 @@ static void draw_params(explorer *x, const mbx_rect *body)
     mbx_ex_put(x, body->y, body->x + 1, body->w - 1, MBX_ROLE_NORMAL,
                "Parameters (Enter edits a field or cycles a choice; checked as you type)");
     int y = body->y + 2;
-    for (int f = 0; f < EX_NFIELDS && y < body->y + body->h; f++, y++)
+    /* A short terminal scrolls the fields so the one under the cursor
+     * shows. */
+    int rows = body->h - 2, first = 0;
+    if (rows > 0 && EX_NFIELDS > rows && x->fcursor >= rows)
+        first = x->fcursor - rows + 1;
+    for (int f = first; f < EX_NFIELDS && y < body->y + body->h; f++, y++)
         draw_field(x, body, f, y);
     y++;
     if (y >= body->y + body->h)
