@@ -464,7 +464,10 @@ void mbx_cli_run_usage(void)
     /* Two calls: one string literal this long is beyond what C11 promises. */
     printf("  -o, --output FILE   results CSV; FILE.env.csv gets the environment; '-' puts\n"
            "                      the rows on stdout (the table goes to stderr), /dev/null\n"
-           "                      discards; FILE.lock keeps a second run off FILE\n"
+           "                      discards; FILE.lock keeps a second run off FILE; rows\n"
+           "                      are appended as points finish and sorted by benchmark,\n"
+           "                      procs, param, bytes when the run ends (seq: the order\n"
+           "                      measured), as is the table\n"
            "  --force             write over the results (or interrupted run) at FILE;\n"
            "                      without it an existing FILE is refused\n"
            "  --raw               also write every observation to FILE.obs.csv\n"

@@ -148,6 +148,18 @@ void mbx_ex_params_init(explorer *x, const mbx_measurement *m)
     snprintf(x->field[EX_F_CACHE], sizeof x->field[0], "warm");
     mbx_snprintf_c(x->field[EX_F_POINT_TIME], sizeof x->field[0], "%g", m->point_time);
     snprintf(x->field[EX_F_WARMUP], sizeof x->field[0], "default");
+    /* A plan's keys of the whole run that the form has: sync, cache and
+     * warmup (the timer is the explorer's --timer; seed orders batch runs
+     * only). A choice the form does not offer (cold:SIZE) keeps the form's
+     * default; a warm-up is checked below like one typed. */
+    static const int run_field[MBX_PLAN_RUN_KEYS] = {EX_F_SYNC, EX_F_CACHE, -1, -1, EX_F_WARMUP};
+    for (int k = 0; k < MBX_PLAN_RUN_KEYS; k++)
+        if (run_field[k] >= 0 && m->run_key[k][0] &&
+            (!fields[run_field[k]].choices ||
+             strcmp(fields[run_field[k]]
+                        .choices[choice_index(fields[run_field[k]].choices, m->run_key[k])],
+                    m->run_key[k]) == 0))
+            snprintf(x->field[run_field[k]], sizeof x->field[0], "%s", m->run_key[k]);
     mbx_ex_params_validate(x);
 }
 
