@@ -106,7 +106,7 @@ PY
     grep -q 'UNSETTLED .*\[point-time 0.005 s\]' out && pass "the table shows the reason" ||
         fail "no reason in the table: $(grep pingpong out | head -2)"
     printf '[capped]\nbench = pingpong.send_recv\nsizes = 8,64\nstop = stderr:0.001%%\npoint_time = 0.005\n' >pt.ini
-    "$mpibex" run pt.ini "${args[@]:4}" -o q.csv >out2 2>err2 || die "plan run: $(head -c 300 err2)"
+    "$mpibex" run --fake 2 pt.ini "${args[@]:6}" -o q.csv >out2 2>err2 || die "plan run: $(head -c 300 err2)"
     check_capped q.csv key "point-time 0.005 s" >check 2>&1 &&
         pass "plan key point_time: the same" || fail "$(cat check)"
     "$mpibex" run --fake 2 --bench pingpong.send_recv --point-time -1 -o x.csv >out3 2>err3

@@ -230,7 +230,9 @@ static void mixed_width_file_refused(void **state)
     char msg[512] = "";
     assert_int_equal(mbx_merge_new(&m), MBX_OK);
     assert_int_equal(mbx_merge_add_file(m, tmp("mixed.csv"), msg, sizeof msg), MBX_E_PROTO);
-    assert_non_null(strstr(msg, "mixed.csv:3: 43 fields, the header has 51"));
+    char want[64];
+    snprintf(want, sizeof want, "mixed.csv:3: 43 fields, the header has %d", MBX_RESULT_NCOLS);
+    assert_non_null(strstr(msg, want));
     mbx_merge_free(m);
     remove(tmp("mixed.csv"));
 }

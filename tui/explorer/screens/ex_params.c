@@ -455,11 +455,13 @@ static void draw_params(explorer *x, const mbx_rect *body)
                "Parameters (Enter edits a field or cycles a choice; checked as you type)");
     int y = body->y + 2;
     /* A short terminal scrolls the fields so the one under the cursor
-     * shows. */
+     * shows, and keeps two rows for the summary (or the error) below. */
     int rows = body->h - 2, first = 0;
-    if (rows > 0 && EX_NFIELDS > rows && x->fcursor >= rows)
+    if (EX_NFIELDS + 2 > rows)
+        rows = rows > 4 ? rows - 2 : (rows > 0 ? rows : 1);
+    if (EX_NFIELDS > rows && x->fcursor >= rows)
         first = x->fcursor - rows + 1;
-    for (int f = first; f < EX_NFIELDS && y < body->y + body->h; f++, y++)
+    for (int f = first; f < first + rows && f < EX_NFIELDS && y < body->y + body->h; f++, y++)
         draw_field(x, body, f, y);
     y++;
     if (y >= body->y + body->h)
