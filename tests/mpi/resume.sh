@@ -159,7 +159,7 @@ ncols = 43 if mode == "old" else len(lines[0])
 passcols = ["passes", "pass_span_s", "stderr_iid_us", "ci95_iid_lo_us", "ci95_iid_hi_us",
             "levels", "level_lo_us", "level_hi_us"]
 assert lines[0][41:43] == ["events", "faults"], lines[0][40:44]
-assert (lines[0][43:] == []) if mode == "old" else (lines[0][43:] == passcols), lines[0][43:]
+assert (lines[0][43:] == []) if mode == "old" else (lines[0][43:51] == passcols), lines[0][43:]
 for line in lines:
     assert len(line) == ncols, (len(line), line[:3])
 if mode == "refine":
