@@ -442,9 +442,24 @@ static int resume_rows(const char *csv, mbx_resume *out, char *msg, size_t len)
         snprintf(msg, len, "out of memory");
         rc = MBX_E_NOMEM;
     }
-    int plain_col = mbx_csv_table_col(&t, "plain_us");
-    for (size_t r = 1; rc == 0 && r < t.nrows; r++)
+    int plain_col = mbx_csv_table_col(&t, "plain_us"), seq_col = mbx_csv_table_col(&t, "seq");
+    for (size_t r = 1; rc == 0 && r < t.nrows; r++) {
         rc = resume_row(csv, &t, r, col, plain_col, out, msg, len);
+        unsigned long long q = 0;
+        if (rc == 0 && seq_col >= 0 && *t.cell[r][seq_col] &&
+            mbx_csv_count(t.cell[r][seq_col], MBX_CSV_COUNT_MAX, &q) < 0) {
+            snprintf(msg, len,
+                     "--resume: %s:%zu: seq: expected a whole number or an empty "
+                     "field (got '%.40s')",
+                     csv, t.line[r], t.cell[r][seq_col]);
+            rc = MBX_E_INVAL;
+        }
+        if (rc == 0 && q > out->seq_max)
+            out->seq_max = (size_t)q;
+    }
+    /* Without a seq column (or with empty ones) the rows still count. */
+    if (rc == 0 && out->seq_max < out->n)
+        out->seq_max = out->n;
     mbx_csv_table_free(&t);
     return rc;
 }

@@ -234,9 +234,10 @@ int mbx_plan_override(mbx_plan *plan, const mbx_plan_overrides *ov, char *msg, s
         mbx_msgf(msg, msglen, "no plan given");
         return MBX_E_INVAL;
     }
-    const char *value[KEY_COUNT] = {ov->bench, ov->sizes,  ov->stop,   ov->nmin,
-                                    ov->nmax,  ov->procs,  ov->param,  ov->root,
-                                    ov->pair,  ov->refine, ov->budget, ov->rma_sync};
+    /* The keys of the whole run are options of their own, never overrides. */
+    const char *value[KEY_COUNT] = {ov->bench,  ov->sizes,    ov->stop,      ov->nmin, ov->nmax,
+                                    ov->procs,  ov->param,    ov->root,      ov->pair, ov->refine,
+                                    ov->budget, ov->rma_sync, ov->point_time};
     char why[REASON_MAX];
     int rc;
     /* A value's validity does not depend on the measurement, so trying each

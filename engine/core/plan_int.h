@@ -9,7 +9,8 @@
 #include "mbx/plan.h"
 
 #define KEYS_ALLOWED                                                                               \
-    "bench, sizes, stop, nmin, nmax, procs, param, root, pair, refine, budget, rma_sync"
+    "bench, sizes, stop, nmin, nmax, procs, param, root, pair, refine, budget, rma_sync, "         \
+    "point_time, sync, cache, timer, seed, warmup"
 #define REASON_MAX 512
 
 enum {
@@ -25,6 +26,14 @@ enum {
     KEY_REFINE,
     KEY_BUDGET,
     KEY_RMA_SYNC,
+    KEY_POINT_TIME,
+    /* Keys of the whole run (MBX_PLAN_RUN_KEYS, in this order): kept as
+     * written, checked and applied by the front end. */
+    KEY_SYNC,
+    KEY_CACHE,
+    KEY_TIMER,
+    KEY_SEED,
+    KEY_WARMUP,
     KEY_COUNT
 };
 

@@ -16,11 +16,15 @@
 #include "msg.h"
 #include "plan_int.h"
 
-#define PLAN_DEFAULT_SIZES "1:4MiB:2"
+/* From 0 B, as OSU and IMB start (a range from 0 is 0, 1, 2, 4, ...). */
+#define PLAN_DEFAULT_SIZES "0:4MiB:2"
 
-const char *const mbx_plan_key_names[KEY_COUNT] = {"bench", "sizes",  "stop",   "nmin",
-                                                   "nmax",  "procs",  "param",  "root",
-                                                   "pair",  "refine", "budget", "rma_sync"};
+const char *const mbx_plan_key_names[KEY_COUNT] = {
+    "bench",  "sizes",  "stop",     "nmin",       "nmax", "procs", "param", "root", "pair",
+    "refine", "budget", "rma_sync", "point_time", "sync", "cache", "timer", "seed", "warmup"};
+
+const char *const mbx_plan_run_keys[MBX_PLAN_RUN_KEYS] = {"sync", "cache", "timer", "seed",
+                                                          "warmup"};
 
 int mbx_plan_key_index(const char *key)
 {
@@ -294,6 +298,21 @@ static int set_bench(mbx_measurement *m, char *value, char *why, size_t whylen)
     return MBX_OK;
 }
 
+/* Seconds of passes per point (IMB's -time): the words of `run
+ * --point-time`. */
+static int set_point_time(mbx_measurement *m, const char *v, char *why, size_t whylen)
+{
+    char *end = NULL;
+    double d = mbx_strtod(v, &end);
+    if (end == v || *end != '\0' || !(d >= 0 && d <= MBX_POINT_TIME_LIMIT)) {
+        mbx_msgf(why, whylen, "expected seconds in 0..%g, 0 for no cap (got '%s')",
+                 MBX_POINT_TIME_LIMIT, v);
+        return MBX_E_INVAL;
+    }
+    m->point_time = d;
+    return MBX_OK;
+}
+
 static int parse_count(const char *value, size_t *out, char *why, size_t whylen)
 {
     size_t len = strlen(value);
@@ -351,6 +370,7 @@ int mbx_plan_set_key(mbx_measurement *m, const char *key, const char *value, cha
         } else if ((rc = mbx_sizes_parse(v, tmp, why, whylen)) == MBX_OK) {
             memcpy(m->sizes.v, tmp->v, tmp->n * sizeof tmp->v[0]);
             m->sizes.n = tmp->n;
+            m->sizes_given = 1;
         }
         free(tmp);
     } else if (k == KEY_STOP) {
@@ -390,6 +410,17 @@ int mbx_plan_set_key(mbx_measurement *m, const char *key, const char *value, cha
             rc = MBX_E_INVAL;
         } else {
             m->budget = (size_t)b;
+        }
+    } else if (k == KEY_POINT_TIME) {
+        rc = set_point_time(m, v, why, whylen);
+    } else if (k >= KEY_SYNC) {
+        /* A key of the whole run: kept as written for the front end. */
+        if (strlen(v) >= MBX_PLAN_RUN_VALUE_MAX) {
+            mbx_msgf(why, whylen, "value too long (at most %d characters)",
+                     MBX_PLAN_RUN_VALUE_MAX - 1);
+            rc = MBX_E_INVAL;
+        } else {
+            snprintf(m->run_key[k - KEY_SYNC], MBX_PLAN_RUN_VALUE_MAX, "%s", v);
         }
     } else {
         rc = parse_count(v, k == KEY_NMIN ? &m->nmin : &m->nmax, why, whylen);

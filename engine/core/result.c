@@ -7,21 +7,21 @@
 #include "mbx/ascii.h"
 
 const char *const mbx_result_columns[MBX_RESULT_NCOLS] = {
-    "benchmark",   "procs",         "bytes",          "n",
-    "mean_us",     "tmean_us",      "median_us",      "min_us",
-    "max_us",      "q1_us",         "q3_us",          "stddev_us",
-    "stderr_us",   "ci95_lo_us",    "ci95_hi_us",     "outliers",
-    "status",      "stop_rule",     "bandwidth_MBps", "timing",
-    "overhead_us", "nmin",          "nmax",           "batches",
-    "wall_s",      "label",         "root",           "op",
-    "param",       "param_name",    "ranks",          "refined",
-    "validated",   "sync",          "clock_sync",     "cache",
-    "invalid",     "probe_us",      "probe_after_us", "remeasured",
-    "plain_us",    "events",        "faults",         "passes",
-    "pass_span_s", "stderr_iid_us", "ci95_iid_lo_us", "ci95_iid_hi_us",
-    "levels",      "level_lo_us",   "level_hi_us",    "msg_rate_per_s",
-    "rma_sync",    "pure_comm_us",  "compute_us",     "overall_us",
-    "overlap_pct",
+    "benchmark",     "procs",          "bytes",          "n",
+    "mean_us",       "tmean_us",       "median_us",      "min_us",
+    "max_us",        "q1_us",          "q3_us",          "stddev_us",
+    "stderr_us",     "ci95_lo_us",     "ci95_hi_us",     "outliers",
+    "status",        "stop_rule",      "bandwidth_MBps", "timing",
+    "overhead_us",   "nmin",           "nmax",           "batches",
+    "wall_s",        "label",          "root",           "op",
+    "param",         "param_name",     "ranks",          "refined",
+    "validated",     "sync",           "clock_sync",     "cache",
+    "invalid",       "probe_us",       "probe_after_us", "remeasured",
+    "plain_us",      "events",         "faults",         "passes",
+    "pass_span_s",   "stderr_iid_us",  "ci95_iid_lo_us", "ci95_iid_hi_us",
+    "levels",        "level_lo_us",    "level_hi_us",    "seq",
+    "status_reason", "msg_rate_per_s", "rma_sync",       "pure_comm_us",
+    "compute_us",    "overall_us",     "overlap_pct",
 };
 
 const char *const mbx_obs_columns[MBX_OBS_NCOLS] = {"benchmark", "procs", "bytes", "obs", "time_us",
@@ -221,6 +221,13 @@ void mbx_result_format(const mbx_result *r, mbx_result_fields *o)
     put_u(o, 42, (unsigned long long)r->faults);
     for (int c = 43; c < MBX_RESULT_NCOLS; c++)
         o->field[c] = "";
+    if (r->seq > 0)
+        put_u(o, MBX_RESULT_SEQ_COL, (unsigned long long)r->seq);
+    if (r->status != MBX_POINT_SETTLED) {
+        snprintf(o->store[MBX_RESULT_REASON_COL], sizeof o->store[MBX_RESULT_REASON_COL], "%s",
+                 r->status_reason);
+        o->field[MBX_RESULT_REASON_COL] = o->store[MBX_RESULT_REASON_COL];
+    }
     double rate = mbx_result_msg_rate(r);
     if (isfinite(rate)) {
         mbx_snprintf_c(o->store[MBX_RESULT_MSG_RATE_COL], sizeof o->store[MBX_RESULT_MSG_RATE_COL],

@@ -233,17 +233,21 @@ static int parse_range(const char *text, mbx_size_list *out, char *msg, size_t m
     if (nparts == 3 && parse_factor(part[2], &factor, msg, msglen) < 0) {
         return MBX_E_INVAL;
     }
-    if (lo < 1) {
-        mbx_msgf(msg, msglen,
-                 "range MIN must be at least 1 (list 0 explicitly: 0,1,8); " RANGE_ALLOWED);
-        return MBX_E_INVAL;
-    }
     if (lo > hi) {
         char a[32], b[32];
         mbx_size_format(lo, a, sizeof a);
         mbx_size_format(hi, b, sizeof b);
         mbx_msgf(msg, msglen, "reversed range: MIN (%s) > MAX (%s); " RANGE_ALLOWED, a, b);
         return MBX_E_INVAL;
+    }
+    /* A range from 0 (as OSU and IMB start): 0, then the grid from 1 (1,
+     * F, F^2, ...): no power of F reaches 1 from 0. */
+    if (lo == 0) {
+        int rc = push(out, 0, msg, msglen);
+        if (rc < 0 || hi == 0) {
+            return rc;
+        }
+        lo = 1;
     }
     return expand_range(lo, hi, factor, out, msg, msglen);
 }

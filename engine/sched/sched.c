@@ -46,9 +46,9 @@ int mbx_sched_create(const mbx_sched_opts *o, mbx_sched **out)
         d.passes.min_passes > MBX_PASSES_MAX || !(d.passes.min_span >= 0) ||
         !isfinite(d.passes.min_span) || !(d.pass_floor > 0) || !isfinite(d.pass_floor) ||
         d.pass_nmax < d.pass_nmin || d.max_passes < d.passes.min_passes ||
-        d.max_passes > MBX_PASSES_MAX || !(d.time_limit >= 0) || !isfinite(d.probe_every) ||
-        !(d.resolution >= 0) || !isfinite(d.resolution) || d.nranks < 0 || !(d.settle >= 0) ||
-        !isfinite(d.settle))
+        d.max_passes > MBX_PASSES_MAX || !(d.time_limit >= 0) || !(d.point_time >= 0) ||
+        !isfinite(d.point_time) || !isfinite(d.probe_every) || !(d.resolution >= 0) ||
+        !isfinite(d.resolution) || d.nranks < 0 || !(d.settle >= 0) || !isfinite(d.settle))
         return MBX_E_INVAL;
     if (d.nranks == 0)
         d.nranks = 2;
@@ -142,6 +142,7 @@ int mbx_sched_add_curve(mbx_sched *s, const mbx_sched_curve *c, size_t *id)
         k->po.eps = c->eps;
     k->fixed_n = c->fixed_n ? c->fixed_n : s->o.fixed_n;
     k->max_passes = c->max_passes ? c->max_passes : s->o.max_passes;
+    k->point_time = c->point_time > 0 ? c->point_time : s->o.point_time;
     k->nmin = c->pass_nmin ? c->pass_nmin : s->o.pass_nmin;
     k->nmax = c->pass_nmax ? c->pass_nmax : s->o.pass_nmax;
     if (k->nmax < k->nmin) {
@@ -334,8 +335,20 @@ int mbx_sched_pass_done(mbx_sched *s, const mbx_sched_pass_report *rep)
     mbx_passes_result pr;
     if ((rc = mbx_sched_point_state(s, p, &pr)) != MBX_OK)
         return rc;
-    if (p->cut || pr.verdict == MBX_PASSES_SETTLED || p->npass >= s->cv[p->curve].max_passes)
+    if (p->cut || pr.verdict == MBX_PASSES_SETTLED)
         return make_final(s, i);
+    if (p->npass >= s->cv[p->curve].max_passes) {
+        p->why = WHY_MAX_PASSES;
+        return make_final(s, i);
+    }
+    /* IMB's -time, per point: its passes have had their time. */
+    double cap = s->cv[p->curve].point_time, spent = 0;
+    for (size_t k = 0; cap > 0 && k < p->npass; k++)
+        spent += p->pass[k].t_end - p->pass[k].t_start;
+    if (cap > 0 && spent >= cap) {
+        p->why = WHY_POINT_TIME;
+        return make_final(s, i);
+    }
     return MBX_OK;
 }
 
@@ -388,6 +401,8 @@ void mbx_sched_stop(mbx_sched *s)
     s->outstanding = 0;
     s->stopped = 1;
     for (size_t i = 0; i < s->npt; i++)
-        if (!s->pt[i].final && s->pt[i].npass > 0)
+        if (!s->pt[i].final && s->pt[i].npass > 0) {
+            s->pt[i].why = s->stop_why ? s->stop_why : WHY_STOPPED;
             (void)make_final(s, i);
+        }
 }

@@ -32,7 +32,11 @@ typedef struct spoint {
     size_t batches, invalid, events, faults;
     double wall;
     int fed; /* its value went to the curve's refinement at least once */
+    int why; /* why it became final without settling: a WHY_ value */
 } spoint;
+
+/* Why a point stopped getting passes (its status_reason; mbx/sched.h). */
+enum { WHY_NONE, WHY_POINT_TIME, WHY_MAX_PASSES, WHY_TIME_LIMIT, WHY_STOPPED };
 
 typedef struct scurve {
     uint64_t *grid;
@@ -42,6 +46,7 @@ typedef struct scurve {
     mbx_passes_opts po; /* the scheduler's, with the curve's eps */
     size_t fixed_n;     /* observations per pass; 0: a pilot sizes them */
     size_t max_passes;
+    double point_time; /* seconds of passes per point; 0: none */
     size_t nmin, nmax; /* observations per pass */
     size_t proposed;
 } scurve;
@@ -57,6 +62,7 @@ struct mbx_sched {
     size_t issued_in_round;
     size_t rounds;
     int started, stopped;
+    int stop_why;    /* WHY_TIME_LIMIT or WHY_STOPPED, for the points it made final */
     int outstanding; /* a request is out: out_req */
     mbx_sched_req out_req;
     size_t *finals;

@@ -268,8 +268,10 @@ int mbx_sched_next(mbx_sched *s, double now, mbx_sched_req *out)
     s->started = 1;
     s->st.elapsed = now;
     memset(out, 0, sizeof *out);
-    if (!s->stopped && s->o.time_limit > 0 && now >= s->o.time_limit)
+    if (!s->stopped && s->o.time_limit > 0 && now >= s->o.time_limit) {
+        s->stop_why = WHY_TIME_LIMIT;
         mbx_sched_stop(s);
+    }
     if (s->stopped)
         return MBX_SCHED_DONE;
     if (preliminary(s, now, out))

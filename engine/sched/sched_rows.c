@@ -3,9 +3,11 @@
  * row (mbx_sched_result), its observations, pass medians, levels and times,
  * and the run's statistics. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "mbx/ascii.h"
 #include "mbx/grow.h"
 #include "mbx/stats.h"
 #include "sched_int.h"
@@ -185,6 +187,33 @@ static int pooled_stats(mbx_sched *s, const spoint *p, mbx_result *out)
     return MBX_OK;
 }
 
+/* The row's status_reason (mbx/sched.h): why a point that is not SETTLED
+ * is not, where the scheduler knows it. */
+static void reason_of(const mbx_sched *s, const spoint *p, mbx_result *out)
+{
+    char *b = out->status_reason;
+    size_t n = sizeof out->status_reason;
+    b[0] = '\0';
+    if (out->status == MBX_POINT_SETTLED)
+        return;
+    if (out->status == MBX_POINT_UNRELIABLE)
+        snprintf(b, n, "below timer resolution");
+    else if (out->status == MBX_POINT_INVALID)
+        snprintf(b, n, "no valid observation");
+    else if (out->status == MBX_POINT_SHIFTED)
+        snprintf(b, n, "level shift");
+    else if (p->cut)
+        snprintf(b, n, "pass cut short");
+    else if (p->why == WHY_POINT_TIME)
+        mbx_snprintf_c(b, n, "point-time %g s", s->cv[p->curve].point_time);
+    else if (p->why == WHY_MAX_PASSES)
+        snprintf(b, n, "max-passes %zu", s->cv[p->curve].max_passes);
+    else if (p->why == WHY_TIME_LIMIT)
+        mbx_snprintf_c(b, n, "time-limit %g s", s->o.time_limit);
+    else if (p->why == WHY_STOPPED)
+        snprintf(b, n, "stopped");
+}
+
 int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
 {
     if (!s || !out || i >= s->npt)
@@ -198,8 +227,10 @@ int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
     out->wall = p->wall;
     out->invalid = p->invalid;
     out->faults = p->faults;
-    if (p->bad)
+    if (p->bad) {
+        reason_of(s, p, out);
         return MBX_OK; /* the failing pass's row as it is */
+    }
     mbx_passes_result r;
     mbx_passes_level lvl[2] = {{0, 0, NAN}, {0, 0, NAN}};
     size_t nl = 0;
@@ -233,6 +264,7 @@ int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
     out->probe = probe_before(s, p->pass[0].t_start);
     out->probe_after = probe_before(s, p->pass[p->npass - 1].t_end);
     out->remeasured = 0;
+    reason_of(s, p, out);
     return MBX_OK;
 }
 

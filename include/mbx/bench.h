@@ -161,8 +161,15 @@ const mbx_bench *mbx_bench_get(int id); /* NULL if out of range */
  * with *id = -1 (so mbx_bench_get(*id) is NULL). */
 int mbx_bench_find(const char *name, int *id);
 
+/* Why benchmark b cannot measure 0 bytes ("a reduction needs at least one
+ * element": every benchmark with an op), or NULL when it can (or is
+ * unsized). The front ends refuse 0 B for such a benchmark rather than
+ * measure one unit instead. */
+const char *mbx_bench_zero_why(const mbx_bench *b);
+
 /* The size actually measured for a requested size: rounded down to the
- * unit, at least one unit; 0 for unsized benchmarks. */
+ * unit; 0 stays 0 where mbx_bench_zero_why allows it, any other size is at
+ * least one unit; 0 for unsized benchmarks. */
 uint64_t mbx_bench_align(const mbx_bench *b, uint64_t bytes);
 
 /* The pattern tables are engine/mpi/bench's (patterns.def lists them). */

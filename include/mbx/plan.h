@@ -4,7 +4,7 @@
  * measurement (the section name is its label) with these keys, the same as
  * the `run` options:
  *   bench  = comma-separated benchmark names (required)
- *   sizes  = MIN:MAX[:FACTOR] or a list (see sizes.h); default 1:4MiB:2
+ *   sizes  = MIN:MAX[:FACTOR] or a list (see sizes.h); default 0:4MiB:2
  *   stop   = stop rule (see stop.h); default stderr:0.03
  *   nmin   = minimum observations, 1..MBX_NMAX_LIMIT; default 16
  *   nmax   = maximum observations, 1..MBX_NMAX_LIMIT; default 1000
@@ -22,6 +22,12 @@
  *   budget = most points refinement may add per curve, 0..10000; default 32
  *   rma_sync = synchronisation of the one-sided benchmarks (rma.*): fence,
  *            lock, lock_all (default) or pscw (mbx/rma.h)
+ *   point_time = seconds a point's passes may take in all (IMB's -time,
+ *            per point), 0..86400; 0 (default): no cap
+ * and keys of the whole run, the same in every section that gives them,
+ * kept as written and checked by the front end as its option of the same
+ * name (`run` applies them unless the command line gives the option):
+ *   sync, cache, timer, seed, warmup
  * Lines starting with # or ; are comments; blank lines are ignored; keys
  * outside any section are an error; unknown keys are an error.
  * Benchmark names are checked by the caller (the registry lives in the MPI
@@ -44,12 +50,19 @@
 #define MBX_PARAM_LIMIT 100000000
 #define MBX_BUDGET_DEFAULT 32
 #define MBX_BUDGET_LIMIT 10000
+#define MBX_POINT_TIME_LIMIT 86400.0
+#define MBX_PLAN_RUN_KEYS 5
+#define MBX_PLAN_RUN_VALUE_MAX 48
 
 typedef struct mbx_measurement {
     char label[MBX_NAME_MAX];
     char bench[MBX_PLAN_MAX_BENCH][MBX_NAME_MAX];
     size_t nbench;
     mbx_size_list sizes;
+    /* 1: sizes came from the plan or --sizes; 0: the default (from 0 B:
+     * a benchmark that cannot measure 0 B starts at its next size; given
+     * sizes with 0 are refused for it instead). */
+    int sizes_given;
     mbx_stop_rule stop;
     size_t nmin, nmax;
     /* process counts: procs_all (the job size), or procs[0..nprocs) in
@@ -63,8 +76,16 @@ typedef struct mbx_measurement {
     int pair_auto, pair_a, pair_b; /* pair_auto, or the ranks A,B */
     double refine;                 /* 0: off */
     size_t budget;
-    int rma_sync; /* mbx_rma_sync; 0: the default (lock_all) */
+    int rma_sync;      /* mbx_rma_sync; 0: the default (lock_all) */
+    double point_time; /* seconds; 0: none */
+    /* The keys of the whole run (mbx_plan_run_keys, in that order) as
+     * written; "" when the section does not give them. */
+    char run_key[MBX_PLAN_RUN_KEYS][MBX_PLAN_RUN_VALUE_MAX];
 } mbx_measurement;
+
+/* The names of the keys of the whole run: sync, cache, timer, seed,
+ * warmup (the `run` options without their "--"). */
+extern const char *const mbx_plan_run_keys[MBX_PLAN_RUN_KEYS];
 
 typedef struct mbx_plan {
     mbx_measurement meas[MBX_PLAN_MAX_MEAS];
@@ -76,6 +97,7 @@ typedef struct mbx_plan_overrides {
     const char *bench, *sizes, *stop, *nmin, *nmax; /* NULL: not given */
     const char *procs, *param, *root, *pair, *refine, *budget;
     const char *rma_sync;
+    const char *point_time;
 } mbx_plan_overrides;
 
 /* Initialize m with defaults and the given label. */

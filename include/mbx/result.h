@@ -123,13 +123,23 @@ typedef struct mbx_result {
      * word (mbx_rma_sync_name), NULL (empty field) for every other
      * benchmark. */
     const char *rma_sync;
+    /* Issue 18 (columns seq, status_reason): the row's place in the order the points
+     * were measured (1, 2, ...; 0: empty), which the sorted file no longer
+     * shows; and why a point is not SETTLED, in a few words ("point-time 2
+     * s", "max-passes 15", "time-limit 60 s"; docs/csv-format.md), empty
+     * when SETTLED or unknown. */
+    size_t seq;
+    char status_reason[40];
 } mbx_result;
 
-#define MBX_RESULT_NCOLS 57
-/* msg_rate_per_s: the messages of one observation over its median. */
-#define MBX_RESULT_MSG_RATE_COL 51
-/* rma_sync: the one-sided synchronisation mode. */
-#define MBX_RESULT_RMA_SYNC_COL 52
+#define MBX_RESULT_NCOLS 59
+/* The columns appended since format 3's 51, by name: seq, status_reason,
+ * msg_rate_per_s (the messages of one observation over its median),
+ * rma_sync (the one-sided synchronisation mode), then the overlap ones. */
+#define MBX_RESULT_SEQ_COL 51
+#define MBX_RESULT_REASON_COL 52
+#define MBX_RESULT_MSG_RATE_COL 53
+#define MBX_RESULT_RMA_SYNC_COL 54
 /* The first of the overlap columns (pure_comm_us), the last four of every
  * row. */
 #define MBX_RESULT_OVERLAP_COL (MBX_RESULT_NCOLS - 4)

@@ -66,10 +66,15 @@ typedef struct mbx_sched_opts {
     size_t pass_nmax;       /* 0: MBX_SCHED_PASS_NMAX; >= pass_nmin */
     size_t max_passes;      /* per point; 0: MBX_SCHED_MAX_PASSES; >= min_passes */
     double time_limit;      /* run seconds after which no pass starts; 0: none */
-    double probe_every;     /* seconds between probes; 0: default; < 0: no probes */
-    double resolution;      /* one observation's resolution, s (events rule); 0: none */
-    uint64_t seed;          /* the shuffles */
-    int order_plan;         /* 1: no shuffling: curves and points in the order added */
+    /* Seconds a point's passes may take in all (the sum of their durations,
+     * t_end - t_start, preloaded ones included): a point past it gets no
+     * more passes and, not settled, is UNSETTLED with the reason
+     * "point-time SEC s" (IMB's -time, per point); 0: none. */
+    double point_time;
+    double probe_every; /* seconds between probes; 0: default; < 0: no probes */
+    double resolution;  /* one observation's resolution, s (events rule); 0: none */
+    uint64_t seed;      /* the shuffles */
+    int order_plan;     /* 1: no shuffling: curves and points in the order added */
     /* Fixed count: every pass takes exactly this many observations and there
      * is no pilot (the plan's fixed:N split over min_passes passes); 0: off. */
     size_t fixed_n;
@@ -93,6 +98,7 @@ typedef struct mbx_sched_curve {
     size_t max_passes; /* this curve's passes per point at most; 0: the scheduler's */
     size_t pass_nmin;  /* this curve's fewest observations per pass; 0: the scheduler's */
     size_t pass_nmax;  /* and most (>= pass_nmin); 0: the scheduler's */
+    double point_time; /* this curve's point_time; 0: the scheduler's */
     void *ud;          /* the front end's, returned in requests */
     /* A ping-pong curve: its passes carry the pair of ranks that exchange
      * (mbx_sched_req.pair_a, pair_b): pair_a, pair_b when both are >= 0,
@@ -280,7 +286,14 @@ size_t mbx_sched_take_final(mbx_sched *s, size_t *out, size_t cap);
  *   passes ran at two or more levels; else SETTLED when the passes are,
  *   else UNSETTLED;
  *   batches, wall, invalid, events, faults summed over the passes;
- *   probe: the probe before its first pass, probe_after after its last.
+ *   probe: the probe before its first pass, probe_after after its last;
+ *   status_reason: why a point is not SETTLED, when the scheduler knows:
+ *   "point-time SEC s" (point_time reached), "max-passes N" (max_passes
+ *   reached unsettled), "time-limit SEC s" (the run's time_limit stopped
+ *   it), "stopped" (mbx_sched_stop from the front end), "pass cut short"
+ *   (a pass took fewer observations than asked), "level shift" (SHIFTED),
+ *   "below timer resolution" (UNRELIABLE), "no valid observation"
+ *   (INVALID); empty when SETTLED.
  * Levels come from the monitor's probes (mbx_levels over the series so
  * far); a call after the run ended uses the whole series. Errors:
  * MBX_E_INVAL (no such point, no pass), MBX_E_NOMEM. */

@@ -27,8 +27,9 @@ MBX_NODISCARD int mbx_size_parse(const char *text, uint64_t *out, char *msg, siz
 
 /* Parse a range or list and expand it: the geometric grid
  * round(MIN * FACTOR^k) for k = 0,1,... while < MAX, then MAX itself;
- * duplicates after rounding are dropped. MIN >= 1 for a range, MIN <= MAX
- * (a reversed range is an error). Lists must be ascending, no duplicates. */
+ * duplicates after rounding are dropped. MIN <= MAX (a reversed range is
+ * an error); a range from 0 is 0 followed by the range from 1 (0:8 is 0,
+ * 1, 2, 4, 8; 0:0 is 0 alone). Lists must be ascending, no duplicates. */
 MBX_NODISCARD int mbx_sizes_parse(const char *text, mbx_size_list *out, char *msg, size_t msglen);
 
 /* Format a byte count compactly with binary suffix when exact ("4KiB",

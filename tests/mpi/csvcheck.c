@@ -5,7 +5,7 @@
  *
  * usage: csvcheck RESULTS.csv [--env ENV.csv] [--obs OBS.csv] [--rows N]
  *                 [--bench NAME]... [--procs P] [--col NAME=VALUE]...
- *                 [--plain NAME]... [--overlap NAME]...
+ *                 [--plain NAME]... [--overlap NAME]... [--sorted yes]
  * --col: every row's column NAME holds exactly VALUE.
  * --overlap: rows of benchmark NAME (an overlap one) have a positive
  * pure_comm_us and compute_us, overall_us equal to median_us and an
@@ -76,8 +76,8 @@ static int le_def(double a, double b)
  * them come all together or not at all (up to format 3's end); the columns
  * appended after format 3 (rma_sync, ...) are checked where present. */
 #define NCOLS_FORMAT2 43
-/* The 8 pass columns end here; the columns after them (msg_rate_per_s,
- * rma_sync, the overlap ones) are optional. */
+/* The 8 pass columns end here; the columns after them (seq,
+ * status_reason, msg_rate_per_s, rma_sync, the overlap ones) are optional. */
 #define NCOLS_PASSES 51
 
 /* A whole number >= lo (an empty field is not). */
@@ -346,6 +346,43 @@ static void check_overlap(const mbx_csv_table *t, size_t r, const char *const *n
           "row %zu: overlap_pct %s, the times give %.4f", r, pct_s, want);
 }
 
+/* --sorted yes (issue 18): the rows of a finished run in the order of
+ * benchmark, procs, param and bytes (ties by seq), and seq a permutation
+ * of 1..rows. And everywhere: a SETTLED row has no status_reason. */
+static int key_cmp(const mbx_csv_table *t, size_t a, size_t b)
+{
+    int c = strcmp(str(t, a, "benchmark"), str(t, b, "benchmark"));
+    if (c)
+        return c;
+    const char *num_keys[] = {"procs", "param", "bytes", "seq"};
+    for (size_t k = 0; k < 4; k++) {
+        double x = num(t, a, num_keys[k]), y = num(t, b, num_keys[k]);
+        x = isnan(x) ? -1 : x;
+        y = isnan(y) ? -1 : y;
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    return 0;
+}
+
+static void check_sorted(const mbx_csv_table *t)
+{
+    size_t n = t->nrows - 1;
+    CHECK(mbx_csv_table_col(t, "seq") >= 0, "--sorted: no seq column");
+    char *seen = calloc(n + 1, 1);
+    for (size_t r = 1; seen && r <= n; r++) {
+        double q = num(t, r, "seq");
+        CHECK(q >= 1 && q <= (double)n && q == floor(q) && !seen[(size_t)q],
+              "row %zu: seq '%s' is not one of 1..%zu once", r, str(t, r, "seq"), n);
+        if (q >= 1 && q <= (double)n)
+            seen[(size_t)q] = 1;
+        if (r > 1)
+            CHECK(key_cmp(t, r - 1, r) < 0, "rows %zu and %zu out of order (%s %s)", r - 1, r,
+                  str(t, r - 1, "benchmark"), str(t, r, "benchmark"));
+    }
+    free(seen);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -356,7 +393,7 @@ int main(int argc, char **argv)
     }
     const char *env = NULL, *obsf = NULL, *want_bench[32], *want_col[32], *plain[32], *overlap[32];
     long rows = -1, procs = -1;
-    int nwant = 0, ncol = 0, nplain = 0, noverlap = 0;
+    int nwant = 0, ncol = 0, nplain = 0, noverlap = 0, sorted = 0;
     for (int i = 2; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--env"))
             env = argv[i + 1];
@@ -374,6 +411,8 @@ int main(int argc, char **argv)
             plain[nplain++] = argv[i + 1];
         else if (!strcmp(argv[i], "--overlap") && noverlap < 32)
             overlap[noverlap++] = argv[i + 1];
+        else if (!strcmp(argv[i], "--sorted"))
+            sorted = !strcmp(argv[i + 1], "yes");
     }
     mbx_csv_table t;
     if (mbx_csv_read_file(argv[1], &t) < 0) {
@@ -425,6 +464,12 @@ int main(int argc, char **argv)
     }
     if (rows >= 0)
         CHECK((long)t.nrows - 1 == rows, "expected %ld rows, found %zu", rows, t.nrows - 1);
+    if (sorted)
+        check_sorted(&t);
+    for (size_t r = 1; mbx_csv_table_col(&t, "status_reason") >= 0 && r < t.nrows; r++)
+        if (strcmp(str(&t, r, "status"), "SETTLED") == 0)
+            CHECK(str(&t, r, "status_reason")[0] == '\0', "row %zu: SETTLED with reason '%s'", r,
+                  str(&t, r, "status_reason"));
     for (int w = 0; w < nwant; w++) {
         int seen = 0;
         for (size_t r = 1; r < t.nrows; r++)

@@ -42,7 +42,7 @@ mbx_mpi_test(mpi.mpierr.n1 1 60 $<TARGET_FILE:test_mpierr>)
 
 mbx_run_and_check(mpi.quick.n2 2 120 ${MBX_OUT}/quick2.csv
   RUN run ${MBX_SAMPLES}/quick.ini -o ${MBX_OUT}/quick2.csv --raw
-  CHECK "--env ${MBX_OUT}/quick2.env.csv --obs ${MBX_OUT}/quick2.obs.csv --procs 2 --bench pingpong.send_recv --bench coll.allreduce --rows 31")
+  CHECK "--env ${MBX_OUT}/quick2.env.csv --obs ${MBX_OUT}/quick2.obs.csv --procs 2 --bench pingpong.send_recv --bench coll.allreduce --rows 31 --sorted yes")
 # On 2 cores, 4 busy-polling ranks make each collective wait out scheduler
 # slices (about 8 ms), so the 4-rank run caps observations per point.
 mbx_run_and_check(mpi.quick.n4 4 240 ${MBX_OUT}/quick4.csv

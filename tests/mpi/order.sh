@@ -19,7 +19,11 @@ run() { # run NAME ARGS...
   "$mpiexec" "$np" 2 "$mpibex" run --bench pingpong.send_recv,coll.bcast --sizes 1:1K:2 \
     --stop fixed:20 --span 0 -q -o "$dir/$name.csv" "$@" >"$dir/$name.out" 2>&1 ||
     die "run $name failed: $(tail -3 "$dir/$name.out")"
-  cut -d, -f1,3 "$dir/$name.csv" | tail -n +2 >"$dir/$name.order"
+  # The file is sorted when the run ends (issue 18): seq is the order
+  # the rows were written in.
+  python3 -c 'import csv, sys
+rows = sorted(csv.DictReader(open(sys.argv[1], newline="")), key=lambda r: int(r["seq"]))
+print("\n".join(r["benchmark"] + "," + r["bytes"] for r in rows))' "$dir/$name.csv" >"$dir/$name.order"
 }
 run a --seed 7
 run b --seed 7

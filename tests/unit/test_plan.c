@@ -68,8 +68,12 @@ static void test_defaults(void **state)
     mbx_measurement *m = new_meas();
     assert_string_equal(m->label, "m");
     assert_int_equal(m->nbench, 0);
-    assert_doubling(&m->sizes, 1, 4194304, 2);
-    assert_int_equal(m->sizes.n, 23);
+    /* From 0 B (issue 18), then 1 B to 4 MiB doubling. */
+    assert_int_equal(m->sizes.n, 24);
+    assert_int_equal(m->sizes.v[0], 0);
+    assert_int_equal(m->sizes_given, 0);
+    for (size_t i = 1; i < m->sizes.n; i++)
+        assert_int_equal(m->sizes.v[i], (uint64_t)1 << (i - 1));
     assert_int_equal(m->stop.kind, MBX_STOP_STDERR);
     assert_true(m->stop.eps == MBX_STOP_DEFAULT_EPS);
     assert_int_equal(m->nmin, MBX_NMIN_DEFAULT);
@@ -179,7 +183,7 @@ static void test_set_invalid(void **state)
     set_bad(m, "sizes", "8,1", MBX_E_INVAL, "sizes: a list must be strictly ascending");
     set_bad(m, "sizes", "64KiB:1KiB", MBX_E_INVAL,
             "sizes: reversed range: MIN (64KiB) > MAX (1KiB)");
-    assert_int_equal(m->sizes.n, 23); /* untouched */
+    assert_int_equal(m->sizes.n, 24); /* untouched: the default 0:4MiB:2 */
     set_bad(m, "stop", "bogus", MBX_E_INVAL, "stop: ");
     set_bad(m, "stop", "cv:2", MBX_E_INVAL, "stop: ");
     assert_int_equal(m->stop.kind, MBX_STOP_STDERR);
@@ -276,7 +280,7 @@ static void test_parse_syntax(void **state)
     assert_string_equal(p->meas[0].bench[0], "a");
     assert_int_equal(p->meas[0].nmin, 7);
     assert_int_equal(p->meas[0].nmax, 7);
-    assert_int_equal(p->meas[0].sizes.n, 23);
+    assert_int_equal(p->meas[0].sizes.n, 24); /* the default, from 0 */
     assert_string_equal(p->meas[1].label, "b");
     assert_int_equal(p->meas[1].nbench, 2);
     assert_string_equal(p->meas[1].bench[1], "e");

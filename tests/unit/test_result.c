@@ -278,8 +278,32 @@ static void round_trip_through_libcsv(void **state)
     assert_string_equal(t.cell[0][MBX_RESULT_MSG_RATE_COL], "msg_rate_per_s");
     for (int c = 43; c < MBX_RESULT_NCOLS; c++)
         assert_string_equal(t.cell[1][c], "");
+    /* Issue 18: seq and status_reason at the end, in this order. */
+    assert_string_equal(t.cell[0][51], "seq");
+    assert_string_equal(t.cell[0][52], "status_reason");
     mbx_csv_table_free(&t);
     remove(path);
+}
+
+/* seq is written when set (a run's rows count from 1); status_reason only
+ * for a point that is not SETTLED: a SETTLED point needs no reason. */
+static void seq_and_reason(void **state)
+{
+    (void)state;
+    mbx_result r = sample();
+    mbx_result_fields f;
+    r.seq = 7;
+    r.status = MBX_POINT_UNSETTLED;
+    snprintf(r.status_reason, sizeof r.status_reason, "point-time 2 s");
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("seq")], "7");
+    assert_string_equal(f.field[col("status_reason")], "point-time 2 s");
+    r.status = MBX_POINT_SETTLED;
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("status_reason")], "");
+    r.seq = 0;
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("seq")], "");
 }
 
 static void kv_values_stay_on_one_line(void **state)
@@ -307,6 +331,7 @@ int main(void)
         cmocka_unit_test(msg_rate_and_moved_bytes),
         cmocka_unit_test(rma_sync_is_appended_and_empty_elsewhere),
         cmocka_unit_test(round_trip_through_libcsv),
+        cmocka_unit_test(seq_and_reason),
         cmocka_unit_test(kv_values_stay_on_one_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

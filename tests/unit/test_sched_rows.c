@@ -31,6 +31,7 @@ static void stop_and_limits(void **state)
         mbx_result r;
         assert_int_equal(mbx_sched_result(s, fin[i], &r), MBX_OK);
         assert_int_equal(r.status, MBX_POINT_UNSETTLED); /* no span: not SETTLED */
+        assert_string_equal(r.status_reason, "time-limit 0.5 s");
     }
     mbx_sched_free(s);
 
@@ -46,8 +47,76 @@ static void stop_and_limits(void **state)
         assert_int_equal(mbx_sched_point_info_get(s, i, &in), MBX_OK);
         assert_int_equal(in.passes.b.r, 6);
         assert_int_equal(in.status, MBX_POINT_UNSETTLED);
+        mbx_result r;
+        assert_int_equal(mbx_sched_result(s, i, &r), MBX_OK);
+        assert_string_equal(r.status_reason, "max-passes 6");
     }
     mbx_sched_free(s);
+}
+
+/* Issue 18, IMB's -time per point: a point whose passes have taken
+ * point_time seconds gets no more, UNSETTLED with the reason; a curve's
+ * own point_time wins over the scheduler's; a SETTLED point has no
+ * reason. */
+static void point_time_caps_a_point(void **state)
+{
+    (void)state;
+    mbx_sched_opts o;
+    mbx_sched_opts_init(&o);
+    o.max_passes = 200;
+    o.passes.eps = 0.0001; /* never settles with this noise */
+    o.point_time = 0.004;  /* passes last about pass_floor (1 ms) each */
+    mbx_sched *s;
+    assert_int_equal(mbx_sched_create(&o, &s), MBX_OK);
+    mbx_sched_curve c0 = {.grid = mbx_sim_grid8, .ngrid = 2};
+    mbx_sched_curve c1 = {.grid = mbx_sim_grid8, .ngrid = 2, .point_time = 0.02};
+    size_t id;
+    assert_int_equal(mbx_sched_add_curve(s, &c0, &id), MBX_OK);
+    assert_int_equal(mbx_sched_add_curve(s, &c1, &id), MBX_OK);
+    sim m = {.rng = 5, .noise = 0.8, .curve_scale = {1, 1}};
+    mbx_sim_run_all(s, &m);
+    size_t fin[8], nf = mbx_sched_take_final(s, fin, 8);
+    size_t most[2] = {0, 0}, fewest[2] = {SIZE_MAX, SIZE_MAX};
+    assert_int_equal(nf, 4);
+    for (size_t i = 0; i < nf; i++) {
+        mbx_result r;
+        mbx_sched_point_info in;
+        assert_int_equal(mbx_sched_result(s, fin[i], &r), MBX_OK);
+        assert_int_equal(mbx_sched_point_info_get(s, fin[i], &in), MBX_OK);
+        assert_int_equal(r.status, MBX_POINT_UNSETTLED);
+        double cap = in.curve == 0 ? 0.004 : 0.02;
+        assert_string_equal(r.status_reason,
+                            in.curve == 0 ? "point-time 0.004 s" : "point-time 0.02 s");
+        /* Stopped by the cap, long before max_passes: at least cap / 1 ms
+         * passes' worth (each lasts about 1 ms, never much over). */
+        assert_true(r.passes >= 2 && r.passes < 200);
+        /* Passes last about 1 ms (the pilot sizes them), never under 0.5. */
+        assert_true(r.passes <= (size_t)(2 * cap / 1e-3) + 1);
+        most[in.curve] = r.passes > most[in.curve] ? r.passes : most[in.curve];
+        fewest[in.curve] = r.passes < fewest[in.curve] ? r.passes : fewest[in.curve];
+    }
+    assert_true(fewest[1] > most[0]); /* the curve's own, longer cap */
+    mbx_sched_free(s);
+
+    /* Quiet points settle before the cap: no reason. */
+    mbx_sched_opts_init(&o);
+    o.point_time = 60;
+    s = mbx_sim_make(&o, 1, mbx_sim_grid8, 2);
+    sim q = {.rng = 5, .noise = 0.01, .curve_scale = {1}};
+    mbx_sim_run_all(s, &q);
+    for (size_t i = 0; i < 2; i++) {
+        mbx_result r;
+        assert_int_equal(mbx_sched_result(s, i, &r), MBX_OK);
+        assert_int_equal(r.status, MBX_POINT_SETTLED);
+        assert_string_equal(r.status_reason, "");
+    }
+    mbx_sched_free(s);
+    /* A point_time that is not a time: refused. */
+    mbx_sched_opts_init(&o);
+    o.point_time = -1;
+    assert_int_equal(mbx_sched_create(&o, &s), MBX_E_INVAL);
+    o.point_time = NAN;
+    assert_int_equal(mbx_sched_create(&o, &s), MBX_E_INVAL);
 }
 
 /* Before anything else, once: the pair scan when a ping-pong curve leaves
@@ -319,6 +388,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(stop_and_limits),
+        cmocka_unit_test(point_time_caps_a_point),
         cmocka_unit_test(pair_scan_and_settle_come_first),
         cmocka_unit_test(unreliable_pass_is_final),
         cmocka_unit_test(bad_options),

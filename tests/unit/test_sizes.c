@@ -213,12 +213,31 @@ static void test_sizes_range_pow_per_k(void **state)
     free(l);
 }
 
+/* Issue 18: zero bytes, as OSU and IMB measure first. A range from 0 is 0
+ * and then the range from 1 (no power of F reaches 1 from 0); a list takes
+ * 0 where it stands. */
+static void test_sizes_zero(void **state)
+{
+    (void)state;
+    EXPECT("0:8", 0, 1, 2, 4, 8);
+    EXPECT("0:0", 0);
+    EXPECT("0:1", 0, 1);
+    EXPECT("0:64:4", 0, 1, 4, 16, 64);
+    EXPECT("0:4MiB:2", 0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384,
+           32768, 65536, 131072, 262144, 524288, 1048576, 2097152, 4194304);
+    EXPECT("0,8", 0, 8);
+    EXPECT("0", 0);
+    EXPECT("0B,1K", 0, 1024);
+    sizes_bad("8,0", "ascending");
+    sizes_bad("0,0", "ascending");
+}
+
 static void test_sizes_range_invalid(void **state)
 {
     (void)state;
     sizes_bad("64KiB:1KiB", "reversed range: MIN (64KiB) > MAX (1KiB)");
     sizes_bad("8:1", "reversed range: MIN (8) > MAX (1)");
-    sizes_bad("0:8", "at least 1");
+    sizes_bad("0:0:1", "FACTOR");
     sizes_bad(":8", "MIN");
     sizes_bad("1:", "MAX");
     sizes_bad("1:8:", "FACTOR");
@@ -334,8 +353,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_size_parse_valid),    cmocka_unit_test(test_size_parse_invalid),
         cmocka_unit_test(test_sizes_range),         cmocka_unit_test(test_sizes_range_pow_per_k),
-        cmocka_unit_test(test_sizes_range_invalid), cmocka_unit_test(test_sizes_list),
-        cmocka_unit_test(test_sizes_list_limit),    cmocka_unit_test(test_size_format),
+        cmocka_unit_test(test_sizes_range_invalid), cmocka_unit_test(test_sizes_zero),
+        cmocka_unit_test(test_sizes_list),          cmocka_unit_test(test_sizes_list_limit),
+        cmocka_unit_test(test_size_format),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

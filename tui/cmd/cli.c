@@ -31,11 +31,13 @@ static int on_word(mbx_opt_parser *p, const mbx_opt *opt, const char *name, cons
     int ok = 1;
     (void)opt;
     if (strcmp(name, "--sync") == 0) {
+        o->given_sync = 1;
         ok = !strcmp(v, "barrier") || !strcmp(v, "window");
         o->method.sync = !strcmp(v, "window") ? MBX_SYNC_WINDOW : MBX_SYNC_BARRIER;
     } else if (strcmp(name, "--clock-sync") == 0) {
         ok = mbx_clocksync_parse(v, &o->method.clock.method) == MBX_OK;
     } else if (strcmp(name, "--cache") == 0) {
+        o->given_cache = 1;
         ok = !strcmp(v, "warm") || !strcmp(v, "cold");
         o->method.cache = !strcmp(v, "cold") ? MBX_CACHE_COLD : MBX_CACHE_WARM;
         if (strncmp(v, "cold:", 5) == 0) {
@@ -154,7 +156,7 @@ static int on_count(mbx_opt_parser *p, const mbx_opt *opt, const char *name, con
     if (fake)
         o->fake = (int)n;
     else
-        o->warmup = n;
+        o->warmup = n, o->given_warmup = 1;
     return 0;
 }
 
@@ -188,6 +190,7 @@ static int on_timer(mbx_opt_parser *p, const mbx_opt *opt, const char *name, con
     (void)opt, (void)name;
     if (mbx_timer_parse(v, &((mbx_run_opts *)p->dst)->timer) < 0)
         return mbx_opt_bad(&p->out, "--timer: expected clock, wtime or tsc (got '%s')", v);
+    ((mbx_run_opts *)p->dst)->given_timer = 1;
     return 0;
 }
 
@@ -233,6 +236,7 @@ static const mbx_opt run_opts[] = {
     TEXT("--refine", NULL, "off|EPS", ov.refine),
     TEXT("--budget", NULL, "N", ov.budget),
     TEXT("--rma-sync", NULL, "MODE", ov.rma_sync),
+    TEXT("--point-time", NULL, "SEC", ov.point_time),
     NUMBER("--settle", 6),
     {"--passes", NULL, "R", 0, on_passes, 0},
     {"--max-passes", NULL, "N", 0, on_passes, 0},
@@ -315,6 +319,49 @@ static int parse_env_options(mbx_run_opts *o, char *msg, size_t len)
     return 0;
 }
 
+/* Was the option of run key k given on the command line (or in
+ * MPIBEX_RUN_OPTIONS)? */
+static int run_key_given(const mbx_run_opts *o, int k)
+{
+    const int given[MBX_PLAN_RUN_KEYS] = {o->given_sync, o->given_cache, o->given_timer,
+                                          o->have_seed, o->given_warmup};
+    return given[k];
+}
+
+int mbx_cli_plan_run_keys(mbx_run_opts *o, const mbx_plan *plan, const char *name, char *msg,
+                          size_t len)
+{
+    for (int k = 0; k < MBX_PLAN_RUN_KEYS; k++) {
+        const mbx_measurement *first = NULL;
+        for (size_t i = 0; i < plan->nmeas; i++) {
+            const mbx_measurement *m = &plan->meas[i];
+            if (!m->run_key[k][0])
+                continue;
+            if (first && strcmp(first->run_key[k], m->run_key[k]) != 0) {
+                snprintf(msg, len,
+                         "%s: [%s]: %s: '%s', but [%s] says '%s'; %s applies to the whole run, "
+                         "so every section that gives it must agree",
+                         name, m->label, mbx_plan_run_keys[k], m->run_key[k], first->label,
+                         first->run_key[k], mbx_plan_run_keys[k]);
+                return 2;
+            }
+            first = first ? first : m;
+        }
+        if (!first || run_key_given(o, k))
+            continue;
+        /* Checked and applied as the option itself: the same message. */
+        char opt[32], value[MBX_PLAN_RUN_VALUE_MAX], inner[400];
+        snprintf(opt, sizeof opt, "--%s", mbx_plan_run_keys[k]);
+        snprintf(value, sizeof value, "%s", first->run_key[k]);
+        char *words[] = {opt, value};
+        if (parse_run_words(2, words, o, inner, sizeof inner) != 0) {
+            snprintf(msg, len, "%s: [%s]: %s", name, first->label, inner);
+            return 2;
+        }
+    }
+    return 0;
+}
+
 int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t len)
 {
     memset(o, 0, sizeof *o);
@@ -369,8 +416,9 @@ void mbx_cli_run_usage(void)
            "Options (with a plan file they override the key in every section):\n"
            "  --bench LIST        comma-separated benchmarks: names, groups (pingpong: every\n"
            "                      pingpong.*), globs ('coll.*', 'coll.i*'); see 'mpibex list'\n"
-           "  --sizes RANGE       MIN:MAX[:FACTOR] or a list; 1, 64, 4K, 4KiB, 1M, 1MiB\n"
-           "                      (K/M/G are binary multiples); default 1:4MiB:2\n"
+           "  --sizes RANGE       MIN:MAX[:FACTOR] or a list; 0, 1, 64, 4K, 4KiB, 1M, 1MiB\n"
+           "                      (K/M/G are binary multiples); default 0:4MiB:2 (from 0:\n"
+           "                      0, 1, F, F^2, ...); reductions cannot take 0 B\n"
            "  --stop RULE         stderr:EPS | cv:EPS | ci:EPS | fixed:N, EPS as 0.03 or 3%%;\n"
            "                      default stderr:3%%\n"
            "  --nmin N            fewest observations of one pass (default %d)\n"
@@ -390,6 +438,10 @@ void mbx_cli_run_usage(void)
            "  --rma-sync MODE     synchronisation of the one-sided rma.* benchmarks: fence,\n"
            "                      lock, lock_all (default: lock_all once, a flush per\n"
            "                      operation or window) or pscw\n"
+           "  --point-time SEC    a point whose passes took SEC seconds in all gets no\n"
+           "                      more and, not settled, is UNSETTLED (reason in the\n"
+           "                      status_reason column; like IMB's -time); 0..86400,\n"
+           "                      default 0: no cap\n"
            "  --timer clock|wtime|tsc  clock_gettime(CLOCK_MONOTONIC) (default), MPI_Wtime,\n"
            "                      or the CPU's time-stamp counter (only where it is\n"
            "                      constant and non-stop; calibrated)\n"
@@ -421,7 +473,10 @@ void mbx_cli_run_usage(void)
     /* Two calls: one string literal this long is beyond what C11 promises. */
     printf("  -o, --output FILE   results CSV; FILE.env.csv gets the environment; '-' puts\n"
            "                      the rows on stdout (the table goes to stderr), /dev/null\n"
-           "                      discards; FILE.lock keeps a second run off FILE\n"
+           "                      discards; FILE.lock keeps a second run off FILE; rows\n"
+           "                      are appended as points finish and sorted by benchmark,\n"
+           "                      procs, param, bytes when the run ends (seq: the order\n"
+           "                      measured), as is the table\n"
            "  --force             write over the results (or interrupted run) at FILE;\n"
            "                      without it an existing FILE is refused\n"
            "  --raw               also write every observation to FILE.obs.csv\n"

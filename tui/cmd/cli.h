@@ -39,6 +39,9 @@ typedef struct mbx_run_opts {
     double pass_floor;
     long max_passes;
     double time_limit;
+    /* Which of the options a plan file may also give (its keys of the whole
+     * run) the command line or MPIBEX_RUN_OPTIONS gave: those win. */
+    int given_sync, given_cache, given_timer, given_warmup;
     int fake;  /* --fake N: N simulated ranks in one process, no MPI (0: MPI) */
     int quiet; /* no progress on stderr */
     int help;
@@ -49,6 +52,14 @@ typedef struct mbx_run_opts {
 /* Parse the arguments after "run". Returns 0 on success, 2 on bad input
  * with a one-line message (no "mpibex: " prefix) in msg. */
 int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t len);
+
+/* A plan's keys of the whole run (sync, cache, timer, seed, warmup;
+ * mbx_plan_run_keys) into o, each checked as its option: the sections that
+ * give one must agree, and an option the command line gave wins. Returns
+ * 0, or 2 with a one-line message naming the plan (`name`), the section
+ * and the key. */
+int mbx_cli_plan_run_keys(mbx_run_opts *o, const mbx_plan *plan, const char *name, char *msg,
+                          size_t len);
 
 void mbx_cli_usage(void);     /* mpibex --help, on stdout */
 void mbx_cli_run_usage(void); /* mpibex run --help, on stdout */

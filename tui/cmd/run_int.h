@@ -98,6 +98,12 @@ typedef struct run_state {
      * from a resumed run, for the table at the end (mbx_run_accurate_summary). */
     struct acc_row *acc;
     size_t nacc, capacc;
+    /* Issue 18: the last row's seq (a resumed run counts on from its file's
+     * largest), and the rows of this run for the table printed sorted when
+     * it ends (mbx_run_print_table). */
+    size_t seq;
+    mbx_result *rows;
+    size_t nrows, caprows;
 } run_state;
 
 typedef struct acc_row {
@@ -150,6 +156,8 @@ int mbx_run_on_progress(void *ud, const mbx_progress *p);
 void mbx_run_print_title(const run_state *st, int nranks);
 void mbx_run_print_header(void);
 void mbx_run_print_row(const mbx_result *r);
+int mbx_run_keep_row(run_state *st, const mbx_result *r);
+void mbx_run_print_table(run_state *st);
 void mbx_run_progress_line(run_state *st, int force);
 int mbx_run_interrupted(const run_state *st);
 void mbx_run_accurate_summary(run_state *st);

@@ -88,7 +88,11 @@ static int finish_point(run_state *st, const pointref *p, mbx_result *r, const d
     r->label = p->s->meas->label;
     r->refined = p->refined;
     r->stop = p->s->meas->stop; /* the target; its passes each took a fixed count */
-    mbx_run_print_row(r);
+    r->seq = ++st->seq;
+    if (mbx_run_keep_row(st, r) != 0) {
+        fprintf(stderr, "mpibex: out of memory\n");
+        return 1;
+    }
     mbx_run_window_note(st, r, r->benchmark);
     if ((rc = mbx_journal_begin(st->journal, key, p->refined)) < 0)
         return mbx_run_write_failure(st, st->journal_path, rc);
@@ -382,6 +386,8 @@ static int run_points(run_state *st)
     }
     if (!code)
         mbx_run_pass_summary(st, sch);
+    /* The table of the points, sorted, however the run ended. */
+    mbx_run_print_table(st);
     st->sched = NULL;
     mbx_sched_free(sch);
     free(cs);

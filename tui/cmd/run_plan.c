@@ -46,6 +46,12 @@ int mbx_run_build_plan(run_state *st, char *msg)
         return 2;
     if (mbx_plan_override(st->plan, &st->opt.ov, msg, MSG_LEN) < 0)
         return 2;
+    /* Its keys of the whole run (sync, cache, timer, seed, warmup). */
+    rc = mbx_cli_plan_run_keys(&st->opt, st->plan,
+                               st->opt.plan_path ? st->opt.plan_path : "quick.ini (built in)", msg,
+                               MSG_LEN);
+    if (rc != 0)
+        return rc;
     return mbx_benchsel_plan(st->plan, msg, MSG_LEN);
 }
 
@@ -234,6 +240,15 @@ static int add_size_curves(run_state *st, size_t cap, const mbx_measurement *me,
         size_t nsz = sized ? me->sizes.n : 1;
         uint64_t last = UINT64_MAX;
         for (size_t si = 0; si < nsz; si++) {
+            if (sized && me->sizes.v[si] == 0 && mbx_bench_zero_why(b)) {
+                if (!me->sizes_given)
+                    continue; /* the default range: from the next size */
+                snprintf(msg, MSG_LEN,
+                         "sizes: %s cannot measure 0 B: %s (start its sizes at %u, or measure "
+                         "it in a plan section of its own)",
+                         b->name, mbx_bench_zero_why(b), b->unit);
+                return 2;
+            }
             uint64_t bytes = mbx_bench_align(b, me->sizes.v[si]);
             if (bytes == last)
                 continue; /* two requested sizes round to one measured size */

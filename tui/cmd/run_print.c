@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mbx/grow.h"
+#include "mbx/results_sort.h"
 #include "mbx/thrinfo.h"
 #include "mbx/version.h"
 #include "sig.h"
@@ -111,8 +113,36 @@ void mbx_run_print_row(const mbx_result *r)
         if (r->plain_status != MBX_POINT_SETTLED)
             printf(" (%s)", mbx_point_status_name(r->plain_status));
     }
+    if (r->status != MBX_POINT_SETTLED && r->status_reason[0])
+        printf("  [%s]", r->status_reason); /* the status_reason column */
     putchar('\n');
     fflush(stdout);
+}
+
+/* A row for the table at the end (its strings are the registry's and the
+ * plan's, which outlive the run). 0, or 1 when out of memory. */
+int mbx_run_keep_row(run_state *st, const mbx_result *r)
+{
+    if (mbx_grow((void **)&st->rows, &st->caprows, st->nrows + 1, sizeof *st->rows) != MBX_OK)
+        return 1;
+    st->rows[st->nrows++] = *r;
+    return 0;
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+    return mbx_result_order(a, b);
+}
+
+/* The points of this run, sorted by benchmark, procs, param and bytes
+ * (issue 18: a table in measuring order zig-zags), then forgotten. */
+void mbx_run_print_table(run_state *st)
+{
+    if (st->nrows > 1)
+        qsort(st->rows, st->nrows, sizeof *st->rows, cmp_rows);
+    for (size_t i = 0; i < st->nrows; i++)
+        mbx_run_print_row(&st->rows[i]);
+    st->nrows = 0;
 }
 
 void mbx_run_progress_line(run_state *st, int force)

@@ -92,6 +92,7 @@ static void curve_desc(const run_state *st, const series *s, const mbx_sched_opt
     }
     /* nmin and nmax bound each pass (a test or a slow machine keeps
      * passes short with a small nmax). */
+    cv->point_time = s->meas->point_time; /* --point-time, or the section's key */
     cv->pass_nmin = s->meas->nmin;
     cv->pass_nmax = s->meas->nmax > s->meas->nmin ? s->meas->nmax : s->meas->nmin;
     const mbx_stop_rule *rule = &s->meas->stop;

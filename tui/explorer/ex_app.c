@@ -124,6 +124,13 @@ static int plan_points(explorer *x)
                 size_t nsz = (bn->flags & MBX_BENCH_SIZED) ? x->meas.sizes.n : 1;
                 uint64_t last = UINT64_MAX;
                 for (size_t si = 0; si < nsz && x->npts < EX_MAX_POINTS; si++) {
+                    if ((bn->flags & MBX_BENCH_SIZED) && x->meas.sizes.v[si] == 0 &&
+                        mbx_bench_zero_why(bn)) {
+                        /* Said, never measured as one unit instead. */
+                        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "%s cannot measure 0 B (%s): skipped",
+                                       bn->name, mbx_bench_zero_why(bn));
+                        continue;
+                    }
                     uint64_t bytes = mbx_bench_align(bn, x->meas.sizes.v[si]);
                     if (bytes == last)
                         continue;
@@ -208,13 +215,15 @@ void mbx_ex_start_run(explorer *x)
     x->scanned = 0; /* the scheduler asks for a pair scan when it needs one */
     if (!apply_method(x) || !plan_points(x))
         return;
-    if (x->be->set_largest) {
-        uint64_t largest = 0;
-        for (size_t i = 0; i < x->npts; i++)
-            if (x->pts[i].bytes > largest)
-                largest = x->pts[i].bytes;
+    uint64_t largest = 0;
+    for (size_t i = 0; i < x->npts; i++)
+        if (x->pts[i].bytes > largest)
+            largest = x->pts[i].bytes;
+    /* The form's warm-up (0: the engine's default), as run --warmup. */
+    if (x->be->set_warmup)
+        (void)x->be->set_warmup(x->be, x->warmup, largest);
+    else if (x->be->set_largest)
         (void)x->be->set_largest(x->be, largest);
-    }
     mbx_ex_compare_forget(x);
     x->nrefined = 0;
     mbx_monitor_reset(&x->mon);

@@ -84,7 +84,9 @@ static int point_refresh(explorer *x, mbx_ex_point *p)
     r.label = mbx_ex_point_label(p);
     r.refined = p->origin != EX_GRID;
     r.stop = x->meas.stop; /* the target; each pass took a fixed count */
+    size_t seq = p->r.seq; /* given when it became final (finalize) */
     p->r = r;
+    p->r.seq = seq;
     if (p->state == EX_PENDING)
         p->state = EX_RUNNING;
     size_t n = 0;
@@ -154,6 +156,7 @@ static void finalize(explorer *x, mbx_ex_point *p)
         p->noseg = ns;
     }
     x->ndone++;
+    p->r.seq = x->ndone; /* the order measured (issue 18): this run's rows count from 1 */
     x->nrefined += (size_t)(p->origin != EX_GRID);
     mbx_ex_autosave_row(x, &p->r);
 }

@@ -80,6 +80,7 @@ static void sched_opts(const explorer *x, mbx_sched_opts *o)
         o->pass_nmin = x->meas.nmin;
     if (x->meas.nmax > 0)
         o->pass_nmax = x->meas.nmax > o->pass_nmin ? x->meas.nmax : o->pass_nmin;
+    o->point_time = x->meas.point_time; /* the form's point time (run --point-time) */
     o->probe_every = x->mon.peer ? 0 : -1;
     o->resolution = x->tinfo.resolution > 0 ? x->tinfo.resolution : 0;
     o->nranks = x->be->nranks;

@@ -59,6 +59,13 @@ double mbx_ex_point_x(const mbx_ex_point *p, int dim)
     return dim == EX_DIM_SIZE ? (double)p->bytes : (double)p->procs;
 }
 
+int mbx_ex_point_has_x(const mbx_ex_point *p, int dim)
+{
+    /* 0 B of a sized benchmark is a point; an unsized one has no size. */
+    return mbx_ex_point_x(p, dim) > 0 ||
+           (dim == EX_DIM_SIZE && (mbx_bench_get(p->bench_id)->flags & MBX_BENCH_SIZED));
+}
+
 typedef struct xp {
     double x;
     const mbx_ex_point *p;
@@ -83,7 +90,7 @@ size_t mbx_ex_series_points(const explorer *x, const mbx_ex_series *s, const mbx
     size_t n = 0;
     for (size_t i = 0; i < x->npts && n < max && n < EX_MAX_POINTS; i++) {
         const mbx_ex_point *p = &x->pts[i];
-        if (EX_HAS_VALUE(p) && mbx_ex_point_x(p, s->dim) > 0 && mbx_ex_series_has(s, p))
+        if (EX_HAS_VALUE(p) && mbx_ex_point_has_x(p, s->dim) && mbx_ex_series_has(s, p))
             buf[n++] = (xp){mbx_ex_point_x(p, s->dim), p};
     }
     qsort(buf, n, sizeof *buf, cmp_xp);

@@ -60,7 +60,9 @@ typedef enum mbx_ex_field {
     EX_F_SYNC,
     EX_F_CLOCK, /* window sync's global clock: jk or hca */
     EX_F_CACHE,
-    EX_F_RMA_SYNC, /* one-sided rma.*: lock_all, fence, lock or pscw */
+    EX_F_RMA_SYNC,   /* one-sided rma.*: lock_all, fence, lock or pscw */
+    EX_F_POINT_TIME, /* seconds of passes per point (run --point-time) */
+    EX_F_WARMUP,     /* untimed calls per point (run --warmup), or default */
     EX_NFIELDS
 } mbx_ex_field;
 
@@ -247,6 +249,7 @@ typedef struct explorer {
     int validate;
     mbx_method method; /* sync, clock sync, cache of the form */
     mbx_timer_kind timer;
+    long warmup;          /* the form's warm-up calls per point; 0: the engine's default */
     int configured_timer; /* timer the back end is configured with, -1 none */
     mbx_timer_info tinfo;
 
@@ -367,6 +370,7 @@ typedef struct mbx_ex_xaxis {
     int lin;
     double lo, hi; /* lin */
     mbx_scale s;   /* log */
+    int zero;      /* log with 0 B among the points: 0 at the left edge, a gap, then s */
 } mbx_ex_xaxis;
 mbx_ex_xaxis mbx_ex_xaxis_fit(int dim, double lo, double hi);
 int mbx_ex_xaxis_pixel(const mbx_ex_xaxis *a, double v, int pixels);
@@ -386,6 +390,8 @@ int mbx_ex_series_has(const mbx_ex_series *s, const mbx_ex_point *p); /* p is on
  * second curve of a benchmark picked twice. */
 const char *mbx_ex_point_label(const mbx_ex_point *p);
 double mbx_ex_point_x(const mbx_ex_point *p, int dim);
+/* Has a place on that axis: x > 0, or 0 B of a sized benchmark. */
+int mbx_ex_point_has_x(const mbx_ex_point *p, int dim);
 int mbx_ex_series_list(const explorer *x, int dim, mbx_ex_series *out, int max);
 /* The points of curve s that have a value (EX_HAS_VALUE) and an x (> 0),
  * in increasing x. */

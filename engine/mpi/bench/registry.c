@@ -52,9 +52,22 @@ int mbx_bench_find(const char *name, int *id)
     return MBX_E_UNKNOWN;
 }
 
+const char *mbx_bench_zero_why(const mbx_bench *b)
+{
+    if (!(b->flags & MBX_BENCH_SIZED))
+        return NULL;
+    /* MPI takes a count of 0 everywhere; but a reduction of nothing
+     * combines nothing, and its time is no reduction's. */
+    if (b->op)
+        return "a reduction needs at least one element";
+    return NULL;
+}
+
 uint64_t mbx_bench_align(const mbx_bench *b, uint64_t bytes)
 {
     if (!(b->flags & MBX_BENCH_SIZED))
+        return 0;
+    if (bytes == 0 && !mbx_bench_zero_why(b))
         return 0;
     uint64_t a = bytes - bytes % b->unit;
     return a < b->unit ? b->unit : a;

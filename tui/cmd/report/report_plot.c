@@ -109,6 +109,8 @@ void mbx_rpt_fmt(char *buf, size_t len, double v, const char *fmt)
     mbx_csv_fmt_number(buf, len, fmt, v);
 }
 
+#define ZERO_BYTES_X 0.5
+
 /* Which points a plot of series s takes from input i, and their values. */
 enum { V_X, V_Y, V_LO, V_HI, NV };
 
@@ -116,6 +118,9 @@ static int values(const mbx_rpt *r, int plot, const mbx_rpt_point *p, const mbx_
                   double *v)
 {
     double x = mbx_rpt_x(r, p);
+    /* 0 B on the log size axis: at half a byte, ticked "0" (size_axis). */
+    if (x == 0 && !r->se[p->series].by_procs)
+        x = ZERO_BYTES_X;
     if (!(x > 0))
         return 0;
     v[V_X] = x;
@@ -232,8 +237,13 @@ static void size_axis(FILE *gp, range xr)
     fprintf(gp, "set logscale x 2\nset xrange [%.10g:%.10g]\nset xtics (", xr.lo / 1.5,
             xr.hi * 1.5);
     int first = 1;
+    if (xr.lo < 1) { /* a 0-byte point (values) */
+        gp_str(gp, "0");
+        fputs(" 0.5", gp); /* ZERO_BYTES_X */
+        first = 0;
+    }
     for (int e = (e0 / step) * step; e <= e1; e += step) {
-        if (e < e0 || e > 62)
+        if (e < e0 || e < 0 || e > 62)
             continue;
         char lab[32];
         mbx_rpt_size_label(lab, sizeof lab, 1ULL << e);

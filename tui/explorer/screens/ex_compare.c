@@ -33,7 +33,7 @@ static int choices(const explorer *x, mbx_ex_series *s)
         int any = 0;
         for (size_t j = 0; j < x->npts && !any; j++) {
             mbx_ex_series t;
-            any = mbx_ex_point_x(&x->pts[j], x->xdim) > 0 &&
+            any = mbx_ex_point_has_x(&x->pts[j], x->xdim) &&
                   mbx_ex_series_of(&x->pts[j], x->xdim, &t) && mbx_ex_series_eq(&t, &s[i]);
         }
         if (any)

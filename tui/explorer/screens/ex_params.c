@@ -7,6 +7,7 @@
 #include "core/axis.h"
 #include "ex_keys.h"
 #include "explorer.h"
+#include "mbx/ascii.h"
 #include "mbx/rma.h"
 #include "mbx/sizes.h"
 #include "screens/screen.h"
@@ -31,7 +32,7 @@ static const char *const rma_syncs[] = {"lock_all", "fence", "lock", "pscw", NUL
 
 /* Hints naming a range of ranks get it filled in (%d: the last rank). */
 static const fielddef fields[EX_NFIELDS] = {
-    {"size min", "bytes: 1, 64, 4K, 4KiB, 1M (binary multiples)", NULL},
+    {"size min", "bytes: 0, 1, 64, 4K, 4KiB, 1M (binary multiples)", NULL},
     {"size max", "always measured", NULL},
     {"size factor", "> 1 and <= 1024, or sqrt2", NULL},
     {"processes", "all, 2,4,8, or A:B[:F] of 1..%d+1 (F: factor, 2)", NULL},
@@ -50,6 +51,8 @@ static const fielddef fields[EX_NFIELDS] = {
     {"clock sync", "window's clock: jk (Jones-Koenig) or hca (hierarchical)", clocks},
     {"cache", "warm, or cold (an LLC-sized buffer overwritten before each)", caches},
     {"rma sync", "rma.*: lock_all+flush, fence, lock/unlock, or pscw", rma_syncs},
+    {"point time", "0, or seconds a point's passes may take (IMB's -time)", NULL},
+    {"warm-up", "default, or untimed calls at each point's size, 1..1000000", NULL},
 };
 
 static void hint(const explorer *x, int f, char *buf, size_t len)
@@ -107,8 +110,10 @@ void mbx_ex_params_init(explorer *x, const mbx_measurement *m)
     mbx_size_format(m->sizes.v[m->sizes.n - 1], b, sizeof b);
     snprintf(x->field[EX_F_SIZE_MIN], sizeof x->field[0], "%s", a);
     snprintf(x->field[EX_F_SIZE_MAX], sizeof x->field[0], "%s", b);
-    /* A plan's grid came from some factor; the ratio of its first step is it. */
-    double f = m->sizes.n > 1 ? (double)m->sizes.v[1] / (double)m->sizes.v[0] : 2.0;
+    /* A plan's grid came from some factor; the ratio of its first step is
+     * it (a grid from 0 is 0, 1, F, ...: its second step). */
+    size_t s0 = m->sizes.v[0] == 0 ? 1 : 0;
+    double f = m->sizes.n > s0 + 1 ? (double)m->sizes.v[s0 + 1] / (double)m->sizes.v[s0] : 2.0;
     snprintf(x->field[EX_F_FACTOR], sizeof x->field[0], "%g", f > 1 ? f : 2.0);
     format_procs(m, x->field[EX_F_PROCS], sizeof x->field[0]);
     static const char *const kinds[] = {"stderr", "cv", "ci", "fixed"};
@@ -146,6 +151,20 @@ void mbx_ex_params_init(explorer *x, const mbx_measurement *m)
     snprintf(x->field[EX_F_SYNC], sizeof x->field[0], "barrier");
     snprintf(x->field[EX_F_CLOCK], sizeof x->field[0], "jk");
     snprintf(x->field[EX_F_CACHE], sizeof x->field[0], "warm");
+    mbx_snprintf_c(x->field[EX_F_POINT_TIME], sizeof x->field[0], "%g", m->point_time);
+    snprintf(x->field[EX_F_WARMUP], sizeof x->field[0], "default");
+    /* A plan's keys of the whole run that the form has: sync, cache and
+     * warmup (the timer is the explorer's --timer; seed orders batch runs
+     * only). A choice the form does not offer (cold:SIZE) keeps the form's
+     * default; a warm-up is checked below like one typed. */
+    static const int run_field[MBX_PLAN_RUN_KEYS] = {EX_F_SYNC, EX_F_CACHE, -1, -1, EX_F_WARMUP};
+    for (int k = 0; k < MBX_PLAN_RUN_KEYS; k++)
+        if (run_field[k] >= 0 && m->run_key[k][0] &&
+            (!fields[run_field[k]].choices ||
+             strcmp(fields[run_field[k]]
+                        .choices[choice_index(fields[run_field[k]].choices, m->run_key[k])],
+                    m->run_key[k]) == 0))
+            snprintf(x->field[run_field[k]], sizeof x->field[0], "%s", m->run_key[k]);
     mbx_ex_params_validate(x);
 }
 
@@ -217,6 +236,20 @@ static void check_skampi(explorer *x, mbx_measurement *m)
     if (mbx_measurement_set(m, "rma_sync", x->field[EX_F_RMA_SYNC], msg, sizeof msg) < 0)
         field_err(x, EX_F_RMA_SYNC, "rma_sync", msg);
     x->validate = strcmp(x->field[EX_F_VALIDATE], "on") == 0;
+    if (mbx_measurement_set(m, "point_time", x->field[EX_F_POINT_TIME], msg, sizeof msg) < 0)
+        field_err(x, EX_F_POINT_TIME, "point_time", msg);
+    /* The warm-up: the words and the range of run --warmup. */
+    const char *w = x->field[EX_F_WARMUP];
+    char *end = NULL;
+    long n = strtol(w, &end, 10);
+    x->warmup = 0;
+    if (strcmp(w, "default") == 0)
+        return;
+    if (end == w || *end != '\0' || n < 1 || n > 1000000)
+        snprintf(x->ferr[EX_F_WARMUP], sizeof x->ferr[0],
+                 "warm-up: default, or calls in 1..1000000 (got '%.40s')", w);
+    else
+        x->warmup = n;
 }
 
 void mbx_ex_params_validate(explorer *x)
@@ -429,7 +462,14 @@ static void draw_params(explorer *x, const mbx_rect *body)
     mbx_ex_put(x, body->y, body->x + 1, body->w - 1, MBX_ROLE_NORMAL,
                "Parameters (Enter edits a field or cycles a choice; checked as you type)");
     int y = body->y + 2;
-    for (int f = 0; f < EX_NFIELDS && y < body->y + body->h; f++, y++)
+    /* A short terminal scrolls the fields so the one under the cursor
+     * shows, and keeps two rows for the summary (or the error) below. */
+    int rows = body->h - 2, first = 0;
+    if (EX_NFIELDS + 2 > rows)
+        rows = rows > 4 ? rows - 2 : (rows > 0 ? rows : 1);
+    if (EX_NFIELDS > rows && x->fcursor >= rows)
+        first = x->fcursor - rows + 1;
+    for (int f = first; f < first + rows && f < EX_NFIELDS && y < body->y + body->h; f++, y++)
         draw_field(x, body, f, y);
     y++;
     if (y >= body->y + body->h)

@@ -18,6 +18,7 @@
 #include "mbx/levels.h"
 #include "mbx/obsfile.h"
 #include "mbx/output.h"
+#include "mbx/results_sort.h"
 #include "report.h"
 #include "screens/screen.h"
 
@@ -418,6 +419,11 @@ static int write_obs(explorer *x, const char *path)
     return rc;
 }
 
+static int cmp_export(const void *a, const void *b)
+{
+    return mbx_result_order(*(const mbx_result *const *)a, *(const mbx_result *const *)b);
+}
+
 int mbx_ex_export(explorer *x, const char *path, char *msg, size_t msglen)
 {
     /* The same claim as every -o (mbx/output.h): not while a run writes
@@ -445,14 +451,22 @@ int mbx_ex_export(explorer *x, const char *path, char *msg, size_t msglen)
         return crc;
     mbx_csv_writer *w = NULL;
     errno = 0;
-    int rc = mbx_csv_writer_open(path, mbx_result_columns, MBX_RESULT_NCOLS, &w);
-    for (size_t i = 0; rc >= 0 && i < x->npts; i++) {
-        if (x->pts[i].state != EX_DONE)
-            continue;
+    /* The rows as run -o leaves them: sorted by benchmark, procs, param
+     * and bytes, the order measured in seq (issue 18). */
+    const mbx_result **rows = calloc(x->npts ? x->npts : 1, sizeof *rows);
+    size_t nrows = 0;
+    for (size_t i = 0; rows && i < x->npts; i++)
+        if (x->pts[i].state == EX_DONE)
+            rows[nrows++] = &x->pts[i].r;
+    qsort(rows, nrows, sizeof *rows, cmp_export);
+    int rc =
+        rows ? mbx_csv_writer_open(path, mbx_result_columns, MBX_RESULT_NCOLS, &w) : MBX_E_NOMEM;
+    for (size_t i = 0; rc >= 0 && i < nrows; i++) {
         mbx_result_fields f;
-        mbx_result_format(&x->pts[i].r, &f);
+        mbx_result_format(rows[i], &f);
         rc = mbx_csv_writer_row(w, f.field);
     }
+    free(rows);
     if (mbx_csv_writer_close(w) < 0 && rc >= 0)
         rc = MBX_E_IO;
     char *env_path = mbx_csv_sidecar(path, ".env.csv");

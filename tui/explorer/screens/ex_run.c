@@ -63,12 +63,23 @@ mbx_ex_xaxis mbx_ex_xaxis_fit(int dim, double lo, double hi)
         a.hi = hi > lo ? hi : lo + 1;
         return a;
     }
-    a.s = mbx_scale_fit(lo, hi, MBX_AXIS_BYTES);
+    /* 0 B has no place on a log axis: it sits at the left edge, the log
+     * scale of the rest starts a small gap to its right. */
+    a.zero = dim == EX_DIM_SIZE && lo <= 0;
+    if (a.zero && hi <= 0)
+        hi = 1;
+    a.s = mbx_scale_fit(a.zero ? 1 : lo, hi, MBX_AXIS_BYTES);
     return a;
 }
 
 int mbx_ex_xaxis_pixel(const mbx_ex_xaxis *a, double v, int pixels)
 {
+    if (!a->lin && a->zero) {
+        int gap = pixels >= 40 ? pixels / 20 : pixels >= 8 ? 2 : 0;
+        if (!(v > 0))
+            return 0;
+        return gap + mbx_scale_pixel(&a->s, v, pixels - gap, 0);
+    }
     if (!a->lin)
         return mbx_scale_pixel(&a->s, v, pixels, 0);
     return (int)lround((v - a->lo) / (a->hi - a->lo) * (pixels - 1));
@@ -276,7 +287,8 @@ static mbx_scale plot_scales(explorer *x, mbx_ex_view *v, mbx_axis_kind yk)
     for (size_t i = 0; i < x->npts; i++) {
         const mbx_ex_point *p = &x->pts[i];
         double px = mbx_ex_point_x(p, x->xdim);
-        if (!drawn(v, x, p) || !(px > 0))
+        /* 0 B is a point too (at the axis's left edge). */
+        if (!drawn(v, x, p) || !mbx_ex_point_has_x(p, x->xdim))
             continue;
         xmin = fmin(xmin, px);
         xmax = fmax(xmax, px);
@@ -290,7 +302,7 @@ static mbx_scale plot_scales(explorer *x, mbx_ex_view *v, mbx_axis_kind yk)
             ymax = fmax(ymax, yp);
         }
     }
-    if (!(xmax > 0))
+    if (!(xmax > 0) && xmin != 0)
         xmin = 1, xmax = x->xdim == EX_DIM_SIZE ? 1024 : 2;
     if (!(ymax > 0))
         ymin = yk == MBX_AXIS_MBPS ? 1 : 1e-6, ymax = ymin * 10;

@@ -1,0 +1,139 @@
+/* Sorting results (mbx/results_sort.h): the order of two rows, and a
+ * results file rewritten in that order, atomically. */
+#include "mbx/results_sort.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mbx/csvio.h"
+
+static int cmp_num(long long a, long long b)
+{
+    return (a > b) - (a < b);
+}
+
+int mbx_result_order(const mbx_result *a, const mbx_result *b)
+{
+    int c = strcmp(a->benchmark ? a->benchmark : "", b->benchmark ? b->benchmark : "");
+    if (c)
+        return c;
+    if ((c = cmp_num(a->procs, b->procs)) != 0)
+        return c;
+    long long pa = a->param_name ? (long long)a->param : -1;
+    long long pb = b->param_name ? (long long)b->param : -1;
+    if ((c = cmp_num(pa, pb)) != 0)
+        return c;
+    if (a->bytes != b->bytes)
+        return a->bytes < b->bytes ? -1 : 1;
+    /* seq 0 (not set) after every set one. */
+    unsigned long long sa = a->seq ? a->seq : ULLONG_MAX, sb = b->seq ? b->seq : ULLONG_MAX;
+    return (sa > sb) - (sa < sb);
+}
+
+/* One data row of the table and its parsed key. */
+typedef struct row_key {
+    size_t row;
+    const char *bench;
+    long long procs, param, bytes;
+} row_key;
+
+/* A whole number in a field; -1 when empty or not one (first). */
+static long long field_num(const mbx_csv_table *t, size_t r, int c)
+{
+    if (c < 0 || (size_t)c >= t->ncols[r])
+        return -1;
+    const char *s = t->cell[r][c];
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    return end == s || *end != '\0' || errno ? -1 : v;
+}
+
+static int cmp_row(const void *x, const void *y)
+{
+    const row_key *a = x, *b = y;
+    int c = strcmp(a->bench, b->bench);
+    if (c == 0)
+        c = cmp_num(a->procs, b->procs);
+    if (c == 0)
+        c = cmp_num(a->param, b->param);
+    if (c == 0)
+        c = cmp_num(a->bytes, b->bytes);
+    /* qsort is not stable: the file's order breaks ties. */
+    return c ? c : cmp_num((long long)a->row, (long long)b->row);
+}
+
+/* The sorted table into tmp, then renamed over path. */
+static int write_sorted(const char *path, const char *tmp, const mbx_csv_table *t, const row_key *k)
+{
+    mbx_csv_writer *w = NULL;
+    size_t nc = t->ncols[0];
+    int rc = mbx_csv_writer_open(tmp, (const char *const *)t->cell[0], nc, &w);
+    for (size_t i = 0; rc == MBX_OK && i + 1 < t->nrows; i++)
+        rc = mbx_csv_writer_row(w, (const char *const *)t->cell[k[i].row]);
+    int err = errno;
+    if (mbx_csv_writer_close(w) < 0 && rc == MBX_OK) {
+        rc = MBX_E_IO;
+        err = errno;
+    }
+    if (rc == MBX_OK && rename(tmp, path) != 0) {
+        rc = MBX_E_IO;
+        err = errno;
+    }
+    if (rc != MBX_OK) {
+        (void)unlink(tmp);
+        errno = err;
+    }
+    return rc;
+}
+
+int mbx_results_sort_file(const char *path)
+{
+    struct stat st;
+    if (!path) {
+        errno = EINVAL;
+        return MBX_E_INVAL;
+    }
+    if (lstat(path, &st) != 0)
+        return MBX_E_IO;
+    if (!S_ISREG(st.st_mode))
+        return MBX_OK;
+    mbx_csv_table t;
+    int rc = mbx_csv_read_file(path, &t);
+    if (rc < 0)
+        return rc;
+    int cb = mbx_csv_table_col(&t, "benchmark");
+    int cp = mbx_csv_table_col(&t, "procs"), cx = mbx_csv_table_col(&t, "param");
+    int cy = mbx_csv_table_col(&t, "bytes");
+    rc = cb < 0 ? MBX_E_INVAL : MBX_OK;
+    for (size_t r = 1; rc == MBX_OK && r < t.nrows; r++)
+        if (t.ncols[r] != t.ncols[0])
+            rc = MBX_E_INVAL;
+    row_key *k = NULL;
+    char *tmp = NULL;
+    if (rc == MBX_OK && t.nrows > 2) {
+        k = malloc((t.nrows - 1) * sizeof *k);
+        tmp = mbx_csv_sidecar(path, ".sorting");
+        if (!k || !tmp)
+            rc = MBX_E_NOMEM;
+        for (size_t r = 1; rc == MBX_OK && r < t.nrows; r++)
+            k[r - 1] = (row_key){r, t.cell[r][cb], field_num(&t, r, cp), field_num(&t, r, cx),
+                                 field_num(&t, r, cy)};
+        if (rc == MBX_OK) {
+            qsort(k, t.nrows - 1, sizeof *k, cmp_row);
+            rc = write_sorted(path, tmp, &t, k);
+        }
+    }
+    int err = errno;
+    free(k);
+    free(tmp);
+    mbx_csv_table_free(&t);
+    errno = err;
+    return rc;
+}
