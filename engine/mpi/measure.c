@@ -473,12 +473,20 @@ static int observe(mbx_engine *e, point_run *r, mbx_progress_fn progress, void *
     return rc;
 }
 
-/* VALIDATE (when asked for and all went well) and POINT_END; the first
+/* Whether the point's data is checked after its timed loop: --validate,
+ * or always for a benchmark whose operations an MPI library can complete
+ * without moving the data (MBX_BENCH_CHECKED: one-sided). */
+static int point_checked(const mbx_point_spec *spec, const mbx_bench *b)
+{
+    return spec->validate || (b && (b->flags & MBX_BENCH_CHECKED));
+}
+
+/* VALIDATE (when checked and all went well) and POINT_END; the first
  * error of the point, the observation loop's (rc) first. */
-static int point_close(mbx_engine *e, const mbx_point_spec *spec, int rc)
+static int point_close(mbx_engine *e, const mbx_point_spec *spec, const mbx_bench *b, int rc)
 {
     int bad = 0;
-    if (rc >= 0 && spec->validate) {
+    if (rc >= 0 && point_checked(spec, b)) {
         mbx_cmd vc = {.opcode = MBX_OP_VALIDATE};
         rc = mbx_engine_submit(e, &vc, NULL);
         bad = e->bad;
@@ -500,7 +508,7 @@ static void point_result(const mbx_engine *e, const point_run *r, mbx_result *ou
     const mbx_point_spec *spec = r->spec;
     mbx_result_fill(out, spec, &r->s, r->verdict, r->nmin, r->nmax, e->timer.overhead, r->batches,
                     MPI_Wtime() - r->t_begin, r->events, r->res);
-    out->validated = spec->validate;
+    out->validated = point_checked(spec, r->b);
     out->sync = e->method.sync;
     out->clock_sync = r->window ? mbx_clocksync_name(e->method.clock.method) : NULL;
     out->cache = e->method.cache;
@@ -538,7 +546,7 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, double compani
     int rc = point_open(e, r);
     if (rc < 0)
         return rc;
-    rc = point_close(e, spec, observe(e, r, progress, ud));
+    rc = point_close(e, spec, b, observe(e, r, progress, ud));
     if (rc < 0)
         return rc;
     point_result(e, r, out);

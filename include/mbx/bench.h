@@ -97,6 +97,12 @@ enum {
     /* One-sided (rma.*): the point's rma_sync mode reaches ctx->rma_sync,
      * is a column of its row and tells the fake back end its cost. */
     MBX_BENCH_RMA = 1u << 9,
+    /* The check runs after every point's timed loop, --validate or not, and
+     * wrong data fails the point (MBX_E_VALIDATE): a library can complete
+     * one-sided operations without moving the data (MPICH 4.0 over UCX
+     * 1.13 with its registration cache, docs/user-guide.md), and such
+     * times must never reach a results file. */
+    MBX_BENCH_CHECKED = 1u << 10,
 };
 
 struct mbx_kvlist;

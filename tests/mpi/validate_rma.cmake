@@ -68,6 +68,18 @@ add_test(NAME mpi.validate.rma.corrupt_get.n2
 set_tests_properties(mpi.validate.rma.corrupt_get.n2 PROPERTIES TIMEOUT 120 LABELS mpi PROCESSORS 2
   ENVIRONMENT ${MBX_RMA_ENV})
 
+# Without --validate the rma.* points are checked all the same
+# (MBX_BENCH_CHECKED): wrong data stops the run, and a right one's rows say
+# validated=yes. A library that completes the operations without moving
+# the data must never leave their times in a file.
+add_test(NAME mpi.rma.checked_always.n2
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/expect_validate_fail.sh --
+                 ${MBX_MPIEXEC} 2 ${MPIEXEC_PREFLAGS} $<TARGET_FILE:mpibex> run
+                 --bench rma.put,rma.get_bw --sizes 64 --nmax 20 --span 0 -q --force
+                 -o ${MBX_OUT}/rma_checked2.csv)
+set_tests_properties(mpi.rma.checked_always.n2 PROPERTIES TIMEOUT 120 LABELS mpi PROCESSORS 2
+  ENVIRONMENT ${MBX_RMA_ENV})
+
 # The fake back end (no MPI): every mode gives a row naming it, and the
 # modes differ in time (lock's lock and unlock cost more than lock_all's
 # flush).

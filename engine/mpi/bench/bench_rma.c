@@ -386,14 +386,15 @@ static void window_moved(uint64_t bytes, int procs, int64_t param, uint64_t *b, 
 #define RMA_LAT(nm, sfx, u, opname, text)                                                          \
     {                                                                                              \
         .name = nm, .pattern = "rma", .summary = text, .timing = "origin", .min_procs = 2,         \
-        .flags = MBX_BENCH_SIZED | MBX_BENCH_PAIR | MBX_BENCH_RMA, .unit = u, .divisor = 1.0,      \
-        .buf_bytes = rma_buf_bytes, .setup = rma_setup, .run = run_##sfx,                          \
+        .flags = MBX_BENCH_SIZED | MBX_BENCH_PAIR | MBX_BENCH_RMA | MBX_BENCH_CHECKED, .unit = u,  \
+        .divisor = 1.0, .buf_bytes = rma_buf_bytes, .setup = rma_setup, .run = run_##sfx,          \
         .teardown = rma_teardown, .check = check_##sfx, .op = opname, .moved = one_moved           \
     }
 #define RMA_BW(nm, sfx, u, opname, text)                                                           \
     {                                                                                              \
         .name = nm, .pattern = "rma", .summary = text, .timing = "origin", .min_procs = 2,         \
-        .flags = MBX_BENCH_SIZED | MBX_BENCH_PAIR | MBX_BENCH_RMA | MBX_BENCH_PARAM,               \
+        .flags = MBX_BENCH_SIZED | MBX_BENCH_PAIR | MBX_BENCH_RMA | MBX_BENCH_CHECKED |            \
+                 MBX_BENCH_PARAM,                                                                  \
         .moved = window_moved, .unit = u, .divisor = 1.0, .buf_bytes = rma_buf_bytes,              \
         .setup = rma_setup_window, .run = run_##sfx, .teardown = rma_teardown,                     \
         .check = check_##sfx, .op = opname, .param_name = "window",                                \
