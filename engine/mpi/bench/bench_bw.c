@@ -14,8 +14,10 @@
  *   and wait for all 2W; pair_a times (as osu_bibw's rank 0). Each window
  *   needs the other rank's sends, so the windows pace themselves.
  * bw.multi: pairs (i, i + P/2) for i < P/2 (an odd P leaves the last rank
- *   out), each as bw.uni, all at once after a barrier; every sender times
- *   its own window and the observation is the maximum over the senders.
+ *   out), each as bw.uni, all at once after a barrier and up to a closing
+ *   barrier of every rank; every sender times from its start to the
+ *   closing barrier's end and the observation is the maximum over the
+ *   senders, so it spans every pair's window.
  * bw.exchange: every rank exchanges with both ring neighbours (IMB's
  *   Exchange): MPI_Irecv from the left and from the right, MPI_Isend to
  *   the right and to the left, MPI_Waitall of the four; after a barrier,
@@ -160,8 +162,11 @@ static int stream_loop(mbx_bench_ctx *c, enum bw_kind k, size_t n, double *t, un
     int rc = MPI_SUCCESS;
     char z = 0;
     if (r.peer < 0) { /* a rank without a pair still joins the barriers */
-        for (size_t i = 0; i < n && rc == MPI_SUCCESS; i++)
+        for (size_t i = 0; i < n && rc == MPI_SUCCESS; i++) {
             rc = mbx_obs_sync(c, i, barrier);
+            if (rc == MPI_SUCCESS && barrier)
+                rc = MPI_Barrier(c->comm);
+        }
         return rc;
     }
     c->timing = r.times;
@@ -196,6 +201,15 @@ static int stream_loop(mbx_bench_ctx *c, enum bw_kind k, size_t n, double *t, un
             if (rc == MPI_SUCCESS)
                 rc = MPI_Send(&z, 0, MPI_BYTE, r.peer, ACK_TAG, c->comm);
         }
+        /* bw.multi: the windows of all pairs end together, at a closing
+         * barrier. Without it a pair that ran after the others (a rank
+         * descheduled on a shared core, a slower link) left every sender's
+         * own time short, and the aggregate counted windows that never
+         * were in flight at once as if they had been (30 times osu_mbw_mr
+         * with 4 ranks on 2 cores). The barrier's own time is in every
+         * observation: at small sizes the bandwidth errs low, never high. */
+        if (rc == MPI_SUCCESS && barrier)
+            rc = MPI_Barrier(c->comm);
         t[i] = mbx_timer_now(c->timer) - t0;
     }
     return rc;
