@@ -98,8 +98,12 @@ import sys
 d = open(sys.argv[1], "rb").read()
 print(d.rfind(b"\n") + 1)' "$before")
 
-"$mpiexec" "$npflag" 2 "$mpibex" "${args[@]}" --resume >"$dir/resume_$mode.2.log" 2>&1 ||
-  { cat "$dir/resume_$mode.2.log"; die "the resumed run failed"; }
+# The table is read from standard output alone: Open MPI's mpiexec can
+# forward a row in two pieces with a progress line of standard error
+# between them when both go to one file.
+"$mpiexec" "$npflag" 2 "$mpibex" "${args[@]}" --resume >"$dir/resume_$mode.2.log" \
+  2>"$dir/resume_$mode.2.err" ||
+  { cat "$dir/resume_$mode.2.log" "$dir/resume_$mode.2.err"; die "the resumed run failed"; }
 # A file of an earlier format has no passes column: its rows must count
 # their own observations, so the journal's passes are measured again.
 verdict="carried over"
