@@ -6,7 +6,8 @@
 # every test but the `heavy` tier (tests/heavy.cmake: 4-rank repeats and
 # long b_eff and scale runs that reach no code the others miss).
 # --fuzz builds the libFuzzer targets with clang in build-fuzz and runs each
-# for a few seconds (ctest -L fuzz; docs/hardening.md), nothing else.
+# for a few seconds, two targets at a time (ctest -j 2 -L fuzz;
+# docs/hardening.md), nothing else.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/deps.sh"
@@ -16,7 +17,7 @@ if [ "${1:-}" = "--fuzz" ]; then
     -DMBX_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
   cmake --build "$dir" --target mbx_fuzz -j "$(nproc)"
   cd "$dir"
-  exec ctest --output-on-failure -L fuzz
+  exec ctest --output-on-failure -j 2 -L fuzz
 elif [ "${1:-}" = "--sanitize" ]; then
   dir=$root/build-asan
   "$root/scripts/build.sh" "$dir" -DMBX_SANITIZE=ON
