@@ -31,13 +31,11 @@ static int on_word(mbx_opt_parser *p, const mbx_opt *opt, const char *name, cons
     int ok = 1;
     (void)opt;
     if (strcmp(name, "--sync") == 0) {
-        o->given_sync = 1;
         ok = !strcmp(v, "barrier") || !strcmp(v, "window");
         o->method.sync = !strcmp(v, "window") ? MBX_SYNC_WINDOW : MBX_SYNC_BARRIER;
     } else if (strcmp(name, "--clock-sync") == 0) {
         ok = mbx_clocksync_parse(v, &o->method.clock.method) == MBX_OK;
     } else if (strcmp(name, "--cache") == 0) {
-        o->given_cache = 1;
         ok = !strcmp(v, "warm") || !strcmp(v, "cold");
         o->method.cache = !strcmp(v, "cold") ? MBX_CACHE_COLD : MBX_CACHE_WARM;
         if (strncmp(v, "cold:", 5) == 0) {
@@ -156,7 +154,7 @@ static int on_count(mbx_opt_parser *p, const mbx_opt *opt, const char *name, con
     if (fake)
         o->fake = (int)n;
     else
-        o->warmup = n, o->given_warmup = 1;
+        o->warmup = n;
     return 0;
 }
 
@@ -190,7 +188,6 @@ static int on_timer(mbx_opt_parser *p, const mbx_opt *opt, const char *name, con
     (void)opt, (void)name;
     if (mbx_timer_parse(v, &((mbx_run_opts *)p->dst)->timer) < 0)
         return mbx_opt_bad(&p->out, "--timer: expected clock, wtime or tsc (got '%s')", v);
-    ((mbx_run_opts *)p->dst)->given_timer = 1;
     return 0;
 }
 
@@ -319,19 +316,71 @@ static int parse_env_options(mbx_run_opts *o, char *msg, size_t len)
     return 0;
 }
 
-/* Was the option of run key k given on the command line (or in
- * MPIBEX_RUN_OPTIONS)? */
-static int run_key_given(const mbx_run_opts *o, int k)
+/* The option of plan key `key` ("max_passes": "--max-passes"), or NULL. */
+static const mbx_opt *option_of_key(const char *key, char *word, size_t len)
 {
-    const int given[MBX_PLAN_RUN_KEYS] = {o->given_sync, o->given_cache, o->given_timer,
-                                          o->have_seed, o->given_warmup};
-    return given[k];
+    snprintf(word, len, "--%s", key);
+    for (char *u = strchr(word, '_'); u; u = strchr(u, '_'))
+        *u = '-';
+    for (size_t i = 0; i < MBX_OPT_COUNT(run_opts); i++)
+        if (run_opts[i].name && strcmp(run_opts[i].name, word) == 0)
+            return &run_opts[i];
+    return NULL;
+}
+
+/* One key of the whole run into o, as its option: "--NAME VALUE", or for
+ * a flag (--validate, --raw) "--NAME" when the value is on or yes. The
+ * option's line names the key ("sync: expected ..."). */
+static int apply_key(mbx_run_opts *o, const char *key, const char *value, char *msg, size_t len)
+{
+    char word[40], v[MBX_PLAN_RUN_VALUE_MAX], inner[400];
+    const mbx_opt *opt = option_of_key(key, word, sizeof word);
+    snprintf(v, sizeof v, "%s", value);
+    char *words[] = {word, v};
+    int n = 2, rc = 0;
+    if (!opt) {
+        snprintf(msg, len, "%s: no option %s for this key", key, word);
+        return 2;
+    }
+    if (!opt->arg) {
+        n = !strcmp(v, "on") || !strcmp(v, "yes") ? 1 : 0;
+        if (!n && strcmp(v, "off") != 0 && strcmp(v, "no") != 0) {
+            snprintf(msg, len, "%s: expected on, off, yes or no (got '%s')", key, v);
+            return 2;
+        }
+    }
+    if (n && (rc = parse_run_words(n, words, o, inner, sizeof inner)) != 0) {
+        size_t w = strlen(word);
+        const char *rest = strncmp(inner, word, w) == 0 && inner[w] == ':' ? inner + w : NULL;
+        if (rest)
+            snprintf(msg, len, "%s%s", key, rest);
+        else
+            snprintf(msg, len, "%s", inner);
+    }
+    return rc;
+}
+
+static void run_defaults(mbx_run_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->timer = MBX_TIMER_CLOCK;
+    o->settle = MBX_SETTLE_DEFAULT;
+    o->span = -1.0;
+    o->monitor = 1;
+    o->shift_rel = MBX_SHIFT_DEFAULT;
+    o->thread_level = MPI_THREAD_SINGLE;
 }
 
 int mbx_cli_plan_run_keys(mbx_run_opts *o, const mbx_plan *plan, const char *name, char *msg,
                           size_t len)
 {
+    /* One rule for every key: the built-in defaults, then the plan's keys,
+     * then MPIBEX_RUN_OPTIONS and the command line again, so an option
+     * given there wins over the plan, and a plan key over the default. */
+    mbx_run_opts r;
+    run_defaults(&r);
     for (int k = 0; k < MBX_PLAN_RUN_KEYS; k++) {
+        const char *key = mbx_plan_run_key(k);
         const mbx_measurement *first = NULL;
         for (size_t i = 0; i < plan->nmeas; i++) {
             const mbx_measurement *m = &plan->meas[i];
@@ -341,39 +390,47 @@ int mbx_cli_plan_run_keys(mbx_run_opts *o, const mbx_plan *plan, const char *nam
                 snprintf(msg, len,
                          "%s: [%s]: %s: '%s', but [%s] says '%s'; %s applies to the whole run, "
                          "so every section that gives it must agree",
-                         name, m->label, mbx_plan_run_keys[k], m->run_key[k], first->label,
-                         first->run_key[k], mbx_plan_run_keys[k]);
+                         name, m->label, key, m->run_key[k], first->label, first->run_key[k], key);
                 return 2;
             }
             first = first ? first : m;
         }
-        if (!first || run_key_given(o, k))
-            continue;
-        /* Checked and applied as the option itself: the same message. */
-        char opt[32], value[MBX_PLAN_RUN_VALUE_MAX], inner[400];
-        snprintf(opt, sizeof opt, "--%s", mbx_plan_run_keys[k]);
-        snprintf(value, sizeof value, "%s", first->run_key[k]);
-        char *words[] = {opt, value};
-        if (parse_run_words(2, words, o, inner, sizeof inner) != 0) {
+        char inner[400];
+        if (first && apply_key(&r, key, first->run_key[k], inner, sizeof inner) != 0) {
             snprintf(msg, len, "%s: [%s]: %s", name, first->label, inner);
             return 2;
         }
     }
+    if (parse_env_options(&r, msg, len) != 0 || parse_run_words(o->argc, o->argv, &r, msg, len))
+        return 2;
+    r.argc = o->argc;
+    r.argv = o->argv;
+    *o = r;
     return 0;
 }
 
 int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t len)
 {
-    memset(o, 0, sizeof *o);
-    o->timer = MBX_TIMER_CLOCK;
-    o->settle = MBX_SETTLE_DEFAULT;
-    o->span = -1.0;
-    o->monitor = 1;
-    o->shift_rel = MBX_SHIFT_DEFAULT;
-    o->thread_level = MPI_THREAD_SINGLE;
+    run_defaults(o);
+    o->argc = argc;
+    o->argv = argv;
     if (parse_env_options(o, msg, len) != 0)
         return 2;
     return parse_run_words(argc, argv, o, msg, len);
+}
+
+int mbx_cli_thread_level(int argc, char **argv)
+{
+    mbx_run_opts o;
+    char msg[512];
+    if (mbx_cli_parse_run(argc, argv, &o, msg, sizeof msg) != 0 || o.help)
+        return MPI_THREAD_SINGLE; /* rank 0 says why after start-up */
+    mbx_plan *plan = o.plan_path ? calloc(1, sizeof *plan) : NULL;
+    if (plan && mbx_plan_load(o.plan_path, plan, msg, sizeof msg) == MBX_OK &&
+        mbx_plan_override(plan, &o.ov, msg, sizeof msg) == MBX_OK)
+        (void)mbx_cli_plan_run_keys(&o, plan, o.plan_path, msg, sizeof msg);
+    free(plan);
+    return o.thread_level;
 }
 
 void mbx_cli_usage(void)
@@ -410,11 +467,16 @@ void mbx_cli_usage(void)
  * from run_opts. */
 void mbx_cli_run_usage(void)
 {
+    /* Three calls: one string literal this long is beyond what C11 promises. */
     printf("Usage: mpiexec -n N mpibex run [PLAN.ini] [options]\n"
            "       mpibex run --fake N [PLAN.ini] [options]\n"
            "\n"
-           "Options (with a plan file they override the key in every section):\n"
-           "  --bench LIST        comma-separated benchmarks: names, groups (pingpong: every\n"
+           "Options. Every option but -o, --force, --resume, --fake, -q and -h is also a\n"
+           "plan key of the same name ('_' for '-'; --validate and --raw: validate = on|off):\n"
+           "a section's key (bench .. point-time) or the whole run's (the rest). Given\n"
+           "here, an option wins over the plan's key (in every section), which wins over\n"
+           "the default.\n");
+    printf("  --bench LIST        comma-separated benchmarks: names, groups (pingpong: every\n"
            "                      pingpong.*), globs ('coll.*', 'coll.i*'); see 'mpibex list'\n"
            "  --sizes RANGE       MIN:MAX[:FACTOR] or a list; 0, 1, 64, 4K, 4KiB, 1M, 1MiB\n"
            "                      (K/M/G are binary multiples); default 0:4MiB:2 (from 0:\n"
@@ -470,7 +532,6 @@ void mbx_cli_run_usage(void)
            "                      again, then flagged SHIFTED\n"
            "  --shift R           relative probe change that is a shift (default 0.2)\n",
            MBX_NMIN_DEFAULT, MBX_NMAX_DEFAULT);
-    /* Two calls: one string literal this long is beyond what C11 promises. */
     printf("  -o, --output FILE   results CSV; FILE.env.csv gets the environment; '-' puts\n"
            "                      the rows on stdout (the table goes to stderr), /dev/null\n"
            "                      discards; FILE.lock keeps a second run off FILE; rows\n"
