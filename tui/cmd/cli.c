@@ -1,6 +1,6 @@
 /* `mpibex run`'s options: their table for core/opt.h with a handler per
- * kind of value, MPIBEX_RUN_OPTIONS, and the usage texts of `mpibex` and
- * `mpibex run`. */
+ * kind of value, MPIBEX_RUN_OPTIONS, and a plan's keys of the whole run
+ * (the usage texts are in cli_usage.c). */
 #include "cli.h"
 
 #include <errno.h>
@@ -15,7 +15,6 @@
 #include "job.h"
 #include "mbx/ascii.h"
 #include "mbx/sizes.h"
-#include "mbx/version.h"
 
 /* --sync, --clock-sync, --cache, --order, --monitor: one word each. */
 static int on_word(mbx_opt_parser *p, const mbx_opt *opt, const char *name, const char *v)
@@ -431,149 +430,6 @@ int mbx_cli_thread_level(int argc, char **argv)
         (void)mbx_cli_plan_run_keys(&o, plan, o.plan_path, msg, sizeof msg);
     free(plan);
     return o.thread_level;
-}
-
-void mbx_cli_usage(void)
-{
-    printf("mpibex %s - MPI Benchmark EXplorer\n"
-           "\n"
-           "Usage:\n"
-           "  mpibex [-n N] [--launcher CMD] [--bridge auto|tty|socket] [--log FILE]\n"
-           "         [explorer options]                      the live explorer (N = 2)\n"
-           "  mpiexec -n N mpibex run [PLAN.ini] [options]   measure, print a table, write CSV\n"
-           "  mpiexec -n N mpibex beff [options]             effective bandwidth b_eff\n"
-           "  mpibex list [GLOB...]                          the benchmarks, one line each\n"
-           "  mpibex merge A.csv B.csv ... -o OUT.csv        merge the results of several runs\n"
-           "  mpibex repeat -k K [-n N] -- [opts] -o DIR     K separate launches, merged\n"
-           "  mpibex compare A B [--alpha 0.05] [-o F.csv]   A faster, slower or the same?\n"
-           "  mpibex report FILES... -o DIR [--force]        plots (gnuplot) and an index page\n"
-           "  mpiexec -n N mpibex beffio [--time S] [-o F]   b_eff_io, the effective MPI-IO "
-           "bandwidth\n"
-           "  mpiexec -n N mpibex idle [SECONDS]             CPU use of ranks waiting for work\n"
-           "  mpibex --help | --version\n"
-           "\n"
-           "Run 'mpibex explore --help' for the explorer options and 'mpibex run --help'\n"
-           "for the measurement options. Without a plan file and\n"
-           "without --bench, 'run' measures the built-in quick plan (samples/quick.ini).\n"
-           "OSU's and IMB's flags (-m, -i, -x, -msglog, -iter, -time, ...) get a line\n"
-           "naming mpibex's equivalent.\n"
-           "Documentation: man mpibex, docs/ in the source tree. cmake --install puts\n"
-           "the man page in PREFIX/share/man, samples and themes in PREFIX/share/mpibex.\n",
-           MBX_VERSION);
-}
-
-/* A flat text table (over 80 lines): `mpibex run --help` is compared byte for
- * byte by the tests and the docs, so it stays written out, not generated
- * from run_opts. */
-void mbx_cli_run_usage(void)
-{
-    /* Three calls: one string literal this long is beyond what C11 promises. */
-    printf("Usage: mpiexec -n N mpibex run [PLAN.ini] [options]\n"
-           "       mpibex run --fake N [PLAN.ini] [options]\n"
-           "\n"
-           "Options. Every option but -o, --force, --resume, --fake, -q and -h is also a\n"
-           "plan key of the same name ('_' for '-'; --validate and --raw: validate = on|off):\n"
-           "a section's key (bench .. point-time) or the whole run's (the rest). Given\n"
-           "here, an option wins over the plan's key (in every section), which wins over\n"
-           "the default.\n");
-    printf("  --bench LIST        comma-separated benchmarks: names, groups (pingpong: every\n"
-           "                      pingpong.*), globs ('coll.*', 'coll.i*'); see 'mpibex list'\n"
-           "  --sizes RANGE       MIN:MAX[:FACTOR] or a list; 0, 1, 64, 4K, 4KiB, 1M, 1MiB\n"
-           "                      (K/M/G are binary multiples); default 0:4MiB:2 (from 0:\n"
-           "                      0, 1, F, F^2, ...); reductions cannot take 0 B\n"
-           "  --stop RULE         stderr:EPS | cv:EPS | ci:EPS | fixed:N, EPS as 0.03 or 3%%;\n"
-           "                      default stderr:3%%\n"
-           "  --nmin N            fewest observations of one pass (default %d)\n"
-           "  --nmax N            most observations of one pass (default %d)\n"
-           "  --procs P           process counts: all (default), a list 2,4,8, or a range\n"
-           "                      A:B[:F] (grid by factor F, default 2; refined over P)\n"
-           "  --param LIST        benchmark parameter values, a list or a range A:B[:F]\n"
-           "                      (mw.*: work pieces; bw.uni, bw.bi, bw.multi: the\n"
-           "                      window, default 64; rma.*_bw: operations per window;\n"
-           "                      threads.*, omp.*, pingpong.mt: threads)\n"
-           "  --root R            root rank of rooted collectives and master-worker (0)\n"
-           "  --pair auto|A,B     ping-pong ranks; auto (default) scans for the pair with\n"
-           "                      the largest latency from rank 0\n"
-           "  --refine off|EPS    adaptive refinement until every segment's prediction\n"
-           "                      error is below EPS (e.g. 5%%); default off\n"
-           "  --budget N          most points refinement adds per curve (default 32)\n"
-           "  --rma-sync MODE     synchronisation of the one-sided rma.* benchmarks: fence,\n"
-           "                      lock, lock_all (default: lock_all once, a flush per\n"
-           "                      operation or window) or pscw\n"
-           "  --point-time SEC    a point whose passes took SEC seconds in all gets no\n"
-           "                      more and, not settled, is UNSETTLED (reason in the\n"
-           "                      status_reason column; like IMB's -time); 0..86400,\n"
-           "                      default 0: no cap\n"
-           "  --timer clock|wtime|tsc  clock_gettime(CLOCK_MONOTONIC) (default), MPI_Wtime,\n"
-           "                      or the CPU's time-stamp counter (only where it is\n"
-           "                      constant and non-stop; calibrated)\n"
-           "  --sync barrier|window  start each observation after a barrier (default) or at\n"
-           "                      its window on a global clock (Hunold & Carpen-Amarie)\n"
-           "  --clock-sync jk|hca the global clock for window sync: Jones-Koenig (default)\n"
-           "                      or hierarchical\n"
-           "  --window auto|SEC   window length (auto: per batch, 1.5x the upper quartile of\n"
-           "                      its ends + 10 us; doubled after more than 10%% overran,\n"
-           "                      halved towards that otherwise)\n"
-           "  --window-delay SEC  from a batch's command to its first window (default 1 ms)\n"
-           "  --resync SEC        synchronize the clocks again (between batches) when the last\n"
-           "                      sync is older than this (default 10); ranks on one host\n"
-           "                      (same boot_id) share a clock and never need it\n"
-           "  --sync-span SEC     spread a clock fit's samples over at least this (default 1);\n"
-           "                      its slope is kept only when significant\n"
-           "  --window-limit SEC  a window-sync point gives up after this (default 60)\n"
-           "  --cache warm|cold|cold:SIZE  cold: overwrite a buffer the size of the\n"
-           "                      last-level cache (from hwloc), or SIZE, before every\n"
-           "                      observation (default warm)\n"
-           "  --order shuffle|plan  points in a shuffled order (default) or the plan's\n"
-           "  --seed N            the shuffle's seed (default: new each run; printed and\n"
-           "                      recorded, so --seed N replays an order)\n"
-           "  --monitor on|off    a 1-byte ping-pong probe between points (default on, 2+\n"
-           "                      ranks): a point that straddles a level shift is measured\n"
-           "                      again, then flagged SHIFTED\n"
-           "  --shift R           relative probe change that is a shift (default 0.2)\n",
-           MBX_NMIN_DEFAULT, MBX_NMAX_DEFAULT);
-    printf("  -o, --output FILE   results CSV; FILE.env.csv gets the environment; '-' puts\n"
-           "                      the rows on stdout (the table goes to stderr), /dev/null\n"
-           "                      discards; FILE.lock keeps a second run off FILE; rows\n"
-           "                      are appended as points finish and sorted by benchmark,\n"
-           "                      procs, param, bytes when the run ends (seq: the order\n"
-           "                      measured), as is the table\n"
-           "  --force             write over the results (or interrupted run) at FILE;\n"
-           "                      without it an existing FILE is refused\n"
-           "  --raw               also write every observation to FILE.obs.csv\n"
-           "  --passes R          a point is SETTLED only with at least R passes (default 5;\n"
-           "                      2..10000): its value is the median of its pass medians,\n"
-           "                      its error the spread between passes\n"
-           "  --span SEC          ... spread over at least SEC seconds of the run (default\n"
-           "                      1; 0..86400)\n"
-           "  --pass-ms MS        a pass lasts at least MS milliseconds (default 1;\n"
-           "                      0.01..1000)\n"
-           "  --max-passes N      a point gets at most N passes (default 15: 3 x --passes)\n"
-           "  --time-limit SEC    no pass starts after SEC seconds; unfinished points are\n"
-           "                      reported as they are (default: none)\n"
-           "  --warmup N          untimed calls at each point's size before it is timed\n"
-           "                      (at least N and 1 ms, at most 50 ms; default 128: twice\n"
-           "                      a shared-memory receive FIFO); 1..1000000\n"
-           "  --settle SECONDS    untimed barrier traffic before the first point, 0..60;\n"
-           "                      the start of a job runs slow here (default %.2f)\n"
-           "  --resume            continue an interrupted run of the same plan into FILE:\n"
-           "                      keep its finished points and the passes its journal\n"
-           "                      recorded for the others, measure the rest\n"
-           "  --validate          after each point, check the data that arrived; wrong data\n"
-           "                      is an error (exit 1), never a number\n"
-           "  --thread-level single|funneled|serialized|multiple  the MPI thread support\n"
-           "                      to ask for (default single; MPI_THREAD_MULTIPLE costs\n"
-           "                      MPICH up to a few per cent of latency); pingpong.mt with\n"
-           "                      more than 1 thread needs multiple\n"
-           "  --fake N            a simulated back end with N ranks (1..4096) in this one\n"
-           "                      process, without MPI or mpiexec: the whole run (plan,\n"
-           "                      passes, probes, refinement, --resume, outputs) on\n"
-           "                      made-up times; for tests and demos: nothing is measured\n"
-           "  -q, --quiet         no progress lines on stderr\n"
-           "  -h, --help          this text\n"
-           "\n"
-           "Exit status: 0 success, 1 a measurement failed, 2 bad input.\n",
-           MBX_SETTLE_DEFAULT);
 }
 
 void mbx_size_text(uint64_t b, char *buf, size_t len)
