@@ -387,6 +387,41 @@ static void test_skampi_keys(void **state)
     free(m);
 }
 
+/* The keys of the whole run (issue 18: every `run` option but -o, --force,
+ * --resume, --fake, -q, -h): each in run_key[] at its index, as written;
+ * the unknown key's line lists every key and suggests a near one. */
+static void test_run_keys(void **state)
+{
+    (void)state;
+    static const char *const want[] = {
+        "sync",         "cache",        "timer",        "seed",       "warmup",    "passes",
+        "max_passes",   "span",         "pass_ms",      "time_limit", "settle",    "monitor",
+        "shift",        "order",        "clock_sync",   "resync",     "sync_span", "window",
+        "window_delay", "window_limit", "thread_level", "validate",   "raw"};
+    assert_int_equal(MBX_PLAN_RUN_KEYS, sizeof want / sizeof want[0]);
+    mbx_measurement *m = new_meas();
+    char msg[1024];
+    for (int k = 0; k < MBX_PLAN_RUN_KEYS; k++) {
+        assert_string_equal(mbx_plan_run_key(k), want[k]);
+        assert_int_equal(mbx_plan_run_key_index(want[k]), k);
+        assert_int_equal(mbx_measurement_set(m, want[k], " 12.5 ", msg, sizeof msg), MBX_OK);
+        assert_string_equal(m->run_key[k], "12.5");
+        char line[64];
+        snprintf(line, sizeof line, "%s: empty value", want[k]);
+        set_bad(m, want[k], "  ", MBX_E_INVAL, line);
+    }
+    assert_int_equal(mbx_plan_run_key_index("sizes"), -1);
+    assert_null(mbx_plan_run_key(-1));
+    set_bad(m, "max_pases", "3", MBX_E_UNKNOWN,
+            "max_pases: unknown key (did you mean max_passes?); allowed keys: bench, sizes");
+    assert_int_equal(mbx_measurement_set(m, "x", "1", msg, sizeof msg), MBX_E_UNKNOWN);
+    assert_non_null(strstr(msg, ", point_time, sync, cache, timer, seed, warmup, passes, "
+                                "max_passes, span, pass_ms, time_limit, settle, monitor, shift, "
+                                "order, clock_sync, resync, sync_span, window, window_delay, "
+                                "window_limit, thread_level, validate, raw"));
+    free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -394,6 +429,7 @@ int main(void)
         cmocka_unit_test(test_set_invalid),     cmocka_unit_test(test_check),
         cmocka_unit_test(test_sample_pingpong), cmocka_unit_test(test_sample_quick),
         cmocka_unit_test(test_skampi_keys),     cmocka_unit_test(test_rma_sync_key),
+        cmocka_unit_test(test_run_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
