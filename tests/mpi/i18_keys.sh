@@ -13,6 +13,9 @@
 #   validate_plan 2 ranks, validate = yes and thread_level = multiple in a
 #                 plan: every row validated, MPI asked for multiple; the
 #                 same plan without them: not validated, single
+#   explorer_form (fake, headless) a plan's sync, clock_sync, timer,
+#                 validate and warmup fill the explorer's form; without
+#                 them it shows its defaults
 set -u
 mpiexec=$1 npflag=$2 mpibex=$3 dir=$4 case=$5
 . "$(dirname "$0")/../lib.sh"
@@ -90,6 +93,30 @@ validate_plan)
     "$mpiexec" "$npflag" 2 "$mpibex" run v.ini --thread-level funneled -o f.csv >out 2>err ||
         die "run: $(head -c 300 err)"
     expect f.env.csv mpi_thread_level_asked MPI_THREAD_FUNNELED "--thread-level funneled wins over the plan"
+    ;;
+explorer_form)
+    printf '[a]\nbench = pingpong.send_recv\nsizes = 8,64\n' >plain.ini
+    cp plain.ini k.ini
+    printf 'sync = window\nclock_sync = hca\ntimer = wtime\nvalidate = yes\nwarmup = 300\n' >>k.ini
+    printf 'passes = 3\norder = plan\n' >>k.ini
+    printf '2 dump:params\n' >form.keys
+    for p in k plain; do
+        mkdir -p "$p"
+        LC_ALL=C.UTF-8 "$mpibex" explore --fake 2 --plan $p.ini --headless 120x50 --term xterm-mono \
+            --keys form.keys --dump-dir "$p" --autosave none >out 2>err ||
+            die "explorer on $p.ini: $(head -c 300 err)"
+    done
+    # field NAME DIR: the value shown in the form's row NAME
+    field() { sed -n "s/^  $1  *<* *\([a-z0-9]*\) *>* .*/\1/p" "$2/params.txt" | head -1; }
+    for f in "validate on off" "timer wtime clock" "sync window barrier" "clock sync hca jk" \
+        "warm-up 300 default"; do
+        set -- $f
+        [ $# -eq 4 ] && set -- "$1 $2" "$3" "$4"
+        [ "$(field "$1" k)" = "$2" ] && pass "the plan's key fills $1 with $2" ||
+            fail "$1 shows '$(field "$1" k)', not '$2'"
+        [ "$(field "$1" plain)" = "$3" ] && pass "without the key $1 shows $3" ||
+            fail "without the key $1 shows '$(field "$1" plain)', not '$3'"
+    done
     ;;
 *)
     fail "unknown case $case"

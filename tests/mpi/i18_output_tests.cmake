@@ -19,10 +19,12 @@ foreach(_case defaults point_time plan_keys)
 endforeach()
 # Every option of run is a plan key (tests/mpi/i18_keys.sh): the keys take
 # effect and the command line wins, on the fake back end and on 2 ranks.
-add_test(NAME tui.i18_keys.fake_keys
-         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/i18_keys.sh ${MPIEXEC_EXECUTABLE}
-                 ${MPIEXEC_NUMPROC_FLAG} $<TARGET_FILE:mpibex> ${MBX_OUT} fake_keys)
-set_tests_properties(tui.i18_keys.fake_keys PROPERTIES TIMEOUT 60 LABELS tui)
+foreach(_case fake_keys explorer_form)
+  add_test(NAME tui.i18_keys.${_case}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/i18_keys.sh ${MPIEXEC_EXECUTABLE}
+                   ${MPIEXEC_NUMPROC_FLAG} $<TARGET_FILE:mpibex> ${MBX_OUT} ${_case})
+  set_tests_properties(tui.i18_keys.${_case} PROPERTIES TIMEOUT 60 LABELS tui)
+endforeach()
 add_test(NAME mpi.i18_keys.validate_plan
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/i18_keys.sh ${MPIEXEC_EXECUTABLE}
                  ${MPIEXEC_NUMPROC_FLAG} $<TARGET_FILE:mpibex> ${MBX_OUT} validate_plan)
