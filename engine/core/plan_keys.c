@@ -394,28 +394,54 @@ typedef int (*key_set_fn)(mbx_measurement *m, char *v, char *why, size_t whylen)
  * order) and checked and applied by the front end as its option of the
  * same name (--NAME, '_' as '-'), so their values, ranges and messages
  * are the option's own. */
-#define MEAS(name, set)                                                                            \
-    {                                                                                              \
-#name, set, offsetof(mbx_plan_overrides, name)                                             \
-    }
-#define RUN(name)                                                                                  \
-    {                                                                                              \
-#name, NULL, 0                                                                             \
-    }
-static const struct plan_key {
+#define OV(field) offsetof(mbx_plan_overrides, field)
+typedef struct plan_key {
     const char *name;
-    key_set_fn set;
-    size_t ov; /* offset of the override's const char * */
-} plan_keys[] = {
-    MEAS(bench, set_bench), MEAS(sizes, set_sizes), MEAS(stop, set_stop), MEAS(nmin, set_nmin),
-    MEAS(nmax, set_nmax), MEAS(procs, set_procs), MEAS(param, set_param), MEAS(root, set_root),
-    MEAS(pair, set_pair), MEAS(refine, set_refine), MEAS(budget, set_budget),
-    MEAS(rma_sync, set_rma_sync), MEAS(point_time, set_point_time),
+    key_set_fn set; /* NULL: a key of the whole run */
+    size_t ov;      /* offset of the override's const char * */
+} plan_key;
+
+/* clang-format off */
+static const plan_key plan_keys[] = {
+    {"bench", set_bench, OV(bench)},
+    {"sizes", set_sizes, OV(sizes)},
+    {"stop", set_stop, OV(stop)},
+    {"nmin", set_nmin, OV(nmin)},
+    {"nmax", set_nmax, OV(nmax)},
+    {"procs", set_procs, OV(procs)},
+    {"param", set_param, OV(param)},
+    {"root", set_root, OV(root)},
+    {"pair", set_pair, OV(pair)},
+    {"refine", set_refine, OV(refine)},
+    {"budget", set_budget, OV(budget)},
+    {"rma_sync", set_rma_sync, OV(rma_sync)},
+    {"point_time", set_point_time, OV(point_time)},
     /* The whole run's (MBX_PLAN_RUN_KEYS of them). */
-    RUN(sync), RUN(cache), RUN(timer), RUN(seed), RUN(warmup), RUN(passes), RUN(max_passes),
-    RUN(span), RUN(pass_ms), RUN(time_limit), RUN(settle), RUN(monitor), RUN(shift), RUN(order),
-    RUN(clock_sync), RUN(resync), RUN(sync_span), RUN(window), RUN(window_delay), RUN(window_limit),
-    RUN(thread_level), RUN(validate), RUN(raw)};
+    {"sync", NULL, 0},
+    {"cache", NULL, 0},
+    {"timer", NULL, 0},
+    {"seed", NULL, 0},
+    {"warmup", NULL, 0},
+    {"passes", NULL, 0},
+    {"max_passes", NULL, 0},
+    {"span", NULL, 0},
+    {"pass_ms", NULL, 0},
+    {"time_limit", NULL, 0},
+    {"settle", NULL, 0},
+    {"monitor", NULL, 0},
+    {"shift", NULL, 0},
+    {"order", NULL, 0},
+    {"clock_sync", NULL, 0},
+    {"resync", NULL, 0},
+    {"sync_span", NULL, 0},
+    {"window", NULL, 0},
+    {"window_delay", NULL, 0},
+    {"window_limit", NULL, 0},
+    {"thread_level", NULL, 0},
+    {"validate", NULL, 0},
+    {"raw", NULL, 0},
+};
+/* clang-format on */
 
 _Static_assert(
     sizeof plan_keys / sizeof plan_keys[0] == KEY_COUNT,
