@@ -78,17 +78,10 @@ static int key_line(struct parse_state *st, char *line, int lineno, char *msg, s
         return MBX_E_INVAL;
     }
     int k = mbx_plan_key_index(key);
-    const char *near =
-        k < 0 ? mbx_name_suggest(mbx_plan_key_names, KEY_COUNT, key, strlen(key)) : NULL;
-    if (near != NULL) {
-        mbx_msgf(msg, msglen,
-                 "%s:%d: %s: unknown key (did you mean %s?); allowed keys: " KEYS_ALLOWED, st->name,
-                 lineno, key, near);
-        return MBX_E_UNKNOWN;
-    }
     if (k < 0) {
-        mbx_msgf(msg, msglen, "%s:%d: %s: unknown key; allowed keys: " KEYS_ALLOWED, st->name,
-                 lineno, key);
+        char why[REASON_MAX];
+        mbx_plan_unknown_key(key, why, sizeof why);
+        mbx_msgf(msg, msglen, "%s:%d: %s: %s", st->name, lineno, key, why);
         return MBX_E_UNKNOWN;
     }
     if (st->cur == NULL) {
@@ -222,7 +215,7 @@ int mbx_plan_load(const char *path, mbx_plan *out, char *msg, size_t msglen)
 static void override_msg(char *msg, size_t msglen, int k, const char *why)
 {
     char opt[32];
-    snprintf(opt, sizeof opt, "%s", mbx_plan_key_names[k]);
+    snprintf(opt, sizeof opt, "%s", mbx_plan_key_name(k));
     for (char *u = strchr(opt, '_'); u; u = strchr(u, '_'))
         *u = '-';
     mbx_msgf(msg, msglen, "--%s: %s", opt, why);
@@ -234,10 +227,11 @@ int mbx_plan_override(mbx_plan *plan, const mbx_plan_overrides *ov, char *msg, s
         mbx_msgf(msg, msglen, "no plan given");
         return MBX_E_INVAL;
     }
-    /* The keys of the whole run are options of their own, never overrides. */
-    const char *value[KEY_COUNT] = {ov->bench,  ov->sizes,    ov->stop,      ov->nmin, ov->nmax,
-                                    ov->procs,  ov->param,    ov->root,      ov->pair, ov->refine,
-                                    ov->budget, ov->rma_sync, ov->point_time};
+    /* A measurement's keys (the keys of the whole run are options of
+     * their own, never overrides). */
+    const char *value[KEY_MEAS];
+    for (int k = 0; k < KEY_MEAS; k++)
+        value[k] = mbx_plan_override_of(ov, k);
     char why[REASON_MAX];
     int rc;
     /* A value's validity does not depend on the measurement, so trying each
@@ -248,9 +242,9 @@ int mbx_plan_override(mbx_plan *plan, const mbx_plan_overrides *ov, char *msg, s
         return MBX_E_NOMEM;
     }
     mbx_measurement_defaults(scratch, "");
-    for (int k = 0; k < KEY_COUNT; k++) {
-        if (value[k] != NULL && (rc = mbx_plan_set_key(scratch, mbx_plan_key_names[k], value[k],
-                                                       why, sizeof why)) < 0) {
+    for (int k = 0; k < KEY_MEAS; k++) {
+        if (value[k] != NULL &&
+            (rc = mbx_plan_set_key(scratch, mbx_plan_key_name(k), value[k], why, sizeof why)) < 0) {
             override_msg(msg, msglen, k, why);
             free(scratch);
             return rc;
@@ -258,8 +252,8 @@ int mbx_plan_override(mbx_plan *plan, const mbx_plan_overrides *ov, char *msg, s
     }
     free(scratch);
     for (size_t i = 0; i < plan->nmeas; i++) {
-        for (int k = 0; k < KEY_COUNT; k++) {
-            if (value[k] != NULL && (rc = mbx_plan_set_key(&plan->meas[i], mbx_plan_key_names[k],
+        for (int k = 0; k < KEY_MEAS; k++) {
+            if (value[k] != NULL && (rc = mbx_plan_set_key(&plan->meas[i], mbx_plan_key_name(k),
                                                            value[k], why, sizeof why)) < 0) {
                 override_msg(msg, msglen, k, why);
                 return rc;

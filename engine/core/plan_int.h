@@ -8,40 +8,24 @@
 
 #include "mbx/plan.h"
 
-#define KEYS_ALLOWED                                                                               \
-    "bench, sizes, stop, nmin, nmax, procs, param, root, pair, refine, budget, rma_sync, "         \
-    "point_time, sync, cache, timer, seed, warmup"
 #define REASON_MAX 512
 
-enum {
-    KEY_BENCH,
-    KEY_SIZES,
-    KEY_STOP,
-    KEY_NMIN,
-    KEY_NMAX,
-    KEY_PROCS,
-    KEY_PARAM,
-    KEY_ROOT,
-    KEY_PAIR,
-    KEY_REFINE,
-    KEY_BUDGET,
-    KEY_RMA_SYNC,
-    KEY_POINT_TIME,
-    /* Keys of the whole run (MBX_PLAN_RUN_KEYS, in this order): kept as
-     * written, checked and applied by the front end. */
-    KEY_SYNC,
-    KEY_CACHE,
-    KEY_TIMER,
-    KEY_SEED,
-    KEY_WARMUP,
-    KEY_COUNT
-};
+/* The keys (plan_keys.c's table): the first KEY_MEAS are a measurement's,
+ * the rest the whole run's (run_key[k - KEY_MEAS]). */
+enum { KEY_MEAS = 13, KEY_COUNT = KEY_MEAS + MBX_PLAN_RUN_KEYS };
 
-/* The names of the keys, by KEY_ index. */
-extern const char *const mbx_plan_key_names[KEY_COUNT];
+/* The name of key k (0..KEY_COUNT-1), or NULL. */
+const char *mbx_plan_key_name(int k);
 
 /* The KEY_ index of key, or -1 when it is no key's name. */
 int mbx_plan_key_index(const char *key);
+
+/* The override of a measurement's key k in ov (NULL: not given). */
+const char *mbx_plan_override_of(const mbx_plan_overrides *ov, int k);
+
+/* why: "unknown key (did you mean NEAR?); allowed keys: LIST" (without
+ * "did you mean" when no key is near key). */
+void mbx_plan_unknown_key(const char *key, char *why, size_t whylen);
 
 /* Trims s in place, returning the first non-space character. */
 char *mbx_plan_trim(char *s);

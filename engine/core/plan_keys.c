@@ -6,6 +6,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,23 +19,6 @@
 
 /* From 0 B, as OSU and IMB start (a range from 0 is 0, 1, 2, 4, ...). */
 #define PLAN_DEFAULT_SIZES "0:4MiB:2"
-
-const char *const mbx_plan_key_names[KEY_COUNT] = {
-    "bench",  "sizes",  "stop",     "nmin",       "nmax", "procs", "param", "root", "pair",
-    "refine", "budget", "rma_sync", "point_time", "sync", "cache", "timer", "seed", "warmup"};
-
-const char *const mbx_plan_run_keys[MBX_PLAN_RUN_KEYS] = {"sync", "cache", "timer", "seed",
-                                                          "warmup"};
-
-int mbx_plan_key_index(const char *key)
-{
-    for (int i = 0; i < KEY_COUNT; i++) {
-        if (strcmp(key, mbx_plan_key_names[i]) == 0) {
-            return i;
-        }
-    }
-    return -1;
-}
 
 char *mbx_plan_trim(char *s)
 {
@@ -230,7 +214,7 @@ static int set_pair(mbx_measurement *m, char *v, char *why, size_t whylen)
     return MBX_OK;
 }
 
-static int set_refine(mbx_measurement *m, const char *v, char *why, size_t whylen)
+static int set_refine(mbx_measurement *m, char *v, char *why, size_t whylen)
 {
     if (strcmp(v, "off") == 0 || strcmp(v, "0") == 0) {
         m->refine = 0.0;
@@ -300,7 +284,7 @@ static int set_bench(mbx_measurement *m, char *value, char *why, size_t whylen)
 
 /* Seconds of passes per point (IMB's -time): the words of `run
  * --point-time`. */
-static int set_point_time(mbx_measurement *m, const char *v, char *why, size_t whylen)
+static int set_point_time(mbx_measurement *m, char *v, char *why, size_t whylen)
 {
     char *end = NULL;
     double d = mbx_strtod(v, &end);
@@ -330,18 +314,192 @@ static int parse_count(const char *value, size_t *out, char *why, size_t whylen)
     return MBX_OK;
 }
 
+static int set_sizes(mbx_measurement *m, char *v, char *why, size_t whylen)
+{
+    /* Parsed aside so a bad value leaves the measurement untouched. */
+    mbx_size_list *tmp = malloc(sizeof *tmp);
+    int rc = MBX_E_NOMEM;
+    if (tmp == NULL)
+        mbx_msgf(why, whylen, "out of memory");
+    else if ((rc = mbx_sizes_parse(v, tmp, why, whylen)) == MBX_OK) {
+        memcpy(m->sizes.v, tmp->v, tmp->n * sizeof tmp->v[0]);
+        m->sizes.n = tmp->n;
+        m->sizes_given = 1;
+    }
+    free(tmp);
+    return rc;
+}
+
+static int set_stop(mbx_measurement *m, char *v, char *why, size_t whylen)
+{
+    mbx_stop_rule rule;
+    int rc = mbx_stop_parse(v, &rule, why, whylen);
+    if (rc == MBX_OK) {
+        /* Member by member: struct assignment may carry the parser's
+         * uninitialised padding into a plan that is compared bytewise. */
+        m->stop.kind = rule.kind;
+        m->stop.eps = rule.eps;
+        m->stop.fixed = rule.fixed;
+    }
+    return rc;
+}
+
+static int set_nmin(mbx_measurement *m, char *v, char *why, size_t whylen)
+{
+    return parse_count(v, &m->nmin, why, whylen);
+}
+
+static int set_nmax(mbx_measurement *m, char *v, char *why, size_t whylen)
+{
+    return parse_count(v, &m->nmax, why, whylen);
+}
+
+static int set_root(mbx_measurement *m, char *v, char *why, size_t whylen)
+{
+    long long r = parse_int(v, MBX_PROCS_LIMIT - 1);
+    if (r < 0) {
+        mbx_msgf(why, whylen, "expected a rank in 0..%d", MBX_PROCS_LIMIT - 1);
+        return MBX_E_INVAL;
+    }
+    m->root = (int)r;
+    return MBX_OK;
+}
+
+static int set_budget(mbx_measurement *m, char *v, char *why, size_t whylen)
+{
+    long long b = parse_int(v, MBX_BUDGET_LIMIT);
+    if (b < 0) {
+        mbx_msgf(why, whylen, "expected an integer in 0..%d", MBX_BUDGET_LIMIT);
+        return MBX_E_INVAL;
+    }
+    m->budget = (size_t)b;
+    return MBX_OK;
+}
+
+static int set_rma_sync(mbx_measurement *m, char *v, char *why, size_t whylen)
+{
+    if (mbx_rma_sync_parse(v, &m->rma_sync) < 0) {
+        mbx_msgf(why, whylen, "expected %s (got '%s')", MBX_RMA_SYNC_WORDS, v);
+        return MBX_E_INVAL;
+    }
+    return MBX_OK;
+}
+
+typedef int (*key_set_fn)(mbx_measurement *m, char *v, char *why, size_t whylen);
+
+/* Every key of a plan: adding one is a row here. A measurement's keys come
+ * first, each with its setter and its field in mbx_plan_overrides (the
+ * `run` option that overrides it in every section). The keys of the whole
+ * run follow, without a setter: kept as written in run_key[] (in this
+ * order) and checked and applied by the front end as its option of the
+ * same name (--NAME, '_' as '-'), so their values, ranges and messages
+ * are the option's own. */
+#define OV(field) offsetof(mbx_plan_overrides, field)
+typedef struct plan_key {
+    const char *name;
+    key_set_fn set; /* NULL: a key of the whole run */
+    size_t ov;      /* offset of the override's const char * */
+} plan_key;
+
+/* clang-format off */
+static const plan_key plan_keys[] = {
+    {"bench", set_bench, OV(bench)},
+    {"sizes", set_sizes, OV(sizes)},
+    {"stop", set_stop, OV(stop)},
+    {"nmin", set_nmin, OV(nmin)},
+    {"nmax", set_nmax, OV(nmax)},
+    {"procs", set_procs, OV(procs)},
+    {"param", set_param, OV(param)},
+    {"root", set_root, OV(root)},
+    {"pair", set_pair, OV(pair)},
+    {"refine", set_refine, OV(refine)},
+    {"budget", set_budget, OV(budget)},
+    {"rma_sync", set_rma_sync, OV(rma_sync)},
+    {"point_time", set_point_time, OV(point_time)},
+    /* The whole run's (MBX_PLAN_RUN_KEYS of them). */
+    {"sync", NULL, 0},
+    {"cache", NULL, 0},
+    {"timer", NULL, 0},
+    {"seed", NULL, 0},
+    {"warmup", NULL, 0},
+    {"passes", NULL, 0},
+    {"max_passes", NULL, 0},
+    {"span", NULL, 0},
+    {"pass_ms", NULL, 0},
+    {"time_limit", NULL, 0},
+    {"settle", NULL, 0},
+    {"monitor", NULL, 0},
+    {"shift", NULL, 0},
+    {"order", NULL, 0},
+    {"clock_sync", NULL, 0},
+    {"resync", NULL, 0},
+    {"sync_span", NULL, 0},
+    {"window", NULL, 0},
+    {"window_delay", NULL, 0},
+    {"window_limit", NULL, 0},
+    {"thread_level", NULL, 0},
+    {"validate", NULL, 0},
+    {"raw", NULL, 0},
+};
+/* clang-format on */
+
+_Static_assert(
+    sizeof plan_keys / sizeof plan_keys[0] == KEY_COUNT,
+    "plan_keys: MBX_PLAN_RUN_KEYS (mbx/plan.h) and KEY_MEAS (plan_int.h) count its rows");
+
+const char *mbx_plan_key_name(int k)
+{
+    return k >= 0 && k < KEY_COUNT ? plan_keys[k].name : NULL;
+}
+
+const char *mbx_plan_run_key(int k)
+{
+    return k >= 0 && k < MBX_PLAN_RUN_KEYS ? plan_keys[KEY_MEAS + k].name : NULL;
+}
+
+int mbx_plan_key_index(const char *key)
+{
+    for (int i = 0; key && i < KEY_COUNT; i++)
+        if (strcmp(key, plan_keys[i].name) == 0)
+            return i;
+    return -1;
+}
+
+int mbx_plan_run_key_index(const char *key)
+{
+    int k = mbx_plan_key_index(key);
+    return k >= KEY_MEAS ? k - KEY_MEAS : -1;
+}
+
+const char *mbx_plan_override_of(const mbx_plan_overrides *ov, int k)
+{
+    return k >= 0 && k < KEY_MEAS
+               ? *(const char *const *)(const void *)((const char *)ov + plan_keys[k].ov)
+               : NULL;
+}
+
+void mbx_plan_unknown_key(const char *key, char *why, size_t whylen)
+{
+    const char *names[KEY_COUNT];
+    char list[KEY_COUNT * 16] = "";
+    size_t n = 0;
+    for (int i = 0; i < KEY_COUNT; i++) {
+        names[i] = plan_keys[i].name;
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", names[i]);
+    }
+    const char *near = key ? mbx_name_suggest(names, KEY_COUNT, key, strlen(key)) : NULL;
+    if (near)
+        mbx_msgf(why, whylen, "unknown key (did you mean %s?); allowed keys: %s", near, list);
+    else
+        mbx_msgf(why, whylen, "unknown key; allowed keys: %s", list);
+}
+
 int mbx_plan_set_key(mbx_measurement *m, const char *key, const char *value, char *why,
                      size_t whylen)
 {
-    int k = key ? mbx_plan_key_index(key) : -1;
-    const char *near =
-        k < 0 && key ? mbx_name_suggest(mbx_plan_key_names, KEY_COUNT, key, strlen(key)) : NULL;
-    if (near != NULL) {
-        mbx_msgf(why, whylen, "unknown key (did you mean %s?); allowed keys: " KEYS_ALLOWED, near);
-        return MBX_E_UNKNOWN;
-    }
+    int k = mbx_plan_key_index(key);
     if (k < 0) {
-        mbx_msgf(why, whylen, "unknown key; allowed keys: " KEYS_ALLOWED);
+        mbx_plan_unknown_key(key, why, whylen);
         return MBX_E_UNKNOWN;
     }
     if (value == NULL) {
@@ -359,71 +517,13 @@ int mbx_plan_set_key(mbx_measurement *m, const char *key, const char *value, cha
     if (*v == '\0') {
         mbx_msgf(why, whylen, "empty value");
         rc = MBX_E_INVAL;
-    } else if (k == KEY_BENCH) {
-        rc = set_bench(m, v, why, whylen);
-    } else if (k == KEY_SIZES) {
-        /* Parse aside so a bad value leaves the measurement untouched. */
-        mbx_size_list *tmp = malloc(sizeof *tmp);
-        if (tmp == NULL) {
-            mbx_msgf(why, whylen, "out of memory");
-            rc = MBX_E_NOMEM;
-        } else if ((rc = mbx_sizes_parse(v, tmp, why, whylen)) == MBX_OK) {
-            memcpy(m->sizes.v, tmp->v, tmp->n * sizeof tmp->v[0]);
-            m->sizes.n = tmp->n;
-            m->sizes_given = 1;
-        }
-        free(tmp);
-    } else if (k == KEY_STOP) {
-        mbx_stop_rule rule;
-        if ((rc = mbx_stop_parse(v, &rule, why, whylen)) == MBX_OK) {
-            /* Member by member: struct assignment may carry the parser's
-             * uninitialised padding into a plan that is compared bytewise. */
-            m->stop.kind = rule.kind;
-            m->stop.eps = rule.eps;
-            m->stop.fixed = rule.fixed;
-        }
-    } else if (k == KEY_PROCS) {
-        rc = set_procs(m, v, why, whylen);
-    } else if (k == KEY_PARAM) {
-        rc = set_param(m, v, why, whylen);
-    } else if (k == KEY_ROOT) {
-        long long r = parse_int(v, MBX_PROCS_LIMIT - 1);
-        if (r < 0) {
-            mbx_msgf(why, whylen, "expected a rank in 0..%d", MBX_PROCS_LIMIT - 1);
-            rc = MBX_E_INVAL;
-        } else {
-            m->root = (int)r;
-        }
-    } else if (k == KEY_PAIR) {
-        rc = set_pair(m, v, why, whylen);
-    } else if (k == KEY_REFINE) {
-        rc = set_refine(m, v, why, whylen);
-    } else if (k == KEY_RMA_SYNC) {
-        if (mbx_rma_sync_parse(v, &m->rma_sync) < 0) {
-            mbx_msgf(why, whylen, "expected %s (got '%s')", MBX_RMA_SYNC_WORDS, v);
-            rc = MBX_E_INVAL;
-        }
-    } else if (k == KEY_BUDGET) {
-        long long b = parse_int(v, MBX_BUDGET_LIMIT);
-        if (b < 0) {
-            mbx_msgf(why, whylen, "expected an integer in 0..%d", MBX_BUDGET_LIMIT);
-            rc = MBX_E_INVAL;
-        } else {
-            m->budget = (size_t)b;
-        }
-    } else if (k == KEY_POINT_TIME) {
-        rc = set_point_time(m, v, why, whylen);
-    } else if (k >= KEY_SYNC) {
-        /* A key of the whole run: kept as written for the front end. */
-        if (strlen(v) >= MBX_PLAN_RUN_VALUE_MAX) {
-            mbx_msgf(why, whylen, "value too long (at most %d characters)",
-                     MBX_PLAN_RUN_VALUE_MAX - 1);
-            rc = MBX_E_INVAL;
-        } else {
-            snprintf(m->run_key[k - KEY_SYNC], MBX_PLAN_RUN_VALUE_MAX, "%s", v);
-        }
+    } else if (plan_keys[k].set) {
+        rc = plan_keys[k].set(m, v, why, whylen);
+    } else if (strlen(v) >= MBX_PLAN_RUN_VALUE_MAX) {
+        mbx_msgf(why, whylen, "value too long (at most %d characters)", MBX_PLAN_RUN_VALUE_MAX - 1);
+        rc = MBX_E_INVAL;
     } else {
-        rc = parse_count(v, k == KEY_NMIN ? &m->nmin : &m->nmax, why, whylen);
+        snprintf(m->run_key[k - KEY_MEAS], MBX_PLAN_RUN_VALUE_MAX, "%s", v);
     }
     free(copy);
     return rc;

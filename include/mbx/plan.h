@@ -24,10 +24,15 @@
  *            lock, lock_all (default) or pscw (mbx/rma.h)
  *   point_time = seconds a point's passes may take in all (IMB's -time,
  *            per point), 0..86400; 0 (default): no cap
- * and keys of the whole run, the same in every section that gives them,
- * kept as written and checked by the front end as its option of the same
- * name (`run` applies them unless the command line gives the option):
- *   sync, cache, timer, seed, warmup
+ * and the keys of the whole run (mbx_plan_run_key: every other `run`
+ * option but -o, --force, --resume, --fake, -q and -h, '_' for '-': sync,
+ * cache, timer, seed, warmup, passes, max_passes, span, pass_ms,
+ * time_limit, settle, monitor, shift, order, clock_sync, resync,
+ * sync_span, window, window_delay, window_limit, thread_level, validate,
+ * raw), the same in every section that gives them, kept as written and
+ * checked by the front end as its option of the same name (`run`: the
+ * option given on the command line wins over the key, the key over the
+ * default).
  * Lines starting with # or ; are comments; blank lines are ignored; keys
  * outside any section are an error; unknown keys are an error.
  * Benchmark names are checked by the caller (the registry lives in the MPI
@@ -51,7 +56,7 @@
 #define MBX_BUDGET_DEFAULT 32
 #define MBX_BUDGET_LIMIT 10000
 #define MBX_POINT_TIME_LIMIT 86400.0
-#define MBX_PLAN_RUN_KEYS 5
+#define MBX_PLAN_RUN_KEYS 23 /* the rows of plan_keys.c's table without a setter */
 #define MBX_PLAN_RUN_VALUE_MAX 48
 
 typedef struct mbx_measurement {
@@ -83,9 +88,14 @@ typedef struct mbx_measurement {
     char run_key[MBX_PLAN_RUN_KEYS][MBX_PLAN_RUN_VALUE_MAX];
 } mbx_measurement;
 
-/* The names of the keys of the whole run: sync, cache, timer, seed,
- * warmup (the `run` options without their "--"). */
-extern const char *const mbx_plan_run_keys[MBX_PLAN_RUN_KEYS];
+/* The name of the whole run's key k (0..MBX_PLAN_RUN_KEYS-1: the index of
+ * run_key[]), the `run` option without its "--" and with '_' for '-'
+ * ("max_passes"); NULL for another k. */
+const char *mbx_plan_run_key(int k);
+
+/* The run_key[] index of the whole run's key named key; -1 when key is no
+ * such key (a measurement's key, or none). */
+int mbx_plan_run_key_index(const char *key);
 
 typedef struct mbx_plan {
     mbx_measurement meas[MBX_PLAN_MAX_MEAS];

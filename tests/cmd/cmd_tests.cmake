@@ -48,3 +48,9 @@ mbx_launcher_bad(no_terminal "^mpibex: the explorer needs a terminal; for batch 
 include(cmd/merge_tests.cmake)
 include(cmd/report_tests.cmake)
 include(cmd/i16_csvdocs_tests.cmake)
+
+# Issue 18: a plan's keys of the whole run through run's front end (each
+# key, its bad value's line, the command line winning, thread_level
+# before MPI).
+mbx_cmocka_test(cmd test_run_keys mbx_cmd)
+target_compile_definitions(test_run_keys PRIVATE MBX_TMP_DIR="${CMAKE_CURRENT_BINARY_DIR}")

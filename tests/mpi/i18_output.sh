@@ -137,17 +137,17 @@ PLAN
     sed 's/^sync = barrier/sync = sideways/' k.ini >bad.ini
     "$mpibex" run --fake 2 bad.ini -o b.csv >out 2>err
     [ $? -eq 2 ] && pass "bad sync: exit 2" || fail "bad sync accepted"
-    mbx_one_line err "^mpibex: bad\.ini: \[a\]: --sync: expected barrier or window \(got 'sideways'\)$"
+    mbx_one_line err "^mpibex: bad\.ini: \[a\]: sync: expected barrier or window \(got 'sideways'\)$"
     printf '[a]\nbench = pingpong.send_recv\nseed = 4242\n[b]\nbench = coll.bcast\nseed = 1\n' >dis.ini
     "$mpibex" run --fake 2 dis.ini -o c.csv >out 2>err
     [ $? -eq 2 ] && pass "disagreeing sections: exit 2" || fail "disagreeing sections accepted"
     mbx_one_line err "^mpibex: dis\.ini: \[b\]: seed: '1', but \[a\] says '4242'; seed applies to the whole run"
     printf '[a]\nbench = pingpong.send_recv\ntimer = sundial\n' >t.ini
     "$mpibex" run --fake 2 t.ini -o t.csv >out 2>err
-    mbx_one_line err "^mpibex: t\.ini: \[a\]: --timer: expected clock, wtime or tsc \(got 'sundial'\)$"
+    mbx_one_line err "^mpibex: t\.ini: \[a\]: timer: expected clock, wtime or tsc \(got 'sundial'\)$"
     printf '[a]\nbench = pingpong.send_recv\nwarmup = 0\n' >w.ini
     "$mpibex" run --fake 2 w.ini -o w.csv >out 2>err
-    mbx_one_line err "^mpibex: w\.ini: \[a\]: --warmup: expected round trips in 1\.\.1000000 \(got '0'\)$"
+    mbx_one_line err "^mpibex: w\.ini: \[a\]: warmup: expected round trips in 1\.\.1000000 \(got '0'\)$"
     pass "bad values are the options' own lines"
     ;;
 warmup_plan)

@@ -17,3 +17,15 @@ foreach(_case defaults point_time plan_keys)
                    ${_case})
   set_tests_properties(tui.i18_output.${_case} PROPERTIES TIMEOUT 60 LABELS tui)
 endforeach()
+# Every option of run is a plan key (tests/mpi/i18_keys.sh): the keys take
+# effect and the command line wins, on the fake back end and on 2 ranks.
+foreach(_case fake_keys explorer_form)
+  add_test(NAME tui.i18_keys.${_case}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/i18_keys.sh ${MPIEXEC_EXECUTABLE}
+                   ${MPIEXEC_NUMPROC_FLAG} $<TARGET_FILE:mpibex> ${MBX_OUT} ${_case})
+  set_tests_properties(tui.i18_keys.${_case} PROPERTIES TIMEOUT 60 LABELS tui)
+endforeach()
+add_test(NAME mpi.i18_keys.validate_plan
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/i18_keys.sh ${MPIEXEC_EXECUTABLE}
+                 ${MPIEXEC_NUMPROC_FLAG} $<TARGET_FILE:mpibex> ${MBX_OUT} validate_plan)
+set_tests_properties(mpi.i18_keys.validate_plan PROPERTIES TIMEOUT 120 LABELS mpi PROCESSORS 2)

@@ -1,6 +1,6 @@
 /* `mpibex run`'s options: their table for core/opt.h with a handler per
- * kind of value, MPIBEX_RUN_OPTIONS, and the usage texts of `mpibex` and
- * `mpibex run`. */
+ * kind of value, MPIBEX_RUN_OPTIONS, and a plan's keys of the whole run
+ * (the usage texts are in cli_usage.c). */
 #include "cli.h"
 
 #include <errno.h>
@@ -15,7 +15,6 @@
 #include "job.h"
 #include "mbx/ascii.h"
 #include "mbx/sizes.h"
-#include "mbx/version.h"
 
 /* --sync, --clock-sync, --cache, --order, --monitor: one word each. */
 static int on_word(mbx_opt_parser *p, const mbx_opt *opt, const char *name, const char *v)
@@ -31,13 +30,11 @@ static int on_word(mbx_opt_parser *p, const mbx_opt *opt, const char *name, cons
     int ok = 1;
     (void)opt;
     if (strcmp(name, "--sync") == 0) {
-        o->given_sync = 1;
         ok = !strcmp(v, "barrier") || !strcmp(v, "window");
         o->method.sync = !strcmp(v, "window") ? MBX_SYNC_WINDOW : MBX_SYNC_BARRIER;
     } else if (strcmp(name, "--clock-sync") == 0) {
         ok = mbx_clocksync_parse(v, &o->method.clock.method) == MBX_OK;
     } else if (strcmp(name, "--cache") == 0) {
-        o->given_cache = 1;
         ok = !strcmp(v, "warm") || !strcmp(v, "cold");
         o->method.cache = !strcmp(v, "cold") ? MBX_CACHE_COLD : MBX_CACHE_WARM;
         if (strncmp(v, "cold:", 5) == 0) {
@@ -156,7 +153,7 @@ static int on_count(mbx_opt_parser *p, const mbx_opt *opt, const char *name, con
     if (fake)
         o->fake = (int)n;
     else
-        o->warmup = n, o->given_warmup = 1;
+        o->warmup = n;
     return 0;
 }
 
@@ -190,7 +187,6 @@ static int on_timer(mbx_opt_parser *p, const mbx_opt *opt, const char *name, con
     (void)opt, (void)name;
     if (mbx_timer_parse(v, &((mbx_run_opts *)p->dst)->timer) < 0)
         return mbx_opt_bad(&p->out, "--timer: expected clock, wtime or tsc (got '%s')", v);
-    ((mbx_run_opts *)p->dst)->given_timer = 1;
     return 0;
 }
 
@@ -319,19 +315,71 @@ static int parse_env_options(mbx_run_opts *o, char *msg, size_t len)
     return 0;
 }
 
-/* Was the option of run key k given on the command line (or in
- * MPIBEX_RUN_OPTIONS)? */
-static int run_key_given(const mbx_run_opts *o, int k)
+/* The option of plan key `key` ("max_passes": "--max-passes"), or NULL. */
+static const mbx_opt *option_of_key(const char *key, char *word, size_t len)
 {
-    const int given[MBX_PLAN_RUN_KEYS] = {o->given_sync, o->given_cache, o->given_timer,
-                                          o->have_seed, o->given_warmup};
-    return given[k];
+    snprintf(word, len, "--%s", key);
+    for (char *u = strchr(word, '_'); u; u = strchr(u, '_'))
+        *u = '-';
+    for (size_t i = 0; i < MBX_OPT_COUNT(run_opts); i++)
+        if (run_opts[i].name && strcmp(run_opts[i].name, word) == 0)
+            return &run_opts[i];
+    return NULL;
+}
+
+/* One key of the whole run into o, as its option: "--NAME VALUE", or for
+ * a flag (--validate, --raw) "--NAME" when the value is on or yes. The
+ * option's line names the key ("sync: expected ..."). */
+static int apply_key(mbx_run_opts *o, const char *key, const char *value, char *msg, size_t len)
+{
+    char word[40], v[MBX_PLAN_RUN_VALUE_MAX], inner[400];
+    const mbx_opt *opt = option_of_key(key, word, sizeof word);
+    snprintf(v, sizeof v, "%s", value);
+    char *words[] = {word, v};
+    int n = 2, rc = 0;
+    if (!opt) {
+        snprintf(msg, len, "%s: no option %s for this key", key, word);
+        return 2;
+    }
+    if (!opt->arg) {
+        n = !strcmp(v, "on") || !strcmp(v, "yes") ? 1 : 0;
+        if (!n && strcmp(v, "off") != 0 && strcmp(v, "no") != 0) {
+            snprintf(msg, len, "%s: expected on, off, yes or no (got '%s')", key, v);
+            return 2;
+        }
+    }
+    if (n && (rc = parse_run_words(n, words, o, inner, sizeof inner)) != 0) {
+        size_t w = strlen(word);
+        const char *rest = strncmp(inner, word, w) == 0 && inner[w] == ':' ? inner + w : NULL;
+        if (rest)
+            snprintf(msg, len, "%s%s", key, rest);
+        else
+            snprintf(msg, len, "%s", inner);
+    }
+    return rc;
+}
+
+static void run_defaults(mbx_run_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->timer = MBX_TIMER_CLOCK;
+    o->settle = MBX_SETTLE_DEFAULT;
+    o->span = -1.0;
+    o->monitor = 1;
+    o->shift_rel = MBX_SHIFT_DEFAULT;
+    o->thread_level = MPI_THREAD_SINGLE;
 }
 
 int mbx_cli_plan_run_keys(mbx_run_opts *o, const mbx_plan *plan, const char *name, char *msg,
                           size_t len)
 {
+    /* One rule for every key: the built-in defaults, then the plan's keys,
+     * then MPIBEX_RUN_OPTIONS and the command line again, so an option
+     * given there wins over the plan, and a plan key over the default. */
+    mbx_run_opts r;
+    run_defaults(&r);
     for (int k = 0; k < MBX_PLAN_RUN_KEYS; k++) {
+        const char *key = mbx_plan_run_key(k);
         const mbx_measurement *first = NULL;
         for (size_t i = 0; i < plan->nmeas; i++) {
             const mbx_measurement *m = &plan->meas[i];
@@ -341,178 +389,47 @@ int mbx_cli_plan_run_keys(mbx_run_opts *o, const mbx_plan *plan, const char *nam
                 snprintf(msg, len,
                          "%s: [%s]: %s: '%s', but [%s] says '%s'; %s applies to the whole run, "
                          "so every section that gives it must agree",
-                         name, m->label, mbx_plan_run_keys[k], m->run_key[k], first->label,
-                         first->run_key[k], mbx_plan_run_keys[k]);
+                         name, m->label, key, m->run_key[k], first->label, first->run_key[k], key);
                 return 2;
             }
             first = first ? first : m;
         }
-        if (!first || run_key_given(o, k))
-            continue;
-        /* Checked and applied as the option itself: the same message. */
-        char opt[32], value[MBX_PLAN_RUN_VALUE_MAX], inner[400];
-        snprintf(opt, sizeof opt, "--%s", mbx_plan_run_keys[k]);
-        snprintf(value, sizeof value, "%s", first->run_key[k]);
-        char *words[] = {opt, value};
-        if (parse_run_words(2, words, o, inner, sizeof inner) != 0) {
+        char inner[400];
+        if (first && apply_key(&r, key, first->run_key[k], inner, sizeof inner) != 0) {
             snprintf(msg, len, "%s: [%s]: %s", name, first->label, inner);
             return 2;
         }
     }
+    if (parse_env_options(&r, msg, len) != 0 || parse_run_words(o->argc, o->argv, &r, msg, len))
+        return 2;
+    r.argc = o->argc;
+    r.argv = o->argv;
+    *o = r;
     return 0;
 }
 
 int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t len)
 {
-    memset(o, 0, sizeof *o);
-    o->timer = MBX_TIMER_CLOCK;
-    o->settle = MBX_SETTLE_DEFAULT;
-    o->span = -1.0;
-    o->monitor = 1;
-    o->shift_rel = MBX_SHIFT_DEFAULT;
-    o->thread_level = MPI_THREAD_SINGLE;
+    run_defaults(o);
+    o->argc = argc;
+    o->argv = argv;
     if (parse_env_options(o, msg, len) != 0)
         return 2;
     return parse_run_words(argc, argv, o, msg, len);
 }
 
-void mbx_cli_usage(void)
+int mbx_cli_thread_level(int argc, char **argv)
 {
-    printf("mpibex %s - MPI Benchmark EXplorer\n"
-           "\n"
-           "Usage:\n"
-           "  mpibex [-n N] [--launcher CMD] [--bridge auto|tty|socket] [--log FILE]\n"
-           "         [explorer options]                      the live explorer (N = 2)\n"
-           "  mpiexec -n N mpibex run [PLAN.ini] [options]   measure, print a table, write CSV\n"
-           "  mpiexec -n N mpibex beff [options]             effective bandwidth b_eff\n"
-           "  mpibex list [GLOB...]                          the benchmarks, one line each\n"
-           "  mpibex merge A.csv B.csv ... -o OUT.csv        merge the results of several runs\n"
-           "  mpibex repeat -k K [-n N] -- [opts] -o DIR     K separate launches, merged\n"
-           "  mpibex compare A B [--alpha 0.05] [-o F.csv]   A faster, slower or the same?\n"
-           "  mpibex report FILES... -o DIR [--force]        plots (gnuplot) and an index page\n"
-           "  mpiexec -n N mpibex beffio [--time S] [-o F]   b_eff_io, the effective MPI-IO "
-           "bandwidth\n"
-           "  mpiexec -n N mpibex idle [SECONDS]             CPU use of ranks waiting for work\n"
-           "  mpibex --help | --version\n"
-           "\n"
-           "Run 'mpibex explore --help' for the explorer options and 'mpibex run --help'\n"
-           "for the measurement options. Without a plan file and\n"
-           "without --bench, 'run' measures the built-in quick plan (samples/quick.ini).\n"
-           "OSU's and IMB's flags (-m, -i, -x, -msglog, -iter, -time, ...) get a line\n"
-           "naming mpibex's equivalent.\n"
-           "Documentation: man mpibex, docs/ in the source tree. cmake --install puts\n"
-           "the man page in PREFIX/share/man, samples and themes in PREFIX/share/mpibex.\n",
-           MBX_VERSION);
-}
-
-/* A flat text table (over 80 lines): `mpibex run --help` is compared byte for
- * byte by the tests and the docs, so it stays written out, not generated
- * from run_opts. */
-void mbx_cli_run_usage(void)
-{
-    printf("Usage: mpiexec -n N mpibex run [PLAN.ini] [options]\n"
-           "       mpibex run --fake N [PLAN.ini] [options]\n"
-           "\n"
-           "Options (with a plan file they override the key in every section):\n"
-           "  --bench LIST        comma-separated benchmarks: names, groups (pingpong: every\n"
-           "                      pingpong.*), globs ('coll.*', 'coll.i*'); see 'mpibex list'\n"
-           "  --sizes RANGE       MIN:MAX[:FACTOR] or a list; 0, 1, 64, 4K, 4KiB, 1M, 1MiB\n"
-           "                      (K/M/G are binary multiples); default 0:4MiB:2 (from 0:\n"
-           "                      0, 1, F, F^2, ...); reductions cannot take 0 B\n"
-           "  --stop RULE         stderr:EPS | cv:EPS | ci:EPS | fixed:N, EPS as 0.03 or 3%%;\n"
-           "                      default stderr:3%%\n"
-           "  --nmin N            fewest observations of one pass (default %d)\n"
-           "  --nmax N            most observations of one pass (default %d)\n"
-           "  --procs P           process counts: all (default), a list 2,4,8, or a range\n"
-           "                      A:B[:F] (grid by factor F, default 2; refined over P)\n"
-           "  --param LIST        benchmark parameter values, a list or a range A:B[:F]\n"
-           "                      (mw.*: work pieces; bw.uni, bw.bi, bw.multi: the\n"
-           "                      window, default 64; rma.*_bw: operations per window;\n"
-           "                      threads.*, omp.*, pingpong.mt: threads)\n"
-           "  --root R            root rank of rooted collectives and master-worker (0)\n"
-           "  --pair auto|A,B     ping-pong ranks; auto (default) scans for the pair with\n"
-           "                      the largest latency from rank 0\n"
-           "  --refine off|EPS    adaptive refinement until every segment's prediction\n"
-           "                      error is below EPS (e.g. 5%%); default off\n"
-           "  --budget N          most points refinement adds per curve (default 32)\n"
-           "  --rma-sync MODE     synchronisation of the one-sided rma.* benchmarks: fence,\n"
-           "                      lock, lock_all (default: lock_all once, a flush per\n"
-           "                      operation or window) or pscw\n"
-           "  --point-time SEC    a point whose passes took SEC seconds in all gets no\n"
-           "                      more and, not settled, is UNSETTLED (reason in the\n"
-           "                      status_reason column; like IMB's -time); 0..86400,\n"
-           "                      default 0: no cap\n"
-           "  --timer clock|wtime|tsc  clock_gettime(CLOCK_MONOTONIC) (default), MPI_Wtime,\n"
-           "                      or the CPU's time-stamp counter (only where it is\n"
-           "                      constant and non-stop; calibrated)\n"
-           "  --sync barrier|window  start each observation after a barrier (default) or at\n"
-           "                      its window on a global clock (Hunold & Carpen-Amarie)\n"
-           "  --clock-sync jk|hca the global clock for window sync: Jones-Koenig (default)\n"
-           "                      or hierarchical\n"
-           "  --window auto|SEC   window length (auto: per batch, 1.5x the upper quartile of\n"
-           "                      its ends + 10 us; doubled after more than 10%% overran,\n"
-           "                      halved towards that otherwise)\n"
-           "  --window-delay SEC  from a batch's command to its first window (default 1 ms)\n"
-           "  --resync SEC        synchronize the clocks again (between batches) when the last\n"
-           "                      sync is older than this (default 10); ranks on one host\n"
-           "                      (same boot_id) share a clock and never need it\n"
-           "  --sync-span SEC     spread a clock fit's samples over at least this (default 1);\n"
-           "                      its slope is kept only when significant\n"
-           "  --window-limit SEC  a window-sync point gives up after this (default 60)\n"
-           "  --cache warm|cold|cold:SIZE  cold: overwrite a buffer the size of the\n"
-           "                      last-level cache (from hwloc), or SIZE, before every\n"
-           "                      observation (default warm)\n"
-           "  --order shuffle|plan  points in a shuffled order (default) or the plan's\n"
-           "  --seed N            the shuffle's seed (default: new each run; printed and\n"
-           "                      recorded, so --seed N replays an order)\n"
-           "  --monitor on|off    a 1-byte ping-pong probe between points (default on, 2+\n"
-           "                      ranks): a point that straddles a level shift is measured\n"
-           "                      again, then flagged SHIFTED\n"
-           "  --shift R           relative probe change that is a shift (default 0.2)\n",
-           MBX_NMIN_DEFAULT, MBX_NMAX_DEFAULT);
-    /* Two calls: one string literal this long is beyond what C11 promises. */
-    printf("  -o, --output FILE   results CSV; FILE.env.csv gets the environment; '-' puts\n"
-           "                      the rows on stdout (the table goes to stderr), /dev/null\n"
-           "                      discards; FILE.lock keeps a second run off FILE; rows\n"
-           "                      are appended as points finish and sorted by benchmark,\n"
-           "                      procs, param, bytes when the run ends (seq: the order\n"
-           "                      measured), as is the table\n"
-           "  --force             write over the results (or interrupted run) at FILE;\n"
-           "                      without it an existing FILE is refused\n"
-           "  --raw               also write every observation to FILE.obs.csv\n"
-           "  --passes R          a point is SETTLED only with at least R passes (default 5;\n"
-           "                      2..10000): its value is the median of its pass medians,\n"
-           "                      its error the spread between passes\n"
-           "  --span SEC          ... spread over at least SEC seconds of the run (default\n"
-           "                      1; 0..86400)\n"
-           "  --pass-ms MS        a pass lasts at least MS milliseconds (default 1;\n"
-           "                      0.01..1000)\n"
-           "  --max-passes N      a point gets at most N passes (default 15: 3 x --passes)\n"
-           "  --time-limit SEC    no pass starts after SEC seconds; unfinished points are\n"
-           "                      reported as they are (default: none)\n"
-           "  --warmup N          untimed calls at each point's size before it is timed\n"
-           "                      (at least N and 1 ms, at most 50 ms; default 128: twice\n"
-           "                      a shared-memory receive FIFO); 1..1000000\n"
-           "  --settle SECONDS    untimed barrier traffic before the first point, 0..60;\n"
-           "                      the start of a job runs slow here (default %.2f)\n"
-           "  --resume            continue an interrupted run of the same plan into FILE:\n"
-           "                      keep its finished points and the passes its journal\n"
-           "                      recorded for the others, measure the rest\n"
-           "  --validate          after each point, check the data that arrived; wrong data\n"
-           "                      is an error (exit 1), never a number\n"
-           "  --thread-level single|funneled|serialized|multiple  the MPI thread support\n"
-           "                      to ask for (default single; MPI_THREAD_MULTIPLE costs\n"
-           "                      MPICH up to a few per cent of latency); pingpong.mt with\n"
-           "                      more than 1 thread needs multiple\n"
-           "  --fake N            a simulated back end with N ranks (1..4096) in this one\n"
-           "                      process, without MPI or mpiexec: the whole run (plan,\n"
-           "                      passes, probes, refinement, --resume, outputs) on\n"
-           "                      made-up times; for tests and demos: nothing is measured\n"
-           "  -q, --quiet         no progress lines on stderr\n"
-           "  -h, --help          this text\n"
-           "\n"
-           "Exit status: 0 success, 1 a measurement failed, 2 bad input.\n",
-           MBX_SETTLE_DEFAULT);
+    mbx_run_opts o;
+    char msg[512];
+    if (mbx_cli_parse_run(argc, argv, &o, msg, sizeof msg) != 0 || o.help)
+        return MPI_THREAD_SINGLE; /* rank 0 says why after start-up */
+    mbx_plan *plan = o.plan_path ? calloc(1, sizeof *plan) : NULL;
+    if (plan && mbx_plan_load(o.plan_path, plan, msg, sizeof msg) == MBX_OK &&
+        mbx_plan_override(plan, &o.ov, msg, sizeof msg) == MBX_OK)
+        (void)mbx_cli_plan_run_keys(&o, plan, o.plan_path, msg, sizeof msg);
+    free(plan);
+    return o.thread_level;
 }
 
 void mbx_size_text(uint64_t b, char *buf, size_t len)

@@ -39,9 +39,10 @@ typedef struct mbx_run_opts {
     double pass_floor;
     long max_passes;
     double time_limit;
-    /* Which of the options a plan file may also give (its keys of the whole
-     * run) the command line or MPIBEX_RUN_OPTIONS gave: those win. */
-    int given_sync, given_cache, given_timer, given_warmup;
+    /* The command line parsed (after "run"), parsed again over a plan's
+     * keys of the whole run so that its options win. */
+    int argc;
+    char **argv;
     int fake;  /* --fake N: N simulated ranks in one process, no MPI (0: MPI) */
     int quiet; /* no progress on stderr */
     int help;
@@ -53,13 +54,23 @@ typedef struct mbx_run_opts {
  * with a one-line message (no "mpibex: " prefix) in msg. */
 int mbx_cli_parse_run(int argc, char **argv, mbx_run_opts *o, char *msg, size_t len);
 
-/* A plan's keys of the whole run (sync, cache, timer, seed, warmup;
- * mbx_plan_run_keys) into o, each checked as its option: the sections that
- * give one must agree, and an option the command line gave wins. Returns
+/* A plan's keys of the whole run (mbx_plan_run_key: every option of
+ * `run` but -o, --force, --resume, --fake, -q and -h) into o, each checked
+ * and applied as its option of the same name ("max_passes" is
+ * --max-passes; --validate and --raw take on, off, yes or no): the
+ * sections that give one must agree. The one rule of precedence: the
+ * built-in default, then the plan's key, then MPIBEX_RUN_OPTIONS, then
+ * the command line (o's, parsed again), so an option given wins. Returns
  * 0, or 2 with a one-line message naming the plan (`name`), the section
  * and the key. */
 int mbx_cli_plan_run_keys(mbx_run_opts *o, const mbx_plan *plan, const char *name, char *msg,
                           size_t len);
+
+/* The MPI thread level `run` with these arguments asks for, before MPI
+ * starts (every rank): --thread-level, or the plan file's thread_level
+ * (read here on every rank), by the rule above; single when the
+ * arguments or the plan are bad (rank 0 then says why and exits 2). */
+int mbx_cli_thread_level(int argc, char **argv);
 
 void mbx_cli_usage(void);     /* mpibex --help, on stdout */
 void mbx_cli_run_usage(void); /* mpibex run --help, on stdout */

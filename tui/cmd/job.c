@@ -71,13 +71,18 @@ int mbx_job_thread_granted(void)
 
 int mbx_job_run(int argc, char **argv, mbx_root_fn root)
 {
+    return mbx_job_run_at(argc, argv, level_from_argv(argc, argv), root);
+}
+
+int mbx_job_run_at(int argc, char **argv, int level, mbx_root_fn root)
+{
     /* Before MPI_Init: Ctrl-C during start-up is handled too. hydra
      * forwards Ctrl-C to every rank; rank 0 decides, and a signal sent to
      * another rank alone reaches rank 0 with the next batch. */
     mbx_sig_catch(1);
     /* MPI_THREAD_MULTIPLE costs every message up to a few per cent in
      * MPICH, so it is asked for only when the user says so. */
-    thread_asked = level_from_argv(argc, argv);
+    thread_asked = level;
     MPI_Init_thread(NULL, NULL, thread_asked, &thread_granted);
     mbx_engine *e = NULL;
     if (mbx_engine_create(MPI_COMM_WORLD, &e) < 0) {

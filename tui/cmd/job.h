@@ -22,6 +22,10 @@ typedef int (*mbx_root_fn)(mbx_engine *e, int argc, char **argv);
  * single here, and the front end's own parser reports it). */
 int mbx_job_run(int argc, char **argv, mbx_root_fn root);
 
+/* mbx_job_run at the thread level `level` (MPI_THREAD_*), whatever argv
+ * says: `run` works it out with its plan file (mbx_cli_thread_level). */
+int mbx_job_run_at(int argc, char **argv, int level, mbx_root_fn root);
+
 /* MPI_THREAD_SINGLE ... MPI_THREAD_MULTIPLE for "single", "funneled",
  * "serialized", "multiple"; -1 for anything else (or NULL). */
 int mbx_job_thread_level_parse(const char *word);

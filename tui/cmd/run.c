@@ -290,7 +290,7 @@ static int wants_fake(int argc, char **argv)
 int mbx_batch_run(int argc, char **argv)
 {
     if (!wants_fake(argc, argv))
-        return mbx_job_run(argc, argv, mbx_batch_root);
+        return mbx_job_run_at(argc, argv, mbx_cli_thread_level(argc, argv), mbx_batch_root);
     /* One process, no MPI: signals as in a job (a stop ends the run at the
      * next pass, with the journal kept for --resume). */
     mbx_sig_catch(1);

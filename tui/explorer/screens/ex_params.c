@@ -153,18 +153,22 @@ void mbx_ex_params_init(explorer *x, const mbx_measurement *m)
     snprintf(x->field[EX_F_CACHE], sizeof x->field[0], "warm");
     mbx_snprintf_c(x->field[EX_F_POINT_TIME], sizeof x->field[0], "%g", m->point_time);
     snprintf(x->field[EX_F_WARMUP], sizeof x->field[0], "default");
-    /* A plan's keys of the whole run that the form has: sync, cache and
-     * warmup (the timer is the explorer's --timer; seed orders batch runs
-     * only). A choice the form does not offer (cold:SIZE) keeps the form's
-     * default; a warm-up is checked below like one typed. */
-    static const int run_field[MBX_PLAN_RUN_KEYS] = {EX_F_SYNC, EX_F_CACHE, -1, -1, EX_F_WARMUP};
-    for (int k = 0; k < MBX_PLAN_RUN_KEYS; k++)
-        if (run_field[k] >= 0 && m->run_key[k][0] &&
-            (!fields[run_field[k]].choices ||
-             strcmp(fields[run_field[k]]
-                        .choices[choice_index(fields[run_field[k]].choices, m->run_key[k])],
-                    m->run_key[k]) == 0))
-            snprintf(x->field[run_field[k]], sizeof x->field[0], "%s", m->run_key[k]);
+    /* A plan's keys of the whole run that the form has (the rest, seed
+     * and the passes' keys among them, shape batch runs only). A choice
+     * the form does not offer (cold:SIZE, tsc) keeps the form's default; validate's yes and no are
+     * its on and off; a warm-up is checked below like one typed. */
+    static const struct {
+        const char *key;
+        int field;
+    } run_field[] = {{"sync", EX_F_SYNC},   {"cache", EX_F_CACHE},       {"clock_sync", EX_F_CLOCK},
+                     {"timer", EX_F_TIMER}, {"validate", EX_F_VALIDATE}, {"warmup", EX_F_WARMUP}};
+    for (size_t i = 0; i < sizeof run_field / sizeof run_field[0]; i++) {
+        const char *v = m->run_key[mbx_plan_run_key_index(run_field[i].key)];
+        const char *const *choices = fields[run_field[i].field].choices;
+        v = !strcmp(v, "yes") ? "on" : !strcmp(v, "no") ? "off" : v;
+        if (v[0] && (!choices || strcmp(choices[choice_index(choices, v)], v) == 0))
+            snprintf(x->field[run_field[i].field], sizeof x->field[0], "%s", v);
+    }
     mbx_ex_params_validate(x);
 }
 
