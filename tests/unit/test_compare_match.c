@@ -1,8 +1,10 @@
 /* mpibex compare: which points are matched (directories of launches, key
- * parts left out) and every input it must refuse, on synthetic files
+ * parts left out, the point identity and rma_sync) and every input it must
+ * refuse, on synthetic files
  * (compare_fixture.h). */
 #define CMP_DIR "compare_match_tests"
 #include "compare_fixture.h"
+#include "mbx/pointid.h"
 
 static void write_text(const char *path, const char *text)
 {
@@ -205,12 +207,139 @@ static void refuses_bad_input(void **state)
     refuse(tmp("A.csv"), tmp("other.csv"), 0.05, MBX_E_INVAL, "have no point in common (4 and 1");
 }
 
+/* The identity (mbx/pointid.h): its parts in the documented order; a
+ * column a header lacks reads as empty and matches only the empty value; a
+ * NULL part of the wanted identity matches anything. */
+static void point_identity(void **state)
+{
+    (void)state;
+    const char *hdr[] = {"benchmark", "procs", "bytes", "label", "param", "rma_sync"};
+    int col[MBX_PID_NTEXT];
+    mbx_pid_find_columns(hdr, 6, col);
+    assert_int_equal(col[MBX_PID_BENCH], 0);
+    assert_int_equal(col[MBX_PID_LABEL], 3);
+    assert_int_equal(col[MBX_PID_ROOT], -1);
+    assert_int_equal(col[MBX_PID_OP], -1);
+    assert_int_equal(col[MBX_PID_PARAM], 4);
+    assert_int_equal(col[MBX_PID_RMA_SYNC], 5);
+    char *cell[] = {"rma.put", "2", "8", "cli", "", "fence"};
+    const char *now[MBX_PID_NTEXT], *old[MBX_PID_NTEXT];
+    mbx_pid_texts(cell, col, now);
+    assert_string_equal(now[MBX_PID_ROOT], "");
+    assert_string_equal(now[MBX_PID_RMA_SYNC], "fence");
+    char *k = mbx_pid_key(now, 2, 8);
+    assert_non_null(k);
+    assert_string_equal(k, "rma.put\x1f"
+                           "cli\x1f"
+                           "2\x1f"
+                           "8\x1f\x1f\x1f\x1f"
+                           "fence\x1f");
+    /* A header of an earlier version: no rma_sync column. */
+    mbx_pid_find_columns(hdr, 5, col);
+    assert_int_equal(col[MBX_PID_RMA_SYNC], -1);
+    mbx_pid_texts(cell, col, old);
+    assert_string_equal(old[MBX_PID_RMA_SYNC], "");
+    char *ko = mbx_pid_key(old, 2, 8);
+    assert_non_null(ko);
+    assert_string_not_equal(k, ko);
+    assert_false(mbx_pid_match(now, 2, 8, old, 2, 8));
+    old[MBX_PID_RMA_SYNC] = NULL; /* compare --ignore rma_sync */
+    assert_true(mbx_pid_match(now, 2, 8, old, 2, 8));
+    assert_false(mbx_pid_match(now, 2, 16, old, 2, 8));
+    assert_false(mbx_pid_match(now, 4, 8, old, 2, 8));
+    free(k);
+    free(ko);
+}
+
+/* r with n observations beside it, in a results file of the columns
+ * before rma_sync only (an earlier version's). */
+static void old_point_file(const char *path, const mbx_result *r, size_t n, double base)
+{
+    mbx_csv_writer *w;
+    assert_int_equal(mbx_csv_writer_open(path, mbx_result_columns, MBX_RESULT_RMA_SYNC_COL, &w),
+                     MBX_OK);
+    mbx_result_fields f;
+    mbx_result_format(r, &f);
+    assert_int_equal(mbx_csv_writer_row(w, f.field), MBX_OK);
+    assert_int_equal(mbx_csv_writer_close(w), MBX_OK);
+    w = obs_open(path);
+    write_obs(w, r, n, base, 0.01);
+    assert_int_equal(mbx_csv_writer_close(w), MBX_OK);
+}
+
+/* rma.put under fence and under lock_all are two points: not matched,
+ * unless --ignore rma_sync. A file without the column matches today's
+ * where the mode is empty (ping-pong), not a one-sided mode. */
+static void rma_sync_apart(void **state)
+{
+    (void)state;
+    mbx_result fence = row("rma.put", 8, 3.0, OK), lock_all = row("rma.put", 8, 1.0, OK);
+    fence.rma_sync = "fence";
+    lock_all.rma_sync = "lock_all";
+    one_point_file(tmp("R1.csv"), &fence, 10, 3.0, 0.01);
+    one_point_file(tmp("R2.csv"), &lock_all, 10, 1.0, 0.01);
+    mbx_compare *c = NULL;
+    char msg[512] = "";
+    assert_int_equal(mbx_compare_load(tmp("R1.csv"), tmp("R2.csv"), 0.05, &c, msg, sizeof msg),
+                     MBX_E_INVAL);
+    assert_null(c);
+    assert_non_null(strstr(msg, "have no point in common (1 and 1"));
+    assert_int_equal(mbx_compare_load_ex(tmp("R1.csv"), tmp("R2.csv"), 0.05,
+                                         MBX_COMPARE_IGNORE_RMA_SYNC, &c, msg, sizeof msg),
+                     MBX_OK);
+    assert_int_equal(mbx_compare_count(c), 1);
+    const mbx_cmp_point *p = mbx_compare_get(c, 0);
+    assert_string_equal(p->rma_sync, "fence"); /* A's */
+    assert_non_null(p->key);
+    assert_non_null(strstr(p->key, "\x1f"
+                                   "fence\x1f"));
+    assert_int_equal(p->verdict, '>');
+    mbx_compare_free(c);
+
+    /* Files of an earlier version: the column reads as empty. */
+    mbx_result pp = row("pingpong.send_recv", 8, 1.0, OK);
+    old_point_file(tmp("R3.csv"), &pp, 10, 1.0);
+    one_point_file(tmp("R4.csv"), &pp, 10, 2.0, 0.01);
+    assert_int_equal(mbx_compare_load(tmp("R3.csv"), tmp("R4.csv"), 0.05, &c, msg, sizeof msg),
+                     MBX_OK);
+    assert_int_equal(mbx_compare_count(c), 1);
+    assert_null(mbx_compare_get(c, 0)->rma_sync);
+    assert_int_equal(mbx_compare_get(c, 0)->verdict, '<');
+    mbx_compare_free(c);
+    mbx_result put = row("rma.put", 8, 1.0, OK); /* its mode unknown */
+    old_point_file(tmp("R5.csv"), &put, 10, 1.0);
+    assert_int_equal(mbx_compare_load(tmp("R5.csv"), tmp("R2.csv"), 0.05, &c, msg, sizeof msg),
+                     MBX_E_INVAL);
+    assert_non_null(strstr(msg, "have no point in common"));
+
+    /* Launches holding both modes under one label: one point each, and
+     * one point with the mode ignored, which is refused. */
+    make_dir(tmp("both"));
+    for (int i = 1; i <= 3; i++) {
+        mbx_result r[2] = {fence, lock_all};
+        r[0].s.median += 1e-8 * i;
+        r[1].s.median += 1e-8 * i;
+        write_results(tmp("both/launch-%02d.csv", i), r, 2);
+    }
+    assert_int_equal(mbx_compare_load(tmp("both"), tmp("both"), 0.05, &c, msg, sizeof msg), MBX_OK);
+    assert_int_equal(mbx_compare_count(c), 2);
+    assert_string_equal(mbx_compare_get(c, 0)->rma_sync, "fence"); /* sorted by mode */
+    assert_string_equal(mbx_compare_get(c, 1)->rma_sync, "lock_all");
+    mbx_compare_free(c);
+    assert_int_equal(mbx_compare_load_ex(tmp("both"), tmp("both"), 0.05,
+                                         MBX_COMPARE_IGNORE_RMA_SYNC, &c, msg, sizeof msg),
+                     MBX_E_INVAL);
+    if (strstr(msg, "with the rma_sync ignored, rma.put [cli] rma_sync=fence and rma.put [cli] "
+                    "rma_sync=lock_all at 2 procs, 8 bytes are one point") == NULL)
+        fail_msg("%s", msg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(launch_directories),
-        cmocka_unit_test(ignoring_key_parts),
-        cmocka_unit_test(refuses_bad_input),
+        cmocka_unit_test(launch_directories), cmocka_unit_test(ignoring_key_parts),
+        cmocka_unit_test(refuses_bad_input),  cmocka_unit_test(point_identity),
+        cmocka_unit_test(rma_sync_apart),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
