@@ -5,6 +5,7 @@
 #include "mbx/compare.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,9 +14,10 @@
 #include "msg.h"
 
 const char *const mbx_compare_columns[MBX_COMPARE_NCOLS] = {
-    "benchmark", "label",       "procs",       "bytes",       "root",           "op",       "param",
-    "n_a",       "n_b",         "median_a_us", "median_b_us", "ratio_b_over_a", "shift_us", "w",
-    "z",         "p_two_sided", "p_less",      "p_greater",   "exact",          "verdict",
+    "benchmark", "label",   "procs",    "bytes",       "root",        "op",
+    "param",     "n_a",     "n_b",      "median_a_us", "median_b_us", "ratio_b_over_a",
+    "shift_us",  "w",       "z",        "p_two_sided", "p_less",      "p_greater",
+    "exact",     "verdict", "rma_sync",
 };
 
 static void side_free(struct side *s)
@@ -23,6 +25,7 @@ static void side_free(struct side *s)
     for (size_t i = 0; i < s->n; i++) {
         for (int t = 0; t < NTEXT; t++)
             free(s->key[i].text[t]);
+        free(s->key[i].id);
         free(s->key[i].v);
         free(s->key[i].pass);
     }
@@ -153,6 +156,8 @@ static void fill_key(mbx_cmp_point *p, const struct ckey *k)
     p->benchmark = k->text[T_BENCH];
     p->label = k->text[T_LABEL];
     p->op = k->text[T_OP][0] ? k->text[T_OP] : NULL;
+    p->rma_sync = k->text[T_RMA_SYNC][0] ? k->text[T_RMA_SYNC] : NULL;
+    p->key = k->id;
     p->procs = (int)k->procs;
     p->bytes = k->bytes;
     long r = strtol(k->text[T_ROOT], &end, 10);
@@ -170,6 +175,26 @@ static void masked(const struct ckey *k, unsigned ignore, const char *text[NTEXT
         text[T_BENCH] = NULL;
     if (ignore & MBX_COMPARE_IGNORE_LABEL)
         text[T_LABEL] = NULL;
+    if (ignore & MBX_COMPARE_IGNORE_RMA_SYNC)
+        text[T_RMA_SYNC] = NULL;
+}
+
+/* The parts ignore leaves out, for messages: "benchmark and rma_sync". */
+static void ignored_names(unsigned ignore, char *out, size_t len)
+{
+    static const char *const name[] = {"benchmark", "label", "rma_sync"};
+    size_t used = 0;
+    out[0] = '\0';
+    for (unsigned i = 0; i < 3; i++)
+        if ((ignore & (1u << i)) && used < len)
+            used += (size_t)snprintf(out + used, len - used, "%s%s", used ? " and " : "", name[i]);
+}
+
+/* "bench [label]", with " rma_sync=MODE" when it has one. */
+static void key_name(const struct ckey *k, char *out, size_t len)
+{
+    snprintf(out, len, "%s [%s]%s%s", k->text[T_BENCH], k->text[T_LABEL],
+             k->text[T_RMA_SYNC][0] ? " rma_sync=" : "", k->text[T_RMA_SYNC]);
 }
 
 /* The key of s with a sample that matches text; NULL when none. */
@@ -193,13 +218,14 @@ static int check_unique(const struct side *b, unsigned ignore, const char *path,
         for (size_t j = i + 1; k->nv > 0 && j < b->n; j++) {
             const struct ckey *o = &b->key[j];
             if (o->nv > 0 && mbx_compare_key_is(o, text, k->procs, k->bytes)) {
+                char parts[48], kn[160], on[160];
+                ignored_names(ignore, parts, sizeof parts);
+                key_name(k, kn, sizeof kn);
+                key_name(o, on, sizeof on);
                 mbx_msgf(msg, msglen,
-                         "'%s': with the %s ignored, %s [%s] and %s [%s] at %llu procs, %llu "
-                         "bytes are one point; compare inputs with one %s each",
-                         path, ignore & MBX_COMPARE_IGNORE_BENCHMARK ? "benchmark" : "label",
-                         k->text[T_BENCH], k->text[T_LABEL], o->text[T_BENCH], o->text[T_LABEL],
-                         k->procs, k->bytes,
-                         ignore & MBX_COMPARE_IGNORE_BENCHMARK ? "benchmark" : "label");
+                         "'%s': with the %s ignored, %s and %s at %llu procs, %llu bytes are one "
+                         "point; compare inputs with one %s each",
+                         path, parts, kn, on, k->procs, k->bytes, parts);
                 return MBX_E_INVAL;
             }
         }
@@ -212,7 +238,7 @@ static int strcmp0(const char *a, const char *b)
     return strcmp(a ? a : "", b ? b : "");
 }
 
-/* Sorted by benchmark, label, procs, bytes, root, op, param: runs shuffle
+/* Sorted by benchmark, label, procs, bytes, root, op, param, rma_sync: runs shuffle
  * their points, so file order means nothing to a reader. */
 static int by_key(const void *x, const void *y)
 {
@@ -230,6 +256,8 @@ static int by_key(const void *x, const void *y)
         c = strcmp0(a->op, b->op);
     if (!c)
         c = (a->param > b->param) - (a->param < b->param);
+    if (!c)
+        c = strcmp0(a->rma_sync, b->rma_sync);
     return c;
 }
 

@@ -8,13 +8,24 @@
 #include <stddef.h>
 
 #include "mbx/compare.h"
+#include "mbx/pointid.h"
 
-/* The text parts of a key; procs and bytes are kept as numbers. */
-enum { T_BENCH, T_LABEL, T_ROOT, T_OP, T_PARAM, NTEXT };
+/* The text parts of a key (mbx/pointid.h); procs and bytes are kept as
+ * numbers. */
+enum {
+    T_BENCH = MBX_PID_BENCH,
+    T_LABEL = MBX_PID_LABEL,
+    T_ROOT = MBX_PID_ROOT,
+    T_OP = MBX_PID_OP,
+    T_PARAM = MBX_PID_PARAM,
+    T_RMA_SYNC = MBX_PID_RMA_SYNC,
+    NTEXT = MBX_PID_NTEXT
+};
 
 struct ckey {
     char *text[NTEXT];
     unsigned long long procs, bytes;
+    char *id;   /* the whole identity as one string (mbx_pid_key) */
     int usable; /* the status lets its values count (not UNRELIABLE, not INVALID) */
     double *v;  /* the sample, seconds */
     size_t nv, cap;

@@ -20,19 +20,15 @@
 enum { R_BENCH, R_PROCS, R_BYTES, R_MEDIAN, R_STATUS, R_LABEL, NREQ };
 static const char *const res_required[NREQ] = {"benchmark", "procs",  "bytes",
                                                "median_us", "status", "label"};
-/* Columns of an observation file, by name; label, root, param came later. */
+/* Columns of an observation file, by name; label, root, param came later,
+ * op and rma_sync it has not (the point's results row has them). */
 enum { O_BENCH, O_PROCS, O_BYTES, O_TIME, NOREQ };
 static const char *const obs_required[NOREQ] = {"benchmark", "procs", "bytes", "time_us"};
 
 int mbx_compare_key_is(const struct ckey *k, const char *const *text, unsigned long long procs,
                        unsigned long long bytes)
 {
-    if (k->procs != procs || k->bytes != bytes)
-        return 0;
-    for (int t = 0; t < NTEXT; t++)
-        if (text[t] != NULL && strcmp(k->text[t], text[t]) != 0)
-            return 0;
-    return 1;
+    return mbx_pid_match((const char *const *)k->text, k->procs, k->bytes, text, procs, bytes);
 }
 
 /* The key matching (text, procs, bytes), searched from the last hit on. */
@@ -67,6 +63,11 @@ static struct ckey *find_or_add(struct side *s, const char *const *text, unsigne
                 free(k->text[u]);
             return NULL;
         }
+    }
+    if ((k->id = mbx_pid_key(text, procs, bytes)) == NULL) {
+        for (int t = 0; t < NTEXT; t++)
+            free(k->text[t]);
+        return NULL;
     }
     k->procs = procs;
     k->bytes = bytes;
@@ -112,7 +113,8 @@ struct reading {
     const char *const *names; /* required columns */
     int nreq;
     int col[(int)NREQ > (int)NOREQ ? (int)NREQ : (int)NOREQ];
-    int c_label, c_root, c_op, c_param, c_pass;
+    int pid[MBX_PID_NTEXT]; /* the identity's columns (mbx/pointid.h) */
+    int c_pass;
     size_t ncols; /* the header's; 0 before it */
     row_fn fn;    /* results rows; NULL for an observation file */
     char *msg;
@@ -137,10 +139,7 @@ static int header(struct reading *rd, char *const *f, size_t n)
             return MBX_E_PROTO;
         }
     }
-    rd->c_label = mbx_csv_col(hdr, n, "label");
-    rd->c_root = mbx_csv_col(hdr, n, "root");
-    rd->c_op = mbx_csv_col(hdr, n, "op");
-    rd->c_param = mbx_csv_col(hdr, n, "param");
+    mbx_pid_find_columns(hdr, n, rd->pid);
     rd->c_pass = mbx_csv_col(hdr, n, "pass");
     rd->ncols = n;
     return MBX_OK;
@@ -203,9 +202,8 @@ static int results_row(void *ctx, char *const *cell, size_t n, size_t line)
                          cell[col[R_MEDIAN]]);
     if (!mbx_point_status_parse(cell[col[R_STATUS]], &st))
         return bad_field(rd, line, "status", "a point status such as SETTLED", cell[col[R_STATUS]]);
-    const char *text[NTEXT] = {
-        cell[col[R_BENCH]], cell[col[R_LABEL]], rd->c_root >= 0 ? cell[rd->c_root] : "",
-        rd->c_op >= 0 ? cell[rd->c_op] : "", rd->c_param >= 0 ? cell[rd->c_param] : ""};
+    const char *text[NTEXT];
+    mbx_pid_texts(cell, rd->pid, text); /* a column the file lacks reads as empty */
     int usable = st != MBX_POINT_UNRELIABLE && st != MBX_POINT_INVALID;
     return rd->fn(rd->s, text, procs, bytes, med, usable);
 }
@@ -223,11 +221,12 @@ static int obs_row(void *ctx, char *const *cell, size_t n, size_t line)
         return rc;
     if (mbx_csv_time_us(cell[col[O_TIME]], 0, &x) < 0)
         return bad_field(rd, line, "time_us", MBX_CSV_TIME_WANT, cell[col[O_TIME]]);
-    /* op is not in the file: the point's row in the results gives it. A
-     * file without label, root or param matches any. */
-    const char *text[NTEXT] = {cell[col[O_BENCH]], rd->c_label >= 0 ? cell[rd->c_label] : NULL,
-                               rd->c_root >= 0 ? cell[rd->c_root] : NULL, NULL,
-                               rd->c_param >= 0 ? cell[rd->c_param] : NULL};
+    /* op and rma_sync are not in the file: the point's row in the results
+     * gives them (one run writes one of each per label). A file without
+     * label, root or param matches any. */
+    const char *text[NTEXT];
+    for (int t = 0; t < NTEXT; t++)
+        text[t] = rd->pid[t] >= 0 ? cell[rd->pid[t]] : NULL;
     struct ckey *k = find(rd->s, text, procs, bytes);
     /* Observations of a point with no results row (the point in flight
      * when a run was stopped) are not used. */

@@ -12,6 +12,7 @@
 #include "mbx/ascii.h"
 #include "mbx/csvio.h"
 #include "mbx/grow.h"
+#include "mbx/pointid.h"
 #include "mbx/result.h"
 #include "mbx/stats.h"
 #include "msg.h"
@@ -27,16 +28,17 @@ const char *const mbx_merge_columns[MBX_MERGE_NCOLS] = {
 };
 
 /* Columns a results table must have. The columns after `label` came later
- * and are optional: a missing one reads as empty. */
+ * and are optional: a missing one reads as empty. The point's identity
+ * columns are mbx/pointid.h's. */
 enum { C_BENCH, C_PROCS, C_BYTES, C_N, C_TMEAN, C_MEDIAN, C_STATUS, C_LABEL, NREQ };
 static const char *const required[NREQ] = {"benchmark", "procs",     "bytes",  "n",
                                            "tmean_us",  "median_us", "status", "label"};
-enum { O_ROOT, O_OP, O_PARAM, O_PARAM_NAME, O_RANKS, O_RMA_SYNC, NOPT };
-static const char *const optional[NOPT] = {"root",       "op",    "param",
-                                           "param_name", "ranks", "rma_sync"};
+/* Columns of the key's first run written beside its identity. */
+enum { O_PARAM_NAME, O_RANKS, NOPT };
+static const char *const optional[NOPT] = {"param_name", "ranks"};
 
-/* Text of a key as first seen (procs and bytes are kept as numbers). */
-/* In the order of optional[], from T_ROOT on. */
+/* Text of a key as first seen (procs and bytes are kept as numbers), in
+ * the order of the merged file's columns from root on. */
 enum { T_BENCH, T_LABEL, T_ROOT, T_OP, T_PARAM, T_PARAM_NAME, T_RANKS, T_RMA_SYNC, NTEXT };
 
 struct mkey {
@@ -182,25 +184,6 @@ static int grow_slots(mbx_merge *m)
     return MBX_OK;
 }
 
-/* Join the key fields with a separator no results CSV field contains. */
-static char *key_id(const char *const *part, size_t n)
-{
-    size_t len = 1;
-    for (size_t i = 0; i < n; i++)
-        len += strlen(part[i]) + 1;
-    char *id = malloc(len), *p = id;
-    if (id == NULL)
-        return NULL;
-    for (size_t i = 0; i < n; i++) {
-        size_t l = strlen(part[i]);
-        memcpy(p, part[i], l);
-        p += l;
-        *p++ = '\x1f';
-    }
-    *p = '\0';
-    return id;
-}
-
 static void insert_sorted(double *a, size_t *n, double x)
 {
     size_t i = *n;
@@ -213,19 +196,21 @@ static void insert_sorted(double *a, size_t *n, double x)
 }
 
 /* The key of row `cell`, created at the end of the list if new. */
-static int lookup(mbx_merge *m, char *const *cell, const int *col, const int *opt,
+static int lookup(mbx_merge *m, char *const *cell, const int *pid, const int *opt,
                   const struct rowval *v, struct mkey **out)
 {
-    char procs[24], bytes[24];
-    snprintf(procs, sizeof procs, "%llu", v->procs);
-    snprintf(bytes, sizeof bytes, "%llu", v->bytes);
-    const char *text[NTEXT] = {cell[col[C_BENCH]], cell[col[C_LABEL]]};
-    for (int o = 0; o < NOPT; o++)
-        text[T_ROOT + o] = opt[o] >= 0 ? cell[opt[o]] : "";
-    /* One-sided rows of different sync modes are different points. */
-    const char *part[] = {text[T_BENCH], text[T_LABEL], procs,         bytes,
-                          text[T_ROOT],  text[T_OP],    text[T_PARAM], text[T_RMA_SYNC]};
-    char *id = key_id(part, sizeof part / sizeof *part);
+    const char *idt[MBX_PID_NTEXT];
+    mbx_pid_texts(cell, pid, idt);
+    const char *text[NTEXT] = {[T_BENCH] = idt[MBX_PID_BENCH],
+                               [T_LABEL] = idt[MBX_PID_LABEL],
+                               [T_ROOT] = idt[MBX_PID_ROOT],
+                               [T_OP] = idt[MBX_PID_OP],
+                               [T_PARAM] = idt[MBX_PID_PARAM],
+                               [T_RMA_SYNC] = idt[MBX_PID_RMA_SYNC],
+                               [T_PARAM_NAME] =
+                                   opt[O_PARAM_NAME] >= 0 ? cell[opt[O_PARAM_NAME]] : "",
+                               [T_RANKS] = opt[O_RANKS] >= 0 ? cell[opt[O_RANKS]] : ""};
+    char *id = mbx_pid_key(idt, v->procs, v->bytes);
     if (id == NULL || grow_slots(m) < 0) {
         free(id);
         return MBX_E_NOMEM;
@@ -303,11 +288,12 @@ struct adder {
     char *msg;
     size_t msglen;
     int col[NREQ], opt[NOPT];
-    int bwcol;    /* bandwidth_MBps, or -1 */
-    size_t ncols; /* the header's; 0 before it */
-    size_t rows;  /* data rows seen */
-    size_t file;  /* 1-based index of the file being added */
-    int add;      /* 0: check only */
+    int pid[MBX_PID_NTEXT]; /* the identity's columns (mbx/pointid.h) */
+    int bwcol;              /* bandwidth_MBps, or -1 */
+    size_t ncols;           /* the header's; 0 before it */
+    size_t rows;            /* data rows seen */
+    size_t file;            /* 1-based index of the file being added */
+    int add;                /* 0: check only */
 };
 
 static int header_row(struct adder *a, char *const *f, size_t n)
@@ -321,6 +307,7 @@ static int header_row(struct adder *a, char *const *f, size_t n)
     }
     for (int o = 0; o < NOPT; o++)
         a->opt[o] = mbx_csv_col((const char *const *)f, n, optional[o]);
+    mbx_pid_find_columns((const char *const *)f, n, a->pid);
     a->bwcol = mbx_csv_col((const char *const *)f, n, "bandwidth_MBps");
     a->ncols = n;
     return MBX_OK;
@@ -352,7 +339,7 @@ static int merge_row(void *ctx, char *const *f, size_t n, size_t line)
             v.bw = bw;
     }
     struct mkey *k;
-    int rc = lookup(a->m, f, a->col, a->opt, &v, &k);
+    int rc = lookup(a->m, f, a->pid, a->opt, &v, &k);
     return rc == MBX_OK ? add_run(k, &v, a->file) : rc;
 }
 

@@ -7,7 +7,8 @@
  *  - one results file OUT.csv with its raw observations beside it
  *    (OUT.obs.csv, written with --raw): a point's sample is its
  *    observations.
- * A point's key is (benchmark, label, procs, bytes, root, op, param). Points
+ * A point's key is its identity (mbx/pointid.h: benchmark, label, procs,
+ * bytes, root, op, param, rma_sync). Points
  * present on both sides get a Wilcoxon rank-sum test (mbx/wilcoxon.h); the
  * verdict at level alpha is '<' (A faster: the two-sided test is
  * significant and the one-sided "less" p is the smaller), '>' (A slower)
@@ -22,14 +23,17 @@
 #include "mbx/status.h"
 #include "mbx/wilcoxon.h"
 
-#define MBX_COMPARE_NCOLS 20
+#define MBX_COMPARE_NCOLS 21
 /* benchmark,label,procs,bytes,root,op,param,n_a,n_b,median_a_us,median_b_us,
- * ratio_b_over_a,shift_us,w,z,p_two_sided,p_less,p_greater,exact,verdict */
+ * ratio_b_over_a,shift_us,w,z,p_two_sided,p_less,p_greater,exact,verdict,
+ * rma_sync (appended: files of earlier versions end at verdict) */
 extern const char *const mbx_compare_columns[MBX_COMPARE_NCOLS];
 
 typedef struct mbx_cmp_point {
     const char *benchmark, *label, *op; /* op: NULL if none */
-    int procs, root;                    /* root -1: none */
+    const char *rma_sync;               /* rma.*: fence, lock, lock_all or pscw; NULL if none */
+    const char *key; /* A's identity, mbx_pid_key; NULL from mbx_compare_samples */
+    int procs, root; /* root -1: none */
     uint64_t bytes;
     long long param; /* 0: none */
     size_t n_a, n_b;
@@ -66,12 +70,15 @@ void mbx_compare_free(mbx_compare *c);
  * match the same key (MBX_E_INVAL, naming them). */
 #define MBX_COMPARE_IGNORE_BENCHMARK 1u
 #define MBX_COMPARE_IGNORE_LABEL 2u
+/* one-sided sync modes: fence in A against lock_all in B */
+#define MBX_COMPARE_IGNORE_RMA_SYNC 4u
 
 /* mbx_compare_load with `ignore`, a set of MBX_COMPARE_IGNORE_* bits. */
 MBX_NODISCARD int mbx_compare_load_ex(const char *path_a, const char *path_b, double alpha,
                                       unsigned ignore, mbx_compare **out, char *msg, size_t msglen);
 
-/* tested points, sorted by benchmark, label, procs, bytes, root, op, param */
+/* tested points, sorted by benchmark, label, procs, bytes, root, op, param,
+ * rma_sync */
 size_t mbx_compare_count(const mbx_compare *c);
 const mbx_cmp_point *mbx_compare_get(const mbx_compare *c, size_t i);
 void mbx_compare_summarize(const mbx_compare *c, mbx_compare_summary *out);

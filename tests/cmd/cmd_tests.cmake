@@ -46,6 +46,7 @@ mbx_launcher_bad(no_terminal "^mpibex: the explorer needs a terminal; for batch 
   -n 2)
 
 include(cmd/merge_tests.cmake)
+include(cmd/compare_tests.cmake)
 include(cmd/report_tests.cmake)
 include(cmd/i16_csvdocs_tests.cmake)
 

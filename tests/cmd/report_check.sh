@@ -8,6 +8,10 @@
 #   fakegp fail|warn|silent   a gnuplot that fails, complains or draws
 #               nothing: exit 1 with one line, no index page
 #   nognuplot   PATH without gnuplot: exit 2 with the install hint
+#   sized       a sized benchmark measured at 0 B only is a curve over bytes
+#               (pingpong.send_recv-p2), an unsized one over processes
+#               (coll.barrier); rma.put under fence and lock_all are two
+#               series
 #   real -- MPIEXEC -n 2 [PREFLAGS]   two real runs (--raw) compared
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -151,6 +155,26 @@ fakegp)
     esac
     grep -Eq "^mpibex report: $want" "$dir/err.txt" || fail "stderr does not match: $want"
     [ ! -e "$dir/out/index.html" ] || fail "an index page was written after gnuplot failed"
+    ;;
+sized)
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    {
+        echo benchmark,procs,bytes,n,median_us,status,label,rma_sync
+        echo pingpong.send_recv,2,0,20,1.5,SETTLED,cli,
+        echo coll.barrier,2,0,20,2.5,SETTLED,cli,
+        for b in 8 64; do
+            echo "rma.put,2,$b,20,3.5,SETTLED,cli,fence"
+            echo "rma.put,2,$b,20,1.5,SETTLED,cli,lock_all"
+        done
+    } >"$dir/z.csv"
+    report "$dir/out" "$dir/z.csv"
+    [ "$code" -eq 0 ] || fail "exit $code"
+    expect_files "$dir/out" pingpong.send_recv-p2-latency coll.barrier-latency \
+        rma.put-p2-fence-latency rma.put-p2-lock_all-latency
+    no_files "$dir/out" pingpong.send_recv-latency
+    grep -q '^report: wrote .*: 1 inputs, 4 series, 4 plots$' "$dir/err.txt" || fail "not 4 series"
+    grep -q "rma.put, 2 processes, lock_all" "$dir/out/index.html" || fail "no lock_all series title"
     ;;
 nognuplot)
     fixtures

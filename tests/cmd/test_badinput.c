@@ -504,7 +504,7 @@ static int call(const bad_case *c, int argc, char **argv)
     case REPEAT: return mbx_repeat_cmd(argc - 1, argv + 1, "/nonexistent/mpibex");
     case MERGE: return mbx_merge_cmd(argc - 1, argv + 1);
     case COMPARE: return mbx_compare_cmd(argc - 1, argv + 1);
-    case REPORT: return mbx_report_cmd(argc - 1, argv + 1);
+    case REPORT: return mbx_report_cmd(argc - 1, argv + 1, NULL);
     case LIST: return mbx_list_cmd(argc - 1, argv + 1);
     }
     return -1;

@@ -57,7 +57,7 @@ real)
         fail "compare DIR DIR: no alpha and kinds line"
     [ "$(grep -c ' same$' "$dir/self.txt")" -eq 3 ] || fail "compare DIR DIR: not 3 'same' rows"
     [ "$(head -1 "$dir/self.csv")" = \
-        "benchmark,label,procs,bytes,root,op,param,n_a,n_b,median_a_us,median_b_us,ratio_b_over_a,shift_us,w,z,p_two_sided,p_less,p_greater,exact,verdict" ] ||
+        "benchmark,label,procs,bytes,root,op,param,n_a,n_b,median_a_us,median_b_us,ratio_b_over_a,shift_us,w,z,p_two_sided,p_less,p_greater,exact,verdict,rma_sync" ] ||
         fail "compare CSV: wrong header"
     [ "$(col "$dir/self.csv" p_two_sided | sort -u)" = 1 ] || fail "compare CSV: p is not 1"
     [ "$(col "$dir/self.csv" n_a | sort -u)" = 3 ] || fail "compare CSV: n_a is not 3"

@@ -143,3 +143,11 @@ done:
     free(ids);
     return rc;
 }
+
+int mbx_benchsel_sized(const char *name)
+{
+    int id;
+    if (name == NULL || mbx_bench_find(name, &id) != MBX_OK)
+        return -1;
+    return (mbx_bench_get(id)->flags & MBX_BENCH_SIZED) ? 1 : 0;
+}

@@ -20,4 +20,9 @@ int mbx_benchsel_plan(mbx_plan *plan, char *msg, size_t len);
 int mbx_list_cmd(int argc, char **argv);
 void mbx_list_usage(void);
 
+/* Whether the benchmark called name varies over message size: 1, 0, or -1
+ * when the registry has no such name (a renamed or newer benchmark). For
+ * `mpibex report` (mbx_report_opts.sized). */
+int mbx_benchsel_sized(const char *name);
+
 #endif

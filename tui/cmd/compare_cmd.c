@@ -32,14 +32,16 @@ void mbx_compare_usage(void)
            "  - a results CSV of 'mpibex run --raw' with OUT.obs.csv beside it: a point's\n"
            "    sample is its pass medians (its observations, for a file written\n"
            "    before passes).\n"
-           "A point (benchmark, label, procs, bytes, root, op, param) is tested when both\n"
-           "sides have it; an UNRELIABLE point contributes nothing.\n"
+           "A point (benchmark, label, procs, bytes, root, op, param, rma_sync) is tested\n"
+           "when both sides have it; an UNRELIABLE point contributes nothing. A column a\n"
+           "file lacks (an earlier version's) reads as empty.\n"
            "\n"
            "Options:\n"
            "  --alpha ALPHA       significance level, 0 < ALPHA < 1 (default 0.05)\n"
-           "  --ignore PARTS      match points without benchmark, label or both\n"
-           "                      (benchmark,label): compare send_recv in A with\n"
-           "                      ssend_recv in B; the table shows A's names\n"
+           "  --ignore PARTS      match points without benchmark, label, rma_sync or a\n"
+           "                      comma list of them (benchmark,label): compare\n"
+           "                      send_recv in A with ssend_recv in B, or rma.put under\n"
+           "                      fence with lock_all; the table shows A's names\n"
            "  -o, --output FILE   also write the comparison as CSV ('-' writes it to\n"
            "                      stdout instead of the table; /dev/null discards it)\n"
            "  --force             write over an existing FILE (refused without it)\n"
@@ -70,7 +72,9 @@ static void point_name(const mbx_cmp_point *p, int with_label, char *out, size_t
     if (p->root >= 0 && n >= 0 && (size_t)n < len)
         n += snprintf(buf + n, len - (size_t)n, " root=%d", p->root);
     if (p->param != 0 && n >= 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, " param=%lld", p->param);
+        n += snprintf(buf + n, len - (size_t)n, " param=%lld", p->param);
+    if (p->rma_sync && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " %s", p->rma_sync);
     mbx_tesc(buf, out, outlen);
 }
 
@@ -134,11 +138,14 @@ static void print_summary(FILE *f, const mbx_compare *c, const opts *o)
             "%zu point%s: A faster at %zu, slower at %zu, not distinguishable at %zu; "
             "only in A: %zu, only in B: %zu\n",
             s.tested, s.tested == 1 ? "" : "s", s.faster, s.slower, s.same, s.only_a, s.only_b);
-    static const char *const ignored[] = {"", "; matched without the benchmark",
-                                          "; matched without the label",
-                                          "; matched without the benchmark and label"};
+    static const char *const part[] = {"benchmark", "label", "rma_sync"};
+    char without[80] = "";
+    for (unsigned i = 0, used = 0; i < 3; i++)
+        if (o->ignore & (1u << i))
+            used += (unsigned)snprintf(without + used, sizeof without - used, "%s%s",
+                                       used ? " and " : "; matched without the ", part[i]);
     mbx_tprintf(f, "alpha %g; A: %s (%s), B: %s (%s)%s\n", o->alpha, o->in[0], s.kind_a, o->in[1],
-                s.kind_b, ignored[o->ignore & 3]);
+                s.kind_b, without);
 }
 
 static void put(char store[48], const char **field, const char *fmt, double x)
@@ -182,6 +189,7 @@ static void format_row(const mbx_cmp_point *p, char store[][48], const char **f)
     store[19][0] = p->verdict;
     store[19][1] = '\0';
     f[19] = store[19];
+    f[20] = p->rma_sync ? p->rma_sync : "";
 }
 
 static int write_csv(const mbx_compare *c, const char *out)
@@ -256,7 +264,7 @@ static int on_alpha(mbx_opt_parser *p, const mbx_opt *o, const char *name, const
 
 static int on_ignore(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
 {
-    static const char *const allowed = "benchmark, label or benchmark,label";
+    static const char *const allowed = "benchmark, label, rma_sync or a comma list of them";
     unsigned *ignore = &((opts *)p->dst)->ignore;
     (void)o, (void)name;
     *ignore = 0;
@@ -266,6 +274,8 @@ static int on_ignore(mbx_opt_parser *p, const mbx_opt *o, const char *name, cons
             *ignore |= MBX_COMPARE_IGNORE_BENCHMARK;
         else if (n == 5 && strncmp(s, "label", 5) == 0)
             *ignore |= MBX_COMPARE_IGNORE_LABEL;
+        else if (n == 8 && strncmp(s, "rma_sync", 8) == 0)
+            *ignore |= MBX_COMPARE_IGNORE_RMA_SYNC;
         else
             return mbx_opt_bad(&p->out, "--ignore: unknown key part '%.*s'; allowed %s", (int)n, s,
                                allowed);

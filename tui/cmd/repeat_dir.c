@@ -287,9 +287,12 @@ int mbx_repeat_merge_launches(rep *r, long n)
             char sz[24];
             mbx_merge_format(m, wi, &wf);
             mbx_size_text(strtoull(wf.field[2], NULL, 10), sz, sizeof sz);
-            mbx_tprintf(stdout,
-                        "; worst spread %.1f%% at %s, %s procs, %s (launch medians %s .. %s us)",
-                        100 * worst, wf.field[0], wf.field[1], sz, wf.field[15], wf.field[16]);
+            /* field 24: rma_sync, a one-sided point's mode (empty for others) */
+            mbx_tprintf(
+                stdout,
+                "; worst spread %.1f%% at %s%s%s, %s procs, %s (launch medians %s .. %s us)",
+                100 * worst, wf.field[0], wf.field[24][0] ? " " : "", wf.field[24], wf.field[1], sz,
+                wf.field[15], wf.field[16]);
         }
         printf("\n");
         mbx_repeat_note(r, "merged", "%s", out);

@@ -326,6 +326,7 @@ int mbx_report_write(const char *const *inputs, size_t n, const char *dir, const
     int rc = 0;
     o = o ? o : &defaults;
     r.alpha = o->alpha == 0 ? 0.05 : o->alpha;
+    r.sized = o->sized;
     r.title = o->title && o->title[0] ? o->title : "mpibex report";
     if (n == 0 || inputs == NULL) {
         mbx_report_msgf(msg, msglen, "no input files (usage: mpibex report FILES... -o DIR)");
@@ -501,9 +502,10 @@ static const mbx_opt report_opts[] = {
     {"--quiet", "-q", NULL, 0, on_quiet, 0},
 };
 
-int mbx_report_cmd(int argc, char **argv)
+int mbx_report_cmd(int argc, char **argv, int (*sized)(const char *bench))
 {
-    report_args r = {.o = {.progress = to_stderr}, .in = calloc((size_t)argc + 1, sizeof *r.in)};
+    report_args r = {.o = {.progress = to_stderr, .sized = sized},
+                     .in = calloc((size_t)argc + 1, sizeof *r.in)};
     if (r.in == NULL)
         return mbx_opt_bad(&said, "out of memory");
     mbx_opt_parser p = {.opts = report_opts,

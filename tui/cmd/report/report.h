@@ -4,7 +4,7 @@
  * and, for significance marks, OUT.obs.csv), merged CSVs of `mpibex merge`,
  * and directories of launches of `mpibex repeat` (DIR/launch-*.csv). The
  * report directory gets, per series (benchmark, label, procs, root, op,
- * param), gnuplot plots as PNG and SVG, the gnuplot script that drew them
+ * param, rma_sync), gnuplot plots as PNG and SVG, the gnuplot script that drew them
  * (plots.gp) with its data (data/NAME.dat), and index.md and index.html.
  * Front end only (it runs gnuplot); no MPI, no curses. */
 #ifndef MBX_REPORT_H
@@ -20,6 +20,12 @@ typedef struct mbx_report_opts {
     const char *gnuplot;      /* the gnuplot program; NULL: "gnuplot" looked up in PATH */
     void (*progress)(void *ctx, const char *line); /* NULL: silent */
     void *ctx;
+    /* Whether a benchmark varies over message size: 1, 0, or -1 when
+     * unknown (the registry's, mbx_benchsel_sized). A sized benchmark's
+     * points form curves over bytes, even of one 0 B point; NULL, or -1
+     * for a name: a benchmark whose points all have 0 bytes is taken as
+     * unsized. */
+    int (*sized)(const char *bench);
 } mbx_report_opts;
 
 /* Write the report of inputs[0..n) (paths of files or directories; input 0
@@ -38,9 +44,9 @@ int mbx_report_write(const char *const *inputs, size_t n, const char *dir, const
                      char *msg, size_t msglen);
 
 /* The arguments after "report": `FILES... -o DIR [--force] [--title T]
- * [--alpha A] [-q]`. Returns the exit code (as above); errors are one line
- * on stderr. */
-int mbx_report_cmd(int argc, char **argv);
+ * [--alpha A] [-q]`; sized as mbx_report_opts.sized (may be NULL).
+ * Returns the exit code (as above); errors are one line on stderr. */
+int mbx_report_cmd(int argc, char **argv, int (*sized)(const char *bench));
 
 /* mpibex report --help, on stdout. */
 void mbx_report_usage(void);

@@ -20,6 +20,7 @@ typedef enum mbx_rpt_kind {
 /* One point of one input. Times in µs, NAN when unknown. */
 typedef struct mbx_rpt_point {
     char *bench, *label, *root, *op, *param, *param_name, *status; /* as in the CSV */
+    char *rma_sync; /* as in the CSV; "" when the file has no such column */
     long long procs;
     unsigned long long bytes;
     double med, lo, hi; /* lo..hi: the CI (results) or the launches' min..max */
@@ -80,8 +81,9 @@ typedef struct mbx_rpt {
     double alpha;
     const char *title;
     const char *dir;
-    size_t skipped; /* points not on a log axis (value <= 0) or without a median */
-    size_t dups;    /* points whose key came twice in one input */
+    size_t skipped;                  /* points not on a log axis (value <= 0) or without a median */
+    size_t dups;                     /* points whose key came twice in one input */
+    int (*sized)(const char *bench); /* mbx_report_opts.sized; NULL: unknown */
 } mbx_rpt;
 
 /* report_load.c: read input i (path) into *in; 2 and a message for bad
@@ -89,8 +91,9 @@ typedef struct mbx_rpt {
 int mbx_rpt_load(mbx_rpt_input *in, const char *path, char *msg, size_t msglen);
 void mbx_rpt_input_free(mbx_rpt_input *in);
 
-/* The point's key as mbx_compare matches it (benchmark, label, procs,
- * bytes, root, op, param); caller frees. NULL when out of memory. */
+/* The point's identity as mbx_compare matches it (mbx_pid_key: benchmark,
+ * label, procs, bytes, root, op, param, rma_sync); caller frees. NULL when
+ * out of memory. */
 char *mbx_rpt_point_key(const mbx_rpt_point *p);
 char *mbx_rpt_cmp_key(const mbx_cmp_point *c);
 

@@ -14,6 +14,7 @@
 #include "mbx/compare.h"
 #include "mbx/csvio.h"
 #include "mbx/merge.h"
+#include "mbx/pointid.h"
 #include "report_int.h"
 
 /* The columns the report reads; which name each has depends on the kind. */
@@ -35,18 +36,32 @@ enum {
     K_RUNS,
     K_SPREAD,
     K_PASSES,
+    K_RMA_SYNC,
     NK
 };
 static const char *const results_cols[NK] = {
     "benchmark",  "procs",      "bytes", "median_us",  "status",         "label",
     "root",       "op",         "param", "param_name", "bandwidth_MBps", "n",
-    "ci95_lo_us", "ci95_hi_us", NULL,    NULL,         "passes"};
+    "ci95_lo_us", "ci95_hi_us", NULL,    NULL,         "passes",         "rma_sync"};
 /* A merged file has no passes (K_PASSES is NULL). */
-static const char *const merged_cols[NK] = {
-    "benchmark",     "procs",         "bytes",          "median_us",
-    "status",        "label",         "root",           "op",
-    "param",         "param_name",    "bandwidth_MBps", "n_total",
-    "median_min_us", "median_max_us", "runs",           "spread_rel"};
+static const char *const merged_cols[NK] = {"benchmark",
+                                            "procs",
+                                            "bytes",
+                                            "median_us",
+                                            "status",
+                                            "label",
+                                            "root",
+                                            "op",
+                                            "param",
+                                            "param_name",
+                                            "bandwidth_MBps",
+                                            "n_total",
+                                            "median_min_us",
+                                            "median_max_us",
+                                            "runs",
+                                            "spread_rel",
+                                            NULL,
+                                            "rma_sync"};
 /* Without these the file is not one of ours; the rest read as empty. */
 static const int required[] = {K_BENCH, K_PROCS, K_BYTES, K_MED, K_STATUS};
 
@@ -102,6 +117,7 @@ static void free_point(mbx_rpt_point *p)
     free(p->param);
     free(p->param_name);
     free(p->status);
+    free(p->rma_sync);
 }
 
 /* Check and append one row (fields by the table's columns). */
@@ -163,7 +179,9 @@ static int add_row(mbx_rpt_input *in, const char *const *f, const int *col, cons
     p.param = dup_field(f, col, K_PARAM);
     p.param_name = dup_field(f, col, K_PARAM_NAME);
     p.status = dup_field(f, col, K_STATUS);
-    if (!p.bench || !p.label || !p.root || !p.op || !p.param || !p.param_name || !p.status)
+    p.rma_sync = dup_field(f, col, K_RMA_SYNC);
+    if (!p.bench || !p.label || !p.root || !p.op || !p.param || !p.param_name || !p.status ||
+        !p.rma_sync)
         goto nomem;
     in->pt[in->npt++] = p;
     in->passes |= p.passes > 0;
@@ -431,27 +449,16 @@ void mbx_rpt_input_free(mbx_rpt_input *in)
     mbx_kv_free(&in->repeat);
 }
 
-static char *make_key(const char *bench, const char *label, long long procs,
-                      unsigned long long bytes, long long root, const char *op, long long param)
-{
-    int len = snprintf(NULL, 0, "%s\x1f%s\x1f%lld\x1f%llu\x1f%lld\x1f%s\x1f%lld", bench, label,
-                       procs, bytes, root, op, param);
-    char *k = malloc((size_t)len + 1);
-    if (k != NULL)
-        snprintf(k, (size_t)len + 1, "%s\x1f%s\x1f%lld\x1f%llu\x1f%lld\x1f%s\x1f%lld", bench, label,
-                 procs, bytes, root, op, param);
-    return k;
-}
-
 char *mbx_rpt_point_key(const mbx_rpt_point *p)
 {
-    long long root = p->root[0] ? strtoll(p->root, NULL, 10) : -1;
-    long long param = p->param[0] ? strtoll(p->param, NULL, 10) : 0;
-    return make_key(p->bench, p->label, p->procs, p->bytes, root, p->op, param);
+    const char *text[MBX_PID_NTEXT] = {
+        [MBX_PID_BENCH] = p->bench, [MBX_PID_LABEL] = p->label, [MBX_PID_ROOT] = p->root,
+        [MBX_PID_OP] = p->op,       [MBX_PID_PARAM] = p->param, [MBX_PID_RMA_SYNC] = p->rma_sync};
+    return mbx_pid_key(text, (unsigned long long)p->procs, p->bytes);
 }
 
+/* A's identity, as compare built it from the same file's fields. */
 char *mbx_rpt_cmp_key(const mbx_cmp_point *c)
 {
-    return make_key(c->benchmark, c->label ? c->label : "", c->procs, (unsigned long long)c->bytes,
-                    c->root, c->op ? c->op : "", c->param);
+    return c->key ? strdup(c->key) : NULL;
 }

@@ -280,11 +280,13 @@ static void plots(doc *d, const mbx_rpt *r)
 }
 
 static void params_text(char *buf, size_t len, const char *root, const char *op, const char *pname,
-                        const char *param)
+                        const char *param, const char *rma_sync)
 {
-    snprintf(buf, len, "%s%s%s%s%s%s%s%s", root[0] ? "root " : "", root,
-             root[0] && (op[0] || param[0]) ? "; " : "", op, op[0] && param[0] ? "; " : "",
-             param[0] ? (pname[0] ? pname : "param") : "", param[0] ? " " : "", param);
+    int n = snprintf(buf, len, "%s%s%s%s%s%s%s%s", root[0] ? "root " : "", root,
+                     root[0] && (op[0] || param[0]) ? "; " : "", op, op[0] && param[0] ? "; " : "",
+                     param[0] ? (pname[0] ? pname : "param") : "", param[0] ? " " : "", param);
+    if (rma_sync[0] && n >= 0 && (size_t)n < len) /* one-sided: how epochs were synchronised */
+        snprintf(buf + n, len - (size_t)n, "%s%s", n > 0 ? "; " : "", rma_sync);
 }
 
 static void results(doc *d, const mbx_rpt *r)
@@ -316,7 +318,8 @@ static void results(doc *d, const mbx_rpt *r)
                 bw[32], sp[32], st[80];
             snprintf(procs, sizeof procs, "%lld", p->procs);
             snprintf(bytes, sizeof bytes, "%llu", p->bytes);
-            params_text(params, sizeof params, p->root, p->op, p->param_name, p->param);
+            params_text(params, sizeof params, p->root, p->op, p->param_name, p->param,
+                        p->rma_sync);
             mbx_rpt_fmt(n, sizeof n, p->n >= 0 ? (double)p->n : NAN, "%.0f");
             mbx_rpt_fmt(runs, sizeof runs, (double)p->runs, "%.0f");
             mbx_rpt_fmt(med, sizeof med, p->med, "%.4f");
@@ -353,13 +356,14 @@ static void tested_row(doc *d, const mbx_rpt_point *a, const mbx_cmp_point *p)
     snprintf(procs, sizeof procs, "%d", p->procs);
     snprintf(bytes, sizeof bytes, "%llu", (unsigned long long)p->bytes);
     if (a != NULL) {
-        params_text(params, sizeof params, a->root, a->op, a->param_name, a->param);
+        params_text(params, sizeof params, a->root, a->op, a->param_name, a->param, a->rma_sync);
     } else {
         if (p->root >= 0)
             snprintf(root, sizeof root, "%d", p->root);
         if (p->param != 0)
             snprintf(param, sizeof param, "%lld", p->param);
-        params_text(params, sizeof params, root, p->op ? p->op : "", "", param);
+        params_text(params, sizeof params, root, p->op ? p->op : "", "", param,
+                    p->rma_sync ? p->rma_sync : "");
     }
     snprintf(na, sizeof na, "%zu", p->n_a);
     snprintf(nb, sizeof nb, "%zu", p->n_b);
@@ -483,7 +487,8 @@ static void untested(doc *d, const mbx_rpt *r, size_t b)
             char procs[24], bytes[24], params[300], ma[32], mb[32], ratio[32];
             snprintf(procs, sizeof procs, "%lld", pa->procs);
             snprintf(bytes, sizeof bytes, "%llu", pa->bytes);
-            params_text(params, sizeof params, pa->root, pa->op, pa->param_name, pa->param);
+            params_text(params, sizeof params, pa->root, pa->op, pa->param_name, pa->param,
+                        pa->rma_sync);
             mbx_rpt_fmt(ma, sizeof ma, pa->med, "%.4f");
             mbx_rpt_fmt(mb, sizeof mb, pb->med, "%.4f");
             mbx_rpt_fmt(ratio, sizeof ratio, pa->med > 0 ? pb->med / pa->med : NAN, "%.4f");

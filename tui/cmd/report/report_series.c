@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mbx/pointid.h"
 #include "report_int.h"
 
 /* A string -> index map (open addressing, at most half full). */
@@ -90,15 +91,26 @@ typedef struct group {
     int multi_procs, multi_bytes;
 } group;
 
+/* The identity of p's curve: its point identity (mbx/pointid.h) without
+ * the bytes and, unless with_procs, the procs (0: no point has 0 procs). */
 static char *group_key(const mbx_rpt_point *p, int with_procs)
 {
-    int len = snprintf(NULL, 0, "%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%lld", p->bench, p->label, p->root,
-                       p->op, p->param, with_procs ? p->procs : -1LL);
-    char *k = malloc((size_t)len + 1);
-    if (k != NULL)
-        snprintf(k, (size_t)len + 1, "%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%lld", p->bench, p->label,
-                 p->root, p->op, p->param, with_procs ? p->procs : -1LL);
-    return k;
+    const char *text[MBX_PID_NTEXT] = {
+        [MBX_PID_BENCH] = p->bench, [MBX_PID_LABEL] = p->label, [MBX_PID_ROOT] = p->root,
+        [MBX_PID_OP] = p->op,       [MBX_PID_PARAM] = p->param, [MBX_PID_RMA_SYNC] = p->rma_sync};
+    return mbx_pid_key(text, with_procs ? (unsigned long long)p->procs : 0, 0);
+}
+
+/* Whether p's curve runs over processes rather than bytes: its group has
+ * one size and several process counts, or is of an unsized benchmark. A
+ * sized benchmark measured at 0 B only (--sizes 0) is still sized: its
+ * curve is over bytes. Sized-ness comes from the registry (r->sized); a
+ * name it does not know falls back to "all points at 0 bytes". */
+static int over_procs(const mbx_rpt *r, const group *g, const char *bench)
+{
+    int sized = r->sized ? r->sized(bench) : -1;
+    int unsized = sized == 0 || (sized < 0 && g->bytes == 0);
+    return !g->multi_bytes && (g->multi_procs || unsized);
 }
 
 static void append(char *buf, size_t len, const char *fmt, const char *a, const char *b)
@@ -135,6 +147,10 @@ static int name_series(mbx_rpt_series *s, const mbx_rpt_point *p, smap *names, s
         append(stem, sizeof stem, "-%s%s", p->param_name[0] ? p->param_name : "param", p->param);
         append(title, sizeof title, ", %s %s", p->param_name[0] ? p->param_name : "param",
                p->param);
+    }
+    if (p->rma_sync[0]) {
+        append(stem, sizeof stem, "-%s%s", p->rma_sync, "");
+        append(title, sizeof title, ", %s%s", p->rma_sync, "");
     }
     if (s->by_procs) {
         char b[48];
@@ -217,7 +233,7 @@ int mbx_rpt_group(mbx_rpt *r)
             char *gk = group_key(p, 0);
             const group *gr = gk ? &g[smap_get(&gmap, gk)] : NULL;
             free(gk);
-            int by_procs = gr && !gr->multi_bytes && (gr->multi_procs || gr->bytes == 0);
+            int by_procs = gr && over_procs(r, gr, p->bench);
             char *sk = group_key(p, !by_procs), *pk = mbx_rpt_point_key(p);
             if (gr == NULL || sk == NULL || pk == NULL) {
                 rc = -1;
