@@ -425,15 +425,7 @@ static int fake_beffio(mbx_backend *b, const mbx_beffio_opts *o, mbx_beffio_prog
     for (int t = 0; t < MBX_BEFFIO_NTYPES; t++)
         for (int a = 0; a < MBX_BEFFIO_NACCESS; a++)
             out->type_access_mbps[t][a] = bytes[t][a] / time[t][a] / 1e6;
-    for (int a = 0; a < MBX_BEFFIO_NACCESS; a++) {
-        double col[MBX_BEFFIO_NTYPES];
-        for (int t = 0; t < MBX_BEFFIO_NTYPES; t++)
-            col[t] = out->type_access_mbps[t][a];
-        out->per_access_mbps[a] = mbx_beffio_access_value(col);
-    }
-    for (int t = 0; t < MBX_BEFFIO_NTYPES; t++)
-        out->per_type_mbps[t] = mbx_beffio_partition_value(out->type_access_mbps[t]);
-    out->beffio_mbps = mbx_beffio_partition_value(out->per_access_mbps);
+    mbx_beffio_summarize(out);
     out->procs = b->nranks;
     out->T_s = T;
     out->mpart_bytes = mpart;
