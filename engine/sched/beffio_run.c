@@ -299,6 +299,12 @@ int mbx_beffio_run(mbx_engine *e, const mbx_beffio_opts *o, mbx_beffio_progress 
     mbx_beffio_rules(out->rules, sizeof out->rules);
     if (rc < 0)
         return rc;
+    mbx_beffio_summarize(out);
+    return MBX_OK;
+}
+
+void mbx_beffio_summarize(mbx_beffio_summary *out)
+{
     for (int a = 0; a < MBX_BEFFIO_NACCESS; a++) {
         double v[MBX_BEFFIO_NTYPES];
         for (int t = 0; t < MBX_BEFFIO_NTYPES; t++)
@@ -308,5 +314,4 @@ int mbx_beffio_run(mbx_engine *e, const mbx_beffio_opts *o, mbx_beffio_progress 
     for (int t = 0; t < MBX_BEFFIO_NTYPES; t++)
         out->per_type_mbps[t] = mbx_beffio_partition_value(out->type_access_mbps[t]);
     out->beffio_mbps = mbx_beffio_partition_value(out->per_access_mbps);
-    return MBX_OK;
 }

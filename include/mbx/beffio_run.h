@@ -75,6 +75,12 @@ typedef int (*mbx_beffio_progress)(void *ud, const mbx_beffio_row *row, size_t d
 int mbx_beffio_run(mbx_engine *e, const mbx_beffio_opts *o, mbx_beffio_progress cb, void *ud,
                    mbx_beffio_summary *out, char *msg, size_t msglen);
 
+/* The summary's weighted figures from its type_access_mbps, as b_eff_io
+ * weighs them (mbx/beffio.h): per_access_mbps over the types,
+ * per_type_mbps over the access methods, and beffio_mbps over
+ * per_access_mbps. The real back end and the fake both end with it. */
+void mbx_beffio_summarize(mbx_beffio_summary *out);
+
 /* Remove this host's stale mpibex-beffio-* directories in dir whose PID is
  * dead; returns how many were removed (a count >= 0: what cannot be removed
  * is left, and said in note). Called by mbx_beffio_run(). Only a

@@ -30,6 +30,23 @@ function(mbx_run_and_check name nprocs timeout csv)
   set_tests_properties(${name} PROPERTIES TIMEOUT ${timeout} LABELS mpi PROCESSORS ${nprocs})
 endfunction()
 
+# The --validate twins of benchmark FAMILY.MEMBER (mbx_run_and_check, CSVs
+# ${MBX_OUT}/val_FAMILY_MEMBER{2,4}.csv, csvcheck also with COLS):
+# mpi.validate.FAMILY.MEMBER.n2 at 1, 1K and 64K (past the eager limit, so
+# rendezvous messages too), --nmax 50, 120 s; mpi.validate.FAMILY.MEMBER.n4
+# at the sizes N4_SIZES (two of them), --stop fixed:10, 180 s: kept small
+# for 2 cores, where 4 busy-polling ranks wait out scheduler slices.
+function(mbx_validate_twins family member n4_sizes cols)
+  set(_b ${family}.${member})
+  set(_csv ${MBX_OUT}/val_${family}_${member})
+  mbx_run_and_check(mpi.validate.${_b}.n2 2 120 ${_csv}2.csv
+    RUN run --bench ${_b} --sizes 1,1K,64K --nmax 50 --validate --span 0 -q -o ${_csv}2.csv
+    CHECK "--procs 2 --rows 3 --bench ${_b} ${cols}")
+  mbx_run_and_check(mpi.validate.${_b}.n4 4 180 ${_csv}4.csv
+    RUN run --bench ${_b} --sizes ${n4_sizes} --stop fixed:10 --validate --span 0 -q -o ${_csv}4.csv
+    CHECK "--procs 4 --rows 2 --bench ${_b} ${cols}")
+endfunction()
+
 mbx_mpi_test(mpi.cmdloop.n2 2 120 $<TARGET_FILE:test_cmdloop>)
 mbx_mpi_test(mpi.cmdloop.n4 4 240 $<TARGET_FILE:test_cmdloop>)
 

@@ -4,20 +4,12 @@
 # checks all W of them (bw.exchange: which neighbour's block landed where).
 # csvcheck holds every row's bandwidth_MBps and msg_rate_per_s to the bytes
 # and messages the benchmark moves over median_us (docs/csv-format.md).
-# Included from mpi_tests.cmake (mbx_run_and_check, MBX_OUT).
+# Included from mpi_tests.cmake (mbx_validate_twins, mbx_run_and_check,
+# MBX_OUT).
 set(MBX_BW_BENCH uni bi multi exchange)
 
 foreach(b IN LISTS MBX_BW_BENCH)
-  # 64K is past the eager limit: windows of rendezvous messages too.
-  mbx_run_and_check(mpi.validate.bw.${b}.n2 2 120 ${MBX_OUT}/val_bw_${b}2.csv
-    RUN run --bench bw.${b} --sizes 1,1K,64K --nmax 50 --validate --span 0 -q
-        -o ${MBX_OUT}/val_bw_${b}2.csv
-    CHECK "--procs 2 --rows 3 --bench bw.${b} --col validated=yes")
-  # Kept small for 2 cores: 4 busy-polling ranks wait out scheduler slices.
-  mbx_run_and_check(mpi.validate.bw.${b}.n4 4 180 ${MBX_OUT}/val_bw_${b}4.csv
-    RUN run --bench bw.${b} --sizes 8,64K --stop fixed:10 --validate --span 0 -q
-        -o ${MBX_OUT}/val_bw_${b}4.csv
-    CHECK "--procs 4 --rows 2 --bench bw.${b} --col validated=yes")
+  mbx_validate_twins(bw ${b} 8,64K "--col validated=yes")
 endforeach()
 # A window other than the default reaches the benchmark (--param) and the
 # row (param, param_name), and W x bytes is what the bandwidth counts.

@@ -51,20 +51,11 @@ JOB_SECONDS=240
 
 mbx_netns_begin beff 300 "$mpibex" "$mpiexec" python3
 
-job=""
-cleanup() {
-    [ -n "$job" ] && kill -TERM "$job" 2>/dev/null
-    mbx_netns_down
-}
-mbx_netns_traps
+mbx_netns_job_traps
 
 # summary_field FILE COLUMN
 summary_field() {
     python3 -c 'import csv,sys; print(next(csv.DictReader(open(sys.argv[1])))[sys.argv[2]])' "$1" "$2"
-}
-
-env_value() { # FILE KEY
-    awk -F, -v k="$2" '$1 == k { sub(/^[^,]*,/, ""); print; exit }' "$1"
 }
 
 # run_beff NAME RANDOM REPS [RATE]: a fresh two-host cluster, b_eff with one rank
@@ -78,14 +69,8 @@ run_beff() {
         return 1
     fi
     t0=$(date +%s)
-    "$cluster" exec mbxh1 \
-        "$mpiexec" -launcher ssh -launcher-exec "$here/hydra-exec.sh" \
-        -hosts mbxh1,mbxh2 -ppn 1 -n 2 -iface eth0 \
-        -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES eth0 \
-        "$mpibex" beff --mem-per-proc 128MiB --random "$nrandom" --reps "$reps" --seed 5 -q \
-        -o "$work/$name.csv" </dev/null >"$work/$name.log" 2>&1 9>&- &
-    job=$!
-    mbx_netns_wait "$name" || return 1
+    mbx_netns_mpirun "$name" beff --mem-per-proc 128MiB --random "$nrandom" --reps "$reps" \
+        --seed 5 -q -o "$work/$name.csv" || return 1
     pass "$name: b_eff ran across mbxh1 and mbxh2${rate:+ (links shaped to $rate)} in $(($(date +%s) - t0)) s"
     return 0
 }
@@ -99,7 +84,7 @@ check_files() {
     else
         fail "$name: no summary with a positive b_eff in $s"
     fi
-    if [ -f "$envf" ] && [ "$(env_value "$envf" hosts)" = 2 ]; then
+    if [ -f "$envf" ] && [ "$(mbx_env_value "$envf" hosts)" = 2 ]; then
         pass "$name: env file says hosts=2"
     else
         fail "$name: env file does not say hosts=2"

@@ -38,27 +38,12 @@
 set -u
 . "$(dirname "$(readlink -f "$0")")/../lib.sh"
 . "$(dirname "$(readlink -f "$0")")/lib_netns.sh"
-mbx_need_hydra
-
-if [ $# -ne 2 ]; then
-    echo "usage: $0 MPIBEX CSVCHECK" >&2
-    exit 2
-fi
-mpibex=$(readlink -f "$1")
-csvcheck=$(readlink -f "$2")
 RATE=200mbit
 RATE_BITS=200000000
 BURST_MS=20
 JOB_SECONDS=120 # a run takes about 25 s
 
-mbx_netns_begin bw 120 "$mpibex" "$csvcheck" "$mpiexec"
-
-job=""
-cleanup() {
-    [ -n "$job" ] && kill -TERM "$job" 2>/dev/null
-    mbx_netns_down
-}
-mbx_netns_traps
+mbx_netns_mpi_begin bw 120 "$@"
 
 "$cluster" down
 "$cluster" up 2 "$RATE" "$BURST_MS" >"$work/up.log" 2>&1 ||
@@ -73,14 +58,8 @@ limit=$(awk -v m="$mtu" -v ts="$ts" -v r="$RATE_BITS" 'BEGIN {
     printf "%.3f", r / 8 * mss / (m + 14) / 1e6 }')
 echo "FIGURE: link $RATE (bucket $BURST_MS ms), MTU $mtu, tcp_timestamps $ts: payload limit $limit MB/s"
 
-"$cluster" exec mbxh1 \
-    "$mpiexec" -launcher ssh -launcher-exec "$here/hydra-exec.sh" \
-    -hosts mbxh1,mbxh2 -ppn 1 -n 2 -iface eth0 \
-    -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES eth0 \
-    "$mpibex" run --bench bw.uni --param 32 --sizes 1M --stop fixed:5 --span 0 \
-    -o "$work/bw.csv" </dev/null >"$work/bw.log" 2>&1 9>&- &
-job=$!
-mbx_netns_wait bw || die "the bw.uni run across the shaped link failed"
+mbx_netns_mpirun bw run --bench bw.uni --param 32 --sizes 1M --stop fixed:5 --span 0 \
+    -o "$work/bw.csv" || die "the bw.uni run across the shaped link failed"
 
 if "$csvcheck" "$work/bw.csv" --procs 2 --rows 1 --bench bw.uni --col param=32 \
     >"$work/check.log" 2>&1; then
@@ -88,8 +67,7 @@ if "$csvcheck" "$work/bw.csv" --procs 2 --rows 1 --bench bw.uni --col param=32 \
 else
     fail "csvcheck: $(tail -1 "$work/check.log")"
 fi
-bw=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "bandwidth_MBps") c = i; next }
-    c && $1 == "bw.uni" { print $c; exit }' "$work/bw.csv")
+bw=$(mbx_csv_field "$work/bw.csv" bw.uni 1048576 bandwidth_MBps)
 echo "FIGURE: bw.uni 1 MiB, window 32, across the shaped link: ${bw:-?} MB/s"
 if awk -v b="${bw:-0}" -v l="$limit" 'BEGIN { d = (b - l) / l; exit !(d <= 0.03 && d >= -0.03) }'; then
     pass "bw.uni: $bw MB/s within 3 % of the shaped payload limit $limit MB/s"

@@ -77,3 +77,65 @@ mbx_netns_wait() {
     fi
     return 0
 }
+
+# mbx_netns_mpi_begin NAME LOCK_SECONDS MPIBEX CSVCHECK: the set-up of a
+# test whose MPI jobs cross the hosts one at a time: hydra (mbx_need_hydra;
+# exits 77 without it), the script's two arguments (else its usage line
+# and exit 2) as absolute paths in $mpibex and $csvcheck, mbx_netns_begin
+# with them and mpiexec, and mbx_netns_job_traps.
+mbx_netns_mpi_begin() {
+    local name=$1 wait=$2
+    shift 2
+    mbx_need_hydra
+    if [ $# -ne 2 ]; then
+        echo "usage: $0 MPIBEX CSVCHECK" >&2
+        exit 2
+    fi
+    mpibex=$(readlink -f "$1")
+    csvcheck=$(readlink -f "$2")
+    mbx_netns_begin "$name" "$wait" "$mpibex" "$csvcheck" "$mpiexec"
+    mbx_netns_job_traps
+}
+
+# mbx_netns_job_traps: for a script whose MPI job runs in the background
+# as $job (mbx_netns_mpirun): defines cleanup (the job sent SIGTERM, then
+# mbx_netns_down) and runs it on every way out (mbx_netns_traps).
+mbx_netns_job_traps() {
+    job=""
+    cleanup() {
+        [ -n "$job" ] && kill -TERM "$job" 2>/dev/null
+        mbx_netns_down
+    }
+    mbx_netns_traps
+}
+
+# mbx_netns_mpirun NAME ARG...: `$mpibex ARG...` on two ranks, one on
+# mbxh1 and one on mbxh2 (mpiexec runs inside mbxh1, so rank 0 is there;
+# hydra's ssh launcher with hydra-exec.sh standing in for ssh), with UCX on
+# the link (UCX_TLS=tcp,self, UCX_NET_DEVICES=eth0; hydra passes -genv
+# variables to every rank). It runs in the background as $job, its output
+# in $work/NAME.log; then mbx_netns_wait NAME, whose status it returns.
+mbx_netns_mpirun() {
+    local name=$1
+    shift
+    "$cluster" exec mbxh1 \
+        "$mpiexec" -launcher ssh -launcher-exec "$here/hydra-exec.sh" \
+        -hosts mbxh1,mbxh2 -ppn 1 -n 2 -iface eth0 \
+        -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES eth0 \
+        "$mpibex" "$@" </dev/null >"$work/$name.log" 2>&1 9>&- &
+    job=$!
+    mbx_netns_wait "$name"
+}
+
+# mbx_csv_field FILE BENCH BYTES COLUMN: one value of a results CSV (the
+# row of BENCH at BYTES), found by the column's name in the header.
+mbx_csv_field() {
+    awk -F, -v b="$2" -v n="$3" -v col="$4" '
+        NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
+        c && $1 == b && $3 == n { print $c; exit }' "$1"
+}
+
+# mbx_env_value FILE KEY: a key's value in an environment file.
+mbx_env_value() {
+    awk -F, -v k="$2" '$1 == k { sub(/^[^,]*,/, ""); print; exit }' "$1"
+}

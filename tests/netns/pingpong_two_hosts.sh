@@ -31,37 +31,8 @@
 set -u
 . "$(dirname "$(readlink -f "$0")")/../lib.sh"
 . "$(dirname "$(readlink -f "$0")")/lib_netns.sh"
-mbx_need_hydra
-
-if [ $# -ne 2 ]; then
-    echo "usage: $0 MPIBEX CSVCHECK" >&2
-    exit 2
-fi
-mpibex=$(readlink -f "$1")
-csvcheck=$(readlink -f "$2")
 JOB_SECONDS=60 # a run takes about 5 s
-
-mbx_netns_begin pingpong 120 "$mpibex" "$csvcheck" "$mpiexec"
-
-job=""
-cleanup() {
-    [ -n "$job" ] && kill -TERM "$job" 2>/dev/null
-    mbx_netns_down
-}
-mbx_netns_traps
-
-
-# csv_field FILE BENCH BYTES COLUMN: one value of the results CSV, found by
-# the column's name in the header.
-csv_field() {
-    awk -F, -v b="$2" -v n="$3" -v col="$4" '
-        NR == 1 { for (i = 1; i <= NF; i++) if ($i == col) c = i; next }
-        c && $1 == b && $3 == n { print $c; exit }' "$1"
-}
-
-env_value() { # FILE KEY
-    awk -F, -v k="$2" '$1 == k { sub(/^[^,]*,/, ""); print; exit }' "$1"
-}
+mbx_netns_mpi_begin pingpong 120 "$@"
 
 # stuck_in_finalize: " ; in MPI_Finalize (gdb): rank R on HOST ..." for
 # the ranks gdb (when there is one) finds in MPI_Finalize. The ranks run in
@@ -102,15 +73,8 @@ run_pingpong() {
         fail "$name: cluster.sh up 2 $rate: $(tail -1 "$work/$name.up")"
         return 1
     fi
-    # Rank 0 is on the first host of -hosts (mbxh1 here, where mpiexec runs).
-    "$cluster" exec mbxh1 \
-        "$mpiexec" -launcher ssh -launcher-exec "$here/hydra-exec.sh" \
-        -hosts mbxh1,mbxh2 -ppn 1 -n 2 -iface eth0 \
-        -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES eth0 \
-        "$mpibex" run --bench pingpong.send_recv --sizes 1,64K,1M -o "$work/$name.csv" \
-        </dev/null >"$work/$name.log" 2>&1 9>&- &
-    job=$!
-    mbx_netns_wait "$name" || return 1
+    mbx_netns_mpirun "$name" run --bench pingpong.send_recv --sizes 1,64K,1M \
+        -o "$work/$name.csv" || return 1
     pass "$name: mpibex ran across mbxh1 and mbxh2${rate:+ (links shaped to $rate)}"
     return 0
 }
@@ -124,11 +88,11 @@ check_results() {
         fail "$name: csvcheck: $(tail -1 "$work/$name.check")"
     fi
     [ -f "$envf" ] || return
-    rph=$(env_value "$envf" ranks_per_host)
-    if [ "$(env_value "$envf" hosts)" = 2 ]; then
+    rph=$(mbx_env_value "$envf" ranks_per_host)
+    if [ "$(mbx_env_value "$envf" hosts)" = 2 ]; then
         pass "$name: env file says hosts=2"
     else
-        fail "$name: env file says hosts=$(env_value "$envf" hosts), expected 2"
+        fail "$name: env file says hosts=$(mbx_env_value "$envf" hosts), expected 2"
     fi
     # "mbxh1:1 mbxh2:1": two entries, two different names.
     if [ "$(printf '%s\n' $rph | cut -d: -f1 | sort -u | wc -l)" -eq 2 ]; then
@@ -142,8 +106,8 @@ check_results() {
 # to the latter (MB/s, 0 when missing).
 figures() {
     local csv="$work/$1.csv" lat
-    lat=$(csv_field "$csv" pingpong.send_recv 1 median_us)
-    bw=$(csv_field "$csv" pingpong.send_recv 1048576 bandwidth_MBps)
+    lat=$(mbx_csv_field "$csv" pingpong.send_recv 1 median_us)
+    bw=$(mbx_csv_field "$csv" pingpong.send_recv 1048576 bandwidth_MBps)
     echo "FIGURE: $1: 1 B latency ${lat:-?} us (median half round trip), 1 MiB bandwidth ${bw:-?} MB/s"
     bw=${bw:-0}
 }

@@ -75,6 +75,43 @@ static const int *counts_for(const explorer *x, const mbx_bench *bn, int *one, i
     return x->procs;
 }
 
+/* The points of one benchmark at one process count and parameter, one per
+ * size of the form (0 B and repeated sizes after alignment skipped), as
+ * many copies as the picker asks (at most 2); tpl holds all but the size
+ * and the copy. 0, or -1 when a size needs more memory than a rank has
+ * (with a message saying so). */
+static int add_sizes(explorer *x, const mbx_bench *bn, const mbx_ex_point *tpl)
+{
+    size_t nsz = (bn->flags & MBX_BENCH_SIZED) ? x->meas.sizes.n : 1;
+    uint64_t last = UINT64_MAX;
+    for (size_t si = 0; si < nsz && x->npts < EX_MAX_POINTS; si++) {
+        if ((bn->flags & MBX_BENCH_SIZED) && x->meas.sizes.v[si] == 0 && mbx_bench_zero_why(bn)) {
+            /* Said, never measured as one unit instead. */
+            mbx_ex_set_msg(x, MBX_ROLE_WARNING, "%s cannot measure 0 B (%s): skipped", bn->name,
+                           mbx_bench_zero_why(bn));
+            continue;
+        }
+        uint64_t bytes = mbx_bench_align(bn, x->meas.sizes.v[si]);
+        if (bytes == last)
+            continue;
+        last = bytes;
+        uint64_t need = 2 * bn->buf_bytes(bytes, tpl->procs);
+        if (bytes > INT32_MAX || need > x->be->mem_per_rank / 10 * 9) {
+            mbx_ex_set_msg(x, MBX_ROLE_ERROR,
+                           "sizes: %s at %llu bytes needs more memory than a rank has", bn->name,
+                           (unsigned long long)bytes);
+            return -1;
+        }
+        for (int c = 0; c < x->sel[tpl->bench_id] && c < 2 && x->npts < EX_MAX_POINTS; c++) {
+            mbx_ex_point pt = *tpl;
+            pt.bytes = bytes;
+            pt.copy = c;
+            x->pts[x->npts++] = pt;
+        }
+    }
+    return 0;
+}
+
 /* Expand the selection and parameters into grid points; 0 if there is
  * nothing to run (with a message saying why). */
 static int plan_points(explorer *x)
@@ -121,42 +158,20 @@ static int plan_points(explorer *x)
                     x->npts = 0;
                     return 0;
                 }
-                size_t nsz = (bn->flags & MBX_BENCH_SIZED) ? x->meas.sizes.n : 1;
-                uint64_t last = UINT64_MAX;
-                for (size_t si = 0; si < nsz && x->npts < EX_MAX_POINTS; si++) {
-                    if ((bn->flags & MBX_BENCH_SIZED) && x->meas.sizes.v[si] == 0 &&
-                        mbx_bench_zero_why(bn)) {
-                        /* Said, never measured as one unit instead. */
-                        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "%s cannot measure 0 B (%s): skipped",
-                                       bn->name, mbx_bench_zero_why(bn));
-                        continue;
-                    }
-                    uint64_t bytes = mbx_bench_align(bn, x->meas.sizes.v[si]);
-                    if (bytes == last)
-                        continue;
-                    last = bytes;
-                    uint64_t need = 2 * bn->buf_bytes(bytes, procs);
-                    if (bytes > INT32_MAX || need > x->be->mem_per_rank / 10 * 9) {
-                        mbx_ex_set_msg(x, MBX_ROLE_ERROR,
-                                       "sizes: %s at %llu bytes needs more memory than a rank has",
-                                       bn->name, (unsigned long long)bytes);
-                        x->screen = EX_PARAMS;
-                        x->npts = 0;
-                        return 0;
-                    }
-                    for (int c = 0; c < x->sel[b] && c < 2 && x->npts < EX_MAX_POINTS; c++)
-                        x->pts[x->npts++] = (mbx_ex_point){.bench_id = (int)b,
-                                                           .bytes = bytes,
-                                                           .procs = procs,
-                                                           .param = param,
-                                                           .root = root,
-                                                           .pair_a = pa,
-                                                           .pair_b = pb,
-                                                           .rma_sync = rs,
-                                                           .origin = EX_GRID,
-                                                           .copy = c,
-                                                           .state = EX_PENDING,
-                                                           .rel = NAN};
+                mbx_ex_point tpl = {.bench_id = (int)b,
+                                    .procs = procs,
+                                    .param = param,
+                                    .root = root,
+                                    .pair_a = pa,
+                                    .pair_b = pb,
+                                    .rma_sync = rs,
+                                    .origin = EX_GRID,
+                                    .state = EX_PENDING,
+                                    .rel = NAN};
+                if (add_sizes(x, bn, &tpl) < 0) {
+                    x->screen = EX_PARAMS;
+                    x->npts = 0;
+                    return 0;
                 }
             }
         }

@@ -23,21 +23,18 @@
 #include "bench_coll.h"
 #include "patterns.h"
 
-static uint64_t same(uint64_t bytes, int procs)
+uint64_t mbx_coll_buf_same(uint64_t bytes, int procs)
 {
     (void)procs;
     return bytes;
 }
 
-/* Gather's root, scatter's root, allgather, alltoall and reduce_scatter's
- * input hold procs blocks: both buffers get that, which covers every rank
- * whichever it is. */
-static uint64_t times_procs(uint64_t bytes, int procs)
+uint64_t mbx_coll_buf_times_procs(uint64_t bytes, int procs)
 {
     return bytes * (uint64_t)procs;
 }
 
-static uint64_t none(uint64_t bytes, int procs)
+uint64_t mbx_coll_buf_none(uint64_t bytes, int procs)
 {
     (void)bytes;
     (void)procs;
@@ -259,11 +256,12 @@ COLL_FNS(ialltoallv, MBX_COLL_IALLTOALLV)
 #define RT (MBX_BENCH_SIZED | MBX_BENCH_ROOTED)
 #define SUM "MPI_SUM/MPI_FLOAT"
 
-/* COLL(x, flags, unit, buffers, op, summary): benchmark coll.x. */
+/* COLL(x, flags, unit, buffers, op, summary): benchmark coll.x; buffers
+ * names the buffer size mbx_coll_buf_NAME (same, times_procs, none). */
 #define COLL(x, fl, u, bufs, o, text)                                                              \
     {                                                                                              \
         .name = "coll." #x, .pattern = "coll", .summary = text, .timing = "max_over_ranks",        \
-        .min_procs = 1, .flags = fl, .unit = u, .divisor = 1.0, .buf_bytes = bufs,                 \
+        .min_procs = 1, .flags = fl, .unit = u, .divisor = 1.0, .buf_bytes = mbx_coll_buf_##bufs,  \
         .setup = setup_##x, .run = run_##x, .teardown = mbx_coll_teardown,                         \
         .check = mbx_coll_check, .op = o                                                           \
     }

@@ -73,6 +73,16 @@ typedef struct mbx_coll_priv {
 int mbx_coll_setup(mbx_bench_ctx *ctx, enum mbx_coll_op op, size_t priv_size);
 void mbx_coll_teardown(mbx_bench_ctx *ctx);
 
+/* The buffer sizes of the collectives (mbx_bench.buf_bytes) for bytes per
+ * rank: the same (bcast, reduce, allreduce, scan), procs blocks (gather's
+ * and scatter's root, allgather, alltoall and reduce_scatter's input: both
+ * buffers get that, which covers every rank whichever it is), or none
+ * (barrier, comm_split, comm_dup). Shared by coll.*, overlap.* and
+ * coll.*_accurate. */
+uint64_t mbx_coll_buf_same(uint64_t bytes, int procs);
+uint64_t mbx_coll_buf_times_procs(uint64_t bytes, int procs);
+uint64_t mbx_coll_buf_none(uint64_t bytes, int procs);
+
 /* Start one of the non-blocking operations (MBX_COLL_IBARRIER and after)
  * as the timed loop does; *q is its request. MPI error code
  * (MPI_ERR_OTHER for a blocking op). */

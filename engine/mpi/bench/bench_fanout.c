@@ -69,18 +69,6 @@ typedef struct fanout_priv {
     double inflate;
 } fanout_priv;
 
-static uint64_t same(uint64_t bytes, int procs)
-{
-    (void)procs;
-    return bytes;
-}
-
-/* Scatter's root holds procs blocks; both buffers get that. */
-static uint64_t times_procs(uint64_t bytes, int procs)
-{
-    return bytes * (uint64_t)procs;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -242,9 +230,9 @@ static int setup_scatter(mbx_bench_ctx *c)
     {                                                                                              \
         .name = "coll." #x "_accurate", .pattern = "coll", .summary = text,                        \
         .timing = "max_over_receivers", .min_procs = 2,                                            \
-        .flags = MBX_BENCH_SIZED | MBX_BENCH_ROOTED, .unit = 1, .divisor = 1.0, .buf_bytes = bufs, \
-        .setup = setup_##x, .run = run_##x, .teardown = fanout_teardown, .check = mbx_coll_check,  \
-        .companion = "coll." #x                                                                    \
+        .flags = MBX_BENCH_SIZED | MBX_BENCH_ROOTED, .unit = 1, .divisor = 1.0,                    \
+        .buf_bytes = mbx_coll_buf_##bufs, .setup = setup_##x, .run = run_##x,                      \
+        .teardown = fanout_teardown, .check = mbx_coll_check, .companion = "coll." #x              \
     }
 
 const mbx_bench mbx_bench_fanout_table[] = {

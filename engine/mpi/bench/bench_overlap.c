@@ -154,26 +154,6 @@ static int ovl_loop(mbx_bench_ctx *c, size_t k, double *t, enum mbx_coll_op op)
     return rc;
 }
 
-static uint64_t same(uint64_t bytes, int procs)
-{
-    (void)procs;
-    return bytes;
-}
-
-/* As the collective's: the root's, allgather's, alltoall's and
- * reduce_scatter's buffers hold procs blocks. */
-static uint64_t times_procs(uint64_t bytes, int procs)
-{
-    return bytes * (uint64_t)procs;
-}
-
-static uint64_t none(uint64_t bytes, int procs)
-{
-    (void)bytes;
-    (void)procs;
-    return 0;
-}
-
 #define OVL_FNS(x, op)                                                                             \
     static int run_##x(mbx_bench_ctx *c, size_t k, double *t)                                      \
     {                                                                                              \
@@ -210,13 +190,14 @@ OVL_FNS(ialltoallv, MBX_COLL_IALLTOALLV)
     "ranks"
 
 /* OVL(x, flags, unit, buffers, op, what): overlap.x, companion coll.x
- * (whose flags are these without MBX_BENCH_OVERLAP, and unit the same). */
+ * (whose flags are these without MBX_BENCH_OVERLAP, and unit the same);
+ * buffers names the collective's buffer size mbx_coll_buf_NAME. */
 #define OVL(x, fl, u, bufs, o, what)                                                               \
     {                                                                                              \
         .name = "overlap." #x, .pattern = "overlap", .summary = OVL_TEXT(x, what),                 \
         .timing = "max_over_ranks", .min_procs = 1, .flags = fl, .unit = u, .divisor = 1.0,        \
-        .buf_bytes = bufs, .setup = setup_##x, .run = run_##x, .teardown = mbx_coll_teardown,      \
-        .check = mbx_coll_check, .op = o, .companion = "coll." #x                                  \
+        .buf_bytes = mbx_coll_buf_##bufs, .setup = setup_##x, .run = run_##x,                      \
+        .teardown = mbx_coll_teardown, .check = mbx_coll_check, .op = o, .companion = "coll." #x   \
     }
 
 const mbx_bench mbx_bench_overlap_table[] = {

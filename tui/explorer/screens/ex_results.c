@@ -187,6 +187,31 @@ static int results_key(explorer *x, int key)
     return 1;
 }
 
+/* The size column: exact below a million unless a multiple of 1 KiB
+ * (refined sizes are often not round), "^" after a refined size. */
+static void bytes_text(const mbx_ex_point *p, char *buf, size_t len)
+{
+    const mbx_result *r = &p->r;
+    if (r->bytes % 1024 == 0 || r->bytes >= 1000000)
+        mbx_axis_format((double)r->bytes, MBX_AXIS_BYTES, 0, buf, (int)len);
+    else
+        snprintf(buf, len, "%llu", (unsigned long long)r->bytes);
+    if (p->origin == EX_REF_SIZE && strlen(buf) + 1 < len)
+        strcat(buf, "^");
+}
+
+/* The probe column in microseconds, before > after when the two lie on
+ * different levels. */
+static void probe_text(const mbx_result *r, char *buf, size_t len)
+{
+    if (!isfinite(r->probe))
+        snprintf(buf, len, "-");
+    else if (mbx_levels_shifted(r->probe, r->probe_after, &(mbx_levels_opts){0}))
+        snprintf(buf, len, "%.2f>%.2f", r->probe * 1e6, r->probe_after * 1e6);
+    else
+        snprintf(buf, len, "%.2f", r->probe * 1e6);
+}
+
 static void cell_text(const explorer *x, const mbx_ex_point *p, int c, char *buf, size_t len)
 {
     const mbx_result *r = &p->r;
@@ -194,15 +219,7 @@ static void cell_text(const explorer *x, const mbx_ex_point *p, int c, char *buf
     switch (c) {
     case C_BENCH: snprintf(buf, len, "%s%s", r->benchmark, p->copy ? " #2" : ""); break;
     case C_PROCS: snprintf(buf, len, "%d%s", r->procs, p->origin == EX_REF_PROCS ? "^" : ""); break;
-    case C_BYTES:
-        /* Refined sizes are often not round: exact below a million. */
-        if (r->bytes % 1024 == 0 || r->bytes >= 1000000)
-            mbx_axis_format((double)r->bytes, MBX_AXIS_BYTES, 0, buf, (int)len);
-        else
-            snprintf(buf, len, "%llu", (unsigned long long)r->bytes);
-        if (p->origin == EX_REF_SIZE && strlen(buf) + 1 < len)
-            strcat(buf, "^");
-        break;
+    case C_BYTES: bytes_text(p, buf, len); break;
     case C_RANKS: snprintf(buf, len, "%s", r->ranks); break;
     case C_ROOT:
         if (r->root >= 0)
@@ -220,15 +237,7 @@ static void cell_text(const explorer *x, const mbx_ex_point *p, int c, char *buf
     case C_AGAIN: snprintf(buf, len, "%s", r->remeasured ? "yes" : ""); break;
     case C_INVALID: snprintf(buf, len, "%zu", r->invalid); break;
     case C_EVENTS: snprintf(buf, len, "%zu", r->events); break;
-    case C_PROBE:
-        /* microseconds, before > after when the two lie on different levels */
-        if (!isfinite(r->probe))
-            snprintf(buf, len, "-");
-        else if (mbx_levels_shifted(r->probe, r->probe_after, &(mbx_levels_opts){0}))
-            snprintf(buf, len, "%.2f>%.2f", r->probe * 1e6, r->probe_after * 1e6);
-        else
-            snprintf(buf, len, "%.2f", r->probe * 1e6);
-        break;
+    case C_PROBE: probe_text(r, buf, len); break;
     case C_N: snprintf(buf, len, "%zu", r->s.n); break;
     case C_MEDIAN: mbx_axis_format(r->s.median, MBX_AXIS_SECONDS, x->utf8, buf, (int)len); break;
     case C_TMEAN: mbx_axis_format(r->s.tmean, MBX_AXIS_SECONDS, x->utf8, buf, (int)len); break;
