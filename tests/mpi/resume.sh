@@ -150,7 +150,8 @@ for line in open(carried):
     assert p in byrow, "carried-over point %s has no row" % key
     if mode == "old":
         continue  # measured again: csvcheck checks n against fixed:300
-    assert p in shown, "carried-over point %s not in the resumed run's table" % key
+    assert p in shown, "carried-over point %s not in the resumed run's table; its lines there: %r" % (
+        key, [l.rstrip() for l in open(log) if re.search(r"\s\+?%s\s" % nbytes, l)])
     assert shown[p] >= int(c) + 1, "%s: %d passes, the journal had %s" % (key, shown[p], c)
     if mode != "old":
         assert int(byrow[p]["passes"]) == shown[p], (key, byrow[p]["passes"], shown[p])

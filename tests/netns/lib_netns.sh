@@ -110,7 +110,8 @@ mbx_netns_job_traps() {
 }
 
 # mbx_netns_mpirun NAME ARG...: `$mpibex ARG...` on two ranks, one on
-# mbxh1 and one on mbxh2 (mpiexec runs inside mbxh1, so rank 0 is there;
+# mbxh1 and one on mbxh2, or with MBX_NETNS_PPN=K on 2K ranks, ranks 0..K-1
+# on mbxh1 and K..2K-1 on mbxh2 (mpiexec runs inside mbxh1, so rank 0 is there;
 # hydra's ssh launcher with hydra-exec.sh standing in for ssh), with UCX on
 # the link (UCX_TLS=tcp,self, UCX_NET_DEVICES=eth0; hydra passes -genv
 # variables to every rank). It runs in the background as $job, its output
@@ -120,7 +121,7 @@ mbx_netns_mpirun() {
     shift
     "$cluster" exec mbxh1 \
         "$mpiexec" -launcher ssh -launcher-exec "$here/hydra-exec.sh" \
-        -hosts mbxh1,mbxh2 -ppn 1 -n 2 -iface eth0 \
+        -hosts mbxh1,mbxh2 -ppn "${MBX_NETNS_PPN:-1}" -n $((2 * ${MBX_NETNS_PPN:-1})) -iface eth0 \
         -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES eth0 \
         "$mpibex" "$@" </dev/null >"$work/$name.log" 2>&1 9>&- &
     job=$!
