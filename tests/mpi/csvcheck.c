@@ -192,6 +192,8 @@ static double moved_by(const mbx_csv_table *t, size_t r, const char *bench, doub
     return isnan(*msgs) ? bytes : *msgs * bytes;
 }
 
+/* Every rule of one row in one place (over 80 lines), in the order of the CSV contract's columns
+ * (docs/csv-format.md). */
 static void check_row(const mbx_csv_table *t, size_t r)
 {
     const char *bench = str(t, r, "benchmark");
@@ -386,6 +388,8 @@ static void check_sorted(const mbx_csv_table *t)
     free(seen);
 }
 
+/* The option walk and the whole-file checks (over 80 lines): a test program's main, read top to
+ * bottom. */
 int main(int argc, char **argv)
 {
     if (argc < 2) {

@@ -213,6 +213,8 @@ static void check_same_host(const mbx_clocksync_opts *opts, fake_clock *mine)
                "fitted\n");
 }
 
+/* One scenario on every rank (over 80 lines): fit, check the residuals, then the identity and
+ * fitted cases, read top to bottom. */
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);

@@ -150,6 +150,8 @@ static void measure(mbx_engine *e, const char *name, uint64_t bytes, mbx_stop_ru
     measure_on(e, name, bytes, mbx_engine_size(e), rule, nmin, nmax);
 }
 
+/* Rank 0's side of the command round trips (over 80 lines): one command after another, read top to
+ * bottom. */
 static void root(mbx_engine *e)
 {
     for (int i = 0; i < 100; i++)

@@ -206,6 +206,7 @@ static int fact_ok(const char *v)
     return 1;
 }
 
+/* Every recorded factor checked in turn (over 80 lines): a list of cases, not logic. */
 static void root(mbx_engine *e, const char *expect)
 {
     const mbx_job_info *job;

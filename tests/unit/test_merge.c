@@ -129,6 +129,8 @@ static void expect_row(const mbx_csv_table *t, size_t row, const char *const wan
     }
 }
 
+/* One scenario over three files, read top to bottom (over 80 lines): the merged row of every column
+ * is checked where it is computed. */
 static void merges_three_runs(void **state)
 {
     (void)state;

@@ -290,6 +290,7 @@ static void test_rma_sync_key(void **state)
 }
 
 /* The SKaMPI keys: process counts, parameters, root, pair, refinement. */
+/* Each SKaMPI key set and read back in turn (over 80 lines): a list of cases, not logic. */
 static void test_skampi_keys(void **state)
 {
     (void)state;
