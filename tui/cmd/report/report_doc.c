@@ -10,7 +10,6 @@
 
 #include "mbx/esc.h"
 
-
 /* Every text goes through its format's function of mbx/esc.h. */
 static void put_esc(FILE *f, const char *s, mbx_status (*esc)(const char *, char *, size_t))
 {

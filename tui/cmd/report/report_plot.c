@@ -400,7 +400,7 @@ static void plot_lines(FILE *gp, const mbx_rpt *r, const mbx_rpt_fig *fg, int pl
     fputs("\nplot ", gp);
     for (size_t k = 0; k < ncv; k++) {
         /* Inputs differ by dash on a plot of several series, by colour otherwise. */
-        size_t dt = fg->nse > 1 ? cv[k].in % 5 + 1 : 1;
+        size_t dt = fg->nse > 1 ? (cv[k].in - (plot == MBX_RPT_CMP)) % 5 + 1 : 1;
         curve_title(t, sizeof t, r, fg, &cv[k], plot);
         fputs(k ? ", \\\n     " : "", gp);
         dodge(x, sizeof x, plot, logx, k, ncv);
