@@ -11,7 +11,12 @@
 #   sized       a sized benchmark measured at 0 B only is a curve over bytes
 #               (pingpong.send_recv-p2), an unsized one over processes
 #               (coll.barrier); rma.put under fence and lock_all are two
-#               series
+#               series, on one plot (rma-p2) by default, on two with
+#               --overlay bench
+#   overlay     Send and Ssend of one run and of a second run on one plot,
+#               with CI error bars and the unsettled, shifted and refined
+#               marks (report_fixtures.py check_overlay); --overlay bench
+#               splits them again
 #   real -- MPIEXEC -n 2 [PREFLAGS]   two real runs (--raw) compared
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -115,7 +120,7 @@ single)
     common_checks "$dir/out" "$dir/in/a.csv"
     expect_files "$dir/out" $pp-latency $pp-bandwidth coll.barrier-latency $mw-latency
     no_files "$dir/out" $pp-compare $pp-spread
-    grep -q '^report: wrote .*/out/index.html and index.md: 1 inputs, 4 series, 7 plots$' \
+    grep -q '^report: wrote .*/out/index.html and index.md: 1 input, 4 series, 7 plots$' \
         "$dir/err.txt" || fail "wrong last progress line"
     ;;
 force)
@@ -170,11 +175,38 @@ sized)
     } >"$dir/z.csv"
     report "$dir/out" "$dir/z.csv"
     [ "$code" -eq 0 ] || fail "exit $code"
-    expect_files "$dir/out" pingpong.send_recv-p2-latency coll.barrier-latency \
-        rma.put-p2-fence-latency rma.put-p2-lock_all-latency
-    no_files "$dir/out" pingpong.send_recv-latency
-    grep -q '^report: wrote .*: 1 inputs, 4 series, 4 plots$' "$dir/err.txt" || fail "not 4 series"
-    grep -q "rma.put, 2 processes, lock_all" "$dir/out/index.html" || fail "no lock_all series title"
+    expect_files "$dir/out" pingpong.send_recv-p2-latency coll.barrier-latency rma-p2-latency
+    no_files "$dir/out" pingpong.send_recv-latency rma.put-p2-fence-latency
+    grep -q '^report: wrote .*: 1 input, 4 series, 3 plots$' "$dir/err.txt" || fail "not 4 series"
+    grep -q "2 series: rma.put, fence; rma.put, lock_all\." "$dir/out/index.html" ||
+        fail "the rma plot does not list its two series"
+    grep -Eq "'data/rma.put-p2-lock_all-latency-A.dat' using [^ ]+:2 with lines" "$dir/out/plots.gp" ||
+        fail "no lock_all curve on the rma plot"
+    report "$dir/out2" "$dir/z.csv" --overlay bench
+    expect_files "$dir/out2" rma.put-p2-fence-latency rma.put-p2-lock_all-latency
+    no_files "$dir/out2" rma-p2-latency
+    grep -q '^report: wrote .*: 1 input, 4 series, 4 plots$' "$dir/err.txt" || fail "bench: plots"
+    grep -q "rma.put, 2 processes, lock_all" "$dir/out2/index.html" || fail "no lock_all series title"
+    ;;
+overlay)
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    python3 "$fixtures_py" overlay "$dir/in" || fail "fixtures"
+    report "$dir/out" "$dir/in/ov1.csv" "$dir/in/ov2.csv"
+    common_checks "$dir/out" "$dir/in/ov1.csv" "$dir/in/ov2.csv"
+    expect_files "$dir/out" pingpong-p2-latency pingpong-p2-bandwidth pingpong-p2-compare
+    python3 "$fixtures_py" check_overlay "$dir/out" || fails=$((fails + 1))
+    grep -q '^report: wrote .*: 2 inputs, 2 series, 3 plots$' "$dir/err.txt" || fail "progress"
+    # The script draws the plot again by itself, without a word on stderr.
+    rm -f "$dir/out/pingpong-p2-latency.png"
+    (cd "$dir/out" && gnuplot plots.gp) 2>"$dir/gp.txt" || fail "gnuplot plots.gp failed again"
+    [ ! -s "$dir/gp.txt" ] || fail "gnuplot plots.gp wrote to stderr: $(head -1 "$dir/gp.txt")"
+    [ -s "$dir/out/pingpong-p2-latency.png" ] || fail "plots.gp did not redraw the overlay"
+    report "$dir/one" "$dir/in/ov1.csv" --overlay bench
+    common_checks "$dir/one" "$dir/in/ov1.csv"
+    expect_files "$dir/one" pingpong.send_recv-p2-latency pingpong.ssend_recv-p2-latency
+    no_files "$dir/one" pingpong-p2-latency
+    grep -q '^report: wrote .*: 1 input, 2 series, 4 plots$' "$dir/err.txt" || fail "bench: plots"
     ;;
 nognuplot)
     fixtures
@@ -201,7 +233,7 @@ real)
         fail "the runs were not tested against each other on pass medians"
     ;;
 *)
-    echo "usage: report_check.sh synthetic|single|force|fakegp|nognuplot|real MPIBEX DIR ..." >&2
+    echo "usage: report_check.sh synthetic|single|force|fakegp|nognuplot|sized|overlay|real MPIBEX DIR ..." >&2
     exit 2
     ;;
 esac

@@ -8,15 +8,24 @@
       a barrier over processes and a master-worker point.
   report_fixtures.py check OUT INPUT...
       the report in OUT: every plot file a PNG (signature) or well-formed
-      SVG, index.html well-formed with no script or external asset, one
-      results table per input holding every row (benchmark, procs, bytes,
-      median), every environment key, the escaped test value.
+      SVG, index.html well-formed with no script or external asset, the
+      plots first and the environment folded (<details>), one results table
+      per input holding every row (benchmark, procs, bytes, median), every
+      environment key, the escaped test value, the summary's "N input(s)".
+  report_fixtures.py overlay DIR
+      ov1.csv and ov2.csv: pingpong.send_recv and pingpong.ssend_recv of one
+      run each, with an unsettled, a shifted (remeasured) and a refined point.
+  report_fixtures.py check_overlay OUT
+      the report of ov1.csv and ov2.csv: both benchmarks of both inputs on
+      one latency plot (pingpong-p2) with CI error bars and a legend entry
+      per mark; the data files' status, refined, remeasured and pt columns.
 Exit status 0 when every check passes; each failure is one line "FAIL: ...".
 """
 import csv
 import glob
 import os
 import random
+import re
 import sys
 import xml.dom.minidom
 from html.parser import HTMLParser
@@ -162,6 +171,29 @@ def expected_rows(path):
             for r in csv.DictReader(open(path))}
 
 
+def page_order(html, md, ninputs):
+    """Plots first, the environment last but the notes and folded, "N input(s)"."""
+    fails = []
+    want = ["Plots", "Inputs", "Comparisons", "Results", "Machine and environment", "Notes"]
+    if ninputs < 2:
+        want.remove("Comparisons")
+    for name, text, pat in (("index.html", html, r"<h2>([^<]*)</h2>"),
+                            ("index.md", md, r"(?m)^## (.*)$")):
+        got = [h.replace("\\", "") for h in re.findall(pat, text)]
+        if got != want:
+            fails.append("%s: sections %s, want %s" % (name, got, want))
+    if not re.search(r"<h2>Machine and environment</h2>\n<details><summary>", html):
+        fails.append("index.html: the environment is not in a <details> right after its heading")
+    if "<details open" in html:
+        fails.append("index.html: a <details> is open")
+    if "<details><summary>" not in md:
+        fails.append("index.md: the environment is not folded")
+    said = "from %d %s (A: " % (ninputs, "input" if ninputs == 1 else "inputs")
+    if said not in html:
+        fails.append("index.html: the summary does not say '%s'" % said)
+    return fails
+
+
 def check(out, inputs):
     fails = []
     pngs = glob.glob(os.path.join(out, "*.png"))
@@ -218,6 +250,7 @@ def check(out, inputs):
     if "<b>" in html:
         fails.append("index.html has an unescaped <b>")
     md = open(os.path.join(out, "index.md"), encoding="utf-8").read()
+    fails += page_order(html, md, len(inputs))
     for p in pngs:
         if "(%s)" % os.path.basename(p) not in md:
             fails.append("index.md does not show %s" % os.path.basename(p))
@@ -226,7 +259,105 @@ def check(out, inputs):
     return 1 if fails else 0
 
 
+# (benchmark, bytes, status, refined, remeasured) of the overlay fixtures' odd points
+ODD = {("pingpong.send_recv", 64): ("UNSETTLED", 0, 0), ("pingpong.send_recv", 4096): ("SETTLED", 1, 0),
+       ("pingpong.ssend_recv", 4096): ("SHIFTED", 0, 1)}
+PT = {"SETTLED": 7, "UNSETTLED": 6, "SHIFTED": 8}
+
+
+def make_overlay(d):
+    os.makedirs(d, exist_ok=True)
+    for name, scale in (("ov1", 1.0), ("ov2", 1.2)):
+        rows = []
+        for bench, slow in (("pingpong.send_recv", 1.0), ("pingpong.ssend_recv", 1.6)):
+            for b in (1, 64, 4096):
+                m = (0.5 + b / 3000.0) * slow * scale
+                st, ref, rem = ODD.get((bench, b), ("SETTLED", 0, 0)) if name == "ov1" else \
+                    ("SETTLED", 0, 0)
+                r = dict.fromkeys(COLS + ["remeasured"], "")
+                r.update(benchmark=bench, procs=2, bytes=b, n=40, median_us="%.4f" % m,
+                         ci95_lo_us="%.4f" % (m * 0.9), ci95_hi_us="%.4f" % (m * 1.2), status=st,
+                         bandwidth_MBps="%.3f" % (b / m), label="cli", refined=ref, remeasured=rem)
+                rows.append(r)
+        with open(os.path.join(d, name + ".csv"), "w", newline="") as f:
+            w = csv.DictWriter(f, COLS + ["remeasured"], lineterminator="\n")
+            w.writeheader()
+            w.writerows(rows)
+        with open(os.path.join(d, name + ".env.csv"), "w", newline="") as f:
+            csv.writer(f, lineterminator="\n").writerows([("key", "value"), ("ranks", "2")])
+
+
+def data_rows(path):
+    """The column names (first comment line naming them) and the rows of a data file."""
+    names, rows = None, []
+    for line in open(path):
+        if line.startswith("# bytes ") and names is None:
+            names = line[2:].split()
+        elif not line.startswith("#") and line.strip():
+            rows.append(dict(zip(names or [], line.split())))
+    return names, rows
+
+
+def check_overlay(out):
+    fails = []
+    gp = open(os.path.join(out, "plots.gp")).read()
+    m = re.search(r"# ---- pingpong-p2-latency ----\n(.*?)\nset terminal @svg_term", gp, re.S)
+    plot = m.group(1)[m.group(1).find("\nplot "):] if m else ""
+    for bench in ("send_recv", "ssend_recv"):
+        for inp in "AB":
+            f = "'data/pingpong.%s-p2-latency-%s.dat' using" % (bench, inp)
+            if plot.count(f) < 3:
+                fails.append("the pingpong-p2 latency plot lacks %s (bars, line, marks)" % f)
+    if plot.count("with yerrorbars") != 4:
+        fails.append("the pingpong-p2 latency plot has %d error-bar curves, want 4"
+                     % plot.count("with yerrorbars"))
+    if plot.count(":2:8 with points") != 4 or "pt variable" not in plot:
+        fails.append("the status marks are not drawn from the data's pt column")
+    if not re.search(r":\(\$6 > 0 \? \$2 : NaN\) with points lt \d+ pt 12", plot):
+        fails.append("no diamond around the refined point")
+    for t in ("settled (filled circle)", "unsettled (hollow circle)", "shifted: ", "refined: "):
+        if not re.search(r"keyentry with points pt \d+ .*title '%s" % re.escape(t), plot):
+            fails.append("no legend entry for the mark '%s'" % t)
+    if "unreliable" in plot:
+        fails.append("a legend entry for a mark no point has")
+    for bench in ("send_recv", "ssend_recv"):
+        if os.path.exists(os.path.join(out, "pingpong.%s-p2-latency.png" % bench)):
+            fails.append("pingpong.%s has a plot of its own" % bench)
+    src = {(r["benchmark"], int(r["bytes"])): r for r in csv.DictReader(open(
+        os.path.join(os.path.dirname(out), "in", "ov1.csv")))}
+    for bench in ("pingpong.send_recv", "pingpong.ssend_recv"):
+        path = os.path.join(out, "data", "%s-p2-latency-A.dat" % bench)
+        names, rows = data_rows(path)
+        want = "bytes median_us ci95_lo_us ci95_hi_us status refined remeasured pt".split()
+        if names != want:
+            fails.append("%s: columns %s, want %s" % (path, names, want))
+            continue
+        for r in rows:
+            st, ref, rem = ODD.get((bench, int(r["bytes"])), ("SETTLED", 0, 0))
+            c = src[(bench, int(r["bytes"]))]
+            got = (r["status"], int(r["refined"]), int(r["remeasured"]), int(r["pt"]),
+                   float(r["ci95_lo_us"]), float(r["ci95_hi_us"]))
+            if got != (st, ref, rem, PT[st], float(c["ci95_lo_us"]), float(c["ci95_hi_us"])):
+                fails.append("%s: row %s" % (path, r))
+        if len(rows) != 3:
+            fails.append("%s: %d rows, want 3" % (path, len(rows)))
+    html = open(os.path.join(out, "index.html"), encoding="utf-8").read()
+    if "<td>UNSETTLED</td>" not in html or "<td>SETTLED, refined</td>" not in html or \
+            "<td>SHIFTED, remeasured</td>" not in html:
+        fails.append("the results table does not show the status, refined and remeasured")
+    if "6 points in both, 0 only in A, 0 only in B" not in html:
+        fails.append("index.html: the comparison's count is wrong")
+    for f in fails:
+        print("FAIL: " + f)
+    return 1 if fails else 0
+
+
 if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "overlay":
+        make_overlay(sys.argv[2])
+        sys.exit(0)
+    if len(sys.argv) == 3 and sys.argv[1] == "check_overlay":
+        sys.exit(check_overlay(sys.argv[2]))
     if len(sys.argv) >= 3 and sys.argv[1] == "make":
         make(sys.argv[2])
         sys.exit(0)

@@ -14,6 +14,7 @@ mbx_report_test(synthetic 120 synthetic $<TARGET_FILE:mpibex> ${MBX_OUT}/report_
 mbx_report_test(single 60 single $<TARGET_FILE:mpibex> ${MBX_OUT}/report_single)
 mbx_report_test(force 60 force $<TARGET_FILE:mpibex> ${MBX_OUT}/report_force)
 mbx_report_test(sized 60 sized $<TARGET_FILE:mpibex> ${MBX_OUT}/report_sized)
+mbx_report_test(overlay 60 overlay $<TARGET_FILE:mpibex> ${MBX_OUT}/report_overlay)
 mbx_report_test(nognuplot 30 nognuplot $<TARGET_FILE:mpibex> ${MBX_OUT}/report_nognuplot)
 foreach(_kind fail warn silent)
   mbx_report_test(gnuplot_${_kind} 30 fakegp $<TARGET_FILE:mpibex> ${MBX_OUT}/report_gp_${_kind} ${_kind})

@@ -241,12 +241,12 @@ static int run_gnuplot(const char *prog, const char *dir, char *msg, size_t msgl
 /* Every plot the script was to draw exists and is not empty. */
 static int check_plots(const mbx_rpt *r, char *msg, size_t msglen)
 {
-    for (size_t s = 0; s < r->nse; s++) {
+    for (size_t f = 0; f < r->nfig; f++) {
         for (int p = 0; p < MBX_RPT_NPLOTS; p++) {
-            for (int e = 0; r->drawn[s][p] && e < 2; e++) {
+            for (int e = 0; r->drawn[f][p] && e < 2; e++) {
                 char path[PATH_MAX];
                 struct stat st;
-                snprintf(path, sizeof path, "%s/%s-%s.%s", r->dir, r->se[s].name,
+                snprintf(path, sizeof path, "%s/%s-%s.%s", r->dir, r->fig[f].name,
                          mbx_rpt_plot_suffix[p], e ? "svg" : "png");
                 if (stat(path, &st) != 0 || st.st_size == 0) {
                     mbx_report_msgf(msg, msglen, "gnuplot did not write '%s'", path);
@@ -301,7 +301,9 @@ static void free_report(mbx_rpt *r)
     for (size_t s = 0; s < r->nse; s++) {
         free(r->se[s].name);
         free(r->se[s].title);
+        free(r->se[s].curve);
     }
+    mbx_rpt_figures_free(r);
     for (size_t k = 0; r->cmp != NULL && k + 1 < r->nin; k++) {
         size_t n = r->cmp[k].c ? mbx_compare_count(r->cmp[k].c) : 0;
         for (size_t i = 0; r->cmp[k].keys != NULL && i < n; i++)
@@ -316,6 +318,13 @@ static void free_report(mbx_rpt *r)
     free(r->drawn);
 }
 
+static void done_line(const mbx_report_opts *o, const mbx_rpt *r)
+{
+    progress(o, "wrote %s/index.html and index.md: %zu %s, %zu series, %zu %s", r->dir, r->nin,
+             mbx_rpt_pl(r->nin, "input", "inputs"), r->nse, r->nplots,
+             mbx_rpt_pl(r->nplots, "plot", "plots"));
+}
+
 int mbx_report_write(const char *const *inputs, size_t n, const char *dir, const mbx_report_opts *o,
                      char *msg, size_t msglen)
 {
@@ -327,6 +336,7 @@ int mbx_report_write(const char *const *inputs, size_t n, const char *dir, const
     o = o ? o : &defaults;
     r.alpha = o->alpha == 0 ? 0.05 : o->alpha;
     r.sized = o->sized;
+    r.overlay = o->overlay;
     r.title = o->title && o->title[0] ? o->title : "mpibex report";
     if (n == 0 || inputs == NULL) {
         mbx_report_msgf(msg, msglen, "no input files (usage: mpibex report FILES... -o DIR)");
@@ -370,10 +380,11 @@ int mbx_report_write(const char *const *inputs, size_t n, const char *dir, const
     if (rc == 0)
         rc = prepare_dir(dir, o->force, &r, &claim, msg, msglen);
     for (size_t i = 0; rc == 0 && i < n; i++)
-        progress(o, "%s: %s, %zu points", r.in[i].letter, inputs[i], r.in[i].npt);
-    if (rc == 0 && mbx_rpt_group(&r) != 0)
+        progress(o, "%s: %s, %zu %s", r.in[i].letter, inputs[i], r.in[i].npt,
+                 mbx_rpt_pl(r.in[i].npt, "point", "points"));
+    if (rc == 0 && (mbx_rpt_group(&r) != 0 || mbx_rpt_figures(&r) != 0))
         rc = 1;
-    if (rc == 0 && (r.drawn = calloc(r.nse ? r.nse : 1, sizeof *r.drawn)) == NULL)
+    if (rc == 0 && (r.drawn = calloc(r.nfig ? r.nfig : 1, sizeof *r.drawn)) == NULL)
         rc = 1;
     if (rc == 1 && msg && msg[0] == '\0')
         mbx_report_msgf(msg, msglen, "out of memory");
@@ -382,7 +393,8 @@ int mbx_report_write(const char *const *inputs, size_t n, const char *dir, const
     if (rc == 0)
         rc = mbx_rpt_write_plots(&r, msg, msglen);
     if (rc == 0) {
-        progress(o, "running gnuplot: %zu plots of %zu series", r.nplots, r.nse);
+        progress(o, "running gnuplot: %zu %s of %zu series", r.nplots,
+                 mbx_rpt_pl(r.nplots, "plot", "plots"), r.nse);
         rc = run_gnuplot(prog, dir, msg, msglen);
     }
     if (rc == 0)
@@ -390,8 +402,7 @@ int mbx_report_write(const char *const *inputs, size_t n, const char *dir, const
     if (rc == 0)
         rc = mbx_rpt_write_pages(&r, msg, msglen);
     if (rc == 0)
-        progress(o, "wrote %s/index.html and index.md: %zu inputs, %zu series, %zu plots", dir,
-                 r.nin, r.nse, r.nplots);
+        done_line(o, &r);
     free_report(&r);
     mbx_output_release(&claim);
     return rc;
@@ -401,13 +412,16 @@ int mbx_report_write(const char *const *inputs, size_t n, const char *dir, const
 
 void mbx_report_usage(void)
 {
-    printf("Usage: mpibex report FILES... -o DIR [--force] [--title T] [--alpha A] [-q]\n"
+    printf("Usage: mpibex report FILES... -o DIR [--force] [--title T] [--alpha A]\n"
+           "                     [--overlay kind|bench|all] [-q]\n"
            "\n"
            "Plots (PNG and SVG, drawn by gnuplot) and an index page (index.html, index.md)\n"
            "from results: OUT.csv files of 'mpibex run' (with OUT.env.csv beside them),\n"
            "merged CSVs of 'mpibex merge' and directories of launches of 'mpibex repeat'.\n"
            "Per series (benchmark, label, procs, root, op, param): latency and bandwidth\n"
-           "against message size (or processes), every input on the same plot. With two\n"
+           "against message size (or processes), every input on the same plot, with the\n"
+           "95 %% CI as error bars and marks for unsettled, shifted and refined points;\n"
+           "the series of one benchmark kind share a plot (--overlay). With two\n"
            "or more inputs, the first is A: each other input's ratio to A per point, with\n"
            "Wilcoxon significance marks when both have samples (directories of launches,\n"
            "or results written with --raw). Directories also get the launch-to-launch\n"
@@ -418,11 +432,17 @@ void mbx_report_usage(void)
            "  -f, --force       write into a non-empty DIR (old report files are removed)\n"
            "  --title T         the page title (default: mpibex report)\n"
            "  --alpha A         significance level of the comparisons, 0 < A < 1 (0.05)\n"
+           "  --overlay M       which series share a plot (same x axis and processes):\n"
+           "                    kind  benchmarks of one kind, e.g. pingpong.* (default)\n"
+           "                    bench one benchmark (label, params) per plot\n"
+           "                    all   every benchmark\n"
+           "                    (at most 8 curves a plot: series x inputs)\n"
            "  -q, --quiet       no progress lines on stderr\n"
            "  -h, --help        this text\n"
            "\n"
            "DIR gets index.html, index.md, NAME-latency|bandwidth|compare|spread.png/.svg,\n"
-           "plots.gp and data/NAME.dat ('gnuplot plots.gp' in DIR draws the plots again).\n"
+           "plots.gp and data/SERIES-PLOT-INPUT.dat with each point's status, refined and\n"
+           "remeasured ('gnuplot plots.gp' in DIR draws the plots again).\n"
            "Needs gnuplot (Debian: apt-get install gnuplot-nox).\n"
            "Exit status: 0 written, 1 writing or gnuplot failed, 2 bad input.\n");
 }
@@ -479,6 +499,23 @@ static int on_alpha(mbx_opt_parser *p, const mbx_opt *o, const char *name, const
     return 0;
 }
 
+static int on_overlay(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    static const char *const modes[] = {
+        [MBX_REPORT_OVERLAY_KIND] = "kind",
+        [MBX_REPORT_OVERLAY_BENCH] = "bench",
+        [MBX_REPORT_OVERLAY_ALL] = "all",
+    };
+    (void)o, (void)name;
+    for (size_t k = 0; v != NULL && k < sizeof modes / sizeof *modes; k++) {
+        if (strcmp(v, modes[k]) == 0) {
+            ((report_args *)p->dst)->o.overlay = (int)k;
+            return 0;
+        }
+    }
+    return mbx_opt_bad(&p->out, "--overlay: expected kind, bench or all (got '%s')", v ? v : "");
+}
+
 static int on_quiet(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
 {
     (void)o, (void)name, (void)v;
@@ -498,6 +535,7 @@ static const mbx_opt report_opts[] = {
     {"--output", "-o", "DIR", 0, on_output, 0},
     {"--title", "-t", "T", 0, on_title, 0},
     {"--alpha", "-a", "A", 0, on_alpha, 0},
+    {"--overlay", NULL, "M", 0, on_overlay, 0},
     {"--force", "-f", NULL, 0, NULL, offsetof(report_args, o.force)},
     {"--quiet", "-q", NULL, 0, on_quiet, 0},
 };

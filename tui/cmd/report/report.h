@@ -3,20 +3,35 @@
  * Inputs, in any mix: results CSVs of `mpibex run` (with their OUT.env.csv
  * and, for significance marks, OUT.obs.csv), merged CSVs of `mpibex merge`,
  * and directories of launches of `mpibex repeat` (DIR/launch-*.csv). The
- * report directory gets, per series (benchmark, label, procs, root, op,
- * param, rma_sync), gnuplot plots as PNG and SVG, the gnuplot script that drew them
- * (plots.gp) with its data (data/NAME.dat), and index.md and index.html.
+ * points form series (benchmark, label, procs, root, op, param, rma_sync);
+ * series of one kind share a plot (mbx_report_overlay). The report
+ * directory gets gnuplot plots as PNG and SVG, the gnuplot script that drew
+ * them (plots.gp) with its data (data/SERIES-PLOT-INPUT.dat), and index.md
+ * and index.html.
  * Front end only (it runs gnuplot); no MPI, no curses. */
 #ifndef MBX_REPORT_H
 #define MBX_REPORT_H
 
 #include <stddef.h>
 
+/* Which series share a plot. Every input's curve of a series is on the
+ * series' plot in each mode; the modes differ in which series join it.
+ * All of a plot's series have the same x axis (bytes or processes) at the
+ * same fixed value (processes or bytes). A plot holds at most 8 curves
+ * (series x inputs); more series of a group go to a second plot. */
+typedef enum mbx_report_overlay {
+    MBX_REPORT_OVERLAY_KIND = 0, /* benchmarks of one kind (pingpong, coll, rma, ...: the name
+                                    before its dot), with every label and parameter */
+    MBX_REPORT_OVERLAY_BENCH,    /* one series per plot (benchmark, label, params) */
+    MBX_REPORT_OVERLAY_ALL,      /* every benchmark */
+} mbx_report_overlay;
+
 typedef struct mbx_report_opts {
     const char *title;        /* page title; NULL: "mpibex report" */
     const char *const *names; /* display name per input; NULL (or a NULL entry): from the path */
     double alpha;             /* significance level of the comparisons; 0: 0.05 */
     int force;                /* 1: write into a non-empty directory (old report files go) */
+    int overlay;              /* mbx_report_overlay; 0: by kind */
     const char *gnuplot;      /* the gnuplot program; NULL: "gnuplot" looked up in PATH */
     void (*progress)(void *ctx, const char *line); /* NULL: silent */
     void *ctx;
@@ -44,7 +59,7 @@ int mbx_report_write(const char *const *inputs, size_t n, const char *dir, const
                      char *msg, size_t msglen);
 
 /* The arguments after "report": `FILES... -o DIR [--force] [--title T]
- * [--alpha A] [-q]`; sized as mbx_report_opts.sized (may be NULL).
+ * [--alpha A] [--overlay kind|bench|all] [-q]`; sized as mbx_report_opts.sized (may be NULL).
  * Returns the exit code (as above); errors are one line on stderr. */
 int mbx_report_cmd(int argc, char **argv, int (*sized)(const char *bench));
 

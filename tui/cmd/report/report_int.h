@@ -29,6 +29,8 @@ typedef struct mbx_rpt_point {
     long long n;        /* observations (n, or n_total); -1 unknown */
     long long runs;     /* launches merged into the point; 1 for results */
     long long passes;   /* results of format 3: passes the point was measured in; 0: in one go */
+    int refined;        /* results: added by refinement (refined = 1) */
+    int remeasured;     /* results: measured again after a level shift (remeasured = 1) */
     size_t series;      /* index of its series */
     int dup;            /* 1: its key came earlier in the same input (not plotted) */
 } mbx_rpt_point;
@@ -53,10 +55,46 @@ typedef struct mbx_rpt_input {
 typedef struct mbx_rpt_series {
     char *name;   /* file name stem, unique, [A-Za-z0-9._+-] */
     char *title;  /* for people */
+    char *curve;  /* the title without the axis' fixed value (procs or bytes): a legend entry */
     int by_procs; /* x axis: processes (one message size) instead of bytes */
+    size_t fig;   /* the figure (plot) it is drawn on */
     size_t first; /* a point of the series: input index ... */
     size_t first_pt;
 } mbx_rpt_series;
+
+/* One figure: the series drawn on the same plots (mbx_report_overlay).
+ * They share the x axis and its fixed value (procs, or bytes). */
+typedef struct mbx_rpt_fig {
+    char *name;  /* plot file stem, unique: the series' name when it has one series */
+    char *title; /* the series' title when it has one series */
+    int by_procs;
+    size_t *se; /* its series, in order */
+    size_t nse;
+} mbx_rpt_fig;
+
+/* How a point is marked on the plots (its status and refinement), as in
+ * the data files' columns. */
+typedef enum mbx_rpt_mark {
+    MBX_RPT_SETTLED,
+    MBX_RPT_UNSETTLED,
+    MBX_RPT_SHIFTED,
+    MBX_RPT_UNRELIABLE,
+    MBX_RPT_INVALID,
+    MBX_RPT_REFINED, /* drawn around the status mark */
+    MBX_RPT_NMARKS
+} mbx_rpt_mark;
+typedef struct mbx_rpt_mark_style {
+    const char *name; /* "unsettled" */
+    int pt;           /* gnuplot point type */
+    double ps;        /* point size */
+    const char *what; /* legend and page: "unsettled (hollow circle)" */
+} mbx_rpt_mark_style;
+extern const mbx_rpt_mark_style mbx_rpt_marks[MBX_RPT_NMARKS];
+/* report_load.c: the status mark of a point (MBX_RPT_SETTLED ..
+ * MBX_RPT_INVALID); a status it does not know counts as settled. */
+mbx_rpt_mark mbx_rpt_point_mark(const mbx_rpt_point *p);
+/* one when n == 1, else many: "1 point", "2 points". */
+const char *mbx_rpt_pl(size_t n, const char *one, const char *many);
 
 /* The comparison of input b with input 0. */
 typedef struct mbx_rpt_cmp {
@@ -75,7 +113,10 @@ typedef struct mbx_rpt {
     size_t nin;
     mbx_rpt_series *se;
     size_t nse, secap;
-    unsigned char (*drawn)[MBX_RPT_NPLOTS]; /* per series: 1 when the plot was written */
+    mbx_rpt_fig *fig;
+    size_t nfig;
+    int overlay;                            /* mbx_report_overlay */
+    unsigned char (*drawn)[MBX_RPT_NPLOTS]; /* per figure: 1 when the plot was written */
     size_t nplots;
     mbx_rpt_cmp *cmp; /* nin - 1 of them */
     double alpha;
@@ -99,6 +140,13 @@ char *mbx_rpt_cmp_key(const mbx_cmp_point *c);
 
 /* report_series.c: group every point into series; 0 or 1 (no memory). */
 int mbx_rpt_group(mbx_rpt *r);
+/* Gather the series into figures by r->overlay (after mbx_rpt_group);
+ * 0 or 1 (no memory). */
+int mbx_rpt_figures(mbx_rpt *r);
+void mbx_rpt_figures_free(mbx_rpt *r);
+/* Characters other than [A-Za-z0-9._+-] in a file name stem become '_'. */
+void mbx_rpt_sanitize(char *stem);
+
 /* Index c's tested points by key for mbx_rpt_cmp_find; 0 or 1 (no memory). */
 int mbx_rpt_cmp_index(mbx_rpt_cmp *c);
 /* The index (for mbx_compare_get) of the test of A's point p in c, or
@@ -115,6 +163,16 @@ double mbx_rpt_x(const mbx_rpt *r, const mbx_rpt_point *p);
 /* report_plot.c: data/NAME.dat and plots.gp in r->dir (which exists); sets
  * r->drawn. 0, or 1 and a message when a file cannot be written. */
 int mbx_rpt_write_plots(mbx_rpt *r, char *msg, size_t msglen);
+
+/* report_axes.c: a text as a single-quoted gnuplot literal, the axes
+ * and frame of a plot (nkey: its legend entries), its y range. */
+typedef struct mbx_rpt_range {
+    double lo, hi; /* NAN: nothing yet */
+} mbx_rpt_range;
+void mbx_rpt_gp_str(FILE *f, const char *s);
+int mbx_rpt_procs_log(mbx_rpt_range xr); /* a process axis spanning more than 16x is log2 */
+void mbx_rpt_plot_frame(FILE *gp, int by_procs, int plot, size_t nkey, mbx_rpt_range xr);
+void mbx_rpt_plot_yrange(FILE *gp, int plot, mbx_rpt_range yr);
 
 /* report_page.c: index.md and index.html in r->dir. 0 or 1. */
 int mbx_rpt_write_pages(const mbx_rpt *r, char *msg, size_t msglen);

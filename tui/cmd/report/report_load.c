@@ -17,6 +17,33 @@
 #include "mbx/pointid.h"
 #include "report_int.h"
 
+/* Filled marks for settled points, hollow ones for the doubtful (distinct
+ * shapes, so that they read without colour too), and a large diamond around
+ * a refined point whatever its status. */
+const mbx_rpt_mark_style mbx_rpt_marks[MBX_RPT_NMARKS] = {
+    [MBX_RPT_SETTLED] = {"settled", 7, 1.1, "settled (filled circle)"},
+    [MBX_RPT_UNSETTLED] = {"unsettled", 6, 1.1, "unsettled (hollow circle)"},
+    [MBX_RPT_SHIFTED] = {"shifted", 8, 1.1,
+                         "shifted: level shift during the point (hollow triangle)"},
+    [MBX_RPT_UNRELIABLE] = {"unreliable", 4, 1.1, "unreliable (hollow square)"},
+    [MBX_RPT_INVALID] = {"invalid", 2, 1.1, "invalid (cross)"},
+    [MBX_RPT_REFINED] = {"refined", 12, 2.2, "refined: added by refinement (diamond around)"},
+};
+
+mbx_rpt_mark mbx_rpt_point_mark(const mbx_rpt_point *p)
+{
+    static const char *const names[] = {"SETTLED", "UNSETTLED", "SHIFTED", "UNRELIABLE", "INVALID"};
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+        if (strcmp(p->status, names[k]) == 0)
+            return (mbx_rpt_mark)k;
+    return MBX_RPT_SETTLED;
+}
+
+const char *mbx_rpt_pl(size_t n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
 /* The columns the report reads; which name each has depends on the kind. */
 enum {
     K_BENCH,
@@ -37,13 +64,15 @@ enum {
     K_SPREAD,
     K_PASSES,
     K_RMA_SYNC,
+    K_REFINED,
+    K_REMEASURED,
     NK
 };
 static const char *const results_cols[NK] = {
-    "benchmark",  "procs",      "bytes", "median_us",  "status",         "label",
-    "root",       "op",         "param", "param_name", "bandwidth_MBps", "n",
-    "ci95_lo_us", "ci95_hi_us", NULL,    NULL,         "passes",         "rma_sync"};
-/* A merged file has no passes (K_PASSES is NULL). */
+    "benchmark", "procs", "bytes",      "median_us",      "status",  "label",      "root",
+    "op",        "param", "param_name", "bandwidth_MBps", "n",       "ci95_lo_us", "ci95_hi_us",
+    NULL,        NULL,    "passes",     "rma_sync",       "refined", "remeasured"};
+/* A merged file has no passes, refined or remeasured (NULL). */
 static const char *const merged_cols[NK] = {"benchmark",
                                             "procs",
                                             "bytes",
@@ -61,7 +90,9 @@ static const char *const merged_cols[NK] = {"benchmark",
                                             "runs",
                                             "spread_rel",
                                             NULL,
-                                            "rma_sync"};
+                                            "rma_sync",
+                                            NULL,
+                                            NULL};
 /* Without these the file is not one of ours; the rest read as empty. */
 static const int required[] = {K_BENCH, K_PROCS, K_BYTES, K_MED, K_STATUS};
 
@@ -157,6 +188,9 @@ static int add_row(mbx_rpt_input *in, const char *const *f, const int *col, cons
     if (bad < 0 && col[K_PASSES] >= 0 && f[col[K_PASSES]][0] != '\0' &&
         !parse_ll(f[col[K_PASSES]], &p.passes))
         bad = K_PASSES, want = "a whole number >= 0 or an empty field";
+    /* Marks only (older files lack the columns): anything but "1" is 0. */
+    p.refined = col[K_REFINED] >= 0 && strcmp(f[col[K_REFINED]], "1") == 0;
+    p.remeasured = col[K_REMEASURED] >= 0 && strcmp(f[col[K_REMEASURED]], "1") == 0;
     if (bad >= 0) {
         const char *const *names = in->kind == MBX_RPT_MERGED ? merged_cols : results_cols;
         mbx_report_msgf(msg, msglen, "%s:%zu: %s: expected %s (got '%.40s')", name, line,

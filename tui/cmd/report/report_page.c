@@ -10,120 +10,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "mbx/esc.h"
 #include "mbx/version.h"
+#include "report_doc.h"
 #include "report_int.h"
-
-typedef struct doc {
-    FILE *md, *html;
-    const char *align; /* of the open table: 'l' or 'r' per column */
-} doc;
-
-/* Every text goes through its format's function of mbx/esc.h. */
-static void put_esc(FILE *f, const char *s, mbx_status (*esc)(const char *, char *, size_t))
-{
-    size_t len = MBX_ESC_MAX(strlen(s));
-    char small[1024], *buf = len <= sizeof small ? small : malloc(len);
-    if (buf == NULL) /* out of memory: leave the text out rather than raw */
-        return;
-    mbx_status st = esc(s, buf, len); /* len always suffices */
-    (void)st;
-    fputs(buf, f);
-    if (buf != small)
-        free(buf);
-}
-
-static void md_esc(FILE *f, const char *s)
-{
-    put_esc(f, s, mbx_esc_md);
-}
-
-static void html_esc(FILE *f, const char *s)
-{
-    put_esc(f, s, mbx_esc_html);
-}
-
-static void heading(doc *d, int level, const char *text)
-{
-    for (int i = 0; i < level; i++)
-        fputc('#', d->md);
-    fputc(' ', d->md);
-    md_esc(d->md, text);
-    fputs("\n\n", d->md);
-    fprintf(d->html, "<h%d>", level);
-    html_esc(d->html, text);
-    fprintf(d->html, "</h%d>\n", level);
-}
-
-static void para(doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void para(doc *d, const char *fmt, ...)
-{
-    char buf[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    md_esc(d->md, buf);
-    fputs("\n\n", d->md);
-    fputs("<p>", d->html);
-    html_esc(d->html, buf);
-    fputs("</p>\n", d->html);
-}
-
-static void table_begin(doc *d, const char *const *hdr, const char *align)
-{
-    size_t n = strlen(align);
-    d->align = align;
-    fputs("<table>\n<tr>", d->html);
-    for (size_t c = 0; c < n; c++) {
-        fputs("|", d->md);
-        md_esc(d->md, hdr[c]);
-        fputs("<th>", d->html);
-        html_esc(d->html, hdr[c]);
-        fputs("</th>", d->html);
-    }
-    fputs("|\n", d->md);
-    fputs("</tr>\n", d->html);
-    for (size_t c = 0; c < n; c++)
-        fputs(align[c] == 'r' ? "|---:" : "|---", d->md);
-    fputs("|\n", d->md);
-}
-
-static void row(doc *d, const char *const *cell)
-{
-    size_t n = strlen(d->align);
-    fputs("<tr>", d->html);
-    for (size_t c = 0; c < n; c++) {
-        fputs("|", d->md);
-        md_esc(d->md, cell[c] ? cell[c] : "");
-        fputs(d->align[c] == 'r' ? "<td class=\"r\">" : "<td>", d->html);
-        html_esc(d->html, cell[c] ? cell[c] : "");
-        fputs("</td>", d->html);
-    }
-    fputs("|\n", d->md);
-    fputs("</tr>\n", d->html);
-}
-
-static void table_end(doc *d)
-{
-    fputs("\n", d->md);
-    fputs("</table>\n", d->html);
-}
-
-static void figure(doc *d, const char *stem, const char *alt)
-{
-    fputs("![", d->md);
-    md_esc(d->md, alt);
-    fprintf(d->md, "](%s.png)\n[SVG](%s.svg)\n\n", stem, stem);
-    fprintf(d->html,
-            "<figure><a href=\"%s.svg\"><img src=\"%s.png\" width=\"960\" height=\"600\" "
-            "alt=\"",
-            stem, stem);
-    html_esc(d->html, alt);
-    fputs("\"></a><figcaption>", d->html);
-    html_esc(d->html, alt);
-    fprintf(d->html, " (<a href=\"%s.svg\">SVG</a>)</figcaption></figure>\n", stem);
-}
 
 static const char *kind_text(const mbx_rpt_input *in, char *buf, size_t len)
 {
@@ -131,16 +20,17 @@ static const char *kind_text(const mbx_rpt_input *in, char *buf, size_t len)
         return "results (mpibex run)";
     if (in->kind == MBX_RPT_MERGED)
         return "merged runs (mpibex merge)";
-    snprintf(buf, len, "%zu launches (mpibex repeat)", in->launches);
+    snprintf(buf, len, "%zu %s (mpibex repeat)", in->launches,
+             mbx_rpt_pl(in->launches, "launch", "launches"));
     return buf;
 }
 
-static void inputs(doc *d, const mbx_rpt *r)
+static void inputs(mbx_rpt_doc *d, const mbx_rpt *r)
 {
     static const char *const hdr[] = {
         "input", "name", "path", "kind", "points", "environment", "samples for tests"};
-    heading(d, 2, "Inputs");
-    table_begin(d, hdr, "lllllll");
+    mbx_rpt_heading(d, 2, "Inputs");
+    mbx_rpt_table_begin(d, hdr, "lllllll");
     for (size_t i = 0; i < r->nin; i++) {
         const mbx_rpt_input *in = &r->in[i];
         char kind[64], pts[32];
@@ -155,9 +45,9 @@ static void inputs(doc *d, const mbx_rpt *r)
                                                 : in->passes                 ? "pass medians"
                                                                              : "raw observations")
                                              : "none"};
-        row(d, cell);
+        mbx_rpt_row(d, cell);
     }
-    table_end(d);
+    mbx_rpt_table_end(d);
 }
 
 static const char *env_value(const mbx_rpt_input *in, const char *key)
@@ -168,7 +58,7 @@ static const char *env_value(const mbx_rpt_input *in, const char *key)
 
 /* Side by side: the keys whose values differ between the inputs that
  * have an environment file. */
-static void env_differences(doc *d, const mbx_rpt *r)
+static void env_differences(mbx_rpt_doc *d, const mbx_rpt *r)
 {
     size_t *has = calloc(r->nin, sizeof *has), nhas = 0, shown = 0;
     const char **hdr = calloc(r->nin + 1, sizeof *hdr), **cell = calloc(r->nin + 1, sizeof *cell);
@@ -184,8 +74,9 @@ static void env_differences(doc *d, const mbx_rpt *r)
     if (nhas < 2)
         goto done;
     memset(align, 'l', nhas + 1);
-    para(d, "Keys whose values differ between the inputs with an environment file (empty: the "
-            "input has no such key):");
+    mbx_rpt_para(d,
+                 "Keys whose values differ between the inputs with an environment file (empty: the "
+                 "input has no such key):");
     for (size_t h = 0; h < nhas; h++) {
         const mbx_kvlist *env = &r->in[has[h]].env;
         for (size_t k = 0; k < env->n; k++) {
@@ -198,17 +89,17 @@ static void env_differences(doc *d, const mbx_rpt *r)
             if (seen || !differs)
                 continue;
             if (shown++ == 0)
-                table_begin(d, hdr, align);
+                mbx_rpt_table_begin(d, hdr, align);
             cell[0] = key;
             for (size_t j = 0; j < nhas; j++)
                 cell[j + 1] = env_value(&r->in[has[j]], key);
-            row(d, cell);
+            mbx_rpt_row(d, cell);
         }
     }
     if (shown > 0)
-        table_end(d);
+        mbx_rpt_table_end(d);
     else
-        para(d, "None: they have the same keys and values.");
+        mbx_rpt_para(d, "None: they have the same keys and values.");
 done:
     free(has);
     free(hdr);
@@ -216,66 +107,102 @@ done:
     free(align);
 }
 
-static void environment(doc *d, const mbx_rpt *r)
+/* Collapsed: long, and read less often than the plots. */
+static void environment(mbx_rpt_doc *d, const mbx_rpt *r)
 {
     static const char *const kv[] = {"key", "value"};
-    heading(d, 2, "Machine and environment");
+    size_t nenv = 0;
+    char sum[200];
+    for (size_t i = 0; i < r->nin; i++)
+        nenv += r->in[i].env.n > 0;
+    mbx_rpt_heading(d, 2, "Machine and environment");
+    snprintf(sum, sizeof sum,
+             "the machine and environment of %zu %s (%zu with an environment file)", r->nin,
+             mbx_rpt_pl(r->nin, "input", "inputs"), nenv);
+    mbx_rpt_details_begin(d, sum);
     env_differences(d, r);
     for (size_t i = 0; i < r->nin; i++) {
         const mbx_rpt_input *in = &r->in[i];
         char h[600];
         snprintf(h, sizeof h, "%s: %s", in->letter, in->name);
-        heading(d, 3, h);
+        mbx_rpt_heading(d, 3, h);
         if (in->env_note[0])
-            para(d, "%s.", in->env_note);
+            mbx_rpt_para(d, "%s.", in->env_note);
         if (in->repeat.n > 0) {
-            para(d, "How the launches ran (%s/repeat.csv):", in->path);
-            table_begin(d, kv, "ll");
+            mbx_rpt_para(d, "How the launches ran (%s/repeat.csv):", in->path);
+            mbx_rpt_table_begin(d, kv, "ll");
             for (size_t k = 0; k < in->repeat.n; k++) {
                 const char *cell[] = {in->repeat.v[k].key, in->repeat.v[k].value};
-                row(d, cell);
+                mbx_rpt_row(d, cell);
             }
-            table_end(d);
+            mbx_rpt_table_end(d);
         }
         if (in->env.n == 0)
             continue;
-        para(d, "From %s:", in->env_path);
-        fputs("<details open><summary>environment</summary>\n", d->html);
-        table_begin(d, kv, "ll");
+        mbx_rpt_para(d, "From %s:", in->env_path);
+        mbx_rpt_table_begin(d, kv, "ll");
         for (size_t k = 0; k < in->env.n; k++) {
             const char *cell[] = {in->env.v[k].key, in->env.v[k].value};
-            row(d, cell);
+            mbx_rpt_row(d, cell);
         }
-        table_end(d);
-        fputs("</details>\n", d->html);
+        mbx_rpt_table_end(d);
     }
+    mbx_rpt_details_end(d);
 }
 
-static void plots(doc *d, const mbx_rpt *r)
+static void plots(mbx_rpt_doc *d, const mbx_rpt *r)
 {
     static const char *const what[MBX_RPT_NPLOTS] = {
         "latency", "bandwidth", "ratio to A, with significance marks", "launch-to-launch spread"};
-    heading(d, 2, "Plots");
-    para(d, "Latency and bandwidth: the median per point, with the point's 95 %% confidence "
-            "interval as error bars (results of mpibex run; for a point measured in passes the "
-            "median of its pass medians and the interval between passes) or the minimum to "
-            "maximum of the launch medians as a band (merged runs, launches). Every PNG links to "
-            "its SVG.");
-    for (size_t s = 0; s < r->nse; s++) {
-        const mbx_rpt_series *se = &r->se[s];
-        heading(d, 3, se->title);
+    static const char *const overlay[] = {
+        [MBX_REPORT_OVERLAY_KIND] = "the benchmarks of one kind (the name before its dot)",
+        [MBX_REPORT_OVERLAY_BENCH] = "one benchmark with one label and parameters",
+        [MBX_REPORT_OVERLAY_ALL] = "every benchmark"};
+    char marks[600] = "";
+    mbx_rpt_heading(d, 2, "Plots");
+    mbx_rpt_para(
+        d,
+        "Latency and bandwidth: the median per point, with the point's 95 %% confidence "
+        "interval as error bars (results of mpibex run; for a point measured in passes the "
+        "median of its pass medians and the interval between passes) or the minimum to "
+        "maximum of the launch medians as a band (merged runs, launches). A plot holds %s "
+        "at one process count (or message size), every input's curve of each (--overlay). "
+        "Every PNG links to its SVG.",
+        overlay[r->overlay >= 0 && r->overlay <= MBX_REPORT_OVERLAY_ALL ? r->overlay : 0]);
+    for (int m = 0; m < MBX_RPT_NMARKS; m++) {
+        size_t used = strlen(marks);
+        snprintf(marks + used, sizeof marks - used, "%s%s", m ? "; " : "", mbx_rpt_marks[m].what);
+    }
+    mbx_rpt_para(
+        d,
+        "Marks of the points by status: %s. The data files (data/) carry the status, refined "
+        "and remeasured columns of each point.",
+        marks);
+    for (size_t f = 0; f < r->nfig; f++) {
+        const mbx_rpt_fig *fg = &r->fig[f];
+        mbx_rpt_heading(d, 3, fg->title);
+        if (fg->nse > 1) {
+            char list[1200] = "";
+            for (size_t k = 0; k < fg->nse; k++) {
+                size_t used = strlen(list);
+                snprintf(list + used, sizeof list - used, "%s%s", k ? "; " : "",
+                         r->se[fg->se[k]].curve);
+            }
+            mbx_rpt_para(d, "%zu series: %s.", fg->nse, list);
+        }
         int any = 0;
         for (int p = 0; p < MBX_RPT_NPLOTS; p++) {
-            if (!r->drawn[s][p])
+            if (!r->drawn[f][p])
                 continue;
             char stem[300], alt[700];
-            snprintf(stem, sizeof stem, "%s-%s", se->name, mbx_rpt_plot_suffix[p]);
-            snprintf(alt, sizeof alt, "%s: %s", se->title, what[p]);
-            figure(d, stem, alt);
+            snprintf(stem, sizeof stem, "%s-%s", fg->name, mbx_rpt_plot_suffix[p]);
+            snprintf(alt, sizeof alt, "%s: %s", fg->title, what[p]);
+            mbx_rpt_figure(d, stem, alt);
             any = 1;
         }
         if (!any)
-            para(d, "Nothing to plot: no point of this series has a positive median.");
+            mbx_rpt_para(d, "Nothing to plot: no point of %s has a positive median.",
+                         fg->nse > 1 ? "these series" : "this series");
     }
 }
 
@@ -289,7 +216,7 @@ static void params_text(char *buf, size_t len, const char *root, const char *op,
         snprintf(buf + n, len - (size_t)n, "%s%s", n > 0 ? "; " : "", rma_sync);
 }
 
-static void results(doc *d, const mbx_rpt *r)
+static void results(mbx_rpt_doc *d, const mbx_rpt *r)
 {
     static const char *const rh[] = {
         "benchmark", "label",      "procs",      "bytes",          "params", "n",
@@ -297,20 +224,22 @@ static void results(doc *d, const mbx_rpt *r)
     static const char *const mh[] = {"benchmark", "label",          "procs",     "bytes",  "params",
                                      "runs",      "n_total",        "median_us", "min_us", "max_us",
                                      "spread_%",  "bandwidth_MBps", "status"};
-    heading(d, 2, "Results");
+    mbx_rpt_heading(d, 2, "Results");
     for (size_t i = 0; i < r->nin; i++) {
         const mbx_rpt_input *in = &r->in[i];
         int res = in->kind == MBX_RPT_RESULTS;
         char h[600];
         snprintf(h, sizeof h, "%s: %s", in->letter, in->name);
-        heading(d, 3, h);
+        mbx_rpt_heading(d, 3, h);
         if (!res)
-            para(d, "median_us is the median of the launches' medians; min_us and max_us are "
-                    "the smallest and largest launch median.");
+            mbx_rpt_para(d,
+                         "median_us is the median of the launches' medians; min_us and max_us are "
+                         "the smallest and largest launch median.");
         else if (in->passes)
-            para(d, "Points measured in passes: median_us is the median of the pass medians, "
-                    "ci95_lo_us .. ci95_hi_us the 95 %% confidence interval between passes.");
-        table_begin(d, res ? rh : mh, res ? "lllrlrrrrrl" : "lllrlrrrrrrrl");
+            mbx_rpt_para(d,
+                         "Points measured in passes: median_us is the median of the pass medians, "
+                         "ci95_lo_us .. ci95_hi_us the 95 %% confidence interval between passes.");
+        mbx_rpt_table_begin(d, res ? rh : mh, res ? "lllrlrrrrrl" : "lllrlrrrrrrrl");
         size_t *idx = mbx_rpt_sorted(r, i);
         for (size_t k = 0; k < in->npt; k++) {
             const mbx_rpt_point *p = &in->pt[idx ? idx[k] : k];
@@ -327,20 +256,21 @@ static void results(doc *d, const mbx_rpt *r)
             mbx_rpt_fmt(hi, sizeof hi, p->hi, "%.4f");
             mbx_rpt_fmt(bw, sizeof bw, p->bw, "%.3f");
             mbx_rpt_fmt(sp, sizeof sp, 100.0 * p->spread, "%.1f");
-            snprintf(st, sizeof st, "%s%s", p->status,
+            snprintf(st, sizeof st, "%s%s%s%s", p->status, p->refined ? ", refined" : "",
+                     p->remeasured ? ", remeasured" : "",
                      p->dup ? " (repeated key, not plotted)" : "");
             if (res) {
                 const char *cell[] = {p->bench, p->label, procs, bytes, params, n,
                                       med,      lo,       hi,    bw,    st};
-                row(d, cell);
+                mbx_rpt_row(d, cell);
             } else {
                 const char *cell[] = {p->bench, p->label, procs, bytes, params, runs, n,
                                       med,      lo,       hi,    sp,    bw,     st};
-                row(d, cell);
+                mbx_rpt_row(d, cell);
             }
         }
         free(idx);
-        table_end(d);
+        mbx_rpt_table_end(d);
     }
 }
 
@@ -349,7 +279,7 @@ static const char *verdict_text(char v)
     return v == '<' ? "< (A faster)" : v == '>' ? "> (A slower)" : "= (not distinguishable)";
 }
 
-static void tested_row(doc *d, const mbx_rpt_point *a, const mbx_cmp_point *p)
+static void tested_row(mbx_rpt_doc *d, const mbx_rpt_point *a, const mbx_cmp_point *p)
 {
     char procs[24], bytes[24], params[300], na[24], nb[24], ma[32], mb[32], ratio[32], shift[32],
         pv[32], root[24] = "", param[24] = "";
@@ -386,7 +316,7 @@ static void tested_row(doc *d, const mbx_rpt_point *a, const mbx_cmp_point *p)
                           pv,
                           verdict_text(p->verdict),
                           p->stars ? p->stars : ""};
-    row(d, cell);
+    mbx_rpt_row(d, cell);
 }
 
 /* The smallest two-sided p-value an exact test of n1 against n2 values
@@ -399,7 +329,7 @@ static double min_p(size_t n1, size_t n2)
     return c > 2 ? 2 / c : 1;
 }
 
-static void tested(doc *d, const mbx_rpt *r, const mbx_rpt_cmp *c)
+static void tested(mbx_rpt_doc *d, const mbx_rpt *r, const mbx_rpt_cmp *c)
 {
     static const char *const hdr[] = {"benchmark",
                                       "label",
@@ -418,34 +348,38 @@ static void tested(doc *d, const mbx_rpt *r, const mbx_rpt_cmp *c)
     mbx_compare_summary s;
     size_t n = mbx_compare_count(c->c), hopeless = 0;
     mbx_compare_summarize(c->c, &s);
-    para(d,
-         "Wilcoxon rank-sum test per point at alpha = %g; samples: %s (A), %s (%s). Tested %zu "
-         "points: A faster at %zu, A slower at %zu, not distinguishable at %zu; %zu only in A, "
-         "%zu only in %s. Marks: two-sided p < 0.05 *, < 0.01 **, < 0.001 ***.",
-         r->alpha, s.kind_a ? s.kind_a : "?", s.kind_b ? s.kind_b : "?", r->in[c->b].letter,
-         s.tested, s.faster, s.slower, s.same, s.only_a, s.only_b, r->in[c->b].letter);
+    mbx_rpt_para(
+        d,
+        "Wilcoxon rank-sum test per point at alpha = %g; samples: %s (A), %s (%s). Tested %zu "
+        "%s: A faster at %zu, A slower at %zu, not distinguishable at %zu; %zu only in A, "
+        "%zu only in %s. Marks: two-sided p < 0.05 *, < 0.01 **, < 0.001 ***.",
+        r->alpha, s.kind_a ? s.kind_a : "?", s.kind_b ? s.kind_b : "?", r->in[c->b].letter,
+        s.tested, mbx_rpt_pl(s.tested, "point", "points"), s.faster, s.slower, s.same, s.only_a,
+        s.only_b, r->in[c->b].letter);
     if (s.kind_a && s.kind_b && strcmp(s.kind_a, s.kind_b) != 0)
-        para(d,
-             "The samples are of different kinds (%s against %s): the test then compares "
-             "values of different spreads (observations, pass medians, launch medians). Read "
-             "it with care.",
-             s.kind_a, s.kind_b);
+        mbx_rpt_para(
+            d,
+            "The samples are of different kinds (%s against %s): the test then compares "
+            "values of different spreads (observations, pass medians, launch medians). Read "
+            "it with care.",
+            s.kind_a, s.kind_b);
     for (size_t i = 0; i < n; i++) {
         const mbx_cmp_point *p = mbx_compare_get(c->c, i);
         hopeless += p->w.exact && min_p(p->n_a, p->n_b) > r->alpha;
     }
     if (n > 0 && hopeless == n) {
         const mbx_cmp_point *p = mbx_compare_get(c->c, 0);
-        para(d,
-             "With samples this small (%zu against %zu) no two-sided p-value can fall below "
-             "alpha = %g (the smallest possible is %.3g): no point can be marked. More "
-             "launches are needed.",
-             p->n_a, p->n_b, r->alpha, min_p(p->n_a, p->n_b));
+        mbx_rpt_para(
+            d,
+            "With samples this small (%zu against %zu) no two-sided p-value can fall below "
+            "alpha = %g (the smallest possible is %.3g): no point can be marked. More "
+            "launches are needed.",
+            p->n_a, p->n_b, r->alpha, min_p(p->n_a, p->n_b));
     }
     /* In the order of the plots: A's points by series and x. */
     unsigned char *done = calloc(n ? n : 1, 1);
     size_t *idx = mbx_rpt_sorted(r, 0);
-    table_begin(d, hdr, "lllrlrrrrrrrll");
+    mbx_rpt_table_begin(d, hdr, "lllrlrrrrrrrll");
     for (size_t k = 0; done != NULL && idx != NULL && k < r->in[0].npt; k++) {
         const mbx_rpt_point *a = &r->in[0].pt[idx[k]];
         size_t t = a->dup ? SIZE_MAX : mbx_rpt_cmp_find(c, a);
@@ -457,13 +391,13 @@ static void tested(doc *d, const mbx_rpt *r, const mbx_rpt_cmp *c)
     for (size_t t = 0; t < n; t++)
         if (done == NULL || !done[t])
             tested_row(d, NULL, mbx_compare_get(c->c, t));
-    table_end(d);
+    mbx_rpt_table_end(d);
     free(done);
     free(idx);
 }
 
 /* Without a test: the ratio of the medians wherever both inputs have the point. */
-static void untested(doc *d, const mbx_rpt *r, size_t b)
+static void untested(mbx_rpt_doc *d, const mbx_rpt *r, size_t b)
 {
     static const char *const hdr[] = {"benchmark", "label",       "procs",       "bytes",
                                       "params",    "median_a_us", "median_b_us", "ratio_b_over_a"};
@@ -494,39 +428,58 @@ static void untested(doc *d, const mbx_rpt *r, size_t b)
             mbx_rpt_fmt(ratio, sizeof ratio, pa->med > 0 ? pb->med / pa->med : NAN, "%.4f");
             const char *cell[] = {pa->bench, pa->label, procs, bytes, params, ma, mb, ratio};
             if (!open++)
-                table_begin(d, hdr, "lllrlrrr");
-            row(d, cell);
+                mbx_rpt_table_begin(d, hdr, "lllrlrrr");
+            mbx_rpt_row(d, cell);
         }
         free(ia);
         free(ib);
     }
     if (open)
-        table_end(d);
-    para(d, "%zu points in both, %zu only in A, %zu only in B (ratios of the medians, no test).",
-         common, only_a, only_b);
+        mbx_rpt_table_end(d);
+    mbx_rpt_para(d,
+                 "%zu %s in both, %zu only in A, %zu only in %s (ratios of the medians, no test).",
+                 common, mbx_rpt_pl(common, "point", "points"), only_a, only_b, r->in[b].letter);
 }
 
-static void comparisons(doc *d, const mbx_rpt *r)
+static void comparisons(mbx_rpt_doc *d, const mbx_rpt *r)
 {
     if (r->nin < 2)
         return;
-    heading(d, 2, "Comparisons");
+    mbx_rpt_heading(d, 2, "Comparisons");
     for (size_t k = 0; k + 1 < r->nin; k++) {
         const mbx_rpt_cmp *c = &r->cmp[k];
         char h[1200];
         snprintf(h, sizeof h, "%s (%s) against A (%s)", r->in[c->b].letter, r->in[c->b].name,
                  r->in[0].name);
-        heading(d, 3, h);
+        mbx_rpt_heading(d, 3, h);
         if (c->c != NULL) {
             tested(d, r, c);
         } else {
-            para(d, "Not comparable, no significance marks: %s.", c->why);
+            mbx_rpt_para(d, "Not comparable, no significance marks: %s.", c->why);
             untested(d, r, c->b);
         }
     }
 }
 
-static int open_pair(doc *d, const char *dir, char *msg, size_t msglen)
+/* The opening line: what was read and drawn, and which input is which. */
+static void summary(mbx_rpt_doc *d, const mbx_rpt *r, const char *date)
+{
+    char names[1500] = "";
+    for (size_t i = 0; i < r->nin; i++) {
+        size_t used = strlen(names);
+        if (used + 8 >= sizeof names) { /* many inputs: the Inputs table lists them all */
+            snprintf(names + used, sizeof names - used, ", ...");
+            break;
+        }
+        snprintf(names + used, sizeof names - used, "%s%s: %s", i ? ", " : "", r->in[i].letter,
+                 r->in[i].name);
+    }
+    mbx_rpt_para(d, "Written by mpibex %s on %s from %zu %s (%s): %zu series, %zu %s.", MBX_VERSION,
+                 date, r->nin, mbx_rpt_pl(r->nin, "input", "inputs"), names, r->nse, r->nplots,
+                 mbx_rpt_pl(r->nplots, "plot", "plots"));
+}
+
+static int open_pair(mbx_rpt_doc *d, const char *dir, char *msg, size_t msglen)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/index.md", dir);
@@ -545,7 +498,7 @@ static int open_pair(doc *d, const char *dir, char *msg, size_t msglen)
 
 int mbx_rpt_write_pages(const mbx_rpt *r, char *msg, size_t msglen)
 {
-    doc d = {0};
+    mbx_rpt_doc d = {0};
     if (open_pair(&d, r->dir, msg, msglen) != 0)
         return 1;
     char date[64] = "";
@@ -554,7 +507,7 @@ int mbx_rpt_write_pages(const mbx_rpt *r, char *msg, size_t msglen)
     if (gmtime_r(&now, &tm) != NULL)
         strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S UTC", &tm);
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", d.html);
-    html_esc(d.html, r->title);
+    mbx_rpt_html_esc(d.html, r->title);
     fputs("</title>\n<style>\n"
           "body{font-family:sans-serif;margin:1.5em auto;max-width:1200px;padding:0 1em;"
           "color:#222}\n"
@@ -566,25 +519,26 @@ int mbx_rpt_write_pages(const mbx_rpt *r, char *msg, size_t msglen)
           "figcaption{font-size:13px;color:#555}\n"
           "</style>\n</head>\n<body>\n",
           d.html);
-    heading(&d, 1, r->title);
-    para(&d, "Written by mpibex %s on %s from %zu input%s: %zu series, %zu plots.", MBX_VERSION,
-         date, r->nin, r->nin == 1 ? "" : "s", r->nse, r->nplots);
-    inputs(&d, r);
-    environment(&d, r);
+    mbx_rpt_heading(&d, 1, r->title);
+    summary(&d, r, date);
+    /* The plots first; the tables after them, the long environment last and folded. */
     plots(&d, r);
+    inputs(&d, r);
     comparisons(&d, r);
     results(&d, r);
-    heading(&d, 2, "Notes");
+    environment(&d, r);
+    mbx_rpt_heading(&d, 2, "Notes");
     if (r->skipped > 0)
-        para(&d,
-             "Left out of the plots (they are in the tables): %zu point%s with no positive "
-             "median, or with a message size of 0 on a logarithmic axis.",
-             r->skipped, r->skipped == 1 ? "" : "s");
+        mbx_rpt_para(&d,
+                     "Left out of the plots (they are in the tables): %zu point%s with no positive "
+                     "median, or with a message size of 0 on a logarithmic axis.",
+                     r->skipped, r->skipped == 1 ? "" : "s");
     if (r->dups > 0)
-        para(&d, "%zu %s a point that came earlier in the same input; only the first is plotted.",
-             r->dups, r->dups == 1 ? "row repeats" : "rows repeat");
-    para(&d, "The plots are drawn by plots.gp from the files in data/; edit it and run "
-             "'gnuplot plots.gp' in this directory to draw them again.");
+        mbx_rpt_para(
+            &d, "%zu %s a point that came earlier in the same input; only the first is plotted.",
+            r->dups, r->dups == 1 ? "row repeats" : "rows repeat");
+    mbx_rpt_para(&d, "The plots are drawn by plots.gp from the files in data/; edit it and run "
+                     "'gnuplot plots.gp' in this directory to draw them again.");
     fputs("</body>\n</html>\n", d.html);
     int bad = (ferror(d.md) | fclose(d.md)) != 0;
     bad |= (ferror(d.html) | fclose(d.html)) != 0;

@@ -1,5 +1,6 @@
 /* mpibex report: the gnuplot data files (data/NAME.dat) and the script
- * (plots.gp) that draws every plot twice, as PNG and as SVG. The script is
+ * (plots.gp) that draws every plot twice, as PNG and as SVG. A plot is
+ * one figure's (mbx_rpt_fig): the curves of its series, each input's. The script is
  * kept in the report so that users can edit it and run `gnuplot plots.gp`
  * there again; it only reads data/ and writes next to itself. */
 #include <errno.h>
@@ -17,15 +18,12 @@
 const char *const mbx_rpt_plot_suffix[MBX_RPT_NPLOTS] = {"latency", "bandwidth", "compare",
                                                          "spread"};
 
-/* Okabe-Ito, colour-blind safe; point types differ as well. */
+/* Okabe-Ito, colour-blind safe; the point types are the marks' (data column pt). */
 static const char *const colours[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
                                       "#E69F00", "#56B4E9", "#000000", "#F0E442"};
 #define NCOLOURS (sizeof colours / sizeof *colours)
-static const int ptypes[] = {7, 5, 9, 11, 13, 15, 4, 6};
 
-typedef struct range {
-    double lo, hi; /* NAN: nothing yet */
-} range;
+typedef mbx_rpt_range range;
 
 static void widen(range *r, double v)
 {
@@ -40,9 +38,12 @@ static void widen(range *r, double v)
 /* One curve's data file and what the script needs to know about it. */
 typedef struct curve {
     size_t in;       /* input index */
+    size_t se;       /* series index */
+    size_t lt;       /* linetype (colour) */
     char file[300];  /* relative to the report directory */
     char marks[300]; /* significance labels (compare), "" if none */
     size_t rows, mrows;
+    size_t nmark[MBX_RPT_NMARKS]; /* rows of each mark */
 } curve;
 
 typedef struct ctx {
@@ -71,37 +72,6 @@ static void close_data(ctx *c, FILE *f, const char *rel)
         snprintf(c->msg, c->msglen, "writing '%s/%s' failed", c->r->dir, rel);
         c->err = 1;
     }
-}
-
-/* Text into plots.gp only as a single-quoted literal (mbx_esc_gnuplot):
- * gnuplot expands backquotes (a shell command), @macros and backslash
- * escapes in double-quoted strings, and a line break would end the
- * command; a single-quoted literal with its controls as `\xNN` does none
- * of that. Every text item is followed by `noenhanced` where it is drawn. */
-static void gp_str(FILE *f, const char *s)
-{
-    size_t len = MBX_ESC_MAX(strlen(s));
-    char small[512], *buf = len <= sizeof small ? small : malloc(len);
-    if (buf == NULL) { /* out of memory: an empty text rather than a raw one */
-        fputs("''", f);
-        return;
-    }
-    mbx_status st = mbx_esc_gnuplot(s, buf, len); /* len always suffices */
-    (void)st;
-    fputs(buf, f);
-    if (buf != small)
-        free(buf);
-}
-
-void mbx_rpt_size_label(char *buf, size_t len, unsigned long long b)
-{
-    static const char *const unit[] = {"", "Ki", "Mi", "Gi", "Ti"};
-    int u = 0;
-    while (u < 4 && b >= 1024 && b % 1024 == 0) {
-        b /= 1024;
-        u++;
-    }
-    snprintf(buf, len, "%llu%s", b, unit[u]);
 }
 
 void mbx_rpt_fmt(char *buf, size_t len, double v, const char *fmt)
@@ -142,19 +112,82 @@ static int values(const mbx_rpt *r, int plot, const mbx_rpt_point *p, const mbx_
     }
 }
 
-static const char *const data_head[MBX_RPT_NPLOTS] = {
-    "median_us lo_us hi_us (lo..hi: the point's 95 % CI, between passes for a point measured in "
-    "passes, or min..max of the launch medians)",
-    "bandwidth_MBps lo hi (the same interval as the latency)",
-    "ratio_of_medians (this input / input A)",
-    "spread_percent ((max - min) / min of the launch medians)",
-};
+/* The data files' column names, per plot and input kind (results, merged
+ * or launches), then what lo..hi is. */
+static void data_head(FILE *f, const mbx_rpt *r, size_t s, int plot, const mbx_rpt_input *in)
+{
+    static const char *const y[MBX_RPT_NPLOTS] = {"median_us", "bandwidth_MBps", "ratio_to_A",
+                                                  "spread_percent"};
+    int res = in->kind == MBX_RPT_RESULTS;
+    const char *lo = plot == MBX_RPT_LAT  ? (res ? "ci95_lo_us" : "median_min_us")
+                     : plot == MBX_RPT_BW ? (res ? "bw_ci95_lo" : "bw_min")
+                                          : "lo";
+    const char *hi = plot == MBX_RPT_LAT  ? (res ? "ci95_hi_us" : "median_max_us")
+                     : plot == MBX_RPT_BW ? (res ? "bw_ci95_hi" : "bw_max")
+                                          : "hi";
+    fprintf(f, "# %s %s %s %s status refined remeasured pt\n",
+            r->se[s].by_procs ? "procs" : "bytes", y[plot], lo, hi);
+    if (plot == MBX_RPT_LAT || plot == MBX_RPT_BW)
+        fprintf(f, "# lo..hi: %s\n",
+                !res         ? "min..max of the launch (or run) medians"
+                : in->passes ? "the 95 % CI of the median between passes"
+                             : "the 95 % CI of the median");
+    else
+        fputs(plot == MBX_RPT_CMP ? "# ratio: this input's median / input A's; lo = hi = ratio\n"
+                                  : "# spread: (max - min) / min of the launch medians in %; "
+                                    "lo = hi = spread\n",
+              f);
+    fputs("# status: the CSV's (SETTLED, UNSETTLED, SHIFTED, ...); refined, remeasured: 0 or "
+          "1; pt: the gnuplot point type of the status mark (plots.gp)\n",
+          f);
+}
 
 /* Text in a data file's comment line: no line break may end it early. */
 static void comment(FILE *f, const char *s)
 {
     for (; *s; s++)
         fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
+}
+
+/* The status as one word of a data row: gnuplot splits fields at blanks. */
+static void status_word(FILE *f, const char *s)
+{
+    if (*s == '\0')
+        fputc('-', f);
+    for (; *s; s++)
+        fputc((unsigned char)*s <= ' ' || *s == '"' || *s == '#' ? '_' : *s, f);
+}
+
+/* One data row: values, then the point's status and marks. */
+static void data_row(FILE *f, const double *v, const mbx_rpt_point *p, curve *cv)
+{
+    mbx_rpt_mark m = mbx_rpt_point_mark(p);
+    fprintf(f, "%.17g %.10g %.10g %.10g ", v[V_X], v[V_Y], v[V_LO], v[V_HI]);
+    status_word(f, p->status);
+    fprintf(f, " %d %d %d\n", p->refined, p->remeasured, mbx_rpt_marks[m].pt);
+    cv->nmark[m]++;
+    cv->nmark[MBX_RPT_REFINED] += (size_t)p->refined;
+}
+
+/* The significance label of the point of curve cv at x (compare plots). */
+static int mark_row(ctx *c, FILE **m, curve *cv, size_t s, const mbx_rpt_cmp *cmp,
+                    const mbx_rpt_point *a, const double *v)
+{
+    size_t ti = cmp ? mbx_rpt_cmp_find(cmp, a) : SIZE_MAX;
+    const mbx_cmp_point *t = ti != SIZE_MAX ? mbx_compare_get(cmp->c, ti) : NULL;
+    if (t == NULL || t->stars == NULL || t->stars[0] == '\0')
+        return 0;
+    if (*m == NULL) {
+        snprintf(cv->marks, sizeof cv->marks, "data/%s-marks-%s.dat", c->r->se[s].name,
+                 c->r->in[cv->in].letter);
+        if ((*m = open_data(c, cv->marks)) == NULL)
+            return -1;
+        fprintf(*m, "# x ratio marks (two-sided Wilcoxon p: * < 0.05, ** < 0.01, *** < "
+                    "0.001)\n");
+    }
+    fprintf(*m, "%.17g %.10g \"%s\"\n", v[V_X], v[V_Y], t->stars);
+    cv->mrows++;
+    return 0;
 }
 
 /* Write the data of one curve; returns its row count (0: no file kept). */
@@ -165,11 +198,11 @@ static size_t write_curve(ctx *c, size_t s, int plot, size_t i, curve *cv, range
     size_t *idx = mbx_rpt_series_points(r, i, s, &n);
     size_t *aidx = plot == MBX_RPT_CMP ? mbx_rpt_series_points(r, 0, s, &na) : NULL;
     const mbx_rpt_cmp *cmp = plot == MBX_RPT_CMP && i > 0 ? &r->cmp[i - 1] : NULL;
+    memset(cv, 0, sizeof *cv);
     cv->in = i;
+    cv->se = s;
     snprintf(cv->file, sizeof cv->file, "data/%s-%s-%s.dat", r->se[s].name,
              mbx_rpt_plot_suffix[plot], r->in[i].letter);
-    cv->marks[0] = '\0';
-    cv->mrows = 0;
     FILE *f = NULL, *m = NULL;
     for (size_t k = 0, ka = 0; k < n; k++) {
         const mbx_rpt_point *p = &r->in[i].pt[idx[k]], *a = NULL;
@@ -192,30 +225,18 @@ static size_t write_curve(ctx *c, size_t s, int plot, size_t i, curve *cv, range
             comment(f, r->in[i].name);
             fputs(": ", f);
             comment(f, r->se[s].title);
-            fprintf(f, "\n# x (%s) %s\n", r->se[s].by_procs ? "processes" : "bytes",
-                    data_head[plot]);
+            fputc('\n', f);
+            data_head(f, r, s, plot, &r->in[i]);
         }
         if (f == NULL)
             break;
-        fprintf(f, "%.17g %.10g %.10g %.10g\n", v[V_X], v[V_Y], v[V_LO], v[V_HI]);
+        data_row(f, v, p, cv);
         widen(xr, v[V_X]);
         widen(yr, v[V_LO]);
         widen(yr, v[V_HI]);
         rows++;
-        size_t ti = cmp ? mbx_rpt_cmp_find(cmp, a) : SIZE_MAX;
-        const mbx_cmp_point *t = ti != SIZE_MAX ? mbx_compare_get(cmp->c, ti) : NULL;
-        if (t == NULL || t->stars == NULL || t->stars[0] == '\0')
-            continue;
-        if (m == NULL) {
-            snprintf(cv->marks, sizeof cv->marks, "data/%s-marks-%s.dat", r->se[s].name,
-                     r->in[i].letter);
-            if ((m = open_data(c, cv->marks)) == NULL)
-                break;
-            fprintf(m, "# x ratio marks (two-sided Wilcoxon p: * < 0.05, ** < 0.01, *** < "
-                       "0.001)\n");
-        }
-        fprintf(m, "%.17g %.10g \"%s\"\n", v[V_X], v[V_Y], t->stars);
-        cv->mrows++;
+        if (mark_row(c, &m, cv, s, cmp, a, v) < 0)
+            break;
     }
     close_data(c, f, cv->file);
     close_data(c, m, cv->marks);
@@ -225,57 +246,8 @@ static size_t write_curve(ctx *c, size_t s, int plot, size_t i, curve *cv, range
     return rows;
 }
 
-/* Explicit ticks on a log2 size axis: powers of two, at most ~10. */
-static void size_axis(FILE *gp, range xr)
-{
-    int e0 = (int)floor(log2(xr.lo) + 1e-9), e1 = (int)ceil(log2(xr.hi) - 1e-9);
-    static const int steps[] = {1, 2, 4, 10, 20};
-    int step = 20;
-    for (size_t k = 0; k < sizeof steps / sizeof *steps && step == 20; k++)
-        if ((e1 - e0) / steps[k] <= 12)
-            step = steps[k];
-    fprintf(gp, "set logscale x 2\nset xrange [%.10g:%.10g]\nset xtics (", xr.lo / 1.5,
-            xr.hi * 1.5);
-    int first = 1;
-    if (xr.lo < 1) { /* a 0-byte point (values) */
-        gp_str(gp, "0");
-        fputs(" 0.5", gp); /* ZERO_BYTES_X */
-        first = 0;
-    }
-    for (int e = (e0 / step) * step; e <= e1; e += step) {
-        if (e < e0 || e < 0 || e > 62)
-            continue;
-        char lab[32];
-        mbx_rpt_size_label(lab, sizeof lab, 1ULL << e);
-        fputs(first ? "" : ", ", gp);
-        gp_str(gp, lab);
-        fprintf(gp, " %.0f", ldexp(1.0, e));
-        first = 0;
-    }
-    fputs(")\nset xlabel \"message size [bytes] (log scale; Ki = 1024, Mi = 1024 Ki)\"\n", gp);
-}
-
-static void procs_axis(FILE *gp, range xr)
-{
-    if (xr.hi / xr.lo > 16) { /* powers of two, as on the size axis */
-        fprintf(gp, "set logscale x 2\nset xrange [%.10g:%.10g]\nset xtics 2\n", xr.lo / 1.3,
-                xr.hi * 1.3);
-    } else {
-        double step = ceil((xr.hi - xr.lo) / 10);
-        fprintf(gp, "set xrange [%.10g:%.10g]\nset xtics %.0f\nset mxtics 1\n", xr.lo - 0.5,
-                xr.hi + 0.5, step < 1 ? 1 : step);
-    }
-    fputs("set format x \"%.0f\"\nset xlabel \"processes\"\n", gp);
-}
-
-static const char *const ylabel[MBX_RPT_NPLOTS] = {
-    "latency: median [µs] (log scale)",
-    "bandwidth [MB/s, 10^6 bytes/s] (log scale)",
-    "ratio of medians X / A (below 1: X faster)",
-    "launch-to-launch spread of the medians, (max - min) / min [%]",
-};
-
-static void curve_title(char *buf, size_t len, const mbx_rpt *r, size_t i, int plot)
+/* The legend text of input i's curve in a figure of one series. */
+static void input_title(char *buf, size_t len, const mbx_rpt *r, size_t i, int plot)
 {
     const mbx_rpt_input *in = &r->in[i];
     if (plot == MBX_RPT_CMP)
@@ -294,130 +266,184 @@ static void curve_title(char *buf, size_t len, const mbx_rpt *r, size_t i, int p
                  in->name);
 }
 
-/* The plot's title (a second line on a comparison: what its marks mean). */
-static void plot_title(FILE *gp, const mbx_rpt *r, const mbx_rpt_series *se, int plot)
+/* The legend text of a curve: its input on a plot of one series; else
+ * its series, and its input when there are several (what the bars mean
+ * is then on the title's second line). */
+static void curve_title(char *buf, size_t len, const mbx_rpt *r, const mbx_rpt_fig *fg,
+                        const curve *cv, int plot)
 {
-    char title[600];
+    const mbx_rpt_input *in = &r->in[cv->in];
+    if (fg->nse == 1)
+        input_title(buf, len, r, cv->in, plot);
+    else if (plot == MBX_RPT_CMP)
+        snprintf(buf, len, "%s, %s/A%s", r->se[cv->se].curve, in->letter,
+                 r->cmp[cv->in - 1].c ? "" : " (no test)");
+    else if (r->nin > 1)
+        snprintf(buf, len, "%s, %s: %s", r->se[cv->se].curve, in->letter, in->name);
+    else
+        snprintf(buf, len, "%s", r->se[cv->se].curve);
+}
+
+/* What the bars of a latency or bandwidth plot of several series are. */
+static void bars_text(char *buf, size_t len, const mbx_rpt *r)
+{
+    int res = 0, band = 0, passes = 0;
+    for (size_t i = 0; i < r->nin; i++) {
+        res |= r->in[i].kind == MBX_RPT_RESULTS;
+        band |= r->in[i].kind != MBX_RPT_RESULTS;
+        passes |= r->in[i].passes;
+    }
+    snprintf(buf, len, "the median%s%s%s", res ? ", with its 95 % CI as error bars" : "",
+             res && passes ? " (between passes where measured in passes)" : "",
+             band ? "; band: min-max of the launch medians" : "");
+}
+
+/* The plot's title; a second line on a comparison (what its marks mean)
+ * and on a latency or bandwidth plot of several series (its bars). */
+static void plot_title(FILE *gp, const mbx_rpt *r, const mbx_rpt_fig *fg, int plot)
+{
+    char title[600], bars[200];
     static const char *const what[MBX_RPT_NPLOTS] = {"latency", "bandwidth", "ratio to A",
                                                      "launch-to-launch spread"};
-    snprintf(title, sizeof title, "%s: %s", se->title, what[plot]);
-    fprintf(gp, "\n# ---- %s-%s ----\nreset\nset title ", se->name, mbx_rpt_plot_suffix[plot]);
-    gp_str(gp, title);
+    snprintf(title, sizeof title, "%s: %s", fg->title, what[plot]);
+    fprintf(gp, "\n# ---- %s-%s ----\nreset\nset title ", fg->name, mbx_rpt_plot_suffix[plot]);
+    mbx_rpt_gp_str(gp, title);
     if (plot == MBX_RPT_CMP) { /* a second line, joined as gnuplot text */
         int tested = 0;
         for (size_t k = 0; k + 1 < r->nin; k++)
             tested |= r->cmp[k].c != NULL;
         fputs(".\"\\n\".", gp);
-        gp_str(gp, tested ? "marks: Wilcoxon rank-sum, two-sided p < 0.05 *, < 0.01 **, < 0.001 ***"
-                          : "no significance test: the inputs are not comparable (see index)");
+        mbx_rpt_gp_str(
+            gp, tested ? "marks: Wilcoxon rank-sum, two-sided p < 0.05 *, < 0.01 **, < 0.001 ***"
+                       : "no significance test: the inputs are not comparable (see index)");
+    } else if (fg->nse > 1 && (plot == MBX_RPT_LAT || plot == MBX_RPT_BW)) {
+        bars_text(bars, sizeof bars, r);
+        fputs(".\"\\n\".", gp);
+        mbx_rpt_gp_str(gp, bars);
     }
     fputs(" noenhanced", gp);
 }
 
-/* Grid, key, fill, the axes and their labels. */
-static void plot_frame(FILE *gp, const mbx_rpt_series *se, int plot, size_t ncv, range xr)
+/* Which marks the curves of a plot have: bit m for mark m. Settled is
+ * only worth a legend entry beside others. */
+static unsigned marks_seen(const curve *cv, size_t ncv)
 {
-    int logy = plot == MBX_RPT_LAT || plot == MBX_RPT_BW;
-    fputs("\nset grid xtics ytics mytics lt 1 lw 1 lc rgb \"#e4e4e4\", lt 1 lw 1 lc rgb "
-          "\"#f2f2f2\"\n",
-          gp);
-    if (logy) {
-        fputs("set key top left box opaque\n", gp);
-    } else { /* below the plot, with room kept for it under the x label */
-        size_t rows = ncv + (plot == MBX_RPT_CMP);
-        rows = rows > 3 ? 3 : rows;
-        fprintf(gp,
-                "set key outside bottom center horizontal box opaque maxrows 3\n"
-                "set bmargin %zu\n",
-                5 + rows);
+    unsigned seen = 0;
+    for (size_t k = 0; k < ncv; k++)
+        for (int m = 0; m < MBX_RPT_NMARKS; m++)
+            seen |= cv[k].nmark[m] ? 1u << m : 0;
+    return seen == 1u << MBX_RPT_SETTLED ? 0 : seen;
+}
+
+static size_t key_entries(int plot, size_t ncv, unsigned seen)
+{
+    size_t n = ncv + (plot == MBX_RPT_CMP);
+    for (int m = 0; m < MBX_RPT_NMARKS; m++)
+        n += (seen >> m) & 1u;
+    return n;
+}
+
+/* One curve: its interval (error bars, or a band), its line with the
+ * legend entry, the status marks (pt from the data), a diamond around
+ * refined points, the significance labels. */
+static void plot_curve(FILE *gp, int plot, const mbx_rpt_input *in, const curve *cv, size_t dt,
+                       const char *x, const char *title)
+{
+    if (plot == MBX_RPT_LAT || plot == MBX_RPT_BW) {
+        mbx_rpt_gp_str(gp, cv->file);
+        if (in->kind == MBX_RPT_RESULTS)
+            fprintf(gp, " using %s:2:3:4 with yerrorbars lt %zu ps 0 notitle, \\\n     ", x,
+                    cv->lt);
+        else
+            fprintf(gp, " using %s:3:4 with filledcurves lt %zu notitle, \\\n     ", x, cv->lt);
     }
-    fputs("set style fill transparent solid 0.18 noborder\nset bars small\n", gp);
-    if (se->by_procs)
-        procs_axis(gp, xr);
+    mbx_rpt_gp_str(gp, cv->file);
+    fprintf(gp, " using %s:2 with lines lt %zu dt %zu title ", x, cv->lt, dt);
+    mbx_rpt_gp_str(gp, title);
+    fputs(" noenhanced, \\\n     ", gp);
+    mbx_rpt_gp_str(gp, cv->file);
+    fprintf(gp, " using %s:2:8 with points lt %zu pt variable notitle", x, cv->lt);
+    if (cv->nmark[MBX_RPT_REFINED] > 0) {
+        fputs(", \\\n     ", gp);
+        mbx_rpt_gp_str(gp, cv->file);
+        fprintf(gp, " using %s:($6 > 0 ? $2 : NaN) with points lt %zu pt %d ps %.1f notitle", x,
+                cv->lt, mbx_rpt_marks[MBX_RPT_REFINED].pt, mbx_rpt_marks[MBX_RPT_REFINED].ps);
+    }
+    if (cv->mrows > 0) {
+        fputs(", \\\n     ", gp);
+        mbx_rpt_gp_str(gp, cv->marks);
+        fprintf(gp, " using 1:2:3 with labels offset 0,0.9 tc lt %zu notitle noenhanced", cv->lt);
+    }
+}
+
+/* The x of curve k of ncv in a `using`: with error bars, curves at the
+ * same x are set a little apart (about 3 % of an octave, or 0.05 of a
+ * process, per curve) so that their bars do not hide each other. The data
+ * files keep the true x. */
+static void dodge(char *buf, size_t len, int plot, int logx, size_t k, size_t ncv)
+{
+    double off = (double)k - (double)(ncv - 1) / 2;
+    if (ncv < 2 || off == 0 || (plot != MBX_RPT_LAT && plot != MBX_RPT_BW))
+        snprintf(buf, len, "1");
+    else if (logx)
+        snprintf(buf, len, "($1*%.5f)", pow(2.0, 0.04 * off));
     else
-        size_axis(gp, xr);
-    fputs("set ylabel ", gp);
-    gp_str(gp, ylabel[plot]);
-    fputs(" noenhanced\n", gp);
-    if (logy)
-        fputs("set logscale y\nset format y \"%g\"\n", gp);
+        snprintf(buf, len, "($1%+.3f)", 0.05 * off);
 }
 
-static void plot_yrange(FILE *gp, int plot, range yr)
+/* The plot command: every curve, on a comparison the X = A line, and a
+ * legend entry (in grey) for each mark the curves have. */
+static void plot_lines(FILE *gp, const mbx_rpt *r, const mbx_rpt_fig *fg, int plot, const curve *cv,
+                       size_t ncv, unsigned seen, int logx)
 {
-    int logy = plot == MBX_RPT_LAT || plot == MBX_RPT_BW;
-    if (yr.lo == yr.hi && plot == MBX_RPT_SPREAD)
-        fprintf(gp, "set yrange [0:%.10g]\n", yr.hi * 1.5 + 1);
-    else if (yr.lo == yr.hi) /* a flat range: give gnuplot room to draw it */
-        fprintf(gp, "set yrange [%.10g:%.10g]\n",
-                logy ? yr.lo / 10 : yr.lo - fabs(yr.lo) * 0.1 - 0.1,
-                logy ? yr.hi * 10 : yr.hi + fabs(yr.hi) * 0.1 + 0.1);
-    else if (plot == MBX_RPT_SPREAD)
-        fputs("set yrange [0:*]\nset offsets 0, 0, graph 0.08, 0\n", gp);
-    else if (!logy)
-        fputs("set offsets 0, 0, graph 0.08, graph 0.05\n", gp);
-}
-
-/* The plot command: a line (with its CI or band) per curve, its marks,
- * and on a comparison the X = A line. */
-static void plot_lines(FILE *gp, const mbx_rpt *r, int plot, const curve *cv, size_t ncv)
-{
-    char t[600];
+    char t[600], x[32];
     fputs("\nplot ", gp);
     for (size_t k = 0; k < ncv; k++) {
-        size_t lt = cv[k].in % NCOLOURS + 1;
-        const mbx_rpt_input *in = &r->in[cv[k].in];
-        curve_title(t, sizeof t, r, cv[k].in, plot);
+        /* Inputs differ by dash on a plot of several series, by colour otherwise. */
+        size_t dt = fg->nse > 1 ? (cv[k].in - (plot == MBX_RPT_CMP)) % 5 + 1 : 1;
+        curve_title(t, sizeof t, r, fg, &cv[k], plot);
         fputs(k ? ", \\\n     " : "", gp);
-        if (plot == MBX_RPT_LAT || plot == MBX_RPT_BW) {
-            if (in->kind == MBX_RPT_RESULTS) {
-                gp_str(gp, cv[k].file);
-                fprintf(gp, " using 1:2:3:4 with yerrorlines lt %zu title ", lt);
-            } else {
-                gp_str(gp, cv[k].file);
-                fprintf(gp, " using 1:3:4 with filledcurves lt %zu notitle, \\\n     ", lt);
-                gp_str(gp, cv[k].file);
-                fprintf(gp, " using 1:2 with linespoints lt %zu title ", lt);
-            }
-        } else {
-            gp_str(gp, cv[k].file);
-            fprintf(gp, " using 1:2 with linespoints lt %zu title ", lt);
-        }
-        gp_str(gp, t);
-        fputs(" noenhanced", gp);
-        if (cv[k].mrows > 0) {
-            fputs(", \\\n     ", gp);
-            gp_str(gp, cv[k].marks);
-            fprintf(gp, " using 1:2:3 with labels offset 0,0.9 tc lt %zu notitle noenhanced", lt);
-        }
+        dodge(x, sizeof x, plot, logx, k, ncv);
+        plot_curve(gp, plot, &r->in[cv[k].in], &cv[k], dt, x, t);
     }
     if (plot == MBX_RPT_CMP)
         fputs(", \\\n     1 with lines dt 2 lc rgb \"#777777\" title 'X = A' noenhanced", gp);
+    for (int m = 0; m < MBX_RPT_NMARKS; m++) {
+        if (!((seen >> m) & 1u))
+            continue;
+        fprintf(gp, ", \\\n     keyentry with points pt %d ps %.1f lc rgb \"#555555\" title ",
+                mbx_rpt_marks[m].pt, mbx_rpt_marks[m].ps);
+        mbx_rpt_gp_str(gp, mbx_rpt_marks[m].what);
+        fputs(" noenhanced", gp);
+    }
 }
 
-/* One plot of series s in the gnuplot script: drawn as PNG, then SVG. */
-static void emit_plot(ctx *c, size_t s, int plot, const curve *cv, size_t ncv, range xr, range yr)
+/* One plot of figure f in the gnuplot script: drawn as PNG, then SVG. */
+static void emit_plot(ctx *c, size_t f, int plot, const curve *cv, size_t ncv, range xr, range yr)
 {
     FILE *gp = c->gp;
-    const mbx_rpt_series *se = &c->r->se[s];
+    const mbx_rpt_fig *fg = &c->r->fig[f];
+    unsigned seen = marks_seen(cv, ncv);
     char out[400];
-    plot_title(gp, c->r, se, plot);
-    plot_frame(gp, se, plot, ncv, xr);
-    plot_yrange(gp, plot, yr);
-    snprintf(out, sizeof out, "%s-%s.png", se->name, mbx_rpt_plot_suffix[plot]);
+    plot_title(gp, c->r, fg, plot);
+    mbx_rpt_plot_frame(gp, fg->by_procs, plot, key_entries(plot, ncv, seen), xr);
+    mbx_rpt_plot_yrange(gp, plot, yr);
+    snprintf(out, sizeof out, "%s-%s.png", fg->name, mbx_rpt_plot_suffix[plot]);
     fputs("set terminal @png_term\nset output ", gp);
-    gp_str(gp, out);
-    plot_lines(gp, c->r, plot, cv, ncv);
-    snprintf(out, sizeof out, "%s-%s.svg", se->name, mbx_rpt_plot_suffix[plot]);
+    mbx_rpt_gp_str(gp, out);
+    plot_lines(gp, c->r, fg, plot, cv, ncv, seen, !fg->by_procs || mbx_rpt_procs_log(xr));
+    snprintf(out, sizeof out, "%s-%s.svg", fg->name, mbx_rpt_plot_suffix[plot]);
     fputs("\nset terminal @svg_term\nset output ", gp);
-    gp_str(gp, out);
+    mbx_rpt_gp_str(gp, out);
     fputs("\nreplot\nunset output\n", gp);
 }
 
-static void plot_series(ctx *c, size_t s, int plot)
+/* Every curve of figure f's plot: each series' curve of each input. */
+static void plot_fig(ctx *c, size_t f, int plot)
 {
     mbx_rpt *r = c->r;
-    curve *cv = calloc(r->nin, sizeof *cv);
+    const mbx_rpt_fig *fg = &r->fig[f];
+    curve *cv = calloc(r->nin * fg->nse, sizeof *cv);
     size_t ncv = 0;
     range xr = {NAN, NAN}, yr = {NAN, NAN};
     if (cv == NULL) {
@@ -425,18 +451,24 @@ static void plot_series(ctx *c, size_t s, int plot)
         c->err = 1;
         return;
     }
-    for (size_t i = plot == MBX_RPT_CMP ? 1 : 0; i < r->nin && !c->err; i++) {
-        if (plot == MBX_RPT_SPREAD && r->in[i].kind == MBX_RPT_RESULTS)
-            continue;
-        if (write_curve(c, s, plot, i, &cv[ncv], &xr, &yr) > 0)
+    for (size_t k = 0; k < fg->nse && !c->err; k++) {
+        for (size_t i = plot == MBX_RPT_CMP ? 1 : 0; i < r->nin && !c->err; i++) {
+            if (plot == MBX_RPT_SPREAD && r->in[i].kind == MBX_RPT_RESULTS)
+                continue;
+            if (write_curve(c, fg->se[k], plot, i, &cv[ncv], &xr, &yr) == 0)
+                continue;
+            /* A colour per series (the dash tells the inputs apart); on a plot of
+             * one series a colour per input, the same on every plot. */
+            cv[ncv].lt = (fg->nse > 1 ? k : i) % NCOLOURS + 1;
             ncv++;
+        }
     }
     if (ncv > 0 && !c->err) {
         /* The flat line at ratio 1 belongs to the picture. */
         if (plot == MBX_RPT_CMP)
             widen(&yr, 1.0);
-        emit_plot(c, s, plot, cv, ncv, xr, yr);
-        r->drawn[s][plot] = 1;
+        emit_plot(c, f, plot, cv, ncv, xr, yr);
+        r->drawn[f][plot] = 1;
         r->nplots++;
     }
     free(cv);
@@ -458,7 +490,8 @@ int mbx_rpt_write_plots(mbx_rpt *r, char *msg, size_t msglen)
     }
     fputs("# mpibex report: every plot of index.html, as PNG and SVG.\n"
           "# Edit and run again inside this directory: gnuplot plots.gp\n"
-          "# Data: data/SERIES-PLOT-INPUT.dat (x, value, interval low, high).\n"
+          "# Data: data/SERIES-PLOT-INPUT.dat (x, value, interval low, high, status,\n"
+          "# refined, remeasured, point type of the status mark).\n"
           "set encoding utf8\n"
           "png_term = \"png size 960,600 noenhanced\"\n"
           "if (strstrt(GPVAL_TERMINALS, \"pngcairo\") > 0) "
@@ -467,14 +500,13 @@ int mbx_rpt_write_plots(mbx_rpt *r, char *msg, size_t msglen)
           "background rgb 'white'\"\n",
           c.gp);
     for (size_t k = 0; k < NCOLOURS; k++)
-        fprintf(c.gp, "set linetype %zu lc rgb \"%s\" lw 1.5 pt %d ps 0.9\n", k + 1, colours[k],
-                ptypes[k]);
-    for (size_t s = 0; s < r->nse && !c.err; s++) {
-        plot_series(&c, s, MBX_RPT_LAT);
-        plot_series(&c, s, MBX_RPT_BW);
+        fprintf(c.gp, "set linetype %zu lc rgb \"%s\" lw 1.5 ps 1.1\n", k + 1, colours[k]);
+    for (size_t f = 0; f < r->nfig && !c.err; f++) {
+        plot_fig(&c, f, MBX_RPT_LAT);
+        plot_fig(&c, f, MBX_RPT_BW);
         if (r->nin > 1)
-            plot_series(&c, s, MBX_RPT_CMP);
-        plot_series(&c, s, MBX_RPT_SPREAD);
+            plot_fig(&c, f, MBX_RPT_CMP);
+        plot_fig(&c, f, MBX_RPT_SPREAD);
     }
     if ((ferror(c.gp) | fclose(c.gp)) && !c.err) {
         snprintf(msg, msglen, "writing '%s' failed", path);

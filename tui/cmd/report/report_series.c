@@ -84,6 +84,14 @@ static int smap_put(smap *m, const char *k, size_t v)
     return 0;
 }
 
+void mbx_rpt_sanitize(char *stem)
+{
+    for (char *c = stem; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+              *c == '.' || *c == '-' || *c == '+' || *c == '_'))
+            *c = '_';
+}
+
 /* What the axis of a group (a series without procs) depends on. */
 typedef struct group {
     long long procs;
@@ -120,13 +128,30 @@ static void append(char *buf, size_t len, const char *fmt, const char *a, const 
         snprintf(buf + used, len - used, fmt, a, b);
 }
 
-/* The series' file stem and title from its first point. */
+/* The title's parts after the benchmark (label, params), as in name_series. */
+static void curve_parts(char *title, size_t len, const mbx_rpt_point *p)
+{
+    if (p->label[0] && strcmp(p->label, "cli") != 0)
+        append(title, len, " [%s]%s", p->label, "");
+    if (p->root[0])
+        append(title, len, ", root %s%s", p->root, "");
+    if (p->op[0])
+        append(title, len, ", %s%s", p->op, "");
+    if (p->param[0])
+        append(title, len, ", %s %s", p->param_name[0] ? p->param_name : "param", p->param);
+    if (p->rma_sync[0])
+        append(title, len, ", %s%s", p->rma_sync, "");
+}
+
+/* The series' file stem, title and legend text from its first point. */
 static int name_series(mbx_rpt_series *s, const mbx_rpt_point *p, smap *names, size_t idx)
 {
-    char stem[200] = "", title[400] = "", procs[32];
+    char stem[200] = "", title[400] = "", curve[400] = "", procs[32];
     snprintf(procs, sizeof procs, "%lld", p->procs);
     append(stem, sizeof stem, "%s%s", p->bench, "");
     append(title, sizeof title, "%s%s", p->bench, "");
+    append(curve, sizeof curve, "%s%s", p->bench, "");
+    curve_parts(curve, sizeof curve, p);
     if (p->label[0] && strcmp(p->label, "cli") != 0) {
         append(stem, sizeof stem, "-%s%s", p->label, "");
         append(title, sizeof title, " [%s]%s", p->label, "");
@@ -155,12 +180,9 @@ static int name_series(mbx_rpt_series *s, const mbx_rpt_point *p, smap *names, s
     if (s->by_procs) {
         char b[48];
         snprintf(b, sizeof b, "%llu", p->bytes);
-        append(title, sizeof title, ", %s bytes, over processes%s", b, "");
+        append(title, sizeof title, ", %s %s, over processes", b, p->bytes == 1 ? "byte" : "bytes");
     }
-    for (char *c = stem; *c; c++)
-        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-              *c == '.' || *c == '-' || *c == '+' || *c == '_'))
-            *c = '_';
+    mbx_rpt_sanitize(stem);
     char uniq[220];
     snprintf(uniq, sizeof uniq, "%s", stem);
     for (int k = 2; smap_get(names, uniq) != SIZE_MAX; k++)
@@ -169,7 +191,8 @@ static int name_series(mbx_rpt_series *s, const mbx_rpt_point *p, smap *names, s
         return -1;
     s->name = strdup(uniq);
     s->title = strdup(title);
-    return s->name && s->title ? 0 : -1;
+    s->curve = strdup(curve);
+    return s->name && s->title && s->curve ? 0 : -1;
 }
 
 static int add_series(mbx_rpt *r, size_t i, size_t j, int by_procs, smap *names)
@@ -261,6 +284,139 @@ int mbx_rpt_group(mbx_rpt *r)
     smap_free(&names);
     free(g);
     return rc == 0 ? 0 : 1;
+}
+
+/* ---- figures: which series share a plot ---- */
+
+/* Curves (series x inputs) on one plot at most: the Okabe-Ito colours. */
+#define MAX_CURVES 8
+
+/* The group of series s under r->overlay: its figure key, the figure's
+ * stem (without uniqueness) and title when it holds several series. */
+static int fig_key(const mbx_rpt *r, size_t s, char *key, size_t klen, char *stem, size_t slen,
+                   char *title, size_t tlen)
+{
+    const mbx_rpt_series *se = &r->se[s];
+    const mbx_rpt_point *p = &r->in[se->first].pt[se->first_pt];
+    char kind[160] = "all", fixed[96];
+    if (r->overlay == MBX_REPORT_OVERLAY_BENCH)
+        return snprintf(key, klen, "s%zu", s) < 0 ? -1 : 0;
+    if (r->overlay == MBX_REPORT_OVERLAY_KIND)
+        snprintf(kind, sizeof kind, "%.*s", (int)strcspn(p->bench, "."), p->bench);
+    if (se->by_procs) {
+        snprintf(fixed, sizeof fixed, "%llu %s, over processes", p->bytes,
+                 p->bytes == 1 ? "byte" : "bytes");
+        snprintf(stem, slen, "%s-%llub-procs", kind, p->bytes);
+    } else {
+        snprintf(fixed, sizeof fixed, "%lld %s", p->procs, p->procs == 1 ? "process" : "processes");
+        snprintf(stem, slen, "%s-p%lld", kind, p->procs);
+    }
+    mbx_rpt_sanitize(stem);
+    if (r->overlay == MBX_REPORT_OVERLAY_KIND)
+        snprintf(title, tlen, "%s benchmarks, %s", kind, fixed);
+    else
+        snprintf(title, tlen, "%s", fixed);
+    /* The key keeps the kind apart from the axis: no separator can come
+     * from a benchmark name's own characters ("\x1f"). */
+    return snprintf(key, klen, "%s\x1f%d\x1f%s", kind, se->by_procs, fixed) < 0 ? -1 : 0;
+}
+
+static int add_fig(mbx_rpt *r, size_t *cap, const char *stem, const char *title, int by_procs,
+                   size_t nmax)
+{
+    if (r->nfig == *cap) {
+        size_t c = *cap ? 2 * *cap : 16;
+        mbx_rpt_fig *f = realloc(r->fig, c * sizeof *f);
+        if (f == NULL)
+            return -1;
+        r->fig = f;
+        *cap = c;
+    }
+    mbx_rpt_fig *f = &r->fig[r->nfig++];
+    memset(f, 0, sizeof *f);
+    f->by_procs = by_procs;
+    f->name = strdup(stem);
+    f->title = strdup(title);
+    f->se = malloc(nmax * sizeof *f->se);
+    return f->name && f->title && f->se ? 0 : -1;
+}
+
+/* A figure of one series is named after it (the file names of a report
+ * without overlays); others keep their group's stem, made unique. */
+static int name_figs(mbx_rpt *r)
+{
+    smap names = {0};
+    int rc = 0;
+    for (size_t f = 0; rc == 0 && f < r->nfig; f++) {
+        mbx_rpt_fig *fg = &r->fig[f];
+        if (fg->nse == 1) {
+            char *n = strdup(r->se[fg->se[0]].name), *t = strdup(r->se[fg->se[0]].title);
+            free(fg->name);
+            free(fg->title);
+            fg->name = n;
+            fg->title = t;
+            if (n == NULL || t == NULL)
+                rc = -1;
+        }
+        char uniq[300];
+        snprintf(uniq, sizeof uniq, "%s", fg->name ? fg->name : "");
+        for (int k = 2; rc == 0 && smap_get(&names, uniq) != SIZE_MAX; k++)
+            snprintf(uniq, sizeof uniq, "%s-%d", fg->name, k);
+        if (rc == 0 && strcmp(uniq, fg->name) != 0) {
+            char *n = strdup(uniq);
+            free(fg->name);
+            fg->name = n;
+        }
+        if (rc == 0 && (fg->name == NULL || smap_put(&names, uniq, f) < 0))
+            rc = -1;
+    }
+    smap_free(&names);
+    return rc;
+}
+
+int mbx_rpt_figures(mbx_rpt *r)
+{
+    smap open = {0}; /* group key -> its figure that still has room */
+    size_t cap = 0, nmax = MAX_CURVES / (r->nin ? r->nin : 1);
+    int rc = 0;
+    nmax = nmax < 1 ? 1 : nmax;
+    for (size_t s = 0; rc == 0 && s < r->nse; s++) {
+        char key[400], stem[200] = "", title[300] = "";
+        if (fig_key(r, s, key, sizeof key, stem, sizeof stem, title, sizeof title) < 0) {
+            rc = -1;
+            break;
+        }
+        size_t f = smap_get(&open, key);
+        if (f == SIZE_MAX || r->fig[f].nse == nmax) {
+            f = r->nfig;
+            if (add_fig(r, &cap, stem, title, r->se[s].by_procs, nmax) < 0)
+                rc = -1;
+            else if (smap_get(&open, key) == SIZE_MAX)
+                rc = smap_put(&open, key, f);
+            else
+                open.val[slot_of(&open, key)] = f; /* the full one is closed */
+        }
+        if (rc == 0) {
+            r->fig[f].se[r->fig[f].nse++] = s;
+            r->se[s].fig = f;
+        }
+    }
+    smap_free(&open);
+    if (rc == 0)
+        rc = name_figs(r);
+    return rc == 0 ? 0 : 1;
+}
+
+void mbx_rpt_figures_free(mbx_rpt *r)
+{
+    for (size_t f = 0; f < r->nfig; f++) {
+        free(r->fig[f].name);
+        free(r->fig[f].title);
+        free(r->fig[f].se);
+    }
+    free(r->fig);
+    r->fig = NULL;
+    r->nfig = 0;
 }
 
 double mbx_rpt_x(const mbx_rpt *r, const mbx_rpt_point *p)
