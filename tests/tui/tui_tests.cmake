@@ -10,6 +10,8 @@ mbx_tui_unit(test_theme)
 mbx_cmocka_test(tui test_bridgeproto mbx_bridgeproto)
 # the run view's curve styles and short names (tui/explorer/ex_style.c)
 mbx_cmocka_test(tui test_exstyle mbx_explorer)
+# the run view's point inspector: its keys and the cursor a click puts
+mbx_cmocka_test(tui test_exinspect mbx_explorer)
 target_compile_definitions(test_theme PRIVATE MBX_THEMES_DIR="${CMAKE_SOURCE_DIR}/themes")
 
 # One golden-screen test: the explorer on the fake back end of RANKS ranks
