@@ -131,8 +131,13 @@ int mbx_ex_insp_key(explorer *x, int key)
     else if (!x->insp.on)
         insp_open(x, &v); /* an arrow opens it too, on the point measured last */
     else
-        insp_move(x, &v, a == EXA_LEFT ? -1 : a == EXA_RIGHT ? 1 : 0,
-                  a == EXA_UP ? -1 : a == EXA_DOWN ? 1 : 0);
+        insp_move(x, &v,
+                  a == EXA_LEFT    ? -1
+                  : a == EXA_RIGHT ? 1
+                                   : 0,
+                  a == EXA_UP     ? -1
+                  : a == EXA_DOWN ? 1
+                                  : 0);
     return 1;
 }
 
@@ -358,8 +363,7 @@ void mbx_ex_draw_inspector(explorer *x, const mbx_rect *r, const mbx_ex_view *v)
     if (r->h < 5)
         return;
     if (!p) {
-        mbx_ex_put(x, r->y + 1, r->x + 1, r->w - 1, MBX_ROLE_DIM,
-                   "no point here: arrows pick one");
+        mbx_ex_put(x, r->y + 1, r->x + 1, r->w - 1, MBX_ROLE_DIM, "no point here: arrows pick one");
         return;
     }
     int y = panel_text(x, r, v, s, p, r->y + 1), end = r->y + r->h;

@@ -226,10 +226,13 @@ static void marks_line(explorer *x, const mbx_rect *r, const mbx_ex_view *v, int
         unsigned a;
         const char *word;
     } st[] = {{MBX_ATTR_BOLD, "settled"}, {MBX_ATTR_DIM, "open"}, {MBX_ATTR_REVERSE, "flagged"}};
+    /* "o settled  o open  o flagged", narrow "o ok o open o flagged" */
+    int narrow = r->w - 1 < 28;
     for (size_t k = 0; k < sizeof st / sizeof *st && c + 2 < end; k++) {
+        const char *word = narrow && k == 0 ? "ok" : st[k].word;
         mbx_ex_put_attr(x, y, c, 1, role, st[k].a, m);
-        mbx_ex_put(x, y, c + 2, end - c - 2, MBX_ROLE_DIM, st[k].word);
-        c += 3 + (int)strlen(st[k].word) + 1;
+        mbx_ex_put(x, y, c + 2, end - c - 2, MBX_ROLE_DIM, word);
+        c += 3 + (int)strlen(word) + !narrow;
     }
     if (x->errbars && c + 6 < end)
         mbx_ex_put(x, y, c, end - c, MBX_ROLE_DIM, "| CI");
@@ -245,10 +248,12 @@ static void nox_line(explorer *x, const mbx_rect *r, const mbx_ex_view *v, int y
                         : x->xdim != EX_DIM_PARAM && mbx_ex_dim_useful(x, EX_DIM_PARAM)
                             ? "x: param"
                             : "4: results";
-    int k = snprintf(text, sizeof text, "no %s (%s):", axis[x->xdim % 3], where);
-    for (int s = 0; s < v->nser && k < (int)sizeof text - 50; s++)
+    char names[160] = "";
+    for (int s = 0, k = 0; s < v->nser && k < (int)sizeof names - 50; s++)
         if (v->draw[s] && v->nox[s])
-            k += snprintf(text + k, sizeof text - (size_t)k, " %s", v->names[s]);
+            k += snprintf(names + k, sizeof names - (size_t)k, " %s", v->names[s]);
+    if (snprintf(text, sizeof text, "no %s (%s):%s", axis[x->xdim % 3], where, names) > r->w - 1)
+        snprintf(text, sizeof text, "no %s:%s (see %.1s)", axis[x->xdim % 3], names, where);
     mbx_ex_put(x, y, r->x + 1, r->w - 1, MBX_ROLE_DIM, text);
 }
 
@@ -451,7 +456,8 @@ void mbx_ex_draw_conv(explorer *x, const mbx_rect *r, const mbx_ex_view *v)
     /* What a bar means, in its head: it fills as the point converges. */
     if (eps > 0 && snprintf(head, sizeof head, "to target between passes %.3g%%: full = met",
                             100 * eps) > r->w - 1)
-        snprintf(head, sizeof head, "to target %.3g%%: full bar = met", 100 * eps);
+        snprintf(head, sizeof head, "%s %.3g%%: full = met", r->w - 1 < 28 ? "target" : "to target",
+                 100 * eps);
     else if (eps <= 0)
         snprintf(head, sizeof head, "passes (fixed:%zu): full bar = done", x->meas.stop.fixed);
     mbx_ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, head);
