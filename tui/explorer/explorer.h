@@ -384,9 +384,8 @@ typedef struct mbx_ex_xaxis {
 mbx_ex_xaxis mbx_ex_xaxis_fit(int dim, double lo, double hi);
 int mbx_ex_xaxis_pixel(const mbx_ex_xaxis *a, double v, int pixels);
 #define EX_YLABEL_W 7
-#define EX_OWNER_GRID (MBX_NSERIES + 1)    /* canvas owner: the ratio strip's 1.0 line */
-#define EX_OWNER_RATIO (MBX_NSERIES + 2)   /* canvas owner: the ratio curve */
-#define EX_OWNER_PENDING (MBX_NSERIES + 3) /* canvas owner: a point not final yet */
+#define EX_OWNER_GRID (MBX_NSERIES + 1)  /* canvas owner: the ratio strip's 1.0 line */
+#define EX_OWNER_RATIO (MBX_NSERIES + 2) /* canvas owner: the ratio curve */
 void mbx_ex_draw_canvas(explorer *x, mbx_canvas *cv, int py, int px); /* cells by owner */
 void mbx_ex_frame_left(explorer *x, int py, int px, int rows);
 

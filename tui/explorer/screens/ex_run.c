@@ -1,8 +1,10 @@
 /* The run view: a log-log plot on a braille (block, ASCII) canvas, its
- * axes, the view's layout and its keys (the side column and the status
- * block are screens/ex_runside.c). Every curve of the run fills in at once
- * (the scheduler's first round) and sharpens pass by pass; a point that is
- * not final yet is drawn dim. The x axis is message size, process count or
+ * axes, the view's layout and its keys (the side column is
+ * screens/ex_runside.c, the status block screens/ex_runstatus.c, the point
+ * inspector screens/ex_inspect.c). Every curve of the run fills in at once
+ * (the scheduler's first round) and sharpens pass by pass; every point
+ * keeps its curve's marker, its state an attribute (dim while not final,
+ * bold SETTLED, reverse flagged). The x axis is message size, process count or
  * the benchmark's parameter; with two curves compared, a strip under the
  * plot shows their ratio and the significance of each difference. */
 #include <math.h>
@@ -45,8 +47,6 @@ static int owner_role(int owner)
         return MBX_ROLE_AXIS;
     if (owner == EX_OWNER_RATIO)
         return MBX_ROLE_NORMAL;
-    if (owner == EX_OWNER_PENDING)
-        return MBX_ROLE_DIM;
     return MBX_ROLE_SERIES1 + (owner - 1) % MBX_NSERIES;
 }
 
