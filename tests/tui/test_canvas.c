@@ -304,6 +304,33 @@ static void test_line_far_ends_stay_on_course(void **state)
     mbx_canvas_free(c);
 }
 
+/* A styled line draws the dots its pattern sets, and its phase runs on
+ * across the segments of a polyline so a dash does not restart. */
+static void test_line_styled(void **state)
+{
+    (void)state;
+    mbx_canvas *c = new_canvas(16, 1, MBX_GLYPHS_ASCII);
+    unsigned phase = 0;
+    mbx_canvas_line_styled(c, 0, 0, 9, 0, 1, 0x5555u, &phase);
+    assert_int_equal(phase, 10);
+    for (int col = 0; col < 10; col++) {
+        assert_int_equal(mbx_canvas_cell_used(c, col, 0), col % 2 == 0);
+    }
+    /* dots 10..15 at phases 10..15 of 0x0F0F: on at 10, 11, off 12..15 */
+    mbx_canvas_line_styled(c, 10, 0, 15, 0, 2, 0x0F0Fu, &phase);
+    assert_int_equal(phase, 0);
+    for (int col = 10; col < 16; col++) {
+        assert_int_equal(mbx_canvas_cell_used(c, col, 0), col < 12);
+    }
+    /* solid is the plain line */
+    mbx_canvas_clear(c);
+    mbx_canvas_line_styled(c, 0, 0, 15, 0, 1, MBX_LINE_SOLID, NULL);
+    for (int col = 0; col < 16; col++) {
+        assert_true(mbx_canvas_cell_used(c, col, 0));
+    }
+    mbx_canvas_free(c);
+}
+
 static void test_clear(void **state)
 {
     (void)state;
@@ -336,6 +363,7 @@ int main(void)
         cmocka_unit_test(test_line_diagonal_touches_every_column),
         cmocka_unit_test(test_line_exact_dots),
         cmocka_unit_test(test_line_far_ends_stay_on_course),
+        cmocka_unit_test(test_line_styled),
         cmocka_unit_test(test_clear),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

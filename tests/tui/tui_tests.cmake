@@ -8,6 +8,10 @@ mbx_tui_unit(test_axis)
 mbx_tui_unit(test_layout)
 mbx_tui_unit(test_theme)
 mbx_cmocka_test(tui test_bridgeproto mbx_bridgeproto)
+# the run view's curve styles and short names (tui/explorer/ex_style.c)
+mbx_cmocka_test(tui test_exstyle mbx_explorer)
+# the run view's point inspector: its keys and the cursor a click puts
+mbx_cmocka_test(tui test_exinspect mbx_explorer)
 target_compile_definitions(test_theme PRIVATE MBX_THEMES_DIR="${CMAKE_SOURCE_DIR}/themes")
 
 # One golden-screen test: the explorer on the fake back end of RANKS ranks
@@ -117,6 +121,15 @@ foreach(term xterm-256color xterm-mono)
   mbx_golden(fanout.${term} ${term} fanout.keys fanout-${term} 120x40 4)
 endforeach()
 mbx_golden(fanout.80x24 xterm-256color fanout_small.keys fanout-80x24 80x24 4)
+
+# The run view's point inspector and marks (issue 19): each curve its
+# marker (and, without colour, its line style), a point's state as an
+# attribute, the inspector's panel, error bars; at 120x40 and 80x24, in
+# colour and without.
+foreach(term xterm-256color xterm-mono)
+  mbx_golden(insp.${term} ${term} insp.keys insp-${term} 120x40 4)
+  mbx_golden(insp.80x24.${term} ${term} insp.keys insp-80x24-${term} 80x24 4)
+endforeach()
 
 # Overlap (overlap.iallreduce, OSU's method) on the fake back end: the
 # picker's overlap pattern, the run, and the results' overlap% column next

@@ -205,6 +205,17 @@ static int clip_segment(double *x0, double *y0, double *x1, double *y1, double x
 
 void mbx_canvas_line(mbx_canvas *c, int x0, int y0, int x1, int y1, int owner)
 {
+    unsigned phase = 0;
+    mbx_canvas_line_styled(c, x0, y0, x1, y1, owner, MBX_LINE_SOLID, &phase);
+}
+
+void mbx_canvas_line_styled(mbx_canvas *c, int x0, int y0, int x1, int y1, int owner,
+                            unsigned pattern, unsigned *phase)
+{
+    unsigned ph0 = 0;
+    if (phase == NULL) {
+        phase = &ph0;
+    }
     if (c == NULL) {
         return;
     }
@@ -228,7 +239,10 @@ void mbx_canvas_line(mbx_canvas *c, int x0, int y0, int x1, int y1, int owner)
     long long sx = xa < xb ? 1 : -1, sy = ya < yb ? 1 : -1;
     long long err = adx + ady;
     for (;;) {
-        put_dot(c, xa, ya, owner);
+        if ((pattern >> (*phase % 16u)) & 1u) {
+            put_dot(c, xa, ya, owner);
+        }
+        *phase = (*phase + 1u) % 16u;
         if (xa == xb && ya == yb) {
             break;
         }

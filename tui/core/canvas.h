@@ -33,6 +33,13 @@ int mbx_canvas_dot_height(const mbx_canvas *c); /* rows * dots per cell down */
 void mbx_canvas_set_dot(mbx_canvas *c, int x, int y, int owner);
 /* Dots on the straight segment from (x0,y0) to (x1,y1) inclusive (Bresenham). */
 void mbx_canvas_line(mbx_canvas *c, int x0, int y0, int x1, int y1, int owner);
+/* The same line in a style: dot k of it is drawn when bit (*phase + k) %
+ * 16 of pattern is set, and *phase moves on by the dots walked, so the
+ * dashes of a polyline run on across its segments (phase NULL: from 0).
+ * A line that clipping removes whole leaves *phase as it was. */
+#define MBX_LINE_SOLID 0xFFFFu
+void mbx_canvas_line_styled(mbx_canvas *c, int x0, int y0, int x1, int y1, int owner,
+                            unsigned pattern, unsigned *phase);
 /* A marker character over the cell that holds dot (x,y). */
 void mbx_canvas_mark(mbx_canvas *c, int x, int y, char marker, int owner);
 

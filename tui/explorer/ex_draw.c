@@ -63,6 +63,11 @@ attr_t mbx_ex_attr(const explorer *x, int role)
 
 void mbx_ex_put(explorer *x, int y, int x0, int w, int role, const char *s)
 {
+    mbx_ex_put_attr(x, y, x0, w, role, 0, s);
+}
+
+void mbx_ex_put_attr(explorer *x, int y, int x0, int w, int role, unsigned extra, const char *s)
+{
     if (y < 0 || y >= x->rows || x0 < 0 || x0 >= x->cols || w <= 0 || !s)
         return;
     if (x0 + w > x->cols)
@@ -94,7 +99,7 @@ void mbx_ex_put(explorer *x, int y, int x0, int w, int role, const char *s)
         left -= k;
     }
     buf[n] = L'\0';
-    attrset(mbx_ex_attr(x, role));
+    attrset(mbx_ex_attr(x, role) | to_curses_attrs(extra));
     mvaddnwstr(y, x0, buf, n);
     attrset(A_NORMAL);
 }

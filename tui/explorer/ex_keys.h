@@ -45,6 +45,8 @@ typedef enum mbx_ex_action {
     EXA_RATIOS,
     EXA_CHOOSE,
     EXA_BACK,
+    EXA_INSPECT, /* the run view's point inspector */
+    EXA_ERRBARS, /* the run view's error bars */
 } mbx_ex_action;
 
 /* Screens a binding applies to. */

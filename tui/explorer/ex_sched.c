@@ -356,7 +356,9 @@ static void do_pass(explorer *x, const mbx_sched_req *q)
     const double *obs = NULL;
     size_t nobs = 0;
     double t0 = mbx_ex_elapsed(x);
+    x->measuring = 1; /* the status line says the pass is running (on_progress redraws) */
     int rc = x->be->measure(x->be, &spec, on_progress, x, &r, &obs, &nobs);
+    x->measuring = 0;
     double t1 = mbx_ex_elapsed(x);
     if (rc == MBX_E_ABORTED)
         return; /* cancel or quit: the loop stops the run */

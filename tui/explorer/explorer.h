@@ -256,6 +256,7 @@ typedef struct explorer {
     /* run */
     mbx_ex_point *pts;
     size_t npts, ndone, cur; /* cur: the point of the last pass */
+    int measuring;           /* a pass of pts[cur] is being measured now */
     int running, paused, cancel, bandwidth;
     double t_start, t_pause_total, t_pause_begin;
     double t_idle;   /* the fake's run clock stands still: its idle time, added */
@@ -282,6 +283,14 @@ typedef struct explorer {
     /* run view: x axis, comparison of two curves */
     int xdim; /* mbx_ex_dim */
     mbx_ex_cmp cmp;
+    /* the point inspector (i, arrows, a click): a cursor on curve ser at
+     * x value xv of the view's axis; error bars (E) */
+    struct {
+        int on;
+        mbx_ex_series ser;
+        double xv;
+    } insp;
+    int errbars;
     char msg[256]; /* the status line's message */
     int msg_role;
 
@@ -375,9 +384,8 @@ typedef struct mbx_ex_xaxis {
 mbx_ex_xaxis mbx_ex_xaxis_fit(int dim, double lo, double hi);
 int mbx_ex_xaxis_pixel(const mbx_ex_xaxis *a, double v, int pixels);
 #define EX_YLABEL_W 7
-#define EX_OWNER_GRID (MBX_NSERIES + 1)    /* canvas owner: the ratio strip's 1.0 line */
-#define EX_OWNER_RATIO (MBX_NSERIES + 2)   /* canvas owner: the ratio curve */
-#define EX_OWNER_PENDING (MBX_NSERIES + 3) /* canvas owner: a point not final yet */
+#define EX_OWNER_GRID (MBX_NSERIES + 1)  /* canvas owner: the ratio strip's 1.0 line */
+#define EX_OWNER_RATIO (MBX_NSERIES + 2) /* canvas owner: the ratio curve */
 void mbx_ex_draw_canvas(explorer *x, mbx_canvas *cv, int py, int px); /* cells by owner */
 void mbx_ex_frame_left(explorer *x, int py, int px, int rows);
 
@@ -408,6 +416,25 @@ int mbx_ex_dim_useful(const explorer *x, int dim);
 /* The parameter's name ("threads") when every benchmark of the run that
  * has one calls it so, else "parameter". */
 const char *mbx_ex_param_axis_name(const explorer *x);
+
+/* ex_style.c: telling curves apart without colour, and short names */
+typedef struct mbx_ex_style {
+    char marker;      /* the curve's point marker, ASCII */
+    unsigned pattern; /* its line's dot pattern (mbx_canvas_line_styled) */
+} mbx_ex_style;
+/* Curve s of a view: a marker of its own, and (mono: no colour) a line
+ * style of its own; with colour every line is solid. */
+void mbx_ex_series_style(int s, int mono, mbx_ex_style *out);
+/* Benchmark names without their pattern ("send_recv"), unless two
+ * patterns among ids share one: then both whole ("threads.barrier",
+ * "omp.barrier"). */
+void mbx_ex_short_names(const int *ids, int n, char (*out)[32]);
+/* name in at most w columns: the pattern to its first letter, then no
+ * underscores, then vowels from the right ("allrdce"), then cut. */
+void mbx_ex_fit_name(const char *name, int w, char *out, size_t len);
+/* Every one of n names fitted to w, those that became equal told apart
+ * by a last digit. */
+void mbx_ex_fit_unique(char (*names)[32], int n, int w);
 
 /* ex_sched.c: the run on the scheduler */
 /* A scheduler for the grid points just planned (x->pts): one curve per
@@ -467,6 +494,9 @@ void mbx_ex_draw_beff_results(explorer *x, const mbx_rect *area, int io);
 void mbx_ex_colors_init(explorer *x);
 attr_t mbx_ex_attr(const explorer *x, int role);
 void mbx_ex_put(explorer *x, int y, int x0, int w, int role, const char *utf8);
+/* The same with attributes (MBX_ATTR_*) over the role's: a point's status
+ * on its curve's marker, colour kept. */
+void mbx_ex_put_attr(explorer *x, int y, int x0, int w, int role, unsigned extra, const char *utf8);
 void mbx_ex_fill(explorer *x, int y, int x0, int w, int role);
 int mbx_ex_dump(explorer *x, const char *path); /* the screen as text + attributes */
 

@@ -1,8 +1,10 @@
 /* The run view: a log-log plot on a braille (block, ASCII) canvas, its
- * axes, the view's layout and its keys (the side column and the status
- * block are screens/ex_runside.c). Every curve of the run fills in at once
- * (the scheduler's first round) and sharpens pass by pass; a point that is
- * not final yet is drawn dim. The x axis is message size, process count or
+ * axes, the view's layout and its keys (the side column is
+ * screens/ex_runside.c, the status block screens/ex_runstatus.c, the point
+ * inspector screens/ex_inspect.c). Every curve of the run fills in at once
+ * (the scheduler's first round) and sharpens pass by pass; every point
+ * keeps its curve's marker, its state an attribute (dim while not final,
+ * bold SETTLED, reverse flagged). The x axis is message size, process count or
  * the benchmark's parameter; with two curves compared, a strip under the
  * plot shows their ratio and the significance of each difference. */
 #include <math.h>
@@ -45,8 +47,6 @@ static int owner_role(int owner)
         return MBX_ROLE_AXIS;
     if (owner == EX_OWNER_RATIO)
         return MBX_ROLE_NORMAL;
-    if (owner == EX_OWNER_PENDING)
-        return MBX_ROLE_DIM;
     return MBX_ROLE_SERIES1 + (owner - 1) % MBX_NSERIES;
 }
 
@@ -109,40 +109,73 @@ static void xticks(const mbx_ex_xaxis *a, int max, int utf8, mbx_ticks *t)
 
 /* ---- the view: which curves, in which order ---- */
 
+/* The index in v of the curve p is on, -1 when none. */
+static int series_index(const mbx_ex_view *v, const mbx_ex_point *p)
+{
+    for (int s = 0; s < v->nser; s++)
+        if (mbx_ex_series_has(&v->ser[s], p))
+            return s;
+    return -1;
+}
+
 static void build_view(explorer *x, mbx_ex_view *v)
 {
     v->nser = mbx_ex_series_list(x, x->xdim, v->ser, EX_MAX_SERIES);
     mbx_ex_series_names(x, v->ser, v->nser, v->names);
     v->cmp_idx[0] = v->cmp_idx[1] = -1;
     for (int s = 0; s < v->nser; s++) {
+        mbx_ex_series_style(s, x->color_mode == 0, &v->style[s]);
         v->draw[s] = !x->cmp.on;
+        v->nox[s] = 1;
         for (int k = 0; k < 2 && x->cmp.on; k++)
             if (mbx_ex_series_eq(&v->ser[s], &x->cmp.s[k])) {
                 v->cmp_idx[k] = s;
                 v->draw[s] = 1;
             }
     }
-    v->any_refined = v->any_shift = v->any_plain = v->any_open = 0;
+    v->any_refined = v->any_plain = v->any_point = v->any_nox = 0;
     for (size_t i = 0; i < x->npts; i++) {
         const mbx_ex_point *p = &x->pts[i];
-        if (p->origin != EX_GRID && EX_HAS_VALUE(p))
-            v->any_refined = 1;
-        if (p->state == EX_RUNNING && p->passes > 0)
-            v->any_open = 1;
-        for (int k = 0; k < v->nser && !v->any_plain && isfinite(plain_y(x, p)); k++)
-            v->any_plain = v->draw[k] && mbx_ex_series_has(&v->ser[k], p);
-        if (p->state == EX_DONE && (p->r.remeasured || p->r.status == MBX_POINT_SHIFTED))
-            v->any_shift = 1;
+        int s = series_index(v, p), hx = mbx_ex_point_has_x(p, x->xdim);
+        if (s < 0)
+            continue;
+        if (hx)
+            v->nox[s] = 0;
+        if (!v->draw[s] || !EX_HAS_VALUE(p))
+            continue;
+        v->any_refined |= p->origin != EX_GRID;
+        v->any_point |= hx;
+        v->any_plain |= hx && isfinite(plain_y(x, p));
     }
+    for (int s = 0; s < v->nser; s++)
+        v->any_nox |= v->draw[s] && v->nox[s];
 }
 
-static int drawn(const mbx_ex_view *v, const explorer *x, const mbx_ex_point *p)
+static int drawn(const mbx_ex_view *v, const mbx_ex_point *p)
 {
-    for (int s = 0; s < v->nser; s++)
-        if (v->draw[s] && mbx_ex_series_has(&v->ser[s], p))
-            return s + 1;
-    (void)x;
-    return 0;
+    int s = series_index(v, p);
+    return s >= 0 && v->draw[s];
+}
+
+/* t (seconds) of point p as plotted: the time, or bandwidth over it. */
+static double as_plotted(const explorer *x, const mbx_ex_point *p, double t)
+{
+    if (!x->bandwidth || !isfinite(t))
+        return t;
+    mbx_result q = p->r;
+    q.s.median = t;
+    return mbx_result_bandwidth(&q);
+}
+
+int mbx_ex_view_dot(const explorer *x, const mbx_ex_view *v, const mbx_ex_point *p, int *dx,
+                    int *dy)
+{
+    double y = mbx_ex_point_y(x, p);
+    if (!(y > 0) || !isfinite(y) || !mbx_ex_point_has_x(p, x->xdim))
+        return 0;
+    *dx = mbx_ex_xaxis_pixel(&v->xa, mbx_ex_point_x(p, x->xdim), v->dw);
+    *dy = mbx_scale_pixel(&v->ys, y, v->dh, 1);
+    return 1;
 }
 
 /* ---- the plot ---- */
@@ -155,73 +188,100 @@ void mbx_ex_draw_canvas(explorer *x, mbx_canvas *cv, int py, int px)
             char cell[8];
             int owner;
             mbx_canvas_cell(cv, col, row, cell, &owner);
-            if (owner > 0)
-                mbx_ex_put(x, py + row, px + col, 1, owner_role(owner), cell);
+            if (owner <= 0)
+                continue;
+            int role = owner_role(owner & EX_OWN_MASK);
+            unsigned a = owner & EX_OWN_OPEN      ? MBX_ATTR_DIM
+                         : owner & EX_OWN_SOLID   ? MBX_ATTR_BOLD
+                         : owner & EX_OWN_FLAGGED ? MBX_ATTR_REVERSE
+                                                  : 0;
+            if (owner & EX_OWN_CURSOR)
+                role = MBX_ROLE_CURSOR, a = MBX_ATTR_BOLD;
+            mbx_ex_put_attr(x, py + row, px + col, 1, role, a, cell);
         }
 }
 
-static void draw_curves(explorer *x, mbx_ex_view *v, mbx_canvas *cv, const mbx_scale *ys)
+/* The 95 % interval of each point of a curve as a vertical bar (E). */
+static void error_bars(const explorer *x, const mbx_ex_view *v, mbx_canvas *cv,
+                       const mbx_ex_point **pts, size_t n, int owner)
+{
+    for (size_t i = 0; i < n; i++) {
+        int dx, dy;
+        double lo = as_plotted(x, pts[i], pts[i]->r.s.ci_lo),
+               hi = as_plotted(x, pts[i], pts[i]->r.s.ci_hi);
+        if (!mbx_ex_view_dot(x, v, pts[i], &dx, &dy) || !(lo > 0) || !(hi > 0) || !isfinite(lo) ||
+            !isfinite(hi))
+            continue;
+        mbx_canvas_line(cv, dx, mbx_scale_pixel(&v->ys, lo, v->dh, 1), dx,
+                        mbx_scale_pixel(&v->ys, hi, v->dh, 1), owner);
+    }
+}
+
+/* How a final or open point's marker is drawn over its curve's owner. */
+static int mark_owner(const mbx_ex_point *p, int owner)
+{
+    if (p->state != EX_DONE)
+        return owner | EX_OWN_OPEN;
+    return owner | (p->r.status == MBX_POINT_SETTLED ? EX_OWN_SOLID : EX_OWN_FLAGGED);
+}
+
+/* Curve s on the canvas, one layer of it: 0 its line (in its style: each
+ * curve has its own without colour) and error bars, 1 the plain
+ * companion's medians (marks only), 2 its markers. Every curve's layer is
+ * drawn before the next layer, so no line or plain mark of one curve hides
+ * a marker of another. */
+static void draw_layer(explorer *x, mbx_ex_view *v, mbx_canvas *cv, int s, int layer)
 {
     static const mbx_ex_point *pts[EX_MAX_POINTS];
-    int dw = mbx_canvas_dot_width(cv), dh = mbx_canvas_dot_height(cv);
-    for (int s = 0; s < v->nser; s++) {
-        if (!v->draw[s])
+    int owner = s % MBX_NSERIES + 1, lastx = -1, lasty = -1, dx, dy;
+    unsigned phase = 0;
+    size_t n = mbx_ex_series_points(x, &v->ser[s], pts, EX_MAX_POINTS); /* in x order */
+    for (size_t i = 0; i < n && layer == 0; i++) {
+        if (!mbx_ex_view_dot(x, v, pts[i], &dx, &dy))
             continue;
-        int owner = s % MBX_NSERIES + 1, lastx = -1, lasty = -1;
-        size_t n = mbx_ex_series_points(x, &v->ser[s], pts, EX_MAX_POINTS);
-        /* Points are in measuring order; a curve is drawn in x order. */
-        for (size_t i = 0; i < n; i++) {
-            double y = mbx_ex_point_y(x, pts[i]);
-            if (!(y > 0) || !isfinite(y))
-                continue;
-            int dx = mbx_ex_xaxis_pixel(&v->xa, mbx_ex_point_x(pts[i], x->xdim), dw);
-            int dy = mbx_scale_pixel(ys, y, dh, 1);
-            if (lastx >= 0)
-                mbx_canvas_line(cv, lastx, lasty, dx, dy, owner);
-            lastx = dx, lasty = dy;
-        }
-        /* The plain companion's medians: marks only, no line, under the
-         * curve's own markers where the two share a cell. */
-        for (size_t i = 0; i < n; i++) {
-            double y = plain_y(x, pts[i]);
-            if (y > 0 && isfinite(y))
-                mbx_canvas_mark(cv, mbx_ex_xaxis_pixel(&v->xa, mbx_ex_point_x(pts[i], x->xdim), dw),
-                                mbx_scale_pixel(ys, y, dh, 1), PLAIN_MARK, owner);
-        }
-        /* Markers after lines so they stay visible. Where two share a
-         * cell, status beats measured again beats refined beats the
-         * series' own marker beats a point not final yet (dim, its status
-         * is not known): drawn in that order of passes, the last writer
-         * wins. */
-        for (int pass = 0; pass < 5; pass++)
-            for (size_t i = 0; i < n; i++) {
-                const mbx_ex_point *p = pts[i];
-                double y = mbx_ex_point_y(x, p);
-                if (!(y > 0) || !isfinite(y))
-                    continue;
-                if (p->state != EX_DONE) {
-                    if (pass == 0)
-                        mbx_canvas_mark(cv,
-                                        mbx_ex_xaxis_pixel(&v->xa, mbx_ex_point_x(p, x->xdim), dw),
-                                        mbx_scale_pixel(ys, y, dh, 1),
-                                        p->origin != EX_GRID ? REFINED_MARK : MBX_EX_MARKER(s),
-                                        EX_OWNER_PENDING);
-                    continue;
-                }
-                int st = p->r.status != MBX_POINT_SETTLED, rf = p->origin != EX_GRID;
-                int ag = p->r.remeasured;
-                if (pass != (st ? 4 : ag ? 3 : rf ? 2 : 1))
-                    continue;
-                char m = p->r.status == MBX_POINT_UNSETTLED    ? '?'
-                         : p->r.status == MBX_POINT_UNRELIABLE ? '!'
-                         : p->r.status == MBX_POINT_SHIFTED    ? SHIFTED_MARK
-                         : ag                                  ? AGAIN_MARK
-                         : rf                                  ? REFINED_MARK
-                                                               : MBX_EX_MARKER(s);
-                mbx_canvas_mark(cv, mbx_ex_xaxis_pixel(&v->xa, mbx_ex_point_x(p, x->xdim), dw),
-                                mbx_scale_pixel(ys, y, dh, 1), m, owner);
-            }
+        if (lastx >= 0)
+            mbx_canvas_line_styled(cv, lastx, lasty, dx, dy, owner, v->style[s].pattern, &phase);
+        lastx = dx, lasty = dy;
     }
+    if (layer == 0 && x->errbars)
+        error_bars(x, v, cv, pts, n, owner);
+    for (size_t i = 0; i < n && layer == 1; i++) {
+        double y = plain_y(x, pts[i]);
+        if (y > 0 && isfinite(y) && mbx_ex_view_dot(x, v, pts[i], &dx, &dy))
+            mbx_canvas_mark(cv, dx, mbx_scale_pixel(&v->ys, y, v->dh, 1), PLAIN_MARK, owner);
+    }
+    /* Every point in its curve's glyph, its state an attribute. Where two
+     * share a cell the one that says more wins: open, then settled, then
+     * flagged. */
+    for (int pass = 0; pass < 3 && layer == 2; pass++)
+        for (size_t i = 0; i < n; i++) {
+            int o = mark_owner(pts[i], owner);
+            int rank = o & EX_OWN_OPEN ? 0 : o & EX_OWN_SOLID ? 1 : 2;
+            if (rank == pass && mbx_ex_view_dot(x, v, pts[i], &dx, &dy))
+                mbx_canvas_mark(cv, dx, dy, v->style[s].marker, o);
+        }
+}
+
+/* The inspector's point: its marker in the cursor's role, and a dim
+ * vertical guide through the empty cells of its column. */
+static void draw_cursor(explorer *x, mbx_ex_view *v, mbx_canvas *cv, int *guide)
+{
+    int s, dx, dy;
+    const mbx_ex_point *p = mbx_ex_insp_point(x, v, &s);
+    *guide = -1;
+    if (!p || !mbx_ex_view_dot(x, v, p, &dx, &dy))
+        return;
+    mbx_canvas_mark(cv, dx, dy, v->style[s].marker, (s % MBX_NSERIES + 1) | EX_OWN_CURSOR);
+    *guide = dx / (v->dw / v->pw);
+}
+
+static void draw_curves(explorer *x, mbx_ex_view *v, mbx_canvas *cv, int *guide)
+{
+    for (int layer = 0; layer < 3; layer++)
+        for (int s = 0; s < v->nser; s++)
+            if (v->draw[s] && !v->nox[s])
+                draw_layer(x, v, cv, s, layer);
+    draw_cursor(x, v, cv, guide);
 }
 
 void mbx_ex_frame_left(explorer *x, int py, int px, int rows)
@@ -288,7 +348,7 @@ static mbx_scale plot_scales(explorer *x, mbx_ex_view *v, mbx_axis_kind yk)
         const mbx_ex_point *p = &x->pts[i];
         double px = mbx_ex_point_x(p, x->xdim);
         /* 0 B is a point too (at the axis's left edge). */
-        if (!drawn(v, x, p) || !mbx_ex_point_has_x(p, x->xdim))
+        if (!drawn(v, p) || !mbx_ex_point_has_x(p, x->xdim))
             continue;
         xmin = fmin(xmin, px);
         xmax = fmax(xmax, px);
@@ -328,42 +388,65 @@ static void draw_compare_strip(explorer *x, const mbx_rect *r, const mbx_ex_view
     mbx_ex_draw_sig_row(x, &v->xa, y + 1 + sh, v->px, v->pw);
 }
 
+/* Rows of the ratio strip under a compared plot in r (0: none). */
+static int strip_rows(const explorer *x, const mbx_rect *r)
+{
+    if (!x->cmp.on)
+        return 0;
+    int sh = r->h / 4;
+    sh = sh < 3 ? 3 : sh > 7 ? 7 : sh;
+    return sh | 1; /* odd: the 1.0 line sits on a whole row */
+}
+
+static int monitor_row(const explorer *x)
+{
+    return x->be->nranks > 1 && x->be->probe;
+}
+
+int mbx_ex_run_view(explorer *x, mbx_ex_view *v, mbx_run_layout *l)
+{
+    build_view(x, v);
+    mbx_layout_run(x->rows, x->cols, mbx_ex_legend_rows(x, v), l);
+    const mbx_rect *r = &l->plot;
+    v->pw = r->w - EX_YLABEL_W - 2; /* a blank column before the legend */
+    /* title, plot, [strip head, strip, significance,] axis, labels, [monitor] */
+    int sh = strip_rows(x, r);
+    v->ph = r->h - 3 - (sh ? sh + 2 : 0) - monitor_row(x);
+    if (!l->ok || v->pw < 8 || v->ph < 3)
+        return 0;
+    v->py = r->y + 1;
+    v->px = r->x + EX_YLABEL_W + 1;
+    int across = x->glyphs == MBX_GLYPHS_ASCII ? 1 : 2;
+    int down = x->glyphs == MBX_GLYPHS_BRAILLE ? 4 : x->glyphs == MBX_GLYPHS_BLOCK ? 2 : 1;
+    v->dw = v->pw * across;
+    v->dh = v->ph * down;
+    v->ys = plot_scales(x, v, x->bandwidth ? MBX_AXIS_MBPS : MBX_AXIS_SECONDS);
+    return 1;
+}
+
 static void draw_plot(explorer *x, const mbx_rect *r, mbx_ex_view *v)
 {
     mbx_axis_kind yk = x->bandwidth ? MBX_AXIS_MBPS : MBX_AXIS_SECONDS;
-    plot_title(x, r);
-    int sh = 0, mon = x->be->nranks > 1 && x->be->probe;
-    if (x->cmp.on) {
-        sh = r->h / 4;
-        sh = sh < 3 ? 3 : sh > 7 ? 7 : sh;
-        sh |= 1; /* odd: the 1.0 line sits on a whole row */
-    }
-    v->pw = r->w - EX_YLABEL_W - 2; /* a blank column before the legend */
-    /* title, plot, [strip head, strip, significance,] axis, labels, [monitor] */
-    v->ph = r->h - 3 - (sh ? sh + 2 : 0) - mon;
-    if (v->pw < 8 || v->ph < 3)
-        return;
-    v->py = r->y + 1;
-    v->px = r->x + EX_YLABEL_W + 1;
-    mbx_scale ys = plot_scales(x, v, yk);
-
+    int sh = strip_rows(x, r), guide = -1;
     mbx_canvas *cv = mbx_canvas_new(v->pw, v->ph, x->glyphs);
     if (!cv)
         return;
-    v->dw = mbx_canvas_dot_width(cv);
-    v->dh = mbx_canvas_dot_height(cv);
-    draw_curves(x, v, cv, &ys);
+    draw_curves(x, v, cv, &guide);
     mbx_ex_draw_canvas(x, cv, v->py, v->px);
+    for (int row = 0; guide >= 0 && row < v->ph; row++)
+        if (!mbx_canvas_cell_used(cv, guide, row))
+            mbx_ex_put(x, v->py + row, v->px + guide, 1, MBX_ROLE_DIM,
+                       x->utf8 && x->glyphs != MBX_GLYPHS_ASCII ? "\u2506" : ":");
     mbx_canvas_free(cv);
     mbx_ex_frame_left(x, v->py, v->px, v->ph);
-    y_labels(x, &ys, yk, v->py, r->x, v->ph);
+    y_labels(x, &v->ys, yk, v->py, r->x, v->ph);
     int below = v->py + v->ph;
     if (sh) {
         draw_compare_strip(x, r, v, below, sh);
         below += 2 + sh;
     }
     x_axis(x, v, r, below);
-    if (mon)
+    if (monitor_row(x))
         mbx_ex_draw_monitor(x, r->y + r->h - 1, r->x, r->w - 1);
 }
 
@@ -373,17 +456,18 @@ static void draw_run(explorer *x, const mbx_rect *body)
 {
     (void)body;
     static mbx_ex_view v; /* large; one view is drawn at a time */
-    build_view(x, &v);
-    int nleg = x->cmp.on ? 2 : v.nser;
     mbx_run_layout l;
-    mbx_layout_run(x->rows, x->cols, nleg + v.any_refined + v.any_shift + v.any_plain + v.any_open,
-                   &l);
-    draw_plot(x, &l.plot, &v);
+    int ok = mbx_ex_run_view(x, &v, &l);
+    plot_title(x, &l.plot);
+    if (ok)
+        draw_plot(x, &l.plot, &v);
     mbx_ex_draw_legend(x, &l.legend, &v);
-    if (x->cmp.on && x->cmp.ratios)
+    if (x->insp.on && !x->cmp.choosing)
+        mbx_ex_draw_inspector(x, &l.conv, &v);
+    else if (x->cmp.on && x->cmp.ratios)
         mbx_ex_draw_ratio_table(x, &l.conv);
     else
-        mbx_ex_draw_conv(x, &l.conv);
+        mbx_ex_draw_conv(x, &l.conv, &v);
     mbx_ex_draw_status(x, &l.status);
     if (x->cmp.choosing)
         mbx_ex_draw_chooser(x, &l.plot);
@@ -406,6 +490,7 @@ static void next_xaxis(explorer *x)
     }
     x->xdim = d;
     x->cmp.on = x->cmp.choosing = x->cmp.ratios = 0; /* the curves are different ones */
+    x->insp.on = 0;
 }
 
 /* v: end the comparison, or open the series chooser. */
@@ -428,7 +513,10 @@ static int run_key(explorer *x, int key)
 {
     if (x->cmp.choosing)
         return mbx_ex_compare_key(x, key);
+    if (mbx_ex_insp_key(x, key))
+        return 1;
     switch (mbx_ex_key_action(key, EX_RUN)) {
+    case EXA_ERRBARS: x->errbars = !x->errbars; return 1;
     case EXA_BANDWIDTH: x->bandwidth = !x->bandwidth; return 1;
     case EXA_XAXIS: next_xaxis(x); return 1;
     case EXA_COMPARE: toggle_compare(x); return 1;

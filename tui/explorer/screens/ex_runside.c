@@ -1,6 +1,7 @@
-/* The run view's side column and status block: the legend, one
- * convergence bar per point (its between-pass error against the target),
- * the monitor's strip and the status lines. */
+/* The run view's side column: the legend (each curve's line style,
+ * marker and value, the marks in use), one convergence bar per point
+ * (filling as it converges) and the monitor's strip. The status lines are
+ * screens/ex_runstatus.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,18 +96,180 @@ void mbx_ex_draw_monitor(explorer *x, int y, int x0, int w)
 
 /* ---- the side column ---- */
 
+int mbx_ex_legend_rows(const explorer *x, const mbx_ex_view *v)
+{
+    int n = 0;
+    for (int s = 0; s < v->nser; s++)
+        n += v->draw[s] && !v->nox[s];
+    if (x->cmp.on)
+        n = 2;
+    return n + v->any_nox + v->any_point + v->any_refined + v->any_plain;
+}
+
+/* x as the axis says it: "4Ki", "P=4", "t=4". */
+static void x_text(const explorer *x, double xv, char *buf, size_t len)
+{
+    if (x->xdim == EX_DIM_SIZE)
+        mbx_axis_format(xv, MBX_AXIS_BYTES, 0, buf, len);
+    else if (x->xdim == EX_DIM_PROCS)
+        snprintf(buf, len, "P=%.0f", xv);
+    else
+        snprintf(buf, len, "%.1s=%.0f", mbx_ex_param_axis_name(x), xv);
+}
+
+/* The value of curve s the legend shows: at the cursor's x while the
+ * inspector is on, else at the curve's right end; *at its x. */
+static double legend_value(const explorer *x, const mbx_ex_view *v, int s, double *at)
+{
+    double bx = -1, by = NAN;
+    for (size_t i = 0; i < x->npts; i++) {
+        const mbx_ex_point *p = &x->pts[i];
+        double px = mbx_ex_point_x(p, x->xdim), y = mbx_ex_point_y(x, p);
+        if (!EX_HAS_VALUE(p) || !isfinite(y) || !mbx_ex_series_has(&v->ser[s], p) ||
+            !mbx_ex_point_has_x(p, x->xdim))
+            continue;
+        if (x->insp.on ? px == x->insp.xv : px > bx)
+            bx = px, by = y;
+    }
+    *at = bx;
+    return by;
+}
+
+/* A sample of curve s: its line style over 3 cells, its marker after. */
+static void style_sample(explorer *x, const mbx_ex_view *v, int s, int y, int x0)
+{
+    int role = MBX_ROLE_SERIES1 + s % MBX_NSERIES;
+    mbx_canvas *cv = mbx_canvas_new(3, 1, x->glyphs);
+    if (cv) {
+        int dh = mbx_canvas_dot_height(cv);
+        mbx_canvas_line_styled(cv, 0, dh / 2, mbx_canvas_dot_width(cv) - 1, dh / 2, 1,
+                               v->style[s].pattern, NULL);
+        for (int c = 0; c < 3; c++) {
+            char cell[8];
+            int owner;
+            mbx_canvas_cell(cv, c, 0, cell, &owner);
+            mbx_ex_put(x, y, x0 + c, 1, role, cell);
+        }
+        mbx_canvas_free(cv);
+    }
+    char m[2] = {v->style[s].marker, '\0'};
+    mbx_ex_put(x, y, x0 + 3, 1, role, m);
+}
+
+/* The head: what the values are ("median at 64Ki", "at 4Ki (cursor)"). */
+static void legend_head(explorer *x, const mbx_rect *r, const mbx_ex_view *v, int *same)
+{
+    double common = -2;
+    *same = 1;
+    for (int s = 0; s < v->nser; s++) {
+        double at;
+        if (!v->draw[s] || v->nox[s] || !isfinite(legend_value(x, v, s, &at)))
+            continue;
+        *same &= common == -2 || common == at;
+        common = at;
+    }
+    char head[96], xs[24] = "";
+    const char *what = x->bandwidth ? "MB/s" : "median";
+    if (common >= 0)
+        x_text(x, common, xs, sizeof xs);
+    if (x->cmp.on)
+        snprintf(head, sizeof head, "compared (v ends, = ratios)");
+    else if (common == -2)
+        snprintf(head, sizeof head, "series");
+    else if (x->insp.on)
+        snprintf(head, sizeof head, "series  %s at %s (cursor)", what, common >= 0 ? xs : "-");
+    else if (common >= 0 && *same)
+        snprintf(head, sizeof head, "series  %s at %s", what, xs);
+    else
+        snprintf(head, sizeof head, "series  %s at right end", what);
+    if ((int)strlen(head) > r->w - 1 && !x->cmp.on) /* the value's x first */
+        snprintf(head, sizeof head, "%s at %s%s", what, common >= 0 && *same ? xs : "right end",
+                 x->insp.on ? " (cursor)" : "");
+    mbx_ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, head);
+}
+
+/* One curve's row: sample, [A/B,] name, value [at x]. */
+static void legend_row(explorer *x, const mbx_rect *r, const mbx_ex_view *v, int s, int y, int same)
+{
+    char lv[48] = "", tag[4] = "", text[128];
+    double at, by = legend_value(x, v, s, &at);
+    if (isfinite(by))
+        mbx_axis_format(by, x->bandwidth ? MBX_AXIS_MBPS : MBX_AXIS_SECONDS, x->utf8, lv,
+                        sizeof lv);
+    else if (x->insp.on)
+        snprintf(lv, sizeof lv, "-"); /* no point at the cursor's x */
+    if (isfinite(by) && !same && !x->insp.on) {
+        char xs[24];
+        x_text(x, at, xs, sizeof xs);
+        snprintf(lv + strlen(lv), sizeof lv - strlen(lv), "@%s", xs);
+    }
+    if (x->cmp.on)
+        snprintf(tag, sizeof tag, "%s ", s == v->cmp_idx[0] ? "A" : "B");
+    int nw = r->w - 17 - (int)strlen(tag); /* sample, name, a value of up to 10 */
+    nw = nw < 6 ? 6 : nw > 24 ? 24 : nw;
+    char nm[32];
+    mbx_ex_fit_name(v->names[s], nw, nm, sizeof nm);
+    style_sample(x, v, s, y, r->x + 1);
+    snprintf(text, sizeof text, "%s%-*s %s", tag, nw, nm, lv);
+    mbx_ex_put(x, y, r->x + 6, r->w - 6, MBX_ROLE_SERIES1 + s % MBX_NSERIES, text);
+}
+
+/* The marks' line: the first drawn curve's marker in each state. */
+static void marks_line(explorer *x, const mbx_rect *r, const mbx_ex_view *v, int y)
+{
+    int s = 0;
+    while (s < v->nser && !(v->draw[s] && !v->nox[s]))
+        s++;
+    char m[2] = {s < v->nser ? v->style[s].marker : 'o', '\0'};
+    int role = MBX_ROLE_SERIES1 + s % MBX_NSERIES, c = r->x + 1, end = r->x + r->w;
+    static const struct {
+        unsigned a;
+        const char *word;
+    } st[] = {{MBX_ATTR_BOLD, "settled"}, {MBX_ATTR_DIM, "open"}, {MBX_ATTR_REVERSE, "flagged"}};
+    /* "o settled  o open  o flagged", narrow "o ok o open o flagged" */
+    int narrow = r->w - 1 < 28;
+    for (size_t k = 0; k < sizeof st / sizeof *st && c + 2 < end; k++) {
+        const char *word = narrow && k == 0 ? "ok" : st[k].word;
+        mbx_ex_put_attr(x, y, c, 1, role, st[k].a, m);
+        mbx_ex_put(x, y, c + 2, end - c - 2, MBX_ROLE_DIM, word);
+        c += 3 + (int)strlen(word) + !narrow;
+    }
+    if (x->errbars && c + 6 < end)
+        mbx_ex_put(x, y, c, end - c, MBX_ROLE_DIM, "| CI");
+}
+
+/* The curves that have no place on this axis, and where they are. */
+static void nox_line(explorer *x, const mbx_rect *r, const mbx_ex_view *v, int y)
+{
+    char text[200];
+    static const char *const axis[] = {"size", "P", "param"};
+    /* Where they are first: another axis (x), or the results (4). */
+    const char *where = x->xdim != EX_DIM_PROCS && mbx_ex_dim_useful(x, EX_DIM_PROCS) ? "x: P"
+                        : x->xdim != EX_DIM_PARAM && mbx_ex_dim_useful(x, EX_DIM_PARAM)
+                            ? "x: param"
+                            : "4: results";
+    char names[160] = "";
+    for (int s = 0, k = 0; s < v->nser && k < (int)sizeof names - 50; s++)
+        if (v->draw[s] && v->nox[s])
+            k += snprintf(names + k, sizeof names - (size_t)k, " %s", v->names[s]);
+    if (snprintf(text, sizeof text, "no %s (%s):%s", axis[x->xdim % 3], where, names) > r->w - 1)
+        snprintf(text, sizeof text, "no %s:%s (see %.1s)", axis[x->xdim % 3], names, where);
+    mbx_ex_put(x, y, r->x + 1, r->w - 1, MBX_ROLE_DIM, text);
+}
+
 void mbx_ex_draw_legend(explorer *x, const mbx_rect *r, const mbx_ex_view *v)
 {
-    mbx_ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL,
-               x->cmp.on ? "compared (v ends, = ratios)" : "series");
-    int rows = r->h - 1 - v->any_refined - v->any_shift - v->any_plain - v->any_open, line = 0;
+    int same;
+    legend_head(x, r, v, &same);
+    int extra = v->any_nox + v->any_point + v->any_refined + v->any_plain;
+    int rows = r->h - 1 - extra, line = 0;
     for (int s = 0; s < v->nser && line < rows; s++) {
-        if (!v->draw[s])
+        if (!v->draw[s] || v->nox[s])
             continue;
         if (line == rows - 1 && !x->cmp.on) {
             int left = 0;
             for (int k = s; k < v->nser; k++)
-                left += v->draw[k];
+                left += v->draw[k] && !v->nox[k];
             if (left > 1) {
                 char more[32];
                 snprintf(more, sizeof more, "  +%d more", left);
@@ -115,61 +278,61 @@ void mbx_ex_draw_legend(explorer *x, const mbx_rect *r, const mbx_ex_view *v)
                 break;
             }
         }
-        char lv[16] = "";
-        /* The value at the curve's right end so far, as a reading aid. */
-        double bx = -1, by = NAN;
-        for (size_t i = 0; i < x->npts; i++) {
-            const mbx_ex_point *p = &x->pts[i];
-            double y = mbx_ex_point_y(x, p);
-            if (EX_HAS_VALUE(p) && mbx_ex_series_has(&v->ser[s], p) && isfinite(y) &&
-                mbx_ex_point_x(p, x->xdim) > bx)
-                bx = mbx_ex_point_x(p, x->xdim), by = y;
-        }
-        if (isfinite(by))
-            mbx_axis_format(by, x->bandwidth ? MBX_AXIS_MBPS : MBX_AXIS_SECONDS, x->utf8, lv,
-                            sizeof lv);
-        char tag[4] = "";
-        if (x->cmp.on)
-            snprintf(tag, sizeof tag, "%s ", s == v->cmp_idx[0] ? "A" : "B");
-        int nw = r->w - 14 - (int)strlen(tag); /* marker, name, a value of up to 10 */
-        nw = nw < 6 ? 6 : nw > 24 ? 24 : nw;
-        char text[128];
-        snprintf(text, sizeof text, "%c %s%-*.*s %s", MBX_EX_MARKER(s), tag, nw, nw, v->names[s],
-                 lv);
-        mbx_ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_SERIES1 + s % MBX_NSERIES,
-                   text);
+        legend_row(x, r, v, s, r->y + 1 + line, same);
         line++;
     }
-    if (v->any_refined && r->h >= 2) {
+    if (v->any_nox && line + 1 < r->h)
+        nox_line(x, r, v, r->y + 1 + line++);
+    if (v->any_point && line + 1 < r->h)
+        marks_line(x, r, v, r->y + 1 + line++);
+    if (v->any_refined && line + 1 < r->h) {
         char text[64];
         snprintf(text, sizeof text, "%c refined point (eps %g%%)", REFINED_MARK,
                  100 * x->meas.refine);
-        mbx_ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_DIM, text);
-        line++;
-    }
-    if (v->any_shift && line + 1 < r->h) {
-        char text[64];
-        /* In passes nothing is measured again as a whole: SHIFTED means the
-         * passes ran at two or more machine levels. */
-        snprintf(text, sizeof text, "%c SHIFTED: passes at 2+ levels", SHIFTED_MARK);
-        mbx_ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_DIM, text);
-        line++;
+        mbx_ex_put(x, r->y + 1 + line++, r->x + 1, r->w - 1, MBX_ROLE_DIM, text);
     }
     if (v->any_plain && line + 1 < r->h) {
         char text[64];
         snprintf(text, sizeof text, "%c plain median, same point", PLAIN_MARK);
         mbx_ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_DIM, text);
-        line++;
     }
-    if (v->any_open && line + 1 < r->h)
-        mbx_ex_put(x, r->y + 1 + line, r->x + 1, r->w - 1, MBX_ROLE_DIM,
-                   "dim: not final, more passes");
 }
 
-static void conv_label(const explorer *x, const mbx_ex_point *p, int labw, int multi, char *out,
-                       size_t len)
+/* The names the list uses: each benchmark of the run once, short and
+ * unique (mbx_ex_short_names), fitted to w. */
+typedef struct conv_names {
+    int id[EX_MAX_BENCH];
+    char name[EX_MAX_BENCH][32];
+    int n;
+} conv_names;
+
+static void conv_names_make(const explorer *x, int w, conv_names *cn)
 {
-    const char *name = mbx_bench_get(p->bench_id)->name, *dot = strchr(name, '.');
+    cn->n = 0;
+    for (size_t i = 0; i < x->npts; i++) {
+        int seen = 0;
+        for (int k = 0; k < cn->n && !seen; k++)
+            seen = cn->id[k] == x->pts[i].bench_id;
+        if (!seen && cn->n < EX_MAX_BENCH)
+            cn->id[cn->n++] = x->pts[i].bench_id;
+    }
+    mbx_ex_short_names(cn->id, cn->n, cn->name);
+    mbx_ex_fit_unique(cn->name, cn->n, w);
+}
+
+static const char *conv_name(const conv_names *cn, int id)
+{
+    for (int k = 0; k < cn->n; k++)
+        if (cn->id[k] == id)
+            return cn->name[k];
+    return "?";
+}
+
+/* "o allrdce  16Ki^": its curve's marker (blank when it is on no curve
+ * of this axis), its name, x and P, ^ when refined. */
+static void conv_label(const mbx_ex_view *v, const conv_names *cn, const mbx_ex_point *p, int labw,
+                       int multi, char *out, size_t len)
+{
     const mbx_bench *b = mbx_bench_get(p->bench_id);
     char sz[24], pc[8] = "";
     mbx_axis_format((double)p->bytes, MBX_AXIS_BYTES, 0, sz, sizeof sz);
@@ -178,18 +341,22 @@ static void conv_label(const explorer *x, const mbx_ex_point *p, int labw, int m
                  (long long)(p->param ? p->param : b->param_default));
     if (multi)
         snprintf(pc, sizeof pc, "x%d", p->procs);
-    int pw = multi ? (int)strlen(pc) + 1 : 0, nw = labw - 8 - pw;
+    int pw = multi ? (int)strlen(pc) + 1 : 0, nw = labw - 10 - pw;
     if (nw < 1)
         nw = 1;
     char nm[48]; /* the second curve of a benchmark picked twice ends "#2" */
+    const char *name = conv_name(cn, p->bench_id);
     if (p->copy && nw > 3)
-        snprintf(nm, sizeof nm, "%.*s#2", nw - 2, dot ? dot + 1 : name);
+        snprintf(nm, sizeof nm, "%.*s#2", nw - 2, name);
     else
-        snprintf(nm, sizeof nm, "%s", dot ? dot + 1 : name);
-    snprintf(out, len, "%-*.*s %6.6s%s%s%c", nw, nw, nm,
+        snprintf(nm, sizeof nm, "%s", name);
+    char mk = ' ';
+    for (int s = 0; s < v->nser && mk == ' '; s++)
+        if (v->draw[s] && !v->nox[s] && mbx_ex_series_has(&v->ser[s], p))
+            mk = v->style[s].marker;
+    snprintf(out, len, "%c %-*.*s %6.6s%s%s%c", mk, nw, nw, nm,
              p->bytes || (b->flags & MBX_BENCH_PARAM) ? sz : "-", multi ? " " : "", pc,
              p->origin != EX_GRID ? REFINED_MARK : ' ');
-    (void)x;
 }
 
 /* The passes a point needs at least (the scheduler's R). */
@@ -221,14 +388,19 @@ static size_t conv_list(const explorer *x, size_t *list, int lines, size_t *firs
     return n;
 }
 
-/* The bar of p at row y, barw cells from column x0: filled to its error
- * over twice the target (or its passes over R with a fixed count), the
- * target marked in the middle. */
+/* The bar of p at row y, barw cells from column x0: it fills as the
+ * point converges, like a progress bar: the smaller of its passes over R
+ * and the target over its between-pass error (passes over R with a fixed
+ * count), so it is full once both are met. */
 static void conv_bar(explorer *x, const mbx_ex_point *p, double eps, size_t minp, int y, int x0,
                      int barw)
 {
     double rel = p->rel;
-    double frac = eps > 0 ? rel / eps / 2.0 : (double)p->passes / (double)(minp ? minp : 1);
+    double frac = (double)p->passes / (double)(minp ? minp : 1);
+    if (eps > 0 && isfinite(rel) && rel > eps)
+        frac = fmin(frac, eps / rel);
+    else if (eps > 0 && !isfinite(rel))
+        frac = fmin(frac, 0.5); /* one pass: no error yet */
     if (!isfinite(frac) || frac < 0)
         frac = 0;
     if (frac > 1)
@@ -236,8 +408,7 @@ static void conv_bar(explorer *x, const mbx_ex_point *p, double eps, size_t minp
     int fill = barw > 0 ? (int)lround(frac * barw) : 0;
     int conv = eps > 0 ? rel <= eps && p->passes >= minp : p->passes >= minp;
     for (int c = 0; c < barw; c++) {
-        int target = eps > 0 && c == barw / 2;
-        const char *g = c < fill ? (x->utf8 ? "\u2588" : "#") : target ? "|" : " ";
+        const char *g = c < fill ? (x->utf8 ? "\u2588" : "#") : (x->utf8 ? "\u00b7" : ".");
         int role =
             c < fill ? (conv ? MBX_ROLE_SE_CONVERGED : MBX_ROLE_SE_PENDING) : MBX_ROLE_SE_TARGET;
         mbx_ex_put(x, y, x0 + c, 1, role, g);
@@ -278,14 +449,17 @@ static int conv_mark(const mbx_ex_point *p, size_t minp, int wide, int room, cha
  * is measured, its status once final. While running the list holds the
  * points not final yet, the one measured last in view; then the last
  * points of the run. */
-void mbx_ex_draw_conv(explorer *x, const mbx_rect *r)
+void mbx_ex_draw_conv(explorer *x, const mbx_rect *r, const mbx_ex_view *v)
 {
     double eps = x->meas.stop.kind == MBX_STOP_FIXED ? 0 : x->sopt.passes.eps;
     char head[64];
-    if (eps > 0)
-        snprintf(head, sizeof head, "between passes (target %.3g%%)", 100 * eps);
-    else
-        snprintf(head, sizeof head, "passes (fixed:%zu)", x->meas.stop.fixed);
+    /* What a bar means, in its head: it fills as the point converges. */
+    if (eps > 0 && snprintf(head, sizeof head, "to target between passes %.3g%%: full = met",
+                            100 * eps) > r->w - 1)
+        snprintf(head, sizeof head, "%s %.3g%%: full = met", r->w - 1 < 28 ? "target" : "to target",
+                 100 * eps);
+    else if (eps <= 0)
+        snprintf(head, sizeof head, "passes (fixed:%zu): full bar = done", x->meas.stop.fixed);
     mbx_ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, head);
     int lines = r->h - 1;
     if (lines <= 0 || x->npts == 0)
@@ -298,18 +472,20 @@ void mbx_ex_draw_conv(explorer *x, const mbx_rect *r)
      * results table. A run over several process counts shows P in the
      * label. */
     int multi = mbx_ex_run_nprocs(x) > 1;
-    int wide = r->w >= 32, markw = wide ? 12 : 5, labw = (wide ? 15 : 14) + (multi ? 4 : 0);
+    int wide = r->w >= 32, markw = wide ? 12 : 5, labw = (wide ? 17 : 16) + (multi ? 4 : 0);
     if (multi && wide)
         markw = 10;
     int barw = r->w - 1 - labw - 1 - markw;
     if (barw < 1)
         barw = 1;
     size_t minp = min_passes(x);
+    static conv_names cn;
+    conv_names_make(x, labw - 10 - (multi ? 4 : 0), &cn);
     for (size_t li = first; li < n && li < first + (size_t)lines; li++) {
         const mbx_ex_point *p = &x->pts[list[li]];
         int y = r->y + 1 + (int)(li - first);
         char label[48];
-        conv_label(x, p, labw, multi, label, sizeof label);
+        conv_label(v, &cn, p, labw, multi, label, sizeof label);
         mbx_ex_put(x, y, r->x + 1, labw, p->origin != EX_GRID ? MBX_ROLE_DIM : MBX_ROLE_NORMAL,
                    label);
         conv_bar(x, p, eps, minp, y, r->x + 1 + labw, barw);
@@ -318,118 +494,4 @@ void mbx_ex_draw_conv(explorer *x, const mbx_rect *r)
         int role = conv_mark(p, minp, wide, room, mark, sizeof mark);
         mbx_ex_put(x, y, r->x + 2 + labw + barw, room, role, mark);
     }
-}
-
-/* ---- the status block ---- */
-
-/* What a point's ranks are: the ping-pong pair, or the first P. */
-static void ranks_text(const mbx_ex_point *p, char *buf, size_t len)
-{
-    const mbx_bench *b = mbx_bench_get(p->bench_id);
-    if (b->flags & MBX_BENCH_PAIR)
-        snprintf(buf, len, "ranks %d,%d", p->pair_a, p->pair_b);
-    else if (p->procs > 1)
-        snprintf(buf, len, "ranks 0..%d", p->procs - 1);
-    else
-        snprintf(buf, len, "rank 0");
-}
-
-static void status_info(explorer *x, char *line, size_t len)
-{
-    size_t k = 0;
-    line[0] = '\0';
-    if (x->cmp.on) {
-        mbx_ex_compare_summary(x, line, len);
-        return;
-    }
-    size_t added = 0;
-    double worst = 0;
-    for (size_t c = 0; x->sched && c < x->ncurves; c++) {
-        size_t pts = 0, ref = 0;
-        double w = 0;
-        mbx_sched_curve_refine(x->sched, c, &pts, &ref, &w);
-        added += ref;
-        if (w > worst)
-            worst = w;
-    }
-    if (x->running && added) {
-        snprintf(line, len,
-                 "refining between passes: %zu points added, worst segment %.1f%% %s %g%%", added,
-                 100 * worst, worst < x->meas.refine ? "<" : ">", 100 * x->meas.refine);
-        return;
-    }
-    if (x->method.sync == MBX_SYNC_WINDOW && x->be->clock_info && k < len) {
-        mbx_clock_info ci;
-        x->be->clock_info(x->be, &ci);
-        if (ci.syncs && ci.identity)
-            k += (size_t)snprintf(line + k, len - k,
-                                  "window sync on one host clock (identity, same boot_id)  ");
-        else if (ci.syncs)
-            k += (size_t)snprintf(line + k, len - k,
-                                  "window sync on a %s clock (offset after sync %.2fus)  ",
-                                  mbx_clocksync_name(x->method.clock.method), ci.max_offset * 1e6);
-    }
-    if (x->scanned && k < len)
-        k += (size_t)snprintf(line + k, len - k,
-                              "ping-pong pair 0,%d (auto: farthest from rank 0, %.2fus)  ", x->far,
-                              x->lat ? x->lat[x->far] * 1e6 : 0);
-    if (k < len && mbx_ex_run_nprocs(x) > 1)
-        snprintf(line + k, len - k, "a point on P processes runs on ranks 0..P-1 (the first P)");
-}
-
-void mbx_ex_draw_status(explorer *x, const mbx_rect *r)
-{
-    char line[400];
-    double el = mbx_ex_elapsed(x);
-    double frac = x->npts ? (double)x->ndone / (double)x->npts : 0;
-    const char *state = x->running ? (x->paused ? "PAUSED" : "running")
-                        : x->npts  ? (x->ndone == x->npts ? "done" : "stopped")
-                                   : "idle: pick benchmarks (1), then r";
-    int barw = r->w >= 100 ? 20 : 10, fill = (int)lround(frac * barw);
-    char bar[64], ref[32] = "";
-    for (int i = 0; i < barw; i++)
-        bar[i] = i < fill ? '#' : '.';
-    bar[barw] = '\0';
-    if (x->nrefined)
-        snprintf(ref, sizeof ref, " (%zu refined)", x->nrefined);
-    snprintf(line, sizeof line, "final %zu/%zu%s [%s] %3.0f%%  %zu passes, round %zu  %.1fs  %s",
-             x->ndone, x->npts, ref, bar, 100 * frac, x->sst.passes, x->sst.rounds, el, state);
-    if ((int)strlen(line) > r->w - 1)
-        snprintf(line, sizeof line, "final %zu/%zu [%s] %zu passes, round %zu %.1fs %s", x->ndone,
-                 x->npts, bar, x->sst.passes, x->sst.rounds, el, state);
-    mbx_ex_put(x, r->y, r->x + 1, r->w - 1, x->paused ? MBX_ROLE_WARNING : MBX_ROLE_NORMAL, line);
-
-    const mbx_ex_point *p = x->running && x->cur < x->npts ? &x->pts[x->cur] : NULL;
-    if (p && EX_HAS_VALUE(p)) {
-        char med[16], lo[16], hi[16], sz[16], rk[32];
-        mbx_axis_format(p->r.s.median, MBX_AXIS_SECONDS, x->utf8, med, sizeof med);
-        mbx_axis_format(p->r.s.ci_lo, MBX_AXIS_SECONDS, x->utf8, lo, sizeof lo);
-        mbx_axis_format(p->r.s.ci_hi, MBX_AXIS_SECONDS, x->utf8, hi, sizeof hi);
-        mbx_axis_format((double)p->bytes, MBX_AXIS_BYTES, 0, sz, sizeof sz);
-        ranks_text(p, rk, sizeof rk);
-        const char *name = mbx_bench_get(p->bench_id)->name, *dot = strchr(name, '.');
-        double err = 100 * (isfinite(p->rel) ? p->rel : 0);
-        size_t minp = min_passes(x);
-        /* As much as fits: the interval goes first, then the full name. */
-        snprintf(line, sizeof line,
-                 "%s %sB %s: pass %zu/%zu median %s CI95 [%s, %s] between passes, err %.2f%%", name,
-                 sz, rk, p->passes, minp, med, lo, hi, err);
-        /* An overlap point: its percentage, when the line has room. */
-        double pct = p->r.overlap ? mbx_overlap_pct(p->r.s.median, p->r.compute, p->r.plain) : NAN;
-        size_t used = strlen(line);
-        if (isfinite(pct) && (int)used + 15 <= r->w - 1)
-            snprintf(line + used, sizeof line - used, ", overlap %.1f%%", pct);
-        if ((int)strlen(line) > r->w - 1)
-            snprintf(line, sizeof line, "%s %sB %s: pass %zu/%zu median %s err %.2f%%", name, sz,
-                     rk, p->passes, minp, med, err);
-        if ((int)strlen(line) > r->w - 1)
-            snprintf(line, sizeof line, "%s %sB: pass %zu/%zu %s err %.1f%%", dot ? dot + 1 : name,
-                     sz, p->passes, minp, med, err);
-        mbx_ex_put(x, r->y + 1, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, line);
-    } else {
-        status_info(x, line, sizeof line);
-        mbx_ex_put(x, r->y + 1, r->x + 1, r->w - 1, MBX_ROLE_DIM, line);
-    }
-    if (x->msg[0])
-        mbx_ex_put(x, r->y + 2, r->x + 1, r->w - 1, x->msg_role, x->msg);
 }
