@@ -125,9 +125,11 @@ mbx_golden(fanout.80x24 xterm-256color fanout_small.keys fanout-80x24 80x24 4)
 # The run view's point inspector and marks (issue 19): each curve its
 # marker (and, without colour, its line style), a point's state as an
 # attribute, the inspector's panel, error bars; at 120x40 and 80x24, in
-# colour and without.
-foreach(term xterm-256color xterm-mono)
+# 256 colours, 8 colours (xterm) and without.
+foreach(term xterm-256color xterm xterm-mono)
   mbx_golden(insp.${term} ${term} insp.keys insp-${term} 120x40 4)
+endforeach()
+foreach(term xterm-256color xterm-mono)
   mbx_golden(insp.80x24.${term} ${term} insp.keys insp-80x24-${term} 80x24 4)
 endforeach()
 
