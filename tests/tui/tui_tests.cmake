@@ -7,6 +7,7 @@ mbx_tui_unit(test_canvas)
 mbx_tui_unit(test_axis)
 mbx_tui_unit(test_layout)
 mbx_tui_unit(test_theme)
+mbx_tui_unit(test_textedit)
 mbx_cmocka_test(tui test_bridgeproto mbx_bridgeproto)
 target_compile_definitions(test_theme PRIVATE MBX_THEMES_DIR="${CMAKE_SOURCE_DIR}/themes")
 
