@@ -124,4 +124,13 @@ mbx_golden(fanout.80x24 xterm-256color fanout_small.keys fanout-80x24 80x24 4)
 # to plain (the pure communication time), without colour at 120x40.
 mbx_golden(overlap.xterm-mono xterm-mono overlap.keys overlap-xterm-mono 120x40 4)
 
+# Issue 19, input: mouse events from the key script (mouse:COL,ROW,BUTTON)
+# on the tabs, the footer, the picker, the form and the results; the
+# results scrolled sideways to MB/s; text entry (a click in a field,
+# Ctrl-U, Ctrl-W, Home/End, the export name selected); the help and the
+# message overlays wrapped and scrolled; at 80x24 in colour and at 120x40
+# without.
+mbx_golden(input.80x24 xterm-256color input.keys input-80x24 80x24 4)
+mbx_golden(input.xterm-mono xterm-mono input_wide.keys input-xterm-mono 120x40 4)
+
 include(tui/i15_unlink_tests.cmake)

@@ -57,7 +57,7 @@ static void theme_dirs_init(void)
 typedef struct opts {
     const char *plan, *theme, *theme_dir, *glyphs, *autosave, *keys, *dump_dir, *term_type;
     const char *thread_level; /* checked here; mbx_job_run asks MPI for it */
-    int start, no_color, fake, help, hl_cols, hl_rows;
+    int start, no_color, no_mouse, fake, help, hl_cols, hl_rows;
     double settle; /* seconds of untimed traffic before each run's first point */
 } opts;
 
@@ -76,6 +76,7 @@ void mbx_explore_usage(void)
            "  --theme NAME|PATH    colour theme (default, light, okabe-ito, high-contrast)\n"
            "  --theme-dir DIR      look for NAME.theme in DIR first\n"
            "  --no-color           attributes only (also when NO_COLOR is set)\n"
+           "  --no-mouse           leave the mouse to the terminal (its own selection)\n"
            "  --glyphs SET         braille, block or ascii (default: braille in UTF-8 locales)\n"
            "  --autosave DIR|none  where each point is saved once it is final\n"
            "                       (default $XDG_STATE_HOME/mpibex or ~/.local/state/mpibex;\n"
@@ -154,6 +155,7 @@ static const mbx_opt explore_opts[] = {
     {"--start", NULL, NULL, 0, NULL, offsetof(opts, start)},
     {"--settle", NULL, "SECONDS", 0, on_settle, 0},
     {"--no-color", NULL, NULL, 0, NULL, offsetof(opts, no_color)},
+    {"--no-mouse", NULL, NULL, 0, NULL, offsetof(opts, no_mouse)},
     {"--help", "-h", NULL, 0, mbx_opt_help, 0},
     TEXT("--plan", plan),
     TEXT("--theme", theme),
@@ -203,6 +205,7 @@ static int setup_explorer(explorer *x, const opts *o, char *msg, size_t msglen)
                     : !strcmp(o->glyphs, "block") ? MBX_GLYPHS_BLOCK
                                                   : MBX_GLYPHS_ASCII;
     x->no_color = o->no_color || (getenv("NO_COLOR") && getenv("NO_COLOR")[0]);
+    x->mouse_on = !o->no_mouse;
     x->theme_dir = o->theme_dir;
     theme_dirs_init();
     x->theme_dirs = theme_dirs;
@@ -451,6 +454,35 @@ static int term_usable(const char *tt, char *msg, size_t len)
     return ok;
 }
 
+/* Terminal capability name into buf when the terminal has it (without
+ * padding, which only curses' own output would honour). */
+static void copy_cap(const char *name, char *buf, size_t len)
+{
+    const char *cap = tigetstr(name);
+    buf[0] = '\0';
+    if (cap && cap != (const char *)-1 && !strstr(cap, "$<") && strlen(cap) < len)
+        memcpy(buf, cap, strlen(cap) + 1);
+}
+
+static int has_cap(const char *name)
+{
+    const char *cap = tigetstr(name);
+    return cap && cap != (const char *)-1 && cap[0];
+}
+
+/* A terminal without an alternate screen (no smcup: TERM=linux, the
+ * console) keeps the last frame after endwin, its footer on the lines the
+ * shell's prompt comes back to. So the screen is cleared first, and home
+ * (read now, written after endwin) puts the closing line and the prompt at
+ * the top of the blank screen. */
+static void leave_blank(char *home, size_t len)
+{
+    erase();
+    clear();
+    refresh();
+    copy_cap("home", home, len);
+}
+
 /* The explorer on a real terminal, with any back end. */
 static int interactive(mbx_backend *be, const opts *o)
 {
@@ -481,6 +513,7 @@ static int interactive(mbx_backend *be, const opts *o)
     }
     x.keys = mbx_ex_keysrc_terminal();
     curses_setup(&x);
+    mbx_ex_mouse_enable(x.mouse_on);
     no_suspend(mbx_term_in(x.term));
     mbx_ex_main_loop(&x);
     mbx_sig_watch(0); /* the loop saw the signal: nothing hangs; the rest is teardown */
@@ -500,11 +533,15 @@ static int interactive(mbx_backend *be, const opts *o)
      * would follow the prompt. So it clears the cursor's line first (the
      * prompt is then as hidden as one printed on the alternate screen);
      * el is read while the screen still exists. */
-    char el[16] = "";
-    const char *cap = tigetstr("el");
-    if (cap && cap != (const char *)-1 && !strstr(cap, "$<") && strlen(cap) < sizeof el)
-        memcpy(el, cap, strlen(cap) + 1);
+    char el[16] = "", home[16] = "";
+    copy_cap("el", el, sizeof el);
+    if (!lost && !has_cap("smcup"))
+        leave_blank(home, sizeof home);
     teardown(&x);
+    if (home[0] && out) {
+        fputs(home, out);
+        fflush(out);
+    }
     summary(&x, out, lost, el);
     mbx_term_write_status(code);
     crash_term = NULL;

@@ -160,7 +160,7 @@ static int beff_key(explorer *x, int key)
     if (b->editing) {
         if (key == '\n' || key == '\r' || key == KEY_ENTER || key == 27 || key == '\t')
             b->editing = 0;
-        else if (!mbx_ex_line_edit(b->field[f], sizeof b->field[0], key))
+        else if (!mbx_ex_line_edit(x, b->field[f], sizeof b->field[0], key))
             return 0;
         validate(x);
         x->msg[0] = '\0'; /* a refusal no longer applies */
@@ -186,10 +186,12 @@ static int beff_key(explorer *x, int key)
             mbx_ex_set_msg(x, MBX_ROLE_WARNING, "a run is in progress: c cancels it");
             return 1;
         }
-        if (fields[f].choices)
+        if (fields[f].choices) {
             cycle(x, f, 1);
-        else
+        } else {
             b->editing = 1;
+            mbx_ex_edit_begin(x, b->field[f], 0);
+        }
         validate(x);
         x->msg[0] = '\0';
         return 1;
@@ -381,8 +383,11 @@ static int draw_form(explorer *x, const mbx_rect *r)
         if (fields[f].choices)
             snprintf(val, sizeof val, "< %s >", b->field[f]);
         else
-            snprintf(val, sizeof val, "%s%s", b->field[f], cur && b->editing ? "_" : "");
-        mbx_ex_put(x, y, r->x + 16, 14, b->ferr[f][0] ? MBX_ROLE_ERROR : role, val);
+            snprintf(val, sizeof val, "%s", b->field[f]);
+        if (cur && b->editing)
+            mbx_ex_put_edit(x, y, r->x + 16, 14, b->ferr[f][0] ? MBX_ROLE_ERROR : role, val);
+        else
+            mbx_ex_put(x, y, r->x + 16, 14, b->ferr[f][0] ? MBX_ROLE_ERROR : role, val);
         const char *h = b->ferr[f][0] ? b->ferr[f] : fields[f].hint;
         mbx_ex_put(x, y, r->x + 31, r->w - 32,
                    b->ferr[f][0] ? MBX_ROLE_ERROR
