@@ -60,6 +60,18 @@ add_test(NAME e2e.explorer
                  $<TARGET_FILE:csvcheck> ${CMAKE_CURRENT_BINARY_DIR}/e2e-explorer)
 set_tests_properties(e2e.explorer PROPERTIES TIMEOUT 600 LABELS e2e RUN_SERIAL TRUE)
 
+# Input through a real terminal in tmux (issue 19): mouse escape sequences
+# click tabs, a benchmark and the footer and turn the wheel on the fake back
+# end, with tmux's mouse flags on while the explorer runs and off after;
+# a tab click through the launcher and mpiexec -n 2 over the tty and the
+# socket bridges; TERM=linux (no alternate screen) leaves nothing behind.
+foreach(_case fake launcher linux)
+  add_test(NAME e2e.input.${_case}
+           COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/input_e2e.sh $<TARGET_FILE:mpibex>
+                   ${CMAKE_CURRENT_BINARY_DIR}/e2e-input-${_case} ${_case})
+  set_tests_properties(e2e.input.${_case} PROPERTIES TIMEOUT 180 LABELS e2e RUN_SERIAL TRUE)
+endforeach()
+
 # The launcher and terminal bridge on their own, through a test driver and
 # an echo program as rank 0: tty and socket bridges, resize, strangers with
 # wrong, replayed and garbage tokens, Ctrl-C, SIGTERM.
