@@ -12,7 +12,7 @@
 #   fake      explore --fake 4: a click on a tab switches screens, the
 #             wheel scrolls the picker, a click picks a benchmark, a click
 #             on the footer's "q quit" quits; tmux's mouse flags on while
-#             it runs, off after
+#             it runs, off after, and never on with --no-mouse
 #   launcher  mpibex -n 2 through the real launcher and mpiexec (the tty
 #             bridge), then --bridge socket: a click on a tab switches
 #   linux     TERM=linux (no smcup): after q no line of the explorer is
@@ -78,6 +78,12 @@ fake)
     wait_for '^EXIT=0' 10 && pass "a click on the footer's q quits" || { fail "footer click"; screen | tail -3; }
     [ "$(mouse_flags)" = "0 0" ] && pass "mouse reports off after the explorer" ||
         fail "mouse flags after: $(mouse_flags)"
+    tmux send-keys -t "$sess" "clear; $mpibex explore --fake 4 --autosave none --no-mouse; echo EXIT=\$?" Enter
+    wait_for '\[1 Picker\]' 10 || die "explorer --no-mouse did not start"
+    [ "$(mouse_flags)" = "0 0" ] && pass "--no-mouse: no mouse reports asked for" ||
+        fail "--no-mouse: mouse flags $(mouse_flags)"
+    tmux send-keys -t "$sess" q
+    wait_for '^EXIT=0' 10 || fail "--no-mouse: quit"
     ;;
 launcher)
     start_shell 120 36 xterm-256color
