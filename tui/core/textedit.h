@@ -8,16 +8,16 @@
 #include <stddef.h>
 
 typedef enum mbx_edit_op {
-    MBX_EDIT_INSERT = 0,  /* the character ch (printable ASCII) at the cursor */
-    MBX_EDIT_BACKSPACE,   /* the character before the cursor */
-    MBX_EDIT_DELETE,      /* the character under the cursor */
-    MBX_EDIT_LEFT,        /* the cursor one back */
-    MBX_EDIT_RIGHT,       /* the cursor one on */
-    MBX_EDIT_HOME,        /* the cursor to the start (Home, Ctrl-A) */
-    MBX_EDIT_END,         /* the cursor to the end (End, Ctrl-E) */
-    MBX_EDIT_KILL_START,  /* everything before the cursor (Ctrl-U) */
-    MBX_EDIT_KILL_END,    /* everything from the cursor on (Ctrl-K) */
-    MBX_EDIT_KILL_WORD    /* the word before the cursor (Ctrl-W) */
+    MBX_EDIT_INSERT = 0, /* the character ch (printable ASCII) at the cursor */
+    MBX_EDIT_BACKSPACE,  /* the character before the cursor */
+    MBX_EDIT_DELETE,     /* the character under the cursor */
+    MBX_EDIT_LEFT,       /* the cursor one back */
+    MBX_EDIT_RIGHT,      /* the cursor one on */
+    MBX_EDIT_HOME,       /* the cursor to the start (Home, Ctrl-A) */
+    MBX_EDIT_END,        /* the cursor to the end (End, Ctrl-E) */
+    MBX_EDIT_KILL_START, /* everything before the cursor (Ctrl-U) */
+    MBX_EDIT_KILL_END,   /* everything from the cursor on (Ctrl-K) */
+    MBX_EDIT_KILL_WORD   /* the word before the cursor (Ctrl-W) */
 } mbx_edit_op;
 
 /* The state of the one line being edited; the text is the caller's. */

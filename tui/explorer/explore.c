@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "core/opt.h"
 #include "ex_keysrc.h"
+#include "ex_tty.h"
 #include "explorer.h"
 #include "job.h"
 #include "mbx/ascii.h"
@@ -273,23 +274,6 @@ static int setup_explorer(explorer *x, const opts *o, char *msg, size_t msglen)
     return 0;
 }
 
-/* Ctrl-Z on the user's terminal would stop the launcher and mpiexec while
- * the ranks run on; the explorer has no use for suspend, so switch the
- * suspend characters off (endwin restores the saved modes). Ctrl-C keeps
- * working: hydra forwards it and rank 0 winds down. */
-static void no_suspend(FILE *in)
-{
-    struct termios t;
-    int fd = in ? fileno(in) : -1;
-    if (fd < 0 || tcgetattr(fd, &t) != 0)
-        return;
-    t.c_cc[VSUSP] = _POSIX_VDISABLE;
-#ifdef VDSUSP
-    t.c_cc[VDSUSP] = _POSIX_VDISABLE;
-#endif
-    tcsetattr(fd, TCSANOW, &t);
-}
-
 static void curses_setup(explorer *x)
 {
     cbreak();
@@ -419,70 +403,6 @@ static int headless_run(mbx_backend *be, const opts *o)
     return failed ? 1 : 0;
 }
 
-/* Whether terminal type tt can draw the explorer: known to terminfo and
- * able to move the cursor (TERM=dumb, a hard-copy or glass terminal would
- * get a screenful of garbage). 1, or 0 with the reason in msg. */
-static int term_usable(const char *tt, char *msg, size_t len)
-{
-    /* A trial screen on /dev/null: nothing reaches the terminal. */
-    FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
-    SCREEN *probe = out && in ? newterm(tt, out, in) : NULL;
-    int ok = probe != NULL;
-    if (probe) {
-        SCREEN *was = set_term(probe); /* newterm made it current already */
-        const char *cup = tigetstr("cup");
-        ok = cup && cup != (const char *)-1;
-        endwin();
-        delscreen(probe);
-        if (was && was != probe)
-            set_term(was);
-    }
-    if (out)
-        fclose(out);
-    if (in)
-        fclose(in);
-    if (!probe)
-        snprintf(msg, len,
-                 "TERM: unknown terminal type '%.100s' (no terminfo entry); set TERM to your "
-                 "terminal's type, e.g. xterm-256color",
-                 tt);
-    else if (!ok)
-        snprintf(msg, len,
-                 "TERM: terminal type '%.100s' cannot move the cursor (no 'cup' capability); "
-                 "the explorer needs one that can, e.g. xterm-256color (batch runs: mpibex run)",
-                 tt);
-    return ok;
-}
-
-/* Terminal capability name into buf when the terminal has it (without
- * padding, which only curses' own output would honour). */
-static void copy_cap(const char *name, char *buf, size_t len)
-{
-    const char *cap = tigetstr(name);
-    buf[0] = '\0';
-    if (cap && cap != (const char *)-1 && !strstr(cap, "$<") && strlen(cap) < len)
-        memcpy(buf, cap, strlen(cap) + 1);
-}
-
-static int has_cap(const char *name)
-{
-    const char *cap = tigetstr(name);
-    return cap && cap != (const char *)-1 && cap[0];
-}
-
-/* A terminal without an alternate screen (no smcup: TERM=linux, the
- * console) keeps the last frame after endwin, its footer on the lines the
- * shell's prompt comes back to. So the screen is cleared first, and home
- * (read now, written after endwin) puts the closing line and the prompt at
- * the top of the blank screen. */
-static void leave_blank(char *home, size_t len)
-{
-    erase();
-    clear();
-    refresh();
-    copy_cap("home", home, len);
-}
-
 /* The explorer on a real terminal, with any back end. */
 static int interactive(mbx_backend *be, const opts *o)
 {
@@ -500,7 +420,7 @@ static int interactive(mbx_backend *be, const opts *o)
         return cannot_start(1, msg);
     const char *tt = getenv("TERM");
     tt = tt && tt[0] ? tt : "xterm-256color";
-    if (!term_usable(tt, msg, sizeof msg)) {
+    if (!mbx_ex_term_usable(tt, msg, sizeof msg)) {
         mbx_term_close(x.term);
         return cannot_start(2, msg);
     }
@@ -514,7 +434,7 @@ static int interactive(mbx_backend *be, const opts *o)
     x.keys = mbx_ex_keysrc_terminal();
     curses_setup(&x);
     mbx_ex_mouse_enable(x.mouse_on);
-    no_suspend(mbx_term_in(x.term));
+    mbx_ex_no_suspend(mbx_term_in(x.term));
     mbx_ex_main_loop(&x);
     mbx_sig_watch(0); /* the loop saw the signal: nothing hangs; the rest is teardown */
     int code = mbx_stop_signal ? 128 + (int)mbx_stop_signal : 0;
@@ -534,9 +454,9 @@ static int interactive(mbx_backend *be, const opts *o)
      * prompt is then as hidden as one printed on the alternate screen);
      * el is read while the screen still exists. */
     char el[16] = "", home[16] = "";
-    copy_cap("el", el, sizeof el);
-    if (!lost && !has_cap("smcup"))
-        leave_blank(home, sizeof home);
+    mbx_ex_copy_cap("el", el, sizeof el);
+    if (!lost)
+        mbx_ex_leave_blank(home, sizeof home);
     teardown(&x);
     if (home[0] && out) {
         fputs(home, out);
