@@ -265,6 +265,9 @@ int mbx_ex_handle_mouse(explorer *x, const mbx_ex_mouse *m)
         end_typing(x);
         return mbx_ex_handle_key(x, key);
     }
+    /* The series chooser over the run view (which has no mouse hook here). */
+    if (mbx_ex_key_context(x) == S_CHOOSE)
+        return mbx_ex_compare_mouse(x, m);
     const mbx_ex_screen_def *s = mbx_ex_screen_of(x->screen);
     return s->mouse && m->y >= f.body.y && m->y < f.body.y + f.body.h ? s->mouse(x, &f.body, m) : 0;
 }

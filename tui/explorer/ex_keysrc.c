@@ -188,8 +188,12 @@ static int script_next(mbx_ex_keysrc *k, explorer *x)
                 k->cols = c, k->rows = r;
             return ERR; /* let the loop notice the size */
         } else if (strncmp(t, "mouse:", 6) == 0) {
-            if (mouse_token(t, &x->mouse))
+            /* A click hits what is on the screen: a terminal has drawn the
+             * frame before the user clicks, so the script draws it too. */
+            if (mouse_token(t, &x->mouse)) {
+                mbx_ex_draw(x);
                 return KEY_MOUSE;
+            }
             mbx_tprintf(stderr, "mpibex: headless: bad mouse token '%s' (mouse:COL,ROW[,BUTTON])\n",
                         t);
             k->failed++;

@@ -151,6 +151,7 @@ typedef struct mbx_ex_cmp {
     mbx_ex_series s[2];
     int choosing; /* the series chooser: 0 closed, 1 picking A, 2 picking B */
     int cursor, top;
+    mbx_rect list;   /* where the chooser's list was drawn last: clicks */
     int ratios;      /* the side column lists A/B at each common x */
     mbx_ex_sig *sig; /* tests of compared pairs so far */
     size_t nsig, capsig;
@@ -460,6 +461,9 @@ void mbx_ex_sched_free(explorer *x); /* the scheduler and its maps */
 /* ex_compare.c: the series chooser, ratios of two curves */
 int mbx_ex_compare_count(const explorer *x); /* curves the chooser offers */
 int mbx_ex_compare_key(explorer *x, int key);
+/* The chooser open: the wheel moves its cursor, a click on a curve takes
+ * it (as Enter); 1 when something changed. */
+int mbx_ex_compare_mouse(explorer *x, const mbx_ex_mouse *m);
 void mbx_ex_draw_chooser(explorer *x, const mbx_rect *plot);
 /* A/B at every x both curves have, in increasing x: fills xs, ratio and
  * (if not NULL) the two points, up to max; returns the count. */
