@@ -450,6 +450,39 @@ static void draw_beff(explorer *x, const mbx_rect *body)
     mbx_ex_draw_beff_results(x, &area, io);
 }
 
+/* As the parameter form: a click on a field's row puts the cursor there,
+ * on its value it starts typing at that character or turns a choice ("<"
+ * back, elsewhere on); the wheel moves the cursor. Not while a run is on. */
+static int beff_mouse(explorer *x, const mbx_rect *body, const mbx_ex_mouse *m)
+{
+    mbx_ex_beff *b = &x->bf;
+    int n, up = m->button == EX_MB_WHEEL_UP;
+    const int *fl = form(x, &n);
+    int i = m->y - (body->y + 1), col = m->x - (body->x + 16);
+    if (b->running)
+        return 0;
+    b->editing = 0;
+    if (up || m->button == EX_MB_WHEEL_DOWN)
+        i = b->fcursor + (up ? -1 : 1);
+    else if (i < 0 || i >= n)
+        return 0;
+    b->fcursor = i < 0 ? 0 : i >= n ? n - 1 : i;
+    int f = fl[b->fcursor];
+    if (m->button == EX_MB_LEFT && col >= 0 && col < 14) {
+        if (fields[f].choices) {
+            cycle(x, f, col <= 1 ? -1 : 1);
+        } else {
+            size_t len = strlen(b->field[f]);
+            b->editing = 1;
+            mbx_ex_edit_begin(x, b->field[f], 0);
+            x->ed.cur = (size_t)col < len ? (size_t)col : len;
+        }
+    }
+    validate(x);
+    x->msg[0] = '\0';
+    return 1;
+}
+
 static int beff_typing(const explorer *x)
 {
     return x->bf.editing;
@@ -463,4 +496,5 @@ const mbx_ex_screen_def mbx_ex_screen_beff = {
     .draw = draw_beff,
     .key = beff_key,
     .typing = beff_typing,
+    .mouse = beff_mouse,
 };
