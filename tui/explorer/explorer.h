@@ -521,6 +521,9 @@ int mbx_ex_tab_at(const explorer *x, int c);
 /* ex_overlay.c: the help (EX_OVERLAY_HELP) and the message in full
  * (EX_OVERLAY_MSG) over the screen, wrapped, scrolled by keys and wheel */
 void mbx_ex_overlay_open(explorer *x, int which);
+/* A message at (y, x0) in w columns; one longer than that ends in
+ * " ... (m)": m opens it in full. */
+void mbx_ex_put_msg(explorer *x, int y, int x0, int w, int role, const char *text);
 void mbx_ex_draw_overlay(explorer *x);
 int mbx_ex_overlay_key(explorer *x, int key);                 /* scrolls, or closes */
 int mbx_ex_overlay_mouse(explorer *x, const mbx_ex_mouse *m); /* wheel scrolls, click closes */

@@ -419,7 +419,7 @@ static void draw_progress(explorer *x, int y, const mbx_rect *r)
              b->io ? "b_eff_io" : "b_eff", b->ndone, b->ntotal, bar, 100 * frac, el, state);
     mbx_ex_put(x, y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, line);
     if (x->msg[0])
-        mbx_ex_put(x, y + 1, r->x + 1, r->w - 1, x->msg_role, x->msg);
+        mbx_ex_put_msg(x, y + 1, r->x + 1, r->w - 1, x->msg_role, x->msg);
     else if (b->cur[0])
         mbx_ex_put(x, y + 1, r->x + 1, r->w - 1, MBX_ROLE_DIM, b->cur);
 }

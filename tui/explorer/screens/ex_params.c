@@ -460,7 +460,7 @@ static void params_error(explorer *x, const mbx_rect *body, int y)
                  more == 1 ? "" : "s");
     else
         snprintf(line, sizeof line, "%s", x->ferr[f]);
-    mbx_ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_ERROR, line);
+    mbx_ex_put_msg(x, y, body->x + 2, body->w - 3, MBX_ROLE_ERROR, line);
 }
 
 /* The fields shown: the first and how many rows they have. A short
@@ -495,7 +495,7 @@ static void draw_params(explorer *x, const mbx_rect *body)
     /* Why the last run did not start (root, pair or memory against the
      * selection), or anything else the loop had to say. */
     if (x->msg[0] && y + 2 < body->y + body->h)
-        mbx_ex_put(x, y + 2, body->x + 2, body->w - 3, x->msg_role, x->msg);
+        mbx_ex_put_msg(x, y + 2, body->x + 2, body->w - 3, x->msg_role, x->msg);
 }
 
 /* A click on a field's row puts the cursor there (leaving the field being
