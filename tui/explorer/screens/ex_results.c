@@ -391,8 +391,10 @@ static void results_row(explorer *x, const mbx_rect *body, const mbx_ex_point *p
 static size_t table(explorer *x, const mbx_rect *body, const mbx_ex_point ***rows, colplan *cp)
 {
     *rows = malloc((x->npts ? x->npts : 1) * sizeof **rows);
-    if (!*rows)
+    if (!*rows) {
+        cp->nvis = 0; /* no columns to click */
         return 0;
+    }
     size_t n = sorted_rows(x, *rows);
     plan_columns(x, body, *rows, n, cp);
     return n;
