@@ -136,13 +136,21 @@ check_end() {
     T kill-session -t "$sess"
 }
 
-# Keys, a resize, and 'q', on a job that greeted us with the given kind.
+# Keys, a mouse click, a resize, and 'q', on a job that greeted us with
+# the given kind.
 drive_echo() {
     local kind=$1
     check "hello line with kind=$kind" wait_for "^mbx-term-echo kind=$kind size=30x100" 20
     T send-keys -t "$sess" -l ab
     check "key a echoed" wait_for '^key:61' 5
     check "key b echoed" wait_for '^key:62' 5
+    # A mouse click as the terminal reports it (SGR form, press and
+    # release) reaches rank 0 byte for byte, in order.
+    local click="1b 5b 3c 30 3b 31 32 3b 35 4d 1b 5b 3c 30 3b 31 32 3b 35 6d"
+    T send-keys -t "$sess" -H $click
+    check "mouse click relayed" wait_for '^key:6d' 5
+    check "mouse bytes unchanged and in order" \
+        test "$(screen | sed -n 's/^key:\([0-9a-f][0-9a-f]\)$/\1/p' | tail -20 | tr '\n' ' ')" = "$click "
     T resize-window -t "$sess" -x 120 -y 40
     check "resize seen" wait_for '^size=40x120' 5
 }

@@ -7,6 +7,7 @@ mbx_tui_unit(test_canvas)
 mbx_tui_unit(test_axis)
 mbx_tui_unit(test_layout)
 mbx_tui_unit(test_theme)
+mbx_tui_unit(test_textedit)
 mbx_cmocka_test(tui test_bridgeproto mbx_bridgeproto)
 # the run view's curve styles and short names (tui/explorer/ex_style.c)
 mbx_cmocka_test(tui test_exstyle mbx_explorer)
@@ -62,6 +63,18 @@ add_test(NAME e2e.explorer
          COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/explorer_e2e.sh $<TARGET_FILE:mpibex>
                  $<TARGET_FILE:csvcheck> ${CMAKE_CURRENT_BINARY_DIR}/e2e-explorer)
 set_tests_properties(e2e.explorer PROPERTIES TIMEOUT 600 LABELS e2e RUN_SERIAL TRUE)
+
+# Input through a real terminal in tmux (issue 19): mouse escape sequences
+# click tabs, a benchmark and the footer and turn the wheel on the fake back
+# end, with tmux's mouse flags on while the explorer runs and off after;
+# a tab click through the launcher and mpiexec -n 2 over the tty and the
+# socket bridges; TERM=linux (no alternate screen) leaves nothing behind.
+foreach(_case fake launcher linux)
+  add_test(NAME e2e.input.${_case}
+           COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/input_e2e.sh $<TARGET_FILE:mpibex>
+                   ${CMAKE_CURRENT_BINARY_DIR}/e2e-input-${_case} ${_case})
+  set_tests_properties(e2e.input.${_case} PROPERTIES TIMEOUT 180 LABELS e2e RUN_SERIAL TRUE)
+endforeach()
 
 # The launcher and terminal bridge on their own, through a test driver and
 # an echo program as rank 0: tty and socket bridges, resize, strangers with
@@ -132,10 +145,21 @@ endforeach()
 foreach(term xterm-256color xterm-mono)
   mbx_golden(insp.80x24.${term} ${term} insp.keys insp-80x24-${term} 80x24 4)
 endforeach()
+# The inspector opened by a click on a marker, a click beside every point.
+mbx_golden(insp.click xterm-256color insp_click.keys insp-click 120x40 4)
 
 # Overlap (overlap.iallreduce, OSU's method) on the fake back end: the
 # picker's overlap pattern, the run, and the results' overlap% column next
 # to plain (the pure communication time), without colour at 120x40.
 mbx_golden(overlap.xterm-mono xterm-mono overlap.keys overlap-xterm-mono 120x40 4)
+
+# Issue 19, input: mouse events from the key script (mouse:COL,ROW,BUTTON)
+# on the tabs, the footer, the picker, the form and the results; the
+# results scrolled sideways to MB/s; text entry (a click in a field,
+# Ctrl-U, Ctrl-W, Home/End, the export name selected); the help and the
+# message overlays wrapped and scrolled; at 80x24 in colour and at 120x40
+# without.
+mbx_golden(input.80x24 xterm-256color input.keys input-80x24 80x24 4)
+mbx_golden(input.xterm-mono xterm-mono input_wide.keys input-xterm-mono 120x40 4)
 
 include(tui/i15_unlink_tests.cmake)

@@ -22,23 +22,48 @@ const mbx_ex_screen_def *mbx_ex_screen_of(mbx_ex_screen s)
     return screens[(unsigned)s < EX_NSCREENS ? s : EX_PICKER];
 }
 
+/* The title's tabs: where tab s starts and its width (brackets
+ * included); the title bar and the mouse (mbx_ex_tab_at) agree on it. */
+static int tab_span(int width, int s, int *len)
+{
+    char head[32];
+    int col = snprintf(head, sizeof head, " mpibex %s ", MBX_VERSION) + 1;
+    for (int i = 0; i <= s; i++) {
+        /* Short names under 120 columns leave room for the job's description. */
+        const char *name = width < 120 ? screens[i]->brief : screens[i]->name;
+        *len = (int)strlen(name) + 2;
+        if (i < s)
+            col += *len + 1;
+    }
+    return col;
+}
+
+int mbx_ex_tab_at(const explorer *x, int col)
+{
+    for (int s = 0; s < EX_NSCREENS; s++) {
+        int len, c0 = tab_span(x->cols, s, &len);
+        if (col >= c0 && col < c0 + len)
+            return s;
+    }
+    return -1;
+}
+
 static void draw_title(explorer *x, const mbx_rect *r)
 {
     mbx_ex_fill(x, r->y, r->x, r->w, MBX_ROLE_TITLE);
     char head[32];
     snprintf(head, sizeof head, " mpibex %s ", MBX_VERSION);
     mbx_ex_put(x, r->y, r->x, r->w, MBX_ROLE_TITLE, head);
-    int col = r->x + (int)strlen(head) + 1;
+    int col = 0, len = 0;
     for (int s = 0; s < EX_NSCREENS; s++) {
-        /* Short names under 120 columns leave room for the job's description. */
         const char *name = r->w < 120 ? screens[s]->brief : screens[s]->name;
-        int len = (int)strlen(name) + 2;
+        col = r->x + tab_span(r->w, s, &len);
         char tab[24];
         snprintf(tab, sizeof tab, s == (int)x->screen ? "[%s]" : " %s ", name);
         mbx_ex_put(x, r->y, col, len, s == (int)x->screen ? MBX_ROLE_SELECTED : MBX_ROLE_TITLE,
                    tab);
-        col += len + 1;
     }
+    col += len + 1;
     /* The job's description, right-aligned, cut to what is left. */
     int room = r->x + r->w - col - 2, dl = (int)strlen(x->be->desc);
     if (room > 8)
@@ -50,10 +75,19 @@ static void draw_prompt(explorer *x, const mbx_rect *r)
 {
     char line[400];
     switch (x->prompt) {
-    case EX_PROMPT_EXPORT: snprintf(line, sizeof line, "Export CSV to: %s_", x->input); break;
-    case EX_PROMPT_REPORT:
-        snprintf(line, sizeof line, "Write the report into the new directory: %.300s_", x->input);
-        break;
+    case EX_PROMPT_EXPORT:
+    case EX_PROMPT_REPORT: {
+        /* The name, editable: the cursor shows, the proposed name is
+         * selected until a key changes or moves it. */
+        const char *ask = x->prompt == EX_PROMPT_EXPORT
+                              ? "Export CSV to: "
+                              : "Write the report into the new directory: ";
+        int at = r->x + 1 + (int)strlen(ask);
+        mbx_ex_fill(x, r->y, r->x, r->w, MBX_ROLE_CURSOR);
+        mbx_ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_CURSOR, ask);
+        mbx_ex_put_edit(x, r->y, at, r->x + r->w - at, MBX_ROLE_CURSOR, x->input);
+        return;
+    }
     case EX_PROMPT_OVERWRITE:
         snprintf(line, sizeof line, "%.300s exists. Overwrite? (y/n)", x->pending_path);
         break;
@@ -86,7 +120,7 @@ void mbx_ex_draw(explorer *x)
         else
             mbx_ex_draw_footer(x, &f.footer);
         if (x->help)
-            mbx_ex_draw_help(x);
+            mbx_ex_draw_overlay(x);
     }
     wnoutrefresh(stdscr);
     doupdate();

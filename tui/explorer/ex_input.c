@@ -36,6 +36,7 @@ static void begin_export(explorer *x)
     else
         strftime(x->input, sizeof x->input, "mpibex-%Y%m%d-%H%M%S.csv", localtime(&t));
     x->prompt = EX_PROMPT_EXPORT;
+    mbx_ex_edit_begin(x, x->input, 1); /* typing replaces the proposed name */
 }
 
 static void begin_report(explorer *x)
@@ -54,6 +55,7 @@ static void begin_report(explorer *x)
     else
         strftime(x->input, sizeof x->input, "mpibex-report-%Y%m%d-%H%M%S", localtime(&t));
     x->prompt = EX_PROMPT_REPORT;
+    mbx_ex_edit_begin(x, x->input, 1);
 }
 
 static void do_report(explorer *x, const char *dir)
@@ -77,7 +79,7 @@ static int edit_input(explorer *x, int key)
     else if (key == '\n' || key == '\r' || key == KEY_ENTER)
         return x->input[0] != '\0';
     else
-        (void)mbx_ex_line_edit(x->input, sizeof x->input, key);
+        (void)mbx_ex_line_edit(x, x->input, sizeof x->input, key);
     return 0;
 }
 
@@ -172,7 +174,8 @@ static int app_action(explorer *x, mbx_ex_action a)
         else
             x->quit = x->cancel = 1;
         return 1;
-    case EXA_HELP: x->help = 1; return 1;
+    case EXA_HELP: mbx_ex_overlay_open(x, EX_OVERLAY_HELP); return 1;
+    case EXA_MESSAGE: mbx_ex_overlay_open(x, EX_OVERLAY_MSG); return 1;
     case EXA_NEXT_SCREEN: x->screen = (mbx_ex_screen)((x->screen + 1) % EX_NSCREENS); return 1;
     case EXA_PICKER: x->screen = EX_PICKER; return 1;
     case EXA_PARAMS: x->screen = EX_PARAMS; return 1;
@@ -210,10 +213,10 @@ int mbx_ex_handle_key(explorer *x, int key)
         x->quit = x->cancel = 1;
         return 1;
     }
-    if (x->help) {
-        x->help = 0;
-        return 1;
-    }
+    if (key == KEY_MOUSE)
+        return mbx_ex_handle_mouse(x, &x->mouse);
+    if (x->help)
+        return mbx_ex_overlay_key(x, key);
     if (x->prompt != EX_PROMPT_NONE)
         return prompt_key(x, key);
     const mbx_ex_screen_def *s = mbx_ex_screen_of(x->screen);
@@ -223,4 +226,48 @@ int mbx_ex_handle_key(explorer *x, int key)
     if (app_action(x, mbx_ex_key_action(key, x->screen)))
         return 1;
     return s->key ? s->key(x, key) : 0;
+}
+
+/* Text entry ends as Enter would end it, without acting on the text: a
+ * click elsewhere (a tab, the footer) leaves a field or the filter. */
+static void end_typing(explorer *x)
+{
+    x->filtering = 0;
+    if (x->editing) {
+        x->editing = 0;
+        mbx_ex_params_validate(x);
+    }
+    x->bf.editing = 0;
+}
+
+int mbx_ex_handle_mouse(explorer *x, const mbx_ex_mouse *m)
+{
+    if (x->help)
+        return mbx_ex_overlay_mouse(x, m);
+    if (x->prompt != EX_PROMPT_NONE) /* the prompt's question wants a key */
+        return 0;
+    mbx_frame_layout f;
+    mbx_layout_frame(x->rows, x->cols, &f);
+    if (!f.ok)
+        return 0;
+    if (m->y == f.title.y) {
+        int s = mbx_ex_tab_at(x, m->x);
+        if (s < 0 || m->button != EX_MB_LEFT)
+            return 0;
+        end_typing(x);
+        x->screen = (mbx_ex_screen)s;
+        return 1;
+    }
+    if (m->y == f.footer.y) {
+        int key = m->button == EX_MB_LEFT ? mbx_ex_footer_key_at(x, m->x) : 0;
+        if (!key)
+            return 0;
+        end_typing(x);
+        return mbx_ex_handle_key(x, key);
+    }
+    /* The series chooser over the run view (which has no mouse hook here). */
+    if (mbx_ex_key_context(x) == S_CHOOSE)
+        return mbx_ex_compare_mouse(x, m);
+    const mbx_ex_screen_def *s = mbx_ex_screen_of(x->screen);
+    return s->mouse && m->y >= f.body.y && m->y < f.body.y + f.body.h ? s->mouse(x, &f.body, m) : 0;
 }

@@ -139,6 +139,13 @@ static const mbx_ex_keydef keytab[] = {
     {{'s', 0, 0}, "s", "sort", "sort by the next column", S_RES, 1, EXA_SORT},
     {{'S', 0, 0}, "S", "reverse", "reverse the sort order", S_RES, 0, EXA_REVERSE},
     {{'t', 0, 0}, "t", "theme", "next colour theme", S_ALL, 0, EXA_THEME},
+    {{'m', 0, 0},
+     "m",
+     "message",
+     "the message in full (and the form's errors), wrapped",
+     S_ALL,
+     0,
+     EXA_MESSAGE},
     {{'g', 0, 0}, "g", "glyphs", "next glyph set (braille, block, ascii)", S_ALL, 0, EXA_GLYPHS},
     {{'\n', KEY_ENTER, '\r'},
      "Enter",
@@ -168,6 +175,20 @@ static const mbx_ex_keydef keytab[] = {
     {{KEY_END, 'G', 0}, "End/G", "bottom", "last row", S_PICK | S_RES, 0, EXA_END},
     {{KEY_LEFT, 'h', 0}, "Left/h", "previous", "previous choice", S_PARM | S_BEFF, 0, EXA_LEFT},
     {{KEY_RIGHT, 'l', 0}, "Right/l", "next", "next choice", S_PARM | S_BEFF, 0, EXA_RIGHT},
+    {{KEY_LEFT, 'h', 0},
+     "Left/h",
+     "columns",
+     "scroll the columns right of the size back",
+     S_RES,
+     0,
+     EXA_LEFT},
+    {{KEY_RIGHT, 'l', 0},
+     "Right/l",
+     "columns",
+     "scroll the columns sideways: MB/s and the rest on narrow terminals",
+     S_RES,
+     0,
+     EXA_RIGHT},
 };
 #define NKEYS (sizeof keytab / sizeof keytab[0])
 
@@ -221,58 +242,28 @@ void mbx_ex_draw_footer(explorer *x, const mbx_rect *r)
     }
 }
 
-/* The keys of the screen in view (and the chooser's while it is open),
- * in table order; two columns when one does not fit. */
-void mbx_ex_draw_help(explorer *x)
+int mbx_ex_key_entry(size_t i, unsigned ctx, const char **label, const char **help)
 {
-    unsigned ctx = mbx_ex_key_context(x);
-    size_t idx[NKEYS];
-    int n = 0;
-    for (size_t i = 0; i < NKEYS; i++)
-        if (keytab[i].screens & ctx)
-            idx[n++] = i;
-    int avail = x->rows - 2 - 4, ncol = n > avail && x->cols >= 100 ? 2 : 1;
-    int per = (n + ncol - 1) / ncol;
-    int h = per + 4, w = ncol == 2 ? x->cols - 4 : 72;
-    if (h > x->rows - 2)
-        h = x->rows - 2;
-    if (w > x->cols - 2)
-        w = x->cols - 2;
-    int y0 = (x->rows - h) / 2, x0 = (x->cols - w) / 2;
-    for (int y = 0; y < h; y++)
-        mbx_ex_fill(x, y0 + y, x0, w, MBX_ROLE_NORMAL);
-    char head[96];
-    snprintf(head, sizeof head, " mpibex keys: %s (any key closes)",
-             ctx == S_CHOOSE ? "series chooser" : mbx_ex_screen_of(x->screen)->help);
-    mbx_ex_fill(x, y0, x0, w, MBX_ROLE_TITLE);
-    mbx_ex_put(x, y0, x0, w, MBX_ROLE_TITLE, head);
-    int cw = w / ncol;
-    for (int k = 0; k < n; k++) {
-        int c = k / per, row = k % per, y = y0 + 2 + row;
-        if (2 + row >= h - 1) {
-            if (row == per - 1 || 2 + row == h - 1)
-                mbx_ex_put(x, y0 + h - 1, x0 + 2, w - 4, MBX_ROLE_DIM,
-                           "(more: enlarge the terminal)");
-            continue;
-        }
-        const mbx_ex_keydef *d = &keytab[idx[k]];
-        mbx_ex_put(x, y, x0 + c * cw + 2, 8, MBX_ROLE_FOOTER_KEY, d->label);
-        mbx_ex_put(x, y, x0 + c * cw + 11, cw - 12, MBX_ROLE_NORMAL, d->help);
-    }
+    if (i >= NKEYS)
+        return -1;
+    *label = keytab[i].label;
+    *help = keytab[i].help;
+    return (keytab[i].screens & ctx) != 0;
 }
 
-int mbx_ex_line_edit(char *buf, size_t size, int key)
+int mbx_ex_footer_key_at(const explorer *x, int c)
 {
-    size_t len = strlen(buf);
-    if (key == KEY_BACKSPACE || key == 127 || key == 8) {
-        if (len > 0)
-            buf[len - 1] = '\0';
-        return 1;
-    }
-    if (key >= 32 && key < 127 && len + 1 < size) {
-        buf[len] = (char)key;
-        buf[len + 1] = '\0';
-        return 1;
+    int col = 0;
+    unsigned ctx = mbx_ex_key_context(x);
+    for (size_t i = 0; i < NKEYS && col < x->cols; i++) {
+        if (!keytab[i].footer || !(keytab[i].screens & ctx))
+            continue;
+        int len = (int)strlen(keytab[i].label) + 1 + (int)strlen(keytab[i].word);
+        if (col + len + 2 > x->cols) /* as the footer: the first that does not fit ends it */
+            break;
+        if (c >= col && c < col + len)
+            return keytab[i].key[0];
+        col += len + 2;
     }
     return 0;
 }

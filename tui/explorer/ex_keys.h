@@ -47,6 +47,7 @@ typedef enum mbx_ex_action {
     EXA_BACK,
     EXA_INSPECT, /* the run view's point inspector */
     EXA_ERRBARS, /* the run view's error bars */
+    EXA_MESSAGE,
 } mbx_ex_action;
 
 /* Screens a binding applies to. */
@@ -63,5 +64,9 @@ typedef enum mbx_ex_action {
 mbx_ex_action mbx_ex_key_action(int key, mbx_ex_screen s);
 /* The same for a context mask (a screen bit or S_CHOOSE). */
 mbx_ex_action mbx_ex_key_action_in(int key, unsigned ctx);
+
+/* Entry i of the key table: its label and help; 1 when it applies in
+ * context ctx, 0 when not, -1 past the table's end (the help overlay). */
+int mbx_ex_key_entry(size_t i, unsigned ctx, const char **label, const char **help);
 
 #endif

@@ -102,22 +102,51 @@ void mbx_ex_keysrc_free(mbx_ex_keysrc *k)
     free(k);
 }
 
+#define CTRL_KEY(c) ((c)&0x1f)
+
 static int named_key(const char *t)
 {
     static const struct {
         const char *name;
         int key;
-    } names[] = {{"enter", '\n'},     {"esc", 27},           {"tab", '\t'},
-                 {"space", ' '},      {"bs", KEY_BACKSPACE}, {"up", KEY_UP},
-                 {"down", KEY_DOWN},  {"left", KEY_LEFT},    {"right", KEY_RIGHT},
-                 {"pgup", KEY_PPAGE}, {"pgdn", KEY_NPAGE},   {"home", KEY_HOME},
-                 {"end", KEY_END},    {"f1", KEY_F(1)},      {"f5", KEY_F(5)}};
+    } names[] = {
+        {"enter", '\n'},       {"esc", 27},         {"tab", '\t'},       {"space", ' '},
+        {"bs", KEY_BACKSPACE}, {"up", KEY_UP},      {"down", KEY_DOWN},  {"left", KEY_LEFT},
+        {"right", KEY_RIGHT},  {"pgup", KEY_PPAGE}, {"pgdn", KEY_NPAGE}, {"home", KEY_HOME},
+        {"end", KEY_END},      {"f1", KEY_F(1)},    {"f5", KEY_F(5)},    {"del", KEY_DC}};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(t, names[i].name) == 0)
             return names[i].key;
+    if (strncmp(t, "ctrl-", 5) == 0 && t[5] >= 'a' && t[5] <= 'z' && !t[6])
+        return CTRL_KEY(t[5]);
     if (t[0] && !t[1] && mbx_ascii_isprint((unsigned char)t[0]))
         return (unsigned char)t[0];
     return ERR;
+}
+
+/* mouse:COL,ROW[,BUTTON]: BUTTON left (the default), middle, right,
+ * wheelup or wheeldown, with shift+ before it for Shift held. 1 when t
+ * is one (into *m). */
+static int mouse_token(const char *t, mbx_ex_mouse *m)
+{
+    static const char *const buttons[] = {"", "left", "middle", "right", "wheelup", "wheeldown"};
+    int col = -1, row = -1, used = 0;
+    if (sscanf(t, "mouse:%d,%d%n", &col, &row, &used) != 2 || col < 0 || row < 0)
+        return 0;
+    const char *b = t + used;
+    *m = (mbx_ex_mouse){.y = row, .x = col, .button = EX_MB_LEFT};
+    if (!*b)
+        return 1;
+    if (*b++ != ',')
+        return 0;
+    if (strncmp(b, "shift+", 6) == 0)
+        m->shift = 1, b += 6;
+    for (int i = EX_MB_LEFT; i <= EX_MB_WHEEL_DOWN; i++)
+        if (strcmp(b, buttons[i]) == 0) {
+            m->button = i;
+            return 1;
+        }
+    return 0;
 }
 
 static int script_next(mbx_ex_keysrc *k, explorer *x)
@@ -158,6 +187,16 @@ static int script_next(mbx_ex_keysrc *k, explorer *x)
             if (sscanf(t + 7, "%dx%d", &c, &r) == 2 && c > 0 && r > 0)
                 k->cols = c, k->rows = r;
             return ERR; /* let the loop notice the size */
+        } else if (strncmp(t, "mouse:", 6) == 0) {
+            /* A click hits what is on the screen: a terminal has drawn the
+             * frame before the user clicks, so the script draws it too. */
+            if (mouse_token(t, &x->mouse)) {
+                mbx_ex_draw(x);
+                return KEY_MOUSE;
+            }
+            mbx_tprintf(stderr, "mpibex: headless: bad mouse token '%s' (mouse:COL,ROW[,BUTTON])\n",
+                        t);
+            k->failed++;
         } else {
             int key = named_key(t);
             if (key != ERR)
@@ -168,12 +207,55 @@ static int script_next(mbx_ex_keysrc *k, explorer *x)
     }
 }
 
+/* curses' event as the explorer's: presses of buttons 1 to 3 and the
+ * wheel (4 and 5); 0 for the rest (releases: nothing acts on them). */
+static int from_curses(const MEVENT *ev, mbx_ex_mouse *m)
+{
+    static const struct {
+        mmask_t bit;
+        int button;
+    } map[] = {{BUTTON1_PRESSED | BUTTON1_CLICKED, EX_MB_LEFT},
+               {BUTTON2_PRESSED | BUTTON2_CLICKED, EX_MB_MIDDLE},
+               {BUTTON3_PRESSED | BUTTON3_CLICKED, EX_MB_RIGHT},
+               {BUTTON4_PRESSED, EX_MB_WHEEL_UP},
+               {BUTTON5_PRESSED, EX_MB_WHEEL_DOWN}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (ev->bstate & map[i].bit) {
+            *m = (mbx_ex_mouse){.y = ev->y,
+                                .x = ev->x,
+                                .button = map[i].button,
+                                .shift = (ev->bstate & BUTTON_SHIFT) != 0};
+            return 1;
+        }
+    return 0;
+}
+
 int mbx_ex_keysrc_next(mbx_ex_keysrc *k, explorer *x, int wait_ms)
 {
     if (k->script)
         return script_next(k, x);
     timeout(wait_ms);
-    return getch();
+    for (;;) {
+        int key = getch();
+        MEVENT ev;
+        if (key != KEY_MOUSE)
+            return key;
+        if (getmouse(&ev) == OK && from_curses(&ev, &x->mouse))
+            return KEY_MOUSE;
+        timeout(0); /* a release: the next key if one is there */
+    }
+}
+
+void mbx_ex_mouse_enable(int on)
+{
+    if (!on)
+        return;
+    /* Presses only, reported at once: no click detection (mouseinterval
+     * 0), so a click acts without waiting for the release. */
+    mousemask(BUTTON1_PRESSED | BUTTON2_PRESSED | BUTTON3_PRESSED | BUTTON4_PRESSED |
+                  BUTTON5_PRESSED | BUTTON_SHIFT,
+              NULL);
+    mouseinterval(0);
 }
 
 void mbx_ex_keysrc_size(mbx_ex_keysrc *k, int *rows, int *cols)

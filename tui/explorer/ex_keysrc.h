@@ -9,6 +9,11 @@
  *                                 where a run takes what it takes
  *   dump:NAME                     write the screen to DIR/NAME.txt
  *   resize:COLSxROWS              the terminal changes size
+ *   ctrl-u ctrl-w ... del         Ctrl with a letter; Delete
+ *   mouse:COL,ROW[,BUTTON]        a mouse event at the cell (from 0, as
+ *                                 in the dumps): BUTTON left (default),
+ *                                 middle, right, wheelup, wheeldown, with
+ *                                 shift+ in front for Shift held
  * Whitespace separates tokens; '#' starts a comment to the end of the line.
  * After the last token the source returns EX_KEY_EOF. */
 #ifndef MBX_EX_KEYSRC_H
@@ -28,6 +33,9 @@ void mbx_ex_keysrc_free(mbx_ex_keysrc *k);
 /* The next key, waiting at most wait_ms (terminal only), or ERR. Script
  * actions (dump, resize) are carried out on x on the way. */
 int mbx_ex_keysrc_next(mbx_ex_keysrc *k, explorer *x, int wait_ms);
+
+/* Mouse events from the terminal (curses' mousemask) when on. */
+void mbx_ex_mouse_enable(int on);
 
 /* The size a script set last (unchanged otherwise). */
 void mbx_ex_keysrc_size(mbx_ex_keysrc *k, int *rows, int *cols);

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "core/opt.h"
 #include "ex_keysrc.h"
+#include "ex_tty.h"
 #include "explorer.h"
 #include "job.h"
 #include "mbx/ascii.h"
@@ -57,7 +58,7 @@ static void theme_dirs_init(void)
 typedef struct opts {
     const char *plan, *theme, *theme_dir, *glyphs, *autosave, *keys, *dump_dir, *term_type;
     const char *thread_level; /* checked here; mbx_job_run asks MPI for it */
-    int start, no_color, fake, help, hl_cols, hl_rows;
+    int start, no_color, no_mouse, fake, help, hl_cols, hl_rows;
     double settle; /* seconds of untimed traffic before each run's first point */
 } opts;
 
@@ -76,6 +77,7 @@ void mbx_explore_usage(void)
            "  --theme NAME|PATH    colour theme (default, light, okabe-ito, high-contrast)\n"
            "  --theme-dir DIR      look for NAME.theme in DIR first\n"
            "  --no-color           attributes only (also when NO_COLOR is set)\n"
+           "  --no-mouse           leave the mouse to the terminal (its own selection)\n"
            "  --glyphs SET         braille, block or ascii (default: braille in UTF-8 locales)\n"
            "  --autosave DIR|none  where each point is saved once it is final\n"
            "                       (default $XDG_STATE_HOME/mpibex or ~/.local/state/mpibex;\n"
@@ -154,6 +156,7 @@ static const mbx_opt explore_opts[] = {
     {"--start", NULL, NULL, 0, NULL, offsetof(opts, start)},
     {"--settle", NULL, "SECONDS", 0, on_settle, 0},
     {"--no-color", NULL, NULL, 0, NULL, offsetof(opts, no_color)},
+    {"--no-mouse", NULL, NULL, 0, NULL, offsetof(opts, no_mouse)},
     {"--help", "-h", NULL, 0, mbx_opt_help, 0},
     TEXT("--plan", plan),
     TEXT("--theme", theme),
@@ -203,6 +206,7 @@ static int setup_explorer(explorer *x, const opts *o, char *msg, size_t msglen)
                     : !strcmp(o->glyphs, "block") ? MBX_GLYPHS_BLOCK
                                                   : MBX_GLYPHS_ASCII;
     x->no_color = o->no_color || (getenv("NO_COLOR") && getenv("NO_COLOR")[0]);
+    x->mouse_on = !o->no_mouse;
     x->theme_dir = o->theme_dir;
     theme_dirs_init();
     x->theme_dirs = theme_dirs;
@@ -268,23 +272,6 @@ static int setup_explorer(explorer *x, const opts *o, char *msg, size_t msglen)
         }
     }
     return 0;
-}
-
-/* Ctrl-Z on the user's terminal would stop the launcher and mpiexec while
- * the ranks run on; the explorer has no use for suspend, so switch the
- * suspend characters off (endwin restores the saved modes). Ctrl-C keeps
- * working: hydra forwards it and rank 0 winds down. */
-static void no_suspend(FILE *in)
-{
-    struct termios t;
-    int fd = in ? fileno(in) : -1;
-    if (fd < 0 || tcgetattr(fd, &t) != 0)
-        return;
-    t.c_cc[VSUSP] = _POSIX_VDISABLE;
-#ifdef VDSUSP
-    t.c_cc[VDSUSP] = _POSIX_VDISABLE;
-#endif
-    tcsetattr(fd, TCSANOW, &t);
 }
 
 static void curses_setup(explorer *x)
@@ -416,41 +403,6 @@ static int headless_run(mbx_backend *be, const opts *o)
     return failed ? 1 : 0;
 }
 
-/* Whether terminal type tt can draw the explorer: known to terminfo and
- * able to move the cursor (TERM=dumb, a hard-copy or glass terminal would
- * get a screenful of garbage). 1, or 0 with the reason in msg. */
-static int term_usable(const char *tt, char *msg, size_t len)
-{
-    /* A trial screen on /dev/null: nothing reaches the terminal. */
-    FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
-    SCREEN *probe = out && in ? newterm(tt, out, in) : NULL;
-    int ok = probe != NULL;
-    if (probe) {
-        SCREEN *was = set_term(probe); /* newterm made it current already */
-        const char *cup = tigetstr("cup");
-        ok = cup && cup != (const char *)-1;
-        endwin();
-        delscreen(probe);
-        if (was && was != probe)
-            set_term(was);
-    }
-    if (out)
-        fclose(out);
-    if (in)
-        fclose(in);
-    if (!probe)
-        snprintf(msg, len,
-                 "TERM: unknown terminal type '%.100s' (no terminfo entry); set TERM to your "
-                 "terminal's type, e.g. xterm-256color",
-                 tt);
-    else if (!ok)
-        snprintf(msg, len,
-                 "TERM: terminal type '%.100s' cannot move the cursor (no 'cup' capability); "
-                 "the explorer needs one that can, e.g. xterm-256color (batch runs: mpibex run)",
-                 tt);
-    return ok;
-}
-
 /* The explorer on a real terminal, with any back end. */
 static int interactive(mbx_backend *be, const opts *o)
 {
@@ -468,7 +420,7 @@ static int interactive(mbx_backend *be, const opts *o)
         return cannot_start(1, msg);
     const char *tt = getenv("TERM");
     tt = tt && tt[0] ? tt : "xterm-256color";
-    if (!term_usable(tt, msg, sizeof msg)) {
+    if (!mbx_ex_term_usable(tt, msg, sizeof msg)) {
         mbx_term_close(x.term);
         return cannot_start(2, msg);
     }
@@ -481,7 +433,8 @@ static int interactive(mbx_backend *be, const opts *o)
     }
     x.keys = mbx_ex_keysrc_terminal();
     curses_setup(&x);
-    no_suspend(mbx_term_in(x.term));
+    mbx_ex_mouse_enable(x.mouse_on);
+    mbx_ex_no_suspend(mbx_term_in(x.term));
     mbx_ex_main_loop(&x);
     mbx_sig_watch(0); /* the loop saw the signal: nothing hangs; the rest is teardown */
     int code = mbx_stop_signal ? 128 + (int)mbx_stop_signal : 0;
@@ -500,11 +453,15 @@ static int interactive(mbx_backend *be, const opts *o)
      * would follow the prompt. So it clears the cursor's line first (the
      * prompt is then as hidden as one printed on the alternate screen);
      * el is read while the screen still exists. */
-    char el[16] = "";
-    const char *cap = tigetstr("el");
-    if (cap && cap != (const char *)-1 && !strstr(cap, "$<") && strlen(cap) < sizeof el)
-        memcpy(el, cap, strlen(cap) + 1);
+    char el[16] = "", home[16] = "";
+    mbx_ex_copy_cap("el", el, sizeof el);
+    if (!lost)
+        mbx_ex_leave_blank(home, sizeof home);
     teardown(&x);
+    if (home[0] && out) {
+        fputs(home, out);
+        fflush(out);
+    }
     summary(&x, out, lost, el);
     mbx_term_write_status(code);
     crash_term = NULL;

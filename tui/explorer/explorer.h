@@ -15,6 +15,7 @@
 #include "core/axis.h"
 #include "core/canvas.h"
 #include "core/layout.h"
+#include "core/textedit.h"
 #include "core/theme.h"
 #include "mbx/backend.h"
 #include "mbx/beff.h"
@@ -150,6 +151,7 @@ typedef struct mbx_ex_cmp {
     mbx_ex_series s[2];
     int choosing; /* the series chooser: 0 closed, 1 picking A, 2 picking B */
     int cursor, top;
+    mbx_rect list;   /* where the chooser's list was drawn last: clicks */
     int ratios;      /* the side column lists A/B at each common x */
     mbx_ex_sig *sig; /* tests of compared pairs so far */
     size_t nsig, capsig;
@@ -208,6 +210,30 @@ typedef struct mbx_ex_beff {
 /* Where keys come from: the terminal, or a headless script. */
 typedef struct mbx_ex_keysrc mbx_ex_keysrc;
 
+/* A mouse event. The key source returns KEY_MOUSE and leaves the event in
+ * explorer.mouse (ex_keysrc.c: curses' getmouse, or a script's mouse:
+ * token); ex_input.c hands it to the tab bar, the footer, an overlay or
+ * the screen's mouse hook (screens/screen.h). */
+typedef enum mbx_ex_button {
+    EX_MB_NONE = 0,
+    EX_MB_LEFT,
+    EX_MB_MIDDLE,
+    EX_MB_RIGHT,
+    EX_MB_WHEEL_UP,
+    EX_MB_WHEEL_DOWN
+} mbx_ex_button;
+
+typedef struct mbx_ex_mouse {
+    int y, x;   /* the cell: row and column from 0 */
+    int button; /* mbx_ex_button */
+    int shift;  /* Shift held: the wheel scrolls sideways */
+} mbx_ex_mouse;
+
+#define EX_WHEEL_ROWS 3 /* rows a notch of the wheel scrolls */
+
+/* The overlays over a screen: the help (?), the message in full (m). */
+enum { EX_OVERLAY_NONE = 0, EX_OVERLAY_HELP, EX_OVERLAY_MSG };
+
 typedef struct explorer {
     mbx_backend *be;
 
@@ -218,6 +244,11 @@ typedef struct explorer {
     int rows, cols;
     int headless;
     mbx_ex_keysrc *keys;
+    int mouse_on;       /* mouse events asked for (not --no-mouse) */
+    mbx_ex_mouse mouse; /* the event of the last KEY_MOUSE */
+    /* The one line being edited (a form field, the filter, a prompt): its
+     * cursor and selection; the text is the field's. */
+    mbx_lineedit ed;
 
     /* looks */
     mbx_theme theme;
@@ -302,15 +333,16 @@ typedef struct explorer {
     /* the b_eff / b_eff_io screen */
     mbx_ex_beff bf;
 
-    /* results table */
-    int sort_col, sort_desc, rtop, rcursor;
+    /* results table; rleft: the columns scrolled off to the left */
+    int sort_col, sort_desc, rtop, rcursor, rleft;
     int exported; /* results since the last export: 0 */
 
     /* prompts and overlays */
     mbx_ex_prompt_kind prompt;
     char input[256];
     char pending_path[256];
-    int help;
+    int help;     /* EX_OVERLAY_*: the overlay open, any key but a scroll closes it */
+    int help_top; /* the overlay's first line shown (it scrolls) */
     mbx_ex_screen screen;
     int quit;
 
@@ -456,6 +488,9 @@ void mbx_ex_sched_free(explorer *x); /* the scheduler and its maps */
 /* ex_compare.c: the series chooser, ratios of two curves */
 int mbx_ex_compare_count(const explorer *x); /* curves the chooser offers */
 int mbx_ex_compare_key(explorer *x, int key);
+/* The chooser open: the wheel moves its cursor, a click on a curve takes
+ * it (as Enter); 1 when something changed. */
+int mbx_ex_compare_mouse(explorer *x, const mbx_ex_mouse *m);
 void mbx_ex_draw_chooser(explorer *x, const mbx_rect *plot);
 /* A/B at every x both curves have, in increasing x: fills xs, ratio and
  * (if not NULL) the two points, up to max; returns the count. */
@@ -506,11 +541,38 @@ void mbx_ex_draw(explorer *x); /* the whole screen, then doupdate */
 /* ex_keys.c: the key table; footer and help are generated from it */
 void mbx_ex_draw_footer(explorer *x, const mbx_rect *r);
 unsigned mbx_ex_key_context(const explorer *x); /* the screen bit, or the chooser's */
-void mbx_ex_draw_help(explorer *x);
 const char *mbx_ex_key_name(int key, char *buf, size_t len);
-/* Text entry's editing keys on buf (size bytes): Backspace, or a
- * printable character while there is room; 0 when key is neither (or the
- * line is full). Enter and Esc are the caller's. */
-int mbx_ex_line_edit(char *buf, size_t size, int key);
+/* The key of the footer's entry at column c (clicked), 0 for none. */
+int mbx_ex_footer_key_at(const explorer *x, int c);
+
+/* ex_frame.c: the screen whose tab is at column c of the title bar, -1 none */
+int mbx_ex_tab_at(const explorer *x, int c);
+
+/* ex_overlay.c: the help (EX_OVERLAY_HELP) and the message in full
+ * (EX_OVERLAY_MSG) over the screen, wrapped, scrolled by keys and wheel */
+void mbx_ex_overlay_open(explorer *x, int which);
+/* A message at (y, x0) in w columns; one longer than that ends in
+ * " ... (m)": m opens it in full. */
+void mbx_ex_put_msg(explorer *x, int y, int x0, int w, int role, const char *text);
+void mbx_ex_draw_overlay(explorer *x);
+int mbx_ex_overlay_key(explorer *x, int key);                 /* scrolls, or closes */
+int mbx_ex_overlay_mouse(explorer *x, const mbx_ex_mouse *m); /* wheel scrolls, click closes */
+
+/* ex_edit.c: the one line being edited (a field, the filter, a prompt) */
+/* Editing of buf begins: the cursor at the end, all of it selected when
+ * select_all (typing then replaces it). */
+void mbx_ex_edit_begin(explorer *x, const char *buf, int select_all);
+/* The editing keys on buf (size bytes): printable characters, Backspace,
+ * Delete, Left/Right, Home/End and Ctrl-A/E, Ctrl-U, Ctrl-K, Ctrl-W; 0
+ * when key is none of them (or the line is full). Enter and Esc are the
+ * caller's. */
+int mbx_ex_line_edit(explorer *x, char *buf, size_t size, int key);
+/* buf as it is being edited, at (y, x0) in w columns: the cursor cell
+ * reversed ('_' after the end), all of it reversed while selected. */
+void mbx_ex_put_edit(explorer *x, int y, int x0, int w, int role, const char *buf);
+
+/* ex_input.c: a mouse event (x->mouse after KEY_MOUSE); 1 when the
+ * screen changed */
+int mbx_ex_handle_mouse(explorer *x, const mbx_ex_mouse *m);
 
 #endif

@@ -15,7 +15,9 @@
 #include "mbx/status.h"
 #include "term_bridge.h"
 
-static const char reset_seq[] = "\033[0m\033[?25h\033[?1049l";
+/* Attributes, the cursor, the mouse reports (X10 and SGR forms), the
+ * alternate screen. */
+static const char reset_seq[] = "\033[0m\033[?25h\033[?1000l\033[?1006l\033[?1049l";
 
 struct mbx_term {
     const char *kind;

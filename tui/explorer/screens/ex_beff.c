@@ -160,7 +160,7 @@ static int beff_key(explorer *x, int key)
     if (b->editing) {
         if (key == '\n' || key == '\r' || key == KEY_ENTER || key == 27 || key == '\t')
             b->editing = 0;
-        else if (!mbx_ex_line_edit(b->field[f], sizeof b->field[0], key))
+        else if (!mbx_ex_line_edit(x, b->field[f], sizeof b->field[0], key))
             return 0;
         validate(x);
         x->msg[0] = '\0'; /* a refusal no longer applies */
@@ -186,10 +186,12 @@ static int beff_key(explorer *x, int key)
             mbx_ex_set_msg(x, MBX_ROLE_WARNING, "a run is in progress: c cancels it");
             return 1;
         }
-        if (fields[f].choices)
+        if (fields[f].choices) {
             cycle(x, f, 1);
-        else
+        } else {
             b->editing = 1;
+            mbx_ex_edit_begin(x, b->field[f], 0);
+        }
         validate(x);
         x->msg[0] = '\0';
         return 1;
@@ -381,8 +383,11 @@ static int draw_form(explorer *x, const mbx_rect *r)
         if (fields[f].choices)
             snprintf(val, sizeof val, "< %s >", b->field[f]);
         else
-            snprintf(val, sizeof val, "%s%s", b->field[f], cur && b->editing ? "_" : "");
-        mbx_ex_put(x, y, r->x + 16, 14, b->ferr[f][0] ? MBX_ROLE_ERROR : role, val);
+            snprintf(val, sizeof val, "%s", b->field[f]);
+        if (cur && b->editing)
+            mbx_ex_put_edit(x, y, r->x + 16, 14, b->ferr[f][0] ? MBX_ROLE_ERROR : role, val);
+        else
+            mbx_ex_put(x, y, r->x + 16, 14, b->ferr[f][0] ? MBX_ROLE_ERROR : role, val);
         const char *h = b->ferr[f][0] ? b->ferr[f] : fields[f].hint;
         mbx_ex_put(x, y, r->x + 31, r->w - 32,
                    b->ferr[f][0] ? MBX_ROLE_ERROR
@@ -414,7 +419,7 @@ static void draw_progress(explorer *x, int y, const mbx_rect *r)
              b->io ? "b_eff_io" : "b_eff", b->ndone, b->ntotal, bar, 100 * frac, el, state);
     mbx_ex_put(x, y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, line);
     if (x->msg[0])
-        mbx_ex_put(x, y + 1, r->x + 1, r->w - 1, x->msg_role, x->msg);
+        mbx_ex_put_msg(x, y + 1, r->x + 1, r->w - 1, x->msg_role, x->msg);
     else if (b->cur[0])
         mbx_ex_put(x, y + 1, r->x + 1, r->w - 1, MBX_ROLE_DIM, b->cur);
 }
@@ -445,6 +450,39 @@ static void draw_beff(explorer *x, const mbx_rect *body)
     mbx_ex_draw_beff_results(x, &area, io);
 }
 
+/* As the parameter form: a click on a field's row puts the cursor there,
+ * on its value it starts typing at that character or turns a choice ("<"
+ * back, elsewhere on); the wheel moves the cursor. Not while a run is on. */
+static int beff_mouse(explorer *x, const mbx_rect *body, const mbx_ex_mouse *m)
+{
+    mbx_ex_beff *b = &x->bf;
+    int n, up = m->button == EX_MB_WHEEL_UP;
+    const int *fl = form(x, &n);
+    int i = m->y - (body->y + 1), col = m->x - (body->x + 16);
+    if (b->running)
+        return 0;
+    b->editing = 0;
+    if (up || m->button == EX_MB_WHEEL_DOWN)
+        i = b->fcursor + (up ? -1 : 1);
+    else if (i < 0 || i >= n)
+        return 0;
+    b->fcursor = i < 0 ? 0 : i >= n ? n - 1 : i;
+    int f = fl[b->fcursor];
+    if (m->button == EX_MB_LEFT && col >= 0 && col < 14) {
+        if (fields[f].choices) {
+            cycle(x, f, col <= 1 ? -1 : 1);
+        } else {
+            size_t len = strlen(b->field[f]);
+            b->editing = 1;
+            mbx_ex_edit_begin(x, b->field[f], 0);
+            x->ed.cur = (size_t)col < len ? (size_t)col : len;
+        }
+    }
+    validate(x);
+    x->msg[0] = '\0';
+    return 1;
+}
+
 static int beff_typing(const explorer *x)
 {
     return x->bf.editing;
@@ -458,4 +496,5 @@ const mbx_ex_screen_def mbx_ex_screen_beff = {
     .draw = draw_beff,
     .key = beff_key,
     .typing = beff_typing,
+    .mouse = beff_mouse,
 };

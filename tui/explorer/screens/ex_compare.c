@@ -56,7 +56,7 @@ int mbx_ex_compare_key(explorer *x, int key)
     case EXA_UP: x->cmp.cursor = x->cmp.cursor > 0 ? x->cmp.cursor - 1 : 0; break;
     case EXA_DOWN: x->cmp.cursor = x->cmp.cursor + 1 < n ? x->cmp.cursor + 1 : x->cmp.cursor; break;
     case EXA_BACK: x->cmp.choosing = 0; break;
-    case EXA_HELP: x->help = 1; break;
+    case EXA_HELP: mbx_ex_overlay_open(x, EX_OVERLAY_HELP); break;
     case EXA_CHOOSE:
         if (x->cmp.cursor >= n)
             return 0;
@@ -79,6 +79,24 @@ int mbx_ex_compare_key(explorer *x, int key)
     return 1;
 }
 
+int mbx_ex_compare_mouse(explorer *x, const mbx_ex_mouse *m)
+{
+    static mbx_ex_series s[EX_MAX_SERIES];
+    int n = choices(x, s), up = m->button == EX_MB_WHEEL_UP;
+    const mbx_rect *l = &x->cmp.list;
+    if (up || m->button == EX_MB_WHEEL_DOWN) {
+        int c = x->cmp.cursor + (up ? -1 : 1);
+        x->cmp.cursor = c < 0 ? 0 : c >= n ? (n ? n - 1 : 0) : c;
+        return 1;
+    }
+    int k = x->cmp.top + m->y - l->y;
+    if (m->button != EX_MB_LEFT || m->y < l->y || m->y >= l->y + l->h || m->x < l->x ||
+        m->x >= l->x + l->w || k >= n)
+        return 0;
+    x->cmp.cursor = k;
+    return mbx_ex_compare_key(x, '\n');
+}
+
 void mbx_ex_draw_chooser(explorer *x, const mbx_rect *plot)
 {
     static mbx_ex_series s[EX_MAX_SERIES];
@@ -99,6 +117,7 @@ void mbx_ex_draw_chooser(explorer *x, const mbx_rect *plot)
         x->cmp.top = x->cmp.cursor - list_h + 1;
     for (int r = 0; r < h; r++)
         mbx_ex_fill(x, y0 + r, x0, w, MBX_ROLE_NORMAL);
+    x->cmp.list = (mbx_rect){.y = y0 + 2, .x = x0, .h = list_h, .w = w};
     char head[96];
     snprintf(head, sizeof head, " compare: choose curve %s (Enter; Esc closes)",
              x->cmp.choosing == 1 ? "A" : "B");

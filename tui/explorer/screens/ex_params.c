@@ -344,7 +344,7 @@ static int params_key(explorer *x, int key)
     if (x->editing) {
         if (key == '\n' || key == '\r' || key == KEY_ENTER || key == 27 || key == '\t')
             x->editing = 0;
-        else if (!mbx_ex_line_edit(x->field[f], sizeof x->field[0], key))
+        else if (!mbx_ex_line_edit(x, x->field[f], sizeof x->field[0], key))
             return 0;
         mbx_ex_params_validate(x);
         return 1;
@@ -359,10 +359,12 @@ static int params_key(explorer *x, int key)
         cycle(x, f, mbx_ex_key_action(key, EX_PARAMS) == EXA_RIGHT ? 1 : -1);
         break;
     case EXA_ENTER:
-        if (fields[f].choices)
+        if (fields[f].choices) {
             cycle(x, f, 1);
-        else
+        } else {
             x->editing = 1;
+            mbx_ex_edit_begin(x, x->field[f], 0);
+        }
         break;
     default: return 0;
     }
@@ -383,14 +385,14 @@ static void draw_field(explorer *x, const mbx_rect *body, int f, int y)
     if (fields[f].choices)
         snprintf(val, sizeof val, "< %s >", x->field[f]);
     else
-        snprintf(val, sizeof val, "%s%s", x->field[f], cur && x->editing ? "_" : "");
+        snprintf(val, sizeof val, "%s", x->field[f]);
     /* The clock sync matters only with window sync. */
     int unused = f == EX_F_CLOCK && x->method.sync != MBX_SYNC_WINDOW;
-    mbx_ex_put(x, y, body->x + 17, 18,
-               x->ferr[f][0]    ? MBX_ROLE_ERROR
-               : unused && !cur ? MBX_ROLE_DIM
-                                : role,
-               val);
+    int vrole = x->ferr[f][0] ? MBX_ROLE_ERROR : unused && !cur ? MBX_ROLE_DIM : role;
+    if (cur && x->editing)
+        mbx_ex_put_edit(x, y, body->x + 17, 18, vrole, val);
+    else
+        mbx_ex_put(x, y, body->x + 17, 18, vrole, val);
     if (x->ferr[f][0]) {
         mbx_ex_put(x, y, body->x + 36, body->w - 37, MBX_ROLE_ERROR, x->ferr[f]);
     } else {
@@ -458,21 +460,29 @@ static void params_error(explorer *x, const mbx_rect *body, int y)
                  more == 1 ? "" : "s");
     else
         snprintf(line, sizeof line, "%s", x->ferr[f]);
-    mbx_ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_ERROR, line);
+    mbx_ex_put_msg(x, y, body->x + 2, body->w - 3, MBX_ROLE_ERROR, line);
+}
+
+/* The fields shown: the first and how many rows they have. A short
+ * terminal scrolls them so the one under the cursor shows, and keeps two
+ * rows for the summary (or the error) below. */
+static int field_rows(const explorer *x, const mbx_rect *body, int *first)
+{
+    int rows = body->h - 2;
+    *first = 0;
+    if (EX_NFIELDS + 2 > rows)
+        rows = rows > 4 ? rows - 2 : (rows > 0 ? rows : 1);
+    if (EX_NFIELDS > rows && x->fcursor >= rows)
+        *first = x->fcursor - rows + 1;
+    return rows;
 }
 
 static void draw_params(explorer *x, const mbx_rect *body)
 {
     mbx_ex_put(x, body->y, body->x + 1, body->w - 1, MBX_ROLE_NORMAL,
                "Parameters (Enter edits a field or cycles a choice; checked as you type)");
-    int y = body->y + 2;
-    /* A short terminal scrolls the fields so the one under the cursor
-     * shows, and keeps two rows for the summary (or the error) below. */
-    int rows = body->h - 2, first = 0;
-    if (EX_NFIELDS + 2 > rows)
-        rows = rows > 4 ? rows - 2 : (rows > 0 ? rows : 1);
-    if (EX_NFIELDS > rows && x->fcursor >= rows)
-        first = x->fcursor - rows + 1;
+    int y = body->y + 2, first;
+    int rows = field_rows(x, body, &first);
     for (int f = first; f < first + rows && f < EX_NFIELDS && y < body->y + body->h; f++, y++)
         draw_field(x, body, f, y);
     y++;
@@ -485,7 +495,37 @@ static void draw_params(explorer *x, const mbx_rect *body)
     /* Why the last run did not start (root, pair or memory against the
      * selection), or anything else the loop had to say. */
     if (x->msg[0] && y + 2 < body->y + body->h)
-        mbx_ex_put(x, y + 2, body->x + 2, body->w - 3, x->msg_role, x->msg);
+        mbx_ex_put_msg(x, y + 2, body->x + 2, body->w - 3, x->msg_role, x->msg);
+}
+
+/* A click on a field's row puts the cursor there (leaving the field being
+ * typed in); on its value it also opens a text field for typing, or turns
+ * a choice: back on "<", on elsewhere. The wheel moves the cursor. */
+static int params_mouse(explorer *x, const mbx_rect *body, const mbx_ex_mouse *m)
+{
+    int first, rows = field_rows(x, body, &first);
+    int f = first + m->y - (body->y + 2), d = m->button == EX_MB_WHEEL_UP ? -1 : 1;
+    if (x->editing)
+        x->editing = 0;
+    if (m->button == EX_MB_WHEEL_UP || m->button == EX_MB_WHEEL_DOWN) {
+        f = x->fcursor + d;
+        x->fcursor = f < 0 ? 0 : f >= EX_NFIELDS ? EX_NFIELDS - 1 : f;
+    } else if (m->y >= body->y + 2 && m->y < body->y + 2 + rows && f < EX_NFIELDS) {
+        int col = m->x - (body->x + 17);
+        x->fcursor = f;
+        if (m->button == EX_MB_LEFT && col >= 0 && col < 18 && fields[f].choices) {
+            cycle(x, f, col <= 1 ? -1 : 1);
+        } else if (m->button == EX_MB_LEFT && col >= 0 && col < 18) {
+            size_t len = strlen(x->field[f]);
+            x->editing = 1;
+            mbx_ex_edit_begin(x, x->field[f], 0);
+            x->ed.cur = (size_t)col < len ? (size_t)col : len; /* where it was clicked */
+        }
+    } else {
+        return 0;
+    }
+    mbx_ex_params_validate(x);
+    return 1;
 }
 
 static int params_typing(const explorer *x)
@@ -501,4 +541,5 @@ const mbx_ex_screen_def mbx_ex_screen_params = {
     .draw = draw_params,
     .key = params_key,
     .typing = params_typing,
+    .mouse = params_mouse,
 };

@@ -107,7 +107,7 @@ static int picker_key(explorer *x, int key)
             x->filtering = 0;
         } else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
             x->filtering = 0;
-        } else if (!mbx_ex_line_edit(x->filter, sizeof x->filter, key)) {
+        } else if (!mbx_ex_line_edit(x, x->filter, sizeof x->filter, key)) {
             return 0;
         }
         x->pcursor = 0;
@@ -162,7 +162,10 @@ static int picker_key(explorer *x, int key)
                 if (x->collapsed[p])
                     select_pattern(x, p, 1);
         break;
-    case EXA_FILTER: x->filtering = 1; break;
+    case EXA_FILTER:
+        x->filtering = 1;
+        mbx_ex_edit_begin(x, x->filter, 0);
+        break;
     default: return 0;
     }
     return 1;
@@ -181,10 +184,12 @@ static void picker_head(explorer *x, const mbx_rect *body)
         snprintf(head + k, sizeof head - (size_t)k, " (%d twice)", twice);
     mbx_ex_put(x, body->y, body->x + 1, body->w - 1, MBX_ROLE_NORMAL, head);
     char filt[80];
-    if (x->filtering || x->filter[0]) {
-        snprintf(filt, sizeof filt, "filter: %s%s", x->filter, x->filtering ? "_" : "");
-        mbx_ex_put(x, body->y, body->x + 40, body->w - 40,
-                   x->filtering ? MBX_ROLE_CURSOR : MBX_ROLE_DIM, filt);
+    if (x->filtering) {
+        mbx_ex_put(x, body->y, body->x + 40, 8, MBX_ROLE_CURSOR, "filter: ");
+        mbx_ex_put_edit(x, body->y, body->x + 48, body->w - 48, MBX_ROLE_CURSOR, x->filter);
+    } else if (x->filter[0]) {
+        snprintf(filt, sizeof filt, "filter: %s", x->filter);
+        mbx_ex_put(x, body->y, body->x + 40, body->w - 40, MBX_ROLE_DIM, filt);
     }
 }
 
@@ -281,6 +286,55 @@ static void draw_picker(explorer *x, const mbx_rect *body)
                    "no benchmark matches the filter (Esc clears it)");
 }
 
+/* The list's height, as draw_picker lays it out. */
+static int list_height(const mbx_rect *body)
+{
+    return body->h - 3 > 1 ? body->h - 3 : 1;
+}
+
+/* The wheel: the list by EX_WHEEL_ROWS, the cursor kept in view. */
+static void wheel(explorer *x, const mbx_rect *body, int n, int d)
+{
+    int h = list_height(body), top = x->ptop + d;
+    if (top > n - h)
+        top = n - h;
+    x->ptop = top > 0 ? top : 0;
+    if (x->pcursor < x->ptop)
+        x->pcursor = x->ptop;
+    if (x->pcursor >= x->ptop + h)
+        x->pcursor = x->ptop + h - 1;
+}
+
+/* A click on a benchmark toggles it (as Space); on a pattern's row, a
+ * click on its box selects or unselects the whole pattern, anywhere else
+ * folds or unfolds it (as Enter). The right button only moves the cursor.
+ * A click on the filter ends its typing (the filter stays). */
+static int picker_mouse(explorer *x, const mbx_rect *body, const mbx_ex_mouse *m)
+{
+    row rows[EX_MAX_BENCH + MAX_PATTERNS];
+    int n = visible_rows(x, rows, (int)(sizeof rows / sizeof *rows));
+    if (m->button == EX_MB_WHEEL_UP || m->button == EX_MB_WHEEL_DOWN) {
+        wheel(x, body, n, m->button == EX_MB_WHEEL_UP ? -EX_WHEEL_ROWS : EX_WHEEL_ROWS);
+        return 1;
+    }
+    int i = x->ptop + m->y - (body->y + 2);
+    if (m->y < body->y + 2 || m->y >= body->y + 2 + list_height(body) || i >= n)
+        return 0;
+    x->filtering = 0;
+    x->pcursor = i;
+    if (m->button != EX_MB_LEFT)
+        return 1;
+    const row *r = &rows[i];
+    int col = m->x - (body->x + 1); /* "- [x] pattern" or "    [x] name" */
+    if (r->bench >= 0)
+        x->sel[r->bench] = !x->sel[r->bench];
+    else if (col >= 2 && col <= 4)
+        select_pattern(x, r->pattern, pattern_state(x, r->pattern) != 2);
+    else
+        x->collapsed[r->pattern] = !x->collapsed[r->pattern];
+    return 1;
+}
+
 static int picker_typing(const explorer *x)
 {
     return x->filtering;
@@ -294,4 +348,5 @@ const mbx_ex_screen_def mbx_ex_screen_picker = {
     .draw = draw_picker,
     .key = picker_key,
     .typing = picker_typing,
+    .mouse = picker_mouse,
 };

@@ -1,25 +1,16 @@
-/* The results table (scrolls, sorts), export to CSV in exactly the batch
- * format (mbx_result_format through the same CSV writer, with the sidecars
- * `mpibex run` writes) and the report (mbx_report_write). */
-#include <errno.h>
-#include <limits.h>
+/* The results table: it scrolls (down, and sideways past the benchmark
+ * and its size, which stay), sorts, and takes clicks and the wheel. The
+ * export and the report are ex_export.c's. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "core/axis.h"
 #include "ex_keys.h"
 #include "explorer.h"
-#include "mbx/csvio.h"
-#include "mbx/envfile.h"
-#include "mbx/file.h"
 #include "mbx/levels.h"
-#include "mbx/obsfile.h"
-#include "mbx/output.h"
 #include "mbx/results_sort.h"
-#include "report.h"
 #include "screens/screen.h"
 
 /* The relative error of a row: between passes (the scheduler's rows),
@@ -164,29 +155,6 @@ static size_t sorted_rows(explorer *x, const mbx_ex_point **out)
     return n;
 }
 
-static int results_key(explorer *x, int key)
-{
-    size_t n = x->ndone;
-    switch (mbx_ex_key_action(key, EX_RESULTS)) {
-    case EXA_UP: x->rcursor = x->rcursor > 0 ? x->rcursor - 1 : 0; break;
-    case EXA_DOWN: x->rcursor = (size_t)x->rcursor + 1 < n ? x->rcursor + 1 : x->rcursor; break;
-    case EXA_PGUP: x->rcursor = x->rcursor > 10 ? x->rcursor - 10 : 0; break;
-    case EXA_PGDN:
-        x->rcursor = (size_t)x->rcursor + 10 < n ? x->rcursor + 10 : (n ? (int)n - 1 : 0);
-        break;
-    case EXA_HOME: x->rcursor = 0; break;
-    case EXA_END: x->rcursor = n ? (int)n - 1 : 0; break;
-    case EXA_SORT:
-        do
-            x->sort_col = (x->sort_col + 1) % C_COUNT;
-        while (!applies(x, x->sort_col));
-        break;
-    case EXA_REVERSE: x->sort_desc = !x->sort_desc; break;
-    default: return 0;
-    }
-    return 1;
-}
-
 /* The size column: exact below a million unless a multiple of 1 KiB
  * (refined sizes are often not round), "^" after a refined size. */
 static void bytes_text(const mbx_ex_point *p, char *buf, size_t len)
@@ -282,9 +250,11 @@ static void cell_text(const explorer *x, const mbx_ex_point *p, int c, char *buf
 }
 
 /* The columns shown (show), their widths (w) and their order: P beside
- * the size in a run over several process counts. */
-static void results_columns(const explorer *x, const mbx_rect *body, const mbx_ex_point **rows,
-                            size_t n, int *show, int *w, int *order)
+ * the size in a run over several process counts. Returns how many lead
+ * the order and stay when the rest scroll sideways: the benchmark, the
+ * size and such a P. */
+static int results_columns(const explorer *x, const mbx_rect *body, const mbx_ex_point **rows,
+                           size_t n, int *show, int *w, int *order)
 {
     /* Wide terminals give long benchmark names their room. */
     for (int c = 0; c < C_COUNT; c++) {
@@ -294,10 +264,12 @@ static void results_columns(const explorer *x, const mbx_rect *body, const mbx_e
     }
     /* A run over several process counts: P is part of the point, so it
      * goes beside the size (and names get shorter on narrow screens). */
+    int frozen = C_BYTES + 1;
     if (mbx_ex_run_nprocs(x) > 1) {
         for (int c = C_PROCS; c > C_BYTES + 1; c--)
             order[c] = order[c - 1];
         order[C_BYTES + 1] = C_PROCS;
+        frozen++;
         if (body->w < 100)
             w[C_BENCH] = 14;
     }
@@ -307,6 +279,58 @@ static void results_columns(const explorer *x, const mbx_rect *body, const mbx_e
             if (len > w[C_BENCH])
                 w[C_BENCH] = len > 26 ? 26 : len;
         }
+    return frozen;
+}
+
+/* The columns on screen: the ones that stay, then the rest from
+ * x->rleft on (clamped: no further than needed to show the last column
+ * whole). */
+typedef struct colplan {
+    int show[C_COUNT], w[C_COUNT], order[C_COUNT];
+    int vis[C_COUNT], at[C_COUNT], nvis; /* column and its screen column */
+    int left_at;                         /* where '<' goes: columns scrolled off; 0 none */
+    int more_right;                      /* columns cut or not shown on the right */
+} colplan;
+
+static void plan_columns(explorer *x, const mbx_rect *body, const mbx_ex_point **rows, size_t n,
+                         colplan *p)
+{
+    int frozen = results_columns(x, body, rows, n, p->show, p->w, p->order);
+    int scroll[C_COUNT], ns = 0, end = body->x + body->w, col = body->x + 1;
+    p->nvis = 0;
+    for (int k = 0; k < C_COUNT; k++)
+        if (p->show[p->order[k]]) {
+            if (k < frozen) {
+                p->vis[p->nvis] = p->order[k];
+                p->at[p->nvis++] = col;
+                col += p->w[p->order[k]] + 1;
+            } else {
+                scroll[ns++] = p->order[k];
+            }
+        }
+    /* The least left scroll that shows every column to the last. */
+    int need = 0, maxl = ns > 0 ? ns - 1 : 0;
+    for (int r = ns - 1; r >= 0; r--) {
+        need += p->w[scroll[r]] + 1;
+        if (col + need - 1 <= end)
+            maxl = r;
+    }
+    if (x->rleft > maxl)
+        x->rleft = maxl;
+    if (x->rleft < 0)
+        x->rleft = 0;
+    p->left_at = x->rleft > 0 ? col - 1 : 0;
+    p->more_right = 0;
+    for (int r = x->rleft; r < ns; r++) {
+        if (col >= end) {
+            p->more_right = 1;
+            break;
+        }
+        p->more_right |= col + p->w[scroll[r]] > end;
+        p->vis[p->nvis] = scroll[r];
+        p->at[p->nvis++] = col;
+        col += p->w[scroll[r]] + 1;
+    }
 }
 
 /* The two head lines: the count, the sort and whether they are exported;
@@ -342,15 +366,12 @@ static void results_head(explorer *x, const mbx_rect *body, const mbx_ex_point *
 
 /* Point p's row at y, under the cursor or not. */
 static void results_row(explorer *x, const mbx_rect *body, const mbx_ex_point *p, int y, int cur,
-                        const int *show, const int *w, const int *order)
+                        const colplan *cp)
 {
     if (cur)
         mbx_ex_fill(x, y, body->x, body->w, MBX_ROLE_CURSOR);
-    int col = body->x + 1;
-    for (int k = 0; k < C_COUNT && col < body->x + body->w; k++) {
-        int c = order[k];
-        if (!show[c])
-            continue;
+    for (int k = 0; k < cp->nvis; k++) {
+        int c = cp->vis[k];
         char t[64];
         cell_text(x, p, c, t, sizeof t);
         int role = cur ? MBX_ROLE_CURSOR : MBX_ROLE_NORMAL;
@@ -361,31 +382,45 @@ static void results_row(explorer *x, const mbx_rect *body, const mbx_ex_point *p
                        : MBX_ROLE_ERROR;
         if ((c == C_AGAIN || c == C_PROBE) && !cur && p->r.remeasured)
             role = MBX_ROLE_WARNING;
-        mbx_ex_put(x, y, col, w[c], role, t);
-        col += w[c] + 1;
+        mbx_ex_put(x, y, cp->at[k], cp->w[c], role, t);
     }
+}
+
+/* The table as drawn in body: the rows in order (n of them, in *rows,
+ * the caller frees) and the columns (x->rleft clamped). */
+static size_t table(explorer *x, const mbx_rect *body, const mbx_ex_point ***rows, colplan *cp)
+{
+    *rows = malloc((x->npts ? x->npts : 1) * sizeof **rows);
+    if (!*rows) {
+        cp->nvis = 0; /* no columns to click */
+        return 0;
+    }
+    size_t n = sorted_rows(x, *rows);
+    plan_columns(x, body, *rows, n, cp);
+    return n;
 }
 
 static void draw_results(explorer *x, const mbx_rect *body)
 {
-    const mbx_ex_point **rows = malloc((x->npts ? x->npts : 1) * sizeof *rows);
-    if (!rows)
-        return;
     if (!applies(x, x->sort_col))
         x->sort_col = C_BENCH;
-    size_t n = sorted_rows(x, rows);
-    int show[C_COUNT], w[C_COUNT], order[C_COUNT];
-    results_columns(x, body, rows, n, show, w, order);
+    const mbx_ex_point **rows;
+    colplan cp;
+    size_t n = table(x, body, &rows, &cp);
+    if (!rows)
+        return;
     results_head(x, body, rows, n);
-    int col = body->x + 1, y = body->y + 2;
-    for (int k = 0; k < C_COUNT && col < body->x + body->w; k++) {
-        int c = order[k];
-        if (!show[c])
-            continue;
-        mbx_ex_put(x, y, col, w[c], c == x->sort_col ? MBX_ROLE_SELECTED : MBX_ROLE_AXIS,
+    int y = body->y + 2;
+    for (int k = 0; k < cp.nvis; k++) {
+        int c = cp.vis[k];
+        mbx_ex_put(x, y, cp.at[k], cp.w[c], c == x->sort_col ? MBX_ROLE_SELECTED : MBX_ROLE_AXIS,
                    col_name(x, c));
-        col += w[c] + 1;
     }
+    /* Columns scrolled off the left, or cut on the right: Left/Right. */
+    if (cp.left_at)
+        mbx_ex_put(x, y, cp.left_at, 1, MBX_ROLE_SELECTED, x->utf8 ? "\u2039" : "<");
+    if (cp.more_right)
+        mbx_ex_put(x, y, body->x + body->w - 1, 1, MBX_ROLE_SELECTED, x->utf8 ? "\u203a" : ">");
     int list_h = body->h - 3;
     if (x->rcursor >= (int)n)
         x->rcursor = n ? (int)n - 1 : 0;
@@ -394,151 +429,91 @@ static void draw_results(explorer *x, const mbx_rect *body)
     if (x->rcursor >= x->rtop + list_h)
         x->rtop = x->rcursor - list_h + 1;
     for (int i = 0; i < list_h && (size_t)(x->rtop + i) < n; i++)
-        results_row(x, body, rows[x->rtop + i], y + 1 + i, x->rtop + i == x->rcursor, show, w,
-                    order);
+        results_row(x, body, rows[x->rtop + i], y + 1 + i, x->rtop + i == x->rcursor, &cp);
     if (n == 0)
         mbx_ex_put(x, y + 1, body->x + 2, body->w - 2, MBX_ROLE_DIM, "no results yet");
     free(rows);
 }
 
-void mbx_ex_points_free(explorer *x)
+/* Sideways by d columns, no further than the last column shows. */
+static void scroll_columns(explorer *x, int d)
 {
-    for (size_t i = 0; x->pts && i < x->npts; i++) {
-        free(x->pts[i].obs);
-        free(x->pts[i].oseg);
-        free(x->pts[i].pm);
-    }
-    free(x->pts);
-    x->pts = NULL;
-    x->npts = 0;
-}
-
-/* OUT.obs.csv as `mpibex run --raw` writes it (mbx/obsfile.h). */
-static int write_obs(explorer *x, const char *path)
-{
-    mbx_csv_writer *w = NULL;
-    int rc = mbx_csv_writer_open(path, mbx_obs_columns, MBX_OBS_NCOLS, &w);
-    for (size_t i = 0; rc >= 0 && i < x->npts; i++) {
-        const mbx_ex_point *p = &x->pts[i];
-        if (p->state == EX_DONE)
-            rc = mbx_obs_write_point(w, &p->r, p->obs, p->nobs, p->oseg, p->noseg);
-    }
-    if (mbx_csv_writer_close(w) < 0 && rc >= 0)
-        rc = MBX_E_IO;
-    return rc;
-}
-
-static int cmp_export(const void *a, const void *b)
-{
-    return mbx_result_order(*(const mbx_result *const *)a, *(const mbx_result *const *)b);
-}
-
-int mbx_ex_export(explorer *x, const char *path, char *msg, size_t msglen)
-{
-    /* The same claim as every -o (mbx/output.h): not while a run writes
-     * there, never a device or FIFO. The user has already agreed to write
-     * over an existing file (the y/n question), hence FORCE. */
-    static const char *const sidecars[] = {".env.csv", ".obs.csv", ".probe.csv", NULL};
-    /* The y is no licence to replace what the explorer reads or is
-     * writing: those are inputs, refused as the plan is by `run -o`. */
-    const char *inputs[sizeof x->inputs / sizeof x->inputs[0] + 1];
-    size_t ninputs = 0;
-    for (size_t i = 0; i < x->ninputs; i++)
-        inputs[ninputs++] = x->inputs[i];
-    if (x->autosave_path[0])
-        inputs[ninputs++] = x->autosave_path;
-    mbx_output claim;
-    mbx_output_req req = {.path = path,
-                          .flags = MBX_OUTPUT_FORCE,
-                          .sidecars = sidecars,
-                          .inputs = inputs,
-                          .ninputs = ninputs,
-                          .input_what = "a file the explorer reads or autosaves to",
-                          .opt = "export"};
-    int crc = mbx_output_claim(&req, &claim, msg, msglen);
-    if (crc < 0)
-        return crc;
-    mbx_csv_writer *w = NULL;
-    errno = 0;
-    /* The rows as run -o leaves them: sorted by benchmark, procs, param
-     * and bytes, the order measured in seq (issue 18). */
-    const mbx_result **rows = calloc(x->npts ? x->npts : 1, sizeof *rows);
-    size_t nrows = 0;
-    for (size_t i = 0; rows && i < x->npts; i++)
-        if (x->pts[i].state == EX_DONE)
-            rows[nrows++] = &x->pts[i].r;
-    qsort(rows, nrows, sizeof *rows, cmp_export);
-    int rc =
-        rows ? mbx_csv_writer_open(path, mbx_result_columns, MBX_RESULT_NCOLS, &w) : MBX_E_NOMEM;
-    for (size_t i = 0; rc >= 0 && i < nrows; i++) {
-        mbx_result_fields f;
-        mbx_result_format(rows[i], &f);
-        rc = mbx_csv_writer_row(w, f.field);
-    }
+    mbx_frame_layout f;
+    mbx_layout_frame(x->rows, x->cols, &f);
+    const mbx_ex_point **rows;
+    colplan cp;
+    x->rleft += d;
+    table(x, &f.body, &rows, &cp);
     free(rows);
-    if (mbx_csv_writer_close(w) < 0 && rc >= 0)
-        rc = MBX_E_IO;
-    char *env_path = mbx_csv_sidecar(path, ".env.csv");
-    char *obs_path = mbx_csv_sidecar(path, ".obs.csv");
-    if (rc >= 0 && (!env_path || !obs_path))
-        rc = MBX_E_NOMEM;
-    if (rc >= 0 && env_path) {
-        mbx_kvlist env = {0};
-        rc = mbx_env_file_write(env_path, &env, x->be->environment(x->be, &env));
-    }
-    /* The monitor: its settings and figures in the environment, its series
-     * beside the results (OUT.probe.csv). */
-    if (rc >= 0)
-        rc = mbx_monitor_write(&x->mon, path, env_path,
-                               MBX_MONITOR_SETTINGS | MBX_MONITOR_FIGURES | MBX_MONITOR_SERIES);
-    if (rc >= 0)
-        rc = write_obs(x, obs_path);
-    if (rc < 0)
-        snprintf(msg, msglen, "export to %s failed: %s", path,
-                 rc == MBX_E_NOMEM ? "out of memory" : mbx_file_why(errno ? errno : EIO));
-    else
-        snprintf(msg, msglen, "exported %zu points to %s (environment, observations%s beside it)",
-                 x->ndone, path, x->mon.peer ? ", probes" : "");
-    free(env_path);
-    free(obs_path);
-    mbx_output_release(&claim);
-    return rc < 0 ? rc : 0;
 }
 
-int mbx_ex_write_report(explorer *x, const char *dir, char *msg, size_t msglen)
+static int results_key(explorer *x, int key)
 {
-    char path[PATH_MAX], out[PATH_MAX], m[400];
-    if (snprintf(path, sizeof path, "%s/results.csv", dir) >= (int)sizeof path ||
-        snprintf(out, sizeof out, "%s/report", dir) >= (int)sizeof out) {
-        snprintf(msg, msglen, "report: the directory name is too long");
-        return -1;
+    size_t n = x->ndone;
+    switch (mbx_ex_key_action(key, EX_RESULTS)) {
+    case EXA_UP: x->rcursor = x->rcursor > 0 ? x->rcursor - 1 : 0; break;
+    case EXA_DOWN: x->rcursor = (size_t)x->rcursor + 1 < n ? x->rcursor + 1 : x->rcursor; break;
+    case EXA_PGUP: x->rcursor = x->rcursor > 10 ? x->rcursor - 10 : 0; break;
+    case EXA_PGDN:
+        x->rcursor = (size_t)x->rcursor + 10 < n ? x->rcursor + 10 : (n ? (int)n - 1 : 0);
+        break;
+    case EXA_HOME: x->rcursor = 0; break;
+    case EXA_END: x->rcursor = n ? (int)n - 1 : 0; break;
+    case EXA_LEFT: scroll_columns(x, -1); break;
+    case EXA_RIGHT: scroll_columns(x, 1); break;
+    case EXA_SORT:
+        do
+            x->sort_col = (x->sort_col + 1) % C_COUNT;
+        while (!applies(x, x->sort_col));
+        break;
+    case EXA_REVERSE: x->sort_desc = !x->sort_desc; break;
+    default: return 0;
     }
-    if (mkdir(dir, 0777) != 0) {
-        snprintf(msg, msglen, "report: cannot create %.200s: %s", dir, strerror(errno));
-        return -1;
+    return 1;
+}
+
+/* The wheel scrolls the rows (the cursor kept in view), sideways with
+ * Shift or over the column names; a click on a column's name sorts by it
+ * (again: the other way), on a row puts the cursor there. */
+static int results_mouse(explorer *x, const mbx_rect *body, const mbx_ex_mouse *m)
+{
+    const mbx_ex_point **rows;
+    colplan cp;
+    size_t n = table(x, body, &rows, &cp);
+    free(rows);
+    int head = body->y + 2, list_h = body->h - 3 > 1 ? body->h - 3 : 1;
+    int up = m->button == EX_MB_WHEEL_UP;
+    if (up || m->button == EX_MB_WHEEL_DOWN) {
+        if (m->shift || m->y == head) {
+            scroll_columns(x, up ? -1 : 1);
+            return 1;
+        }
+        int top = x->rtop + (up ? -EX_WHEEL_ROWS : EX_WHEEL_ROWS), last = (int)n - list_h;
+        x->rtop = top > last ? (last > 0 ? last : 0) : top < 0 ? 0 : top;
+        if (x->rcursor < x->rtop)
+            x->rcursor = x->rtop;
+        if (x->rcursor >= x->rtop + list_h)
+            x->rcursor = x->rtop + list_h - 1;
+        return 1;
     }
-    if (mbx_ex_export(x, path, m, sizeof m) != 0) {
-        snprintf(msg, msglen, "report: %s", m);
-        return -1;
+    if (m->button != EX_MB_LEFT)
+        return 0;
+    if (m->y == head) {
+        for (int k = 0; k < cp.nvis; k++)
+            if (m->x >= cp.at[k] && m->x < cp.at[k] + cp.w[cp.vis[k]]) {
+                if (x->sort_col == cp.vis[k])
+                    x->sort_desc = !x->sort_desc;
+                else
+                    x->sort_col = cp.vis[k], x->sort_desc = 0;
+                return 1;
+            }
+        return 0;
     }
-    x->exported = 1;
-    char title[256];
-    snprintf(title, sizeof title, "mpibex explorer: %s", x->be->desc);
-    const char *inputs[1] = {path}, *names[1] = {"explorer"};
-    mbx_report_opts o = {.title = title, .names = names, .alpha = EX_ALPHA};
-    m[0] = '\0';
-    int rc = mbx_report_write(inputs, 1, out, &o, m, sizeof m);
-    if (rc != 0)
-        snprintf(msg, msglen, "report: %s (the results are in %s)", m[0] ? m : "failed", path);
-    else {
-        /* The full path, to open it from anywhere (not in tests: it names
-         * the machine's directories). */
-        char full[PATH_MAX];
-        const char *where = !x->headless && realpath(out, full) ? full : out;
-        snprintf(msg, msglen, "report in %s/index.html (results: %s and its sidecars)", where,
-                 path);
-    }
-    return rc == 0 ? 0 : -1;
+    int i = x->rtop + m->y - (head + 1);
+    if (m->y <= head || i >= (int)n)
+        return 0;
+    x->rcursor = i;
+    return 1;
 }
 
 /* The screen's row of the screen table (screens/screen.h). */
@@ -549,4 +524,5 @@ const mbx_ex_screen_def mbx_ex_screen_results = {
     .draw = draw_results,
     .key = results_key,
     .typing = NULL,
+    .mouse = results_mouse,
 };

@@ -535,6 +535,17 @@ static int run_typing(const explorer *x)
     return x->cmp.choosing;
 }
 
+/* A left click on a drawn point puts the inspector's cursor there and
+ * opens it (mbx_ex_run_cursor_at); other buttons and the wheel, and clicks
+ * beside every point, change nothing. */
+static int run_mouse(explorer *x, const mbx_rect *body, const mbx_ex_mouse *m)
+{
+    (void)body;
+    if (m->button != EX_MB_LEFT)
+        return 0;
+    return mbx_ex_run_cursor_at(x, m->y, m->x);
+}
+
 /* The screen's row of the screen table (screens/screen.h). */
 const mbx_ex_screen_def mbx_ex_screen_run = {
     .name = "3 Run",
@@ -543,4 +554,5 @@ const mbx_ex_screen_def mbx_ex_screen_run = {
     .draw = draw_run,
     .key = run_key,
     .typing = run_typing,
+    .mouse = run_mouse,
 };

@@ -17,6 +17,11 @@ typedef struct mbx_ex_screen_def {
     /* Text entry (or the series chooser) open: it owns the keyboard, every
      * key goes to key before the app-wide ones. */
     int (*typing)(const explorer *x);
+    /* A mouse event m in the body (ex_input.c has handled the tab bar, the
+     * footer and the overlays); 1 when the screen changed. NULL: the
+     * screen takes no mouse events. The run view's puts the inspector's
+     * cursor on the clicked point (mbx_ex_run_cursor_at). */
+    int (*mouse)(explorer *x, const mbx_rect *body, const mbx_ex_mouse *m);
 } mbx_ex_screen_def;
 
 /* The rows, one a screen file. */
