@@ -15,6 +15,8 @@
 #             it runs, off after, and never on with --no-mouse
 #   launcher  mpibex -n 2 through the real launcher and mpiexec (the tty
 #             bridge), then --bridge socket: a click on a tab switches
+#   inspector mpibex -n 2 (real mpiexec) runs a short plan; a click on a
+#             marker opens the point inspector there, Right moves it
 #   linux     TERM=linux (no smcup): after q no line of the explorer is
 #             left on the screen, and the shell's prompt is at the top
 set -u
@@ -99,6 +101,44 @@ launcher)
         tmux send-keys -t "$sess" q
         wait_for '^EXIT=0' 30 && pass "$bridge bridge: quit" || fail "$bridge bridge: quit"
     done
+    ;;
+inspector)
+    # A short real run (mpiexec -n 2, the tty bridge), then a click on a
+    # drawn marker of send_recv's curve opens the point inspector there.
+    printf '[pp]\nbench = pingpong.send_recv\nsizes = 1:4KiB:4\nstop = stderr:5%%\nnmax = 2000\n' \
+        >"$work/pp.ini"
+    start_shell 120 36 xterm-256color
+    tmux send-keys -t "$sess" "clear; $mpibex -n 2 --plan $work/pp.ini --start --autosave none; echo EXIT=\$?" Enter
+    wait_for '\[3 Run\]' 60 || die "the explorer did not start the plan"
+    wait_for 'done: [0-9]+ points' 120 || { screen | tail -5; die "the run did not finish"; }
+    # The first 'o' (send_recv's marker) right of the plot's axis, left of
+    # the side column: row and column from 1, as the terminal counts.
+    at=$(screen | awk 'NR > 2 && NR < 30 { a = index($0, "│"); if (!a) next
+        rest = substr($0, a + 1, 60); o = index(rest, "o")
+        if (o) { print length(substr($0, 1, a)) + o, NR; exit } }')
+    [ -n "$at" ] || { screen; die "no send_recv marker on the plot"; }
+    # awk's length counts characters: the axis is one cell, so the marker's
+    # column is that count (the axis) plus its place after it.
+    click ${at% *} ${at#* }
+    if wait_for 'inspector \(arrows move' 10 && screen | grep -q 'pingpong.send_recv [0-9]'; then
+        pass "a click on a marker at (${at% *}, ${at#* }) opens the inspector on send_recv's point"
+        screen | grep -E 'median at|pingpong.send_recv [0-9]|^ +median ' | sed 's/^ */FIGURE: /'
+    else
+        fail "click on the marker at (${at% *}, ${at#* })"
+        screen
+    fi
+    before=$(screen | grep -o 'pingpong.send_recv [0-9][^ ]* P2')
+    tmux send-keys -t "$sess" Right
+    sleep 0.5
+    after=$(screen | grep -o 'pingpong.send_recv [0-9][^ ]* P2')
+    [ -n "$after" ] && [ "$after" != "$before" ] && pass "Right moves the cursor: $before -> $after" ||
+        fail "Right: '$before' -> '$after'"
+    tmux send-keys -t "$sess" Escape
+    sleep 0.5
+    screen | grep -q 'inspector (arrows move' && fail "Esc left the inspector open" || pass "Esc closes it"
+    tmux send-keys -t "$sess" q
+    wait_for 'Quit anyway' 10 && tmux send-keys -t "$sess" y
+    wait_for '^EXIT=0' 30 && pass "quit" || { fail "quit"; screen | tail -3; }
     ;;
 linux)
     start_shell 100 30 xterm-256color

@@ -68,8 +68,9 @@ set_tests_properties(e2e.explorer PROPERTIES TIMEOUT 600 LABELS e2e RUN_SERIAL T
 # click tabs, a benchmark and the footer and turn the wheel on the fake back
 # end, with tmux's mouse flags on while the explorer runs and off after;
 # a tab click through the launcher and mpiexec -n 2 over the tty and the
-# socket bridges; TERM=linux (no alternate screen) leaves nothing behind.
-foreach(_case fake launcher linux)
+# socket bridges; a click on a marker of a real run (mpiexec -n 2) opens the
+# point inspector; TERM=linux (no alternate screen) leaves nothing behind.
+foreach(_case fake launcher inspector linux)
   add_test(NAME e2e.input.${_case}
            COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/input_e2e.sh $<TARGET_FILE:mpibex>
                    ${CMAKE_CURRENT_BINARY_DIR}/e2e-input-${_case} ${_case})
