@@ -36,6 +36,10 @@ MBX_SLURM_LOGIN=mbxh3
 
 mbx_slurm_begin() {
     local name=$1 tool
+    if [ "${MBX_TEST_MPI:-mpich}" != mpich ]; then
+        echo "SKIP: these tests start MPICH ranks with srun --mpi=pmi2; this build's MPI is $MBX_TEST_MPI"
+        exit 77
+    fi
     for tool in slurmctld slurmd slurmstepd munged srun salloc sbatch squeue scancel sinfo; do
         if ! command -v "$tool" >/dev/null && [ ! -x "/usr/sbin/$tool" ]; then
             echo "SKIP: $tool is not installed (scripts/deps.sh installs slurm-wlm and munge)"
@@ -167,4 +171,55 @@ mbx_slurm_down() {
         kill -TERM "$pid" 2>/dev/null
     fi
     rm -rf "$work"
+}
+
+# mbx_slurm_ranks: the mpibex processes on the compute nodes that are
+# tasks of a step, "PID NODE SLURM_PROCID" lines.
+mbx_slurm_ranks() {
+    local n p r
+    for n in $MBX_SLURM_NODES; do
+        for p in $(ip netns pids "$n" 2>/dev/null); do
+            [ "$(cat "/proc/$p/comm" 2>/dev/null)" = mpibex ] || continue
+            r=$({ tr '\0' '\n' <"/proc/$p/environ"; } 2>/dev/null | sed -n 's/^SLURM_PROCID=//p')
+            [ -n "$r" ] && echo "$p $n $r"
+        done
+    done
+}
+
+# mbx_slurm_leftovers: processes on the compute nodes other than slurmd,
+# "NODE PID COMM" lines.
+mbx_slurm_leftovers() {
+    local n p c
+    for n in $MBX_SLURM_NODES; do
+        for p in $(ip netns pids "$n" 2>/dev/null); do
+            c=$(cat "/proc/$p/comm" 2>/dev/null) || continue
+            [ "$c" = slurmd ] || echo "$n $p $c"
+        done
+    done
+}
+
+# mbx_slurm_settled: waits up to 20 s until squeue lists no job.
+mbx_slurm_settled() {
+    local i
+    for ((i = 0; i < 100; i++)); do
+        [ -z "$(mbx_slurm_login squeue -h 2>/dev/null)" ] && return 0
+        sleep 0.2
+    done
+    return 1
+}
+
+# mbx_slurm_no_leftovers: PASS when no process but slurmd is left on a
+# compute node within 10 s, else FAIL naming them.
+mbx_slurm_no_leftovers() {
+    local i left=""
+    for ((i = 0; i < 50; i++)); do
+        left=$(mbx_slurm_leftovers)
+        [ -z "$left" ] && break
+        sleep 0.2
+    done
+    if [ -z "$left" ]; then
+        pass "no process left on $MBX_SLURM_NODES but slurmd"
+    else
+        fail "left on the compute nodes: $(echo "$left" | tr '\n' ';')"
+    fi
 }

@@ -1,0 +1,22 @@
+# mpibex inside a real Slurm allocation (issue 20): a Slurm cluster made by
+# each test on the namespace hosts of tests/netns/cluster.sh (slurmctld and
+# the login shell on mbxh3, one slurmd on each of mbxh1 and mbxh2, a private
+# munged; tests/slurm/lib_slurm.sh). Root, namespaces and Debian's
+# slurm-wlm and munge are needed; without them a test exits 77 (skipped)
+# with the reason, as it does under another MPI than MPICH (the tests start
+# MPICH ranks with srun --mpi=pmi2). The namespace names are fixed: the
+# netns lock (flock) and RUN_SERIAL, as for the netns tests.
+set(_mbx_slurm_dir ${CMAKE_CURRENT_LIST_DIR})
+function(mbx_slurm_test name timeout)
+  add_test(NAME slurm.${name}
+           COMMAND flock ${MBX_NETNS_LOCK} bash ${_mbx_slurm_dir}/${name}.sh ${ARGN})
+  set_tests_properties(slurm.${name} PROPERTIES
+                       TIMEOUT ${timeout}
+                       LABELS "netns;slurm"
+                       RUN_SERIAL TRUE
+                       SKIP_RETURN_CODE 77)
+endfunction()
+
+# salloc -N 2 -n 2, then mpibex -n 2 on the login shell: srun, the socket
+# bridge, a plan run, an export, quit; squeue empty and nothing left after.
+mbx_slurm_test(salloc_explore 180 $<TARGET_FILE:mpibex>)
