@@ -163,6 +163,7 @@ mbx_slurm_up() {
 
 mbx_slurm_down() {
     local pid
+    [ -S "$work/tmux.sock" ] && T kill-server 2>/dev/null
     if [ -n "${slurm_conf:-}" ] && [ -f "$slurm_conf" ]; then
         mbx_slurm_login scancel --full --quiet --user=root >/dev/null 2>&1
     fi
@@ -222,4 +223,40 @@ mbx_slurm_no_leftovers() {
     else
         fail "left on the compute nodes: $(echo "$left" | tr '\n' ';')"
     fi
+}
+
+# The user's terminal: a private tmux server ($work/tmux.sock, session
+# main) whose shell runs on the login node in a clean environment with the
+# prompt "PROMPT> ". T runs tmux on it (the lock stays with the script);
+# screen prints the pane (what wait_for reads). mbx_slurm_down ends it.
+T() { tmux -S "$work/tmux.sock" "$@" 9>&-; }
+screen() { T capture-pane -p -t main 2>/dev/null; }
+show_screen() { screen | sed 's/^/    | /'; }
+mbx_slurm_shell() {
+    # shellcheck disable=SC2046
+    T new-session -d -s main -x 100 -y 30 \
+        "$cluster exec $MBX_SLURM_LOGIN env -i $(mbx_slurm_env) TERM=xterm-256color SHELL=/bin/bash PS1='PROMPT> ' bash --norc --noprofile"
+    T send-keys -t main "cd $work && export PS1" Enter
+    wait_for "^PROMPT>" 10 || { fail "no shell prompt in the tmux pane"; show_screen; exit 1; }
+}
+
+# mbx_slurm_sane: PASS when the terminal is back in cooked mode with echo.
+mbx_slurm_sane() {
+    T send-keys -t main "stty -a | tr ' ;' '\n\n' | grep -xE -- '-?(icanon|echo)' | tr '\n' ' '; echo" Enter
+    if wait_for "^icanon echo" 5; then
+        pass "terminal sane (icanon echo)"
+    else
+        fail "terminal modes: $(screen | grep -E "icanon" | tail -1)"
+    fi
+}
+
+# mbx_slurm_job_gone JOBID SECONDS: waits until squeue no longer lists the
+# job; returns 1 after SECONDS.
+mbx_slurm_job_gone() {
+    local i
+    for ((i = 0; i < $2 * 2; i++)); do
+        [ -z "$(mbx_slurm_login squeue -h -j "$1" 2>/dev/null)" ] && return 0
+        sleep 0.5
+    done
+    return 1
 }

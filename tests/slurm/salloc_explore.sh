@@ -29,32 +29,18 @@ mpibex=$(readlink -f "$1")
 command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
 mbx_slurm_begin salloc
 
-sock="$work/tmux.sock"
-sess=main
 log="$work/launcher.log"
-cleanup() {
-    tmux -S "$sock" kill-server 2>/dev/null
-    mbx_slurm_down
-}
+cleanup() { mbx_slurm_down; }
 mbx_netns_traps
-T() { tmux -S "$sock" "$@" 9>&-; }
-screen() { T capture-pane -p -t "$sess" 2>/dev/null; }
-show_screen() { screen | sed 's/^/    | /'; }
 
 mbx_slurm_up
 echo "INFO: sinfo: $(mbx_slurm_login sinfo -h -N -o '%N %t %c' | tr '\n' ';')"
 
-# The user's shell on the login node, a clean environment.
-# shellcheck disable=SC2046
-T new-session -d -s "$sess" -x 100 -y 30 \
-    "$cluster exec $MBX_SLURM_LOGIN env -i $(mbx_slurm_env) TERM=xterm-256color SHELL=/bin/bash PS1='PROMPT> ' bash --norc --noprofile"
-T send-keys -t "$sess" "cd $work && export PS1" Enter
-wait_for "^PROMPT>" 10 || { fail "no shell prompt in the tmux pane"; show_screen; exit 1; }
-
+mbx_slurm_shell
 echo "INFO: squeue before salloc:"
 mbx_slurm_login squeue | sed 's/^/    | /'
 
-T send-keys -t "$sess" "salloc -N 2 -n 2" Enter
+T send-keys -t main "salloc -N 2 -n 2" Enter
 if wait_for "Granted job allocation [0-9]+" 20; then
     jobid=$(screen | grep -oE "Granted job allocation [0-9]+" | grep -oE "[0-9]+$")
     pass "salloc: job $jobid granted"
@@ -63,12 +49,12 @@ else
     show_screen
     exit 1
 fi
-T send-keys -t "$sess" "echo IN-JOB=\$SLURM_JOB_ID" Enter
+T send-keys -t main "echo IN-JOB=\$SLURM_JOB_ID" Enter
 wait_for "^IN-JOB=$jobid" 10 || { fail "the shell of salloc has no SLURM_JOB_ID=$jobid"; show_screen; }
 
 plan=$work/plan.ini
 printf '[slurm]\nbench = pingpong.send_recv, coll.bcast\nsizes = 1:4KiB:4\nstop = stderr:5%%\nnmax = 2000\n' >"$plan"
-T send-keys -t "$sess" "clear; $mpibex -n 2 --plan $plan --autosave none --log $log; echo EXIT=\$?" Enter
+T send-keys -t main "clear; $mpibex -n 2 --plan $plan --autosave none --log $log; echo EXIT=\$?" Enter
 if wait_for "1 Pick" 45; then
     pass "explorer up"
 else
@@ -104,19 +90,19 @@ else
 fi
 
 # Run the plan, export, quit.
-T send-keys -t "$sess" r
+T send-keys -t main r
 if wait_for "done: [0-9]+ points" 120; then
     pass "run finished: $(screen | grep -oE "done: [0-9]+ points[^|│]*" | head -1 | sed 's/ *$//')"
 else
     fail "the run did not finish within 120 s"
     show_screen
 fi
-T send-keys -t "$sess" 4
+T send-keys -t main 4
 sleep 0.5
-T send-keys -t "$sess" e
+T send-keys -t main e
 if wait_for "Export CSV to:" 5; then
-    for _ in $(seq 1 60); do T send-keys -t "$sess" BSpace; done
-    T send-keys -t "$sess" "$work/out.csv" Enter
+    for _ in $(seq 1 60); do T send-keys -t main BSpace; done
+    T send-keys -t main "$work/out.csv" Enter
     # The status line's message may be gone by the first look; the
     # results screen's header keeps "exported".
     wait_for "exported [0-9]+ points to|Results: [0-9]+ points, exported" 10 &&
@@ -132,20 +118,17 @@ else
     fail "out.env.csv has no env.SLURM_JOB_ID=$jobid"
 fi
 grep "^env.SLURM_" "$work/out.env.csv" 2>/dev/null | sed 's/^/    env| /'
-T send-keys -t "$sess" q
-wait_for "Quit anyway\? \(y/n\)" 3 && T send-keys -t "$sess" y
+T send-keys -t main q
+wait_for "Quit anyway\? \(y/n\)" 3 && T send-keys -t main y
 if wait_for "^EXIT=0" 30; then
     pass "quit: the launcher exited 0"
 else
     fail "quit: no EXIT=0 within 30 s: $(screen | grep -E "^EXIT=" | tail -1)"
     sed 's/^/    log| /' "$log" | tail -10
 fi
-T send-keys -t "$sess" "stty -a | tr ' ;' '\n\n' | grep -xE -- '-?(icanon|echo)' | tr '\n' ' '; echo" Enter
-wait_for "^icanon echo" 5 && pass "terminal sane after the explorer (icanon echo)" ||
-    fail "terminal modes: $(screen | grep -E "icanon" | tail -1)"
-
+mbx_slurm_sane
 # Leave the allocation: squeue empty, nothing left on the nodes.
-T send-keys -t "$sess" "exit" Enter
+T send-keys -t main "exit" Enter
 wait_for "Relinquishing job allocation $jobid" 15 && pass "salloc: allocation $jobid relinquished" ||
     { fail "salloc did not relinquish $jobid"; show_screen; }
 mbx_slurm_settled

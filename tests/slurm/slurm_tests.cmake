@@ -20,3 +20,11 @@ endfunction()
 # salloc -N 2 -n 2, then mpibex -n 2 on the login shell: srun, the socket
 # bridge, a plan run, an export, quit; squeue empty and nothing left after.
 mbx_slurm_test(salloc_explore 180 $<TARGET_FILE:mpibex>)
+
+# srun -N 1 -n 2 --pty mpibex explore: the tty path through srun's pty.
+mbx_slurm_test(srun_pty 120 $<TARGET_FILE:mpibex>)
+
+# sbatch of srun mpibex run samples/quick.ini: the CSV parses, the env file
+# records the job (id, node list, step, Slurm's binding) and nothing else
+# of the environment but tuning variables.
+mbx_slurm_test(sbatch_run 240 $<TARGET_FILE:mpibex> $<TARGET_FILE:csvcheck> ${MBX_SAMPLES})
