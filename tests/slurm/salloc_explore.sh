@@ -10,7 +10,8 @@
 # mbxh3 through the socket bridge. Checked: the explorer's title ("2 ranks
 # on 2 hosts"), where rank 0 runs, the step in squeue; r runs the plan to
 # "done:", e exports (the .env.csv names the job), q quits; the prompt
-# comes back with exit 0 and a sane terminal; after the shell of salloc
+# comes back with exit 0 and a sane terminal; a second explorer ends on
+# one Ctrl-C (the launcher's SIGINT to srun); after the shell of salloc
 # ends, squeue is empty and no process is left on a compute node but its
 # slurmd.
 #
@@ -127,6 +128,30 @@ else
     sed 's/^/    log| /' "$log" | tail -10
 fi
 mbx_slurm_sane
+
+# Ctrl-C on the terminal: under the socket bridge the launcher reads the
+# keys, and turns Ctrl-C into one SIGINT for the job, i.e. srun, which must
+# end the step at once (--quit-on-interrupt; srun alone only prints the
+# step's state and waits for a second one within a second).
+T send-keys -t main "clear; $mpibex -n 2 --autosave none --log $work/int.log; echo EXIT=\$?" Enter
+if wait_for "1 Pick" 45; then
+    T send-keys -t main C-c
+    if wait_for "^EXIT=[0-9]+" 20; then
+        pass "Ctrl-C: the step ended, $(screen | grep -oE "^EXIT=[0-9]+" | tail -1)"
+    else
+        fail "Ctrl-C: no prompt within 20 s"
+        sed 's/^/    log| /' "$work/int.log" | tail -5
+    fi
+    if [ -z "$(mbx_slurm_login squeue -h -s -j "$jobid" -o '%i' | grep -F "$jobid.")" ]; then
+        pass "no step of job $jobid left after Ctrl-C"
+    else
+        fail "a step of job $jobid is left after Ctrl-C"
+    fi
+    mbx_slurm_sane
+else
+    fail "the second explorer did not come up"
+fi
+
 # Leave the allocation: squeue empty, nothing left on the nodes.
 T send-keys -t main "exit" Enter
 wait_for "Relinquishing job allocation $jobid" 15 && pass "salloc: allocation $jobid relinquished" ||

@@ -20,9 +20,9 @@ printf '%s\n' "\$@" >"$work/srun.args"
 EOS
 chmod +x "$work/bin/srun"
 case "${MBX_TEST_MPI:-mpich}" in
-    mpich) plugin="--mpi=pmi2 " ;;
-    openmpi) plugin="--mpi=pmix " ;;
-    *) plugin="" ;;
+    mpich) plugin="--mpi=pmi2 --quit-on-interrupt " ;;
+    openmpi) plugin="--mpi=pmix --quit-on-interrupt " ;;
+    *) plugin="--quit-on-interrupt " ;;
 esac
 
 # launch NAME [VAR=VALUE...]: the launcher with -n 2 under env VARS.

@@ -222,18 +222,21 @@ static void free_argv(char **argv)
  * step that squeue shows and scancel and the time limit end. MPICH's
  * libmpi speaks the PMI-1 wire protocol, which Slurm's mpi/pmi2 plugin
  * serves; Open MPI's needs PMIx. --mpi is named because a site's
- * MpiDefault is often "none". (hydra's -bootstrap slurm would work too,
- * but adds a proxy per node between srun and the ranks.) */
+ * MpiDefault is often "none". --quit-on-interrupt: one SIGINT (Ctrl-C,
+ * or the launcher passing one on) ends the step, as it does under
+ * mpiexec; plain srun only prints the step's state and waits for a
+ * second within a second. (hydra's -bootstrap slurm would work too, but
+ * adds a proxy per node between srun and the ranks.) */
 const char *mbx_launcher_default(void)
 {
     const char *job = getenv("SLURM_JOB_ID");
     if (!job || !*job)
         return MBX_MPIEXEC;
     if (strcmp(MBX_MPI_FLAVOUR, "mpich") == 0)
-        return "srun --mpi=pmi2";
+        return "srun --mpi=pmi2 --quit-on-interrupt";
     if (strcmp(MBX_MPI_FLAVOUR, "openmpi") == 0)
-        return "srun --mpi=pmix";
-    return "srun";
+        return "srun --mpi=pmix --quit-on-interrupt";
+    return "srun --quit-on-interrupt";
 }
 
 int mbx_launcher_words(const char *cmd, long n, char **out, int max)

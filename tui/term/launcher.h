@@ -38,8 +38,9 @@ int mbx_launcher_main(int argc, char **argv, const char *self);
 int mbx_launcher_words(const char *cmd, long n, char **out, int max);
 
 /* The launcher command when none is given: inside a Slurm allocation
- * (SLURM_JOB_ID set) "srun --mpi=pmi2" for MPICH ("--mpi=pmix" for Open
- * MPI, plain "srun" for another MPI), otherwise MBX_MPIEXEC. */
+ * (SLURM_JOB_ID set) "srun --mpi=pmi2 --quit-on-interrupt" for MPICH
+ * ("--mpi=pmix" for Open MPI, no --mpi for another MPI), otherwise
+ * MBX_MPIEXEC. */
 const char *mbx_launcher_default(void);
 
 #endif
