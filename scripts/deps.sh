@@ -8,8 +8,11 @@
 # clang-14 and libclang-rt-14-dev (libFuzzer and the sanitizer runtimes) build
 # the fuzz targets only (scripts/test.sh --fuzz, scripts/fuzz.sh). locales-all
 # gives the locale tests de_DE.UTF-8 and tr_TR.UTF-8 (they skip without).
+# slurm-wlm and munge: the Slurm tests (tests/slurm) start their own
+# slurmctld, slurmd and munged with their own config, key and socket (the
+# packages' services are not used; without the packages the tests skip).
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config mpich libmpich-dev libcsv-dev libcmocka-dev libncurses-dev tmux iproute2 python3 clang-format libhwloc-dev gnuplot-nox clang-14 libclang-rt-14-dev valgrind locales-all)
+pkgs=(build-essential cmake pkg-config mpich libmpich-dev libcsv-dev libcmocka-dev libncurses-dev tmux iproute2 python3 clang-format libhwloc-dev gnuplot-nox clang-14 libclang-rt-14-dev valgrind locales-all slurm-wlm munge)
 case "${1:-}" in
 --openmpi) pkgs+=(libopenmpi-dev openmpi-bin) ;;
 "") ;;

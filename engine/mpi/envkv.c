@@ -2,8 +2,10 @@
  * sidecar): the tool and MPI library, the job's hosts and ranks, the timer,
  * the observation method and the cache state, and the library tuning
  * knobs of the environment. Only whitelisted environment variables are
- * recorded: library tuning knobs, never anything else. */
+ * recorded: library tuning knobs and a Slurm job's facts, never anything
+ * else. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -273,6 +275,36 @@ static int tuning_kv(mbx_kvlist *out)
     return MBX_OK;
 }
 
+/* env.SLURM_*: the facts of a Slurm job this run is a step of, from rank
+ * 0's environment: which job and step, its nodes and tasks, and the CPU
+ * binding Slurm gave (each rank's actual binding is rank.N.binding). A
+ * list of names, not the prefix: Slurm's other variables name paths,
+ * users, hosts and ports of the launch (SLURM_CONF, SLURM_SUBMIT_DIR,
+ * SLURM_JOB_USER, SLURM_SRUN_COMM_HOST, ...), which a results file that
+ * travels should not carry. */
+static int slurm_kv(mbx_kvlist *out)
+{
+    static const char *const names[] = {"SLURM_CLUSTER_NAME",   "SLURM_JOB_ID",
+                                        "SLURM_JOB_PARTITION",  "SLURM_JOB_NODELIST",
+                                        "SLURM_JOB_NUM_NODES",  "SLURM_JOB_CPUS_PER_NODE",
+                                        "SLURM_NTASKS",         "SLURM_TASKS_PER_NODE",
+                                        "SLURM_CPUS_PER_TASK",  "SLURM_STEP_ID",
+                                        "SLURM_STEP_NODELIST",  "SLURM_STEP_NUM_NODES",
+                                        "SLURM_STEP_NUM_TASKS", "SLURM_STEP_TASKS_PER_NODE",
+                                        "SLURM_DISTRIBUTION",   "SLURM_CPU_BIND",
+                                        "SLURM_CPU_BIND_TYPE",  "SLURM_CPU_BIND_LIST",
+                                        "SLURM_MPI_TYPE",       "SLURM_RESTART_COUNT"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        const char *v = getenv(names[i]);
+        if (v) {
+            char key[64];
+            snprintf(key, sizeof key, "env.%s", names[i]);
+            TRY(mbx_kv_addf(out, key, "%s", v));
+        }
+    }
+    return MBX_OK;
+}
+
 /* Each benchmark's own keys (its env hook), once per distinct hook. */
 static int bench_kv(mbx_kvlist *out)
 {
@@ -295,6 +327,7 @@ int mbx_engine_environment(mbx_engine *e, mbx_kvlist *out)
     TRY(timer_kv(out, e));
     TRY(method_kv(out, e));
     TRY(tuning_kv(out));
+    TRY(slurm_kv(out));
     TRY(bench_kv(out));
     return MBX_OK;
 }

@@ -390,6 +390,26 @@ static void check_sorted(const mbx_csv_table *t)
 
 /* The option walk and the whole-file checks (over 80 lines): a test program's main, read top to
  * bottom. */
+/* The Slurm job facts the env file may record (docs/user-guide.md, "Every
+ * factor recorded"): these names, no other SLURM_ variable. */
+static int slurm_fact(const char *name)
+{
+    static const char *const names[] = {"SLURM_CLUSTER_NAME",   "SLURM_JOB_ID",
+                                        "SLURM_JOB_PARTITION",  "SLURM_JOB_NODELIST",
+                                        "SLURM_JOB_NUM_NODES",  "SLURM_JOB_CPUS_PER_NODE",
+                                        "SLURM_NTASKS",         "SLURM_TASKS_PER_NODE",
+                                        "SLURM_CPUS_PER_TASK",  "SLURM_STEP_ID",
+                                        "SLURM_STEP_NODELIST",  "SLURM_STEP_NUM_NODES",
+                                        "SLURM_STEP_NUM_TASKS", "SLURM_STEP_TASKS_PER_NODE",
+                                        "SLURM_DISTRIBUTION",   "SLURM_CPU_BIND",
+                                        "SLURM_CPU_BIND_TYPE",  "SLURM_CPU_BIND_LIST",
+                                        "SLURM_MPI_TYPE",       "SLURM_RESTART_COUNT"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(name, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -526,7 +546,7 @@ int main(int argc, char **argv)
                 if (strncmp(k, "env.", 4) == 0)
                     CHECK(!strncmp(k + 4, "MPICH_", 6) || !strncmp(k + 4, "MPIR_CVAR_", 10) ||
                               !strncmp(k + 4, "UCX_", 4) || !strncmp(k + 4, "OMPI_", 5) ||
-                              !strncmp(k + 4, "FI_", 3),
+                              !strncmp(k + 4, "FI_", 3) || slurm_fact(k + 4),
                           "%s: non-whitelisted variable %s", env, k);
                 /* Nor Open MPI's per-launch bookkeeping (envcap.c). */
                 if (strncmp(k, "env.OMPI_", 9) == 0)

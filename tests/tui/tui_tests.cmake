@@ -112,6 +112,13 @@ add_test(NAME tui.launcher_env_names
                  $<TARGET_FILE:launcher_driver> ${CMAKE_CURRENT_BINARY_DIR}/launcher-env-names)
 set_tests_properties(tui.launcher_env_names PROPERTIES TIMEOUT 60 LABELS tui SKIP_RETURN_CODE 77)
 
+# The default job starter: srun inside a Slurm allocation (SLURM_JOB_ID),
+# the build's mpiexec outside one (stand-in srun; issue 20).
+add_test(NAME tui.launcher_slurm_default
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/launcher_slurm_default.sh
+                 $<TARGET_FILE:launcher_driver> ${CMAKE_CURRENT_BINARY_DIR}/launcher-slurm-default)
+set_tests_properties(tui.launcher_slurm_default PROPERTIES TIMEOUT 60 LABELS tui SKIP_RETURN_CODE 77)
+
 # The b_eff / b_eff_io screen (5) on the fake back end, 4 ranks: the form,
 # runs mid-way and done with their summaries, a field in error, a cancel,
 # the help; at 120x40 and at 80x24.

@@ -75,7 +75,7 @@ int mbx_repeat_build_argv(rep *r, const char *self)
             "'mpiexec'",
             cmd                      ? cmd
             : getenv("MBX_LAUNCHER") ? getenv("MBX_LAUNCHER")
-                                     : MBX_MPIEXEC);
+                                     : mbx_launcher_default());
     r->argv[k++] = (char *)self;
     r->argv[k++] = "run";
     for (int i = 0; i < o->nrun; i++)

@@ -178,6 +178,14 @@ int mbx_run_interrupted(const run_state *st)
         snprintf(who, sizeof who, " (at rank %d)", from);
     else if (mbx_stop_signal == SIGPIPE)
         snprintf(who, sizeof who, " (standard output was closed)");
+    /* Slurm ends a step with SIGTERM for scancel, the time limit and a
+     * preemption alike (and names which in the job's output); the line
+     * says which job it was. */
+    const char *job = getenv("SLURM_JOB_ID");
+    char slurm[96] = "";
+    if (mbx_stop_signal == SIGTERM && job && *job)
+        snprintf(slurm, sizeof slurm,
+                 " (Slurm job %.20s ending: scancel, time limit or preemption)", job);
     char open[96] = "";
     size_t pts = 0, passes = 0;
     for (size_t i = 0; st->journal && st->sched && i < mbx_sched_points(st->sched); i++) {
@@ -190,9 +198,9 @@ int mbx_run_interrupted(const run_state *st)
     if (pts)
         snprintf(open, sizeof open, "; %zu passes of %zu unfinished points are in its journal",
                  passes, pts);
-    fprintf(stderr, "mpibex: stopped by signal %d%s: %zu points finished%s%s%s%s\n",
-            (int)mbx_stop_signal, who, st->res.n + st->done, st->opt.output ? " and are in " : "",
-            st->opt.output ? st->opt.output : "", open,
+    fprintf(stderr, "mpibex: stopped by signal %d%s%s: %zu points finished%s%s%s%s\n",
+            (int)mbx_stop_signal, who, slurm, st->res.n + st->done,
+            st->opt.output ? " and are in " : "", st->opt.output ? st->opt.output : "", open,
             st->opt.output ? "; continue with --resume" : "");
     mbx_sig_reported();
     return 128 + (int)mbx_stop_signal;

@@ -49,6 +49,7 @@ static void usage(void)
            "\n"
            "  -n N                ranks, 1..%d (default 2)\n"
            "  --launcher CMD      how to start the job (default $MBX_LAUNCHER, else\n"
+           "                      in a Slurm allocation (SLURM_JOB_ID) srun, else\n"
            "                      %s, the one mpibex was built for);\n"
            "                      \"%%n\" in CMD becomes N, otherwise \"-n N\" is appended\n"
            "  --bridge MODE       how rank 0 reaches this terminal: tty (opens it by name,\n"
@@ -215,13 +216,36 @@ static void free_argv(char **argv)
     free(argv);
 }
 
+/* Inside a Slurm allocation (salloc's shell, an sbatch script: SLURM_JOB_ID
+ * is set) the job is started by srun, not mpiexec: srun starts every rank
+ * itself on the allocation's nodes, with the CPU binding Slurm chose, as a
+ * step that squeue shows and scancel and the time limit end. MPICH's
+ * libmpi speaks the PMI-1 wire protocol, which Slurm's mpi/pmi2 plugin
+ * serves; Open MPI's needs PMIx. --mpi is named because a site's
+ * MpiDefault is often "none". --quit-on-interrupt: one SIGINT (Ctrl-C,
+ * or the launcher passing one on) ends the step, as it does under
+ * mpiexec; plain srun only prints the step's state and waits for a
+ * second within a second. (hydra's -bootstrap slurm would work too, but
+ * adds a proxy per node between srun and the ranks.) */
+const char *mbx_launcher_default(void)
+{
+    const char *job = getenv("SLURM_JOB_ID");
+    if (!job || !*job)
+        return MBX_MPIEXEC;
+    if (strcmp(MBX_MPI_FLAVOUR, "mpich") == 0)
+        return "srun --mpi=pmi2 --quit-on-interrupt";
+    if (strcmp(MBX_MPI_FLAVOUR, "openmpi") == 0)
+        return "srun --mpi=pmix --quit-on-interrupt";
+    return "srun --quit-on-interrupt";
+}
+
 int mbx_launcher_words(const char *cmd, long n, char **out, int max)
 {
     const char *env = getenv("MBX_LAUNCHER");
     char nstr[16];
     int has_n = 0, k;
     if (!cmd)
-        cmd = env && *env ? env : MBX_MPIEXEC;
+        cmd = env && *env ? env : mbx_launcher_default();
     snprintf(nstr, sizeof nstr, "%ld", n);
     if ((k = split_words(cmd, nstr, out, max - 2, &has_n)) <= 0)
         return -1;

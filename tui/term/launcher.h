@@ -3,8 +3,9 @@
  *   mpibex [-n N] [--launcher CMD] [--bridge auto|tty|socket]
  *          [--bridge-addr ADDR] [--log FILE] [explorer options]
  *
- * It runs CMD (default $MBX_LAUNCHER, else MBX_MPIEXEC: the mpiexec of the
- * MPI mpibex was built with) split into words, with every "%n" replaced by
+ * It runs CMD (default $MBX_LAUNCHER, else mbx_launcher_default(): srun
+ * inside a Slurm allocation, otherwise MBX_MPIEXEC, the mpiexec of the MPI
+ * mpibex was built with) split into words, with every "%n" replaced by
  * N (default 2) or, when CMD has no "%n", followed by "-n N"; then the path
  * of this mpibex binary, "explore", and the explorer options. The job's
  * stdin is /dev/null (so the launcher never steals a key from rank 0);
@@ -29,11 +30,17 @@ int mbx_launcher_outside_mpi(void);
 int mbx_launcher_main(int argc, char **argv, const char *self);
 
 /* The words that start an MPI job of n ranks, as the launcher builds them:
- * cmd (NULL: $MBX_LAUNCHER, else MBX_MPIEXEC) split on blanks, every "%n"
+ * cmd (NULL: $MBX_LAUNCHER, else mbx_launcher_default()) split on blanks, every "%n"
  * replaced by n, "-n N" appended when cmd has no "%n". Stores at most max
  * malloc'd words into out, which must be zeroed (a NULL word among them: a
  * strdup failed), and returns how many; -1 when cmd has no word or too
  * many. The caller frees every non-NULL word, also after -1. */
 int mbx_launcher_words(const char *cmd, long n, char **out, int max);
+
+/* The launcher command when none is given: inside a Slurm allocation
+ * (SLURM_JOB_ID set) "srun --mpi=pmi2 --quit-on-interrupt" for MPICH
+ * ("--mpi=pmix" for Open MPI, no --mpi for another MPI), otherwise
+ * MBX_MPIEXEC. */
+const char *mbx_launcher_default(void);
 
 #endif
