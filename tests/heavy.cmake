@@ -9,7 +9,11 @@
 # takes part in their epochs), uni- and bidirectional bandwidth (multi and
 # exchange stay). Across two namespace hosts, ping-pong and bw.uni run the
 # benchmark code of their 2-rank twins over MPICH's TCP link (the bridge
-# test stays: its address and launcher code is reached nowhere else). The plain build runs them (they are `full`); the sanitizer and
+# test stays: its address and launcher code is reached nowhere else). The
+# Slurm tests (a cluster of their own, about 3 minutes, most of it Slurm's
+# 30 s time-limit check) run the ranks' code the MPI tests run; the
+# launcher's choice of srun inside an allocation is also
+# tui.launcher_slurm_default, which every stage runs. The plain build runs them (they are `full`); the sanitizer and
 # Open MPI stages of .ci/run leave them out (`ctest -LE heavy`), which keeps
 # .ci/run under 30 minutes. mpi.allbench.n4 and mpi.beffio.n4 stay in every
 # stage: they are the sanitizers' 4-rank runs of every benchmark.
@@ -20,7 +24,8 @@ set(MBX_HEAVY_TESTS mpi.scale.n16 mpi.beff.n4 netns.beff_two_hosts mpi.quick.n4 
     mpi.validate.pingpong.send_iprobe_recv.n4 mpi.validate.pingpong.sendrecv.n4
     mpi.validate.pingpong.send_recv_anytag.n4 mpi.validate.pingpong.send_irecv.n4
     mpi.validate.rma.lock.n4 mpi.validate.rma.lock_all.n4 mpi.validate.bw.uni.n4
-    mpi.validate.bw.bi.n4 netns.pingpong_two_hosts netns.bw_two_hosts)
+    mpi.validate.bw.bi.n4 netns.pingpong_two_hosts netns.bw_two_hosts
+    slurm.salloc_explore slurm.srun_pty slurm.sbatch_run slurm.sbatch_cancel slurm.sbatch_timelimit)
 get_property(_mbx_tests DIRECTORY PROPERTY TESTS)
 foreach(_t IN LISTS MBX_HEAVY_TESTS)
   if(_t IN_LIST _mbx_tests)
