@@ -388,8 +388,6 @@ static void check_sorted(const mbx_csv_table *t)
     free(seen);
 }
 
-/* The option walk and the whole-file checks (over 80 lines): a test program's main, read top to
- * bottom. */
 /* The Slurm job facts the env file may record (docs/user-guide.md, "Every
  * factor recorded"): these names, no other SLURM_ variable. */
 static int slurm_fact(const char *name)
@@ -410,6 +408,8 @@ static int slurm_fact(const char *name)
     return 0;
 }
 
+/* The option walk and the whole-file checks (over 80 lines): a test program's main, read top to
+ * bottom. */
 int main(int argc, char **argv)
 {
     if (argc < 2) {
