@@ -3,9 +3,12 @@
 # explorer's socket bridge with rank 0 on another host than the terminal.
 # They need root (CAP_NET_ADMIN, CAP_SYS_ADMIN) and exit 77, counted as
 # skipped, where namespaces cannot be made. They create and remove
-# namespaces of fixed names (mbxh1.., mbxsw), hence RUN_SERIAL, and each
-# holds a lock file (flock) so that two test runs on one machine (two build
-# directories) wait for each other instead of tearing down each other's hosts.
+# namespaces of fixed names (mbxh1.., mbxsw), hence one at a time: the
+# CTest resource lock mbx_netns within one run (other tests go on beside
+# them: a netns test's own figures are set by its shaped link or its Slurm
+# clock, not by a free core), and a lock file (flock) so that two test
+# runs on one machine (two build directories) wait for each other instead
+# of tearing down each other's hosts.
 # Included from tests/CMakeLists.txt after mpi/mpi_tests.cmake (csvcheck).
 set(MBX_NETNS_LOCK /tmp/mpibex-netns.lock)
 foreach(_mbx_netns_test IN ITEMS pingpong_two_hosts bridge_two_hosts)
@@ -15,7 +18,7 @@ foreach(_mbx_netns_test IN ITEMS pingpong_two_hosts bridge_two_hosts)
   set_tests_properties(netns.${_mbx_netns_test} PROPERTIES
                        TIMEOUT 180
                        LABELS netns
-                       RUN_SERIAL TRUE
+                       RESOURCE_LOCK mbx_netns
                        SKIP_RETURN_CODE 77)
 endforeach()
 
@@ -26,7 +29,7 @@ add_test(NAME netns.beff_two_hosts
 set_tests_properties(netns.beff_two_hosts PROPERTIES
                      TIMEOUT 600
                      LABELS "netns;beff"
-                     RUN_SERIAL TRUE
+                     RESOURCE_LOCK mbx_netns
                      SKIP_RETURN_CODE 77)
 
 # bw.uni across two hosts over a link shaped to 200 Mbit/s: the streaming
@@ -38,5 +41,5 @@ add_test(NAME netns.bw_two_hosts
 set_tests_properties(netns.bw_two_hosts PROPERTIES
                      TIMEOUT 300
                      LABELS netns
-                     RUN_SERIAL TRUE
+                     RESOURCE_LOCK mbx_netns
                      SKIP_RETURN_CODE 77)

@@ -5,7 +5,8 @@
 # slurm-wlm and munge are needed; without them a test exits 77 (skipped)
 # with the reason, as it does under another MPI than MPICH (the tests start
 # MPICH ranks with srun --mpi=pmi2). The namespace names are fixed: the
-# netns lock (flock) and RUN_SERIAL, as for the netns tests.
+# netns lock (flock) and the CTest resource lock mbx_netns, as for the netns
+# tests.
 set(_mbx_slurm_dir ${CMAKE_CURRENT_LIST_DIR})
 # mbx_slurm_test(NAME SCRIPT TIMEOUT ARGS...): test slurm.NAME runs
 # tests/slurm/SCRIPT.sh ARGS under the netns lock.
@@ -15,7 +16,7 @@ function(mbx_slurm_test name script timeout)
   set_tests_properties(slurm.${name} PROPERTIES
                        TIMEOUT ${timeout}
                        LABELS "netns;slurm"
-                       RUN_SERIAL TRUE
+                       RESOURCE_LOCK mbx_netns
                        SKIP_RETURN_CODE 77)
 endfunction()
 
