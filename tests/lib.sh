@@ -34,10 +34,15 @@ wait_for() {
     return 1
 }
 
-# The MPI launcher's settings of the test environment (OMPI_*, see
-# tests/CMakeLists.txt) as NAME=VALUE words, for a shell started with env -i.
+# The MPI launcher's settings of the test environment (OMPI_*) and the
+# sanitizers' (ASAN_OPTIONS, UBSAN_OPTIONS: LeakSanitizer off outside the
+# unit tests), see tests/CMakeLists.txt, as NAME=VALUE words, for a shell
+# started with env -i. Without them an explorer under TERM=linux exits 1
+# in the sanitized build: ncurses loads the console's mouse library (gpm)
+# for mousemask and unloads it, and LeakSanitizer reports its 10 bytes as
+# "<unknown module>".
 mbx_mpi_env() {
-    env | grep -E '^OMPI_[A-Za-z0-9_]+=[^ ]*$' | tr '\n' ' '
+    env | grep -E '^(OMPI_[A-Za-z0-9_]+|ASAN_OPTIONS|UBSAN_OPTIONS)=[^ ]*$' | tr '\n' ' '
 }
 
 # For a test that drives MPICH's hydra (its ssh launcher, -launcher-exec):
