@@ -313,7 +313,7 @@ def check_overlay(out):
                      % plot.count("with yerrorbars"))
     if plot.count(":2:8 with points") != 4 or "pt variable" not in plot:
         fails.append("the status marks are not drawn from the data's pt column")
-    if not re.search(r":\(\$6 > 0 \? \$2 : NaN\) with points lt \d+ pt 12", plot):
+    if not re.search(r":\(column\(6\) > 0 \? column\(2\) : NaN\) with points lt \d+ pt 12", plot):
         fails.append("no diamond around the refined point")
     for t in ("settled (filled circle)", "unsettled (hollow circle)", "shifted: ", "refined: "):
         if not re.search(r"keyentry with points pt \d+ .*title '%s" % re.escape(t), plot):

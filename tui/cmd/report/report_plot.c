@@ -366,8 +366,10 @@ static void plot_curve(FILE *gp, int plot, const mbx_rpt_input *in, const curve 
     if (cv->nmark[MBX_RPT_REFINED] > 0) {
         fputs(", \\\n     ", gp);
         mbx_rpt_gp_str(gp, cv->file);
-        fprintf(gp, " using %s:($6 > 0 ? $2 : NaN) with points lt %zu pt %d ps %.1f notitle", x,
-                cv->lt, mbx_rpt_marks[MBX_RPT_REFINED].pt, mbx_rpt_marks[MBX_RPT_REFINED].ps);
+        fprintf(
+            gp,
+            " using %s:(column(6) > 0 ? column(2) : NaN) with points lt %zu pt %d ps %.1f notitle",
+            x, cv->lt, mbx_rpt_marks[MBX_RPT_REFINED].pt, mbx_rpt_marks[MBX_RPT_REFINED].ps);
     }
     if (cv->mrows > 0) {
         fputs(", \\\n     ", gp);
@@ -379,16 +381,18 @@ static void plot_curve(FILE *gp, int plot, const mbx_rpt_input *in, const curve 
 /* The x of curve k of ncv in a `using`: with error bars, curves at the
  * same x are set a little apart (about 3 % of an octave, or 0.05 of a
  * process, per curve) so that their bars do not hide each other. The data
- * files keep the true x. */
+ * files keep the true x. The x is column(1), not $1: plots.gp has no '$',
+ * '!' or '`' outside a string (fuzz_report checks it), so no text of an
+ * input can reach gnuplot's shell escapes. */
 static void dodge(char *buf, size_t len, int plot, int logx, size_t k, size_t ncv)
 {
     double off = (double)k - (double)(ncv - 1) / 2;
     if (ncv < 2 || off == 0 || (plot != MBX_RPT_LAT && plot != MBX_RPT_BW))
         snprintf(buf, len, "1");
     else if (logx)
-        snprintf(buf, len, "($1*%.5f)", pow(2.0, 0.04 * off));
+        snprintf(buf, len, "(column(1)*%.5f)", pow(2.0, 0.04 * off));
     else
-        snprintf(buf, len, "($1%+.3f)", 0.05 * off);
+        snprintf(buf, len, "(column(1)%+.3f)", 0.05 * off);
 }
 
 /* The plot command: every curve, on a comparison the X = A line, and a
