@@ -64,7 +64,6 @@ mbx_netns_traps
 
 T() { tmux -S "$sock" "$@" 9>&-; } # the lock stays with this script
 screen() { T capture-pane -p -t "$sess" 2>/dev/null; }
-show_screen() { screen | sed 's/^/    | /'; }
 
 
 # pids_in HOST: processes in that host's namespace.
@@ -116,14 +115,7 @@ printf '[bridge]\nbench = pingpong.send_recv, coll.bcast\nsizes = 1:4KiB:4\nstop
 T send-keys -t "$sess" "clear; $mpibex -n 2 --plan $plan --bridge socket --bridge-addr 198.18.0.1 --autosave none --log $log --launcher '$launcher'; echo EXIT=\$?" Enter
 
 # 1. the explorer comes up on the user's terminal, drawn by rank 0 on mbxh2
-if wait_for "1 Pick" 45; then
-    pass "explorer up through the socket bridge"
-else
-    fail "the explorer did not come up within 45 s"
-    show_screen
-    sed 's/^/    log| /' "$log" 2>/dev/null | tail -20
-    exit 1
-fi
+mbx_netns_explorer_up " through the socket bridge"
 if wait_for "2 ranks on 2 hosts" 5; then
     pass "title shows 2 ranks on 2 hosts"
 else

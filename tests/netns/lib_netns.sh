@@ -140,3 +140,20 @@ mbx_csv_field() {
 mbx_env_value() {
     awk -F, -v k="$2" '$1 == k { sub(/^[^,]*,/, ""); print; exit }' "$1"
 }
+
+# For a test that drives the explorer in tmux (its screen function reads
+# the pane, $log is the launcher's log): show_screen prints the screen
+# indented; mbx_netns_explorer_up WHAT waits up to 45 s for the picker
+# ("1 Pick") and passes "explorer upWHAT", else fails with the screen and
+# the log's end and exits 1.
+show_screen() { screen | sed 's/^/    | /'; }
+mbx_netns_explorer_up() {
+    if wait_for "1 Pick" 45; then
+        pass "explorer up$1"
+        return 0
+    fi
+    fail "the explorer did not come up within 45 s"
+    show_screen
+    sed 's/^/    log| /' "$log" 2>/dev/null | tail -20
+    exit 1
+}

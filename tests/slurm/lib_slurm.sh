@@ -231,7 +231,6 @@ mbx_slurm_no_leftovers() {
 # screen prints the pane (what wait_for reads). mbx_slurm_down ends it.
 T() { tmux -S "$work/tmux.sock" "$@" 9>&-; }
 screen() { T capture-pane -p -t main 2>/dev/null; }
-show_screen() { screen | sed 's/^/    | /'; }
 mbx_slurm_shell() {
     # shellcheck disable=SC2046
     T new-session -d -s main -x 100 -y 30 \

@@ -56,14 +56,7 @@ wait_for "^IN-JOB=$jobid" 10 || { fail "the shell of salloc has no SLURM_JOB_ID=
 plan=$work/plan.ini
 printf '[slurm]\nbench = pingpong.send_recv, coll.bcast\nsizes = 1:4KiB:4\nstop = stderr:5%%\nnmax = 2000\n' >"$plan"
 T send-keys -t main "clear; $mpibex -n 2 --plan $plan --autosave none --log $log; echo EXIT=\$?" Enter
-if wait_for "1 Pick" 45; then
-    pass "explorer up"
-else
-    fail "the explorer did not come up within 45 s"
-    show_screen
-    sed 's/^/    log| /' "$log" 2>/dev/null | tail -20
-    exit 1
-fi
+mbx_netns_explorer_up ""
 if wait_for "2 ranks on 2 hosts" 5; then
     pass "title: $(screen | grep -m1 -o "mpibex.*2 ranks on 2 hosts[^│|]*" | sed 's/ *$//')"
 else
