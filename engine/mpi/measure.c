@@ -265,10 +265,17 @@ static int point_open(mbx_engine *e, point_run *r)
     c.iarg[3] = (int64_t)(uint32_t)spec->root | (int64_t)spec->rma_sync << 32;
     if (r->window && !e->clock_info.identity && mbx_engine_clock(e) - e->clock_at > r->resync)
         c.darg[0] = 1.0;
-    /* A light warm-up: the point's first pass already faulted the FIFO. */
+    /* A light warm-up: the point's first pass already faulted the FIFO.
+     * It runs as one chunk, and no longer than the pass it warms: at most
+     * as many calls as the pass has observations (a pass of one 2.8 s
+     * observation spent 8 x 2.8 s warming up before it). */
     int64_t calls = e->warm.calls;
-    if (spec->warm_light && calls > MBX_WARMUP_LIGHT_CALLS)
-        calls = MBX_WARMUP_LIGHT_CALLS;
+    if (spec->warm_light) {
+        int64_t light =
+            (int64_t)r->nmax < MBX_WARMUP_LIGHT_CALLS ? (int64_t)r->nmax : MBX_WARMUP_LIGHT_CALLS;
+        if (calls > light)
+            calls = light;
+    }
     c.darg[1] = (double)calls;
     c.darg[2] = spec->warm_light ? 0.0 : MBX_WARMUP_FLOOR_S;
     c.darg[3] = (double)spec->buf_offset;

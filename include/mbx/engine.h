@@ -195,8 +195,9 @@ MBX_NODISCARD int mbx_engine_probe(mbx_engine *e, int peer, int rounds, double *
  * FIFO descriptor), 64 KiB (above common rendezvous thresholds), 1 MiB, and
  * the largest itself. A later pass of a point already warmed by its first
  * pass (mbx_point_spec.warm_light) runs only MBX_WARMUP_LIGHT_CALLS calls
- * (or `calls`, if fewer) and no time floor: enough to bring the code path
- * and the fresh buffers back into cache, not to fault the FIFO again. */
+ * (or `calls`, or the pass's observations, whichever is fewest) and no time
+ * floor: enough to bring the code path and the fresh buffers back into
+ * cache, not to fault the FIFO again, and never longer than the pass. */
 #define MBX_WARMUP_CALLS 128
 #define MBX_WARMUP_LIGHT_CALLS 8
 #define MBX_WARMUP_FLOOR_S 1e-3

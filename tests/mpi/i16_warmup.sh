@@ -9,6 +9,11 @@
 #           calls asked, more than the old single call before a point, and
 #           one pair pre-faulted at 64 B, 8 KiB and the plan's largest size
 #   option  --warmup 300 is recorded and the rows still check
+#   light   a later pass's light warm-up is no longer than the pass: with
+#           --stop fixed:3 --passes 3 each pass is one observation, and each
+#           light warm-up one call (it was 8: a pass of one 2.8 s
+#           observation spent 22 s warming up); with the default rule
+#           passes are many observations and a light warm-up is 1..8 calls
 set -u
 mpiexec=$1 npflag=$2 mpibex=$3 csvcheck=$4 dir=$5 case=$6
 . "$(dirname "$0")/../lib.sh"
@@ -58,6 +63,20 @@ option)
         fail "warmup_calls '$(envval warmup_calls)'"
     [ "$(envval warmup_point_max)" -gt 1 ] 2>/dev/null && pass "warm-up ran" ||
         fail "warmup_point_max '$(envval warmup_point_max)'"
+    ;;
+light)
+    if run --stop fixed:3 --passes 3 --max-passes 3; then pass "run"; else
+        fail "run: exit $? ($(head -c 300 "$work/err.txt"))"
+    fi
+    pts=$(envval warmup_light_points) max=$(envval warmup_light_max)
+    [ "${pts:-0}" -ge 4 ] && pass "light warm-ups recorded: $pts (2 later passes of 2 points)" ||
+        fail "warmup_light_points '$pts', expected at least 4"
+    [ "$max" = 1 ] && pass "one-observation passes: light warm-up of 1 call" ||
+        fail "warmup_light_max '$max' for passes of one observation (at most 1)"
+    if run --force; then pass "run (default rule)"; else fail "run: exit $? ($(head -c 300 "$work/err.txt"))"; fi
+    min=$(envval warmup_light_min) max=$(envval warmup_light_max)
+    [ "${min:-0}" -ge 1 ] && [ "${max:-99}" -le 8 ] && pass "light warm-up $min-$max calls (1..8)" ||
+        fail "warmup_light_min/max '$min'-'$max', expected within 1..8"
     ;;
 *)
     fail "unknown case $case"

@@ -1,7 +1,7 @@
 # Issue 16, warm-up: every point starts with protocol-aware untimed calls,
 # every pair is pre-faulted before the first point, and timed batches count
 # their minor page faults (the faults column). Properties only.
-foreach(_case counts option)
+foreach(_case counts option light)
   add_test(NAME mpi.warmup_${_case}
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/i16_warmup.sh ${MPIEXEC_EXECUTABLE}
                    ${MPIEXEC_NUMPROC_FLAG} $<TARGET_FILE:mpibex> $<TARGET_FILE:csvcheck> ${MBX_OUT}
