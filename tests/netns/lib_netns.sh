@@ -72,7 +72,7 @@ mbx_netns_wait() {
     job=""
     if [ $rc -ne 0 ]; then
         fail "$name: mpiexec exited with $rc"
-        sed 's/^/    | /' "$work/$name.log" | tail -8
+        sed 's/^/    | /' "$work/$name.log" | tail -40
         return 1
     fi
     return 0
