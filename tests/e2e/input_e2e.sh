@@ -38,10 +38,28 @@ click() { tmux send-keys -t "$sess" -H $(hex $'\e[<0;'"$1;$2"'M') $(hex $'\e[<0;
 wheel() { tmux send-keys -t "$sess" -H $(hex $'\e[<'"$([ "$3" = up ] && echo 64 || echo 65);$1;$2"'M'); }
 # col_of TEXT: the column (from 1) where TEXT starts on the first row.
 col_of() {
-    local line pre
+    local LC_ALL=C.UTF-8 line pre
     line=$(screen | head -n 1)
     pre=${line%%"$1"*}
     [ "$pre" != "$line" ] && echo $((${#pre} + 1))
+}
+# marker_at: on standard input (a screen), "COL ROW" of the first 'o'
+# within 60 cells right of the plot's axis '│' on rows 3..29, counted in
+# characters (every cell here holds one), from 1.
+marker_at() {
+    local LC_ALL=C.UTF-8 n=0 line pre rest
+    while IFS= read -r line; do
+        n=$((n + 1))
+        ((n > 2 && n < 30)) || continue
+        [[ $line == *│* ]] || continue
+        pre=${line%%│*}
+        rest=${line#*│}
+        rest=${rest:0:60}
+        [[ $rest == *o* ]] || continue
+        rest=${rest%%o*}
+        echo "$((${#pre} + 1 + ${#rest} + 1)) $n"
+        return
+    done
 }
 # The pane's mouse modes as tmux tracks them: "1 1" while the program
 # asks for button reports in the SGR form.
@@ -112,13 +130,11 @@ inspector)
     wait_for '\[3 Run\]' 60 || die "the explorer did not start the plan"
     wait_for 'done: [0-9]+ points' 120 || { screen | tail -5; die "the run did not finish"; }
     # The first 'o' (send_recv's marker) right of the plot's axis, left of
-    # the side column: row and column from 1, as the terminal counts.
-    at=$(screen | awk 'NR > 2 && NR < 30 { a = index($0, "│"); if (!a) next
-        rest = substr($0, a + 1, 60); o = index(rest, "o")
-        if (o) { print length(substr($0, 1, a)) + o, NR; exit } }')
+    # the side column: column and row from 1, as the terminal counts, in
+    # characters (Debian's awk, mawk, counts bytes: the braille dots before
+    # a marker are 3 each, and a click 6 cells right of it missed).
+    at=$(screen | marker_at)
     [ -n "$at" ] || { screen; die "no send_recv marker on the plot"; }
-    # awk's length counts characters: the axis is one cell, so the marker's
-    # column is that count (the axis) plus its place after it.
     click ${at% *} ${at#* }
     if wait_for 'inspector \(arrows move' 10 && screen | grep -q 'pingpong.send_recv [0-9]'; then
         pass "a click on a marker at (${at% *}, ${at#* }) opens the inspector on send_recv's point"
