@@ -4,6 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pmi.h"
+
 /* MPI_Finalize has this long: every result is written before it starts,
  * so a rank stuck there (an MPI's own deadlock, see finalize_stalls) leaves
  * with the exit code it was going to return. */
@@ -150,13 +152,19 @@ int mbx_job_run_at(int argc, char **argv, int level, mbx_root_fn root)
      * stopped progressing. Arriving together avoids it. */
     MPI_Barrier(MPI_COMM_WORLD);
     /* Where MPI_Finalize can deadlock, the ranks leave together after that
-     * barrier instead, every result written and the output flushed: hydra
-     * takes a rank's exit without PMI finalize as a normal exit, and the
-     * closed connections end nothing a peer still needs. _exit, not exit:
-     * the libraries' exit handlers would tear down UCX under live
-     * connections (a returning rank exited 1 in 1 of 10 such runs). */
+     * barrier instead, every result written and the output flushed: each
+     * tells the process manager it is done (mbx_pmi_finalize, what MPI_Finalize
+     * would have sent last), and the closed connections end nothing a peer
+     * still needs. _exit, not exit: the libraries' exit handlers would tear
+     * down UCX under live connections. */
     if (finalize_stalls()) {
         fflush(NULL);
+        /* Without it hydra's proxy sees the PMI socket of a rank it still
+         * counts as active close at the exit, and when it handles that
+         * before reaping the rank (rarely, on a loaded machine) it records
+         * the rank as failed with the raw status 1 and kills the job:
+         * "Hangup (signal 1)", exit 1, after every result was written. */
+        (void)mbx_pmi_finalize(5000);
         _exit(code);
     }
     finalize_code = code;
