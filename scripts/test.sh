@@ -31,4 +31,6 @@ if [ "${1:-}" = "--quick" ]; then
 elif [ "${1:-}" = "--sanitize" ]; then
   exec ctest --output-on-failure -j 2 -LE heavy
 fi
-ctest --output-on-failure -j 2
+# -j 3 over two cores: the third slot only for tests that wait on a
+# daemon's clock (MBX_SLEEPY_TESTS in tests/CMakeLists.txt).
+ctest --output-on-failure -j 3 --resource-spec-file "$root/tests/cores.json"

@@ -126,7 +126,7 @@ tmux send-keys -t "$sess" n
 #     strip under the plot, the comparison's Wilcoxon summary and p-values,
 #     then w writes the results with their sidecars and a gnuplot report
 # A short run: window sync on this 2-vCPU VM is much noisier than
-# barrier, so sizes up to 1 KiB, n_max 200, no refinement, and a point
+# barrier, so sizes up to 128 B, n_max 200, no refinement, and a point
 # time of 1 s (IMB's -time): on a loaded machine its points did not settle
 # in 15 passes each and the run outlasted the wait below.
 tmux send-keys -t "$sess" 2
@@ -137,7 +137,7 @@ form_text() { # FIELD-DOWNS TEXT: move down, open the field, replace its text
   for _ in $(seq 1 10); do tmux send-keys -t "$sess" BSpace; done
   tmux send-keys -t "$sess" "$2" Enter
 }
-form_text 1 1KiB  # size max
+form_text 1 128  # size max
 form_text 6 200   # n_max
 form_text 1 off   # refine
 for _ in $(seq 1 7); do tmux send-keys -t "$sess" Down; done

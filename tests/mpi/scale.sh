@@ -50,14 +50,16 @@ d=$((g_${big}_200000 - g_2_200000))
 # its range, not its precision).
 out=$dir/scale_quick_$big.csv
 rm -f "$out" "${out%.csv}".*
+# One size: every pattern of the plan still runs on $big ranks (the
+# sizes 8 and 64 KiB took 42 s here, 8 alone 25 s).
 if "$mpiexec" "$npflag" "$big" "$mpibex" run "$(dirname "$0")/../../samples/quick.ini" \
-    --sizes 8,64KiB --nmin 2 --nmax 4 --passes 2 --max-passes 2 --span 0 --settle 0 --monitor off -q -o "$out" \
+    --sizes 8 --nmin 2 --nmax 4 --passes 2 --max-passes 2 --span 0 --settle 0 --monitor off -q -o "$out" \
     >"$dir/scale_quick_$big.log" 2>&1; then
   pass "quick plan on $big ranks"
 else
   cat "$dir/scale_quick_$big.log"
   fail "quick plan on $big ranks failed"
 fi
-"$csvcheck" "$out" --rows 9 --procs "$big" >/dev/null && pass "quick plan rows on $big ranks" ||
+"$csvcheck" "$out" --rows 5 --procs "$big" >/dev/null && pass "quick plan rows on $big ranks" ||
   fail "quick plan rows on $big ranks"
 mbx_finish
