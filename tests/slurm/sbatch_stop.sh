@@ -113,6 +113,11 @@ if [ -n "$note" ]; then
     pass "note: ${note//$work\//}"
 else
     fail "no 'mpibex: stopped by signal 15 (Slurm job $jobid ...)' note in the job's output"
+    # What was in flight, and when Slurm signalled: the journal's last
+    # records and slurmd's lines about the step's signals.
+    tail -4 "$work/out.journal" 2>/dev/null | cut -c1-160 | sed 's/^/    journal| /'
+    grep -hiE 'signal|kill|cancel|time limit' "$work"/slurmd-*.log 2>/dev/null | tail -12 |
+        sed 's/^/    slurmd| /'
 fi
 said=$(echo "$note" | grep -oE "[0-9]+ points finished" | grep -oE "^[0-9]+")
 whole=$(python3 - "$work/out.csv" <<'PY'
