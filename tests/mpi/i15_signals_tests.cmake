@@ -4,7 +4,8 @@
 # tests/mpi/signals.sh says what each case asserts; docs/hardening.md,
 # "Signals and waits (issue 15)", lists them.
 set(_mbx_sig_cases
-    settle_bound settle_sigint point_sigint hung_note sighup_rank0 sigterm_rank1 beff_sigterm_rank1
+    settle_bound settle_sigint point_sigint hung_note sighup_rank0 double_sigterm sigterm_rank1
+    beff_sigterm_rank1
     sigpipe_run)
 foreach(_case ${_mbx_sig_cases})
   add_test(NAME fault.sig_${_case}

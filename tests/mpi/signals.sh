@@ -12,6 +12,10 @@
 #   hung_note      rank 1 stopped (SIGSTOP), SIGTERM to rank 0: within 2.5 s
 #                  one line says the point is hung and how to end it
 #   sighup_rank0   SIGHUP to rank 0: exit 129 and the one line
+#   double_sigterm two SIGTERMs to rank 0 0.1 s apart while its point waits
+#                  for rank 1 (stopped for 0.3 s; Slurm's time limit signals a
+#                  job's and its step's processes): exit 143 and the one
+#                  line, not a death by the second
 #   sigterm_rank1  SIGTERM to rank 1 alone: exit 143 and the one line, which
 #                  names rank 1
 #   beff_sigterm_rank1  the same under `mpibex beff`: exit 143, its one line
@@ -182,6 +186,26 @@ sighup_rank0)
     stop_within HUP "$r0" 3
     check_code 129
     one_line "$work/err" "$(stopped_re 1)" "one line says what happened"
+    rows_match
+    ;;
+double_sigterm)
+    # Rank 0's stop takes as long as its point waits for rank 1: the second
+    # SIGTERM reaches a rank 0 that is still stopping, as under Slurm.
+    start 2 "${pp[@]}"
+    sleep 1
+    kill -STOP "$r1"
+    sleep 0.5
+    kill -TERM "$r0"
+    sleep 0.1 # two deliveries (the same instant would merge into one)
+    kill -TERM "$r0"
+    sleep 0.2
+    kill -CONT "$r1"
+    for ((i = 0; i < 100; i++)); do kill -0 "$launcher" 2>/dev/null || break; sleep 0.05; done
+    kill -0 "$launcher" 2>/dev/null && { fail "still running 5 s after the second SIGTERM"; cleanup; }
+    wait "$launcher"
+    code=$?
+    check_code 143
+    one_line "$work/err" "$(stopped_re 15)" "one line says what happened, though the signal came twice"
     rows_match
     ;;
 sigterm_rank1)

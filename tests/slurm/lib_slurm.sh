@@ -94,9 +94,8 @@ mbx_slurm_config() {
         echo "SlurmdPort=6818"
         echo "ReturnToService=2"
         # Quick ends: a cancelled or timed-out step gets SIGTERM, then
-        # SIGKILL 5 s later (MBX_SLURM_KILLWAIT; Slurm's default is 30 s);
-        # a finished job leaves squeue at once.
-        echo "KillWait=${MBX_SLURM_KILLWAIT:-5}"
+        # SIGKILL 5 s later; a finished job leaves squeue at once.
+        echo "KillWait=5"
         echo "OverTimeLimit=0"
         echo "MinJobAge=2"
         echo "InactiveLimit=0"

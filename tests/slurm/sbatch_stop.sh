@@ -8,8 +8,7 @@
 # The job (-N 2 -n 2) runs `srun mpibex run plan.ini -o out.csv`, a plan of
 # sections of 4 short points each, measured in shuffled rounds (a row lands
 # as its point settles). Slurm ends the step
-# with SIGTERM (SIGKILL KillWait = 5 s later, 15 s for the time limit).
-# Checked: the job leaves
+# with SIGTERM (SIGKILL KillWait = 5 s later). Checked: the job leaves
 # squeue; Slurm's own line in the job's output (CANCELLED, or DUE TO TIME
 # LIMIT); mpibex's note line (stopped by signal 15, the Slurm job, how
 # many points are in out.csv, continue with --resume); every row of
@@ -34,11 +33,6 @@ case "$mode" in cancel | timelimit) ;; *) echo "usage: $0 cancel|timelimit MPIBE
 test_case=slurm.sbatch_$mode
 mpibex=$(readlink -f "$2")
 csvcheck=$(readlink -f "$3")
-# The time-limit case runs beside two cores' worth of other tests (the
-# third CTest slot, tests/CMakeLists.txt): SIGKILL 15 s after SIGTERM, not
-# 5, so a loaded machine cannot beat mpibex's stop note (Slurm's default
-# KillWait is 30 s).
-[ "$mode" = timelimit ] && export MBX_SLURM_KILLWAIT=15
 mbx_slurm_begin "$mode"
 cleanup() { mbx_slurm_down; }
 mbx_netns_traps

@@ -8,16 +8,40 @@
 
 volatile sig_atomic_t mbx_stop_signal;
 
-static volatile sig_atomic_t watching, told, own;
+static volatile sig_atomic_t watching, told, own, stopping;
+static struct timespec stopped_at; /* written once, before stopping is set */
 static int checked;
+
+/* A repeat of a stop signal within this long of the first is the same stop
+ * delivered twice, not a user's second one: Slurm signals the processes
+ * of a job and of its step when a time limit ends the job (both
+ * "CANCELLED" lines, the same millisecond), and rank 0 died of the second
+ * SIGTERM before it could write its note. A user's second signal comes
+ * after the "hung" line, which waits a second. */
+#define REPEAT_GRACE_NS 500000000L
 
 static void on_stop(int sig)
 {
     own = sig;
     if (!mbx_stop_signal)
         mbx_stop_signal = sig;
-    if (watching && sig != SIGPIPE)
-        alarm(1);
+    if (sig == SIGPIPE)
+        return;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (!stopping) {
+        stopped_at = now;
+        stopping = 1;
+        if (watching)
+            alarm(1);
+        return;
+    }
+    long long ns = (long long)(now.tv_sec - stopped_at.tv_sec) * 1000000000LL +
+                   (now.tv_nsec - stopped_at.tv_nsec);
+    if (ns >= REPEAT_GRACE_NS) { /* the second stop: end now, as the signal would */
+        signal(sig, SIG_DFL);
+        raise(sig);
+    }
 }
 
 /* Async-signal-safe: a decimal number into buf (at least 12 bytes). */
@@ -69,7 +93,6 @@ void mbx_sig_catch(int stop)
     sigaction(SIGPIPE, &sa, NULL); /* every time: writes fail with EPIPE */
     if (!stop)
         return;
-    sa.sa_flags = SA_RESETHAND;
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);

@@ -11,9 +11,11 @@ extern volatile sig_atomic_t mbx_stop_signal;
 
 /* SIGPIPE sets mbx_stop_signal and is otherwise ignored, so a write to a
  * closed pipe fails with EPIPE instead of killing the process silently.
- * With `stop`, SIGINT, SIGTERM and SIGHUP set it too (a second one acts at
- * once: the default action); without, they keep their default action (the
- * offline subcommands, which have nothing to save). */
+ * With `stop`, SIGINT, SIGTERM and SIGHUP set it too; a second one, half a
+ * second or more after the first, acts at once (the default action), and
+ * one sooner is taken as the first delivered twice (Slurm signals a job's
+ * and its step's processes). Without `stop` they keep their default action
+ * (the offline subcommands, which have nothing to save). */
 void mbx_sig_catch(int stop);
 
 /* Rank 0 of a job, with on: a stop signal that has not ended the front
