@@ -5,15 +5,9 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-static long ms_since(const struct timespec *t0)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long)(t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
-}
+#include "bridgeproto.h" /* mbx_bridge_now_ms */
 
 int mbx_pmi_finalize(int timeout_ms)
 {
@@ -31,10 +25,9 @@ int mbx_pmi_finalize(int timeout_ms)
         return MBX_E_IO;
     char buf[128];
     size_t n = 0;
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    long long deadline = mbx_bridge_now_ms() + timeout_ms;
     while (!memchr(buf, '\n', n)) {
-        long left = timeout_ms - ms_since(&t0);
+        long long left = deadline - mbx_bridge_now_ms();
         struct pollfd p = {.fd = (int)fd, .events = POLLIN};
         int ready = left > 0 ? poll(&p, 1, (int)left) : 0;
         if (ready < 0 && errno == EINTR)
