@@ -2,7 +2,9 @@
  * mbx_bridge_pop), which reads what a stranger on the bridge socket sends.
  * The first byte picks how the stream is cut into reads (the decoder must
  * not care); every frame popped must be one the protocol allows, and must
- * encode back to the bytes it came from. */
+ * encode back to the bytes it came from. The handshake's MACs over the
+ * stream's first bytes as nonces: the two sides' never agree, and each
+ * is what it was a moment ago (no state). */
 #include <string.h>
 
 #include "bridgeproto.h"
@@ -16,7 +18,9 @@ static void check_frame(const mbx_bridge_frame *f, const uint8_t *stream, size_t
 {
     MBX_FUZZ_CHECK(f->len <= MBX_BRIDGE_MAX_PAYLOAD);
     switch (f->type) {
-    case MBX_BRIDGE_HELLO: MBX_FUZZ_CHECK(mbx_bridge_token_valid(f->payload, f->len)); break;
+    case MBX_BRIDGE_CHALLENGE: MBX_FUZZ_CHECK(f->len == MBX_BRIDGE_NONCE); break;
+    case MBX_BRIDGE_PROOF: MBX_FUZZ_CHECK(f->len == MBX_BRIDGE_NONCE + MBX_BRIDGE_MAC); break;
+    case MBX_BRIDGE_HELLO: MBX_FUZZ_CHECK(f->len == MBX_BRIDGE_MAC); break;
     case MBX_BRIDGE_ACCEPTED:
     case MBX_BRIDGE_GOODBYE: MBX_FUZZ_CHECK(f->len == 0); break;
     case MBX_BRIDGE_WINSIZE: {
@@ -79,6 +83,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
     }
     mbx_bridge_decoder_free(d);
+
+    if (len >= 2 * MBX_BRIDGE_NONCE) {
+        static const char token[] =
+            "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+        unsigned char a[MBX_BRIDGE_MAC], b[MBX_BRIDGE_MAC];
+        const unsigned char *nr = stream, *nl = stream + MBX_BRIDGE_NONCE;
+        mbx_bridge_mac(token, MBX_BRIDGE_MAC_LAUNCHER, nr, nl, a);
+        mbx_bridge_mac(token, MBX_BRIDGE_MAC_RANK0, nr, nl, b);
+        MBX_FUZZ_CHECK(memcmp(a, b, sizeof a) != 0);
+        mbx_bridge_mac(token, MBX_BRIDGE_MAC_LAUNCHER, nr, nl, b);
+        MBX_FUZZ_CHECK(memcmp(a, b, sizeof a) == 0);
+    }
 
     /* The token checks see the same bytes as a hello payload would. */
     int valid = mbx_bridge_token_valid(stream, len);

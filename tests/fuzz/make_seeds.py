@@ -9,6 +9,8 @@ tui/term/bridgeproto.h ([type][u32 big-endian length][payload]) and the
 head comment of fuzz_report.c (a shape byte, then a name and five files
 cut at "\n@@\n"; they hold control bytes, hence generated); the other
 text corpora are hand-written files and need no generator."""
+import hashlib
+import hmac
 import os
 import struct
 
@@ -17,6 +19,12 @@ MAGIC, VERSION = 0x4D425843, 1
 OPS = ["nop", "describe", "configure", "point_begin", "batch", "point_end", "quit", "validate",
        "pair_scan", "beffio_pattern", "beff_pattern", "method", "clock_sync", "probe", "threads"]
 TOKEN = b"0123456789abcdef" * 4
+NR, NL = bytes(range(32)), bytes(range(32, 64))  # rank 0's and the launcher's nonces
+
+
+def mac(label):
+    """mbx_bridge_mac: HMAC-SHA256 keyed by the token over label, NR, NL."""
+    return hmac.new(TOKEN, label + b"\0" + NR + NL, hashlib.sha256).digest()
 
 
 def wire(op, seq=1, bench=0, procs=2, payload=0, nbytes=0, iarg=(0, 0, 0, 0),
@@ -59,19 +67,24 @@ def main():
     write("command", "fields_quit", fields(6, iarg=(3, 0, 0, 0)))
     write("command", "fields_bad", fields(99, payload=(1 << 20) + 1))
 
-    session = (frame(b"H", TOKEN) + frame(b"A") + frame(b"W", struct.pack(">HH", 24, 80)) +
+    proof = NL + mac(b"mpibex bridge: launcher proof")
+    hello = mac(b"mpibex bridge: rank 0's hello")
+    session = (frame(b"C", NR) + frame(b"P", proof) + frame(b"H", hello) + frame(b"A") + frame(b"W", struct.pack(">HH", 24, 80)) +
                frame(b"D", b"q") + frame(b"D", b"\x1b[?1049h\x1b[H" * 40) + frame(b"Q"))
     write("bridge", "session_whole", b"\x00" + session)
     write("bridge", "session_bytewise", b"\x01" + session)
     write("bridge", "session_7", b"\x07" + session)
-    write("bridge", "hello", b"\x00" + frame(b"H", TOKEN))
+    write("bridge", "challenge", b"\x00" + frame(b"C", NR))
+    write("bridge", "proof", b"\x00" + frame(b"P", proof))
+    write("bridge", "hello", b"\x00" + frame(b"H", hello))
     write("bridge", "winsize_max", b"\x00" + frame(b"W", b"\xff\xff\xff\xff"))
     write("bridge", "data_1000", b"\x40" + frame(b"D", bytes(range(256)) * 4)[:1005])
     write("bridge", "empty_data", b"\x00" + frame(b"D") + frame(b"D"))
     write("bridge", "unknown_type", b"\x00" + frame(b"X", b"x"))
     write("bridge", "winsize_short", b"\x00" + frame(b"W", b"\x00\x18\x00"))
-    write("bridge", "hello_upper", b"\x00" + frame(b"H", TOKEN.upper()))
-    write("bridge", "hello_short", b"\x00" + frame(b"H", TOKEN[:63]))
+    write("bridge", "hello_token", b"\x00" + frame(b"H", TOKEN))  # the old hello: refused
+    write("bridge", "challenge_short", b"\x00" + frame(b"C", NR[:31]))
+    write("bridge", "proof_long", b"\x00" + frame(b"P", proof + b"x"))
     write("bridge", "goodbye_payload", b"\x00" + frame(b"Q", b"x"))
     write("bridge", "too_long", b"\x03" + frame(b"D", b"", length=65537))
     write("bridge", "partial", b"\x02" + frame(b"D", b"abcdef")[:8])

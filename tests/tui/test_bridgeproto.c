@@ -1,5 +1,7 @@
 /* Bridge framing: round trips of every frame type, delivery in pieces,
- * rejections (and that they stick), tokens and their comparison. */
+ * rejections (and that they stick), tokens and their comparison; SHA-256
+ * and HMAC-SHA256 against the published vectors, and the handshake's
+ * MACs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,9 +11,12 @@
 
 #include <cmocka.h>
 
+#include "bridgeauth.h"
 #include "bridgeproto.h"
 
 static const char token_a[] = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+static const unsigned char mac_a[MBX_BRIDGE_MAC] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
 
 static unsigned char big[MBX_BRIDGE_MAX_FRAME];
 
@@ -66,7 +71,9 @@ static void round_trips_every_type(void **state)
     static unsigned char payload[MBX_BRIDGE_MAX_PAYLOAD];
     for (size_t i = 0; i < sizeof payload; i++)
         payload[i] = (unsigned char)(i * 7 + 3);
-    round_trip(d, MBX_BRIDGE_HELLO, token_a, 64);
+    round_trip(d, MBX_BRIDGE_CHALLENGE, payload, MBX_BRIDGE_NONCE);
+    round_trip(d, MBX_BRIDGE_PROOF, payload, MBX_BRIDGE_NONCE + MBX_BRIDGE_MAC);
+    round_trip(d, MBX_BRIDGE_HELLO, mac_a, MBX_BRIDGE_MAC);
     round_trip(d, MBX_BRIDGE_ACCEPTED, NULL, 0);
     round_trip(d, MBX_BRIDGE_DATA, "x", 1);
     round_trip(d, MBX_BRIDGE_DATA, payload, 300);
@@ -120,14 +127,15 @@ static void decodes_byte_by_byte(void **state)
     mbx_bridge_decoder *d = *state;
     size_t n = 0;
     mbx_bridge_frame f;
-    assert_int_equal(mbx_bridge_encode(big, sizeof big, MBX_BRIDGE_HELLO, token_a, 64, &n), MBX_OK);
+    assert_int_equal(
+        mbx_bridge_encode(big, sizeof big, MBX_BRIDGE_HELLO, mac_a, MBX_BRIDGE_MAC, &n), MBX_OK);
     for (size_t i = 0; i < n; i++) {
         assert_int_equal(mbx_bridge_feed(d, big + i, 1), 1);
         int rc = mbx_bridge_pop(d, &f);
         assert_int_equal(rc, i + 1 == n ? 1 : 0);
     }
     assert_int_equal(f.type, MBX_BRIDGE_HELLO);
-    assert_memory_equal(f.payload, token_a, 64);
+    assert_memory_equal(f.payload, mac_a, MBX_BRIDGE_MAC);
     assert_int_equal(mbx_bridge_pop(d, &f), 0);
 }
 
@@ -212,34 +220,115 @@ static void rejects_nonempty_accept(void **state)
     expect_reject(*state, a, sizeof a);
 }
 
-static void rejects_short_hello(void **state)
+/* Each handshake frame has one length; a frame one byte short or long is
+ * refused as soon as its header is in. */
+static void rejects_handshake_frames_of_other_lengths(void **state)
 {
-    unsigned char h[5 + 63];
-    size_t n = 0;
-    assert_int_equal(mbx_bridge_encode(h, sizeof h, MBX_BRIDGE_HELLO, token_a, 63, &n), MBX_OK);
-    expect_reject(*state, h, n);
+    (void)state;
+    const struct {
+        int type;
+        size_t len;
+    } want[] = {{MBX_BRIDGE_CHALLENGE, MBX_BRIDGE_NONCE},
+                {MBX_BRIDGE_PROOF, MBX_BRIDGE_NONCE + MBX_BRIDGE_MAC},
+                {MBX_BRIDGE_HELLO, MBX_BRIDGE_MAC}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        for (int delta = -1; delta <= 1; delta += 2) {
+            mbx_bridge_decoder *d = mbx_bridge_decoder_new();
+            unsigned char h[MBX_BRIDGE_HEADER + 80] = {0};
+            size_t n = 0;
+            assert_non_null(d);
+            assert_int_equal(mbx_bridge_encode(h, sizeof h, want[i].type, h + MBX_BRIDGE_HEADER,
+                                               want[i].len + (size_t)delta, &n),
+                             MBX_OK);
+            expect_reject(d, h, n);
+            mbx_bridge_decoder_free(d);
+        }
+    }
 }
 
-static void rejects_hello_not_hex(void **state)
+static void hex32(const unsigned char *d, char *out)
 {
-    char tok[65];
-    memcpy(tok, token_a, sizeof tok);
-    tok[10] = 'G';
-    unsigned char h[5 + 64];
-    size_t n = 0;
-    assert_int_equal(mbx_bridge_encode(h, sizeof h, MBX_BRIDGE_HELLO, tok, 64, &n), MBX_OK);
-    expect_reject(*state, h, n);
+    for (int i = 0; i < 32; i++)
+        sprintf(out + 2 * i, "%02x", d[i]);
 }
 
-static void rejects_hello_upper_case(void **state)
+/* FIPS 180-2 appendix B and RFC 4231 test cases 1, 2 and 6. */
+static void sha256_and_hmac_match_published_vectors(void **state)
 {
-    char tok[65];
-    memcpy(tok, token_a, sizeof tok);
-    tok[63] = 'F';
-    unsigned char h[5 + 64];
-    size_t n = 0;
-    assert_int_equal(mbx_bridge_encode(h, sizeof h, MBX_BRIDGE_HELLO, tok, 64, &n), MBX_OK);
-    expect_reject(*state, h, n);
+    (void)state;
+    unsigned char out[32];
+    char hex[65];
+    mbx_sha256 s;
+    static const char *const msg[] = {"", "abc",
+                                      "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"};
+    static const char *const digest[] = {
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"};
+    for (int i = 0; i < 3; i++) {
+        mbx_sha256_init(&s);
+        mbx_sha256_update(&s, msg[i], strlen(msg[i]));
+        mbx_sha256_final(&s, out);
+        hex32(out, hex);
+        assert_string_equal(hex, digest[i]);
+    }
+    /* A million 'a's, in pieces that straddle the blocks. */
+    memset(big, 'a', 1000);
+    mbx_sha256_init(&s);
+    for (int i = 0; i < 1000; i++)
+        mbx_sha256_update(&s, big, 1000);
+    mbx_sha256_final(&s, out);
+    hex32(out, hex);
+    assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+
+    unsigned char key[131];
+    memset(key, 0x0b, 20);
+    const void *p1[] = {"Hi There"};
+    const size_t l1[] = {8};
+    mbx_hmac_sha256(key, 20, 1, p1, l1, out);
+    hex32(out, hex);
+    assert_string_equal(hex, "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+    const void *p2[] = {"what do ya want ", "for nothing?"};
+    const size_t l2[] = {16, 12};
+    mbx_hmac_sha256("Jefe", 4, 2, p2, l2, out);
+    hex32(out, hex);
+    assert_string_equal(hex, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+    memset(key, 0xaa, sizeof key);
+    const char *m6 = "Test Using Larger Than Block-Size Key - Hash Key First";
+    const void *p6[] = {m6};
+    const size_t l6[] = {strlen(m6)};
+    mbx_hmac_sha256(key, sizeof key, 1, p6, l6, out);
+    hex32(out, hex);
+    assert_string_equal(hex, "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
+}
+
+/* The launcher's proof and rank 0's hello differ for the same nonces (one
+ * cannot be sent back as the other), and each changes with either nonce
+ * and with the token. */
+static void handshake_macs_bind_side_nonces_and_token(void **state)
+{
+    (void)state;
+    unsigned char nr[MBX_BRIDGE_NONCE], nl[MBX_BRIDGE_NONCE], base[MBX_BRIDGE_MAC],
+        other[MBX_BRIDGE_MAC];
+    char token_b[MBX_BRIDGE_TOKEN_CHARS + 1];
+    assert_int_equal(mbx_bridge_nonce_new(nr), MBX_OK);
+    assert_int_equal(mbx_bridge_nonce_new(nl), MBX_OK);
+    assert_memory_not_equal(nr, nl, sizeof nr);
+    mbx_bridge_mac(token_a, MBX_BRIDGE_MAC_LAUNCHER, nr, nl, base);
+    mbx_bridge_mac(token_a, MBX_BRIDGE_MAC_LAUNCHER, nr, nl, other);
+    assert_memory_equal(base, other, sizeof base);
+    mbx_bridge_mac(token_a, MBX_BRIDGE_MAC_RANK0, nr, nl, other);
+    assert_memory_not_equal(base, other, sizeof base);
+    mbx_bridge_mac(token_a, MBX_BRIDGE_MAC_LAUNCHER, nl, nr, other);
+    assert_memory_not_equal(base, other, sizeof base);
+    nr[31] ^= 1;
+    mbx_bridge_mac(token_a, MBX_BRIDGE_MAC_LAUNCHER, nr, nl, other);
+    assert_memory_not_equal(base, other, sizeof base);
+    nr[31] ^= 1;
+    memcpy(token_b, token_a, sizeof token_b);
+    token_b[0] = '1';
+    mbx_bridge_mac(token_b, MBX_BRIDGE_MAC_LAUNCHER, nr, nl, other);
+    assert_memory_not_equal(base, other, sizeof base);
 }
 
 static void rejects_after_good_frames(void **state)
@@ -297,9 +386,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(rejects_oversize, setup, teardown),
         cmocka_unit_test_setup_teardown(rejects_bad_winsize, setup, teardown),
         cmocka_unit_test_setup_teardown(rejects_nonempty_accept, setup, teardown),
-        cmocka_unit_test_setup_teardown(rejects_short_hello, setup, teardown),
-        cmocka_unit_test_setup_teardown(rejects_hello_not_hex, setup, teardown),
-        cmocka_unit_test_setup_teardown(rejects_hello_upper_case, setup, teardown),
+        cmocka_unit_test(rejects_handshake_frames_of_other_lengths),
+        cmocka_unit_test(sha256_and_hmac_match_published_vectors),
+        cmocka_unit_test(handshake_macs_bind_side_nonces_and_token),
         cmocka_unit_test_setup_teardown(rejects_after_good_frames, setup, teardown),
         cmocka_unit_test(tokens_are_fresh_hex),
         cmocka_unit_test(compares_tokens),

@@ -9,6 +9,12 @@ mbx_tui_unit(test_layout)
 mbx_tui_unit(test_theme)
 mbx_tui_unit(test_textedit)
 mbx_cmocka_test(tui test_bridgeproto mbx_bridgeproto)
+# The socket bridge against other local users on loopback: a false
+# listener, --bridge-addr NAME, a crowd holding every slot, a flood of
+# refusals in the log; and the reset the launcher writes after a crash.
+mbx_cmocka_program(tui test_bridge_peers mbx_term)
+add_test(NAME security.bridge_peers COMMAND test_bridge_peers)
+set_tests_properties(security.bridge_peers PROPERTIES TIMEOUT 60 LABELS "tui;security")
 # the run view's curve styles and short names (tui/explorer/ex_style.c)
 mbx_cmocka_test(tui test_exstyle mbx_explorer)
 # the run view's point inspector: its keys and the cursor a click puts

@@ -3,6 +3,8 @@
 #endif
 #include "bridgeproto.h"
 
+#include "bridgeauth.h"
+
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,8 +21,9 @@ struct mbx_bridge_decoder {
 
 static int known_type(int t)
 {
-    return t == MBX_BRIDGE_HELLO || t == MBX_BRIDGE_ACCEPTED || t == MBX_BRIDGE_DATA ||
-           t == MBX_BRIDGE_WINSIZE || t == MBX_BRIDGE_GOODBYE;
+    return t == MBX_BRIDGE_CHALLENGE || t == MBX_BRIDGE_PROOF || t == MBX_BRIDGE_HELLO ||
+           t == MBX_BRIDGE_ACCEPTED || t == MBX_BRIDGE_DATA || t == MBX_BRIDGE_WINSIZE ||
+           t == MBX_BRIDGE_GOODBYE;
 }
 
 static uint32_t get_be32(const unsigned char *p)
@@ -80,7 +83,11 @@ static const char *check_header(int type, uint32_t len)
         return "window-size frame not 4 bytes";
     if ((type == MBX_BRIDGE_ACCEPTED || type == MBX_BRIDGE_GOODBYE) && len != 0)
         return "accepted or goodbye frame not empty";
-    if (type == MBX_BRIDGE_HELLO && len != MBX_BRIDGE_TOKEN_CHARS)
+    if (type == MBX_BRIDGE_CHALLENGE && len != MBX_BRIDGE_NONCE)
+        return "challenge of the wrong length";
+    if (type == MBX_BRIDGE_PROOF && len != MBX_BRIDGE_NONCE + MBX_BRIDGE_MAC)
+        return "proof of the wrong length";
+    if (type == MBX_BRIDGE_HELLO && len != MBX_BRIDGE_MAC)
         return "hello of the wrong length";
     return NULL;
 }
@@ -99,10 +106,6 @@ int mbx_bridge_pop(mbx_bridge_decoder *d, mbx_bridge_frame *f)
         return MBX_E_PROTO;
     if (have < MBX_BRIDGE_HEADER + (size_t)len)
         return 0;
-    if (p[0] == MBX_BRIDGE_HELLO && !mbx_bridge_token_valid(p + MBX_BRIDGE_HEADER, len)) {
-        d->error = "hello token not 64 lowercase hex characters";
-        return MBX_E_PROTO;
-    }
     f->type = p[0];
     f->len = len;
     f->payload = p + MBX_BRIDGE_HEADER;
@@ -159,19 +162,44 @@ long long mbx_bridge_now_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int mbx_bridge_token_new(char out[MBX_BRIDGE_TOKEN_CHARS + 1])
+static int random_bytes(unsigned char *out, size_t len)
 {
-    static const char hex[] = "0123456789abcdef";
-    unsigned char raw[MBX_BRIDGE_TOKEN_CHARS / 2];
     size_t got = 0;
-    while (got < sizeof raw) {
-        ssize_t n = getrandom(raw + got, sizeof raw - got, 0);
+    while (got < len) {
+        ssize_t n = getrandom(out + got, len - got, 0);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
             return MBX_E_IO;
         got += (size_t)n;
     }
+    return MBX_OK;
+}
+
+int mbx_bridge_nonce_new(unsigned char out[MBX_BRIDGE_NONCE])
+{
+    return random_bytes(out, MBX_BRIDGE_NONCE);
+}
+
+void mbx_bridge_mac(const char *token, int who, const unsigned char nr[MBX_BRIDGE_NONCE],
+                    const unsigned char nl[MBX_BRIDGE_NONCE], unsigned char out[MBX_BRIDGE_MAC])
+{
+    /* Fixed-length labels and nonces: the concatenation is unambiguous. */
+    static const char launcher[] = "mpibex bridge: launcher proof",
+                      rank0[] = "mpibex bridge: rank 0's hello";
+    _Static_assert(sizeof launcher == sizeof rank0, "labels of one length");
+    const char *label = who == MBX_BRIDGE_MAC_LAUNCHER ? launcher : rank0;
+    const void *part[] = {label, nr, nl};
+    const size_t len[] = {sizeof launcher, MBX_BRIDGE_NONCE, MBX_BRIDGE_NONCE};
+    mbx_hmac_sha256(token, MBX_BRIDGE_TOKEN_CHARS, 3, part, len, out);
+}
+
+int mbx_bridge_token_new(char out[MBX_BRIDGE_TOKEN_CHARS + 1])
+{
+    static const char hex[] = "0123456789abcdef";
+    unsigned char raw[MBX_BRIDGE_TOKEN_CHARS / 2];
+    if (random_bytes(raw, sizeof raw) != MBX_OK)
+        return MBX_E_IO;
     for (size_t i = 0; i < sizeof raw; i++) {
         out[2 * i] = hex[raw[i] >> 4];
         out[2 * i + 1] = hex[raw[i] & 15];

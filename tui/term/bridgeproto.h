@@ -3,12 +3,21 @@
  * and fuzzed on its own.
  *
  * A frame is [type: 1 byte][length: 4 bytes, big-endian][payload]:
- *   'H' hello     rank 0 -> launcher, first: the 64-lowercase-hex token
+ *   'C' challenge rank 0 -> launcher, first: a 32-byte random nonce NR
+ *   'P' proof     launcher -> rank 0: its own 32-byte random nonce NL, then
+ *                 mbx_bridge_mac(token, MBX_BRIDGE_MAC_LAUNCHER, NR, NL)
+ *   'H' hello     rank 0 -> launcher, only after checking P:
+ *                 mbx_bridge_mac(token, MBX_BRIDGE_MAC_RANK0, NR, NL)
  *   'A' accepted  launcher -> rank 0, empty; always followed at once by a W
  *   'D' data      keys (launcher -> rank 0) or screen bytes (rank 0 -> launcher)
  *   'W' winsize   launcher -> rank 0: rows u16 BE, cols u16 BE
  *   'Q' goodbye   either way, empty: the sender closes after it
- * Payloads are at most MBX_BRIDGE_MAX_PAYLOAD bytes. */
+ * Payloads are at most MBX_BRIDGE_MAX_PAYLOAD bytes.
+ *
+ * The token itself never travels: each side proves it holds the token by
+ * an HMAC-SHA256 over both nonces, the launcher first, so rank 0 sends
+ * nothing derived from the token to a listener that has not proved it
+ * holds it too (docs/explorer.md, "The socket bridge's handshake"). */
 #ifndef MBX_BRIDGEPROTO_H
 #define MBX_BRIDGEPROTO_H
 
@@ -20,8 +29,12 @@
 #define MBX_BRIDGE_MAX_PAYLOAD 65536u
 #define MBX_BRIDGE_MAX_FRAME (MBX_BRIDGE_HEADER + MBX_BRIDGE_MAX_PAYLOAD)
 #define MBX_BRIDGE_TOKEN_CHARS 64u
+#define MBX_BRIDGE_NONCE 32u
+#define MBX_BRIDGE_MAC 32u
 
 enum mbx_bridge_type {
+    MBX_BRIDGE_CHALLENGE = 'C',
+    MBX_BRIDGE_PROOF = 'P',
     MBX_BRIDGE_HELLO = 'H',
     MBX_BRIDGE_ACCEPTED = 'A',
     MBX_BRIDGE_DATA = 'D',
@@ -51,8 +64,8 @@ size_t mbx_bridge_feed(mbx_bridge_decoder *d, const void *data, size_t len);
 
 /* 1 and the next complete frame in *f; 0 when more bytes are needed;
  * MBX_E_PROTO when the stream was rejected: unknown type, payload over the
- * limit, W not 4 bytes, A or Q not empty, H not 64 lowercase hex
- * characters. A rejection is final: every later call fails too. */
+ * limit, W not 4 bytes, A or Q not empty, C or H not 32 bytes, P not 64.
+ * A rejection is final: every later call fails too. */
 MBX_NODISCARD int mbx_bridge_pop(mbx_bridge_decoder *d, mbx_bridge_frame *f);
 
 /* Why the decoder failed (a short static phrase), or NULL while it has not. */
@@ -81,5 +94,16 @@ int mbx_bridge_token_valid(const void *s, size_t len);
 /* 1 when equal. The time taken depends only on the lengths, never on where
  * the contents differ, so a stranger cannot guess a token byte by byte. */
 int mbx_bridge_token_equal(const void *a, size_t alen, const void *b, size_t blen);
+
+/* Who a MAC speaks for: the two directions use different labels, so one
+ * side's proof can never be sent back as the other's. */
+enum mbx_bridge_mac_who { MBX_BRIDGE_MAC_LAUNCHER, MBX_BRIDGE_MAC_RANK0 };
+
+/* A fresh nonce from getrandom(); MBX_E_IO when the kernel gives none. */
+MBX_NODISCARD int mbx_bridge_nonce_new(unsigned char out[MBX_BRIDGE_NONCE]);
+/* HMAC-SHA256 keyed by the 64-character token over who's label, nr (rank
+ * 0's nonce) and nl (the launcher's). */
+void mbx_bridge_mac(const char *token, int who, const unsigned char nr[MBX_BRIDGE_NONCE],
+                    const unsigned char nl[MBX_BRIDGE_NONCE], unsigned char out[MBX_BRIDGE_MAC]);
 
 #endif

@@ -22,11 +22,11 @@
 #include "bridgeproto.h"
 #include "launcher_relay.h"
 #include "mbx/dir.h"
+#include "term.h"
 
 #define KILL_GRACE_MS 5000 /* SIGTERM to SIGKILL */
 #define DRAIN_MS 1000      /* last screen bytes after the job ended */
 
-static const char reset_seq[] = "\033[0m\033[?25h\033[?1049l";
 /* SIGINT and SIGQUIT are caught only to be noted: Ctrl-C on the terminal
  * reaches mpiexec, in our process group, which passes it to every rank;
  * the launcher stays to clean up after them. */
@@ -539,8 +539,11 @@ int mbx_ljob_run(const mbx_ljob_spec *s)
             code = 127;
         }
     }
+    long crowded = 0;
     if (j.relay) {
         mbx_lrelay_drain(j.relay, DRAIN_MS);
+        if (!mbx_lrelay_used(j.relay))
+            crowded = mbx_lrelay_crowded(j.relay);
         mbx_lrelay_close(j.relay);
     }
     sweep();
@@ -556,7 +559,8 @@ int mbx_ljob_run(const mbx_ljob_spec *s)
     if (started) {
         if (rank0 < 0 || WIFSIGNALED(status)) {
             int fd = isatty(1) ? 1 : 0;
-            ssize_t w = write(fd, reset_seq, sizeof reset_seq - 1);
+            const char *reset = mbx_term_reset_seq();
+            ssize_t w = write(fd, reset, strlen(reset));
             (void)w;
         }
         code = exit_code(rank0, status, j.interrupted);
@@ -565,6 +569,11 @@ int mbx_ljob_run(const mbx_ljob_spec *s)
             say_job_failed(&j, status, code);
         else if (rank0 >= 0 && j.why[0])
             fprintf(stderr, "mpibex: %s\n", j.why); /* rank 0's own words went to the log */
+        if (crowded > 0)
+            fprintf(stderr,
+                    "mpibex: the bridge's port was crowded: %ld waiting connections were dropped "
+                    "to make room, and rank 0 never got through; the log names their addresses\n",
+                    crowded);
     }
     free(named);
     close(j.logfd);

@@ -19,16 +19,22 @@
 
 #include "bridgeproto.h"
 
-#define HELLO_MS 2000
+#define STAGE_MS 1000 /* for the challenge, then again for the hello */
 #define MAX_PENDING (MBX_LRELAY_NFDS - 3)
+#define PER_PEER 4 /* pending connections one address may hold */
 #define KEY_CHUNK 4096
 #define OUT_CAP 65536
 #define CTRL_C 0x03
+/* Refusal lines: a burst of LOG_BURST, then one a second, LOG_CAP a job. */
+#define LOG_BURST 10
+#define LOG_CAP 100
 
 struct pending {
-    int fd;
-    long long deadline;
+    int fd, stage; /* 0: waits for the challenge; 1: proof sent, waits for the hello */
+    long long since, deadline;
     mbx_bridge_decoder *dec;
+    unsigned char nr[MBX_BRIDGE_NONCE], nl[MBX_BRIDGE_NONCE];
+    char host[NI_MAXHOST];
     char peer[NI_MAXHOST + 8];
 };
 
@@ -39,6 +45,9 @@ struct mbx_lrelay {
     char token[MBX_BRIDGE_TOKEN_CHARS + 1];
     struct pending pend[MAX_PENDING];
     mbx_bridge_decoder *dec; /* of the accepted connection */
+    long long log_ms;        /* when the last refusal was logged */
+    int log_credit, logged;  /* refusal lines allowed now, and written so far */
+    long unlogged, crowded;  /* refusals not logged; dropped to make room */
     size_t out_off, out_len; /* frames waiting to go to rank 0 */
     unsigned char out[OUT_CAP];
 };
@@ -54,6 +63,33 @@ __attribute__((format(printf, 2, 3))) static void log_line(mbx_lrelay *r, const 
         ssize_t w = write(r->logfd, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
         (void)w;
     }
+}
+
+/* Logs a refusal, unless strangers have had their share: they decide how
+ * often they are refused, so they must not decide how much the log grows
+ * (docs/hardening.md). The next line that is written counts the ones that
+ * were not. */
+static void log_refusal(mbx_lrelay *r, const char *peer, const char *reason)
+{
+    long long now = mbx_bridge_now_ms();
+    long long earned = (now - r->log_ms) / 1000;
+    if (earned > 0) {
+        r->log_credit =
+            r->log_credit + earned > LOG_BURST ? LOG_BURST : r->log_credit + (int)earned;
+        r->log_ms += earned * 1000;
+    }
+    if (r->logged >= LOG_CAP || r->log_credit == 0) {
+        r->unlogged++;
+        return;
+    }
+    char more[64] = "";
+    if (r->unlogged > 0)
+        snprintf(more, sizeof more, "; %ld more refused, not logged", r->unlogged);
+    r->unlogged = 0;
+    r->log_credit--;
+    r->logged++;
+    log_line(r, "bridge: refused connection from %s (%s)%s%s\n", peer, reason, more,
+             r->logged == LOG_CAP ? "; no more refusals will be logged" : "");
 }
 
 static void write_all(int fd, const unsigned char *p, size_t len)
@@ -110,7 +146,7 @@ static void drop_pending(mbx_lrelay *r, struct pending *pc, const char *reason)
 {
     close(pc->fd);
     mbx_bridge_decoder_free(pc->dec);
-    log_line(r, "bridge: refused connection from %s (%s)\n", pc->peer, reason);
+    log_refusal(r, pc->peer, reason);
     memset(pc, 0, sizeof *pc);
     pc->fd = -1;
 }
@@ -135,6 +171,42 @@ static void accept_conn(mbx_lrelay *r, struct pending *pc)
     }
 }
 
+/* Answers a challenge with the launcher's nonce and proof. The socket is
+ * fresh, so its send buffer takes the 69 bytes at once. */
+static void answer_challenge(mbx_lrelay *r, struct pending *pc, const mbx_bridge_frame *f)
+{
+    unsigned char proof[MBX_BRIDGE_NONCE + MBX_BRIDGE_MAC], frame[MBX_BRIDGE_HEADER + sizeof proof];
+    size_t n = 0;
+    memcpy(pc->nr, f->payload, MBX_BRIDGE_NONCE);
+    if (mbx_bridge_nonce_new(pc->nl) != MBX_OK) {
+        drop_pending(r, pc, "no randomness for a nonce");
+        return;
+    }
+    memcpy(proof, pc->nl, MBX_BRIDGE_NONCE);
+    mbx_bridge_mac(r->token, MBX_BRIDGE_MAC_LAUNCHER, pc->nr, pc->nl, proof + MBX_BRIDGE_NONCE);
+    if (mbx_bridge_encode(frame, sizeof frame, MBX_BRIDGE_PROOF, proof, sizeof proof, &n) < 0 ||
+        send(pc->fd, frame, n, MSG_NOSIGNAL) != (ssize_t)n) {
+        drop_pending(r, pc, "cannot send the proof");
+        return;
+    }
+    pc->stage = 1;
+    pc->deadline = mbx_bridge_now_ms() + STAGE_MS;
+}
+
+static void check_hello(mbx_lrelay *r, struct pending *pc, const mbx_bridge_frame *f)
+{
+    unsigned char want[MBX_BRIDGE_MAC];
+    mbx_bridge_mac(r->token, MBX_BRIDGE_MAC_RANK0, pc->nr, pc->nl, want);
+    /* Compare before looking at "spent", so a replay costs the same time. */
+    int match = mbx_bridge_token_equal(f->payload, f->len, want, sizeof want);
+    if (!match)
+        drop_pending(r, pc, "wrong token");
+    else if (r->spent)
+        drop_pending(r, pc, "token already used");
+    else
+        accept_conn(r, pc);
+}
+
 static void hear_pending(mbx_lrelay *r, struct pending *pc)
 {
     unsigned char buf[128];
@@ -143,34 +215,61 @@ static void hear_pending(mbx_lrelay *r, struct pending *pc)
     if (n < 0 && (errno == EAGAIN || errno == EINTR))
         return;
     if (n <= 0) {
-        drop_pending(r, pc, "closed before the hello");
+        drop_pending(r, pc,
+                     pc->stage == 0 ? "closed before the challenge" : "closed before the hello");
         return;
     }
-    for (size_t off = 0;;) {
+    for (size_t off = 0; pc->fd >= 0;) {
         int rc = mbx_bridge_pop(pc->dec, &f);
         if (rc < 0) {
             char why[96];
-            snprintf(why, sizeof why, "malformed hello: %s", mbx_bridge_decoder_error(pc->dec));
+            snprintf(why, sizeof why, "malformed %s: %s", pc->stage == 0 ? "challenge" : "hello",
+                     mbx_bridge_decoder_error(pc->dec));
             drop_pending(r, pc, why);
+        } else if (rc == 0 && off == (size_t)n) {
             return;
+        } else if (rc == 0) {
+            off += mbx_bridge_feed(pc->dec, buf + off, (size_t)n - off);
+        } else if (pc->stage == 0 && f.type == MBX_BRIDGE_CHALLENGE) {
+            answer_challenge(r, pc, &f);
+        } else if (pc->stage == 1 && f.type == MBX_BRIDGE_HELLO) {
+            check_hello(r, pc, &f);
+        } else {
+            drop_pending(
+                r, pc, pc->stage == 0 ? "first frame not a challenge" : "second frame not a hello");
         }
-        if (rc == 1)
-            break;
-        if (off == (size_t)n)
-            return;
-        off += mbx_bridge_feed(pc->dec, buf + off, (size_t)n - off);
     }
-    /* Compare before looking at "spent", so a replay costs the same time. */
-    int match = f.type == MBX_BRIDGE_HELLO &&
-                mbx_bridge_token_equal(f.payload, f.len, r->token, MBX_BRIDGE_TOKEN_CHARS);
-    if (f.type != MBX_BRIDGE_HELLO)
-        drop_pending(r, pc, "first frame not a hello");
-    else if (!match)
-        drop_pending(r, pc, "wrong token");
-    else if (r->spent)
-        drop_pending(r, pc, "token already used");
-    else
-        accept_conn(r, pc);
+}
+
+/* The slot for a new connection from host. A stranger must not be able to
+ * keep rank 0 out by holding connections open, so there is always one:
+ * when host already holds PER_PEER, or every slot is taken, the oldest
+ * connection of host (or of anyone) that has not sent its challenge goes,
+ * else the oldest of all. */
+static struct pending *free_slot(mbx_lrelay *r, const char *host)
+{
+    struct pending *victim = NULL;
+    int mine = 0;
+    for (int i = 0; i < MAX_PENDING; i++)
+        mine += r->pend[i].fd >= 0 && strcmp(r->pend[i].host, host) == 0;
+    for (int i = 0; i < MAX_PENDING; i++) {
+        struct pending *pc = &r->pend[i];
+        if (pc->fd < 0) {
+            if (mine < PER_PEER)
+                return pc;
+            continue;
+        }
+        if (mine >= PER_PEER && strcmp(pc->host, host) != 0)
+            continue;
+        if (!victim || pc->stage < victim->stage ||
+            (pc->stage == victim->stage && pc->since < victim->since))
+            victim = pc;
+    }
+    r->crowded++;
+    drop_pending(r, victim,
+                 mine >= PER_PEER ? "too many connections waiting from its address"
+                                  : "too many connections waiting");
+    return victim;
 }
 
 static void accept_new(mbx_lrelay *r)
@@ -186,19 +285,14 @@ static void accept_new(mbx_lrelay *r)
         char host[NI_MAXHOST] = "?", serv[NI_MAXSERV] = "?";
         getnameinfo((struct sockaddr *)&ss, sl, host, sizeof host, serv, sizeof serv,
                     NI_NUMERICHOST | NI_NUMERICSERV);
-        struct pending *pc = NULL;
-        for (int i = 0; i < MAX_PENDING && !pc; i++)
-            if (r->pend[i].fd < 0)
-                pc = &r->pend[i];
-        struct pending tmp = {.fd = fd};
-        struct pending *slot = pc ? pc : &tmp;
-        slot->fd = fd;
-        slot->deadline = mbx_bridge_now_ms() + HELLO_MS;
-        snprintf(slot->peer, sizeof slot->peer, strchr(host, ':') ? "[%s]:%s" : "%s:%s", host,
-                 serv);
-        if (!pc)
-            drop_pending(r, slot, "too many connections waiting");
-        else if (!(pc->dec = mbx_bridge_decoder_new()))
+        struct pending *pc = free_slot(r, host);
+        pc->fd = fd;
+        pc->stage = 0;
+        pc->since = mbx_bridge_now_ms();
+        pc->deadline = pc->since + STAGE_MS;
+        snprintf(pc->host, sizeof pc->host, "%s", host);
+        snprintf(pc->peer, sizeof pc->peer, strchr(host, ':') ? "[%s]:%s" : "%s:%s", host, serv);
+        if (!(pc->dec = mbx_bridge_decoder_new()))
             drop_pending(r, pc, "out of memory");
     }
 }
@@ -303,13 +397,28 @@ static int listen_on(const char *addr, char *why, size_t len)
     return fd;
 }
 
+/* What rank 0 is told: with an address, the numeric address the listener
+ * is bound to (a name may resolve to others, where someone else may
+ * listen: docs/hardening.md); without one, this host's name, as the
+ * wildcard socket takes every address it resolves to. */
+static int advertise(int listener, const char *addr, char *advert, size_t advlen)
+{
+    char host[NI_MAXHOST] = "", port[NI_MAXSERV];
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    if (getsockname(listener, (struct sockaddr *)&ss, &sl) < 0 ||
+        getnameinfo((struct sockaddr *)&ss, sl, addr ? host : NULL, addr ? sizeof host : 0, port,
+                    sizeof port, NI_NUMERICHOST | NI_NUMERICSERV) != 0)
+        return -1;
+    if (!addr)
+        gethostname(host, sizeof host - 1);
+    snprintf(advert, advlen, strchr(host, ':') ? "[%s]:%s" : "%s:%s", host, port);
+    return 0;
+}
+
 int mbx_lrelay_open(mbx_lrelay **out, const char *addr, const char *token, int logfd, char *advert,
                     size_t advlen, char *why, size_t len)
 {
-    char host[256] = "";
-    struct sockaddr_storage ss;
-    socklen_t sl = sizeof ss;
-    char port[NI_MAXSERV];
     mbx_lrelay *r = calloc(1, sizeof *r);
     *out = NULL;
     if (!r) {
@@ -318,20 +427,18 @@ int mbx_lrelay_open(mbx_lrelay **out, const char *addr, const char *token, int l
     }
     r->conn = -1;
     r->logfd = logfd;
+    r->log_credit = LOG_BURST;
+    r->log_ms = mbx_bridge_now_ms();
     for (int i = 0; i < MAX_PENDING; i++)
         r->pend[i].fd = -1;
     snprintf(r->token, sizeof r->token, "%s", token);
     if ((r->listener = listen_on(addr, why, len)) < 0 ||
-        getsockname(r->listener, (struct sockaddr *)&ss, &sl) < 0 ||
-        getnameinfo((struct sockaddr *)&ss, sl, NULL, 0, port, sizeof port, NI_NUMERICSERV) != 0) {
+        advertise(r->listener, addr, advert, advlen) < 0) {
+        if (r->listener >= 0)
+            snprintf(why, len, "%s", strerror(errno));
         mbx_lrelay_close(r);
         return MBX_E_IO;
     }
-    if (addr)
-        snprintf(host, sizeof host, "%s", addr);
-    else
-        gethostname(host, sizeof host - 1);
-    snprintf(advert, advlen, strchr(host, ':') ? "[%s]:%s" : "%s:%s", host, port);
     *out = r;
     return MBX_OK;
 }
@@ -374,7 +481,7 @@ int mbx_lrelay_handle(mbx_lrelay *r, const struct pollfd *p)
         if (pc->fd >= 0 && p[3 + i].fd == pc->fd && (p[3 + i].revents & any))
             hear_pending(r, pc);
         if (pc->fd >= 0 && mbx_bridge_now_ms() >= pc->deadline)
-            drop_pending(r, pc, "no hello within 2 s");
+            drop_pending(r, pc, pc->stage == 0 ? "no challenge within 1 s" : "no hello within 1 s");
     }
     if (p[0].revents & POLLIN)
         accept_new(r);
@@ -389,6 +496,11 @@ void mbx_lrelay_winch(mbx_lrelay *r)
 int mbx_lrelay_used(const mbx_lrelay *r)
 {
     return r->spent;
+}
+
+long mbx_lrelay_crowded(const mbx_lrelay *r)
+{
+    return r->crowded;
 }
 
 void mbx_lrelay_drain(mbx_lrelay *r, int ms)
@@ -415,6 +527,8 @@ void mbx_lrelay_close(mbx_lrelay *r)
     }
     if (r->listener >= 0)
         close(r->listener);
+    if (r->unlogged > 0)
+        log_line(r, "bridge: %ld more refused connections, not logged\n", r->unlogged);
     memset(r->token, 0, sizeof r->token);
     free(r);
 }

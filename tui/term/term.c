@@ -15,9 +15,21 @@
 #include "mbx/status.h"
 #include "term_bridge.h"
 
-/* Attributes, the cursor, the mouse reports (X10 and SGR forms), the
- * alternate screen. */
-static const char reset_seq[] = "\033[0m\033[?25h\033[?1000l\033[?1006l\033[?1049l";
+/* Every mode the explorer (ncurses, or mpibex itself) may turn on, turned
+ * off: attributes; the cursor shown; mouse reports in every tracking mode
+ * (1000 presses, 1002 drags, 1003 all motion) and every encoding (1005
+ * UTF-8, 1006 SGR, 1015 urxvt); bracketed paste; the keypad's transmit
+ * mode (rmkx: cursor keys back to normal, keypad back to numeric); and
+ * last the alternate screen, so the reset happens on the screen it leaves
+ * too. */
+static const char reset_seq[] = "\033[0m\033[?25h"
+                                "\033[?1000l\033[?1002l\033[?1003l\033[?1005l\033[?1006l\033[?1015l"
+                                "\033[?2004l\033[?1l\033>\033[?1049l";
+
+const char *mbx_term_reset_seq(void)
+{
+    return reset_seq;
+}
 
 struct mbx_term {
     const char *kind;

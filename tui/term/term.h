@@ -41,10 +41,14 @@ int mbx_term_lost(mbx_term *t);
 /* Stop the relay, close everything, free. NULL is allowed. */
 void mbx_term_close(mbx_term *t);
 
-/* Async-signal-safe: write the minimal reset sequence (leave the alternate
- * screen, show the cursor, reset attributes) straight to the terminal's
- * file descriptor, for crash handlers that then re-raise. */
+/* Async-signal-safe: write mbx_term_reset_seq() (every mode off, the
+ * alternate screen left) straight to the terminal's file descriptor, for
+ * crash handlers that then re-raise. */
 void mbx_term_emergency_reset(mbx_term *t);
+
+/* The bytes that turn off every terminal mode the explorer may turn on
+ * (term.c lists them), for the terminal of a rank 0 that could not. */
+const char *mbx_term_reset_seq(void);
 
 /* Rank 0 at the very end: record the exit code for the launcher when
  * MBX_STATUS_FILE is set (the launcher then need not trust mpiexec's exit

@@ -23,6 +23,7 @@
 #include "bridgeproto.h"
 
 #define HANDSHAKE_MS 5000
+#define RETRY_MS 50   /* between connections the launcher closed */
 #define DRAIN_MS 2000 /* at close: how long the last screen bytes may take to leave */
 
 struct mbx_term_bridge {
@@ -135,60 +136,133 @@ static int send_all(int fd, const void *buf, size_t len, long long deadline)
     return 0;
 }
 
-/* Hello, then the launcher's A and the W it always sends right after. */
-static int handshake(mbx_term_bridge *b, const char *token, long long deadline, struct winsize *ws,
-                     char *why, size_t len)
+enum { HS_OK, HS_FAIL, HS_RETRY };
+
+static int send_frame(int fd, int type, const void *payload, size_t plen, long long deadline)
 {
-    unsigned char hello[MBX_BRIDGE_HEADER + MBX_BRIDGE_TOKEN_CHARS];
+    unsigned char frame[MBX_BRIDGE_HEADER + MBX_BRIDGE_NONCE + MBX_BRIDGE_MAC];
     size_t n = 0;
-    int accepted = 0;
-    if (mbx_bridge_encode(hello, sizeof hello, MBX_BRIDGE_HELLO, token, MBX_BRIDGE_TOKEN_CHARS,
-                          &n) < 0 ||
-        send_all(b->sock, hello, n, deadline) < 0) {
-        snprintf(why, len, "bridge: cannot send the hello: %s", strerror(errno));
-        return -1;
-    }
+    return mbx_bridge_encode(frame, sizeof frame, type, payload, plen, &n) < 0 ||
+                   send_all(fd, frame, n, deadline) < 0
+               ? -1
+               : 0;
+}
+
+/* The next frame from the launcher into *f. HS_RETRY when it closed the
+ * connection (it drops a connection to make room for a newer one). */
+static int next_frame(mbx_term_bridge *b, mbx_bridge_frame *f, long long deadline, char *why,
+                      size_t len)
+{
     for (;;) {
-        mbx_bridge_frame f;
-        unsigned rows = 0, cols = 0;
-        int rc = mbx_bridge_pop(b->dec, &f);
+        int rc = mbx_bridge_pop(b->dec, f);
         if (rc < 0) {
             snprintf(why, len, "bridge: bad reply (%s)", mbx_bridge_decoder_error(b->dec));
-            return -1;
+            return HS_FAIL;
         }
-        if (rc == 1 && !accepted && f.type == MBX_BRIDGE_ACCEPTED) {
-            accepted = 1;
-            continue;
-        }
-        if (rc == 1 && accepted && mbx_bridge_winsize(&f, &rows, &cols) == 0) {
-            ws->ws_row = (unsigned short)rows;
-            ws->ws_col = (unsigned short)cols;
-            return 0;
-        }
-        if (rc == 1) {
-            snprintf(why, len, "bridge: unexpected '%c' frame in the handshake", f.type);
-            return -1;
-        }
+        if (rc == 1)
+            return HS_OK;
         unsigned char buf[512];
         struct pollfd p = {.fd = b->sock, .events = POLLIN};
         if (poll(&p, 1, ms_left(deadline)) <= 0) {
             snprintf(why, len, "bridge: no answer from the launcher within %d s",
                      HANDSHAKE_MS / 1000);
-            return -1;
+            return HS_FAIL;
         }
         ssize_t got = recv(b->sock, buf, sizeof buf, 0);
         if (got < 0 && (errno == EAGAIN || errno == EINTR))
             continue;
-        if (got <= 0) {
-            snprintf(why, len, "bridge: the launcher closed the connection (token refused?)");
-            return -1;
-        }
-        /* The decoder holds a whole frame and the launcher sends only A and
-         * W before it hears from us again, so this always fits. */
+        if (got <= 0)
+            return HS_RETRY;
+        /* The decoder holds a whole frame and the launcher sends only P, or
+         * A and W, before it hears from us again, so this always fits. */
         if (mbx_bridge_feed(b->dec, buf, (size_t)got) != (size_t)got) {
             snprintf(why, len, "bridge: the launcher sent too much during the handshake");
+            return HS_FAIL;
+        }
+    }
+}
+
+/* Challenge, the launcher's proof (checked before anything derived from
+ * the token leaves), hello, then its A and the W it always sends right
+ * after (bridgeproto.h). */
+static int handshake(mbx_term_bridge *b, const char *addr, const char *token, long long deadline,
+                     struct winsize *ws, char *why, size_t len)
+{
+    unsigned char nr[MBX_BRIDGE_NONCE], mac[MBX_BRIDGE_MAC];
+    mbx_bridge_frame f;
+    unsigned rows = 0, cols = 0;
+    int rc;
+    if (mbx_bridge_nonce_new(nr) != MBX_OK) {
+        snprintf(why, len, "bridge: no randomness for a nonce");
+        return HS_FAIL;
+    }
+    if (send_frame(b->sock, MBX_BRIDGE_CHALLENGE, nr, sizeof nr, deadline) < 0)
+        return HS_RETRY;
+    if ((rc = next_frame(b, &f, deadline, why, len)) != HS_OK)
+        return rc;
+    if (f.type != MBX_BRIDGE_PROOF) {
+        snprintf(why, len, "bridge: unexpected '%c' frame instead of the launcher's proof", f.type);
+        return HS_FAIL;
+    }
+    const unsigned char *nl = f.payload;
+    mbx_bridge_mac(token, MBX_BRIDGE_MAC_LAUNCHER, nr, nl, mac);
+    if (!mbx_bridge_token_equal(mac, sizeof mac, f.payload + MBX_BRIDGE_NONCE, MBX_BRIDGE_MAC)) {
+        snprintf(why, len,
+                 "bridge: the listener at %s did not prove that it holds MBX_BRIDGE_TOKEN (not "
+                 "this job's launcher?); nothing derived from the token was sent to it",
+                 addr);
+        return HS_FAIL;
+    }
+    mbx_bridge_mac(token, MBX_BRIDGE_MAC_RANK0, nr, nl, mac);
+    if (send_frame(b->sock, MBX_BRIDGE_HELLO, mac, sizeof mac, deadline) < 0)
+        return HS_RETRY;
+    if ((rc = next_frame(b, &f, deadline, why, len)) != HS_OK)
+        return rc;
+    int accepted = f.type == MBX_BRIDGE_ACCEPTED;
+    if (accepted && (rc = next_frame(b, &f, deadline, why, len)) != HS_OK)
+        return rc;
+    if (!accepted || mbx_bridge_winsize(&f, &rows, &cols) != 0) {
+        snprintf(why, len, "bridge: unexpected '%c' frame in the handshake", f.type);
+        return HS_FAIL;
+    }
+    ws->ws_row = (unsigned short)rows;
+    ws->ws_col = (unsigned short)cols;
+    return HS_OK;
+}
+
+/* Connects and shakes hands until it works or the deadline: the launcher
+ * closes a waiting connection to make room for a newer one, so a crowded
+ * port costs a retry, not the session. */
+static int connect_and_shake(mbx_term_bridge *b, const char *addr, const char *token,
+                             struct winsize *ws, char *why, size_t len)
+{
+    long long deadline = mbx_bridge_now_ms() + HANDSHAKE_MS;
+    int closed = 0;
+    for (;;) {
+        if ((b->sock = connect_by(addr, deadline, why, len)) < 0)
+            return -1;
+        int rc = handshake(b, addr, token, deadline, ws, why, len);
+        if (rc == HS_OK)
+            return 0;
+        close(b->sock);
+        b->sock = -1;
+        mbx_bridge_decoder_free(b->dec);
+        if (!(b->dec = mbx_bridge_decoder_new())) {
+            snprintf(why, len, "bridge: out of memory");
             return -1;
         }
+        if (rc == HS_FAIL)
+            return -1;
+        closed++;
+        if (ms_left(deadline) <= RETRY_MS) {
+            snprintf(why, len,
+                     "bridge: the launcher at %s closed all %d connections before the handshake "
+                     "ended: other connections crowd its port, or the token is wrong (the "
+                     "launcher's log says which)",
+                     addr, closed);
+            return -1;
+        }
+        poll(NULL, 0, RETRY_MS);
     }
 }
 
@@ -325,7 +399,6 @@ static int start_relay(mbx_term_bridge *b, char *why, size_t len)
 int mbx_term_bridge_open(mbx_term_bridge **out, const char *addr, const char *token, int *slave,
                          char *why, size_t len)
 {
-    long long deadline = mbx_bridge_now_ms() + HANDSHAKE_MS;
     struct winsize ws = {0};
     mbx_term_bridge *b = calloc(1, sizeof *b);
     *out = NULL;
@@ -340,8 +413,7 @@ int mbx_term_bridge_open(mbx_term_bridge **out, const char *addr, const char *to
     atomic_init(&b->stopping, 0);
     if (!token || !mbx_bridge_token_valid(token, strlen(token))) {
         snprintf(why, len, "MBX_BRIDGE_TOKEN is missing or not 64 hex characters");
-    } else if ((b->sock = connect_by(addr, deadline, why, len)) >= 0 &&
-               handshake(b, token, deadline, &ws, why, len) == 0) {
+    } else if (connect_and_shake(b, addr, token, &ws, why, len) == 0) {
         if (openpty(&b->master, slave, NULL, NULL, &ws) < 0) {
             snprintf(why, len, "bridge: openpty: %s", strerror(errno));
         } else {
