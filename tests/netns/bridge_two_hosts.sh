@@ -147,21 +147,31 @@ if [ -z "$bridge" ]; then
 else
     echo "INFO: MBX_BRIDGE=$bridge"
     cat >"$work/stranger.py" <<'PY'
-# stranger.py HOST PORT TOKEN: say hello with TOKEN; print how many bytes
-# came back and how the connection ended.
-import socket, sys, time
+# stranger.py HOST PORT TOKEN: go through the bridge's handshake
+# (tui/term/bridgeproto.h) with TOKEN: a challenge, the launcher's proof,
+# a hello keyed by TOKEN; print how many bytes came back and how the
+# connection ended.
+import hashlib, hmac, os, socket, sys, time
 host, port, token = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode()
 s = socket.create_connection((host, port), timeout=5)
-s.sendall(b"H" + len(token).to_bytes(4, "big") + token)
+nr = os.urandom(32)
+s.sendall(b"C" + (32).to_bytes(4, "big") + nr)
 got, end, t0 = b"", "timeout", time.monotonic()
 try:
+    while len(got) < 69:
+        chunk = s.recv(69 - len(got))
+        if not chunk:
+            break
+        got += chunk
+    mac = hmac.new(token, b"mpibex bridge: rank 0's hello\0" + nr + got[5:37], hashlib.sha256)
+    s.sendall(b"H" + (32).to_bytes(4, "big") + mac.digest())
     while True:
         chunk = s.recv(4096)
         if not chunk:
             end = "closed"
             break
         got += chunk
-except ConnectionResetError:
+except (ConnectionResetError, BrokenPipeError):
     end = "reset"
 except socket.timeout:
     pass
@@ -172,9 +182,9 @@ PY
     out=$("$cluster" exec mbxh2 python3 "$work/stranger.py" "${bridge%:*}" "${bridge##*:}" "$wrong" 2>&1)
     echo "INFO: stranger with a wrong token: $out"
     case "$out" in
-        "bytes=0 end=closed"* | "bytes=0 end=reset"*)
-            pass "wrong token: not a byte back, connection closed" ;;
-        *) fail "wrong token: expected no byte and a close, got '$out'" ;;
+        "bytes=69 end=closed"* | "bytes=69 end=reset"*)
+            pass "wrong token: only the launcher's proof back (69 bytes), connection closed" ;;
+        *) fail "wrong token: expected the 69-byte proof and a close, got '$out'" ;;
     esac
     for ((i = 0; i < 30; i++)); do
         grep -q "bridge: refused connection" "$log" && break

@@ -156,33 +156,48 @@ drive_echo() {
 }
 
 # stranger MODE HOST PORT TOKEN: connects, says MODE's thing, prints the
-# number of bytes that came back, then "closed" or "open".
+# number of bytes that came back, then "closed" or "open", then "proof"
+# when what came back is one launcher's proof (bridgeproto.h) and nothing
+# else. wrong and replay go through the handshake, with a token one
+# character off and with the real one; old-hello is the token itself, as
+# rank 0 used to send it.
 stranger() {
     python3 - "$@" <<'EOF'
-import socket, sys
-mode, host, port, token = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+import hashlib, hmac, os, socket, struct, sys
+mode, host, port, token = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4].encode()
+def frame(kind, payload):
+    return kind + struct.pack(">I", len(payload)) + payload
 s = socket.create_connection((host, port), timeout=5)
-if mode == "wrong":
-    bad = ("0" if token[0] != "0" else "1") + token[1:]
-    s.sendall(b"H\0\0\0\x40" + bad.encode())
-elif mode == "garbage":
-    s.sendall(b"GET / HTTP/1.0\r\n\r\n")
-elif mode == "replay":
-    s.sendall(b"H\0\0\0\x40" + token.encode())
 s.settimeout(5)
 got, state = b"", "open"
-try:
-    while True:
-        chunk = s.recv(4096)
-        if not chunk:
-            state = "closed"
-            break
-        got += chunk
-except ConnectionResetError:
-    state = "closed"
-except socket.timeout:
-    pass
-print(len(got), state)
+def read(until):
+    global got, state
+    try:
+        while len(got) < until:
+            chunk = s.recv(4096)
+            if not chunk:
+                state = "closed"
+                return
+            got += chunk
+    except ConnectionResetError:
+        state = "closed"
+    except socket.timeout:
+        pass
+if mode in ("wrong", "replay"):
+    key = token if mode == "replay" else (b"1" if token[:1] != b"1" else b"0") + token[1:]
+    nr = os.urandom(32)
+    s.sendall(frame(b"C", nr))
+    read(69)
+    nl = got[5:37]
+    s.sendall(frame(b"H", hmac.new(key, b"mpibex bridge: rank 0's hello\0" + nr + nl,
+                                   hashlib.sha256).digest()))
+elif mode == "garbage":
+    s.sendall(b"GET / HTTP/1.0\r\n\r\n")
+elif mode == "old-hello":
+    s.sendall(b"H\0\0\0\x40" + token)
+read(1 << 20)
+proof = len(got) == 69 and got[:5] == b"P\0\0\0\x40"
+print(len(got), state + (" proof" if proof else ""))
 EOF
 }
 
@@ -217,14 +232,21 @@ token=$(sed -n 's/^MBX_BRIDGE_TOKEN=//p' <<<"$env_of_job")
 port=${addr##*:}
 check "bridge address and token in the job's environment ($addr)" \
     test "${addr%:*}" = 127.0.0.1 -a ${#token} -eq 64
-for mode in wrong garbage replay silent; do
+for mode in garbage old-hello silent; do
     reply=$(stranger "$mode" 127.0.0.1 "${port:-1}" "${token:-x}" 2>&1)
     check "$mode connection: nothing sent back, closed (got: $reply)" test "$reply" = "0 closed"
 done
-check "log: wrong token refused" grep -qE '^bridge: refused connection from 127\.0\.0\.1:[0-9]+ \(wrong token\)$' "$work/stranger.log"
-check "log: garbage refused" grep -qE '^bridge: refused connection from 127\.0\.0\.1:[0-9]+ \(malformed hello: unknown frame type\)$' "$work/stranger.log"
-check "log: replay refused" grep -qE '^bridge: refused connection from 127\.0\.0\.1:[0-9]+ \(token already used\)$' "$work/stranger.log"
-check "log: silent refused" grep -qE '^bridge: refused connection from 127\.0\.0\.1:[0-9]+ \(no hello within 2 s\)$' "$work/stranger.log"
+# Through the handshake: the launcher's proof (69 bytes) and not a byte more.
+for mode in wrong replay; do
+    reply=$(stranger "$mode" 127.0.0.1 "${port:-1}" "${token:-x}" 2>&1)
+    check "$mode hello: only the proof sent back, closed (got: $reply)" test "$reply" = "69 closed proof"
+done
+refused() { grep -qE "^bridge: refused connection from 127\.0\.0\.1:[0-9]+ \($1\)\$" "$work/stranger.log"; }
+check "log: wrong token refused" refused 'wrong token'
+check "log: garbage refused" refused 'malformed challenge: unknown frame type'
+check "log: the old token hello refused" refused 'malformed challenge: hello of the wrong length'
+check "log: replay refused" refused 'token already used'
+check "log: silent refused" refused 'no challenge within 1 s'
 check "no stranger bytes on screen" no_stranger_bytes
 T send-keys -t "$sess" -l z
 check "the real session still works" wait_for '^key:7a' 5

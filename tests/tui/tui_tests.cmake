@@ -102,6 +102,14 @@ add_test(NAME security.bridge
                  $<TARGET_FILE:term_echo> bind)
 set_tests_properties(security.bridge PROPERTIES TIMEOUT 240 LABELS "e2e;security" RUN_SERIAL TRUE)
 
+# The bytes the launcher writes after a rank is SIGKILLed (rank 0 over the
+# socket bridge, rank 1 over the tty bridge), in a pty of its own: every
+# mode the explorer turns on is turned off (tmux would hide a missing one).
+add_test(NAME e2e.launcher_reset
+         COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/tui/launcher_reset_e2e.py
+                 $<TARGET_FILE:launcher_driver> $<TARGET_FILE:term_echo>)
+set_tests_properties(e2e.launcher_reset PROPERTIES TIMEOUT 120 LABELS "e2e;fault" RUN_SERIAL TRUE)
+
 # Faults under the live explorer (real launcher, mpiexec -n 2, tmux): SIGTERM
 # to rank 0, the launcher killed, the terminal closed, rank 1 killed; each
 # mid-run with autosave on.
