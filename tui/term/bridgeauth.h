@@ -1,8 +1,8 @@
 /* SHA-256 (FIPS 180-4) and HMAC-SHA256 (RFC 2104) for the terminal
- * bridge's mutual handshake (bridgeproto.h, docs/explorer.md). Pure and
- * small; written here rather than linked from a crypto library because the
- * handshake needs only these two and mpibex adds no dependency for them
- * (README, "Dependencies"). */
+ * bridge's mutual handshake (bridgeproto.h, docs/hardening.md). Pure and
+ * small; written here rather than linked from a crypto library, which
+ * would be a new dependency for two functions. Checked against the
+ * published test vectors (tests/tui/test_bridgeproto.c). */
 #ifndef MBX_BRIDGEAUTH_H
 #define MBX_BRIDGEAUTH_H
 
