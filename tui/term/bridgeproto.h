@@ -17,7 +17,7 @@
  * The token itself never travels: each side proves it holds the token by
  * an HMAC-SHA256 over both nonces, the launcher first, so rank 0 sends
  * nothing derived from the token to a listener that has not proved it
- * holds it too (docs/explorer.md, "The socket bridge's handshake"). */
+ * holds it too (docs/hardening.md, "The terminal bridge"). */
 #ifndef MBX_BRIDGEPROTO_H
 #define MBX_BRIDGEPROTO_H
 
