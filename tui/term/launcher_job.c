@@ -110,6 +110,8 @@ static int open_log(job *j, const char *given)
         strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime(&t));
         snprintf(name, sizeof name, "explore-%s-%ld.log", stamp, (long)getpid());
         snprintf(j->log_path, sizeof j->log_path, "%s/%s", dir, name);
+        /* By name, not mbx_file_create: dfd is a private directory of
+         * ours (log_dir), where nobody else can put a file first. */
         j->logfd = openat(dfd, name, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
         int err = errno;
         close(dfd);
