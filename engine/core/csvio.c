@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "mbx/ascii.h"
@@ -182,9 +183,20 @@ int mbx_csv_trim_torn(const char *path, size_t *removed)
     if (removed != NULL) {
         *removed = 0;
     }
-    /* Read and cut through one descriptor that never follows a link. */
-    int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+    /* Read and cut through one descriptor that never follows a link nor
+     * waits on a FIFO, and only a regular file of ours (mbx/file.h). */
+    int fd = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
+        return MBX_E_IO;
+    }
+    struct stat st;
+    int err = fstat(fd, &st) != 0     ? errno
+              : !S_ISREG(st.st_mode)    ? ENXIO
+              : st.st_uid != geteuid() ? EPERM
+                                       : 0;
+    if (err) {
+        close(fd);
+        errno = err;
         return MBX_E_IO;
     }
     int rc = MBX_OK;
@@ -216,7 +228,7 @@ int mbx_csv_trim_torn(const char *path, size_t *removed)
             *removed = (size_t)(size - keep);
         }
     }
-    int err = errno;
+    err = errno;
     close(fd);
     errno = err;
     return rc;

@@ -146,6 +146,10 @@ static int take_lock(const mbx_output_req *req, const char *opt, mbx_output *out
                      size_t msglen)
 {
     for (int tries = 0; tries < 10; tries++) {
+        /* The one file opened by its own name, not made new and renamed
+         * (mbx/file.h): two runs must meet at the same file to lock it. So
+         * what is there is checked on the descriptor, below; O_RDWR does
+         * not wait on a FIFO. */
         int fd = open(out->lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
         if (fd < 0) {
             int err = errno;
@@ -297,6 +301,24 @@ static int check_owner(const char *opt, const char *out, const char *f, char *ms
                opt, f, out, (long)st.st_uid, opt);
 }
 
+/* Does the regular file at path (size st_size) hold the header line and
+ * nothing else? Read through a descriptor that follows no link. */
+static int header_only(const char *path, const char *header, off_t size)
+{
+    size_t n = header ? strlen(header) : 0;
+    if (n == 0 || size != (off_t)n + 1)
+        return 0;
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return 0;
+    char *buf = malloc(n + 1);
+    int same = buf && pread(fd, buf, n + 1, 0) == (ssize_t)(n + 1) &&
+               memcmp(buf, header, n) == 0 && buf[n] == '\n';
+    free(buf);
+    close(fd);
+    return same;
+}
+
 /* A file output: the path, its sidecars and the lock beside it. */
 static int check_file(const mbx_output_req *req, const char *opt, mbx_output *out, char *msg,
                       size_t msglen)
@@ -353,7 +375,8 @@ static int check_file(const mbx_output_req *req, const char *opt, mbx_output *ou
     if (req->journal && jr == NULL)
         return say(msg, msglen, MBX_E_NOMEM, "out of memory");
     int journal = jr && lstat(jr, &st) == 0;
-    int results = lstat(req->path, &st) == 0 && st.st_size > 0;
+    int results = lstat(req->path, &st) == 0 && st.st_size > 0 &&
+                  !header_only(req->path, req->header, st.st_size);
     out->existed = journal || results;
     if (out->existed && !(req->flags & (MBX_OUTPUT_FORCE | MBX_OUTPUT_RESUME))) {
         if (journal)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "mbx/csvio.h"
+#include "mbx/file.h"
 
 static int cmp_num(long long a, long long b)
 {
@@ -69,12 +70,19 @@ static int cmp_row(const void *x, const void *y)
     return c ? c : cmp_num((long long)a->row, (long long)b->row);
 }
 
-/* The sorted table into tmp, then renamed over path. */
-static int write_sorted(const char *path, const char *tmp, const mbx_csv_table *t, const row_key *k)
+/* The sorted table into a new file of ours beside path, under a random
+ * name (mbx_file_temp: never a name another user or another run could
+ * have put a file or a FIFO at), then renamed over path. */
+static int write_sorted(const char *path, const mbx_csv_table *t, const row_key *k)
 {
     mbx_csv_writer *w = NULL;
     size_t nc = t->ncols[0];
-    int rc = mbx_csv_writer_open(tmp, (const char *const *)t->cell[0], nc, &w);
+    char *tmp = NULL;
+    int fd = -1;
+    int rc = mbx_file_temp(path, 0666, &fd, &tmp);
+    if (rc == MBX_OK && (rc = mbx_csv_writer_fdopen(fd, (const char *const *)t->cell[0], nc,
+                                                    &w)) != MBX_OK)
+        (void)close(fd);
     for (size_t i = 0; rc == MBX_OK && i + 1 < t->nrows; i++)
         rc = mbx_csv_writer_row(w, (const char *const *)t->cell[k[i].row]);
     int err = errno;
@@ -86,10 +94,10 @@ static int write_sorted(const char *path, const char *tmp, const mbx_csv_table *
         rc = MBX_E_IO;
         err = errno;
     }
-    if (rc != MBX_OK) {
+    if (rc != MBX_OK && tmp)
         (void)unlink(tmp);
-        errno = err;
-    }
+    free(tmp);
+    errno = err;
     return rc;
 }
 
@@ -116,23 +124,20 @@ int mbx_results_sort_file(const char *path)
         if (t.ncols[r] != t.ncols[0])
             rc = MBX_E_INVAL;
     row_key *k = NULL;
-    char *tmp = NULL;
     if (rc == MBX_OK && t.nrows > 2) {
         k = malloc((t.nrows - 1) * sizeof *k);
-        tmp = mbx_csv_sidecar(path, ".sorting");
-        if (!k || !tmp)
+        if (!k)
             rc = MBX_E_NOMEM;
         for (size_t r = 1; rc == MBX_OK && r < t.nrows; r++)
             k[r - 1] = (row_key){r, t.cell[r][cb], field_num(&t, r, cp), field_num(&t, r, cx),
                                  field_num(&t, r, cy)};
         if (rc == MBX_OK) {
             qsort(k, t.nrows - 1, sizeof *k, cmp_row);
-            rc = write_sorted(path, tmp, &t, k);
+            rc = write_sorted(path, &t, k);
         }
     }
     int err = errno;
     free(k);
-    free(tmp);
     mbx_csv_table_free(&t);
     errno = err;
     return rc;

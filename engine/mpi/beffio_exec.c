@@ -283,6 +283,8 @@ static int phase_open(phase *ph, const char *dir, double *t_open)
         return MBX_MPI_FAIL(e, mrc, "MPI_Barrier");
     }
     *t_open = MPI_Wtime();
+    /* By name through MPI-IO (the timed open of b_eff_io), not
+     * mbx_file_create: dir is the run's own mkdtemp directory (0700). */
     bad = MPI_File_open(fc, path, amode, MPI_INFO_NULL, &ph->fh) != MPI_SUCCESS;
     if ((mrc = MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, e->cmd)) != MPI_SUCCESS) {
         drop_buffer();

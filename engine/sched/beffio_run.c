@@ -83,7 +83,8 @@ int mbx_beffio_cleanup_stale(const char *dir, char *note, size_t notelen)
             continue;
         char *end = NULL;
         long pid = strtol(de->d_name + ml, &end, 10);
-        if (pid <= 0 || !end || *end != '\0')
+        /* HOST-PID-XXXXXX (mkdtemp), or HOST-PID of earlier versions. */
+        if (pid <= 0 || !end || (*end != '\0' && (*end != '-' || strlen(end) != 7)))
             continue;
         if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
             continue; /* alive, or not ours to judge */
@@ -275,14 +276,16 @@ int mbx_beffio_run(mbx_engine *e, const mbx_beffio_opts *o, mbx_beffio_progress 
     if (rc < 0)
         return rc;
     host_name(host, sizeof host);
-    snprintf(run, sizeof run, "%s/" PREFIX "%s-%ld", dir, host, (long)getpid());
+    /* HOST-PID for the stale clean-up, then six random characters
+     * (mkdtemp): a name nobody can make beforehand to stop the run. A
+     * per-user directory of a fixed name would be one again. */
+    char prefix[300];
+    snprintf(prefix, sizeof prefix, PREFIX "%s-%ld-", host, (long)getpid());
     const char *why = NULL;
-    if (remove_run_dir(AT_FDCWD, run, &why) != 0) { /* a pid reused after a killed run */
-        snprintf(msg, msglen, "--dir: '%s' is in the way and not removed: %s", run, why);
-        return MBX_E_IO;
-    }
-    if (mkdir(run, 0700) != 0) {
-        snprintf(msg, msglen, "--dir: cannot create '%s': %s", run, strerror(errno));
+    rc = mbx_dir_temp(dir, prefix, run, sizeof run, NULL, &why);
+    if (rc != MBX_OK) {
+        snprintf(msg, msglen, "--dir: cannot create a run directory in '%s': %s", dir,
+                 why ? why : strerror(errno));
         return MBX_E_IO;
     }
     ctx c = {.cb = cb, .ud = ud, .flag = o->stop_flag};

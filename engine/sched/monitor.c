@@ -1,6 +1,7 @@
 /* The machine-state monitor shared by the front ends (monitor.h). */
 #include "mbx/monitor.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,8 @@ void mbx_monitor_reset(mbx_monitor *m)
 
 void mbx_monitor_free(mbx_monitor *m)
 {
+    (void)mbx_csv_writer_close(m->series);
+    m->series = NULL;
     mbx_levels_free(&m->lv);
     free(m->t);
     free(m->v);
@@ -135,12 +138,29 @@ void mbx_monitor_summary(mbx_monitor *m, char *buf, size_t len)
                  m->remeasured == 1 ? "" : "s", m->shifted);
 }
 
+static const char *const series_cols[] = {"t_s", "probe_us", "segment", "level"};
+
+int mbx_monitor_open_series(mbx_monitor *m, const char *results_path)
+{
+    if (m->peer <= 0 || m->series)
+        return MBX_OK;
+    char *path = mbx_csv_sidecar(results_path, ".probe.csv");
+    int rc = path ? mbx_csv_writer_open(path, series_cols, 4, &m->series) : MBX_E_NOMEM;
+    int err = errno;
+    free(path);
+    errno = err;
+    return rc;
+}
+
 static int write_series(mbx_monitor *m, const mbx_levels *lv, const char *results_path)
 {
-    static const char *const cols[] = {"t_s", "probe_us", "segment", "level"};
-    char *path = mbx_csv_sidecar(results_path, ".probe.csv");
-    mbx_csv_writer *w = NULL;
-    int rc = path ? mbx_csv_writer_open(path, cols, 4, &w) : MBX_E_NOMEM;
+    mbx_csv_writer *w = m->series;
+    m->series = NULL;
+    int rc = w ? MBX_OK : mbx_monitor_open_series(m, results_path);
+    if (!w) {
+        w = m->series;
+        m->series = NULL;
+    }
     for (size_t g = 0; rc >= 0 && g < lv->nseg; g++)
         for (size_t i = lv->seg[g].begin; rc >= 0 && i < lv->seg[g].end; i++) {
             char t[32], v[32], sg[24], l[24];
@@ -151,9 +171,12 @@ static int write_series(mbx_monitor *m, const mbx_levels *lv, const char *result
             const char *f[4] = {t, v, sg, l};
             rc = mbx_csv_writer_row(w, f);
         }
-    if (mbx_csv_writer_close(w) < 0 && rc >= 0)
+    int err = errno;
+    if (mbx_csv_writer_close(w) < 0 && rc >= 0) {
         rc = MBX_E_IO;
-    free(path);
+        err = errno;
+    }
+    errno = err;
     return rc;
 }
 

@@ -31,6 +31,7 @@ typedef struct mbx_monitor {
     mbx_levels lv;     /* levels of the series as of lv_n probes (mbx_monitor_levels) */
     size_t lv_n;
     int lv_ok;
+    struct mbx_csv_writer *series; /* OUT.probe.csv from mbx_monitor_open_series */
 } mbx_monitor;
 
 /* An empty series; peer 0 switches the monitor off. */
@@ -72,9 +73,18 @@ void mbx_monitor_summary(mbx_monitor *m, char *buf, size_t len);
 #define MBX_MONITOR_FIGURES 2u  /* env: monitor.probes, .seconds, .levels, .shifts, ... */
 #define MBX_MONITOR_SERIES 4u   /* OUT.probe.csv: t_s, probe_us, segment, level */
 
+/* Create the series file beside results_path (OUT.probe.csv, the header
+ * only) now, at the start of a run, for mbx_monitor_write to fill at its
+ * end: from now on the name is a file of ours, where nobody can put a
+ * FIFO or a file of theirs in the meantime (docs/hardening.md). Nothing
+ * when the monitor is off; mbx_monitor_free closes it. MBX_E_IO (errno
+ * set), MBX_E_NOMEM. */
+MBX_NODISCARD int mbx_monitor_open_series(mbx_monitor *m, const char *results_path);
+
 /* Write the parts in `what`: env rows appended to env_path (may be NULL
  * when no env part is asked), the series next to results_path. With the
- * monitor off only the settings are written. MBX_E_IO (errno set),
+ * monitor off only the settings are written. The series goes into the
+ * file of mbx_monitor_open_series when there is one. MBX_E_IO (errno set),
  * MBX_E_NOMEM. */
 MBX_NODISCARD int mbx_monitor_write(mbx_monitor *m, const char *results_path, const char *env_path,
                                     unsigned what);

@@ -68,6 +68,10 @@ typedef struct mbx_output_req {
     int (*is_result)(const char *name);
     /* What the command calls its option, for messages ("-o"). */
     const char *opt;
+    /* Files: the header line (without its newline) the command writes
+     * first; a file holding that line only holds no results (a run that
+     * failed before its first point left it). NULL: any byte is results. */
+    const char *header;
 } mbx_output_req;
 
 typedef struct mbx_output {

@@ -21,3 +21,22 @@ add_test(NAME badinput.output.export_input
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/i15_redteam.sh export_input
                  ${MBX_OUT}/i15_redteam $<TARGET_FILE:mpibex> --)
 set_tests_properties(badinput.output.export_input PROPERTIES TIMEOUT 60 LABELS "tui;badinput")
+
+# How output and temporary files are created (tests/mpi/output_files.sh):
+# another user's file, FIFO or directories made beforehand in a shared
+# directory, a careless -o name, running out of descriptors.
+function(mbx_output_files name case np)
+  add_test(NAME ${name}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/output_files.sh ${case}
+                   ${MBX_OUT}/output_files $<TARGET_FILE:mpibex>
+                   $<TARGET_FILE:launcher_driver> -- ${MBX_MPIEXEC} ${np} ${MPIEXEC_PREFLAGS})
+  set_tests_properties(${name} PROPERTIES TIMEOUT 120 LABELS "mpi;security" PROCESSORS ${np}
+                                          SKIP_RETURN_CODE 77)
+endfunction()
+
+mbx_output_files(security.output.sorting_name sorting_name 1)
+mbx_output_files(security.output.planted_temp planted_sorting 1)
+mbx_output_files(security.output.probe_fifo probe_fifo 2)
+mbx_output_files(security.output.log_planted log_planted 1)
+mbx_output_files(security.beffio_premade_dirs beffio_premade 2)
+mbx_output_files(security.output.header_only header_only 1)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "mbx/csvio.h"
+#include "mbx/file.h"
 
 #ifndef MBX_TMP_DIR
 #error "compile with -DMBX_TMP_DIR=\"<a writable directory>\""
@@ -335,6 +336,77 @@ static void test_symlink_refused(void **state)
     unlink(path);
 }
 
+/* A FIFO at the path (another user's, made in a shared directory) is
+ * neither written into nor waited on: refused at once, ENXIO, for a new
+ * file, an appended one and a cut; it stays a FIFO. */
+static void test_fifo_refused(void **state)
+{
+    (void)state;
+    char path[512];
+    tmp_path(path, sizeof path, "fifo.csv");
+    unlink(path);
+    assert_int_equal(mkfifo(path, 0666), 0);
+    mbx_csv_writer *w = NULL;
+    errno = 0;
+    assert_int_equal(mbx_csv_writer_open(path, header, NCOLS, &w), MBX_E_IO);
+    assert_int_equal(errno, ENXIO);
+    assert_int_equal(mbx_csv_writer_append(path, header, NCOLS, &w), MBX_E_IO);
+    assert_int_equal(errno, ENXIO);
+    assert_int_equal(mbx_csv_trim_torn(path, NULL), MBX_E_IO);
+    assert_int_equal(errno, ENXIO);
+    assert_null(w);
+    struct stat st;
+    assert_int_equal(lstat(path, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    unlink(path);
+}
+
+/* A new file is never the file that was at the name: one made beforehand
+ * (here a hard link to another, as a planted file would be) keeps its
+ * bytes, and the temporary names are new, hidden and beside the target. */
+static void test_new_file_not_old(void **state)
+{
+    (void)state;
+    char path[512], other[512], buf[64];
+    tmp_path(path, sizeof path, "planted.csv");
+    tmp_path(other, sizeof other, "planted-other");
+    unlink(path);
+    unlink(other);
+    FILE *f = fopen(other, "w");
+    assert_non_null(f);
+    fputs("theirs\n", f);
+    fclose(f);
+    assert_int_equal(link(other, path), 0);
+    mbx_csv_writer *w = NULL;
+    assert_int_equal(mbx_csv_writer_open(path, header, NCOLS, &w), MBX_OK);
+    assert_int_equal(mbx_csv_writer_close(w), MBX_OK);
+    slurp(other, buf, sizeof buf);
+    assert_string_equal(buf, "theirs\n");
+    struct stat a, b;
+    assert_int_equal(lstat(path, &a), 0);
+    assert_int_equal(lstat(other, &b), 0);
+    assert_true(a.st_ino != b.st_ino && a.st_nlink == 1 && a.st_uid == geteuid());
+    char *t1 = NULL, *t2 = NULL;
+    int f1, f2;
+    assert_int_equal(mbx_file_temp(path, 0666, &f1, &t1), MBX_OK);
+    assert_int_equal(mbx_file_temp(path, 0666, &f2, &t2), MBX_OK);
+    assert_string_not_equal(t1, t2);
+    const char *slash = strrchr(path, '/');
+    size_t dir = (size_t)(slash - path) + 1;
+    assert_memory_equal(t1, path, dir);
+    char want[600];
+    snprintf(want, sizeof want, ".%s.tmp-", slash + 1);
+    assert_int_equal(strncmp(t1 + dir, want, strlen(want)), 0);
+    close(f1);
+    close(f2);
+    unlink(t1);
+    unlink(t2);
+    free(t1);
+    free(t2);
+    unlink(path);
+    unlink(other);
+}
+
 /* New files get 0666 less the umask, like any tool's output. */
 static void test_umask(void **state)
 {
@@ -458,7 +530,8 @@ int main(void)
         cmocka_unit_test(test_io_errors),     cmocka_unit_test(test_table_col),
         cmocka_unit_test(test_large_file),    cmocka_unit_test(test_symlink_refused),
         cmocka_unit_test(test_umask),         cmocka_unit_test(test_full_cut_back),
-        cmocka_unit_test(test_gone_and_copy),
+        cmocka_unit_test(test_gone_and_copy), cmocka_unit_test(test_fifo_refused),
+        cmocka_unit_test(test_new_file_not_old),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "launcher.h"
+#include "mbx/file.h"
 #include "mbx/version.h"
 
 extern char **environ;
@@ -149,17 +150,25 @@ int mbx_repeat_spawn_launch(rep *r, pid_t *pid)
     sigaddset(&def, SIGINT);
     sigaddset(&def, SIGTERM);
     sigaddset(&def, SIGPIPE);
+    /* The launch's log is made here as every output file is
+     * (mbx_file_create), and handed to the child open. */
+    int logfd;
+    if (mbx_file_create(r->log, 0666, &logfd) != MBX_OK)
+        return errno;
     int rc = posix_spawn_file_actions_init(&fa);
-    if (rc != 0)
+    if (rc != 0) {
+        close(logfd);
         return rc;
+    }
     if ((rc = posix_spawnattr_init(&at)) != 0) {
         posix_spawn_file_actions_destroy(&fa);
+        close(logfd);
         return rc;
     }
     if (!rc)
         rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     if (!rc)
-        rc = posix_spawn_file_actions_addopen(&fa, 1, r->log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+        rc = posix_spawn_file_actions_adddup2(&fa, logfd, 1);
     if (!rc)
         rc = posix_spawn_file_actions_adddup2(&fa, 1, 2);
     if (!rc)
@@ -175,6 +184,7 @@ int mbx_repeat_spawn_launch(rep *r, pid_t *pid)
         rc = posix_spawnp(pid, r->argv[0], &fa, &at, r->argv, environ);
     posix_spawnattr_destroy(&at);
     posix_spawn_file_actions_destroy(&fa);
+    close(logfd);
     return rc;
 }
 

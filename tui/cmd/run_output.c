@@ -30,6 +30,13 @@ int mbx_run_claim_output(run_state *st, char *msg)
         return 2;
     }
     const char *inputs[] = {st->opt.plan_path};
+    /* A CSV of the header only (a run that failed before its first
+     * point, out of descriptors) is not results to protect. */
+    char header[2048];
+    size_t h = 0;
+    for (size_t i = 0; i < MBX_RESULT_NCOLS && h < sizeof header; i++)
+        h += (size_t)snprintf(header + h, sizeof header - h, "%s%s", i ? "," : "",
+                              mbx_result_columns[i]);
     mbx_output_req req = {.path = out,
                           .flags = MBX_OUTPUT_ALLOW_STDOUT | MBX_OUTPUT_ALLOW_DISCARD |
                                    (st->opt.force ? MBX_OUTPUT_FORCE : 0) |
@@ -38,7 +45,8 @@ int mbx_run_claim_output(run_state *st, char *msg)
                           .journal = ".journal",
                           .inputs = inputs,
                           .ninputs = st->opt.plan_path ? 1 : 0,
-                          .input_what = "the plan file"};
+                          .input_what = "the plan file",
+                          .header = h < sizeof header ? header : NULL};
     int rc = mbx_output_claim(&req, &st->out, msg, MSG_LEN);
     if (rc < 0)
         return rc == MBX_E_NOMEM ? 1 : 2;
@@ -121,10 +129,20 @@ int mbx_run_open_outputs(run_state *st, char *msg)
         if (rc >= 0 && st->pair_known && (!st->opt.resume || !st->res.have_pair))
             rc = mbx_journal_pair(st->journal, st->pair_a, st->pair_b);
     }
+    /* The probe series is written at the end, but its file is made now:
+     * a name left free until then could be taken by another user's FIFO
+     * or file (docs/hardening.md). */
+    char *probe = rc >= 0 && st->mon.peer ? mbx_csv_sidecar(st->opt.output, ".probe.csv") : NULL;
+    if (probe) {
+        failed = probe;
+        rc = mbx_monitor_open_series(&st->mon, st->opt.output);
+    }
     if (rc < 0) {
         snprintf(msg, MSG_LEN, "-o: cannot write '%s': %s", failed, mbx_file_why(errno));
+        free(probe);
         return 1;
     }
+    free(probe);
     return 0;
 }
 

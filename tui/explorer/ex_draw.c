@@ -8,6 +8,7 @@
 #include <wchar.h>
 
 #include "explorer.h"
+#include "mbx/file.h"
 
 static attr_t to_curses_attrs(unsigned a)
 {
@@ -134,7 +135,7 @@ static const char *attr_words(attr_t a, char *buf, size_t len)
  * of colour under a 256-, 8- or no-colour terminal shows. */
 int mbx_ex_dump(explorer *x, const char *path)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f = mbx_file_fopen(path);
     if (!f)
         return -1;
     fprintf(f, "# screen %dx%d colors=%d glyphs=%d\n", x->cols, x->rows, x->color_mode,

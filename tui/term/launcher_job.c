@@ -22,6 +22,7 @@
 #include "bridgeproto.h"
 #include "launcher_relay.h"
 #include "mbx/dir.h"
+#include "mbx/file.h"
 #include "term.h"
 
 #define KILL_GRACE_MS 5000 /* SIGTERM to SIGKILL */
@@ -92,7 +93,14 @@ static int open_log(job *j, const char *given)
 {
     if (given) {
         snprintf(j->log_path, sizeof j->log_path, "%s", given);
-        j->logfd = open(j->log_path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+        /* Continued only when it is a regular file of ours, else a new
+         * file (0600) renamed into place: never another user's file or
+         * FIFO made beforehand in a shared directory (docs/hardening.md). */
+        off_t size;
+        if (mbx_file_open_mode(j->log_path, 1, 0600, &j->logfd, &size) != MBX_OK)
+            j->logfd = -1;
+        else /* lines of the launcher and its children go to its end */
+            (void)fcntl(j->logfd, F_SETFL, fcntl(j->logfd, F_GETFL) | O_APPEND);
     } else {
         char dir[PATH_MAX - 64], name[64], stamp[32];
         int dfd = log_dir(dir, sizeof dir);
@@ -102,6 +110,8 @@ static int open_log(job *j, const char *given)
         strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime(&t));
         snprintf(name, sizeof name, "explore-%s-%ld.log", stamp, (long)getpid());
         snprintf(j->log_path, sizeof j->log_path, "%s/%s", dir, name);
+        /* By name, not mbx_file_create: dfd is a private directory of
+         * ours (log_dir), where nobody else can put a file first. */
         j->logfd = openat(dfd, name, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
         int err = errno;
         close(dfd);
@@ -110,8 +120,8 @@ static int open_log(job *j, const char *given)
     if (j->logfd >= 0)
         return 0;
     if (given) {
-        fprintf(stderr, "mpibex: --log: cannot open '%s': %s; allowed a writable file\n",
-                j->log_path, strerror(errno));
+        fprintf(stderr, "mpibex: --log: cannot open '%s': %s; allowed a writable file of yours\n",
+                j->log_path, mbx_file_why(errno));
         return 2;
     }
     fprintf(stderr, "mpibex: cannot open the log '%s': %s (choose another with --log FILE)\n",

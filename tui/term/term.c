@@ -259,6 +259,9 @@ void mbx_term_write_status_why(int code, const char *why)
     int n = snprintf(line, sizeof line, "%d\n%.1024s%s", code, why ? why : "", why ? "\n" : "");
     if (n < 0 || (size_t)n >= sizeof line)
         n = (int)strlen(line);
+    /* Opened by name, not through mbx_file_create: the launcher names a
+     * file in its private directory (mbx_dir_temp, 0700), where nobody
+     * else can put anything. */
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0)
         return; /* rank 0 on another host: the launcher falls back on mpiexec's status */

@@ -21,6 +21,7 @@
 #include "mbx/ascii.h"
 #include "mbx/dir.h"
 #include "mbx/output.h"
+#include "mbx/file.h"
 #include "report_int.h"
 #include "tprint.h"
 
@@ -188,7 +189,9 @@ static int run_gnuplot(const char *prog, const char *dir, char *msg, size_t msgl
 {
     char log[PATH_MAX], line[300];
     snprintf(log, sizeof log, "%s/gnuplot.log", dir);
-    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    int fd = -1;
+    if (mbx_file_create(log, 0666, &fd) != MBX_OK)
+        fd = -1;
     int nul = open("/dev/null", O_RDWR | O_CLOEXEC);
     if (fd < 0 || nul < 0) {
         mbx_report_msgf(msg, msglen, "cannot write '%s': %s", log, strerror(errno));

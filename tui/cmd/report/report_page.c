@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "mbx/version.h"
+#include "mbx/file.h"
 #include "report_doc.h"
 #include "report_int.h"
 
@@ -483,12 +484,12 @@ static int open_pair(mbx_rpt_doc *d, const char *dir, char *msg, size_t msglen)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/index.md", dir);
-    if ((d->md = fopen(path, "w")) == NULL) {
+    if ((d->md = mbx_file_fopen(path)) == NULL) {
         snprintf(msg, msglen, "cannot write '%s': %s", path, strerror(errno));
         return 1;
     }
     snprintf(path, sizeof path, "%s/index.html", dir);
-    if ((d->html = fopen(path, "w")) == NULL) {
+    if ((d->html = mbx_file_fopen(path)) == NULL) {
         snprintf(msg, msglen, "cannot write '%s': %s", path, strerror(errno));
         fclose(d->md);
         return 1;

@@ -4,15 +4,19 @@
  * kept in the report so that users can edit it and run `gnuplot plots.gp`
  * there again; it only reads data/ and writes next to itself. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "mbx/csvio.h"
+#include "mbx/dir.h"
 #include "mbx/esc.h"
+#include "mbx/file.h"
 #include "report_int.h"
 
 const char *const mbx_rpt_plot_suffix[MBX_RPT_NPLOTS] = {"latency", "bandwidth", "compare",
@@ -58,7 +62,7 @@ static FILE *open_data(ctx *c, const char *rel)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", c->r->dir, rel);
-    FILE *f = fopen(path, "w");
+    FILE *f = mbx_file_fopen(path);
     if (f == NULL && !c->err) {
         snprintf(c->msg, c->msglen, "cannot write '%s': %s", path, strerror(errno));
         c->err = 1;
@@ -487,8 +491,16 @@ int mbx_rpt_write_plots(mbx_rpt *r, char *msg, size_t msglen)
         snprintf(msg, msglen, "cannot create '%s': %s", path, strerror(errno));
         return 1;
     }
+    /* One already there must be ours and no link: the files go in by name. */
+    const char *why = NULL;
+    int dfd;
+    if (mbx_dir_open_own(AT_FDCWD, path, 0, &dfd, &why) != MBX_OK) {
+        snprintf(msg, msglen, "cannot use '%s': %s", path, why ? why : strerror(errno));
+        return 1;
+    }
+    close(dfd);
     snprintf(path, sizeof path, "%s/plots.gp", r->dir);
-    if ((c.gp = fopen(path, "w")) == NULL) {
+    if ((c.gp = mbx_file_fopen(path)) == NULL) {
         snprintf(msg, msglen, "cannot write '%s': %s", path, strerror(errno));
         return 1;
     }
