@@ -84,14 +84,32 @@ typedef struct mbx_csv_table {
  * stops the reading and is returned by it. */
 typedef int (*mbx_csv_row_fn)(void *ctx, char *const *field, size_t n, size_t line);
 
+/* The most bytes one row may hold (its fields together): a longer row is
+ * refused, so a file without line ends (/dev/zero) cannot fill memory. */
+#define MBX_CSV_ROW_MAX (1024 * 1024)
+
+/* Where and why the reader refused its input (not fn): the line the
+ * refused row begins on, and "malformed CSV quoting", "a NUL byte in
+ * field N" or "a row longer than MBX_CSV_ROW_MAX bytes". */
+typedef struct mbx_csv_why {
+    size_t line;
+    char text[64];
+} mbx_csv_why;
+
 /* Read the CSV file at path one row at a time, the header row first, with
  * strict RFC 4180 quoting; memory holds one row whatever the file's size.
  * A leading UTF-8 byte-order mark (as spreadsheets write) is skipped.
- * Errors: MBX_E_IO (errno) unreadable, MBX_E_PROTO malformed quoting,
- * MBX_E_NOMEM, or the status fn returned. */
+ * Errors: MBX_E_IO (errno) unreadable, MBX_E_PROTO malformed quoting, a
+ * NUL byte in a field (it would cut the field short) or a row over
+ * MBX_CSV_ROW_MAX bytes, MBX_E_NOMEM, or the status fn returned. */
 MBX_NODISCARD int mbx_csv_read_rows(const char *path, mbx_csv_row_fn fn, void *ctx);
 /* The same from an open stream (read to its end, not closed). */
 MBX_NODISCARD int mbx_csv_read_stream(FILE *f, mbx_csv_row_fn fn, void *ctx);
+/* The same two, with why (may be NULL) filled when the reader itself
+ * refuses the input (MBX_E_PROTO). */
+MBX_NODISCARD int mbx_csv_read_rows_why(const char *path, mbx_csv_row_fn fn, void *ctx,
+                                        mbx_csv_why *why);
+MBX_NODISCARD int mbx_csv_read_stream_why(FILE *f, mbx_csv_row_fn fn, void *ctx, mbx_csv_why *why);
 /* The same over len bytes of data. */
 MBX_NODISCARD int mbx_csv_parse_rows(const char *data, size_t len, mbx_csv_row_fn fn, void *ctx);
 
