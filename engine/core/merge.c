@@ -230,8 +230,9 @@ static int lookup(mbx_merge *m, char *const *cell, const int *pid, const int *op
     k->id = id;
     k->procs = v->procs;
     k->bytes = v->bytes;
+    /* Written as text cells: a formula copied from an input is defused. */
     for (int t = 0; t < NTEXT; t++) {
-        if ((k->text[t] = strdup(text[t])) == NULL) {
+        if ((k->text[t] = mbx_csv_text_dup(text[t])) == NULL) {
             for (int u = 0; u < t; u++)
                 free(k->text[u]);
             free(id);

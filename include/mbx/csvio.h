@@ -162,6 +162,17 @@ MBX_NODISCARD int mbx_csv_time_us(const char *s, int empty_ok, double *v);
  * not finite. */
 void mbx_csv_fmt_number(char *buf, size_t len, const char *fmt, double x);
 
+/* Spreadsheets run a cell that starts with = + - @ TAB or CR as a
+ * formula (=HYPERLINK(...), @SUM(...)|cmd, +1+1): a text cell copied from
+ * an input file into a CSV that someone will open in one. 1 when s is such
+ * a cell and not a plain number (-1.5 and +3e2 stay numbers), else 0. */
+int mbx_csv_is_formula(const char *s);
+
+/* A malloc'd copy of the text cell s to write, with a leading single
+ * quote when mbx_csv_is_formula(s) (OWASP's rule for CSV injection: the
+ * spreadsheet shows it as text). NULL when out of memory. */
+char *mbx_csv_text_dup(const char *s);
+
 /* s as a whole number in [0, max]: digits only (no sign, no spaces), else
  * MBX_E_INVAL; MBX_E_RANGE above max. */
 MBX_NODISCARD int mbx_csv_count(const char *s, unsigned long long max, unsigned long long *v);
