@@ -56,6 +56,13 @@
     {"merge.bad.unwritable_output", MERGE, 0, NULL, 2,
      "^mpibex merge: -o: cannot write '.*/nodir/out\\.csv'",
      {"@/good.csv", "-o", "@/nodir/out.csv"}},
+    /* A cold-cache buffer no rank can hold (the fake's 2 ranks share this
+     * node): refused before any point, not killed by the OOM killer. */
+    {"badinput.cache_cold_memory", RUN, 2, NULL, 2,
+     "^mpibex: --cache: cold:1TiB is more memory than each rank can take here; allowed "
+     "4KiB\\.\\.[0-9]+[KMG]iB \\(the memory available on a node, its cgroup's limit included, "
+     "over the ranks on it\\)$",
+     {"--bench", "pingpong.send_recv", "--sizes", "1", "--cache", "cold:1TiB"}},
     /* Hostile CSV: a file without line ends, a NUL byte in a key. */
     {"merge.bad.endless_row", MERGE, 0, NULL, 2,
      "^mpibex merge: '/dev/zero' is not an mpibex results CSV: line 1: a row longer than 1048576 "
