@@ -62,6 +62,11 @@ static double median_of(const double *v, size_t n)
     return m;
 }
 
+const char *mbx_compare_verdict_word(char v)
+{
+    return v == '<' ? "<" : v == '>' ? ">" : "same";
+}
+
 /* The rest of a tested point from its test (out->w): sizes, medians,
  * ratio, verdict and stars. Different when the two-sided test says so (so
  * the verdict and the stars agree, and identical settings are called

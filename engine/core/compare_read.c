@@ -296,9 +296,11 @@ static int read_file(struct reading *rd, mbx_csv_row_fn fn)
     errno = 0;
     if (rd->msg != NULL && rd->msglen > 0)
         rd->msg[0] = '\0';
-    int rc = mbx_csv_read_rows(rd->path, fn, rd);
+    mbx_csv_why why;
+    int rc = mbx_csv_read_rows_why(rd->path, fn, rd, &why);
     if (rc == MBX_E_PROTO && rd->msg != NULL && rd->msglen > 0 && rd->msg[0] == '\0')
-        mbx_msgf(rd->msg, rd->msglen, "'%s' is not %s: malformed CSV quoting", rd->path, rd->what);
+        mbx_msgf(rd->msg, rd->msglen, "'%s' is not %s: line %zu: %s", rd->path, rd->what, why.line,
+                 why.text);
     else if (rc == MBX_E_IO)
         mbx_msgf(rd->msg, rd->msglen, "cannot read '%s': %s", rd->path,
                  errno ? strerror(errno) : "read error");

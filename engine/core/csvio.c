@@ -344,3 +344,47 @@ void mbx_csv_fmt_number(char *buf, size_t len, const char *fmt, double x)
     }
     mbx_snprintf_c(buf, len, fabs(x) < 1e15 ? fmt : "%.6e", x);
 }
+
+/* Digits, then optionally '.' and digits, then optionally an exponent:
+ * what a spreadsheet takes as a number after its sign. */
+static int plain_number(const char *s)
+{
+    size_t d = strspn(s, "0123456789");
+    s += d;
+    if (*s == '.') {
+        size_t f = strspn(s + 1, "0123456789");
+        d += f;
+        s += 1 + f;
+    }
+    if (d == 0)
+        return 0;
+    if (*s == 'e' || *s == 'E') {
+        s += 1 + (s[1] == '+' || s[1] == '-');
+        size_t e = strspn(s, "0123456789");
+        if (e == 0)
+            return 0;
+        s += e;
+    }
+    return *s == '\0';
+}
+
+int mbx_csv_is_formula(const char *s)
+{
+    if (s == NULL || s[0] == '\0' || strchr("=+-@\t\r", s[0]) == NULL)
+        return 0;
+    return !((s[0] == '+' || s[0] == '-') && plain_number(s + 1));
+}
+
+char *mbx_csv_text_dup(const char *s)
+{
+    if (s == NULL)
+        s = "";
+    size_t n = strlen(s), q = (size_t)mbx_csv_is_formula(s);
+    char *d = malloc(n + q + 1);
+    if (d == NULL)
+        return NULL;
+    d[0] = '\'';
+    memcpy(d + q, s, n + 1);
+    return d;
+}
+

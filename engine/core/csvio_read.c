@@ -29,7 +29,22 @@ struct rows {
     int pending_cr;  /* the last row ended at a CR: a line end unless LF follows */
     int rc;          /* MBX_OK, or what stopped the reading */
     int bom_checked; /* the first bytes were looked at for a byte-order mark */
+    mbx_csv_why *why; /* where and why the reader refused the input; may be NULL */
 };
+
+/* The reader refuses the row that begins on r->line: MBX_E_PROTO, and
+ * why: "WHAT N TAIL", or WHAT alone for n 0. */
+static void refuse(struct rows *r, const char *what, size_t n, const char *tail)
+{
+    r->rc = MBX_E_PROTO;
+    if (r->why == NULL)
+        return;
+    r->why->line = r->line + (r->pending_cr && r->n == 0);
+    if (n > 0)
+        snprintf(r->why->text, sizeof r->why->text, "%s %zu%s", what, n, tail);
+    else
+        snprintf(r->why->text, sizeof r->why->text, "%s", what);
+}
 
 static void on_field(void *s, size_t len, void *data)
 {
@@ -40,6 +55,16 @@ static void on_field(void *s, size_t len, void *data)
     if (r->n == 0 && r->pending_cr) {
         r->line++; /* a lone CR ended the line before */
         r->pending_cr = 0;
+    }
+    /* A NUL would end the field's C string early: "name\0EVIL" would be
+     * read as "name" (docs/hardening.md, "Hostile CSV"). */
+    if (len > 0 && memchr(s, '\0', len) != NULL) {
+        refuse(r, "a NUL byte in field", r->n + 1, "");
+        return;
+    }
+    if (r->text_len + len > MBX_CSV_ROW_MAX) {
+        refuse(r, "a row longer than", (size_t)MBX_CSV_ROW_MAX, " bytes");
+        return;
     }
     if (mbx_grow((void **)&r->start, &r->cap, r->n + 1, sizeof *r->start) != MBX_OK ||
         mbx_grow((void **)&r->text, &r->text_cap, r->text_len + len + 1, 1) != MBX_OK) {
@@ -88,17 +113,26 @@ static void on_row(int term, void *data)
     r->text_len = 0;
 }
 
-static int error_status(struct csv_parser *p)
+static void parse_error(struct csv_parser *p, struct rows *r)
 {
-    return csv_error(p) == CSV_EPARSE ? MBX_E_PROTO : MBX_E_NOMEM;
+    if (csv_error(p) == CSV_EPARSE)
+        refuse(r, "malformed CSV quoting", 0, "");
+    else
+        r->rc = MBX_E_NOMEM;
 }
 
-static int rows_start(struct csv_parser *p, struct rows *r, mbx_csv_row_fn fn, void *ctx)
+static int rows_start(struct csv_parser *p, struct rows *r, mbx_csv_row_fn fn, void *ctx,
+                      mbx_csv_why *why)
 {
     memset(r, 0, sizeof *r);
     r->fn = fn;
     r->ctx = ctx;
     r->line = 1;
+    r->why = why;
+    if (why != NULL) {
+        why->line = 0;
+        why->text[0] = '\0';
+    }
     return csv_init(p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL | CSV_REPALL_NL) == 0
                ? MBX_OK
                : MBX_E_NOMEM;
@@ -106,7 +140,10 @@ static int rows_start(struct csv_parser *p, struct rows *r, mbx_csv_row_fn fn, v
 
 /* Feed one chunk; returns MBX_OK or what stopped the reading. The first
  * chunk loses a UTF-8 byte-order mark (spreadsheets write one), which is
- * no part of the first column's name. */
+ * no part of the first column's name. The chunk goes to libcsv in slices
+ * so that a row growing past MBX_CSV_ROW_MAX (libcsv holds the field in
+ * progress: a file of no commas or newlines, /dev/zero) is refused after
+ * at most one more slice, not when memory runs out. */
 static int feed(struct csv_parser *p, struct rows *r, const char *data, size_t len)
 {
     if (!r->bom_checked) {
@@ -116,8 +153,15 @@ static int feed(struct csv_parser *p, struct rows *r, const char *data, size_t l
             len -= 3;
         }
     }
-    if (len > 0 && csv_parse(p, data, len, on_field, on_row, r) != len && r->rc == MBX_OK) {
-        r->rc = error_status(p);
+    static const size_t slice = 65536;
+    while (len > 0 && r->rc == MBX_OK) {
+        size_t k = len < slice ? len : slice;
+        if (csv_parse(p, data, k, on_field, on_row, r) != k && r->rc == MBX_OK)
+            parse_error(p, r);
+        if (r->rc == MBX_OK && r->text_len + p->entry_pos > MBX_CSV_ROW_MAX)
+            refuse(r, "a row longer than", (size_t)MBX_CSV_ROW_MAX, " bytes");
+        data += k;
+        len -= k;
     }
     return r->rc;
 }
@@ -125,7 +169,7 @@ static int feed(struct csv_parser *p, struct rows *r, const char *data, size_t l
 static int rows_finish(struct csv_parser *p, struct rows *r, int rc)
 {
     if (rc == MBX_OK && csv_fini(p, on_field, on_row, r) != 0 && r->rc == MBX_OK) {
-        r->rc = error_status(p);
+        parse_error(p, r);
     }
     if (rc == MBX_OK) {
         rc = r->rc;
@@ -144,7 +188,7 @@ int mbx_csv_parse_rows(const char *data, size_t len, mbx_csv_row_fn fn, void *ct
     }
     struct csv_parser p;
     struct rows r;
-    if (rows_start(&p, &r, fn, ctx) < 0) {
+    if (rows_start(&p, &r, fn, ctx, NULL) < 0) {
         return MBX_E_NOMEM;
     }
     return rows_finish(&p, &r, feed(&p, &r, data, len));
@@ -152,12 +196,17 @@ int mbx_csv_parse_rows(const char *data, size_t len, mbx_csv_row_fn fn, void *ct
 
 int mbx_csv_read_stream(FILE *f, mbx_csv_row_fn fn, void *ctx)
 {
+    return mbx_csv_read_stream_why(f, fn, ctx, NULL);
+}
+
+int mbx_csv_read_stream_why(FILE *f, mbx_csv_row_fn fn, void *ctx, mbx_csv_why *why)
+{
     if (f == NULL || fn == NULL) {
         return MBX_E_INVAL;
     }
     struct csv_parser p;
     struct rows r;
-    if (rows_start(&p, &r, fn, ctx) < 0) {
+    if (rows_start(&p, &r, fn, ctx, why) < 0) {
         return MBX_E_NOMEM;
     }
     /* fread fills the whole buffer unless the file ends: the first chunk
@@ -182,6 +231,11 @@ int mbx_csv_read_stream(FILE *f, mbx_csv_row_fn fn, void *ctx)
 
 int mbx_csv_read_rows(const char *path, mbx_csv_row_fn fn, void *ctx)
 {
+    return mbx_csv_read_rows_why(path, fn, ctx, NULL);
+}
+
+int mbx_csv_read_rows_why(const char *path, mbx_csv_row_fn fn, void *ctx, mbx_csv_why *why)
+{
     if (path == NULL || fn == NULL) {
         return MBX_E_INVAL;
     }
@@ -189,7 +243,7 @@ int mbx_csv_read_rows(const char *path, mbx_csv_row_fn fn, void *ctx)
     if (f == NULL) {
         return MBX_E_IO;
     }
-    int rc = mbx_csv_read_stream(f, fn, ctx);
+    int rc = mbx_csv_read_stream_why(f, fn, ctx, why);
     int err = errno;
     fclose(f);
     errno = err;

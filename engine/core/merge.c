@@ -230,8 +230,9 @@ static int lookup(mbx_merge *m, char *const *cell, const int *pid, const int *op
     k->id = id;
     k->procs = v->procs;
     k->bytes = v->bytes;
+    /* Written as text cells: a formula copied from an input is defused. */
     for (int t = 0; t < NTEXT; t++) {
-        if ((k->text[t] = strdup(text[t])) == NULL) {
+        if ((k->text[t] = mbx_csv_text_dup(text[t])) == NULL) {
             for (int u = 0; u < t; u++)
                 free(k->text[u]);
             free(id);
@@ -400,10 +401,11 @@ int mbx_merge_add_table(mbx_merge *m, const mbx_csv_table *t, const char *name, 
 static int file_pass(FILE *f, struct adder *a)
 {
     errno = 0;
-    int rc = mbx_csv_read_stream(f, merge_row, a);
+    mbx_csv_why why;
+    int rc = mbx_csv_read_stream_why(f, merge_row, a, &why);
     if (rc == MBX_E_PROTO && a->msg != NULL && a->msglen > 0 && a->msg[0] == '\0')
-        mbx_msgf(a->msg, a->msglen, "'%s' is not an mpibex results CSV: malformed CSV quoting",
-                 a->name);
+        mbx_msgf(a->msg, a->msglen, "'%s' is not an mpibex results CSV: line %zu: %s", a->name,
+                 why.line, why.text);
     else if (rc == MBX_E_IO)
         mbx_msgf(a->msg, a->msglen, "cannot read '%s': %s", a->name,
                  errno ? strerror(errno) : "read error");

@@ -53,6 +53,7 @@ int mbx_engine_create(MPI_Comm comm, mbx_engine **out)
     e->stop_rank = -1;
     e->warm.calls = MBX_WARMUP_CALLS;
     e->buf_off_lo = e->buf_off_hi = -1;
+    e->cache_budget = UINT64_MAX;
     *out = e;
     return MBX_OK;
 }

@@ -9,12 +9,14 @@
  * reaches that moment late marks the observation; measure.c drops it and
  * counts it, as it does an observation that overruns its window. */
 #include <math.h>
+#include <stdint.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine_internal.h"
 #include "mbx/cache.h"
+#include "mbx/memavail.h"
 #include "mbx/stats.h"
 
 #define PROBE_TAG 33
@@ -123,23 +125,38 @@ int mbx_method_exec(mbx_engine *e, const mbx_cmd *cmd)
     m.cache_bytes = (uint64_t)cmd->darg[3];
     int err = 0;
     drop_flusher(e);
+    uint64_t budget = UINT64_MAX;
     if (m.cache == MBX_CACHE_COLD) {
         uint64_t llc = m.cache_bytes;
-        mbx_cache_flusher *f = calloc(1, sizeof *f);
-        if (!f || (!llc && mbx_cache_llc_bytes(&llc) < 0) || mbx_cache_flusher_init(f, llc) < 0) {
-            free(f);
+        /* The buffer against the memory this rank may take (the node's, its
+         * cgroup's limit included, over the ranks on the node): an
+         * oversized one is refused, not killed by the OOM killer. */
+        int local = 1;
+        char why[128];
+        MPI_Comm_size(e->node, &local);
+        if (mbx_mem_rank_budget("", local, &budget, why, sizeof why) != MBX_OK)
+            budget = UINT64_MAX;
+        mbx_cache_flusher *f = NULL;
+        if (!llc && mbx_cache_llc_bytes(&llc) < 0)
             err = 1;
-        } else {
+        else if (llc > budget)
+            err = 2;
+        else if (!(f = calloc(1, sizeof *f)) || mbx_cache_flusher_init(f, llc) < 0)
+            err = 1;
+        if (err)
+            free(f);
+        else
             e->flusher = f;
-        }
     }
     int anyerr = 0;
     int mrc = MPI_Allreduce(&err, &anyerr, 1, MPI_INT, MPI_MAX, e->cmd);
+    if (mrc == MPI_SUCCESS)
+        mrc = MPI_Allreduce(&budget, &e->cache_budget, 1, MPI_UINT64_T, MPI_MIN, e->cmd);
     if (mrc != MPI_SUCCESS)
         return MBX_MPI_FAIL(e, mrc, "MPI_Allreduce");
     if (anyerr) {
         drop_flusher(e);
-        return MBX_E_UNSUPPORTED;
+        return anyerr == 2 ? MBX_E_RANGE : MBX_E_UNSUPPORTED;
     }
     e->method = m;
     if (m.sync == MBX_SYNC_WINDOW)
@@ -174,6 +191,11 @@ int mbx_engine_set_method(mbx_engine *e, const mbx_method *m)
     c.darg[2] = m->resync;
     c.darg[3] = (double)m->cache_bytes;
     return mbx_engine_submit(e, &c, NULL);
+}
+
+uint64_t mbx_engine_cache_budget(const mbx_engine *e)
+{
+    return e ? e->cache_budget : UINT64_MAX;
 }
 
 void mbx_engine_clock_info(const mbx_engine *e, mbx_clock_info *out)

@@ -148,7 +148,9 @@ static int eng_stop_rank(mbx_backend *b)
 
 static int eng_set_method(mbx_backend *b, const mbx_method *m)
 {
-    return mbx_engine_set_method(b->impl, m);
+    int rc = mbx_engine_set_method(b->impl, m);
+    b->cache_budget = mbx_engine_cache_budget(b->impl);
+    return rc;
 }
 
 static void eng_clock_info(mbx_backend *b, mbx_clock_info *out)

@@ -10,6 +10,7 @@
 #include "mbx/beff.h"
 #include "mbx/beffio.h"
 #include "mbx/bench.h"
+#include "mbx/memavail.h"
 #include "mbx/rma.h"
 #include "mbx/stats.h"
 
@@ -178,6 +179,14 @@ static int fake_set_method(mbx_backend *b, const mbx_method *m)
         return MBX_E_INVAL;
     if (m->cache != MBX_CACHE_WARM && m->cache != MBX_CACHE_COLD)
         return MBX_E_INVAL;
+    /* The ranks of the fake share this node: a cold-cache buffer each
+     * must fit in their share of it, as on a real job (method.c). */
+    char why[128];
+    b->cache_budget = UINT64_MAX;
+    if (m->cache == MBX_CACHE_COLD &&
+        mbx_mem_rank_budget("", b->nranks, &b->cache_budget, why, sizeof why) == MBX_OK &&
+        m->cache_bytes > b->cache_budget)
+        return MBX_E_RANGE;
     f->method = *m;
     if (m->sync == MBX_SYNC_WINDOW) {
         f->syncs++;

@@ -42,6 +42,8 @@ int mbx_sched_create(const mbx_sched_opts *o, mbx_sched **out)
         d.max_passes = MBX_SCHED_MAX_PASSES;
     if (d.probe_every == 0)
         d.probe_every = MBX_SCHED_PROBE_EVERY_S;
+    if (d.keep_obs == 0)
+        d.keep_obs = MBX_SCHED_KEEP_OBS;
     if (!(d.passes.eps > 0 && d.passes.eps < 1) || d.passes.min_passes == 0 ||
         d.passes.min_passes > MBX_PASSES_MAX || !(d.passes.min_span >= 0) ||
         !isfinite(d.passes.min_span) || !(d.pass_floor > 0) || !isfinite(d.pass_floor) ||
@@ -254,18 +256,58 @@ static int make_final(mbx_sched *s, size_t i)
     return push_final(s, i);
 }
 
+/* A point's own draws for its sample (splitmix64). */
+static uint64_t next_draw(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* The exact running figures of every observation (mbx_sched_result). */
+static void see_obs(spoint *p, double v)
+{
+    p->nseen++;
+    p->osum += v;
+    double d = v - p->omean;
+    p->omean += d / (double)p->nseen;
+    p->om2 += d * (v - p->omean);
+    if (p->nseen == 1 || v < p->omin)
+        p->omin = v;
+    if (p->nseen == 1 || v > p->omax)
+        p->omax = v;
+}
+
+/* A pass's observations join the point's: all of them while they fit in
+ * keep_obs, then a uniform sample of keep_obs (reservoir sampling: the
+ * k-th observation replaces a random kept one with probability
+ * keep_obs / k), so a point's memory is bounded however many passes it
+ * gets (docs/hardening.md, "Scale"). The pass counts (oseg) describe the
+ * kept observations only while nothing was dropped. */
 static int keep_obs(mbx_sched *s, spoint *p, const double *obs, size_t n)
 {
-    (void)s;
     if (n == 0)
         return MBX_OK;
-    int rc = mbx_grow((void **)&p->obs, &p->capobs, p->nobs + n, sizeof *p->obs);
+    size_t cap = s->o.keep_obs, fit = p->nobs < cap ? cap - p->nobs : 0;
+    size_t take = n < fit ? n : fit;
+    int rc = mbx_grow((void **)&p->obs, &p->capobs, p->nobs + take, sizeof *p->obs);
     if (rc)
         return rc;
     if ((rc = mbx_grow((void **)&p->oseg, &p->caposeg, p->noseg + 1, sizeof *p->oseg)) != MBX_OK)
         return rc;
-    memcpy(p->obs + p->nobs, obs, n * sizeof *obs);
-    p->nobs += n;
+    if (p->nseen == 0)
+        p->orng = s->o.seed ^ ((uint64_t)p->curve << 32) ^ p->x;
+    for (size_t k = 0; k < n; k++) {
+        see_obs(p, obs[k]);
+        if (k < take) {
+            p->obs[p->nobs++] = obs[k];
+            continue;
+        }
+        uint64_t j = next_draw(&p->orng) % (uint64_t)p->nseen;
+        if (j < (uint64_t)cap)
+            p->obs[j] = obs[k];
+    }
     p->oseg[p->noseg++] = n;
     return MBX_OK;
 }
@@ -312,6 +354,8 @@ int mbx_sched_pass_done(mbx_sched *s, const mbx_sched_pass_report *rep)
         p->bad = 1;
         p->nobs = 0;
         p->noseg = 0;
+        p->nseen = 0;
+        p->osum = p->omean = p->om2 = 0;
         int rc = keep_obs(s, p, rep->obs, rep->nobs);
         if (rc)
             return rc;

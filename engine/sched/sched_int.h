@@ -22,10 +22,15 @@ typedef struct spoint {
     size_t per_pass; /* observations per pass; 0: a pilot first */
     mbx_pass *pass;
     size_t npass, cappass;
-    double *obs;
+    double *obs; /* every observation, or past keep_obs a uniform sample of them */
     size_t nobs, capobs;
     size_t *oseg; /* observations of each measured pass, in order (sum: nobs) */
     size_t noseg, caposeg;
+    /* All observations taken (nseen >= nobs; more: obs is a sample) and
+     * their exact sum, Welford mean and squared deviations, min and max. */
+    size_t nseen;
+    double osum, omean, om2, omin, omax;
+    uint64_t orng; /* the sample's draws (a point's own: the shuffles stay) */
     mbx_result last; /* the last pass's row: everything but the statistics */
     int bad;         /* a pass was UNRELIABLE or INVALID: last holds it */
     int cut;         /* a pass took fewer observations than asked (a time bound) */

@@ -151,8 +151,20 @@ static int result_levels(mbx_sched *s, const spoint *p, mbx_passes_result *r,
     return rc;
 }
 
-/* The location statistics of out over point p's pooled observations, their
- * range widened to cover every pass median. */
+/* A count taken over the sample of p's observations, scaled to all of
+ * them. */
+static size_t scaled(const spoint *p, size_t k)
+{
+    return (size_t)llround((double)k * (double)p->nseen / (double)p->nobs);
+}
+
+/* The figures of out over point p's pooled observations, their range
+ * widened to cover every pass median. When p kept a sample (more
+ * observations than keep_obs), the count, sum, mean, standard deviation,
+ * min and max are still those of every observation (kept as they came);
+ * the quartiles, trimmed mean and median CI are the sample's, and its
+ * outlier and event counts and the trimmed mean's error are scaled to the
+ * whole count. */
 static int pooled_stats(mbx_sched *s, const spoint *p, mbx_result *out)
 {
     if (p->nobs > 0) {
@@ -168,6 +180,17 @@ static int pooled_stats(mbx_sched *s, const spoint *p, mbx_result *out)
         if (mbx_stats_summarize(p->obs, p->nobs, s->scratch, &sm) == MBX_OK &&
             mbx_stats_summarize_events(p->obs, p->nobs, s->o.resolution, s->scratch, &drop,
                                        &events) == MBX_OK) {
+            if (p->nseen > p->nobs) {
+                sm.stderr_ *= sqrt((double)p->nobs / (double)p->nseen);
+                sm.outliers = scaled(p, sm.outliers);
+                events = scaled(p, events);
+                sm.n = p->nseen;
+                sm.sum = p->osum;
+                sm.mean = p->omean;
+                sm.stddev = sqrt(p->om2 / (double)(p->nseen - 1));
+                sm.min = p->omin;
+                sm.max = p->omax;
+            }
             out->s = sm;
             out->events = events;
         }
@@ -287,9 +310,11 @@ const size_t *mbx_sched_obs_passes(const mbx_sched *s, size_t i, size_t *n)
             *n = 0;
         return NULL;
     }
+    /* A sample is no longer the passes' observations in order. */
+    int whole = s->pt[i].nseen == s->pt[i].nobs;
     if (n)
-        *n = s->pt[i].noseg;
-    return s->pt[i].oseg;
+        *n = whole ? s->pt[i].noseg : 0;
+    return whole ? s->pt[i].oseg : NULL;
 }
 
 const double *mbx_sched_pass_medians(const mbx_sched *s, size_t i, size_t *n)

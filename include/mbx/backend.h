@@ -60,6 +60,10 @@ struct mbx_backend {
     const char *(*why)(mbx_backend *b);
     int nhosts;                       /* hosts of the job; the fake: 1 */
     int thread_asked, thread_granted; /* the MPI thread level (job.h); the fake: single */
+    /* After set_method with a cold cache: the bytes the rank with the least
+     * memory to spare may take (MBX_E_RANGE when the buffer is larger);
+     * UINT64_MAX when unknown. */
+    uint64_t cache_budget;
     int fake;                         /* 1: the fake back end, nothing is measured */
     void *impl;
 };

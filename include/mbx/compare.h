@@ -29,6 +29,10 @@
  * rma_sync (appended: files of earlier versions end at verdict) */
 extern const char *const mbx_compare_columns[MBX_COMPARE_NCOLS];
 
+/* The verdict column's word for verdict v: "<", ">" or "same" (not a bare
+ * "=", which a spreadsheet opening the CSV would take for a formula). */
+const char *mbx_compare_verdict_word(char v);
+
 typedef struct mbx_cmp_point {
     const char *benchmark, *label, *op; /* op: NULL if none */
     const char *rma_sync;               /* rma.*: fence, lock, lock_all or pscw; NULL if none */

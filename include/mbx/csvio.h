@@ -84,14 +84,32 @@ typedef struct mbx_csv_table {
  * stops the reading and is returned by it. */
 typedef int (*mbx_csv_row_fn)(void *ctx, char *const *field, size_t n, size_t line);
 
+/* The most bytes one row may hold (its fields together): a longer row is
+ * refused, so a file without line ends (/dev/zero) cannot fill memory. */
+#define MBX_CSV_ROW_MAX (1024 * 1024)
+
+/* Where and why the reader refused its input (not fn): the line the
+ * refused row begins on, and "malformed CSV quoting", "a NUL byte in
+ * field N" or "a row longer than MBX_CSV_ROW_MAX bytes". */
+typedef struct mbx_csv_why {
+    size_t line;
+    char text[64];
+} mbx_csv_why;
+
 /* Read the CSV file at path one row at a time, the header row first, with
  * strict RFC 4180 quoting; memory holds one row whatever the file's size.
  * A leading UTF-8 byte-order mark (as spreadsheets write) is skipped.
- * Errors: MBX_E_IO (errno) unreadable, MBX_E_PROTO malformed quoting,
- * MBX_E_NOMEM, or the status fn returned. */
+ * Errors: MBX_E_IO (errno) unreadable, MBX_E_PROTO malformed quoting, a
+ * NUL byte in a field (it would cut the field short) or a row over
+ * MBX_CSV_ROW_MAX bytes, MBX_E_NOMEM, or the status fn returned. */
 MBX_NODISCARD int mbx_csv_read_rows(const char *path, mbx_csv_row_fn fn, void *ctx);
 /* The same from an open stream (read to its end, not closed). */
 MBX_NODISCARD int mbx_csv_read_stream(FILE *f, mbx_csv_row_fn fn, void *ctx);
+/* The same two, with why (may be NULL) filled when the reader itself
+ * refuses the input (MBX_E_PROTO). */
+MBX_NODISCARD int mbx_csv_read_rows_why(const char *path, mbx_csv_row_fn fn, void *ctx,
+                                        mbx_csv_why *why);
+MBX_NODISCARD int mbx_csv_read_stream_why(FILE *f, mbx_csv_row_fn fn, void *ctx, mbx_csv_why *why);
 /* The same over len bytes of data. */
 MBX_NODISCARD int mbx_csv_parse_rows(const char *data, size_t len, mbx_csv_row_fn fn, void *ctx);
 
@@ -143,6 +161,17 @@ MBX_NODISCARD int mbx_csv_time_us(const char *s, int empty_ok, double *v);
  * no field is ever hundreds of digits long or cut short; empty when x is
  * not finite. */
 void mbx_csv_fmt_number(char *buf, size_t len, const char *fmt, double x);
+
+/* Spreadsheets run a cell that starts with = + - @ TAB or CR as a
+ * formula (=HYPERLINK(...), @SUM(...)|cmd, +1+1): a text cell copied from
+ * an input file into a CSV that someone will open in one. 1 when s is such
+ * a cell and not a plain number (-1.5 and +3e2 stay numbers), else 0. */
+int mbx_csv_is_formula(const char *s);
+
+/* A malloc'd copy of the text cell s to write, with a leading single
+ * quote when mbx_csv_is_formula(s) (OWASP's rule for CSV injection: the
+ * spreadsheet shows it as text). NULL when out of memory. */
+char *mbx_csv_text_dup(const char *s);
 
 /* s as a whole number in [0, max]: digits only (no sign, no spaces), else
  * MBX_E_INVAL; MBX_E_RANGE above max. */

@@ -173,8 +173,14 @@ typedef struct mbx_clock_info {
 /* Set the method on every rank (collective through the command loop);
  * window sync synchronizes the clocks now. Errors: MBX_E_INVAL (bad
  * fields), MBX_E_UNSUPPORTED (cold cache without a cache size from hwloc),
- * MBX_E_MPI, MBX_E_NOMEM. Until called, barrier sync and a warm cache. */
+ * MBX_E_RANGE (a cold-cache buffer larger than some rank may take:
+ * mbx_engine_cache_budget), MBX_E_MPI, MBX_E_NOMEM. Until called, barrier
+ * sync and a warm cache. */
 MBX_NODISCARD int mbx_engine_set_method(mbx_engine *e, const mbx_method *m);
+/* After mbx_engine_set_method with a cold cache: the bytes the rank with
+ * the least memory to spare may take (mbx/memavail.h); UINT64_MAX when
+ * unknown. */
+uint64_t mbx_engine_cache_budget(const mbx_engine *e);
 void mbx_engine_clock_info(const mbx_engine *e, mbx_clock_info *out);
 
 /* The machine-state probe (DESIGN, "The machine changes under you"): rank 0

@@ -56,6 +56,9 @@
 #define MBX_SCHED_PASS_NMAX 20000    /* and at most this many */
 #define MBX_SCHED_PILOT_N 8          /* observations of a point's pilot */
 #define MBX_SCHED_MAX_PASSES 15      /* passes one point may get by default */
+/* Observations a point keeps by default: every one of a default run's
+ * points (MBX_SCHED_MAX_PASSES passes of MBX_SCHED_PASS_NMAX). */
+#define MBX_SCHED_KEEP_OBS ((size_t)MBX_SCHED_MAX_PASSES * MBX_SCHED_PASS_NMAX)
 #define MBX_SCHED_PROBE_EVERY_S 0.05 /* run seconds between monitor probes */
 #define MBX_SCHED_NO_POINT ((size_t)-1)
 
@@ -73,6 +76,10 @@ typedef struct mbx_sched_opts {
     double point_time;
     double probe_every; /* seconds between probes; 0: default; < 0: no probes */
     double resolution;  /* one observation's resolution, s (events rule); 0: none */
+    /* Observations a point keeps at most (0: MBX_SCHED_KEEP_OBS): past it
+     * they are a uniform sample of that many (mbx_sched_result), so rank
+     * 0's memory does not grow with --max-passes. */
+    size_t keep_obs;
     uint64_t seed;      /* the shuffles */
     int order_plan;     /* 1: no shuffling: curves and points in the order added */
     /* Fixed count: every pass takes exactly this many observations and there

@@ -56,6 +56,21 @@
     {"merge.bad.unwritable_output", MERGE, 0, NULL, 2,
      "^mpibex merge: -o: cannot write '.*/nodir/out\\.csv'",
      {"@/good.csv", "-o", "@/nodir/out.csv"}},
+    /* A cold-cache buffer no rank can hold (the fake's 2 ranks share this
+     * node): refused before any point, not killed by the OOM killer. */
+    {"badinput.cache_cold_memory", RUN, 2, NULL, 2,
+     "^mpibex: --cache: cold:1TiB is more memory than each rank can take here; allowed "
+     "4KiB\\.\\.[0-9]+[KMG]iB \\(the memory available on a node, its cgroup's limit included, "
+     "over the ranks on it\\)$",
+     {"--bench", "pingpong.send_recv", "--sizes", "1", "--cache", "cold:1TiB"}},
+    /* Hostile CSV: a file without line ends, a NUL byte in a key. */
+    {"merge.bad.endless_row", MERGE, 0, NULL, 2,
+     "^mpibex merge: '/dev/zero' is not an mpibex results CSV: line 1: a row longer than 1048576 "
+     "bytes$",
+     {"/dev/zero", "-o", "@/out.csv"}},
+    {"merge.bad.nul_field", MERGE, 0, NULL, 2,
+     "'.*/nul\\.csv' is not an mpibex results CSV: line 3: a NUL byte in field 1$",
+     {"@/nul.csv", "-o", "@/out.csv"}},
     /* mpibex compare; its fixture directory is named compare_bad */
     {"compare.bad.alpha", COMPARE, 0, NULL, 2,
      "^mpibex compare: --alpha: expected 0 < ALPHA < 1, got 2$",
@@ -98,6 +113,11 @@
      {"@/short.csv", "-o", "@/out"}},
     {"report.bad.quote", REPORT, 0, NULL, 2, "'.*/quote\\.csv' is not valid CSV",
      {"@/quote.csv", "-o", "@/out"}},
+    {"report.bad.endless_row", REPORT, 0, NULL, 2,
+     "^mpibex report: '/dev/zero' is not valid CSV: line 1: a row longer than 1048576 bytes$",
+     {"/dev/zero", "-o", "@/out"}},
+    {"report.bad.nul_field", REPORT, 0, NULL, 2,
+     "'.*/nul\\.csv' is not valid CSV: line 2: a NUL byte in field 1$", {"@/nul.csv", "-o", "@/out"}},
     {"report.bad.no_launches", REPORT, 0, NULL, 2,
      "'.*/nolaunch' is a directory without launch-\\*\\.csv files", {"@/nolaunch", "-o", "@/out"}},
     {"report.bad.no_input", REPORT, 0, NULL, 2, "^mpibex report: no input files", {"-o", "@/out"}},

@@ -208,6 +208,17 @@ static void put(const char *dir, const char *name, const char *text)
     assert_int_equal(fclose(f), 0);
 }
 
+/* A fixture of len bytes, NUL bytes included. */
+static void put_bytes(const char *dir, const char *name, const char *bytes, size_t len)
+{
+    char p[1024];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(bytes, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
 static void sub(char *buf, size_t len, const char *name)
 {
     snprintf(buf, len, "%s/%s", root, name);
@@ -238,6 +249,13 @@ static void merge_fixtures(void)
     put(d, "nomedian.csv",
         "benchmark,procs,bytes,n,tmean_us,status,label\npingpong.send_recv,2,8,16,1,SETTLED,cli\n");
     put(d, "short.csv", OLD_COLS "\n" ROW("8", "4.0", "SETTLED") "\npingpong.send_recv,2,8\n");
+    /* A NUL byte would cut the key short: the row would merge into
+     * pingpong.send_recv's. */
+    static const char nul[] = OLD_COLS "\n" ROW("8", "4.0", "SETTLED") "\n"
+                                       "pingpong.send_recv\0EVIL,2,8,16,1,1,1,1,9,1,2,0.5,0.01,1,2,"
+                                       "0,SETTLED,stderr:0.03,,half_round_trip,0.03,16,1000,1,0.01,"
+                                       "cli\n";
+    put_bytes(d, "nul.csv", nul, sizeof nul - 1);
 }
 
 /* report: the synthetic runs of report_fixtures.py, a non-empty directory,
@@ -259,6 +277,9 @@ static void report_fixtures(void)
         "benchmark,procs,bytes,median_us,status\npingpong.send_recv,2,abc,1.0,SETTLED\n");
     put(d, "short.csv", "benchmark,procs,bytes,median_us,status\npingpong.send_recv,2,8\n");
     put(d, "quote.csv", "benchmark,procs,bytes,median_us,status\n\"pingpong,2\n");
+    static const char nul[] = "benchmark,procs,bytes,median_us,status\n"
+                              "pingpong.send_recv\0EVIL,2,8,1.0,SETTLED\n";
+    put_bytes(d, "nul.csv", nul, sizeof nul - 1);
 }
 
 static int wanted[LIST + 1]; /* the commands of the cases run: their fixtures */

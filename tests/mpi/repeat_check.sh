@@ -61,7 +61,7 @@ real)
         fail "compare CSV: wrong header"
     [ "$(col "$dir/self.csv" p_two_sided | sort -u)" = 1 ] || fail "compare CSV: p is not 1"
     [ "$(col "$dir/self.csv" n_a | sort -u)" = 3 ] || fail "compare CSV: n_a is not 3"
-    [ "$(col "$dir/self.csv" verdict | sort -u)" = "=" ] || fail "compare CSV: verdicts"
+    [ "$(col "$dir/self.csv" verdict | sort -u)" = "same" ] || fail "compare CSV: verdicts"
 
     # Two launches by their observations: some verdict, a summary, exit 0.
     "$mpibex" compare "$rep/launch-01.csv" "$rep/launch-02.csv" >"$dir/obs.txt" 2>&1 ||

@@ -521,6 +521,43 @@ static void test_gone_and_copy(void **state)
     }
 }
 
+/* Formula cells: OWASP's leading characters get a quote, numbers and
+ * ordinary text do not; a NUL byte and an endless row are refused with
+ * the line. */
+static void test_formula_and_hostile_rows(void **state)
+{
+    (void)state;
+    static const char *const formula[] = {"=1+1", "+1+1", "-1+1", "@SUM(1)", "\tx", "\rx", "-", "+"};
+    for (size_t i = 0; i < sizeof formula / sizeof *formula; i++) {
+        assert_int_equal(mbx_csv_is_formula(formula[i]), 1);
+        char *d = mbx_csv_text_dup(formula[i]);
+        assert_non_null(d);
+        assert_int_equal(d[0], '\'');
+        assert_string_equal(d + 1, formula[i]);
+        free(d);
+    }
+    static const char *const plain[] = {"", "abc", "-1.5", "+3e2", "-1", "1-1", "a=b", "-.5"};
+    for (size_t i = 0; i < sizeof plain / sizeof *plain; i++) {
+        assert_int_equal(mbx_csv_is_formula(plain[i]), 0);
+        char *d = mbx_csv_text_dup(plain[i]);
+        assert_non_null(d);
+        assert_string_equal(d, plain[i]);
+        free(d);
+    }
+    mbx_csv_table t;
+    static const char nul[] = "a,b\nx,y\0z\n";
+    assert_int_equal(mbx_csv_read_buffer(nul, sizeof nul - 1, &t), MBX_E_PROTO);
+    size_t n = MBX_CSV_ROW_MAX + 2;
+    char *big = malloc(n);
+    assert_non_null(big);
+    memset(big, 'x', n);
+    assert_int_equal(mbx_csv_read_buffer(big, n, &t), MBX_E_PROTO);
+    big[n / 2] = '\n'; /* two rows of half the limit each are fine */
+    assert_int_equal(mbx_csv_read_buffer(big, n, &t), MBX_OK);
+    mbx_csv_table_free(&t);
+    free(big);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -532,6 +569,7 @@ int main(void)
         cmocka_unit_test(test_umask),         cmocka_unit_test(test_full_cut_back),
         cmocka_unit_test(test_gone_and_copy), cmocka_unit_test(test_fifo_refused),
         cmocka_unit_test(test_new_file_not_old),
+        cmocka_unit_test(test_formula_and_hostile_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

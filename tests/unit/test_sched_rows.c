@@ -384,6 +384,80 @@ static void unreliable_row_is_not_widened(void **state)
     mbx_sched_free(s);
 }
 
+/* Feeds point 0 of a one-point scheduler `passes` passes of 16 known
+ * observations (pass k: 1 ms + k us + j ns) and returns their sum. */
+static double feed_passes(mbx_sched *s, size_t passes, double *lo, double *hi)
+{
+    double sum = 0, t = 0;
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (size_t k = 0; k < passes; k++) {
+        mbx_sched_req rq;
+        assert_int_equal(mbx_sched_next(s, t, &rq), MBX_SCHED_PASS);
+        double obs[16];
+        for (int j = 0; j < 16; j++) {
+            obs[j] = 1e-3 + 1e-6 * (double)(k % 7) + 1e-9 * j;
+            sum += obs[j];
+            *lo = fmin(*lo, obs[j]);
+            *hi = fmax(*hi, obs[j]);
+        }
+        mbx_result r;
+        memset(&r, 0, sizeof r);
+        r.status = MBX_POINT_SETTLED;
+        r.s.n = 16;
+        r.s.median = obs[8];
+        mbx_sched_pass_report rep = {&r, obs, 16, t, t + 0.01};
+        assert_int_equal(mbx_sched_pass_done(s, &rep), MBX_OK);
+        t += 0.02;
+    }
+    return sum;
+}
+
+/* Rank 0's memory must not grow with a point's passes: past keep_obs a
+ * point keeps a sample of that many observations, while the row's count,
+ * sum, mean, min and max stay those of every observation; below it every
+ * observation is kept, in passes, as before. */
+static void kept_observations_are_bounded(void **state)
+{
+    (void)state;
+    mbx_sched_opts o;
+    mbx_sched_opts_init(&o);
+    assert_int_equal(o.keep_obs, 0);
+    o.probe_every = -1;
+    o.fixed_n = 16;
+    o.passes.min_passes = 60;
+    o.max_passes = 60;
+    o.keep_obs = 100;
+    mbx_sched *s = mbx_sim_make(&o, 1, mbx_sim_grid8, 1);
+    double lo, hi, sum = feed_passes(s, 60, &lo, &hi);
+    size_t n = 0, ns = 1;
+    const double *kept = mbx_sched_obs(s, 0, &n);
+    assert_int_equal(n, 100);
+    for (size_t i = 0; i < n; i++)
+        assert_true(kept[i] >= lo && kept[i] <= hi);
+    assert_null(mbx_sched_obs_passes(s, 0, &ns));
+    assert_int_equal(ns, 0);
+    mbx_result out;
+    assert_int_equal(mbx_sched_result(s, 0, &out), MBX_OK);
+    assert_int_equal(out.s.n, 960);
+    assert_int_equal(out.passes, 60);
+    assert_true(fabs(out.s.sum - sum) < 1e-12);
+    assert_true(fabs(out.s.mean - sum / 960) < 1e-15);
+    assert_true(out.s.min == lo && out.s.max == hi);
+    assert_true(out.s.q1 >= lo && out.s.q3 <= hi && out.s.q1 <= out.s.q3);
+    mbx_sched_free(s);
+
+    /* The default keeps all 960 and their passes. */
+    o.keep_obs = 0;
+    s = mbx_sim_make(&o, 1, mbx_sim_grid8, 1);
+    feed_passes(s, 60, &lo, &hi);
+    assert_non_null(mbx_sched_obs(s, 0, &n));
+    assert_int_equal(n, 960);
+    assert_non_null(mbx_sched_obs_passes(s, 0, &ns));
+    assert_int_equal(ns, 60);
+    mbx_sched_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -395,6 +469,7 @@ int main(void)
         cmocka_unit_test(refinement_adds_points_between_rounds),
         cmocka_unit_test(preloaded_passes_count),
         cmocka_unit_test(unreliable_row_is_not_widened),
+        cmocka_unit_test(kept_observations_are_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

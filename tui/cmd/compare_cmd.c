@@ -186,9 +186,7 @@ static void format_row(const mbx_cmp_point *p, char store[][48], const char **f)
     put(store[16], &f[16], "%.6g", p->w.p_less);
     put(store[17], &f[17], "%.6g", p->w.p_greater);
     f[18] = p->w.exact ? "yes" : "no";
-    store[19][0] = p->verdict;
-    store[19][1] = '\0';
-    f[19] = store[19];
+    f[19] = mbx_compare_verdict_word(p->verdict);
     f[20] = p->rma_sync ? p->rma_sync : "";
 }
 
@@ -208,7 +206,19 @@ static int write_csv(const mbx_compare *c, const char *out)
         char store[MBX_COMPARE_NCOLS][48];
         const char *f[MBX_COMPARE_NCOLS];
         format_row(mbx_compare_get(c, i), store, f);
-        rc = to_stdout ? mbx_csv_fputrow(so, f, MBX_COMPARE_NCOLS) : mbx_csv_writer_row(w, f);
+        /* The text cells come from the input files: a formula in them is
+         * defused (docs/hardening.md, "Hostile CSV"). */
+        static const int text[] = {0, 1, 5, 20};
+        char *safe[4] = {NULL};
+        for (size_t t = 0; t < 4; t++)
+            if ((safe[t] = mbx_csv_text_dup(f[text[t]])) != NULL)
+                f[text[t]] = safe[t];
+            else
+                rc = MBX_E_NOMEM;
+        if (rc == MBX_OK)
+            rc = to_stdout ? mbx_csv_fputrow(so, f, MBX_COMPARE_NCOLS) : mbx_csv_writer_row(w, f);
+        for (size_t t = 0; t < 4; t++)
+            free(safe[t]);
     }
     int err = errno;
     if (to_stdout ? (mbx_tbuf_close(&tb) != 0) | (fflush(stdout) != 0)

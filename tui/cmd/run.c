@@ -19,6 +19,7 @@
 #include "job.h"
 #include "mbx/file.h"
 #include "mbx/results_sort.h"
+#include "mbx/sizes.h"
 #include "mbx/thrinfo.h"
 #include "sig.h"
 #include "tprint.h"
@@ -46,6 +47,20 @@ static int set_method(run_state *st, int nranks, char *msg)
         snprintf(msg, MSG_LEN,
                  "--cache: cold needs the last-level cache size, which hwloc did not "
                  "find on every rank; use --cache warm");
+        return 2;
+    }
+    if (rc == MBX_E_RANGE) {
+        char want[32] = "the last-level cache", most[32];
+        if (st->opt.method.cache_bytes)
+            mbx_size_format(st->opt.method.cache_bytes, want, sizeof want);
+        /* Whole MiB, rounded down: the figure moves with the machine. */
+        uint64_t mib = 1024 * 1024, b = st->be->cache_budget;
+        mbx_size_format(b >= mib ? b / mib * mib : b, most, sizeof most);
+        snprintf(msg, MSG_LEN,
+                 "--cache: cold:%s is more memory than each rank can take here; allowed "
+                 "4KiB..%s (the memory available on a node, its cgroup's limit included, "
+                 "over the ranks on it)",
+                 want, most);
         return 2;
     }
     if (rc < 0) {

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +135,10 @@ static void sched_opts_of(const run_state *st, mbx_sched_opts *o)
     o->order_plan = st->opt.order_plan;
     o->nranks = st->be->nranks;
     o->settle = st->opt.settle;
+    /* --raw writes every observation of a point after its row: it keeps
+     * them all (its memory is then what OUT.obs.csv will hold). */
+    if (st->opt.raw)
+        o->keep_obs = SIZE_MAX;
 }
 
 /* A pass of a point, as the scheduler asked: a fixed count of

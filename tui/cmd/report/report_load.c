@@ -285,14 +285,16 @@ static int load_csv(mbx_rpt_input *in, const char *path, char *msg, size_t msgle
 {
     struct loading l = {.in = in, .path = path, .msg = msg, .msglen = msglen};
     errno = 0;
-    int st = mbx_csv_read_rows(path, load_row, &l), rc = l.rc;
+    mbx_csv_why why;
+    int st = mbx_csv_read_rows_why(path, load_row, &l, &why), rc = l.rc;
     if (st < 0 && st != MBX_E_ABORTED) {
         if (st == MBX_E_IO)
             mbx_report_msgf(msg, msglen, "cannot read '%s': %s", path, strerror(errno));
         else if (st == MBX_E_NOMEM)
             mbx_report_msgf(msg, msglen, "out of memory");
         else
-            mbx_report_msgf(msg, msglen, "'%s' is not valid CSV (a quote out of place)", path);
+            mbx_report_msgf(msg, msglen, "'%s' is not valid CSV: line %zu: %s", path, why.line,
+                            why.text);
         return st == MBX_E_NOMEM ? 1 : 2;
     }
     if (rc == 0 && l.ncols == 0) {
