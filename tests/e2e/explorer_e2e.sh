@@ -55,6 +55,18 @@ tmux send-keys -t "$sess" / Escape
 tmux send-keys -t "$sess" j Space
 wait_for "2 selected of" 5 && pass "picker: selected a second benchmark" || fail "picker: second"
 
+# 2b. refinement is off by default, as in batch: 5 % in the form for the
+#     refined rows checked after the export; the cursor back on size min
+tmux send-keys -t "$sess" 2
+wait_for "\[2 Param" 5 || fail "parameters for refinement"
+for _ in $(seq 1 8); do tmux send-keys -t "$sess" Down; done
+tmux send-keys -t "$sess" Enter
+for _ in $(seq 1 10); do tmux send-keys -t "$sess" BSpace; done
+tmux send-keys -t "$sess" 5% Enter
+wait_for "refine +5% " 5 && pass "form: refine 5%" || { fail "form: refine 5%"; screen; }
+for _ in $(seq 1 8); do tmux send-keys -t "$sess" Up; done
+tmux send-keys -t "$sess" 1
+
 # 3. run; braille cells appear; resize mid-run
 tmux send-keys -t "$sess" r
 wait_for "\[3 Run\]" 5 || fail "run view"
@@ -92,7 +104,7 @@ for _ in $(seq 1 40); do tmux send-keys -t "$sess" BSpace; done
 tmux send-keys -t "$sess" "$work/out.csv" Enter
 if wait_for "exported [0-9]+ points to" 10; then pass "export message"; else fail "export"; screen; fi
 "$check" "$work/out.csv" --env "$work/out.env.csv" >/dev/null && pass "exported CSV parses, every SETTLED row meets its rule" || fail "exported CSV"
-# Refinement on the real engine (on by default, 5 %): a refined row is a
+# Refinement on the real engine (5 %, set in the form): a refined row is a
 # size strictly between two grid sizes of its curve, and every grid size
 # is there as a grid row.
 python3 - "$work/out.csv" <<'EOF_PY' && pass "refined rows lie between grid sizes, the grid is complete" || fail "refined rows"
