@@ -90,9 +90,9 @@ series=$(screen | grep -cE "^.*[o+] (allreduce|send_recv|ssend_recv) ")
 tmux send-keys -t "$sess" v
 wait_for "compare: choose curve A" 5 && pass "compare: the series chooser opens" || fail "compare chooser"
 tmux send-keys -t "$sess" Enter Enter
-if wait_for "A/B: " 5; then pass "compare: the ratio strip under the plot"; else fail "ratio strip"; screen; fi
+if wait_for "B/A: " 5; then pass "compare: the ratio strip under the plot"; else fail "ratio strip"; screen; fi
 tmux send-keys -t "$sess" =
-wait_for "A/B at each common x" 5 && pass "compare: A/B listed at each common x" || fail "ratio list"
+wait_for "B/A at each common x" 5 && pass "compare: B/A listed at each common x" || fail "ratio list"
 tmux send-keys -t "$sess" v
 # the legend head is "series" again (then what its values are)
 wait_for "series( +(median|MB/s) at .*)?$" 5 || fail "compare did not end"
@@ -178,7 +178,7 @@ else
 fi
 screen | grep -qE "^ *signif " && pass "compare: significance row under the ratio strip" || fail "significance row"
 tmux send-keys -t "$sess" =
-wait_for "A/B, p \(pass medians\)" 5 && pass "compare: p-values and verdicts listed" || fail "p-value list"
+wait_for "B/A, p \(pass medians\)" 5 && pass "compare: p-values and verdicts listed" || fail "p-value list"
 screen | grep -qE "[0-9.]+ +(<\.001|[01]\.[0-9]{3})\**  *[<>=]" && pass "compare: a row with p and a verdict" || { fail "p row"; screen; }
 tmux send-keys -t "$sess" w
 wait_for "Write the report into the new directory" 5 || fail "report prompt"
