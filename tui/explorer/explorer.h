@@ -533,6 +533,12 @@ void mbx_ex_put(explorer *x, int y, int x0, int w, int role, const char *utf8);
  * on its curve's marker, colour kept. */
 void mbx_ex_put_attr(explorer *x, int y, int x0, int w, int role, unsigned extra, const char *utf8);
 void mbx_ex_fill(explorer *x, int y, int x0, int w, int role);
+/* As mbx_ex_put, but text wider than w columns ends in an ellipsis (the
+ * UTF-8 one, or '~' in ASCII) where it is cut. */
+void mbx_ex_put_cut(explorer *x, int y, int x0, int w, int role, const char *utf8);
+/* A frame in role round rect b (box-drawing lines, or +-| in ASCII), its
+ * inside cleared: what is behind an overlay does not show through. */
+void mbx_ex_draw_box(explorer *x, const mbx_rect *b, int role);
 int mbx_ex_dump(explorer *x, const char *path); /* the screen as text + attributes */
 
 /* ex_frame.c: the frame */

@@ -104,40 +104,39 @@ void mbx_ex_draw_chooser(explorer *x, const mbx_rect *plot)
     static char names[EX_MAX_SERIES][48];
     int n = choices(x, s);
     mbx_ex_series_names(x, s, n, names);
-    int w = plot->w - 6 < 52 ? plot->w - 6 : 52, h = n + 3;
+    int w = plot->w - 6 < 52 ? plot->w - 6 : 52, h = n + 2;
     if (h > plot->h - 2)
         h = plot->h - 2;
-    if (w < 20 || h < 4)
+    if (w < 20 || h < 3)
         return;
-    int y0 = plot->y + 1, x0 = plot->x + (plot->w - w) / 2, list_h = h - 3;
+    int y0 = plot->y + 1, x0 = plot->x + (plot->w - w) / 2, list_h = h - 2;
     if (x->cmp.cursor >= n)
         x->cmp.cursor = n ? n - 1 : 0;
     if (x->cmp.cursor < x->cmp.top)
         x->cmp.top = x->cmp.cursor;
     if (x->cmp.cursor >= x->cmp.top + list_h)
         x->cmp.top = x->cmp.cursor - list_h + 1;
-    for (int r = 0; r < h; r++)
-        mbx_ex_fill(x, y0 + r, x0, w, MBX_ROLE_NORMAL);
-    x->cmp.list = (mbx_rect){.y = y0 + 2, .x = x0, .h = list_h, .w = w};
+    /* A frame: the plot behind does not show through. */
+    mbx_ex_draw_box(x, &(mbx_rect){.y = y0, .x = x0, .h = h, .w = w}, MBX_ROLE_AXIS);
+    x->cmp.list = (mbx_rect){.y = y0 + 1, .x = x0 + 1, .h = list_h, .w = w - 2};
     char head[96];
     snprintf(head, sizeof head, " compare: choose curve %s (Enter; Esc closes)",
              x->cmp.choosing == 1 ? "A" : "B");
-    mbx_ex_fill(x, y0, x0, w, MBX_ROLE_TITLE);
-    mbx_ex_put(x, y0, x0, w, MBX_ROLE_TITLE, head);
+    mbx_ex_put_cut(x, y0, x0 + 1, w - 2, MBX_ROLE_TITLE, head);
     for (int i = 0; i < list_h && x->cmp.top + i < n; i++) {
-        int k = x->cmp.top + i, y = y0 + 2 + i, cur = k == x->cmp.cursor;
+        int k = x->cmp.top + i, y = y0 + 1 + i, cur = k == x->cmp.cursor;
         int isa = x->cmp.choosing == 2 && mbx_ex_series_eq(&s[k], &x->cmp.s[0]);
         char line[96];
         snprintf(line, sizeof line, "%s %c %s", isa ? "A" : " ", markers[k % MBX_NSERIES],
                  names[k]);
         if (cur)
-            mbx_ex_fill(x, y, x0, w, MBX_ROLE_CURSOR);
+            mbx_ex_fill(x, y, x0 + 1, w - 2, MBX_ROLE_CURSOR);
         mbx_ex_put(x, y, x0 + 1, w - 2, cur ? MBX_ROLE_CURSOR : MBX_ROLE_SERIES1 + k % MBX_NSERIES,
                    line);
     }
     if (n > list_h) {
         char more[48];
-        snprintf(more, sizeof more, "%d-%d of %d", x->cmp.top + 1,
+        snprintf(more, sizeof more, " %d-%d of %d ", x->cmp.top + 1,
                  x->cmp.top + list_h < n ? x->cmp.top + list_h : n, n);
         mbx_ex_put(x, y0 + h - 1, x0 + w - (int)strlen(more) - 1, (int)strlen(more), MBX_ROLE_DIM,
                    more);
