@@ -3,7 +3,7 @@
 # separate explorer jobs of 2 ranks, each headless (a key script on a
 # virtual screen, `mpibex explore --headless` under mpiexec), each measuring
 # two curves interleaved by the scheduler, then `v` (A = the
-# first curve, B = the second) and `=` (the list of A/B, p and the verdict
+# first curve, B = the second) and `=` (the list of B/A, p and the verdict
 # at every size, the Wilcoxon test on pass medians).
 #   default: pingpong.send_recv against pingpong.ssend_recv at 1 B .. 64 B;
 #            a difference at 1 B must be found;
@@ -66,7 +66,7 @@ found=0 same=0 other=0 tot_eq=0 tot_all=0
 if [ $same_mode -eq 1 ]; then
     printf '%-4s %-8s %-8s %s\n' run rows same differ
 else
-    printf '%-4s %-8s %-8s %-7s %-9s %s\n' run A_1B B_1B A/B p verdict
+    printf '%-4s %-8s %-8s %-7s %-9s %s\n' run A_1B B_1B B/A p verdict
 fi
 verdict_rows='[0-9.]+[KMG]?i? +[0-9.]+[nµm]?s +[0-9.]+[nµm]?s +[0-9.]+ +[<.0-9]+\**-* +[<>=-]'
 for k in $(seq 1 "$runs"); do
@@ -76,7 +76,7 @@ for k in $(seq 1 "$runs"); do
         --keys "$out/fair.keys" --dump-dir "$d" --autosave none >"$d/stdout" 2>"$d/stderr" ||
         die 1 "run $k failed: $(tail -n 2 "$d/stderr" | tr '\n' ' ')"
     if [ $same_mode -eq 1 ]; then
-        # Every row of the side column "x A B A/B p stars v".
+        # Every row of the side column "x A B B/A p stars v".
         rows=$(grep -v '^@' "$d/ratios.txt" | grep -oE " $verdict_rows" | awk '{print $NF}' || true)
         [ -n "$rows" ] || die 1 "run $k: no verdict rows in $d/ratios.txt"
         n=$(wc -l <<<"$rows") eq=$(grep -cx '=' <<<"$rows" || true)
@@ -84,7 +84,7 @@ for k in $(seq 1 "$runs"); do
         tot_eq=$((tot_eq + eq)) tot_all=$((tot_all + n))
         continue
     fi
-    # The side column: "x A B A/B p stars v"; the row of x = 1.
+    # The side column: "x A B B/A p stars v"; the row of x = 1.
     row=$(grep -v '^@' "$d/ratios.txt" | grep -oE ' 1 +[0-9.]+[nµm]?s +[0-9.]+[nµm]?s +[0-9.]+ +[<.0-9]+\**-* +[<>=-]' |
         head -1 || true)
     [ -n "$row" ] || die 1 "run $k: no row for 1 B in $d/ratios.txt"

@@ -110,5 +110,5 @@ else
     fail "c) Send vs Send: '$line'"
 fi
 grep -q 'interleaved' "$work/same/ratios.txt" && pass "c) the ratio list says interleaved" ||
-    fail "c) the ratio list: $(grep -m1 'A/B' "$work/same/ratios.txt")"
+    fail "c) the ratio list: $(grep -m1 'B/A' "$work/same/ratios.txt")"
 mbx_finish

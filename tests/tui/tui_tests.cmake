@@ -185,3 +185,15 @@ mbx_golden(input.80x24 xterm-256color input.keys input-80x24 80x24 4)
 mbx_golden(input.xterm-mono xterm-mono input_wide.keys input-xterm-mono 120x40 4)
 
 include(tui/i15_unlink_tests.cmake)
+
+# Narrow screens cut nothing without a sign (fake back end, 4 ranks): the
+# 80x24 run footer keeps v, e, w and i; inspector lines cut at 80x24 end in
+# an ellipsis; the help and the series chooser are framed and the help
+# explains the numbers; a comparison's summary cut on its line is whole
+# under m, and the ratio is B/A, as `mpibex compare` writes it.
+foreach(_case footer inspector overlay compare)
+  add_test(NAME tui.screens_fit.${_case}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/screens_fit.sh $<TARGET_FILE:mpibex>
+                   ${CMAKE_CURRENT_BINARY_DIR}/screens-fit-${_case} ${_case})
+  set_tests_properties(tui.screens_fit.${_case} PROPERTIES TIMEOUT 60 LABELS tui)
+endforeach()

@@ -105,6 +105,64 @@ void mbx_ex_put_attr(explorer *x, int y, int x0, int w, int role, unsigned extra
     attrset(A_NORMAL);
 }
 
+/* Columns of s as drawn (a bad byte is one '?'), and in *cut the bytes of
+ * its longest start that takes at most w columns. */
+static int text_cols(const char *s, int w, size_t *cut)
+{
+    mbstate_t st;
+    memset(&st, 0, sizeof st);
+    int used = 0;
+    size_t off = 0, left = strlen(s);
+    *cut = 0;
+    while (left > 0) {
+        wchar_t wc;
+        size_t k = mbrtowc(&wc, s + off, left, &st);
+        if (k == (size_t)-1 || k == (size_t)-2 || k == 0)
+            k = 1, wc = L'?', memset(&st, 0, sizeof st);
+        int cw = wcwidth(wc) < 0 ? 1 : wcwidth(wc);
+        used += cw;
+        off += k, left -= k;
+        if (used <= w)
+            *cut = off;
+    }
+    return used;
+}
+
+void mbx_ex_put_cut(explorer *x, int y, int x0, int w, int role, const char *s)
+{
+    const char *ell = x->utf8 ? "\u2026" : "~";
+    size_t cut;
+    if (w < 2 || text_cols(s, w, &cut) <= w) {
+        mbx_ex_put(x, y, x0, w, role, s);
+        return;
+    }
+    text_cols(s, w - 1, &cut);
+    char line[512];
+    snprintf(line, sizeof line, "%.*s%s", (int)cut, s, ell);
+    mbx_ex_put(x, y, x0, w, role, line);
+}
+
+void mbx_ex_draw_box(explorer *x, const mbx_rect *b, int role)
+{
+    static const char *const u[] = {"\u250c", "\u2510", "\u2514", "\u2518", "\u2500", "\u2502"};
+    static const char *const a[] = {"+", "+", "+", "+", "-", "|"};
+    const char *const *g = x->utf8 ? u : a;
+    for (int r = 0; r < b->h; r++)
+        mbx_ex_fill(x, b->y + r, b->x, b->w, MBX_ROLE_NORMAL);
+    for (int c = 1; c < b->w - 1; c++) {
+        mbx_ex_put(x, b->y, b->x + c, 1, role, g[4]);
+        mbx_ex_put(x, b->y + b->h - 1, b->x + c, 1, role, g[4]);
+    }
+    for (int r = 1; r < b->h - 1; r++) {
+        mbx_ex_put(x, b->y + r, b->x, 1, role, g[5]);
+        mbx_ex_put(x, b->y + r, b->x + b->w - 1, 1, role, g[5]);
+    }
+    mbx_ex_put(x, b->y, b->x, 1, role, g[0]);
+    mbx_ex_put(x, b->y, b->x + b->w - 1, 1, role, g[1]);
+    mbx_ex_put(x, b->y + b->h - 1, b->x, 1, role, g[2]);
+    mbx_ex_put(x, b->y + b->h - 1, b->x + b->w - 1, 1, role, g[3]);
+}
+
 void mbx_ex_fill(explorer *x, int y, int x0, int w, int role)
 {
     if (y < 0 || y >= x->rows || x0 < 0 || w <= 0)

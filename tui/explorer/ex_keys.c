@@ -98,11 +98,11 @@ static const mbx_ex_keydef keytab[] = {
     {{'v', 0, 0},
      "v",
      "compare",
-     "compare two curves: pick A and B, their ratio A/B under the plot",
+     "compare two curves: pick A and B, their ratio B/A under the plot",
      S_RUN,
      1,
      EXA_COMPARE},
-    {{'=', 0, 0}, "=", "ratios", "list A/B at every common x", S_RUN, 0, EXA_RATIOS},
+    {{'=', 0, 0}, "=", "ratios", "list B/A at every common x", S_RUN, 0, EXA_RATIOS},
     {{'e', 0, 0}, "e", "export", "export results to CSV", S_RUN | S_RES, 1, EXA_EXPORT},
     {{'w', 0, 0},
      "w",
@@ -221,24 +221,59 @@ const char *mbx_ex_key_name(int key, char *buf, size_t len)
     return buf;
 }
 
+/* What the footer drops first when its keys do not fit one row (80
+ * columns): the screens' keys (the title bar shows the tabs, 1-5 take
+ * them), then b and x (the plot's title names them); then the rest of
+ * this list. Keys not listed (q, ?, v, e, w, i) stay; if even they do not
+ * fit, the row ends at the first that does not. ? lists every key. */
+static const mbx_ex_action footer_drop[] = {EXA_NEXT_SCREEN, EXA_XAXIS, EXA_BANDWIDTH, EXA_FILTER,
+                                            EXA_ALL,         EXA_SORT,  EXA_PAUSE,     EXA_CANCEL};
+#define NDROP (sizeof footer_drop / sizeof footer_drop[0])
+
+/* The width entry i takes in the footer: "label word" and two blanks. */
+static int entry_w(size_t i)
+{
+    return (int)strlen(keytab[i].label) + 1 + (int)strlen(keytab[i].word) + 2;
+}
+
+/* The footer's entries for context ctx in w columns: col[i] is entry i's
+ * column, or -1 when it is not shown. One layout for drawing and clicks. */
+static void footer_layout(unsigned ctx, int w, int col[NKEYS])
+{
+    int total = 0;
+    for (size_t i = 0; i < NKEYS; i++) {
+        col[i] = keytab[i].footer && (keytab[i].screens & ctx) ? 0 : -1;
+        total += col[i] == 0 ? entry_w(i) : 0;
+    }
+    for (size_t d = 0; d < NDROP && total > w; d++)
+        for (size_t i = 0; i < NKEYS; i++)
+            if (col[i] == 0 && keytab[i].act == footer_drop[d]) {
+                col[i] = -1;
+                total -= entry_w(i);
+            }
+    int c = 0, full = 0;
+    for (size_t i = 0; i < NKEYS; i++) {
+        if (col[i] < 0)
+            continue;
+        full |= c + entry_w(i) > w;
+        col[i] = full ? -1 : c;
+        c += full ? 0 : entry_w(i);
+    }
+}
+
 void mbx_ex_draw_footer(explorer *x, const mbx_rect *r)
 {
+    int col[NKEYS];
     mbx_ex_fill(x, r->y, r->x, r->w, MBX_ROLE_FOOTER);
-    int col = r->x, end = r->x + r->w;
-    unsigned ctx = mbx_ex_key_context(x);
-    for (size_t i = 0; i < NKEYS && col < end; i++) {
-        if (!keytab[i].footer || !(keytab[i].screens & ctx))
+    footer_layout(mbx_ex_key_context(x), r->w, col);
+    for (size_t i = 0; i < NKEYS; i++) {
+        if (col[i] < 0)
             continue;
+        int c = r->x + col[i], ll = (int)strlen(keytab[i].label);
         const char *word = keytab[i].word;
-        int need = (int)strlen(keytab[i].label) + 1 + (int)strlen(word) + 2;
-        if (col + need > end)
-            break;
-        mbx_ex_put(x, r->y, col, (int)strlen(keytab[i].label), MBX_ROLE_FOOTER_KEY,
-                   keytab[i].label);
-        col += (int)strlen(keytab[i].label);
-        mbx_ex_put(x, r->y, col, (int)strlen(word) + 1, MBX_ROLE_FOOTER, " ");
-        mbx_ex_put(x, r->y, col + 1, (int)strlen(word), MBX_ROLE_FOOTER, word);
-        col += (int)strlen(word) + 3;
+        mbx_ex_put(x, r->y, c, ll, MBX_ROLE_FOOTER_KEY, keytab[i].label);
+        mbx_ex_put(x, r->y, c + ll, (int)strlen(word) + 1, MBX_ROLE_FOOTER, " ");
+        mbx_ex_put(x, r->y, c + ll + 1, (int)strlen(word), MBX_ROLE_FOOTER, word);
     }
 }
 
@@ -253,17 +288,10 @@ int mbx_ex_key_entry(size_t i, unsigned ctx, const char **label, const char **he
 
 int mbx_ex_footer_key_at(const explorer *x, int c)
 {
-    int col = 0;
-    unsigned ctx = mbx_ex_key_context(x);
-    for (size_t i = 0; i < NKEYS && col < x->cols; i++) {
-        if (!keytab[i].footer || !(keytab[i].screens & ctx))
-            continue;
-        int len = (int)strlen(keytab[i].label) + 1 + (int)strlen(keytab[i].word);
-        if (col + len + 2 > x->cols) /* as the footer: the first that does not fit ends it */
-            break;
-        if (c >= col && c < col + len)
+    int col[NKEYS];
+    footer_layout(mbx_ex_key_context(x), x->cols, col);
+    for (size_t i = 0; i < NKEYS; i++)
+        if (col[i] >= 0 && c >= col[i] && c < col[i] + entry_w(i) - 2)
             return keytab[i].key[0];
-        col += len + 2;
-    }
     return 0;
 }

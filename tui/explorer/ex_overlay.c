@@ -1,8 +1,10 @@
 /* The overlays over a screen: the help (?, the key table of the screen in
- * view with what the mouse and text entry do) and the message in full (m:
- * the status line's message and the form's errors, which their lines
- * cut). Both wrap to the terminal's width and scroll with the arrows,
- * PgUp/PgDn, Home/End and the wheel; any other key or a click closes. */
+ * view with what the mouse and text entry do, and what the numbers on the
+ * run view and the results mean) and the message in full (m: the status
+ * line's message, a comparison's summary and the form's errors, which
+ * their lines cut). Both sit in a frame, wrap to the terminal's width and
+ * scroll with the arrows, PgUp/PgDn, Home/End and the wheel; any other key
+ * or a click closes. */
 #include <stdio.h>
 #include <string.h>
 
@@ -50,7 +52,26 @@ static const char edit_help[] =
     "deletes to the start, Ctrl-W the word before the cursor, Ctrl-K to the end; a proposed "
     "name is selected: typing replaces it";
 
-static ovl g_ovl; /* one thread; 400 lines do not belong on the stack */
+/* The numbers of the run view and the results, one entry each: the help
+ * says what they are, where the screens have room only for the figure. */
+static const char *const legend[][2] = {
+    {"err 0.30%", "a point's error: the spread between its passes' medians, relative to its "
+                  "median; SETTLED once below the stop rule's target"},
+    {"pass 7/5", "passes measured / passes a point needs at least (--passes); final 42/42: "
+                 "points final / points of the run"},
+    {"43% [###]", "the run's points that are final; a point's bar fills as its err nears the "
+                  "target (full = met)"},
+    {"target 3%", "the stop rule's precision target; eps 5%: refinement's target of a segment"},
+    {"level 0112", "inspector: the machine level (0 the first, 1, 2 ...) the monitor's probes "
+                   "saw during each pass; a change is a level shift (SHIFTED)"},
+    {"2lv 1sh", "probe: the monitor's 1-byte ping-pong: its last time, levels seen, shifts"},
+    {"n 1605", "observations of a point, all passes; 1.6s: the span of its passes"},
+    {"B/A 0.85", "comparing (v): B's value over A's, as `mpibex compare`; p: the two-sided "
+                 "p of the rank-sum test; < A faster, > A slower, = the same"},
+};
+
+static ovl g_ovl;           /* one thread; 400 lines do not belong on the stack */
+static char g_summary[600]; /* the comparison's summary the m overlay shows */
 
 /* The overlay's lines and box for the terminal's size. */
 static void layout(explorer *x, ovl *o)
@@ -68,9 +89,17 @@ static void layout(explorer *x, ovl *o)
                 add(o, label, help);
         add(o, "mouse", mouse_help);
         add(o, "Ctrl-U/W", edit_help);
+        for (size_t i = 0; (ctx & (S_RUN | S_RES | S_CHOOSE)) && i < sizeof legend / sizeof *legend;
+             i++)
+            add(o, legend[i][0], legend[i][1]);
     } else {
         if (x->msg[0])
             add(o, NULL, x->msg);
+        /* The status block's comparison summary, which its line cuts. */
+        if (x->screen == EX_RUN && x->cmp.on) {
+            mbx_ex_compare_summary(x, g_summary, sizeof g_summary);
+            add(o, NULL, g_summary);
+        }
         /* The form's messages, which its lines cut on narrow terminals. */
         for (int f = 0; x->screen == EX_PARAMS && f < EX_NFIELDS; f++)
             if (x->ferr[f][0])
@@ -81,9 +110,9 @@ static void layout(explorer *x, ovl *o)
         if (o->n == 0)
             add(o, NULL, "(no message)");
     }
-    int h = o->n + 4 < x->rows - 2 ? o->n + 4 : x->rows - 2;
+    int h = o->n + 2 < x->rows - 2 ? o->n + 2 : x->rows - 2;
     o->box = (mbx_rect){.y = (x->rows - h) / 2, .x = (x->cols - w) / 2, .h = h, .w = w};
-    o->view = h - 3 > 1 ? h - 3 : 1;
+    o->view = h - 2 > 1 ? h - 2 : 1;
     if (x->help_top > o->n - o->view)
         x->help_top = o->n - o->view;
     if (x->help_top < 0)
@@ -95,8 +124,7 @@ void mbx_ex_draw_overlay(explorer *x)
     ovl *o = &g_ovl;
     layout(x, o);
     const mbx_rect *b = &o->box;
-    for (int y = 0; y < b->h; y++)
-        mbx_ex_fill(x, b->y + y, b->x, b->w, MBX_ROLE_NORMAL);
+    mbx_ex_draw_box(x, b, MBX_ROLE_AXIS);
     char head[128];
     const char *close = o->n > o->view ? "Up/Down scroll, other keys close" : "any key closes";
     if (x->help == EX_OVERLAY_HELP)
@@ -106,20 +134,19 @@ void mbx_ex_draw_overlay(explorer *x)
                  close);
     else
         snprintf(head, sizeof head, " message in full (%s)", close);
-    mbx_ex_fill(x, b->y, b->x, b->w, MBX_ROLE_TITLE);
-    mbx_ex_put(x, b->y, b->x, b->w, MBX_ROLE_TITLE, head);
+    mbx_ex_put_cut(x, b->y, b->x + 1, b->w - 2, MBX_ROLE_TITLE, head);
     int tx = b->x + 2 + (x->help == EX_OVERLAY_HELP ? LABEL_W + 1 : 0);
     for (int i = 0; i < o->view && x->help_top + i < o->n; i++) {
         const ovl_line *l = &o->line[x->help_top + i];
         char text[512];
         snprintf(text, sizeof text, "%.*s", (int)l->len, l->text);
         if (l->label)
-            mbx_ex_put(x, b->y + 2 + i, b->x + 2, LABEL_W, MBX_ROLE_FOOTER_KEY, l->label);
-        mbx_ex_put(x, b->y + 2 + i, tx, o->tw, MBX_ROLE_NORMAL, text);
+            mbx_ex_put(x, b->y + 1 + i, b->x + 2, LABEL_W, MBX_ROLE_FOOTER_KEY, l->label);
+        mbx_ex_put(x, b->y + 1 + i, tx, o->tw, MBX_ROLE_NORMAL, text);
     }
     if (o->n > o->view) {
         char where[64];
-        snprintf(where, sizeof where, "lines %d-%d of %d", x->help_top + 1,
+        snprintf(where, sizeof where, " lines %d-%d of %d ", x->help_top + 1,
                  x->help_top + o->view < o->n ? x->help_top + o->view : o->n, o->n);
         mbx_ex_put(x, b->y + b->h - 1, b->x + b->w - (int)strlen(where) - 2, (int)strlen(where),
                    MBX_ROLE_DIM, where);

@@ -152,7 +152,7 @@ typedef struct mbx_ex_cmp {
     int choosing; /* the series chooser: 0 closed, 1 picking A, 2 picking B */
     int cursor, top;
     mbx_rect list;   /* where the chooser's list was drawn last: clicks */
-    int ratios;      /* the side column lists A/B at each common x */
+    int ratios;      /* the side column lists B/A at each common x */
     mbx_ex_sig *sig; /* tests of compared pairs so far */
     size_t nsig, capsig;
 } mbx_ex_cmp;
@@ -492,12 +492,12 @@ int mbx_ex_compare_key(explorer *x, int key);
  * it (as Enter); 1 when something changed. */
 int mbx_ex_compare_mouse(explorer *x, const mbx_ex_mouse *m);
 void mbx_ex_draw_chooser(explorer *x, const mbx_rect *plot);
-/* A/B at every x both curves have, in increasing x: fills xs, ratio and
+/* B/A at every x both curves have, in increasing x: fills xs, ratio and
  * (if not NULL) the two points, up to max; returns the count. */
 int mbx_ex_compare_ratios(const explorer *x, double *xs, double *ratio, const mbx_ex_point **pa,
                           const mbx_ex_point **pb, int max);
 void mbx_ex_draw_ratio_table(explorer *x, const mbx_rect *r);
-/* The strip under a compared plot: A/B on a log axis centred on 1. */
+/* The strip under a compared plot: B/A on a log axis centred on 1. */
 void mbx_ex_draw_ratio_strip(explorer *x, const mbx_ex_xaxis *xa, int py, int px, int pw, int sh);
 /* The row under it: each common point's significance (stars, or a dot). */
 void mbx_ex_draw_sig_row(explorer *x, const mbx_ex_xaxis *xa, int y, int px, int pw);
@@ -533,6 +533,12 @@ void mbx_ex_put(explorer *x, int y, int x0, int w, int role, const char *utf8);
  * on its curve's marker, colour kept. */
 void mbx_ex_put_attr(explorer *x, int y, int x0, int w, int role, unsigned extra, const char *utf8);
 void mbx_ex_fill(explorer *x, int y, int x0, int w, int role);
+/* As mbx_ex_put, but text wider than w columns ends in an ellipsis (the
+ * UTF-8 one, or '~' in ASCII) where it is cut. */
+void mbx_ex_put_cut(explorer *x, int y, int x0, int w, int role, const char *utf8);
+/* A frame in role round rect b (box-drawing lines, or +-| in ASCII), its
+ * inside cleared: what is behind an overlay does not show through. */
+void mbx_ex_draw_box(explorer *x, const mbx_rect *b, int role);
 int mbx_ex_dump(explorer *x, const char *path); /* the screen as text + attributes */
 
 /* ex_frame.c: the frame */

@@ -1,9 +1,10 @@
 /* Comparing two curves (SKaMPI's comparison pages: Send vs Ssend over
  * size, Bcast at 256 B vs 64 KiB over P): a chooser over the run view
  * picks A and B; the plot then shows only them, a strip under it their
- * ratio A/B with the significance of each common point, and on request the
- * side column lists A/B, p and the verdict at every x both curves were
- * measured at.
+ * ratio B/A (as `mpibex compare` and the report: B over A, below 1 B is
+ * the faster in time) with the significance of each common point, and on
+ * request the side column lists B/A, p and the verdict at every x both
+ * curves were measured at.
  *
  * The scheduler interleaves the passes of every curve of a run, so A and B
  * saw the same machine states: the comparison is fair by construction. Its
@@ -71,7 +72,7 @@ int mbx_ex_compare_key(explorer *x, int key)
             x->cmp.choosing = 0;
             x->cmp.on = 1;
             mbx_ex_set_msg(x, MBX_ROLE_DIM,
-                           "comparing A with B: = lists A/B at each common x, v ends");
+                           "comparing A with B: = lists B/A at each common x, v ends");
         }
         break;
     default: return 0;
@@ -103,40 +104,39 @@ void mbx_ex_draw_chooser(explorer *x, const mbx_rect *plot)
     static char names[EX_MAX_SERIES][48];
     int n = choices(x, s);
     mbx_ex_series_names(x, s, n, names);
-    int w = plot->w - 6 < 52 ? plot->w - 6 : 52, h = n + 3;
+    int w = plot->w - 6 < 52 ? plot->w - 6 : 52, h = n + 2;
     if (h > plot->h - 2)
         h = plot->h - 2;
-    if (w < 20 || h < 4)
+    if (w < 20 || h < 3)
         return;
-    int y0 = plot->y + 1, x0 = plot->x + (plot->w - w) / 2, list_h = h - 3;
+    int y0 = plot->y + 1, x0 = plot->x + (plot->w - w) / 2, list_h = h - 2;
     if (x->cmp.cursor >= n)
         x->cmp.cursor = n ? n - 1 : 0;
     if (x->cmp.cursor < x->cmp.top)
         x->cmp.top = x->cmp.cursor;
     if (x->cmp.cursor >= x->cmp.top + list_h)
         x->cmp.top = x->cmp.cursor - list_h + 1;
-    for (int r = 0; r < h; r++)
-        mbx_ex_fill(x, y0 + r, x0, w, MBX_ROLE_NORMAL);
-    x->cmp.list = (mbx_rect){.y = y0 + 2, .x = x0, .h = list_h, .w = w};
+    /* A frame: the plot behind does not show through. */
+    mbx_ex_draw_box(x, &(mbx_rect){.y = y0, .x = x0, .h = h, .w = w}, MBX_ROLE_AXIS);
+    x->cmp.list = (mbx_rect){.y = y0 + 1, .x = x0 + 1, .h = list_h, .w = w - 2};
     char head[96];
     snprintf(head, sizeof head, " compare: choose curve %s (Enter; Esc closes)",
              x->cmp.choosing == 1 ? "A" : "B");
-    mbx_ex_fill(x, y0, x0, w, MBX_ROLE_TITLE);
-    mbx_ex_put(x, y0, x0, w, MBX_ROLE_TITLE, head);
+    mbx_ex_put_cut(x, y0, x0 + 1, w - 2, MBX_ROLE_TITLE, head);
     for (int i = 0; i < list_h && x->cmp.top + i < n; i++) {
-        int k = x->cmp.top + i, y = y0 + 2 + i, cur = k == x->cmp.cursor;
+        int k = x->cmp.top + i, y = y0 + 1 + i, cur = k == x->cmp.cursor;
         int isa = x->cmp.choosing == 2 && mbx_ex_series_eq(&s[k], &x->cmp.s[0]);
         char line[96];
         snprintf(line, sizeof line, "%s %c %s", isa ? "A" : " ", markers[k % MBX_NSERIES],
                  names[k]);
         if (cur)
-            mbx_ex_fill(x, y, x0, w, MBX_ROLE_CURSOR);
+            mbx_ex_fill(x, y, x0 + 1, w - 2, MBX_ROLE_CURSOR);
         mbx_ex_put(x, y, x0 + 1, w - 2, cur ? MBX_ROLE_CURSOR : MBX_ROLE_SERIES1 + k % MBX_NSERIES,
                    line);
     }
     if (n > list_h) {
         char more[48];
-        snprintf(more, sizeof more, "%d-%d of %d", x->cmp.top + 1,
+        snprintf(more, sizeof more, " %d-%d of %d ", x->cmp.top + 1,
                  x->cmp.top + list_h < n ? x->cmp.top + list_h : n, n);
         mbx_ex_put(x, y0 + h - 1, x0 + w - (int)strlen(more) - 1, (int)strlen(more), MBX_ROLE_DIM,
                    more);
@@ -163,7 +163,7 @@ int mbx_ex_compare_ratios(const explorer *x, double *xs, double *ratio, const mb
             double ya = mbx_ex_point_y(x, a[i]), yb = mbx_ex_point_y(x, b[j]);
             if (ya > 0 && yb > 0 && isfinite(ya) && isfinite(yb)) {
                 xs[n] = u;
-                ratio[n] = ya / yb;
+                ratio[n] = yb / ya;
                 if (pa)
                     pa[n] = a[i];
                 if (pb)
@@ -332,7 +332,7 @@ static void put_right(explorer *x, int y, int x0, int w, int role, const char *s
     mbx_ex_put(x, y, x0 + (cols < w ? w - cols : 0), w, role, s);
 }
 
-/* The side column's list: at each common x, A/B, the two-sided p with its
+/* The side column's list: at each common x, B/A, the two-sided p with its
  * stars and the verdict; A and B themselves when the column is wide. */
 void mbx_ex_draw_ratio_table(explorer *x, const mbx_rect *r)
 {
@@ -340,9 +340,9 @@ void mbx_ex_draw_ratio_table(explorer *x, const mbx_rect *r)
     const mbx_ex_point *pa[256], *pb[256];
     int n = mbx_ex_compare_ratios(x, xs, ra, pa, pb, 256), wide = r->w - 1 >= 39;
     mbx_ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL,
-               n ? "A/B, p (pass medians)" : "A/B: no common x yet");
+               n ? "B/A, p (pass medians)" : "B/A: no common x yet");
     int top = r->y + 1, x0 = r->x + 1;
-    /* Columns: x, [A, B,] A/B, p, stars, verdict. */
+    /* Columns: x, [A, B,] B/A, p, stars, verdict. */
     int wx = 6, wv = wide ? 7 : 0, wr = 5, wp = 5, ws = 3; /* 39 columns wide, 23 narrow */
     int cx = x0, ca = cx + wx + 1, cb = ca + wv + 1, cr = wide ? cb + wv + 1 : cx + wx + 1;
     int cp = cr + wr + 1, cs = cp + wp, cv = cs + ws + 1;
@@ -352,7 +352,7 @@ void mbx_ex_draw_ratio_table(explorer *x, const mbx_rect *r)
             put_right(x, top, ca, wv, MBX_ROLE_AXIS, "A");
             put_right(x, top, cb, wv, MBX_ROLE_AXIS, "B");
         }
-        put_right(x, top, cr, wr, MBX_ROLE_AXIS, "A/B");
+        put_right(x, top, cr, wr, MBX_ROLE_AXIS, "B/A");
         put_right(x, top, cp, wp, MBX_ROLE_AXIS, "p");
         mbx_ex_put(x, top, cv, 1, MBX_ROLE_AXIS, "v");
         top++;
@@ -407,7 +407,7 @@ static int ratio_row(double v, double R, int dh)
     return (int)lround((log(R) - log(v)) / (2 * log(R)) * (dh - 1));
 }
 
-/* The ratio strip: A/B on a log axis centred on 1, with the 1.0 line. */
+/* The ratio strip: B/A on a log axis centred on 1, with the 1.0 line. */
 void mbx_ex_draw_ratio_strip(explorer *x, const mbx_ex_xaxis *xa, int py, int px, int pw, int sh)
 {
     double xs[EX_MAX_POINTS / 8], ra[EX_MAX_POINTS / 8];

@@ -208,18 +208,18 @@ static int panel_text(explorer *x, const mbx_rect *r, const mbx_ex_view *v, int 
     if (bn->flags & MBX_BENCH_PARAM)
         snprintf(t + strlen(t), sizeof t - strlen(t), " %s=%lld", bn->param_name,
                  (long long)(p->param ? p->param : bn->param_default));
-    mbx_ex_put(x, y++, x0, w, MBX_ROLE_SERIES1 + s % MBX_NSERIES, t);
+    mbx_ex_put_cut(x, y++, x0, w, MBX_ROLE_SERIES1 + s % MBX_NSERIES, t);
     mbx_axis_format(p->r.s.median, MBX_AXIS_SECONDS, x->utf8, a, sizeof a);
     mbx_axis_format(p->r.s.ci_lo, MBX_AXIS_SECONDS, x->utf8, b, sizeof b);
     mbx_axis_format(p->r.s.ci_hi, MBX_AXIS_SECONDS, x->utf8, c, sizeof c);
     snprintf(t, sizeof t, "median %s CI95 %s..%s", a, b, c);
-    mbx_ex_put(x, y++, x0, w, MBX_ROLE_NORMAL, t);
+    mbx_ex_put_cut(x, y++, x0, w, MBX_ROLE_NORMAL, t);
     char err[16] = "-"; /* one pass: no between-pass error yet */
     if (isfinite(p->rel))
         snprintf(err, sizeof err, "%.2f%%", 100 * p->rel);
     snprintf(t, sizeof t, "err %s  n %zu  %zu pass%s %.2fs", err, (size_t)p->r.s.n, p->passes,
              p->passes == 1 ? "" : "es", isfinite(p->r.pass_span) ? p->r.pass_span : 0.0);
-    mbx_ex_put(x, y++, x0, w, MBX_ROLE_NORMAL, t);
+    mbx_ex_put_cut(x, y++, x0, w, MBX_ROLE_NORMAL, t);
     int k = snprintf(t, sizeof t, "%s", status_word(p));
     if (p->state == EX_DONE && p->r.status_reason[0])
         k += snprintf(t + k, sizeof t - (size_t)k, ": %s", p->r.status_reason);
@@ -229,7 +229,7 @@ static int panel_text(explorer *x, const mbx_rect *r, const mbx_ex_view *v, int 
         k += snprintf(t + k, sizeof t - (size_t)k, ", refined");
     if (p->r.remeasured)
         snprintf(t + k, sizeof t - (size_t)k, ", measured again");
-    mbx_ex_put(x, y++, x0, w, status_role(p), t);
+    mbx_ex_put_cut(x, y++, x0, w, status_role(p), t);
     return y;
 }
 
@@ -349,7 +349,7 @@ static void panel_hist(explorer *x, const mbx_rect *r, const mbx_ex_point *p, in
     snprintf(t, sizeof t, "%s  %zu obs, 98%%  %s", a, n, b);
     if ((int)strlen(t) > w)
         snprintf(t, sizeof t, "%s %zu obs %s", a, n, b);
-    mbx_ex_put(x, y + rows, x0, w, MBX_ROLE_DIM, t);
+    mbx_ex_put_cut(x, y + rows, x0, w, MBX_ROLE_DIM, t);
     free(v);
     free(cnt);
 }

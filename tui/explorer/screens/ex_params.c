@@ -12,9 +12,11 @@
 #include "mbx/sizes.h"
 #include "screens/screen.h"
 
-/* The explorer refines by default; a plan that sets refine wins. */
-#define EX_REFINE_DEFAULT "5%"
-#define EX_BUDGET_DEFAULT "16"
+/* Refinement defaults as in batch runs (off, budget MBX_BUDGET_DEFAULT):
+ * the grid alone is the fast, predictable first run; why, in
+ * docs/user-guide.md, "Adaptive refinement". */
+#define EX_STR_(v) #v
+#define EX_STR(v) EX_STR_(v)
 
 typedef struct fielddef {
     const char *label;
@@ -40,8 +42,9 @@ static const fielddef fields[EX_NFIELDS] = {
     {"EPS / N", "target, 0.03 or 3%; N for fixed", NULL},
     {"n_min", "fewest observations of one pass", NULL},
     {"n_max", "most observations of one pass", NULL},
-    {"refine", "off, or EPS (5%): error target of a segment", NULL},
-    {"refine budget", "0..10000: most points added to one curve", NULL},
+    {"refine", "default off; or EPS (5%): error target of a segment", NULL},
+    {"refine budget", "default " EX_STR(MBX_BUDGET_DEFAULT) ", 0..10000: most points a curve gains",
+     NULL},
     {"root", "0..%d: root of rooted collectives and mw.*", NULL},
     {"param", "default, N,M or A:B[:F]: mw.* pieces, threads.*/omp.* threads", NULL},
     {"pair", "auto (farthest from 0), or A,B in 0..%d", NULL},
@@ -124,13 +127,11 @@ void mbx_ex_params_init(explorer *x, const mbx_measurement *m)
         snprintf(x->field[EX_F_EPS], sizeof x->field[0], "%g%%", 100.0 * m->stop.eps);
     snprintf(x->field[EX_F_NMIN], sizeof x->field[0], "%zu", m->nmin);
     snprintf(x->field[EX_F_NMAX], sizeof x->field[0], "%zu", m->nmax);
-    if (m->refine > 0) {
+    if (m->refine > 0)
         snprintf(x->field[EX_F_REFINE], sizeof x->field[0], "%g%%", 100.0 * m->refine);
-        snprintf(x->field[EX_F_BUDGET], sizeof x->field[0], "%zu", m->budget);
-    } else {
-        snprintf(x->field[EX_F_REFINE], sizeof x->field[0], "%s", EX_REFINE_DEFAULT);
-        snprintf(x->field[EX_F_BUDGET], sizeof x->field[0], "%s", EX_BUDGET_DEFAULT);
-    }
+    else
+        snprintf(x->field[EX_F_REFINE], sizeof x->field[0], "off");
+    snprintf(x->field[EX_F_BUDGET], sizeof x->field[0], "%zu", m->budget);
     snprintf(x->field[EX_F_ROOT], sizeof x->field[0], "%d", m->root);
     if (m->nparam == 0) {
         snprintf(x->field[EX_F_PARAM], sizeof x->field[0], "default");
@@ -426,7 +427,7 @@ static int params_summary(explorer *x, const mbx_rect *body, int y)
                  100.0 * x->meas.refine, x->meas.budget,
                  x->procs_range ? "over size and P" : "over size");
     else
-        snprintf(line, sizeof line, "no refinement: the grid only");
+        snprintf(line, sizeof line, "no refinement (the default, as in batch): the grid only");
     mbx_ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_DIM, line);
     if (++y < body->y + body->h)
         mbx_ex_put(x, y, body->x + 2, body->w - 3, MBX_ROLE_DIM,

@@ -370,18 +370,19 @@ static mbx_scale plot_scales(explorer *x, mbx_ex_view *v, mbx_axis_kind yk)
     return mbx_scale_fit(ymin, ymax, yk);
 }
 
-/* Under a compared plot at row y: the strip's head "A/B: a / b", the
- * ratio strip (sh rows) and the significance row. */
+/* Under a compared plot at row y: the strip's head "B/A: b / a" (B over
+ * A, as `mpibex compare` and the report write it), the ratio strip (sh
+ * rows) and the significance row. */
 static void draw_compare_strip(explorer *x, const mbx_rect *r, const mbx_ex_view *v, int y, int sh)
 {
     char head[160];
     int a = v->cmp_idx[0], b = v->cmp_idx[1];
     int room = r->x + r->w - v->px - 2;
-    snprintf(head, sizeof head, "A/B: %s / %s (above 1.0: A %s)", a >= 0 ? v->names[a] : "?",
-             b >= 0 ? v->names[b] : "?", x->bandwidth ? "faster" : "slower");
+    snprintf(head, sizeof head, "B/A: %s / %s (above 1.0: A %s)", b >= 0 ? v->names[b] : "?",
+             a >= 0 ? v->names[a] : "?", x->bandwidth ? "slower" : "faster");
     if ((int)strlen(head) > room)
-        snprintf(head, sizeof head, "A/B: %s / %s", a >= 0 ? v->names[a] : "?",
-                 b >= 0 ? v->names[b] : "?");
+        snprintf(head, sizeof head, "B/A: %s / %s", b >= 0 ? v->names[b] : "?",
+                 a >= 0 ? v->names[a] : "?");
     mbx_ex_put(x, y, v->px - 1, r->x + r->w - v->px, MBX_ROLE_AXIS, x->utf8 ? "\u251c" : "+");
     mbx_ex_put(x, y, v->px + 1, r->x + r->w - v->px - 1, MBX_ROLE_DIM, head);
     mbx_ex_draw_ratio_strip(x, &v->xa, y + 1, v->px, v->pw, sh);

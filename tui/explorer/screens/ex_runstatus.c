@@ -141,7 +141,12 @@ void mbx_ex_draw_status(explorer *x, const mbx_rect *r)
         mbx_ex_put(x, r->y + 1, r->x + 1, r->w - 1, MBX_ROLE_NORMAL, line);
     } else {
         status_info(x, line, sizeof line);
-        mbx_ex_put(x, r->y + 1, r->x + 1, r->w - 1, MBX_ROLE_DIM, line);
+        /* A comparison's summary outgrows the line: it ends in "... (m)",
+         * and m shows it in full. */
+        if (x->cmp.on)
+            mbx_ex_put_msg(x, r->y + 1, r->x + 1, r->w - 1, MBX_ROLE_DIM, line);
+        else
+            mbx_ex_put(x, r->y + 1, r->x + 1, r->w - 1, MBX_ROLE_DIM, line);
     }
     if (x->msg[0])
         mbx_ex_put(x, r->y + 2, r->x + 1, r->w - 1, x->msg_role, x->msg);
