@@ -32,7 +32,7 @@ static const mbx_ex_keydef keytab[] = {
      "r",
      "run",
      "run the selected benchmarks",
-     S_PICK | S_PARM | S_RES,
+     S_PICK | S_PARM | S_RUN | S_RES,
      1,
      EXA_START},
     {{'r', KEY_F(5), 0},
@@ -221,13 +221,25 @@ const char *mbx_ex_key_name(int key, char *buf, size_t len)
     return buf;
 }
 
+/* Whether the footer offers entry k now: pause and cancel while there is
+ * a run to pause or cancel, r on the run view when there is none. */
+static int footer_now(const explorer *x, const mbx_ex_keydef *k)
+{
+    switch (k->act) {
+    case EXA_PAUSE: return x->running;
+    case EXA_CANCEL: return x->xp.on || (k->screens & S_BEFF ? x->bf.running : x->running);
+    case EXA_START: return x->screen != EX_RUN || !x->running;
+    default: return 1;
+    }
+}
+
 void mbx_ex_draw_footer(explorer *x, const mbx_rect *r)
 {
     mbx_ex_fill(x, r->y, r->x, r->w, MBX_ROLE_FOOTER);
     int col = r->x, end = r->x + r->w;
     unsigned ctx = mbx_ex_key_context(x);
     for (size_t i = 0; i < NKEYS && col < end; i++) {
-        if (!keytab[i].footer || !(keytab[i].screens & ctx))
+        if (!keytab[i].footer || !(keytab[i].screens & ctx) || !footer_now(x, &keytab[i]))
             continue;
         const char *word = keytab[i].word;
         int need = (int)strlen(keytab[i].label) + 1 + (int)strlen(word) + 2;
@@ -256,7 +268,7 @@ int mbx_ex_footer_key_at(const explorer *x, int c)
     int col = 0;
     unsigned ctx = mbx_ex_key_context(x);
     for (size_t i = 0; i < NKEYS && col < x->cols; i++) {
-        if (!keytab[i].footer || !(keytab[i].screens & ctx))
+        if (!keytab[i].footer || !(keytab[i].screens & ctx) || !footer_now(x, &keytab[i]))
             continue;
         int len = (int)strlen(keytab[i].label) + 1 + (int)strlen(keytab[i].word);
         if (col + len + 2 > x->cols) /* as the footer: the first that does not fit ends it */
