@@ -77,7 +77,7 @@ series=$(screen | grep -cE "^.*[o+] (allreduce|send_recv|ssend_recv) ")
 # 3b. compare the two curves: the chooser, the ratio strip, the ratio list
 tmux send-keys -t "$sess" v
 wait_for "compare: choose curve A" 5 && pass "compare: the series chooser opens" || fail "compare chooser"
-tmux send-keys -t "$sess" Enter Enter
+tmux send-keys -t "$sess" Enter Down Enter
 if wait_for "A/B: " 5; then pass "compare: the ratio strip under the plot"; else fail "ratio strip"; screen; fi
 tmux send-keys -t "$sess" =
 wait_for "A/B at each common x" 5 && pass "compare: A/B listed at each common x" || fail "ratio list"
@@ -156,7 +156,7 @@ screen | grep -qE "^ +probe +.+ ([0-9.]+(ns|µs|us|ms) now, [0-9]+ levels?, [0-9
 screen | grep -E "^ done: " | sed 's/^/FIGURE: /'
 tmux send-keys -t "$sess" v
 wait_for "compare: choose curve A" 5 || fail "second compare chooser"
-tmux send-keys -t "$sess" Enter Enter
+tmux send-keys -t "$sess" Enter Down Enter
 if wait_for "interleaved; Wilcoxon 5%, pass medians: A faster at [0-9]+ x, slower at [0-9]+, not distinguishable at [0-9]+" 10; then
   pass "compare: Wilcoxon summary line"
   screen | grep -E "Wilcoxon 5%" | sed 's/^ */FIGURE: /'
