@@ -105,7 +105,8 @@ export)
     # 1 MB instead of 16 MB: the quick plan's run has about 4 MB of them
     export MBX_TEST_OBS_ASK_BYTES=1000000
     explore 'r tick:3000 e enter dump:ask y tick:1 dump:writing 4 dump:live wait dump:done
-e text:b.csv enter n dump:noobs e text:c.csv enter y tick:1 3 c dump:stopped'
+e text:b.csv enter n dump:noobs e text:c.csv enter y tick:1 3 c dump:stopped
+w text:r1 enter esc dump:noreport w enter y wait dump:report'
     line=$(grep -m1 'The observations are' ask.txt)
     rows=$(sed -n 's/.*are \([0-9]*\) rows, about \([0-9.]*\) MiB.*/\1/p' <<<"$line")
     mib=$(sed -n 's/.*are \([0-9]*\) rows, about \([0-9.]*\) MiB.*/\2/p' <<<"$line")
@@ -132,6 +133,15 @@ e text:b.csv enter n dump:noobs e text:c.csv enter y tick:1 3 c dump:stopped'
     [ -s c.csv ] && [ ! -e c.obs.csv ] && grep -q 'export stopped: c.csv has the results' stopped.txt &&
         pass "c stops the export and removes the half-written observations" ||
         fail "c: $(ls c.* | tr '\n' ' '); $(grep -m1 -E 'export|writing' stopped.txt)"
+    # w after the stopped export: a new export into the report's directory,
+    # asked about too; Esc leaves no directory, y writes it all
+    [ ! -e r1 ] && grep -q 'no report' noreport.txt &&
+        pass "w, then Esc at the question: no report, no directory" ||
+        fail "w, Esc: $(ls -d r1 2>&1); $(grep -m1 -E 'report' noreport.txt)"
+    [ -s mpibex-report/results.obs.csv ] && [ -s mpibex-report/report/index.html ] &&
+        grep -q 'report in mpibex-report/report/index.html (results: mpibex-report/results.csv and' report.txt &&
+        pass "w, then y: the results with their observations, and the report" ||
+        fail "w, y: $(ls mpibex-report | tr '\n' ' '); $(grep -m1 -E 'report' report.txt)"
     ;;
 selection)
     explore '1 dump:pick 2 dump:form' --bench pingpong.send_recv --sizes 8:64KiB --stop fixed:20 \

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ex_keys.h"
 #include "ex_keysrc.h"
@@ -136,10 +137,9 @@ static void obs_answer(explorer *x, int key)
         mbx_ex_export_begin(x);
         return;
     }
-    if (x->xp.report) /* the directory stays, empty: say so */
-        mbx_ex_set_msg(x, MBX_ROLE_DIM, "no report; %.200s was made, empty", x->xp.dir);
-    else
-        mbx_ex_set_msg(x, MBX_ROLE_DIM, "not exported");
+    if (x->xp.report) /* the directory w made for it, still empty */
+        (void)rmdir(x->xp.dir);
+    mbx_ex_set_msg(x, MBX_ROLE_DIM, "%s", x->xp.report ? "no report" : "not exported");
     x->xp.report = 0;
 }
 
