@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The explorer as a new user meets it, headless on the fake back end:
 #  form      typing into a form field replaces its value; Esc puts it back
-#            (the parameter form and the b_eff form);
+#            (the parameter form and the b_eff form); r refused on the
+#            picker says why there;
 #  rerun     r on the run view runs again, after a question when results
 #            would be lost; p and c are offered only while a run is on;
 #  chooser   after A is chosen the cursor stays on it: Down, Enter takes
@@ -39,7 +40,8 @@ case $case in
 form)
     # size max (the quick plan's 64KiB), then b_eff's memory field (auto)
     explore '2 down enter text:1MiB enter dump:typed enter text:7 esc dump:esc
-5 down down down enter text:8MiB enter dump:beff_typed enter text:1k esc dump:beff_esc'
+5 down down down enter text:8MiB enter dump:beff_typed enter text:1k esc dump:beff_esc
+1 n r dump:nosel'
     r=$(row typed 'size max')
     grep -qE 'size max +1MiB ' <<<"$r" && pass "typing replaces the value: $r" ||
         fail "size max after typing 1MiB: '$r'"
@@ -52,6 +54,10 @@ form)
     r=$(row beff_esc 'mem per proc')
     grep -qE 'mem per proc +8MiB ' <<<"$r" && pass "b_eff: Esc puts the value back: $r" ||
         fail "b_eff memory after typing 1k and Esc: '$r'"
+    # r with nothing selected: said on the picker, which has no status line
+    grep -q 'select at least one benchmark first (1)' nosel.txt &&
+        pass "r with nothing selected says why on the picker" ||
+        fail "r with nothing selected: $(sed -n 2,4p nosel.txt)"
     ;;
 rerun)
     explore 'r tick:10 dump:mid tick:3000 dump:done p dump:p r dump:ask n dump:kept
