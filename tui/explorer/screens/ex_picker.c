@@ -283,8 +283,9 @@ static void draw_picker(explorer *x, const mbx_rect *body)
     }
     /* What the last key did (r refused: nothing selected): this screen has
      * no status line, so the message takes the line above the list until
-     * the next key, left of "rows A-B of N". */
-    if (x->msg_fresh && x->msg[0]) {
+     * the next key (an export's progress while it lasts), left of "rows
+     * A-B of N". */
+    if ((x->msg_fresh || x->xp.on) && x->msg[0]) {
         mbx_ex_fill(x, body->y + 1, body->x, body->w - 20, MBX_ROLE_NORMAL);
         mbx_ex_put_msg(x, body->y + 1, body->x + 1, body->w - 22, x->msg_role, x->msg);
     }
