@@ -89,7 +89,7 @@ series=$(screen | grep -cE "^.*[o+] (allreduce|send_recv|ssend_recv) ")
 # 3b. compare the two curves: the chooser, the ratio strip, the ratio list
 tmux send-keys -t "$sess" v
 wait_for "compare: choose curve A" 5 && pass "compare: the series chooser opens" || fail "compare chooser"
-tmux send-keys -t "$sess" Enter Enter
+tmux send-keys -t "$sess" Enter Down Enter
 if wait_for "B/A: " 5; then pass "compare: the ratio strip under the plot"; else fail "ratio strip"; screen; fi
 tmux send-keys -t "$sess" =
 wait_for "B/A at each common x" 5 && pass "compare: B/A listed at each common x" || fail "ratio list"
@@ -168,7 +168,7 @@ screen | grep -qE "^ +probe +.+ ([0-9.]+(ns|µs|us|ms) now, [0-9]+ levels?, [0-9
 screen | grep -E "^ done: " | sed 's/^/FIGURE: /'
 tmux send-keys -t "$sess" v
 wait_for "compare: choose curve A" 5 || fail "second compare chooser"
-tmux send-keys -t "$sess" Enter Enter
+tmux send-keys -t "$sess" Enter Down Enter
 # The summary outgrows 100 columns when points lack passes in a common
 # span ("(9 with under 2 passes ...)"): its line then ends in "... (m)"
 # and m shows it whole; at 250 columns the line holds all of it.

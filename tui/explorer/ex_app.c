@@ -32,6 +32,7 @@ void mbx_ex_set_msg(explorer *x, int role, const char *fmt, ...)
     vsnprintf(x->msg, sizeof x->msg, fmt, ap);
     va_end(ap);
     x->msg_role = role;
+    x->msg_fresh = 1;
 }
 
 double mbx_ex_elapsed(const explorer *x)
@@ -203,6 +204,10 @@ void mbx_ex_start_run(explorer *x)
 {
     if (x->running)
         return;
+    if (x->xp.on) { /* the run's points are being written */
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "an export is being written: wait for it (3 c stops it)");
+        return;
+    }
     if (x->bf.running) {
         mbx_ex_set_msg(x, MBX_ROLE_ERROR, "%s is running: cancel it first (5, c)",
                        x->bf.io ? "b_eff_io" : "b_eff");
@@ -308,8 +313,8 @@ int mbx_ex_tick(explorer *x, int wait_ms)
     }
     if (mbx_stop_signal || (x->term && mbx_term_lost(x->term)))
         x->quit = x->cancel = 1;
-    if (!x->headless &&
-        (changed || ((x->running || x->bf.running) && wall() - x->last_draw >= REDRAW_S))) {
+    if (!x->headless && (changed || ((x->running || x->bf.running || x->xp.on) &&
+                                     wall() - x->last_draw >= REDRAW_S))) {
         mbx_ex_draw(x);
         x->last_draw = wall();
     }
@@ -324,7 +329,18 @@ int mbx_ex_main_loop(explorer *x)
         mbx_ex_draw(x);
         x->last_draw = wall();
     }
-    while (!x->quit) {
+    while (!x->quit || x->xp.on) {
+        if (x->xp.on) {
+            /* Writing observations instead of measuring: a step, keys and
+             * the frame. A quit waits for the end; a signal or a lost
+             * terminal does not. */
+            if (mbx_stop_signal || (x->term && mbx_term_lost(x->term)))
+                mbx_ex_export_abandon(x, "export stopped");
+            else
+                mbx_ex_export_step(x);
+            mbx_ex_tick(x, 0);
+            continue;
+        }
         if (x->bf.running) {
             mbx_ex_beff_run(x);
             if (!x->headless)

@@ -1,6 +1,7 @@
 /* The line being edited (a form field, the picker's filter, the export
  * and report prompts): the keys of text entry mapped to the pure editor
  * (core/textedit.h), and the line drawn with its cursor. */
+#include <stdio.h>
 #include <string.h>
 
 #include "explorer.h"
@@ -10,6 +11,12 @@
 void mbx_ex_edit_begin(explorer *x, const char *buf, int select_all)
 {
     mbx_lineedit_begin(&x->ed, buf, select_all);
+    snprintf(x->ed_orig, sizeof x->ed_orig, "%s", buf);
+}
+
+void mbx_ex_edit_revert(explorer *x, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s", x->ed_orig);
 }
 
 /* The editor's operation for key; -1 when key is not an editing key. */

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli.h"
 #include "explorer.h"
 #include "mbx/version.h"
 #include "screens/screen.h"
@@ -93,6 +94,19 @@ static void draw_prompt(explorer *x, const mbx_rect *r)
         break;
     case EX_PROMPT_QUIT:
         snprintf(line, sizeof line, "Results are not exported. Quit anyway? (y/n)");
+        break;
+    case EX_PROMPT_OBS: {
+        size_t rows = 0;
+        char size[32];
+        mbx_size_text(mbx_ex_obs_bytes(x, &rows), size, sizeof size);
+        snprintf(line, sizeof line,
+                 "The observations are %zu rows, about %s. Write them too? (y/n; Esc: nothing)",
+                 rows, size);
+        break;
+    }
+    case EX_PROMPT_RERUN:
+        snprintf(line, sizeof line,
+                 "Results are not exported; a new run replaces them. Run anyway? (y/n)");
         break;
     default: return;
     }

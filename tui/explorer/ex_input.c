@@ -2,10 +2,13 @@
  * export, report, theme, glyphs), the prompts' line editing, and the
  * dispatch of every other key to the screen in view through its row of
  * the screen table. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ex_keys.h"
 #include "ex_keysrc.h"
@@ -24,10 +27,24 @@ static void set_pause(explorer *x, int on)
     x->paused = on;
 }
 
+/* Why e or w cannot begin now, or NULL. */
+static const char *busy(const explorer *x, const char *what)
+{
+    static char why[96];
+    if (x->ndone == 0)
+        snprintf(why, sizeof why, "nothing to %s yet", what);
+    else if (x->xp.on)
+        snprintf(why, sizeof why, "%s: an export is being written (3 c stops it)", what);
+    else
+        return NULL;
+    return why;
+}
+
 static void begin_export(explorer *x)
 {
-    if (x->ndone == 0) {
-        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "nothing to export yet");
+    const char *why = busy(x, "export");
+    if (why) {
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "%s", why);
         return;
     }
     time_t t = time(NULL);
@@ -41,8 +58,9 @@ static void begin_export(explorer *x)
 
 static void begin_report(explorer *x)
 {
-    if (x->ndone == 0) {
-        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "nothing to report yet");
+    const char *why = busy(x, "report");
+    if (why) {
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "%s", why);
         return;
     }
     if (x->running) {
@@ -58,19 +76,6 @@ static void begin_report(explorer *x)
     mbx_ex_edit_begin(x, x->input, 1);
 }
 
-static void do_report(explorer *x, const char *dir)
-{
-    char msg[sizeof x->msg];
-    /* gnuplot takes a moment: say so on the screen first. */
-    mbx_ex_set_msg(x, MBX_ROLE_DIM, "writing the report to %s ...", dir);
-    if (!x->headless)
-        mbx_ex_draw(x);
-    if (mbx_ex_write_report(x, dir, msg, sizeof msg) == 0)
-        mbx_ex_set_msg(x, MBX_ROLE_OK, "%s", msg);
-    else
-        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "%s", msg);
-}
-
 /* Typing into the prompt's line; 1 when Enter took a non-empty text. */
 static int edit_input(explorer *x, int key)
 {
@@ -83,15 +88,59 @@ static int edit_input(explorer *x, int key)
     return 0;
 }
 
-static void do_export(explorer *x, const char *path)
+/* The export set up in x->xp: at once, or after the question when the
+ * observations are large (they take a while, and the disk). */
+static void export_go(explorer *x)
 {
-    char msg[256];
-    if (mbx_ex_export(x, path, msg, sizeof msg) == 0) {
-        x->exported = 1;
-        mbx_ex_set_msg(x, MBX_ROLE_OK, "%s", msg);
-    } else {
-        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "%s", msg);
+    /* Test hook: MBX_TEST_OBS_ASK_BYTES=N asks above N bytes instead, so
+     * that a test need not measure 16 MB of observations. */
+    const char *hook = getenv("MBX_TEST_OBS_ASK_BYTES");
+    uint64_t ask = hook && *hook ? strtoull(hook, NULL, 10) : EX_OBS_ASK_BYTES;
+    x->xp.obs = 1;
+    if (mbx_ex_obs_bytes(x, NULL) > ask)
+        x->prompt = EX_PROMPT_OBS;
+    else
+        mbx_ex_export_begin(x);
+}
+
+/* w's directory: a report of the last export when it holds these very
+ * results, else of an export into dir/results.csv (then the report). */
+static void report_go(explorer *x, const char *dir)
+{
+    char path[sizeof x->xp.path];
+    if (snprintf(path, sizeof path, "%s/results.csv", dir) >= (int)sizeof path) {
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "report: the directory name is too long");
+        return;
     }
+    if (mkdir(dir, 0777) != 0) {
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "report: cannot create %.200s: %s", dir, strerror(errno));
+        return;
+    }
+    const char *done = mbx_ex_export_current(x);
+    if (done) {
+        char results[sizeof x->xp.done_path];
+        snprintf(results, sizeof results, "%s", done);
+        (void)mbx_ex_report_of(x, results, dir, 1);
+        return;
+    }
+    snprintf(x->xp.path, sizeof x->xp.path, "%s", path);
+    snprintf(x->xp.dir, sizeof x->xp.dir, "%s", dir);
+    x->xp.report = 1;
+    export_go(x);
+}
+
+/* The large observations' question: y writes them, n the rest only. */
+static void obs_answer(explorer *x, int key)
+{
+    if (key == 'y' || key == 'Y' || key == 'n' || key == 'N') {
+        x->xp.obs = key == 'y' || key == 'Y';
+        mbx_ex_export_begin(x);
+        return;
+    }
+    if (x->xp.report) /* the directory w made for it, still empty */
+        (void)rmdir(x->xp.dir);
+    mbx_ex_set_msg(x, MBX_ROLE_DIM, "%s", x->xp.report ? "no report" : "not exported");
+    x->xp.report = 0;
 }
 
 static int prompt_key(explorer *x, int key)
@@ -100,12 +149,14 @@ static int prompt_key(explorer *x, int key)
     switch (x->prompt) {
     case EX_PROMPT_EXPORT:
         if (edit_input(x, key)) {
+            snprintf(x->xp.path, sizeof x->xp.path, "%s", x->input);
             snprintf(x->pending_path, sizeof x->pending_path, "%s", x->input);
+            x->xp.report = 0;
             if (stat(x->pending_path, &sb) == 0) {
                 x->prompt = EX_PROMPT_OVERWRITE;
             } else {
                 x->prompt = EX_PROMPT_NONE;
-                do_export(x, x->pending_path);
+                export_go(x);
             }
         }
         return 1;
@@ -118,15 +169,26 @@ static int prompt_key(explorer *x, int key)
                                "report: %.200s exists; give a new directory (w again)",
                                x->pending_path);
             else
-                do_report(x, x->pending_path);
+                report_go(x, x->pending_path);
         }
         return 1;
     case EX_PROMPT_OVERWRITE:
         x->prompt = EX_PROMPT_NONE;
         if (key == 'y' || key == 'Y')
-            do_export(x, x->pending_path);
+            export_go(x);
         else
             mbx_ex_set_msg(x, MBX_ROLE_DIM, "not exported");
+        return 1;
+    case EX_PROMPT_OBS:
+        x->prompt = EX_PROMPT_NONE;
+        obs_answer(x, key);
+        return 1;
+    case EX_PROMPT_RERUN:
+        x->prompt = EX_PROMPT_NONE;
+        if (key == 'y' || key == 'Y')
+            mbx_ex_start_run(x);
+        else
+            mbx_ex_set_msg(x, MBX_ROLE_DIM, "no new run: the results stay");
         return 1;
     case EX_PROMPT_QUIT:
         x->prompt = EX_PROMPT_NONE;
@@ -162,6 +224,20 @@ static void cycle_theme(explorer *x)
     mbx_ex_set_msg(x, MBX_ROLE_DIM, "theme %s", next);
 }
 
+/* r: a run, after a question when it would replace results that are
+ * not exported (the same question as q's); a word when one is running. */
+static void start_again(explorer *x)
+{
+    if (x->running && x->screen == EX_RUN)
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "a run is in progress: c cancels it, then r");
+    else if (x->xp.on)
+        mbx_ex_start_run(x); /* which says why not */
+    else if (!x->running && !x->bf.running && x->ndone > 0 && !x->exported)
+        x->prompt = EX_PROMPT_RERUN;
+    else
+        mbx_ex_start_run(x);
+}
+
 /* An action of the app-wide part of the key table (every screen's keys,
  * run control, export and report); 0 when a is none of them, the screen
  * in view has it then. */
@@ -169,7 +245,11 @@ static int app_action(explorer *x, mbx_ex_action a)
 {
     switch (a) {
     case EXA_QUIT:
-        if (x->ndone > 0 && !x->exported)
+        if (x->xp.on) { /* the loop ends once the export is written */
+            x->quit = 1;
+            mbx_ex_set_msg(x, MBX_ROLE_WARNING,
+                           "quitting once the export is written (3 c stops it)");
+        } else if (x->ndone > 0 && !x->exported)
             x->prompt = EX_PROMPT_QUIT;
         else
             x->quit = x->cancel = 1;
@@ -182,17 +262,25 @@ static int app_action(explorer *x, mbx_ex_action a)
     case EXA_RUNVIEW: x->screen = EX_RUN; return 1;
     case EXA_RESULTS: x->screen = EX_RESULTS; return 1;
     case EXA_BEFF: x->screen = EX_BEFF; return 1;
-    case EXA_START: mbx_ex_start_run(x); return 1;
+    case EXA_START: start_again(x); return 1;
     case EXA_PAUSE:
+        if (!x->running) {
+            mbx_ex_set_msg(x, MBX_ROLE_DIM, "no run to pause (r starts one)");
+            return 1;
+        }
         set_pause(x, !x->paused);
         mbx_ex_set_msg(x, MBX_ROLE_WARNING, "%s", x->paused ? "paused: p resumes" : "");
         return 1;
     case EXA_CANCEL:
-        if (x->bf.running) {
+        if (x->xp.on) {
+            mbx_ex_export_abandon(x, "export stopped");
+        } else if (x->bf.running) {
             x->bf.cancel = 1;
             mbx_ex_set_msg(x, MBX_ROLE_WARNING, "cancelling %s", x->bf.io ? "b_eff_io" : "b_eff");
         } else if (x->running) {
             x->cancel = 1; /* the loop stops the run: the points so far become final */
+        } else {
+            mbx_ex_set_msg(x, MBX_ROLE_DIM, "no run to cancel");
         }
         return 1;
     case EXA_EXPORT: begin_export(x); return 1;
@@ -213,6 +301,7 @@ int mbx_ex_handle_key(explorer *x, int key)
         x->quit = x->cancel = 1;
         return 1;
     }
+    x->msg_fresh = 0; /* what the key says is fresh; an older message is not */
     if (key == KEY_MOUSE)
         return mbx_ex_handle_mouse(x, &x->mouse);
     if (x->help)

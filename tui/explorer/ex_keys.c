@@ -32,7 +32,7 @@ static const mbx_ex_keydef keytab[] = {
      "r",
      "run",
      "run the selected benchmarks",
-     S_PICK | S_PARM | S_RES,
+     S_PICK | S_PARM | S_RUN | S_RES,
      1,
      EXA_START},
     {{'r', KEY_F(5), 0},
@@ -221,6 +221,18 @@ const char *mbx_ex_key_name(int key, char *buf, size_t len)
     return buf;
 }
 
+/* Whether the footer offers entry k now: pause and cancel while there is
+ * a run to pause or cancel, r on the run view when there is none. */
+static int footer_now(const explorer *x, const mbx_ex_keydef *k)
+{
+    switch (k->act) {
+    case EXA_PAUSE: return x->running;
+    case EXA_CANCEL: return x->xp.on || (k->screens & S_BEFF ? x->bf.running : x->running);
+    case EXA_START: return x->screen != EX_RUN || !x->running;
+    default: return 1;
+    }
+}
+
 /* What the footer drops first when its keys do not fit one row (80
  * columns): the screens' keys (the title bar shows the tabs, 1-5 take
  * them), then b and x (the plot's title names them); then the rest of
@@ -236,13 +248,14 @@ static int entry_w(size_t i)
     return (int)strlen(keytab[i].label) + 1 + (int)strlen(keytab[i].word) + 2;
 }
 
-/* The footer's entries for context ctx in w columns: col[i] is entry i's
+/* The footer's entries for x's context in w columns: col[i] is entry i's
  * column, or -1 when it is not shown. One layout for drawing and clicks. */
-static void footer_layout(unsigned ctx, int w, int col[NKEYS])
+static void footer_layout(const explorer *x, int w, int col[NKEYS])
 {
+    unsigned ctx = mbx_ex_key_context(x);
     int total = 0;
     for (size_t i = 0; i < NKEYS; i++) {
-        col[i] = keytab[i].footer && (keytab[i].screens & ctx) ? 0 : -1;
+        col[i] = keytab[i].footer && (keytab[i].screens & ctx) && footer_now(x, &keytab[i]) ? 0 : -1;
         total += col[i] == 0 ? entry_w(i) : 0;
     }
     for (size_t d = 0; d < NDROP && total > w; d++)
@@ -265,7 +278,7 @@ void mbx_ex_draw_footer(explorer *x, const mbx_rect *r)
 {
     int col[NKEYS];
     mbx_ex_fill(x, r->y, r->x, r->w, MBX_ROLE_FOOTER);
-    footer_layout(mbx_ex_key_context(x), r->w, col);
+    footer_layout(x, r->w, col);
     for (size_t i = 0; i < NKEYS; i++) {
         if (col[i] < 0)
             continue;
@@ -289,7 +302,7 @@ int mbx_ex_key_entry(size_t i, unsigned ctx, const char **label, const char **he
 int mbx_ex_footer_key_at(const explorer *x, int c)
 {
     int col[NKEYS];
-    footer_layout(mbx_ex_key_context(x), x->cols, col);
+    footer_layout(x, x->cols, col);
     for (size_t i = 0; i < NKEYS; i++)
         if (col[i] >= 0 && c >= col[i] && c < col[i] + entry_w(i) - 2)
             return keytab[i].key[0];

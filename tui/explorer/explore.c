@@ -16,6 +16,7 @@
 #include "benchsel.h"
 #include "cli.h"
 #include "core/opt.h"
+#include "ex_cli.h"
 #include "ex_keysrc.h"
 #include "ex_tty.h"
 #include "explorer.h"
@@ -59,7 +60,8 @@ typedef struct opts {
     const char *plan, *theme, *theme_dir, *glyphs, *autosave, *keys, *dump_dir, *term_type;
     const char *thread_level; /* checked here; mbx_job_run asks MPI for it */
     int start, no_color, no_mouse, fake, help, hl_cols, hl_rows;
-    double settle; /* seconds of untimed traffic before each run's first point */
+    double settle;  /* seconds of untimed traffic before each run's first point */
+    mbx_ex_cli sel; /* `run`'s selection: --bench, --sizes, ... (ex_cli.h) */
 } opts;
 
 void mbx_explore_usage(void)
@@ -90,7 +92,14 @@ void mbx_explore_usage(void)
            "  --thread-level L     the MPI thread support to ask for: single (default),\n"
            "                       funneled, serialized or multiple; pingpong.mt with more\n"
            "                       than 1 thread needs multiple (which costs MPICH up to a\n"
-           "                       few per cent of latency)\n",
+           "                       few per cent of latency)\n"
+           "\n"
+           "What to measure, as 'mpibex run' takes it (over --plan or the quick plan):\n"
+           "  --bench LIST --sizes RANGE --stop RULE --nmin N --nmax N --procs P\n"
+           "  --param LIST --root R --pair auto|A,B --refine off|EPS --budget N\n"
+           "  --rma-sync MODE --point-time SEC --validate --timer clock|wtime\n"
+           "  --sync barrier|window --clock-sync jk|hca --cache warm|cold --warmup N\n"
+           "  (see 'mpibex run --help'; run's other options are refused)\n",
            MBX_SETTLE_DEFAULT);
 }
 
@@ -150,6 +159,10 @@ static int on_thread_level(mbx_opt_parser *p, const mbx_opt *o, const char *name
     {                                                                                              \
         name, NULL, "VALUE", MBX_OPT_NONEMPTY, NULL, offsetof(opts, field)                         \
     }
+#define KEY(name, arg)                                                                             \
+    {                                                                                              \
+        name, NULL, arg, MBX_OPT_EQ | MBX_OPT_NONEMPTY, mbx_ex_cli_key, offsetof(opts, sel)        \
+    }
 
 /* The explorer's options, in the order they were always tried. */
 static const mbx_opt explore_opts[] = {
@@ -169,6 +182,26 @@ static const mbx_opt explore_opts[] = {
     {"--thread-level", NULL, "L", MBX_OPT_EQ, on_thread_level, 0},
     {"--fake", NULL, "N", 0, on_fake, 0},
     {"--headless", NULL, "COLSxROWS", 0, on_headless, 0},
+    /* run's selection (mbx_plan_overrides) and the form's run keys */
+    TEXT("--bench", sel.ov.bench),
+    TEXT("--sizes", sel.ov.sizes),
+    TEXT("--stop", sel.ov.stop),
+    TEXT("--nmin", sel.ov.nmin),
+    TEXT("--nmax", sel.ov.nmax),
+    TEXT("--procs", sel.ov.procs),
+    TEXT("--param", sel.ov.param),
+    TEXT("--root", sel.ov.root),
+    TEXT("--pair", sel.ov.pair),
+    TEXT("--refine", sel.ov.refine),
+    TEXT("--budget", sel.ov.budget),
+    TEXT("--rma-sync", sel.ov.rma_sync),
+    TEXT("--point-time", sel.ov.point_time),
+    {"--validate", NULL, NULL, 0, mbx_ex_cli_key, offsetof(opts, sel)},
+    KEY("--timer", "clock|wtime"),
+    KEY("--sync", "barrier|window"),
+    KEY("--clock-sync", "jk|hca"),
+    KEY("--cache", "warm|cold"),
+    KEY("--warmup", "N"),
 };
 
 /* The options after argv[0]; 0, or 2 after cannot_start's line. */
@@ -182,7 +215,9 @@ static int parse(int argc, char **argv, opts *o)
                         .dst = o,
                         .out = {.msg = msg, .len = sizeof msg},
                         .unknown = "explore: unknown option '%s' (see 'mpibex explore --help')",
-                        .missing = "%s: missing value"};
+                        .missing = "%s: missing value",
+                        .operand = mbx_ex_cli_other,
+                        .pass_unknown = 1};
     int rc = mbx_opt_parse(&p, argc, argv, 1);
     o->help = p.help;
     if (rc == 0 && !o->help && o->glyphs && strcmp(o->glyphs, "braille") &&
@@ -233,9 +268,18 @@ static int setup_explorer(explorer *x, const opts *o, char *msg, size_t msglen)
     mbx_plan *plan = calloc(1, sizeof *plan);
     if (!plan)
         return 1;
-    int rc = o->plan ? mbx_plan_load(o->plan, plan, msg, msglen)
-                     : mbx_plan_parse(mbx_embedded_quick_plan, "quick.ini (built in)", plan, msg,
-                                      msglen);
+    /* As `run` takes it: the plan, else with --bench one section of the
+     * defaults, else the quick plan; the command line's selection over it. */
+    int rc = MBX_OK;
+    if (o->plan)
+        rc = mbx_plan_load(o->plan, plan, msg, msglen);
+    else if (o->sel.ov.bench) {
+        plan->nmeas = 1;
+        mbx_measurement_defaults(&plan->meas[0], "cli");
+    } else
+        rc = mbx_plan_parse(mbx_embedded_quick_plan, "quick.ini (built in)", plan, msg, msglen);
+    if (rc >= 0)
+        rc = mbx_ex_cli_apply(&o->sel, plan, msg, msglen);
     if (rc < 0 || mbx_benchsel_plan(plan, msg, msglen) != 0) {
         free(plan);
         return 2;

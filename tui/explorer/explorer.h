@@ -22,6 +22,7 @@
 #include "mbx/beffio.h"
 #include "mbx/compare.h"
 #include "mbx/monitor.h"
+#include "mbx/output.h"
 #include "mbx/plan.h"
 #include "mbx/refine.h"
 #include "mbx/sched.h"
@@ -157,12 +158,37 @@ typedef struct mbx_ex_cmp {
     size_t nsig, capsig;
 } mbx_ex_cmp;
 
+/* An export being written (ex_export.c). The results CSV, its environment
+ * and probes are written at once; the observations, which can be millions
+ * of rows, a few points at a time between the loop's ticks, so that the
+ * screen stays live and says how far it is. A run does not measure
+ * meanwhile (its points' observations are being read). */
+#define EX_EXPORT_STEP_ROWS 20000 /* observation rows between two ticks, at least one point */
+#define EX_OBS_ASK_BYTES 16000000 /* observations larger than this: asked first (y/n) */
+typedef struct mbx_ex_xport {
+    int on;                   /* observations being written */
+    int obs;                  /* with observations (the question's answer) */
+    int report;               /* a report into dir follows */
+    char path[256];           /* the results CSV */
+    char dir[256];            /* the report's directory */
+    struct mbx_csv_writer *w; /* path's .obs.csv */
+    mbx_output claim;
+    size_t next;        /* the next point to write */
+    size_t rows, total; /* observation rows written, of */
+    /* The last export that finished: a report of the same results reads
+     * it instead of writing them again. */
+    char done_path[256];
+    size_t done_ndone;
+} mbx_ex_xport;
+
 typedef enum mbx_ex_prompt_kind {
     EX_PROMPT_NONE = 0,
     EX_PROMPT_EXPORT, /* file name */
     EX_PROMPT_OVERWRITE,
     EX_PROMPT_QUIT,
     EX_PROMPT_REPORT, /* directory name */
+    EX_PROMPT_RERUN,  /* a new run would drop results not exported */
+    EX_PROMPT_OBS,    /* large observations: write them too? */
 } mbx_ex_prompt_kind;
 
 /* The b_eff / b_eff_io screen: its form, and what the rows so far show.
@@ -249,6 +275,7 @@ typedef struct explorer {
     /* The one line being edited (a form field, the filter, a prompt): its
      * cursor and selection; the text is the field's. */
     mbx_lineedit ed;
+    char ed_orig[128]; /* the text when editing began: Esc puts it back */
 
     /* looks */
     mbx_theme theme;
@@ -324,6 +351,10 @@ typedef struct explorer {
     int errbars;
     char msg[256]; /* the status line's message */
     int msg_role;
+    /* Set since the last key: a screen with no status line of its own
+     * (the results) shows the message until the next key, so what e and w
+     * did is said on every screen that has them. */
+    int msg_fresh;
 
     /* threaded points: failed binds seen so far (thrinfo.h), and the ranks
      * with one in this run ("" none) for the run's closing message */
@@ -336,6 +367,7 @@ typedef struct explorer {
     /* results table; rleft: the columns scrolled off to the left */
     int sort_col, sort_desc, rtop, rcursor, rleft;
     int exported; /* results since the last export: 0 */
+    mbx_ex_xport xp;
 
     /* prompts and overlays */
     mbx_ex_prompt_kind prompt;
@@ -508,13 +540,30 @@ void mbx_ex_compare_forget(explorer *x); /* the run's points change */
 /* "interleaved: fair; Wilcoxon 5% on pass medians: A faster at 3 x, ..." */
 void mbx_ex_compare_summary(explorer *x, char *buf, size_t len);
 
-/* ex_results.c */
-/* The results as `mpibex run` writes them: path (every column), its
- * .env.csv, .obs.csv and, with a monitor, .probe.csv. */
-int mbx_ex_export(explorer *x, const char *path, char *msg, size_t msglen);
-/* A new directory dir with results.csv (and its sidecars) and, by
- * mbx_report_write, a report in dir/report. */
-int mbx_ex_write_report(explorer *x, const char *dir, char *msg, size_t msglen);
+/* ex_export.c */
+/* Observation rows of the finished points (into *rows), and about how
+ * many bytes they take as OUT.obs.csv. */
+uint64_t mbx_ex_obs_bytes(const explorer *x, size_t *rows);
+/* The results as `mpibex run` writes them to x->xp.path (x->xp.obs,
+ * .report and .dir set): the claim, the CSV (every column), its .env.csv
+ * and, with a monitor, .probe.csv written at once; with xp.obs the
+ * .obs.csv then by mbx_ex_export_step while xp.on. The outcome, and the
+ * progress, are the status line's message. */
+void mbx_ex_export_begin(explorer *x);
+/* EX_EXPORT_STEP_ROWS more observation rows (whole points); at the end
+ * the files closed and, with xp.report, the report written. */
+void mbx_ex_export_step(explorer *x);
+/* The export stops before its end (c, a signal): the half-written .obs.csv
+ * removed, the results CSV kept; why (NULL: none) begins the message. */
+void mbx_ex_export_abandon(explorer *x, const char *why);
+/* The last export's results CSV when it holds the results now shown (and
+ * still exists), else NULL: a report then reads it instead of writing
+ * them again. */
+const char *mbx_ex_export_current(const explorer *x);
+/* A report of results (a CSV with its sidecars) into dir/report by
+ * mbx_report_write; reused: results is an earlier export. 0 or -1, the
+ * outcome on the status line. */
+int mbx_ex_report_of(explorer *x, const char *results, const char *dir, int reused);
 void mbx_ex_points_free(explorer *x); /* the run's points and their observations */
 
 /* ex_beff.c: the b_eff / b_eff_io screen */
@@ -566,8 +615,11 @@ int mbx_ex_overlay_mouse(explorer *x, const mbx_ex_mouse *m); /* wheel scrolls, 
 
 /* ex_edit.c: the one line being edited (a field, the filter, a prompt) */
 /* Editing of buf begins: the cursor at the end, all of it selected when
- * select_all (typing then replaces it). */
+ * select_all (typing then replaces it); the text is kept for Esc. */
 void mbx_ex_edit_begin(explorer *x, const char *buf, int select_all);
+/* Esc in a form field: buf (size bytes) back to its text when editing
+ * began. */
+void mbx_ex_edit_revert(explorer *x, char *buf, size_t size);
 /* The editing keys on buf (size bytes): printable characters, Backspace,
  * Delete, Left/Right, Home/End and Ctrl-A/E, Ctrl-U, Ctrl-K, Ctrl-W; 0
  * when key is none of them (or the line is full). Enter and Esc are the

@@ -158,6 +158,8 @@ static int beff_key(explorer *x, int key)
         b->fcursor = n - 1;
     int f = fl[b->fcursor];
     if (b->editing) {
+        if (key == 27) /* Esc: the field as it was */
+            mbx_ex_edit_revert(x, b->field[f], sizeof b->field[0]);
         if (key == '\n' || key == '\r' || key == KEY_ENTER || key == 27 || key == '\t')
             b->editing = 0;
         else if (!mbx_ex_line_edit(x, b->field[f], sizeof b->field[0], key))
@@ -188,9 +190,9 @@ static int beff_key(explorer *x, int key)
         }
         if (fields[f].choices) {
             cycle(x, f, 1);
-        } else {
+        } else { /* the value selected: typing replaces it */
             b->editing = 1;
-            mbx_ex_edit_begin(x, b->field[f], 0);
+            mbx_ex_edit_begin(x, b->field[f], 1);
         }
         validate(x);
         x->msg[0] = '\0';
@@ -286,8 +288,10 @@ void mbx_ex_beff_start(explorer *x)
     mbx_ex_beff *b = &x->bf;
     if (b->running)
         return;
-    if (x->running) {
-        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "a point run is in progress: cancel it first (3, c)");
+    if (x->running || x->xp.on) {
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "%s",
+                       x->running ? "a point run is in progress: cancel it first (3, c)"
+                                  : "an export is being written: wait for it (3 c stops it)");
         return;
     }
     validate(x);

@@ -63,8 +63,9 @@ int mbx_ex_compare_key(explorer *x, int key)
             return 0;
         if (x->cmp.choosing == 1) {
             x->cmp.s[0] = s[x->cmp.cursor];
+            /* The cursor stays on A: the user moves it to B (a Down
+             * from habit then picks the curve below A, not the one after). */
             x->cmp.choosing = 2;
-            x->cmp.cursor = x->cmp.cursor + 1 < n ? x->cmp.cursor + 1 : 0;
         } else if (mbx_ex_series_eq(&s[x->cmp.cursor], &x->cmp.s[0])) {
             mbx_ex_set_msg(x, MBX_ROLE_WARNING, "compare: B must be another curve than A");
         } else {

@@ -343,6 +343,8 @@ static int params_key(explorer *x, int key)
 {
     int f = x->fcursor;
     if (x->editing) {
+        if (key == 27) /* Esc: the field as it was */
+            mbx_ex_edit_revert(x, x->field[f], sizeof x->field[0]);
         if (key == '\n' || key == '\r' || key == KEY_ENTER || key == 27 || key == '\t')
             x->editing = 0;
         else if (!mbx_ex_line_edit(x, x->field[f], sizeof x->field[0], key))
@@ -362,9 +364,9 @@ static int params_key(explorer *x, int key)
     case EXA_ENTER:
         if (fields[f].choices) {
             cycle(x, f, 1);
-        } else {
+        } else { /* the value selected: typing replaces it */
             x->editing = 1;
-            mbx_ex_edit_begin(x, x->field[f], 0);
+            mbx_ex_edit_begin(x, x->field[f], 1);
         }
         break;
     default: return 0;

@@ -281,6 +281,14 @@ static void draw_picker(explorer *x, const mbx_rect *body)
         snprintf(head, sizeof head, "%s (continued)", pn[top->pattern]);
         mbx_ex_put(x, body->y + 1, body->x + 2, (int)strlen(head), MBX_ROLE_DIM, head);
     }
+    /* What the last key did (r refused: nothing selected): this screen has
+     * no status line, so the message takes the line above the list until
+     * the next key (an export's progress while it lasts), left of "rows
+     * A-B of N". */
+    if ((x->msg_fresh || x->xp.on) && x->msg[0]) {
+        mbx_ex_fill(x, body->y + 1, body->x, body->w - 20, MBX_ROLE_NORMAL);
+        mbx_ex_put_msg(x, body->y + 1, body->x + 1, body->w - 22, x->msg_role, x->msg);
+    }
     if (n == 0)
         mbx_ex_put(x, body->y + 2, body->x + 2, body->w - 2, MBX_ROLE_DIM,
                    "no benchmark matches the filter (Esc clears it)");

@@ -345,6 +345,13 @@ static void results_head(explorer *x, const mbx_rect *body, const mbx_ex_point *
                          : "",
              col_name(x, x->sort_col), x->sort_desc ? ", descending" : "");
     mbx_ex_put(x, body->y, body->x + 1, body->w - 1, MBX_ROLE_NORMAL, head);
+    /* What the last key did (e, w, r), or an export's progress: this
+     * screen has no status line, so the message takes the method's line
+     * until the next key. */
+    if ((x->msg_fresh || x->xp.on) && x->msg[0]) {
+        mbx_ex_put_msg(x, body->y + 1, body->x + 1, body->w - 1, x->msg_role, x->msg);
+        return;
+    }
     if (!n)
         return;
     const mbx_result *r0 = &rows[0]->r;
