@@ -45,7 +45,7 @@ rows | grep -v '^rma\.' | grep -q INVALID && fail "a row of another benchmark is
 ninv=$(rows | grep -c '^rma\.[a-z]* INVALID received data was wrong|$')
 [ "$(rows | grep -c ' INVALID ')" -eq "$ninv" ] || fail "an INVALID row without its reason or with numbers"
 [ ! -e "$dir/x.journal" ] || fail "the journal of a complete run is left"
-warn=$(grep -c "^mpibex: warning: rma\.\*: MPICH .* UCX .*registration cache.* fix: UCX_RCACHE_ENABLE=n" "$err")
+warn=$(grep -c "^mpibex: warning: rma\.\* needs UCX_RCACHE_ENABLE=n in the job's environment here: MPICH .* over UCX .*registration cache" "$err")
 
 # MPICH 4.0.x over UCX >= 1.13: what the warning is for (the C verdict has
 # its unit test; this only picks the expectation; UCX's version from its

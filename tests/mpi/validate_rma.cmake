@@ -101,3 +101,13 @@ foreach(mode corrupt cache_on)
                    ${MBX_MPIEXEC} 2 ${MPIEXEC_PREFLAGS} $<TARGET_FILE:mpibex>)
   set_tests_properties(mpi.rma.invalid_${mode}.n2 PROPERTIES TIMEOUT 120 LABELS mpi PROCESSORS 2)
 endforeach()
+
+# The same in the explorer, headless on real ranks: the run goes on to its
+# end with rma.put's points INVALID and the message line counting the
+# wrong data; with the cache on, the start's message line names the fix.
+if(TARGET mbx_explorer)
+  add_test(NAME mpi.rma.invalid_explore.n2
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/rma_explore.sh ${MBX_OUT}/rma_explore
+                   ${MBX_MPIEXEC} 2 ${MPIEXEC_PREFLAGS} $<TARGET_FILE:mpibex>)
+  set_tests_properties(mpi.rma.invalid_explore.n2 PROPERTIES TIMEOUT 120 LABELS mpi PROCESSORS 2)
+endif()
