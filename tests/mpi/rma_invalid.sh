@@ -73,13 +73,13 @@ else
 fi
 if [ "$ninv" -gt 0 ]; then
     # One line per failing benchmark at its first failure, one at the end.
-    grep -q "^mpibex: received data was wrong (validation failed) in [0-9]* passes\? of rma\.\(put\|get\).*: their points are INVALID rows in $out$" "$err" ||
-        fail "no closing line naming the benchmarks"
-    [ "$(grep -c 'its points are INVALID rows, the run goes on$' "$err")" -le 2 ] ||
+    grep -q "^mpibex: received data was wrong (validation failed): $ninv INVALID rows\? of rma\.\(put\|get\) ([0-9]*).* in $out$" "$err" ||
+        fail "no closing line naming the benchmarks and counting the rows"
+    [ "$(grep -c 'received data was wrong (validation failed); the run goes on$' "$err")" -le 2 ] ||
         fail "more than one line per benchmark during the run"
     if [ "$mode" = corrupt ]; then
-        grep -q "of rma.put, rma.get: their" "$err" || grep -q "of rma.get, rma.put: their" "$err" ||
-            fail "the closing line does not name both rma.put and rma.get"
+        grep -q ": 4 INVALID rows of rma.put (2), rma.get (2) in" "$err" ||
+            fail "the closing line does not name rma.put and rma.get with 2 rows each"
     fi
 else
     grep -q "validation failed" "$err" && fail "a validation line without INVALID rows"
