@@ -69,8 +69,8 @@ set_tests_properties(mpi.validate.rma.corrupt_get.n2 PROPERTIES TIMEOUT 120 LABE
   ENVIRONMENT ${MBX_RMA_ENV})
 
 # Without --validate the rma.* points are checked all the same
-# (MBX_BENCH_CHECKED): wrong data stops the run, and a right one's rows say
-# validated=yes. A library that completes the operations without moving
+# (MBX_BENCH_CHECKED): wrong data makes INVALID rows and exit 1, and a
+# right one's rows say validated=yes. A library that completes the operations without moving
 # the data must never leave their times in a file.
 add_test(NAME mpi.rma.checked_always.n2
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/expect_validate_fail.sh --
