@@ -25,7 +25,7 @@ if [ "$mode" = corrupt ]; then
     export UCX_RCACHE_ENABLE=n MBX_TEST_CORRUPT=1
 fi
 echo "UCX variables: [$(env | grep ^UCX_ | tr '\n' ' ')]"
-"$@" run --bench pingpong.send_recv,rma.put,rma.get --sizes 1,64 --stop fixed:16 --span 0 -q \
+"$@" run --bench pingpong.send_recv,rma.put,rma.get --sizes 1,64 --stop fixed:16 --passes 2 --max-passes 2 --span 0 -q \
     -o "$out" >"$dir/out.txt" 2>"$err"
 code=$?
 echo "exit $code; stderr:"
