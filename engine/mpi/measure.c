@@ -117,6 +117,15 @@ static void set_invalid(mbx_result *r)
     r->status = MBX_POINT_INVALID;
 }
 
+/* A point whose data check failed (MBX_E_VALIDATE): an INVALID row that
+ * says why, with no numbers (mbx/engine.h, mbx_engine_measure). */
+static void failed_check(mbx_result *r, const char *reason)
+{
+    set_invalid(r);
+    r->validated = 1;
+    snprintf(r->status_reason, sizeof r->status_reason, "%s", reason);
+}
+
 /* The benchmark of a valid spec on rank 0, or NULL. */
 static const mbx_bench *spec_bench(const mbx_engine *e, const mbx_point_spec *spec)
 {
@@ -554,14 +563,16 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, double compani
     if (rc < 0)
         return rc;
     rc = point_close(e, spec, b, observe(e, r, progress, ud));
-    if (rc < 0)
+    if (rc < 0 && rc != MBX_E_VALIDATE)
         return rc;
     point_result(e, r, out);
+    if (rc == MBX_E_VALIDATE) /* times of operations that moved wrong data: none kept */
+        failed_check(out, "received data was wrong");
     if (obs)
         *obs = e->obs;
     if (nobs)
-        *nobs = r->n;
-    return MBX_OK;
+        *nobs = rc == MBX_E_VALIDATE ? 0 : r->n;
+    return rc;
 }
 
 /* An accurate benchmark's companion is measured first, at the same point
@@ -586,6 +597,14 @@ int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_f
         return MBX_E_INVAL; /* a registry mistake, not the caller's */
     mbx_result plain;
     int rc = measure_one(e, &cs, NAN, progress, ud, &plain, NULL, NULL);
+    if (rc == MBX_E_VALIDATE) { /* the accurate benchmark's row, on the plain one's failure */
+        mbx_summary none = {0};
+        mbx_result_fill(out, spec, &none, MBX_STOP_AT_NMAX, spec->nmin, spec->nmax,
+                        e->timer.overhead, plain.batches, plain.wall, 0, 0.0);
+        failed_check(out, "plain: received data was wrong");
+        if (nobs)
+            *nobs = 0;
+    }
     if (rc < 0)
         return rc;
     int usable = plain.status != MBX_POINT_INVALID && plain.status != MBX_POINT_UNRELIABLE;

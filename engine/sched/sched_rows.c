@@ -251,7 +251,8 @@ int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
     out->invalid = p->invalid;
     out->faults = p->faults;
     if (p->bad) {
-        reason_of(s, p, out);
+        if (!out->status_reason[0]) /* the pass's own reason stays (a failed data check) */
+            reason_of(s, p, out);
         return MBX_OK; /* the failing pass's row as it is */
     }
     mbx_passes_result r;

@@ -18,6 +18,7 @@
 #include "mbx/clocksync.h"
 #include "mbx/kv.h"
 #include "mbx/result.h"
+#include "mbx/rmacheck.h"
 #include "mbx/status.h"
 #include "mbx/stop.h"
 #include "mbx/timer.h"
@@ -303,7 +304,11 @@ typedef int (*mbx_progress_fn)(void *ud, const mbx_progress *p);
  * (among others warm_light not 0 or 1, buf_offset not a multiple of
  * MBX_BUF_OFFSET_STEP or above MBX_BUF_OFFSET_MAX),
  * MBX_E_NOMEM, MBX_E_MPI if any rank's MPI call failed, MBX_E_ABORTED (in
- * either measurement). */
+ * either measurement), MBX_E_VALIDATE when the data check (--validate, or
+ * always for MBX_BENCH_CHECKED) of either measurement found wrong data:
+ * then `out` is filled all the same, as an INVALID row with no numbers and
+ * status_reason "received data was wrong" ("plain: ..." for the
+ * companion's), *nobs is 0, and the engine is ready for the next point. */
 MBX_NODISCARD int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec,
                                      mbx_progress_fn progress, void *ud, mbx_result *out,
                                      const double **obs, size_t *nobs);
@@ -333,5 +338,13 @@ void mbx_result_fill(mbx_result *out, const mbx_point_spec *spec, const mbx_summ
  * compiler and flags, and library-tuning variables (MPICH_*, MPIR_CVAR_*,
  * UCX_*, OMPI_*, FI_*) only. Uses the last describe and configure. Rank 0 only. */
 MBX_NODISCARD int mbx_engine_environment(mbx_engine *e, mbx_kvlist *out);
+
+/* The facts mbx_rma_judge (mbx/rmacheck.h) judges, of the calling process:
+ * MPI_Get_library_version's text (into mpi, len bytes; out->mpi points to
+ * it), the version of the UCX the process has loaded (out->ucx, a static
+ * string, NULL when no UCX is loaded where the process's symbols are
+ * found), and UCX_RCACHE_ENABLE from its environment (NULL when unset).
+ * Needs no engine: callable before MPI_Init, on any rank. */
+void mbx_engine_rma_facts(mbx_rma_facts *out, char *mpi, size_t len);
 
 #endif

@@ -286,7 +286,8 @@ size_t mbx_sched_take_final(mbx_sched *s, size_t *out, size_t cap);
  *   figures (named as such);
  *   passes, pass_span, levels, level_lo, level_hi;
  *   a point made final by an UNRELIABLE or INVALID pass gets that pass's
- *   row as it is (its observations alone, nothing widened);
+ *   row as it is (its observations alone, nothing widened; its
+ *   status_reason too, when the pass's row has one);
  *   nmin the observations of one pass, nmax those of max_passes passes;
  *   a CI bound below 0 is cut to 0 (no time is negative);
  *   status: INVALID or UNRELIABLE if a pass was; else SHIFTED when the

@@ -212,6 +212,7 @@ static int start_run(run_state *st, int nranks)
     if ((!st->opt.resume || !st->res.have_seed) &&
         (rc = mbx_journal_seed(st->journal, st->seed)) < 0)
         return mbx_run_write_failure(st, st->journal_path, rc);
+    mbx_run_rma_check(st);
     fputs(st->notes, stdout);
     mbx_run_print_header();
     st->tty = isatty(STDERR_FILENO);
@@ -275,12 +276,15 @@ int mbx_batch_root(mbx_engine *e, int argc, char **argv)
     /* A complete run needs no journal; an mbx_run_interrupted one keeps it. */
     if (code == 0 && st.journal_path)
         (void)unlink(st.journal_path);
+    if (code == 0) /* a complete run, sorted, but with points whose data was wrong */
+        code = mbx_run_check_report(&st);
     mbx_output_release(&st.out);
     for (size_t i = 0; i < st.nser; i++)
         free(st.ser[i].grid);
     free(st.ser);
     free(st.acc);
     free(st.rows);
+    free(st.badcheck);
     free(st.plan);
     free(st.env_path);
     free(st.obs_path);

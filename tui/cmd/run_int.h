@@ -104,6 +104,9 @@ typedef struct run_state {
     size_t seq;
     mbx_result *rows;
     size_t nrows, caprows;
+    /* Per benchmark id, passes whose data check failed, then the INVALID
+     * rows they made (run_check.c); NULL: none so far. */
+    size_t *badcheck;
 } run_state;
 
 typedef struct acc_row {
@@ -166,6 +169,17 @@ void mbx_run_curve_summary(const series *s, size_t points, size_t refined, doubl
 void mbx_run_pass_summary(run_state *st, const mbx_sched *sch);
 void mbx_run_print_method(run_state *st, int nranks);
 void mbx_run_window_note(run_state *st, const mbx_result *r, const char *name);
+
+/* Data checks (run_check.c): before measuring, one warning line when the
+ * run has rma.* and the MPI library is the pairing known to move no data;
+ * a pass whose check failed (MBX_E_VALIDATE: its row is INVALID) noted,
+ * with one line for a benchmark's first, 0 or 1 (out of memory); after
+ * the run, one line naming the benchmarks with INVALID rows from a failed
+ * check and 1, or 0 when there are none. */
+void mbx_run_rma_check(const run_state *st);
+int mbx_run_check_failed(run_state *st, const mbx_point_spec *spec);
+void mbx_run_check_row(run_state *st, const mbx_result *r); /* a row kept: counted if so */
+int mbx_run_check_report(const run_state *st);
 
 /* Measuring (run_loop.c). */
 double mbx_run_clock(const run_state *st);

@@ -178,6 +178,8 @@ static int run_pass(run_state *st, mbx_sched *sch, const mbx_sched_req *rq)
         mbx_run_fail(why);
         return 1;
     }
+    if (rc == MBX_E_VALIDATE && (rc = mbx_run_check_failed(st, &spec)) != 0)
+        return rc; /* else r is the point's INVALID row: the run goes on */
     if (rc < 0) {
         char t[MSG_LEN];
         fprintf(stderr, "mpibex: %s on %d procs at %llu bytes failed: %s\n", name, spec.procs,

@@ -126,6 +126,7 @@ int mbx_run_keep_row(run_state *st, const mbx_result *r)
     if (mbx_grow((void **)&st->rows, &st->caprows, st->nrows + 1, sizeof *st->rows) != MBX_OK)
         return 1;
     st->rows[st->nrows++] = *r;
+    mbx_run_check_row(st, r);
     return 0;
 }
 

@@ -273,6 +273,7 @@ void mbx_ex_start_run(explorer *x)
     x->screen = EX_RUN;
     if (x->autosave_path[0])
         mbx_ex_set_msg(x, MBX_ROLE_DIM, "autosaving every finished point to %s", x->autosave_path);
+    mbx_ex_rma_check(x);
 }
 
 static void poll_size(explorer *x, int *changed)

@@ -13,6 +13,7 @@
 
 #include "explorer.h"
 #include "mbx/bench.h"
+#include "mbx/rmacheck.h"
 #include "mbx/thrinfo.h"
 
 #define STEP_TICK_S 0.05 /* interactive: keys are read at least this often */
@@ -196,6 +197,12 @@ static void done_message(explorer *x, const char *head)
     if (k < sizeof line)
         k += (size_t)snprintf(line + k, sizeof line - k, "; %zu passes in %zu rounds",
                               x->sst.passes, x->sst.rounds);
+    if (x->badcheck && k < sizeof line) { /* the cause was on the line when it happened */
+        snprintf(line + k, sizeof line - k, "; %zu passes found wrong data%s", x->badcheck,
+                 x->rma_why[0] ? ": fix: " MBX_RMA_FIX_VAR "=" MBX_RMA_FIX_VALUE : "");
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "%s", line);
+        return;
+    }
     if (x->thr_unbound[0] && k < sizeof line) {
         snprintf(line + k, sizeof line - k, "; threads could not be bound on rank%s %s",
                  strpbrk(x->thr_unbound, ",-") ? "s" : "", x->thr_unbound);
@@ -242,6 +249,36 @@ static int on_progress(void *ud, const mbx_progress *p)
             mbx_ex_tick(x, 100);
     }
     return x->cancel || x->quit;
+}
+
+void mbx_ex_rma_check(explorer *x)
+{
+    x->rma_why[0] = '\0';
+    x->badcheck = 0;
+    int rma = 0;
+    for (size_t i = 0; i < x->npts && !rma; i++)
+        rma = (mbx_bench_get(x->pts[i].bench_id)->flags & MBX_BENCH_RMA) != 0;
+    if (!rma || x->be->fake)
+        return;
+    char mpi[MPI_MAX_LIBRARY_VERSION_STRING];
+    mbx_rma_facts f;
+    mbx_engine_rma_facts(&f, mpi, sizeof mpi);
+    if (mbx_rma_judge(&f, x->rma_why, sizeof x->rma_why) == MBX_RMA_BROKEN)
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "%s", x->rma_why);
+}
+
+/* A pass whose data check failed: its point is an INVALID row (r), the
+ * run goes on; the message line says why, the library's cause when known. */
+static void check_failed(explorer *x, const mbx_ex_point *p)
+{
+    const mbx_bench *b = mbx_bench_get(p->bench_id);
+    x->badcheck++;
+    if (x->rma_why[0] && (b->flags & MBX_BENCH_RMA))
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "%s", x->rma_why);
+    else
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "%s at %llu bytes on %d processes: %s: INVALID",
+                       b->name, (unsigned long long)p->bytes, p->procs,
+                       mbx_strerror(MBX_E_VALIDATE));
 }
 
 static void failed(explorer *x, const mbx_ex_point *p, int rc)
@@ -362,6 +399,10 @@ static void do_pass(explorer *x, const mbx_sched_req *q)
     double t1 = mbx_ex_elapsed(x);
     if (rc == MBX_E_ABORTED)
         return; /* cancel or quit: the loop stops the run */
+    if (rc == MBX_E_VALIDATE) { /* r is the point's INVALID row: the run goes on */
+        check_failed(x, p);
+        rc = MBX_OK;
+    }
     if (rc < 0) {
         mbx_sched_pass_failed(x->sched);
         p->state = EX_DROPPED;

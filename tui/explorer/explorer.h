@@ -361,6 +361,12 @@ typedef struct explorer {
     int thr_seen;
     char thr_unbound[64];
 
+    /* data checks of this run (ex_sched.c): the one line on a library that
+     * moves no one-sided data ("" none, or no rma.* in the run), and the
+     * passes whose check failed (their points INVALID) */
+    char rma_why[256];
+    size_t badcheck;
+
     /* the b_eff / b_eff_io screen */
     mbx_ex_beff bf;
 
@@ -516,6 +522,11 @@ double mbx_ex_sched_step(explorer *x); /* > 0: seconds to idle before the next *
  * it is and is autosaved; why goes on the status line when not NULL. */
 void mbx_ex_sched_stop(explorer *x, const char *why);
 void mbx_ex_sched_free(explorer *x); /* the scheduler and its maps */
+/* At a run's start: when it has rma.* and the MPI library is the pairing
+ * known to move no one-sided data (mbx/rmacheck.h), the cause and the fix
+ * on the message line (kept in rma_why); a pass whose data check fails
+ * later is an INVALID row and the run goes on. */
+void mbx_ex_rma_check(explorer *x);
 
 /* ex_compare.c: the series chooser, ratios of two curves */
 int mbx_ex_compare_count(const explorer *x); /* curves the chooser offers */
