@@ -89,7 +89,7 @@ typedef struct run_state {
     double sched_span, sched_floor;
     const mbx_point_spec *spec;
     int tty;
-    char notes[1024]; /* comment lines for the table's head */
+    char notes[8192]; /* comment lines for the table's head */
     /* The thread binding of the threaded points (thrinfo.h): the last
      * gather, failed binds seen so far, and whether the warning is out. */
     const mbx_thread_bind *thr;
