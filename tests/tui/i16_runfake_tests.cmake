@@ -27,3 +27,9 @@ add_test(NAME tui.outfit
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/outfit.sh $<TARGET_FILE:mpibex>
                  ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(tui.outfit PROPERTIES TIMEOUT 60 LABELS tui)
+
+# --stop fixed:N: FIXED points in the batch run and the explorer.
+add_test(NAME tui.fixed_status
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/fixed_status.sh $<TARGET_FILE:mpibex>
+                 ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(tui.fixed_status PROPERTIES TIMEOUT 60 LABELS tui)
