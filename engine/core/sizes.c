@@ -99,7 +99,12 @@ static int size_parse(const char *text, uint64_t *out, char *why, size_t whylen)
     }
     unsigned shift = 0;
     if (!suffix_shift(p, &shift)) {
-        mbx_msgf(why, whylen, "\"%s\": unknown suffix \"%s\"", buf, p);
+        /* "4MB", "64kB": a decimal unit where mpibex's are binary. */
+        if (strlen(p) == 2 && (p[1] == 'B' || p[1] == 'b') && strchr("kKmMgGtT", p[0]) != NULL)
+            mbx_msgf(why, whylen, "\"%s\": unknown suffix \"%s\" (did you mean %.*s%ciB?)", buf, p,
+                     (int)(p - buf), buf, mbx_ascii_toupper((unsigned char)p[0]));
+        else
+            mbx_msgf(why, whylen, "\"%s\": unknown suffix \"%s\"", buf, p);
         return MBX_E_INVAL;
     }
     if (v > (MBX_SIZE_MAX_BYTES >> shift)) {

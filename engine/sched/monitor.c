@@ -98,7 +98,8 @@ int mbx_monitor_measure(mbx_monitor *m, mbx_monitor_probe_fn probe, mbx_monitor_
     out->remeasured = tries > 1;
     m->remeasured += (size_t)(tries > 1);
     if (on && mbx_levels_shifted(before, after, &lo) &&
-        (out->status == MBX_POINT_SETTLED || out->status == MBX_POINT_UNSETTLED)) {
+        (out->status == MBX_POINT_SETTLED || out->status == MBX_POINT_UNSETTLED ||
+         out->status == MBX_POINT_FIXED)) {
         out->status = MBX_POINT_SHIFTED;
         m->shifted++;
     }

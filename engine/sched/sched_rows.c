@@ -86,12 +86,15 @@ size_t mbx_sched_points(const mbx_sched *s)
     return s ? s->npt : 0;
 }
 
-static mbx_point_status status_of(const spoint *p, const mbx_passes_result *r)
+static mbx_point_status status_of(const mbx_sched *s, const spoint *p, const mbx_passes_result *r)
 {
     if (p->bad)
         return p->last.status;
     if (p->cut)
         return MBX_POINT_UNSETTLED;
+    /* A fixed count has no target: all its passes taken is all it asks. */
+    if (s->cv[p->curve].fixed_n > 0)
+        return p->npass >= s->cv[p->curve].max_passes ? MBX_POINT_FIXED : MBX_POINT_UNSETTLED;
     return r->verdict == MBX_PASSES_SETTLED ? MBX_POINT_SETTLED : MBX_POINT_UNSETTLED;
 }
 
@@ -108,7 +111,7 @@ int mbx_sched_point_info_get(const mbx_sched *s, size_t i, mbx_sched_point_info 
     int rc = mbx_sched_point_state(s, p, &out->passes);
     if (rc)
         return rc;
-    out->status = status_of(p, &out->passes);
+    out->status = status_of(s, p, &out->passes);
     return MBX_OK;
 }
 
@@ -217,7 +220,7 @@ static void reason_of(const mbx_sched *s, const spoint *p, mbx_result *out)
     char *b = out->status_reason;
     size_t n = sizeof out->status_reason;
     b[0] = '\0';
-    if (out->status == MBX_POINT_SETTLED)
+    if (out->status == MBX_POINT_SETTLED || out->status == MBX_POINT_FIXED)
         return;
     if (out->status == MBX_POINT_UNRELIABLE)
         snprintf(b, n, "below timer resolution");
@@ -280,7 +283,7 @@ int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
     out->levels = nl > 0 ? nl : (s->nprobe > 0 ? 1 : 0);
     out->level_lo = nl > 0 ? lvl[0].median : (out->levels ? r.b.value : NAN);
     out->level_hi = nl > 0 ? lvl[1].median : (out->levels ? r.b.value : NAN);
-    out->status = status_of(p, &r);
+    out->status = status_of(s, p, &r);
     /* Passes at two or more machine levels: the value mixes them, and the
      * row says so (the per-level medians are beside it). */
     if (nl >= 2 && !p->cut)

@@ -26,9 +26,12 @@ typedef enum mbx_point_status {
     MBX_POINT_UNRELIABLE = 2, /* corrected median below the resolution of one observation */
     MBX_POINT_SHIFTED = 3,    /* the machine changed level during the point, twice (monitor) */
     MBX_POINT_INVALID = 4,    /* no valid observation (window sync): no numbers */
+    /* A fixed count (--stop fixed:N, OSU's -i): every observation asked for
+     * was taken, with no precision target to meet or miss. */
+    MBX_POINT_FIXED = 5,
 } mbx_point_status;
 
-#define MBX_POINT_STATUS_COUNT 5
+#define MBX_POINT_STATUS_COUNT 6
 
 /* Name -> status ("SETTLED", ...): 1 with *out set, or 0 when the name is
  * unknown (a flag, not an mbx_status). */

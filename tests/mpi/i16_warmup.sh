@@ -54,6 +54,9 @@ counts)
     envval faults_redone_batches | grep -qE '^[0-9]+$' && pass "redone batches counted" ||
         fail "faults_redone_batches '$(envval faults_redone_batches)'"
     grep -q '^# warm-up: ' "$work/out.txt" && pass "warm-up line printed" || fail "no warm-up line"
+    # The line counts measurements (passes) and the run's 2 points apart.
+    grep -Eq "^# warm-up: [0-9]+-[0-9]+ untimed calls before $pts measurements \(passes\)(, [0-9]+-[0-9]+ before [0-9]+ more \(light\))? of 2 points " "$work/out.txt" &&
+        pass "warm-up line: $pts measurements of 2 points" || fail "warm-up line: $(grep '^# warm-up' "$work/out.txt")"
     ;;
 option)
     if run --warmup 300; then pass "run"; else fail "run: exit $? ($(head -c 300 "$work/err.txt"))"; fi

@@ -8,8 +8,9 @@
 #               0-byte row of each (not 1 byte), the file sorted by
 #               benchmark, procs, param and bytes with seq 1..6, the final
 #               table sorted too
-#   reduce_zero --sizes 0,8 with a reduction: one line naming it and why,
-#               exit 2, no file
+#   reduce_zero (fake) --sizes 0:64 with reductions: each starts at its
+#               smallest size (4 B) with one note line, ping-pong at 0;
+#               --sizes 0 alone is one line naming it, exit 2, no file
 #   defaults    (fake) the default sizes start at 0 B for ping-pong and at
 #               one element (4 B) for allreduce, which cannot take 0
 #   point_time  (fake) --point-time caps every point: UNSETTLED with
@@ -65,12 +66,28 @@ zero)
         pass "final table sorted" || fail "table order: $tab"
     ;;
 reduce_zero)
-    mpirun2 --bench pingpong.send_recv,coll.allreduce --sizes 0,8 -o r.csv >out 2>err
+    # A range from 0 with a reduction: each benchmark starts at its own
+    # smallest size, one note line per benchmark that cannot take 0 B.
+    "$mpibex" run --fake 2 --bench pingpong.send_recv,coll.allreduce,coll.reduce --sizes 0:64 \
+        --monitor off -o r.csv >out 2>err
     code=$?
-    [ $code -eq 2 ] && pass "exit 2" || fail "exit $code"
-    mbx_one_line err '^mpibex: sizes: coll\.allreduce cannot measure 0 B: a reduction needs at least one element'
+    [ $code -eq 0 ] && pass "exit 0" || fail "exit $code: $(head -c 300 err)"
+    [ "$(rowsof r.csv pingpong.send_recv)" = "0 1 2 4 8 16 32 64" ] &&
+        pass "ping-pong from 0 B" || fail "ping-pong sizes '$(rowsof r.csv pingpong.send_recv)'"
+    for b in coll.allreduce coll.reduce; do
+        [ "$(rowsof r.csv $b)" = "4 8 16 32 64" ] && pass "$b from 4 B" ||
+            fail "$b sizes '$(rowsof r.csv $b)'"
+        n=$(grep -c "^# \[cli\]: $b starts at 4 B, its smallest size (it cannot measure 0 B: a reduction needs at least one element)$" out)
+        [ "$n" = 1 ] && pass "one note for $b" || fail "$n notes for $b: $(grep -F "$b starts" out)"
+    done
+    grep -q 'pingpong.send_recv starts' out && fail "a note for ping-pong" || pass "no note for ping-pong"
+    # No size at all that the benchmark can take: exit 2, one line.
+    "$mpibex" run --fake 2 --bench pingpong.send_recv,coll.allreduce --sizes 0 -o r0.csv >out 2>err
+    code=$?
+    [ $code -eq 2 ] && pass "--sizes 0: exit 2" || fail "--sizes 0: exit $code"
+    mbx_one_line err '^mpibex: sizes: coll\.allreduce cannot measure 0 B: a reduction needs at least one element, and \[cli\].s sizes hold no other'
     pass "one line naming coll.allreduce and why"
-    [ ! -e r.csv ] && pass "no results file" || fail "a results file was left"
+    [ ! -e r0.csv ] && pass "no results file" || fail "a results file was left"
     ;;
 defaults)
     "$mpibex" run --fake 2 --bench pingpong.send_recv,coll.allreduce --seed 3 --monitor off \

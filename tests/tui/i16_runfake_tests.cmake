@@ -20,3 +20,16 @@ add_test(NAME badinput.explore_settle
                  ${CMAKE_CURRENT_BINARY_DIR}/i16-runfake/bad_explore_settle.csv --
                  $<TARGET_FILE:mpibex> explore --fake 2 --settle 99)
 set_tests_properties(badinput.explore_settle PROPERTIES TIMEOUT 30 LABELS "tui;badinput")
+
+# Standard output fits the terminal it reaches (80 columns in script(1)'s
+# pseudo-terminal); piped or redirected it keeps the full table.
+add_test(NAME tui.outfit
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/outfit.sh $<TARGET_FILE:mpibex>
+                 ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(tui.outfit PROPERTIES TIMEOUT 60 LABELS tui)
+
+# --stop fixed:N: FIXED points in the batch run and the explorer.
+add_test(NAME tui.fixed_status
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/fixed_status.sh $<TARGET_FILE:mpibex>
+                 ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(tui.fixed_status PROPERTIES TIMEOUT 60 LABELS tui)

@@ -498,7 +498,8 @@ static void refuses_bad_input(void **state)
                                   OLD_ROW("a", "1", "DONE"),
                               msg, sizeof msg),
                      MBX_E_PROTO);
-    assert_non_null(strstr(msg, "merge_nl.csv:4: status: expected SETTLED, UNSETTLED, SHIFTED,"));
+    assert_non_null(
+        strstr(msg, "merge_nl.csv:4: status: expected SETTLED, FIXED, UNSETTLED, SHIFTED,"));
     assert_non_null(strstr(msg, "'DONE'"));
 
     /* a blank line is no row, but it is a line */

@@ -89,7 +89,7 @@ static void test_parse_errors(void **state)
     parse_bad("[a]\nbench = x\nsizes = 64KiB:1KiB\n", MBX_E_INVAL,
               "t.ini:3: sizes: reversed range: MIN (64KiB) > MAX (1KiB)");
     parse_bad("[a]\nbench = x\nstop = often\n", MBX_E_INVAL, "t.ini:3: stop: ");
-    parse_bad("[a]\nbench = X\n", MBX_E_INVAL, "t.ini:2: bench: bad benchmark name \"X\"");
+    parse_bad("[a]\nbench = X:\n", MBX_E_INVAL, "t.ini:2: bench: bad benchmark name \"X:\"");
     parse_bad("[a]\nsizes = 1:8\n", MBX_E_INVAL, "t.ini: [a]: bench: required");
     parse_bad("[a]\nnmin = 3\n[b]\nbench = x\n", MBX_E_INVAL, "t.ini: [a]: bench: required");
     parse_bad("[a]\nbench = x\nnmin = 50\nnmax = 20\n", MBX_E_INVAL,

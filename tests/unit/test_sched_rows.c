@@ -54,6 +54,50 @@ static void stop_and_limits(void **state)
     mbx_sched_free(s);
 }
 
+/* A fixed count (--stop fixed:N: N observations over exactly R passes)
+ * has no precision target: a point that took all its passes is FIXED with
+ * no reason, not UNSETTLED "max-passes R", however noisy; one stopped
+ * before them stays UNSETTLED with its reason. */
+static void fixed_count_is_fixed(void **state)
+{
+    (void)state;
+    mbx_sched_opts o;
+    mbx_sched_opts_init(&o);
+    o.fixed_n = 20;
+    o.max_passes = o.passes.min_passes;
+    o.passes.eps = 0.0001; /* would never settle with this noise */
+    mbx_sched *s = mbx_sim_make(&o, 1, mbx_sim_grid8, 2);
+    sim m = {.rng = 3, .noise = 0.8, .curve_scale = {1}};
+    mbx_sim_run_all(s, &m);
+    for (size_t i = 0; i < 2; i++) {
+        mbx_result r;
+        assert_int_equal(mbx_sched_result(s, i, &r), MBX_OK);
+        assert_int_equal(r.passes, o.passes.min_passes);
+        assert_int_equal(r.status, MBX_POINT_FIXED);
+        assert_string_equal(mbx_point_status_name(r.status), "FIXED");
+        assert_string_equal(r.status_reason, "");
+    }
+    mbx_sched_free(s);
+    /* Cut by the run's time limit before its passes: not FIXED. */
+    mbx_sched_opts_init(&o);
+    o.fixed_n = 20;
+    o.max_passes = o.passes.min_passes;
+    o.time_limit = 0.5; /* passes are spread over --span (1 s) */
+    s = mbx_sim_make(&o, 1, mbx_sim_grid8, 2);
+    sim m2 = {.rng = 3, .noise = 0.8, .curve_scale = {1}}; /* its clock from 0 */
+    mbx_sim_run_all(s, &m2);
+    size_t fin[4], nf = mbx_sched_take_final(s, fin, 4);
+    assert_true(nf >= 1);
+    for (size_t i = 0; i < nf; i++) {
+        mbx_result r;
+        assert_int_equal(mbx_sched_result(s, fin[i], &r), MBX_OK);
+        assert_true(r.passes < o.passes.min_passes);
+        assert_int_equal(r.status, MBX_POINT_UNSETTLED);
+        assert_string_equal(r.status_reason, "time-limit 0.5 s");
+    }
+    mbx_sched_free(s);
+}
+
 /* Issue 18, IMB's -time per point: a point whose passes have taken
  * point_time seconds gets no more, UNSETTLED with the reason; a curve's
  * own point_time wins over the scheduler's; a SETTLED point has no
@@ -463,6 +507,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(stop_and_limits),
         cmocka_unit_test(point_time_caps_a_point),
+        cmocka_unit_test(fixed_count_is_fixed),
         cmocka_unit_test(pair_scan_and_settle_come_first),
         cmocka_unit_test(unreliable_pass_is_final),
         cmocka_unit_test(bad_options),

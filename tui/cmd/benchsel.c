@@ -23,13 +23,82 @@ static const char *const *registry_names(size_t *n)
     return names;
 }
 
-/* The selection of items[0..nitems) into ids; 0, or -1 with why. */
+/* OSU's and IMB's names whose mpibex name is not their own word (the
+ * others, "Bcast", "allreduce", "osu_iallreduce", are found by it: see
+ * foreign_name). From the peers' documented benchmark lists; lower case. */
+static const struct {
+    const char *foreign, *ours;
+} foreign_names[] = {
+    {"osu_latency", "pingpong.send_recv"},
+    {"osu_latency_mt", "pingpong.mt"},
+    {"osu_bw", "bw.uni"},
+    {"osu_bibw", "bw.bi"},
+    {"osu_mbw_mr", "bw.multi"},
+    {"osu_put_latency", "rma.put"},
+    {"osu_get_latency", "rma.get"},
+    {"osu_acc_latency", "rma.acc"},
+    {"osu_put_bw", "rma.put_bw"},
+    {"osu_get_bw", "rma.get_bw"},
+    {"pingpong", "pingpong.send_recv"},
+    {"uniband", "bw.uni"},
+    {"biband", "bw.bi"},
+    {"exchange", "bw.exchange"},
+    {"unidir_put", "rma.put_bw"},
+    {"unidir_get", "rma.get_bw"},
+    {"accumulate", "rma.acc"},
+};
+
+/* The registry name an OSU or IMB name stands for ("osu_bw": bw.uni;
+ * "PingPong": pingpong.send_recv; "Bcast", "allreduce", "osu_allreduce":
+ * the one name whose part after the dot is the word, a collective first),
+ * or NULL. Only asked about an item that selects nothing, so a name of
+ * mpibex's own is never turned into another. */
+static const char *foreign_name(const char *item)
+{
+    char low[64];
+    size_t len = strlen(item);
+    if (len >= sizeof low || mbx_name_is_glob(item))
+        return NULL;
+    for (size_t i = 0; i <= len; i++)
+        low[i] = (char)(item[i] >= 'A' && item[i] <= 'Z' ? item[i] - 'A' + 'a' : item[i]);
+    int id;
+    if (strcmp(low, item) != 0 && mbx_bench_find(low, &id) == MBX_OK)
+        return mbx_bench_get(id)->name; /* "Coll.Bcast" */
+    for (size_t k = 0; k < sizeof foreign_names / sizeof foreign_names[0]; k++)
+        if (strcmp(low, foreign_names[k].foreign) == 0)
+            return foreign_names[k].ours;
+    const char *word = strncmp(low, "osu_", 4) == 0 ? low + 4 : low, *hit = NULL;
+    for (size_t i = 0; i < mbx_bench_count(); i++) {
+        const char *name = mbx_bench_get((int)i)->name, *dot = strchr(name, '.');
+        if (dot && strcmp(dot + 1, word) == 0) {
+            if (strncmp(name, "coll.", 5) == 0)
+                return name;
+            hit = hit ? hit : name;
+        }
+    }
+    return hit;
+}
+
+/* The selection of items[0..nitems) into ids; 0, or -1 with why. An item
+ * that selects nothing but is an OSU or IMB name gets its registry name
+ * as the suggestion (did you mean coll.allreduce?). */
 static int select_ids(const char *const *items, size_t nitems, int *ids, size_t cap, size_t *nout,
                       mbx_select_why *why)
 {
     size_t n;
     const char *const *names = registry_names(&n);
-    return mbx_name_select(names, n, items, nitems, ids, cap, nout, why);
+    if (mbx_name_select(names, n, items, nitems, ids, cap, nout, why) == 0)
+        return 0;
+    mbx_select_why one;
+    for (size_t k = 0; k < nitems; k++) {
+        const char *ours = foreign_name(items[k]);
+        if (ours != NULL && mbx_name_select(names, n, &items[k], 1, ids, cap, nout, &one) < 0) {
+            snprintf(why->what, sizeof why->what, "unknown benchmark '%s'", items[k]);
+            snprintf(why->suggest, sizeof why->suggest, "%s", ours);
+            break;
+        }
+    }
+    return -1;
 }
 
 int mbx_benchsel_plan(mbx_plan *plan, char *msg, size_t len)

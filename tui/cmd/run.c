@@ -21,6 +21,7 @@
 #include "mbx/results_sort.h"
 #include "mbx/sizes.h"
 #include "mbx/thrinfo.h"
+#include "outfit.h"
 #include "sig.h"
 #include "tprint.h"
 
@@ -202,6 +203,10 @@ static int start_run(run_state *st, int nranks)
 {
     char msg[MSG_LEN] = "";
     int rc;
+    /* A terminal gets lines that fit it; a file or a pipe the full table. */
+    mbx_run_fit_table(st, mbx_outfit_columns());
+    if (mbx_outfit_start(st->cols) < 0)
+        mbx_run_fit_table(st, 0);
     mbx_run_print_title(st, nranks);
     mbx_run_print_method(st, nranks);
     mbx_run_choose_pair(st, nranks);
@@ -214,7 +219,7 @@ static int start_run(run_state *st, int nranks)
         return mbx_run_write_failure(st, st->journal_path, rc);
     mbx_run_rma_check(st);
     fputs(st->notes, stdout);
-    mbx_run_print_header();
+    mbx_run_print_header(st);
     st->tty = isatty(STDERR_FILENO);
     if (st->be->set_warmup &&
         (rc = st->be->set_warmup(st->be, st->opt.warmup, mbx_run_plan_largest(st))) < 0) {
@@ -258,6 +263,9 @@ int mbx_batch_root(mbx_engine *e, int argc, char **argv)
     run_state st;
     memset(&st, 0, sizeof st);
     int code = root_run(e, argc, argv, &st);
+    /* A failed write leaves its mark on the real stdout, which
+     * mbx_sig_check_stdout reads when the job ends. */
+    (void)mbx_outfit_stop();
     int csv_bad = mbx_csv_writer_close(st.csv) < 0, obs_bad = mbx_csv_writer_close(st.obs) < 0;
     if ((csv_bad || obs_bad) && !st.write_failed) {
         fprintf(stderr, "mpibex: closing '%s' failed: %s\n", csv_bad ? st.opt.output : st.obs_path,

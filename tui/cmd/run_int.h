@@ -89,7 +89,13 @@ typedef struct run_state {
     double sched_span, sched_floor;
     const mbx_point_spec *spec;
     int tty;
-    char notes[1024]; /* comment lines for the table's head */
+    char notes[8192]; /* comment lines for the table's head */
+    /* Standard output's terminal width (outfit.h; 0: a file or a pipe,
+     * the full table), the table's columns it hides (1 << T_*, run_print.c)
+     * and the width of its name column. */
+    int cols;
+    unsigned hide;
+    int namew;
     /* The thread binding of the threaded points (thrinfo.h): the last
      * gather, failed binds seen so far, and whether the warning is out. */
     const mbx_thread_bind *thr;
@@ -157,8 +163,11 @@ int mbx_run_monitor_report(run_state *st);
 /* Text and summaries (run_print.c). */
 int mbx_run_on_progress(void *ud, const mbx_progress *p);
 void mbx_run_print_title(const run_state *st, int nranks);
-void mbx_run_print_header(void);
-void mbx_run_print_row(const mbx_result *r);
+/* The table fitted to cols columns (0: every column): the columns a
+ * narrower terminal loses, and the name's width. */
+void mbx_run_fit_table(run_state *st, int cols);
+void mbx_run_print_header(const run_state *st);
+void mbx_run_print_row(const run_state *st, const mbx_result *r);
 int mbx_run_keep_row(run_state *st, const mbx_result *r);
 void mbx_run_print_table(run_state *st);
 void mbx_run_progress_line(run_state *st, int force);

@@ -448,6 +448,8 @@ int mbx_run_measure_all(run_state *st)
                 "unreliable",
                 st->done, st->refined, st->counts[MBX_POINT_SETTLED],
                 st->counts[MBX_POINT_UNSETTLED], st->counts[MBX_POINT_UNRELIABLE]);
+        if (st->counts[MBX_POINT_FIXED])
+            fprintf(stderr, ", %zu fixed", st->counts[MBX_POINT_FIXED]);
         if (st->counts[MBX_POINT_SHIFTED])
             fprintf(stderr, ", %zu shifted", st->counts[MBX_POINT_SHIFTED]);
         if (st->counts[MBX_POINT_INVALID])

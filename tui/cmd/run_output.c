@@ -324,10 +324,17 @@ void mbx_run_warmup_report(run_state *st)
     }
     if (w.points == 0)
         return;
-    printf("# warm-up: %lld-%lld untimed calls before each of %zu points (--warmup %lld); "
-           "pre-faulted %d pair%s: %s round trips; %zu batch%s page-faulted and were "
-           "measured again\n",
-           (long long)w.point_min, (long long)w.point_max, w.points, (long long)w.calls, w.pairs,
+    /* w.points counts measurements, not points: a point is measured in
+     * passes, and a pass after another point's gets the full warm-up. */
+    char light[96] = "";
+    if (w.light_points)
+        snprintf(light, sizeof light, ", %lld-%lld before %zu more (light)", (long long)w.light_min,
+                 (long long)w.light_max, w.light_points);
+    printf("# warm-up: %lld-%lld untimed calls before %zu measurement%s (passes)%s of %zu "
+           "point%s (--warmup %lld); pre-faulted %d pair%s: %s round trips; %zu batch%s "
+           "page-faulted and were measured again\n",
+           (long long)w.point_min, (long long)w.point_max, w.points, w.points == 1 ? "" : "s",
+           light, st->done, st->done == 1 ? "" : "s", (long long)w.calls, w.pairs,
            w.pairs == 1 ? "" : "s", pre, w.redone, w.redone == 1 ? "" : "es");
     if (!st->env_path)
         return;

@@ -221,6 +221,35 @@ static int add_procs_curve(run_state *st, size_t cap, const mbx_measurement *me,
     return 0;
 }
 
+/* A benchmark that cannot measure 0 B starts at its smallest size, as OSU's
+ * do: a range from 0 is no error for it. Sizes given (not the default)
+ * get one note per benchmark and section for the table's head (first);
+ * sizes that hold no other size than 0 are exit 2 with msg. */
+static int zero_note(run_state *st, const mbx_measurement *me, const mbx_bench *b, const series *s,
+                     int first, char *msg)
+{
+    if (me->sizes.n == 0 || me->sizes.v[0] != 0 || !mbx_bench_zero_why(b))
+        return 0;
+    if (s->ngrid == 0) {
+        snprintf(msg, MSG_LEN,
+                 "sizes: %s cannot measure 0 B: %s, and [%s]'s sizes hold no other (start "
+                 "them at %u, or measure it in a plan section of its own)",
+                 b->name, mbx_bench_zero_why(b), me->label, b->unit);
+        return 2;
+    }
+    if (!first || !me->sizes_given)
+        return 0;
+    char from[40];
+    mbx_size_format(s->grid[0], from, sizeof from);
+    if (strspn(from, "0123456789") == strlen(from))
+        strcat(from, " B");
+    size_t used = strlen(st->notes);
+    snprintf(st->notes + used, sizeof st->notes - used,
+             "# [%s]: %s starts at %s, its smallest size (it cannot measure 0 B: %s)\n", me->label,
+             b->name, from, mbx_bench_zero_why(b));
+    return 0;
+}
+
 /* One curve per process count: over the plan's sizes (each aligned to the
  * benchmark and checked for memory), or a single point when unsized. */
 static int add_size_curves(run_state *st, size_t cap, const mbx_measurement *me, int id,
@@ -240,15 +269,8 @@ static int add_size_curves(run_state *st, size_t cap, const mbx_measurement *me,
         size_t nsz = sized ? me->sizes.n : 1;
         uint64_t last = UINT64_MAX;
         for (size_t si = 0; si < nsz; si++) {
-            if (sized && me->sizes.v[si] == 0 && mbx_bench_zero_why(b)) {
-                if (!me->sizes_given)
-                    continue; /* the default range: from the next size */
-                snprintf(msg, MSG_LEN,
-                         "sizes: %s cannot measure 0 B: %s (start its sizes at %u, or measure "
-                         "it in a plan section of its own)",
-                         b->name, mbx_bench_zero_why(b), b->unit);
-                return 2;
-            }
+            if (sized && me->sizes.v[si] == 0 && mbx_bench_zero_why(b))
+                continue; /* from the next size: zero_note says so */
             uint64_t bytes = mbx_bench_align(b, me->sizes.v[si]);
             if (bytes == last)
                 continue; /* two requested sizes round to one measured size */
@@ -257,6 +279,8 @@ static int add_size_curves(run_state *st, size_t cap, const mbx_measurement *me,
                 return rc;
             s->grid[s->ngrid++] = bytes;
         }
+        if (sized && (rc = zero_note(st, me, b, s, k == 0, msg)) != 0)
+            return rc;
         st->ngrid += s->ngrid;
     }
     return 0;

@@ -49,17 +49,65 @@ void mbx_run_print_title(const run_state *st, int nranks)
            mbx_thread_level_name(st->be->thread_granted));
 }
 
-void mbx_run_print_header(void)
+/* The table's columns after the name, in order, and their widths; a
+ * terminal narrower than the full line loses them in drop_order. */
+enum { T_PROCS, T_RANKS, T_BYTES, T_N, T_MEDIAN, T_TMEAN, T_CI, T_ERR, T_BW, T_NCOLS };
+static const int col_w[T_NCOLS] = {5, -7, 11, 6, 11, 11, 23, 7, 10};
+static const int drop_order[] = {T_TMEAN, T_CI, T_RANKS, T_N, T_BW};
+#define NAME_W 26
+#define STATUS_W 10 /* "UNRELIABLE" */
+
+void mbx_run_fit_table(run_state *st, int cols)
+{
+    st->cols = cols;
+    st->hide = 0;
+    st->namew = NAME_W;
+    if (cols <= 0)
+        return;
+    /* The longest name of the run's curves ("threads.mutex threads=4"). */
+    int w = 11;
+    for (size_t i = 0; i < st->nser; i++) {
+        const mbx_bench *b = mbx_bench_get(st->ser[i].bench_id);
+        int n = (int)strlen(b->name) + (b->param_name ? (int)strlen(b->param_name) + 8 : 0);
+        w = n > w ? n : w;
+    }
+    st->namew = w < NAME_W ? w : NAME_W;
+    int width = st->namew + 2 + STATUS_W;
+    for (int c = 0; c < T_NCOLS; c++)
+        width += abs(col_w[c]) + 1;
+    for (size_t k = 0; width > cols && k < sizeof drop_order / sizeof *drop_order; k++) {
+        st->hide |= 1u << drop_order[k];
+        width -= abs(col_w[drop_order[k]]) + 1;
+    }
+}
+
+/* The cells of one line: each shown column's text at its width. */
+static void print_cells(const run_state *st, const char *name, const char *const cell[T_NCOLS],
+                        const char *status)
+{
+    printf("%-*s", st->namew, name);
+    for (int c = 0; c < T_NCOLS; c++)
+        if (!(st->hide & (1u << c)))
+            printf(" %*s", col_w[c], cell[c]);
+    printf("  %s", status);
+}
+
+void mbx_run_print_header(const run_state *st)
 {
     printf("# ping-pong: half round trip between the ranks shown; collectives and master-worker: "
            "the first P ranks; times in microseconds; + marks a refined point\n");
-
-    printf("%-26s %5s %-7s %11s %6s %11s %11s %23s %7s %10s  %s\n", "# benchmark", "procs", "ranks",
-           "bytes", "n", "median_us", "tmean_us", "ci95_us", "err", "MB/s", "status");
+    if (st->hide)
+        printf("# this terminal's %d columns show part of the table (the CSV and a "
+               "redirected output have every column)\n",
+               st->cols);
+    static const char *const head[T_NCOLS] = {"procs",    "ranks",   "bytes", "n",   "median_us",
+                                              "tmean_us", "ci95_us", "err",   "MB/s"};
+    print_cells(st, "# benchmark", head, "status");
+    putchar('\n');
     fflush(stdout);
 }
 
-void mbx_run_print_row(const mbx_result *r)
+void mbx_run_print_row(const run_state *st, const mbx_result *r)
 {
     char ci[48], bw[24], name[48], bytes[32];
     snprintf(ci, sizeof ci, "[%.4g, %.4g]", r->s.ci_lo * 1e6, r->s.ci_hi * 1e6);
@@ -80,9 +128,13 @@ void mbx_run_print_row(const mbx_result *r)
     else
         snprintf(name, sizeof name, "%s", r->benchmark);
     snprintf(bytes, sizeof bytes, "%s%llu", r->refined ? "+" : "", (unsigned long long)r->bytes);
-    printf("%-26s %5d %-7s %11s %6zu %11.4f %11.4f %23s %7s %10s  %s", name, r->procs, r->ranks,
-           bytes, r->s.n, r->s.median * 1e6, r->s.tmean * 1e6, ci, relbuf, bw,
-           mbx_point_status_name(r->status));
+    char procs[16], n[24], med[32], tmean[32];
+    snprintf(procs, sizeof procs, "%d", r->procs);
+    snprintf(n, sizeof n, "%zu", r->s.n);
+    snprintf(med, sizeof med, "%.4f", r->s.median * 1e6);
+    snprintf(tmean, sizeof tmean, "%.4f", r->s.tmean * 1e6);
+    const char *const cell[T_NCOLS] = {procs, r->ranks, bytes, n, med, tmean, ci, relbuf, bw};
+    print_cells(st, name, cell, mbx_point_status_name(r->status));
     if (r->passes)
         printf("  %zu passes over %.2f s", r->passes, r->pass_span);
     if (r->levels > 1)
@@ -142,7 +194,7 @@ void mbx_run_print_table(run_state *st)
     if (st->nrows > 1)
         qsort(st->rows, st->nrows, sizeof *st->rows, cmp_rows);
     for (size_t i = 0; i < st->nrows; i++)
-        mbx_run_print_row(&st->rows[i]);
+        mbx_run_print_row(st, &st->rows[i]);
     st->nrows = 0;
 }
 

@@ -56,11 +56,14 @@ static const mbx_opt *match(const mbx_opt_parser *p, const char *a, const char *
 
 /* An unknown option: the line naming mpibex's equivalent of an OSU or IMB
  * flag, or the command's line with "did you mean" when a name is near. */
-static int unknown(const mbx_opt_parser *p, const char *a)
+static int unknown(const mbx_opt_parser *p, const char *a, const char *next)
 {
     const mbx_opt_habit_row *h = mbx_opt_habit(a);
-    if (h != NULL)
-        return mbx_opt_bad(&p->out, "%s: %s", h->flag, h->text);
+    if (h != NULL) {
+        char hint[512];
+        mbx_opt_habit_line(h, a, next, hint, sizeof hint);
+        return mbx_opt_bad(&p->out, "%s", hint);
+    }
     const char *near = mbx_opt_suggest(p->opts, p->nopts, a);
     char line[1024];
     snprintf(line, sizeof line, p->unknown, a);
@@ -78,7 +81,8 @@ static int take(mbx_opt_parser *p, int argc, char **argv, int *i)
         int dash = a[0] == '-' && a[1] != '\0';
         if (p->operand != NULL && (!dash || p->pass_unknown))
             return p->operand(p, a);
-        return dash ? unknown(p, a) : mbx_opt_bad(&p->out, p->unknown, a);
+        return dash ? unknown(p, a, *i + 1 < argc ? argv[*i + 1] : NULL)
+                    : mbx_opt_bad(&p->out, p->unknown, a);
     }
     int fl = o->flags | p->flags;
     p->attached = val != NULL;

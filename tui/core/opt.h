@@ -107,11 +107,24 @@ typedef struct mbx_opt_habit_row {
     const char *flag;      /* "-m", "-msglog" */
     const char *long_flag; /* OSU's long form ("--message-size"), or NULL */
     const char *text;      /* "OSU's message-size range; mpibex takes --sizes ..." */
+    /* A flag whose value has an mpibex spelling: the example's value
+     * ("1:4096") and the spelling of a value (0 with "--sizes 1:4KiB" in
+     * out, or -1 when val is not one the flag takes); else both NULL. */
+    const char *example;
+    int (*spell)(const char *val, char *out, size_t len);
 } mbx_opt_habit_row;
 
 /* The row of word (its part before '='; a one-letter flag also with a
  * glued number, "-m1:4096"), or NULL. */
 const mbx_opt_habit_row *mbx_opt_habit(const char *word);
+
+/* The line for word (h = mbx_opt_habit(word)), without the prefix:
+ * "FLAG: TEXT", and for a row with a spelling "(OSU's -m 8:65536 is
+ * --sizes 8:64KiB)" of the user's value -- glued to word ("-m8:65536",
+ * "--message-size=64") or else next, the word after it (NULL: none) --
+ * or of the row's example when the value is none the flag takes. */
+void mbx_opt_habit_line(const mbx_opt_habit_row *h, const char *word, const char *next, char *out,
+                        size_t len);
 
 /* The whole table (for tests and docs), its length in *n. */
 const mbx_opt_habit_row *mbx_opt_habits(size_t *n);

@@ -152,8 +152,11 @@ static int on_pass(mbx_opt_parser *p, const char *word)
 {
     opts *x = p->dst;
     const mbx_opt_habit_row *h = mbx_opt_habit(word);
-    if (h != NULL && (x->npass == 0 || strncmp(x->pass[x->npass - 1], "--", 2) != 0))
-        return mbx_opt_bad(&p->out, "%s: %s", h->flag, h->text);
+    if (h != NULL && (x->npass == 0 || strncmp(x->pass[x->npass - 1], "--", 2) != 0)) {
+        char hint[512];
+        mbx_opt_habit_line(h, word, NULL, hint, sizeof hint);
+        return mbx_opt_bad(&p->out, "%s", hint);
+    }
     x->pass[x->npass++] = (char *)word;
     return 0;
 }

@@ -220,6 +220,7 @@ const mbx_bench mbx_bench_mt_table[] = {
      .teardown = mt_teardown,
      .check = mt_check,
      .param_name = "threads",
-     .param_default = MT_DEFAULT},
+     .param_default = MT_DEFAULT,
+     .param_max = MBX_TEAM_MAX},
 };
 const size_t mbx_bench_mt_count = sizeof mbx_bench_mt_table / sizeof mbx_bench_mt_table[0];

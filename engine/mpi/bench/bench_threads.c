@@ -393,7 +393,7 @@ THR_FUNCS(barrier, OP_BARRIER)
         .min_procs = 1, .flags = MBX_BENCH_INNER | MBX_BENCH_PARAM | MBX_BENCH_TEAM, .unit = 1,    \
         .divisor = 1.0, .buf_bytes = no_buf, .setup = setup_##sfx, .run = thr_loop,                \
         .teardown = thr_teardown, .check = thr_check, .param_name = "threads",                     \
-        .param_default = THR_DEFAULT                                                               \
+        .param_default = THR_DEFAULT, .param_max = MBX_TEAM_MAX                                    \
     }
 
 const mbx_bench mbx_bench_threads_table[] = {

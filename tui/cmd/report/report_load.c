@@ -33,6 +33,9 @@ const mbx_rpt_mark_style mbx_rpt_marks[MBX_RPT_NMARKS] = {
 mbx_rpt_mark mbx_rpt_point_mark(const mbx_rpt_point *p)
 {
     static const char *const names[] = {"SETTLED", "UNSETTLED", "SHIFTED", "UNRELIABLE", "INVALID"};
+    /* A fixed count took every observation asked for: a filled mark. */
+    if (strcmp(p->status, "FIXED") == 0)
+        return MBX_RPT_SETTLED;
     for (size_t k = 0; k < sizeof names / sizeof *names; k++)
         if (strcmp(p->status, names[k]) == 0)
             return (mbx_rpt_mark)k;

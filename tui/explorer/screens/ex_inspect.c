@@ -190,7 +190,7 @@ static int status_role(const mbx_ex_point *p)
 {
     if (p->state != EX_DONE)
         return MBX_ROLE_DIM;
-    return p->r.status == MBX_POINT_SETTLED ? MBX_ROLE_OK
+    return p->r.status == MBX_POINT_SETTLED || p->r.status == MBX_POINT_FIXED ? MBX_ROLE_OK
            : p->r.status == MBX_POINT_UNSETTLED || p->r.status == MBX_POINT_SHIFTED
                ? MBX_ROLE_WARNING
                : MBX_ROLE_ERROR;

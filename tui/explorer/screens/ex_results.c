@@ -383,7 +383,7 @@ static void results_row(explorer *x, const mbx_rect *body, const mbx_ex_point *p
         cell_text(x, p, c, t, sizeof t);
         int role = cur ? MBX_ROLE_CURSOR : MBX_ROLE_NORMAL;
         if (c == C_STATUS && !cur)
-            role = p->r.status == MBX_POINT_SETTLED ? MBX_ROLE_OK
+            role = p->r.status == MBX_POINT_SETTLED || p->r.status == MBX_POINT_FIXED ? MBX_ROLE_OK
                    : p->r.status == MBX_POINT_UNSETTLED || p->r.status == MBX_POINT_SHIFTED
                        ? MBX_ROLE_WARNING
                        : MBX_ROLE_ERROR;

@@ -222,7 +222,8 @@ static int mark_owner(const mbx_ex_point *p, int owner)
 {
     if (p->state != EX_DONE)
         return owner | EX_OWN_OPEN;
-    return owner | (p->r.status == MBX_POINT_SETTLED ? EX_OWN_SOLID : EX_OWN_FLAGGED);
+    int solid = p->r.status == MBX_POINT_SETTLED || p->r.status == MBX_POINT_FIXED;
+    return owner | (solid ? EX_OWN_SOLID : EX_OWN_FLAGGED);
 }
 
 /* Curve s on the canvas, one layer of it: 0 its line (in its style: each

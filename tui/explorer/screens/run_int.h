@@ -12,8 +12,9 @@
 /* Canvas owners of the plot: the curve's owner (1..MBX_NSERIES, the
  * EX_OWNER_* of explorer.h) in the low byte, how its marker is drawn
  * above it. A point keeps its curve's glyph and colour; its state is an
- * attribute: dim while not final, bold once SETTLED, reverse when final
- * but not SETTLED (UNSETTLED, SHIFTED, UNRELIABLE, INVALID). */
+ * attribute: dim while not final, bold once SETTLED (or FIXED: a fixed
+ * count, every observation taken), reverse when final but neither
+ * (UNSETTLED, SHIFTED, UNRELIABLE, INVALID). */
 #define EX_OWN_MASK 0xff
 #define EX_OWN_OPEN 0x100    /* not final yet: dim */
 #define EX_OWN_SOLID 0x200   /* final and SETTLED: bold */
