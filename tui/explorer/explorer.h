@@ -17,12 +17,12 @@
 #include "core/layout.h"
 #include "core/textedit.h"
 #include "core/theme.h"
+#include "ex_export.h"
 #include "mbx/backend.h"
 #include "mbx/beff.h"
 #include "mbx/beffio.h"
 #include "mbx/compare.h"
 #include "mbx/monitor.h"
-#include "mbx/output.h"
 #include "mbx/plan.h"
 #include "mbx/refine.h"
 #include "mbx/sched.h"
@@ -157,29 +157,6 @@ typedef struct mbx_ex_cmp {
     mbx_ex_sig *sig; /* tests of compared pairs so far */
     size_t nsig, capsig;
 } mbx_ex_cmp;
-
-/* An export being written (ex_export.c). The results CSV, its environment
- * and probes are written at once; the observations, which can be millions
- * of rows, a few points at a time between the loop's ticks, so that the
- * screen stays live and says how far it is. A run does not measure
- * meanwhile (its points' observations are being read). */
-#define EX_EXPORT_STEP_ROWS 20000 /* observation rows between two ticks, at least one point */
-#define EX_OBS_ASK_BYTES 16000000 /* observations larger than this: asked first (y/n) */
-typedef struct mbx_ex_xport {
-    int on;                   /* observations being written */
-    int obs;                  /* with observations (the question's answer) */
-    int report;               /* a report into dir follows */
-    char path[256];           /* the results CSV */
-    char dir[256];            /* the report's directory */
-    struct mbx_csv_writer *w; /* path's .obs.csv */
-    mbx_output claim;
-    size_t next;        /* the next point to write */
-    size_t rows, total; /* observation rows written, of */
-    /* The last export that finished: a report of the same results reads
-     * it instead of writing them again. */
-    char done_path[256];
-    size_t done_ndone;
-} mbx_ex_xport;
 
 typedef enum mbx_ex_prompt_kind {
     EX_PROMPT_NONE = 0,
@@ -551,30 +528,7 @@ void mbx_ex_compare_forget(explorer *x); /* the run's points change */
 /* "interleaved: fair; Wilcoxon 5% on pass medians: A faster at 3 x, ..." */
 void mbx_ex_compare_summary(explorer *x, char *buf, size_t len);
 
-/* ex_export.c */
-/* Observation rows of the finished points (into *rows), and about how
- * many bytes they take as OUT.obs.csv. */
-uint64_t mbx_ex_obs_bytes(const explorer *x, size_t *rows);
-/* The results as `mpibex run` writes them to x->xp.path (x->xp.obs,
- * .report and .dir set): the claim, the CSV (every column), its .env.csv
- * and, with a monitor, .probe.csv written at once; with xp.obs the
- * .obs.csv then by mbx_ex_export_step while xp.on. The outcome, and the
- * progress, are the status line's message. */
-void mbx_ex_export_begin(explorer *x);
-/* EX_EXPORT_STEP_ROWS more observation rows (whole points); at the end
- * the files closed and, with xp.report, the report written. */
-void mbx_ex_export_step(explorer *x);
-/* The export stops before its end (c, a signal): the half-written .obs.csv
- * removed, the results CSV kept; why (NULL: none) begins the message. */
-void mbx_ex_export_abandon(explorer *x, const char *why);
-/* The last export's results CSV when it holds the results now shown (and
- * still exists), else NULL: a report then reads it instead of writing
- * them again. */
-const char *mbx_ex_export_current(const explorer *x);
-/* A report of results (a CSV with its sidecars) into dir/report by
- * mbx_report_write; reused: results is an earlier export. 0 or -1, the
- * outcome on the status line. */
-int mbx_ex_report_of(explorer *x, const char *results, const char *dir, int reused);
+/* ex_export.c: export and report (ex_export.h) */
 void mbx_ex_points_free(explorer *x); /* the run's points and their observations */
 
 /* ex_beff.c: the b_eff / b_eff_io screen */
