@@ -35,6 +35,7 @@ const char *mbx_point_status_name(mbx_point_status s)
     case MBX_POINT_UNRELIABLE: return "UNRELIABLE";
     case MBX_POINT_SHIFTED: return "SHIFTED";
     case MBX_POINT_INVALID: return "INVALID";
+    case MBX_POINT_HUNG: return "HUNG";
     }
     return "?";
 }

@@ -34,6 +34,7 @@ struct mbx_engine {
     size_t obs_cap;
 
     int bad;      /* the last VALIDATE's worst verdict, on every rank */
+    int test_hung; /* MBX_TEST_HANG (measure_point.c) has stopped this rank once */
     double *scan; /* rank 0: the last PAIR_SCAN's latencies, size entries */
 
     /* Observation method (MBX_OP_METHOD) and the global clock. */

@@ -26,9 +26,10 @@ typedef enum mbx_point_status {
     MBX_POINT_UNRELIABLE = 2, /* corrected median below the resolution of one observation */
     MBX_POINT_SHIFTED = 3,    /* the machine changed level during the point, twice (monitor) */
     MBX_POINT_INVALID = 4,    /* no valid observation (window sync): no numbers */
+    MBX_POINT_HUNG = 5,       /* a pass did not return within its bound (watchdog): no numbers */
 } mbx_point_status;
 
-#define MBX_POINT_STATUS_COUNT 5
+#define MBX_POINT_STATUS_COUNT 6
 
 /* Name -> status ("SETTLED", ...): 1 with *out set, or 0 when the name is
  * unknown (a flag, not an mbx_status). */

@@ -396,9 +396,9 @@ static void test_run_keys(void **state)
     (void)state;
     static const char *const want[] = {
         "sync",         "cache",        "timer",        "seed",       "warmup",    "passes",
-        "max_passes",   "span",         "pass_ms",      "time_limit", "settle",    "monitor",
-        "shift",        "order",        "clock_sync",   "resync",     "sync_span", "window",
-        "window_delay", "window_limit", "thread_level", "validate",   "raw"};
+        "max_passes",   "span",         "pass_ms",      "time_limit", "watchdog",  "settle",
+        "monitor",      "shift",        "order",        "clock_sync", "resync",    "sync_span",
+        "window",       "window_delay", "window_limit", "thread_level", "validate", "raw"};
     assert_int_equal(MBX_PLAN_RUN_KEYS, sizeof want / sizeof want[0]);
     mbx_measurement *m = new_meas();
     char msg[1024];

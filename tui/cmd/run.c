@@ -124,6 +124,11 @@ static int prepare(mbx_engine *e, run_state *st, int *nranks, char *msg)
         snprintf(msg, MSG_LEN, "--resume: needs -o FILE, the results file of the run to continue");
         return 2;
     }
+    if (st->opt.retry_hung && !st->opt.resume) {
+        snprintf(msg, MSG_LEN, "--retry-hung: only with --resume (it measures a resumed run's "
+                               "HUNG points again)");
+        return 2;
+    }
     if ((rc = mbx_run_build_plan(st, msg)) != 0 || (rc = backend_of(st, e)) < 0 ||
         (rc = mbx_run_build_series(st, *nranks = st->be->nranks, msg)) != 0 ||
         (rc = check_thread_level(st, msg)) != 0 ||
@@ -144,6 +149,17 @@ static int prepare(mbx_engine *e, run_state *st, int *nranks, char *msg)
  * msg. */
 static int load_resume(run_state *st, char *msg)
 {
+    size_t dropped = 0;
+    if (st->opt.retry_hung &&
+        mbx_results_drop_status(st->opt.output, mbx_point_status_name(MBX_POINT_HUNG), &dropped) <
+            0) {
+        snprintf(msg, MSG_LEN, "--retry-hung: rewriting '%s' without its HUNG rows failed: %s",
+                 st->opt.output, mbx_file_why(errno));
+        return 1;
+    }
+    if (dropped)
+        printf("# --retry-hung: %zu HUNG row%s taken out of %s, to be measured again\n", dropped,
+               dropped == 1 ? "" : "s", st->opt.output);
     char *jp = mbx_csv_sidecar(st->opt.output, ".journal");
     int rc =
         jp ? mbx_resume_load(st->opt.output, jp, st->hash, &st->res, msg, MSG_LEN) : MBX_E_NOMEM;

@@ -104,6 +104,7 @@ typedef struct run_state {
     size_t seq;
     mbx_result *rows;
     size_t nrows, caprows;
+    struct run_watch *watch; /* the passes' watchdog (run_watch.c); NULL: none */
 } run_state;
 
 typedef struct acc_row {
@@ -170,6 +171,21 @@ void mbx_run_window_note(run_state *st, const mbx_result *r, const char *name);
 /* Measuring (run_loop.c). */
 double mbx_run_clock(const run_state *st);
 int mbx_run_measure_all(run_state *st);
+
+/* The watchdog of the passes (run_watch.c, tui/cmd/watchdog.h): started
+ * with the outputs open (the engine only, not --watchdog off; MBX_E_NOMEM),
+ * armed around each pass with its bound, the pass's progress callback
+ * (blocks for good once the watchdog ends the run), disarmed when the pass
+ * returns: 1 when it came back after its bound, r then a HUNG row (no
+ * numbers, its reason). _end writes the pass's HUNG row, closes the files
+ * and ends the job (exit 3); it does not return. */
+typedef struct run_watch run_watch;
+int mbx_run_watch_start(run_state *st);
+void mbx_run_watch_free(run_state *st);
+void mbx_run_watch_arm(run_state *st, const pointref *p, const mbx_point_spec *spec);
+int mbx_run_watch_progress(void *ud, const mbx_progress *pr);
+int mbx_run_watch_disarm(run_state *st, mbx_result *r);
+void mbx_run_watch_end(void *ud, double out);
 
 /* A curve for the scheduler, with what a resumed run kept (run_resume.c). */
 int mbx_run_sched_curve(run_state *st, mbx_sched *sch, const mbx_sched_opts *so, size_t i,
