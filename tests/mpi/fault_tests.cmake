@@ -29,6 +29,6 @@ foreach(_case goes_on ends retry)
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/hung.sh ${MPIEXEC_EXECUTABLE}
                    ${MPIEXEC_NUMPROC_FLAG} $<TARGET_FILE:mpibex> $<TARGET_FILE:csvcheck> ${MBX_OUT}
                    ${_case})
-  set_tests_properties(fault.hung_${_case} PROPERTIES TIMEOUT 90 LABELS "fault;mpi"
+  set_tests_properties(fault.hung_${_case} PROPERTIES TIMEOUT 150 LABELS "fault;mpi"
                                                       PROCESSORS 2)
 endforeach()

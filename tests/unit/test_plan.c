@@ -417,7 +417,7 @@ static void test_run_keys(void **state)
             "max_pases: unknown key (did you mean max_passes?); allowed keys: bench, sizes");
     assert_int_equal(mbx_measurement_set(m, "x", "1", msg, sizeof msg), MBX_E_UNKNOWN);
     assert_non_null(strstr(msg, ", point_time, sync, cache, timer, seed, warmup, passes, "
-                                "max_passes, span, pass_ms, time_limit, settle, monitor, shift, "
+                                "max_passes, span, pass_ms, time_limit, watchdog, settle, monitor, shift, "
                                 "order, clock_sync, resync, sync_span, window, window_delay, "
                                 "window_limit, thread_level, validate, raw"));
     free(m);
