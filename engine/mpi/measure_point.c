@@ -8,8 +8,8 @@
  * Rank 0 drives these commands from mbx_engine_measure() (measure.c). */
 #include <math.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -252,8 +252,8 @@ static void test_hang(mbx_engine *e)
     int rank = -1;
     unsigned long long bytes = 0;
     unsigned sec = 3600;
-    if (!v || e->test_hung || sscanf(v, "%d:%llu:%u", &rank, &bytes, &sec) < 2 ||
-        rank != e->rank || bytes != e->ctx.bytes)
+    if (!v || e->test_hung || sscanf(v, "%d:%llu:%u", &rank, &bytes, &sec) < 2 || rank != e->rank ||
+        bytes != e->ctx.bytes)
         return;
     e->test_hung = 1;
     struct timespec ts = {(time_t)sec, 0};

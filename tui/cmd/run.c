@@ -125,8 +125,9 @@ static int prepare(mbx_engine *e, run_state *st, int *nranks, char *msg)
         return 2;
     }
     if (st->opt.retry_hung && !st->opt.resume) {
-        snprintf(msg, MSG_LEN, "--retry-hung: only with --resume (it measures a resumed run's "
-                               "HUNG points again)");
+        snprintf(msg, MSG_LEN,
+                 "--retry-hung: only with --resume (it measures a resumed run's "
+                 "HUNG points again)");
         return 2;
     }
     if ((rc = mbx_run_build_plan(st, msg)) != 0 || (rc = backend_of(st, e)) < 0 ||
