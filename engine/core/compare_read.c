@@ -204,7 +204,7 @@ static int results_row(void *ctx, char *const *cell, size_t n, size_t line)
         return bad_field(rd, line, "status", "a point status such as SETTLED", cell[col[R_STATUS]]);
     const char *text[NTEXT];
     mbx_pid_texts(cell, rd->pid, text); /* a column the file lacks reads as empty */
-    int usable = st != MBX_POINT_UNRELIABLE && st != MBX_POINT_INVALID;
+    int usable = st != MBX_POINT_UNRELIABLE && st != MBX_POINT_INVALID && st != MBX_POINT_HUNG;
     return rd->fn(rd->s, text, procs, bytes, med, usable);
 }
 

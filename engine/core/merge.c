@@ -108,7 +108,7 @@ static int parse_status(const char *s, int *st)
 }
 
 /* Order of statuses from best to worst: SETTLED, FIXED (every observation
- * asked for, no target), UNSETTLED, SHIFTED, UNRELIABLE, INVALID. */
+ * asked for, no target), UNSETTLED, SHIFTED, UNRELIABLE, INVALID, HUNG. */
 static int badness(int st)
 {
     switch (st) {
@@ -117,7 +117,8 @@ static int badness(int st)
     case MBX_POINT_UNSETTLED: return 2;
     case MBX_POINT_SHIFTED: return 3;
     case MBX_POINT_UNRELIABLE: return 4;
-    default: return 5;
+    case MBX_POINT_INVALID: return 5;
+    default: return 6;
     }
 }
 
@@ -140,7 +141,7 @@ static int check_row(char *const *cell, const int *col, struct rowval *v, const 
     else if (mbx_csv_time_us(cell[col[C_TMEAN]], 1, &v->tm) < 0)
         which = C_TMEAN, want = MBX_CSV_TIME_WANT " or an empty field";
     else if (!parse_status(cell[col[C_STATUS]], &v->status))
-        which = C_STATUS, want = "SETTLED, FIXED, UNSETTLED, SHIFTED, UNRELIABLE or INVALID";
+        which = C_STATUS, want = "SETTLED, FIXED, UNSETTLED, SHIFTED, UNRELIABLE, INVALID or HUNG";
     if (which < 0)
         return 1;
     mbx_msgf(msg, msglen, "%s:%zu: %s: expected %s (got '%.40s')", name, line, required[which],

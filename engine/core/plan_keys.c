@@ -431,6 +431,7 @@ static const plan_key plan_keys[] = {
     {"span", NULL, 0},
     {"pass_ms", NULL, 0},
     {"time_limit", NULL, 0},
+    {"watchdog", NULL, 0},
     {"settle", NULL, 0},
     {"monitor", NULL, 0},
     {"shift", NULL, 0},

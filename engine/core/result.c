@@ -36,6 +36,7 @@ const char *mbx_point_status_name(mbx_point_status s)
     case MBX_POINT_SHIFTED: return "SHIFTED";
     case MBX_POINT_INVALID: return "INVALID";
     case MBX_POINT_FIXED: return "FIXED";
+    case MBX_POINT_HUNG: return "HUNG";
     }
     return "?";
 }

@@ -70,10 +70,11 @@ static int cmp_row(const void *x, const void *y)
     return c ? c : cmp_num((long long)a->row, (long long)b->row);
 }
 
-/* The sorted table into a new file of ours beside path, under a random
+/* The header and the nk rows k names, in k's order, into a new file of
+ * ours beside path, under a random
  * name (mbx_file_temp: never a name another user or another run could
  * have put a file or a FIFO at), then renamed over path. */
-static int write_sorted(const char *path, const mbx_csv_table *t, const row_key *k)
+static int write_sorted(const char *path, const mbx_csv_table *t, const row_key *k, size_t nk)
 {
     mbx_csv_writer *w = NULL;
     size_t nc = t->ncols[0];
@@ -83,7 +84,7 @@ static int write_sorted(const char *path, const mbx_csv_table *t, const row_key 
     if (rc == MBX_OK && (rc = mbx_csv_writer_fdopen(fd, (const char *const *)t->cell[0], nc,
                                                     &w)) != MBX_OK)
         (void)close(fd);
-    for (size_t i = 0; rc == MBX_OK && i + 1 < t->nrows; i++)
+    for (size_t i = 0; rc == MBX_OK && i < nk; i++)
         rc = mbx_csv_writer_row(w, (const char *const *)t->cell[k[i].row]);
     int err = errno;
     if (mbx_csv_writer_close(w) < 0 && rc == MBX_OK) {
@@ -133,7 +134,45 @@ int mbx_results_sort_file(const char *path)
                                  field_num(&t, r, cy)};
         if (rc == MBX_OK) {
             qsort(k, t.nrows - 1, sizeof *k, cmp_row);
-            rc = write_sorted(path, &t, k);
+            rc = write_sorted(path, &t, k, t.nrows - 1);
+        }
+    }
+    int err = errno;
+    free(k);
+    mbx_csv_table_free(&t);
+    errno = err;
+    return rc;
+}
+
+int mbx_results_drop_status(const char *path, const char *status, size_t *dropped)
+{
+    struct stat st;
+    *dropped = 0;
+    if (lstat(path, &st) != 0)
+        return MBX_E_IO;
+    if (!S_ISREG(st.st_mode))
+        return MBX_OK;
+    mbx_csv_table t;
+    int rc = mbx_csv_read_file(path, &t);
+    if (rc < 0)
+        return rc;
+    int cs = mbx_csv_table_col(&t, "status");
+    rc = cs < 0 ? MBX_E_INVAL : MBX_OK;
+    for (size_t r = 1; rc == MBX_OK && r < t.nrows; r++)
+        if (t.ncols[r] != t.ncols[0])
+            rc = MBX_E_INVAL;
+    row_key *k = NULL;
+    size_t nk = 0;
+    if (rc == MBX_OK && t.nrows > 1) {
+        k = malloc((t.nrows - 1) * sizeof *k);
+        if (!k)
+            rc = MBX_E_NOMEM;
+        for (size_t r = 1; rc == MBX_OK && r < t.nrows; r++)
+            if (strcmp(t.cell[r][cs], status) != 0)
+                k[nk++] = (row_key){.row = r};
+        if (rc == MBX_OK && nk + 1 < t.nrows) {
+            *dropped = t.nrows - 1 - nk;
+            rc = write_sorted(path, &t, k, nk);
         }
     }
     int err = errno;

@@ -8,8 +8,10 @@
  * Rank 0 drives these commands from mbx_engine_measure() (measure.c). */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine_internal.h"
 #include "mbx/rma.h"
@@ -238,6 +240,33 @@ int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd, const void *payload)
     return MBX_OK;
 }
 
+#ifdef MBX_TEST_HOOKS
+/* Test hook, in builds with the test suite only: MBX_TEST_HANG=RANK:BYTES
+ * or RANK:BYTES:SEC makes rank RANK stop answering (sleep, no MPI call)
+ * for SEC seconds (default an hour) at its first batch of a point of BYTES
+ * bytes, once per process: the rank the watchdog must catch
+ * (docs/hardening.md, "A point that does not return"). */
+static void test_hang(mbx_engine *e)
+{
+    const char *v = getenv("MBX_TEST_HANG");
+    int rank = -1;
+    unsigned long long bytes = 0;
+    unsigned sec = 3600;
+    if (!v || e->test_hung || sscanf(v, "%d:%llu:%u", &rank, &bytes, &sec) < 2 || rank != e->rank ||
+        bytes != e->ctx.bytes)
+        return;
+    e->test_hung = 1;
+    struct timespec ts = {(time_t)sec, 0};
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
+#else
+static void test_hang(mbx_engine *e)
+{
+    (void)e;
+}
+#endif
+
 int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd)
 {
     size_t k = (size_t)cmd->iarg[0];
@@ -254,6 +283,7 @@ int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd)
     if (!failed && e->member && mbx_method_batch(e, k, cmd->darg[0], cmd->darg[1]) < 0)
         failed = 1;
     if (!failed && e->member) {
+        test_hang(e);
         e->ctx.timing = 0;
         long f0 = mbx_minflt();
         int mrc = e->bench->run(&e->ctx, k, e->local);

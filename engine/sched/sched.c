@@ -317,7 +317,8 @@ int mbx_sched_pass_done(mbx_sched *s, const mbx_sched_pass_report *rep)
     if (!s || !rep || !rep->r || !s->outstanding || s->out_req.kind != MBX_SCHED_PASS)
         return MBX_E_INVAL;
     const mbx_result *r = rep->r;
-    int bad = r->status == MBX_POINT_UNRELIABLE || r->status == MBX_POINT_INVALID;
+    int hung = r->status == MBX_POINT_HUNG;
+    int bad = r->status == MBX_POINT_UNRELIABLE || r->status == MBX_POINT_INVALID || hung;
     double med = r->s.median;
     if (!bad && !(med > 0 && isfinite(med)))
         return MBX_E_INVAL;
@@ -327,14 +328,16 @@ int mbx_sched_pass_done(mbx_sched *s, const mbx_sched_pass_report *rep)
     spoint *p = &s->pt[i];
     int pilot = s->out_req.pilot;
     s->outstanding = 0;
-    if (pilot && bad) {
+    /* A pass that hung is final whatever it was for: measuring the point
+     * again would only hang the run again (docs/hardening.md, "Watchdog"). */
+    if (pilot && bad && !hung) {
         /* Eight observations are too few to judge a point by: its passes
          * take the fewest observations, and the first of them decides. */
         s->st.pilots++;
         p->per_pass = s->cv[p->curve].nmin;
         return MBX_OK;
     }
-    if (pilot) {
+    if (pilot && !hung) {
         s->st.pilots++;
         double n = ceil(s->o.pass_floor / med * (1 - 1e-9)); /* 1 ms / 1 us is 1000 */
         const scurve *cv = &s->cv[p->curve];

@@ -219,6 +219,8 @@ static void reason_of(const mbx_sched *s, const spoint *p, mbx_result *out)
 {
     char *b = out->status_reason;
     size_t n = sizeof out->status_reason;
+    if (out->status == MBX_POINT_HUNG)
+        return; /* the front end's watchdog said why (its bound) */
     b[0] = '\0';
     if (out->status == MBX_POINT_SETTLED || out->status == MBX_POINT_FIXED)
         return;

@@ -56,7 +56,7 @@
 #define MBX_BUDGET_DEFAULT 32
 #define MBX_BUDGET_LIMIT 10000
 #define MBX_POINT_TIME_LIMIT 86400.0
-#define MBX_PLAN_RUN_KEYS 23 /* the rows of plan_keys.c's table without a setter */
+#define MBX_PLAN_RUN_KEYS 24 /* the rows of plan_keys.c's table without a setter */
 #define MBX_PLAN_RUN_VALUE_MAX 48
 
 typedef struct mbx_measurement {

@@ -29,9 +29,10 @@ typedef enum mbx_point_status {
     /* A fixed count (--stop fixed:N, OSU's -i): every observation asked for
      * was taken, with no precision target to meet or miss. */
     MBX_POINT_FIXED = 5,
+    MBX_POINT_HUNG = 6, /* a pass did not return within its bound (watchdog): no numbers */
 } mbx_point_status;
 
-#define MBX_POINT_STATUS_COUNT 6
+#define MBX_POINT_STATUS_COUNT 7
 
 /* Name -> status ("SETTLED", ...): 1 with *out set, or 0 when the name is
  * unknown (a flag, not an mbx_status). */

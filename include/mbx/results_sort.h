@@ -24,4 +24,11 @@ int mbx_result_order(const mbx_result *a, const mbx_result *b);
  * MBX_E_NOMEM. */
 MBX_NODISCARD int mbx_results_sort_file(const char *path);
 
+/* Rewrite the results CSV at path without its rows whose status is
+ * `status` ("HUNG": `run --resume --retry-hung` measures them again), the
+ * other rows in the file's order, the same way (path + ".sorting", then a
+ * rename); *dropped gets how many went (0: the file is left as it is).
+ * Errors as mbx_results_sort_file's (no status column: MBX_E_INVAL). */
+MBX_NODISCARD int mbx_results_drop_status(const char *path, const char *status, size_t *dropped);
+
 #endif

@@ -229,9 +229,11 @@ MBX_NODISCARD int mbx_sched_next(mbx_sched *s, double now, mbx_sched_req *out);
 /* Report the outstanding PASS request. A pilot sizes the point's passes;
  * a pass joins the point's passes (its observations are pooled for the
  * row's location statistics). A pass whose status is UNRELIABLE or INVALID
- * makes the point final with that row. Errors: MBX_E_INVAL (no PASS
- * outstanding, a NULL report or row, a median that is not positive and
- * finite for a status other than UNRELIABLE/INVALID), MBX_E_NOMEM. */
+ * makes the point final with that row; so does a HUNG one (the front end's
+ * watchdog: its status_reason is kept), a pilot's too. Errors: MBX_E_INVAL
+ * (no PASS outstanding, a NULL report or row, a median that is not
+ * positive and finite for a status other than UNRELIABLE/INVALID/HUNG),
+ * MBX_E_NOMEM. */
 MBX_NODISCARD int mbx_sched_pass_done(mbx_sched *s, const mbx_sched_pass_report *rep);
 
 /* The outstanding PASS could not be measured (the front end reports why);

@@ -91,6 +91,17 @@ static const bad_case cases[] = {
     {"badinput.window_limit_range", RUN_PARSE, 0, NULL, 2,
      "--window-limit: expected seconds in 0.1..86400 \\(got 'x'\\)",
      {"--bench", "coll.bcast", "--window-limit", "x"}},
+    {"badinput.watchdog_range", RUN_PARSE, 0, NULL, 2,
+     "^mpibex: --watchdog: expected off or SEC\\[:MULT\\], seconds in 0\\.5\\.\\.86400 and a "
+     "multiple in 2\\.\\.1000 \\(got '0\\.1'\\)$",
+     {"--bench", "coll.bcast", "--watchdog", "0.1"}},
+    {"badinput.watchdog_mult", RUN_PARSE, 0, NULL, 2,
+     "^mpibex: --watchdog: expected off or SEC\\[:MULT\\], .* \\(got '5:1'\\)$",
+     {"--bench", "coll.bcast", "--watchdog", "5:1"}},
+    {"badinput.retry_hung_alone", RUN, 2, NULL, 2,
+     "^mpibex: --retry-hung: only with --resume \\(it measures a resumed run's HUNG points "
+     "again\\)$",
+     {"--bench", "coll.bcast", "--retry-hung", "-o", "@/r.csv"}},
     {"badinput.cache_word", RUN_PARSE, 0, NULL, 2,
      "--cache: expected warm, cold or cold:SIZE \\(got 'hot'\\)",
      {"--bench", "coll.bcast", "--cache", "hot"}},

@@ -42,6 +42,9 @@ static const key_case cases[] = {
      "pass_ms: expected milliseconds in 0.01..1000 (got '0')"},
     {"time_limit", "30", F(time_limit), DBL, 30, "x",
      "time_limit: expected seconds in 0..86400 (got 'x')"},
+    {"watchdog", "5:3", F(watchdog_floor), DBL, 5, "0",
+     "watchdog: expected off or SEC[:MULT], seconds in 0.5..86400 and a multiple in 2..1000 "
+     "(got '0')"},
     {"settle", "0", F(settle), DBL, 0, "61", "settle: expected seconds in 0..60 (got '61')"},
     {"monitor", "off", F(monitor), INT, 0, "maybe", "monitor: expected on or off (got 'maybe')"},
     {"shift", "0.5", F(shift_rel), DBL, 0.5, "0",

@@ -217,10 +217,13 @@ static void check_row(const mbx_csv_table *t, size_t r)
     check_times(t, r);
     check_rma_sync(t, r, bench);
     double passes = check_passes(t, r, bench);
-    if (strcmp(status, "INVALID") == 0) {
-        /* No valid observation: no numbers at all, never zeros. */
-        CHECK(n == 0 && isnan(med) && isnan(mean) && isnan(mn),
-              "row %zu (%s): INVALID but has numbers", r, bench);
+    if (strcmp(status, "INVALID") == 0 || strcmp(status, "HUNG") == 0) {
+        /* No valid observation (or a pass that hung, the watchdog's): no
+         * numbers at all, never zeros; a HUNG row says why. */
+        CHECK(n == 0 && isnan(med) && isnan(mean) && isnan(mn), "row %zu (%s): %s but has numbers",
+              r, bench, status);
+        CHECK(strcmp(status, "HUNG") != 0 || str(t, r, "status_reason")[0] != '\0',
+              "row %zu (%s): HUNG without a status_reason", r, bench);
         return;
     }
     CHECK(n >= 1, "row %zu (%s): n = %g", r, bench, n);

@@ -20,3 +20,15 @@ foreach(_case symlink umask secrets)
                    ${_case})
   set_tests_properties(security.${_case} PROPERTIES TIMEOUT 120 LABELS "security;mpi" PROCESSORS 2)
 endforeach()
+
+# The watchdog: rank 1 stops answering at one size (MBX_TEST_HANG, a hook
+# of builds with the test suite); a HUNG row, the run goes on or ends with
+# its rows and journal kept, --resume skips the point or retries it.
+foreach(_case goes_on ends retry)
+  add_test(NAME fault.hung_${_case}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/hung.sh ${MPIEXEC_EXECUTABLE}
+                   ${MPIEXEC_NUMPROC_FLAG} $<TARGET_FILE:mpibex> $<TARGET_FILE:csvcheck> ${MBX_OUT}
+                   ${_case})
+  set_tests_properties(fault.hung_${_case} PROPERTIES TIMEOUT 150 LABELS "fault;mpi"
+                                                      PROCESSORS 2)
+endforeach()

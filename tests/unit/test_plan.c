@@ -397,10 +397,10 @@ static void test_run_keys(void **state)
 {
     (void)state;
     static const char *const want[] = {
-        "sync",         "cache",        "timer",        "seed",       "warmup",    "passes",
-        "max_passes",   "span",         "pass_ms",      "time_limit", "settle",    "monitor",
-        "shift",        "order",        "clock_sync",   "resync",     "sync_span", "window",
-        "window_delay", "window_limit", "thread_level", "validate",   "raw"};
+        "sync",       "cache",        "timer",        "seed",         "warmup",   "passes",
+        "max_passes", "span",         "pass_ms",      "time_limit",   "watchdog", "settle",
+        "monitor",    "shift",        "order",        "clock_sync",   "resync",   "sync_span",
+        "window",     "window_delay", "window_limit", "thread_level", "validate", "raw"};
     assert_int_equal(MBX_PLAN_RUN_KEYS, sizeof want / sizeof want[0]);
     mbx_measurement *m = new_meas();
     char msg[1024];
@@ -418,10 +418,11 @@ static void test_run_keys(void **state)
     set_bad(m, "max_pases", "3", MBX_E_UNKNOWN,
             "max_pases: unknown key (did you mean max_passes?); allowed keys: bench, sizes");
     assert_int_equal(mbx_measurement_set(m, "x", "1", msg, sizeof msg), MBX_E_UNKNOWN);
-    assert_non_null(strstr(msg, ", point_time, sync, cache, timer, seed, warmup, passes, "
-                                "max_passes, span, pass_ms, time_limit, settle, monitor, shift, "
-                                "order, clock_sync, resync, sync_span, window, window_delay, "
-                                "window_limit, thread_level, validate, raw"));
+    assert_non_null(
+        strstr(msg, ", point_time, sync, cache, timer, seed, warmup, passes, "
+                    "max_passes, span, pass_ms, time_limit, watchdog, settle, monitor, shift, "
+                    "order, clock_sync, resync, sync_span, window, window_delay, "
+                    "window_limit, thread_level, validate, raw"));
     free(m);
 }
 

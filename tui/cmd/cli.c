@@ -15,6 +15,7 @@
 #include "job.h"
 #include "mbx/ascii.h"
 #include "mbx/sizes.h"
+#include "watchdog.h"
 
 /* --sync, --clock-sync, --cache, --order, --monitor: one word each. */
 static int on_word(mbx_opt_parser *p, const mbx_opt *opt, const char *name, const char *v)
@@ -135,6 +136,34 @@ static int on_pass_time(mbx_opt_parser *p, const mbx_opt *opt, const char *name,
     return 0;
 }
 
+/* --watchdog SEC[:MULT] or off: the bound of a pass is MULT times its
+ * expected time, at least SEC seconds (tui/cmd/watchdog.h). */
+static int on_watchdog(mbx_opt_parser *p, const mbx_opt *opt, const char *name, const char *v)
+{
+    mbx_run_opts *o = p->dst;
+    (void)opt, (void)name;
+    if (strcmp(v, "off") == 0) {
+        o->watchdog_floor = 0.0;
+        return 0;
+    }
+    char *end = NULL;
+    double sec = mbx_strtod(v, &end), mult = MBX_WATCHDOG_MULT;
+    int ok = end != v && sec >= 0.5 && sec <= 86400.0;
+    if (ok && *end == ':') {
+        const char *m = end + 1;
+        mult = mbx_strtod(m, &end);
+        ok = end != m && mult >= 2.0 && mult <= 1000.0;
+    }
+    if (!ok || *end != '\0')
+        return mbx_opt_bad(&p->out,
+                           "--watchdog: expected off or SEC[:MULT], seconds in 0.5..86400 and a "
+                           "multiple in 2..1000 (got '%s')",
+                           v);
+    o->watchdog_floor = sec;
+    o->watchdog_mult = mult;
+    return 0;
+}
+
 /* --fake, --warmup: whole numbers in a range. */
 static int on_count(mbx_opt_parser *p, const mbx_opt *opt, const char *name, const char *v)
 {
@@ -239,6 +268,7 @@ static const mbx_opt run_opts[] = {
     {"--span", NULL, "SEC", 0, on_pass_time, 0},
     {"--pass-ms", NULL, "MS", 0, on_pass_time, 0},
     {"--time-limit", NULL, "SEC", 0, on_pass_time, 0},
+    {"--watchdog", NULL, "SEC[:MULT]|off", 0, on_watchdog, 0},
     {"--fake", NULL, "N", 0, on_count, 0},
     {"--warmup", NULL, "N", 0, on_count, 0},
     {"--sync", NULL, "barrier|window", 0, on_word, 0},
@@ -254,6 +284,7 @@ static const mbx_opt run_opts[] = {
     NUMBER("--shift", 5),
     {"--seed", NULL, "N", 0, on_seed, 0},
     FLAG("--resume", NULL, resume),
+    FLAG("--retry-hung", NULL, retry_hung),
     FLAG("--force", NULL, force),
     {"--thread-level", NULL, "L", 0, on_thread_level, 0},
     {"--timer", NULL, "clock|wtime|tsc", 0, on_timer, 0},
@@ -368,6 +399,8 @@ static void run_defaults(mbx_run_opts *o)
     o->monitor = 1;
     o->shift_rel = MBX_SHIFT_DEFAULT;
     o->thread_level = MPI_THREAD_SINGLE;
+    o->watchdog_floor = MBX_WATCHDOG_FLOOR_S;
+    o->watchdog_mult = MBX_WATCHDOG_MULT;
 }
 
 int mbx_cli_plan_run_keys(mbx_run_opts *o, const mbx_plan *plan, const char *name, char *msg,

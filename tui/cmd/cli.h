@@ -39,6 +39,10 @@ typedef struct mbx_run_opts {
     double pass_floor;
     long max_passes;
     double time_limit;
+    /* The watchdog (tui/cmd/watchdog.h): --watchdog SEC[:MULT], the bound's
+     * floor (0: off) and multiple; --retry-hung (with --resume). */
+    double watchdog_floor, watchdog_mult;
+    int retry_hung;
     /* The command line parsed (after "run"), parsed again over a plan's
      * keys of the whole run so that its options win. */
     int argc;

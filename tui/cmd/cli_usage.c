@@ -42,7 +42,8 @@ void mbx_cli_run_usage(void)
     printf("Usage: mpiexec -n N mpibex run [PLAN.ini] [options]\n"
            "       mpibex run --fake N [PLAN.ini] [options]\n"
            "\n"
-           "Options. Every option but -o, --force, --resume, --fake, -q and -h is also a\n"
+           "Options. Every option but -o, --force, --resume, --retry-hung, --fake, -q and\n"
+           "-h is also a\n"
            "plan key of the same name ('_' for '-'; --validate and --raw: validate = on|off):\n"
            "a section's key (bench .. point-time) or the whole run's (the rest). Given\n"
            "here, an option wins over the plan's key (in every section), which wins over\n"
@@ -123,6 +124,11 @@ void mbx_cli_run_usage(void)
            "  --max-passes N      a point gets at most N passes (default 15: 3 x --passes)\n"
            "  --time-limit SEC    no pass starts after SEC seconds; unfinished points are\n"
            "                      reported as they are (default: none)\n"
+           "  --watchdog SEC[:MULT]  a pass not back within MULT x its expected time\n"
+           "                      (default 20), at least SEC seconds (default 60), is\n"
+           "                      HUNG: the run goes on if it comes back, and ends with\n"
+           "                      its rows and journal kept (exit 3) if it is still out\n"
+           "                      after as long again; 0.5..86400 and 2..1000; off: none\n"
            "  --warmup N          untimed calls at each point's size before it is timed\n"
            "                      (at least N and 1 ms, at most 50 ms; default 128: twice\n"
            "                      a shared-memory receive FIFO); 1..1000000\n"
@@ -131,6 +137,8 @@ void mbx_cli_run_usage(void)
            "  --resume            continue an interrupted run of the same plan into FILE:\n"
            "                      keep its finished points and the passes its journal\n"
            "                      recorded for the others, measure the rest\n"
+           "  --retry-hung        with --resume: measure the HUNG points again (without\n"
+           "                      it they are finished: their rows stay)\n"
            "  --validate          after each point, check the data that arrived; wrong data\n"
            "                      is an error (exit 1), never a number\n"
            "  --thread-level single|funneled|serialized|multiple  the MPI thread support\n"
@@ -144,6 +152,7 @@ void mbx_cli_run_usage(void)
            "  -q, --quiet         no progress lines on stderr\n"
            "  -h, --help          this text\n"
            "\n"
-           "Exit status: 0 success, 1 a measurement failed, 2 bad input.\n",
+           "Exit status: 0 success, 1 a measurement failed, 2 bad input, 3 a point\n"
+           "HUNG (the watchdog), 128+N stopped by signal N.\n",
            MBX_SETTLE_DEFAULT);
 }

@@ -140,6 +140,12 @@ static int prepare(mbx_engine *e, run_state *st, int *nranks, char *msg)
         snprintf(msg, MSG_LEN, "--resume: needs -o FILE, the results file of the run to continue");
         return 2;
     }
+    if (st->opt.retry_hung && !st->opt.resume) {
+        snprintf(msg, MSG_LEN,
+                 "--retry-hung: only with --resume (it measures a resumed run's "
+                 "HUNG points again)");
+        return 2;
+    }
     if ((rc = mbx_run_build_plan(st, msg)) != 0 || (rc = backend_of(st, e)) < 0 ||
         (rc = mbx_run_build_series(st, *nranks = st->be->nranks, msg)) != 0 ||
         (rc = check_thread_level(st, msg)) != 0 ||
@@ -160,9 +166,27 @@ static int prepare(mbx_engine *e, run_state *st, int *nranks, char *msg)
  * msg. */
 static int load_resume(run_state *st, char *msg)
 {
+    size_t dropped = 0;
+    const char *hung = mbx_point_status_name(MBX_POINT_HUNG);
+    int rc = st->opt.retry_hung ? mbx_results_drop_status(st->opt.output, hung, &dropped) : MBX_OK;
+    if (rc == MBX_E_INVAL) {
+        snprintf(msg, MSG_LEN,
+                 "--retry-hung: '%s' has no status column or a row of another width than its "
+                 "header (a torn last row?); --resume without --retry-hung cuts a torn row, "
+                 "but keeps the HUNG points",
+                 st->opt.output);
+        return 2;
+    }
+    if (rc < 0) {
+        snprintf(msg, MSG_LEN, "--retry-hung: rewriting '%s' without its HUNG rows failed: %s",
+                 st->opt.output, rc == MBX_E_NOMEM ? "out of memory" : mbx_file_why(errno));
+        return 1;
+    }
+    if (dropped)
+        printf("# --retry-hung: %zu HUNG row%s taken out of %s, to be measured again\n", dropped,
+               dropped == 1 ? "" : "s", st->opt.output);
     char *jp = mbx_csv_sidecar(st->opt.output, ".journal");
-    int rc =
-        jp ? mbx_resume_load(st->opt.output, jp, st->hash, &st->res, msg, MSG_LEN) : MBX_E_NOMEM;
+    rc = jp ? mbx_resume_load(st->opt.output, jp, st->hash, &st->res, msg, MSG_LEN) : MBX_E_NOMEM;
     free(jp);
     if (rc)
         return rc == MBX_E_NOMEM ? 1 : 2;

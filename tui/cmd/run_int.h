@@ -113,6 +113,7 @@ typedef struct run_state {
     /* Per benchmark id, passes whose data check failed, then the INVALID
      * rows they made (run_check.c); NULL: none so far. */
     size_t *badcheck;
+    struct run_watch *watch; /* the passes' watchdog (run_watch.c); NULL: none */
 } run_state;
 
 typedef struct acc_row {
@@ -193,6 +194,21 @@ int mbx_run_check_report(const run_state *st);
 /* Measuring (run_loop.c). */
 double mbx_run_clock(const run_state *st);
 int mbx_run_measure_all(run_state *st);
+
+/* The watchdog of the passes (run_watch.c, tui/cmd/watchdog.h): started
+ * with the outputs open (the engine only, not --watchdog off; MBX_E_NOMEM),
+ * armed around each pass with its bound, the pass's progress callback
+ * (blocks for good once the watchdog ends the run), disarmed when the pass
+ * returns: 1 when it came back after its bound, r then a HUNG row (no
+ * numbers, its reason). _end writes the pass's HUNG row, closes the files
+ * and ends the job (exit 3); it does not return. */
+typedef struct run_watch run_watch;
+int mbx_run_watch_start(run_state *st);
+void mbx_run_watch_free(run_state *st);
+void mbx_run_watch_arm(run_state *st, const pointref *p, const mbx_point_spec *spec);
+int mbx_run_watch_progress(void *ud, const mbx_progress *pr);
+int mbx_run_watch_disarm(run_state *st, mbx_result *r);
+void mbx_run_watch_end(void *ud, double out);
 
 /* A curve for the scheduler, with what a resumed run kept (run_resume.c). */
 int mbx_run_sched_curve(run_state *st, mbx_sched *sch, const mbx_sched_opts *so, size_t i,

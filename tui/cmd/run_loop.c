@@ -12,6 +12,7 @@
 
 #include "mbx/thrinfo.h"
 #include "sig.h"
+#include "watchdog.h"
 
 /* The run's clock in seconds: MPI_Wtime for the engine; for the fake its
  * simulated time, plus the time the run idled (which the fake does not
@@ -105,8 +106,10 @@ static int finish_point(run_state *st, const pointref *p, mbx_result *r, const d
     if ((rc = mbx_journal_done(st->journal, key)) < 0)
         return mbx_run_write_failure(st, st->journal_path, rc);
     st->refined += (size_t)p->refined;
-    double y =
-        r->status != MBX_POINT_UNRELIABLE && r->status != MBX_POINT_INVALID ? r->s.median : NAN;
+    double y = r->status != MBX_POINT_UNRELIABLE && r->status != MBX_POINT_INVALID &&
+                       r->status != MBX_POINT_HUNG
+                   ? r->s.median
+                   : NAN;
     mbx_run_note_accurate(st, p, y, r->plain);
     if (mbx_thrinfo_binds(mbx_bench_get(spec.bench_id)) && check_binding(st, r) != 0)
         return 1;
@@ -164,7 +167,10 @@ static int run_pass(run_state *st, mbx_sched *sch, const mbx_sched_req *rq)
     const char *name = mbx_bench_get(spec.bench_id)->name;
     st->spec = &spec;
     double t0 = mbx_run_clock(st) - st->t0;
-    int rc = st->be->measure(st->be, &spec, mbx_run_on_progress, st, &r, &obs, &nobs);
+    mbx_run_watch_arm(st, &p, &spec);
+    int rc = st->be->measure(st->be, &spec, mbx_run_watch_progress, st, &r, &obs, &nobs);
+    if (mbx_run_watch_disarm(st, &r) && rc == MBX_OK)
+        nobs = 0; /* HUNG: its observations measured the hang */
     double t1 = mbx_run_clock(st) - st->t0;
     if (st->tty && !st->opt.quiet)
         fprintf(stderr, "\r\033[K");
@@ -343,6 +349,10 @@ static int run_points(run_state *st)
         code = mbx_run_sched_curve(st, sch, &so, i, &cs[i]);
     if (code)
         fprintf(stderr, "mpibex: out of memory\n");
+    if (!code && mbx_run_watch_start(st) < 0) {
+        fprintf(stderr, "mpibex: out of memory\n");
+        code = 1;
+    }
     st->sched = sch;
     st->sched_min_passes = so.passes.min_passes;
     st->sched_span = so.passes.min_span;
@@ -393,6 +403,7 @@ static int run_points(run_state *st)
     }
     if (!code)
         mbx_run_pass_summary(st, sch);
+    mbx_run_watch_free(st);
     /* The table of the points, sorted, however the run ended. */
     mbx_run_print_table(st);
     st->sched = NULL;
@@ -454,6 +465,8 @@ int mbx_run_measure_all(run_state *st)
             fprintf(stderr, ", %zu shifted", st->counts[MBX_POINT_SHIFTED]);
         if (st->counts[MBX_POINT_INVALID])
             fprintf(stderr, ", %zu invalid", st->counts[MBX_POINT_INVALID]);
+        if (st->counts[MBX_POINT_HUNG])
+            fprintf(stderr, ", %zu hung", st->counts[MBX_POINT_HUNG]);
         fprintf(stderr, ") in %.1f s", mbx_run_clock(st) - st->t0);
         if (st->skipped)
             fprintf(stderr, "; %zu finished points kept from the mbx_run_interrupted run",
@@ -462,6 +475,16 @@ int mbx_run_measure_all(run_state *st)
             fprintf(stderr, "; results in %s, environment in %s%s%s", st->opt.output, st->env_path,
                     st->obs_path ? ", observations in " : "", st->obs_path ? st->obs_path : "");
         fprintf(stderr, "\n");
+    }
+    /* A run with HUNG points went on, but a script must not take it for a
+     * whole one; its journal stays for --resume --retry-hung. */
+    if (st->counts[MBX_POINT_HUNG]) {
+        fprintf(stderr,
+                "mpibex: %zu point%s HUNG (the watchdog; status_reason says how long); "
+                "--resume --retry-hung measures %s again\n",
+                st->counts[MBX_POINT_HUNG], st->counts[MBX_POINT_HUNG] == 1 ? "" : "s",
+                st->counts[MBX_POINT_HUNG] == 1 ? "it" : "them");
+        return MBX_WATCHDOG_EXIT;
     }
     return 0;
 }

@@ -188,9 +188,9 @@ static void done_message(explorer *x, const char *head)
     if (x->nrefined)
         k += (size_t)snprintf(line + k, sizeof line - k, " (%zu refined)", x->nrefined);
     k += (size_t)snprintf(line + k, sizeof line - k, ": %zu settled", c[MBX_POINT_SETTLED]);
-    static const mbx_point_status more[] = {MBX_POINT_FIXED, MBX_POINT_UNSETTLED,
+    static const mbx_point_status more[] = {MBX_POINT_FIXED,      MBX_POINT_UNSETTLED,
                                             MBX_POINT_UNRELIABLE, MBX_POINT_SHIFTED,
-                                            MBX_POINT_INVALID};
+                                            MBX_POINT_INVALID,    MBX_POINT_HUNG};
     for (size_t i = 0; i < sizeof more / sizeof *more && k < sizeof line; i++)
         if (c[more[i]])
             k += (size_t)snprintf(line + k, sizeof line - k, ", %zu %s", c[more[i]],

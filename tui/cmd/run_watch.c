@@ -1,0 +1,180 @@
+/* `mpibex run`: the watchdog of its passes (docs/hardening.md, "A point
+ * that does not return"). A pass back after its bound gives a HUNG row and
+ * the run goes on: every MPI call of the pass completed, so the MPI state
+ * is whole. A pass still out after twice its bound cannot be cancelled, so
+ * the run ends here: its HUNG row, the journal and the note, then
+ * MPI_Abort, which the process manager turns into the end of every rank. */
+#include "run_int.h"
+
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "watchdog.h"
+
+struct run_watch {
+    mbx_watchdog *w;
+    double *wall; /* per curve: its longest pass so far, seconds */
+    uint64_t *at; /* per curve: that pass's x */
+    double bound; /* the pass armed */
+    mbx_point_spec spec;
+    pointref p;
+};
+
+int mbx_run_watch_start(run_state *st)
+{
+    if (st->be->fake || !(st->opt.watchdog_floor > 0))
+        return 0; /* the fake cannot hang; off */
+    run_watch *rw = calloc(1, sizeof *rw);
+    size_t n = st->nser ? st->nser : 1;
+    if (!rw || !(rw->wall = calloc(n, sizeof *rw->wall)) || !(rw->at = calloc(n, sizeof *rw->at))) {
+        if (rw)
+            free(rw->wall);
+        free(rw);
+        return MBX_E_NOMEM;
+    }
+    st->watch = rw;
+    if (mbx_watchdog_start(&rw->w, mbx_run_watch_end, st) != 0)
+        fprintf(stderr, "mpibex: warning: the watchdog's thread could not start; a hung point "
+                        "will hang the run\n");
+    return 0;
+}
+
+void mbx_run_watch_free(run_state *st)
+{
+    if (!st->watch)
+        return;
+    mbx_watchdog_stop(st->watch->w);
+    free(st->watch->wall);
+    free(st->watch->at);
+    free(st->watch);
+    st->watch = NULL;
+}
+
+/* "pingpong.send_recv on 2 procs at 4 bytes" */
+static void pass_name(const mbx_point_spec *spec, char *buf, size_t len)
+{
+    const mbx_bench *b = mbx_bench_get(spec->bench_id);
+    int n = snprintf(buf, len, "%s on %d procs at %llu bytes", b->name, spec->procs,
+                     (unsigned long long)spec->bytes);
+    if ((b->flags & MBX_BENCH_PARAM) && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " (%s %lld)", b->param_name,
+                 (long long)(spec->param ? spec->param : b->param_default));
+}
+
+void mbx_run_watch_arm(run_state *st, const pointref *p, const mbx_point_spec *spec)
+{
+    run_watch *rw = st->watch;
+    if (!rw)
+        return;
+    /* The expected time: the curve's longest pass so far, scaled up to this
+     * point's x (a pass's observations are sized to a time, so this is
+     * generous); none yet: the floor alone. */
+    size_t c = (size_t)(p->s - st->ser);
+    double expected = rw->wall[c];
+    if (rw->at[c] > 0 && p->x > rw->at[c])
+        expected *= (double)p->x / (double)rw->at[c];
+    rw->bound = mbx_watchdog_bound(st->opt.watchdog_floor, st->opt.watchdog_mult, expected);
+    rw->spec = *spec;
+    rw->p = *p;
+    char what[200];
+    pass_name(spec, what, sizeof what);
+    mbx_watchdog_arm(rw->w, rw->bound, what);
+}
+
+/* r as a HUNG row: no numbers (a pass that hung measured the hang), the
+ * reason in status_reason. */
+static void make_hung(mbx_result *r, const char *why)
+{
+    double *f[] = {&r->s.mean, &r->s.tmean,  &r->s.median,  &r->s.min,   &r->s.max,  &r->s.q1,
+                   &r->s.q3,   &r->s.stddev, &r->s.stderr_, &r->s.ci_lo, &r->s.ci_hi};
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+        *f[i] = NAN;
+    r->s.n = 0;
+    r->s.outliers = 0;
+    r->events = 0;
+    r->status = MBX_POINT_HUNG;
+    snprintf(r->status_reason, sizeof r->status_reason, "%s", why);
+}
+
+int mbx_run_watch_disarm(run_state *st, mbx_result *r)
+{
+    run_watch *rw = st->watch;
+    double took = 0;
+    if (!rw || !mbx_watchdog_disarm(rw->w, &took)) {
+        if (rw) {
+            size_t c = (size_t)(rw->p.s - st->ser);
+            if (took > rw->wall[c]) {
+                rw->wall[c] = took;
+                rw->at[c] = rw->p.x;
+            }
+        }
+        return 0;
+    }
+    char why[96], what[200];
+    snprintf(why, sizeof why, "returned after %.3g s, bound %.3g s", took, rw->bound);
+    make_hung(r, why);
+    pass_name(&rw->spec, what, sizeof what);
+    fprintf(stderr,
+            "mpibex: watchdog: %s returned after %.3g s, over its bound of %.3g s: its row is "
+            "HUNG, and the run goes on\n",
+            what, took, rw->bound);
+    return 1;
+}
+
+int mbx_run_watch_progress(void *ud, const mbx_progress *pr)
+{
+    run_state *st = ud;
+    if (st->watch)
+        mbx_watchdog_guard(st->watch->w);
+    return mbx_run_on_progress(ud, pr);
+}
+
+/* The end: the armed pass's HUNG row and its journal lines, the files
+ * closed, the note; then every rank ends. Runs on the watchdog's thread
+ * while the main thread sits in MPI (and stays blocked). */
+void mbx_run_watch_end(void *ud, double out)
+{
+    run_state *st = ud;
+    run_watch *rw = st->watch;
+    mbx_result r;
+    mbx_summary none = {0};
+    mbx_result_fill(&r, &rw->spec, &none, MBX_STOP_AT_NMAX, rw->spec.nmin, rw->spec.nmax,
+                    st->timer.overhead, 0, out, 0, 0.0);
+    char why[96], key[MBX_KEY_MAX], what[200];
+    snprintf(why, sizeof why, "no return in %.3g s, bound %.3g s", out, rw->bound);
+    make_hung(&r, why);
+    r.label = rw->p.s->meas->label;
+    r.refined = rw->p.refined;
+    r.stop = rw->p.s->meas->stop;
+    r.sync = st->opt.method.sync;
+    r.cache = st->opt.method.cache;
+    r.seq = ++st->seq;
+    mbx_run_key_of(&rw->spec, r.label, key);
+    int ok = !st->write_failed && mbx_journal_begin(st->journal, key, rw->p.refined) >= 0 &&
+             mbx_run_write_result(st, &r, NULL, 0, NULL, 0) == 0 &&
+             mbx_journal_done(st->journal, key) >= 0;
+    ok &= mbx_csv_writer_close(st->csv) >= 0;
+    ok &= mbx_csv_writer_close(st->obs) >= 0;
+    st->csv = st->obs = NULL;
+    mbx_journal_close(st->journal);
+    st->journal = NULL;
+    pass_name(&rw->spec, what, sizeof what);
+    size_t done = st->res.n + st->done + (ok ? 1 : 0);
+    fprintf(stderr,
+            "mpibex: watchdog: %s has not returned in %.3g s (bound %.3g s) and cannot be "
+            "cancelled: the run ends; %zu points finished%s%s%s (its HUNG row among them)%s\n",
+            what, out, rw->bound, done, st->opt.output ? " and are in " : "",
+            st->opt.output ? st->opt.output : "", ok ? "" : " (writing failed)",
+            st->opt.output ? "; continue with --resume, which skips the HUNG point "
+                             "(--retry-hung measures it again)"
+                           : "");
+    fflush(stdout);
+    fflush(stderr);
+    mbx_output_release(&st->out);
+    MPI_Abort(MPI_COMM_WORLD, MBX_WATCHDOG_EXIT);
+    _exit(MBX_WATCHDOG_EXIT);
+}
