@@ -7,6 +7,7 @@
  * run_output.c (files), run_print.c (text) and run_resume.c (--resume). */
 #include "run.h"
 #include "run_int.h"
+#include "watchdog.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -308,8 +309,12 @@ int mbx_batch_root(mbx_engine *e, int argc, char **argv)
     /* A complete run needs no journal; an mbx_run_interrupted one keeps it. */
     if (code == 0 && st.journal_path)
         (void)unlink(st.journal_path);
-    if (code == 0) /* a complete run, sorted, but with points whose data was wrong */
-        code = mbx_run_check_report(&st);
+    /* A complete run, sorted, or one that went on past a HUNG point: the
+     * points whose data was wrong are named either way. */
+    if (code == 0 || code == MBX_WATCHDOG_EXIT) {
+        int bad = mbx_run_check_report(&st);
+        code = code ? code : bad;
+    }
     mbx_output_release(&st.out);
     for (size_t i = 0; i < st.nser; i++)
         free(st.ser[i].grid);
