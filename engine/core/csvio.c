@@ -10,8 +10,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 #include "mbx/ascii.h"
@@ -190,8 +190,8 @@ int mbx_csv_trim_torn(const char *path, size_t *removed)
         return MBX_E_IO;
     }
     struct stat st;
-    int err = fstat(fd, &st) != 0     ? errno
-              : !S_ISREG(st.st_mode)    ? ENXIO
+    int err = fstat(fd, &st) != 0      ? errno
+              : !S_ISREG(st.st_mode)   ? ENXIO
               : st.st_uid != geteuid() ? EPERM
                                        : 0;
     if (err) {
@@ -387,4 +387,3 @@ char *mbx_csv_text_dup(const char *s)
     memcpy(d + q, s, n + 1);
     return d;
 }
-

@@ -24,11 +24,11 @@ struct rows {
     size_t *start; /* where each field begins in text */
     char **field;  /* the row handed to fn */
     size_t n, cap, field_cap;
-    size_t line;     /* the line the next row begins on */
-    size_t row_nl;   /* line breaks inside the row's quoted fields */
-    int pending_cr;  /* the last row ended at a CR: a line end unless LF follows */
-    int rc;          /* MBX_OK, or what stopped the reading */
-    int bom_checked; /* the first bytes were looked at for a byte-order mark */
+    size_t line;      /* the line the next row begins on */
+    size_t row_nl;    /* line breaks inside the row's quoted fields */
+    int pending_cr;   /* the last row ended at a CR: a line end unless LF follows */
+    int rc;           /* MBX_OK, or what stopped the reading */
+    int bom_checked;  /* the first bytes were looked at for a byte-order mark */
     mbx_csv_why *why; /* where and why the reader refused the input; may be NULL */
 };
 

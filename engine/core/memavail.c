@@ -69,8 +69,7 @@ static void cgroup_room(const char *root, const char *mount, const char *dir, co
     }
 }
 
-int mbx_mem_rank_budget(const char *root, int local_ranks, uint64_t *out, char *why,
-                        size_t whylen)
+int mbx_mem_rank_budget(const char *root, int local_ranks, uint64_t *out, char *why, size_t whylen)
 {
     if (root == NULL || out == NULL || why == NULL || whylen == 0 || local_ranks < 1)
         return MBX_E_INVAL;

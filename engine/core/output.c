@@ -312,8 +312,8 @@ static int header_only(const char *path, const char *header, off_t size)
     if (fd < 0)
         return 0;
     char *buf = malloc(n + 1);
-    int same = buf && pread(fd, buf, n + 1, 0) == (ssize_t)(n + 1) &&
-               memcmp(buf, header, n) == 0 && buf[n] == '\n';
+    int same = buf && pread(fd, buf, n + 1, 0) == (ssize_t)(n + 1) && memcmp(buf, header, n) == 0 &&
+               buf[n] == '\n';
     free(buf);
     close(fd);
     return same;

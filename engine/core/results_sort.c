@@ -81,8 +81,8 @@ static int write_sorted(const char *path, const mbx_csv_table *t, const row_key 
     char *tmp = NULL;
     int fd = -1;
     int rc = mbx_file_temp(path, 0666, &fd, &tmp);
-    if (rc == MBX_OK && (rc = mbx_csv_writer_fdopen(fd, (const char *const *)t->cell[0], nc,
-                                                    &w)) != MBX_OK)
+    if (rc == MBX_OK &&
+        (rc = mbx_csv_writer_fdopen(fd, (const char *const *)t->cell[0], nc, &w)) != MBX_OK)
         (void)close(fd);
     for (size_t i = 0; rc == MBX_OK && i < nk; i++)
         rc = mbx_csv_writer_row(w, (const char *const *)t->cell[k[i].row]);

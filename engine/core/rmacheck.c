@@ -85,7 +85,6 @@ mbx_rma_verdict mbx_rma_judge(const mbx_rma_facts *f, char *why, size_t len)
                  "rma.* needs %s=%s in the job's environment here: MPICH %s over UCX %.*s moves "
                  "no data in one-sided operations while UCX's registration cache is on (%s; "
                  "pmodels/mpich#6140), and such rma.* points are INVALID",
-                 MBX_RMA_FIX_VAR, MBX_RMA_FIX_VALUE, mver, (int)(un < 32 ? un : 32), f->ucx,
-                 state);
+                 MBX_RMA_FIX_VAR, MBX_RMA_FIX_VALUE, mver, (int)(un < 32 ? un : 32), f->ucx, state);
     return MBX_RMA_BROKEN;
 }

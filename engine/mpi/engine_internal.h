@@ -46,9 +46,9 @@ struct mbx_engine {
     double *starts;                /* window: per-observation local start times */
     unsigned char *late;           /* window: per-observation late flags */
     size_t sync_cap;
-    void *flusher; /* cold cache: the engine's flusher, NULL when warm */
+    void *flusher;         /* cold cache: the engine's flusher, NULL when warm */
     uint64_t cache_budget; /* rank 0: the least any rank may take (cold cache) */
-    double probe;  /* rank 0: the last PROBE's median one-way time */
+    double probe;          /* rank 0: the last PROBE's median one-way time */
 
     /* Warm-up (warmup.c): rank 0's settings and record; warm_buf on every rank. */
     mbx_warmup_info warm;

@@ -9,8 +9,8 @@
  * reaches that moment late marks the observation; measure.c drops it and
  * counts it, as it does an observation that overruns its window. */
 #include <math.h>
-#include <stdint.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -30,7 +30,7 @@ typedef struct spoint {
      * their exact sum, Welford mean and squared deviations, min and max. */
     size_t nseen;
     double osum, omean, om2, omin, omax;
-    uint64_t orng; /* the sample's draws (a point's own: the shuffles stay) */
+    uint64_t orng;   /* the sample's draws (a point's own: the shuffles stay) */
     mbx_result last; /* the last pass's row: everything but the statistics */
     int bad;         /* a pass was UNRELIABLE or INVALID: last holds it */
     int cut;         /* a pass took fewer observations than asked (a time bound) */

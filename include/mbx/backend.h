@@ -64,7 +64,7 @@ struct mbx_backend {
      * memory to spare may take (MBX_E_RANGE when the buffer is larger);
      * UINT64_MAX when unknown. */
     uint64_t cache_budget;
-    int fake;                         /* 1: the fake back end, nothing is measured */
+    int fake; /* 1: the fake back end, nothing is measured */
     void *impl;
 };
 

@@ -51,11 +51,11 @@
 #include "mbx/result.h"
 #include "mbx/status.h"
 
-#define MBX_SCHED_PASS_FLOOR_S 1e-3  /* a pass lasts at least this long */
-#define MBX_SCHED_PASS_NMIN 16       /* and takes at least this many observations */
-#define MBX_SCHED_PASS_NMAX 20000    /* and at most this many */
-#define MBX_SCHED_PILOT_N 8          /* observations of a point's pilot */
-#define MBX_SCHED_MAX_PASSES 15      /* passes one point may get by default */
+#define MBX_SCHED_PASS_FLOOR_S 1e-3 /* a pass lasts at least this long */
+#define MBX_SCHED_PASS_NMIN 16      /* and takes at least this many observations */
+#define MBX_SCHED_PASS_NMAX 20000   /* and at most this many */
+#define MBX_SCHED_PILOT_N 8         /* observations of a point's pilot */
+#define MBX_SCHED_MAX_PASSES 15     /* passes one point may get by default */
 /* Observations a point keeps by default: every one of a default run's
  * points (MBX_SCHED_MAX_PASSES passes of MBX_SCHED_PASS_NMAX). */
 #define MBX_SCHED_KEEP_OBS ((size_t)MBX_SCHED_MAX_PASSES * MBX_SCHED_PASS_NMAX)
@@ -80,8 +80,8 @@ typedef struct mbx_sched_opts {
      * they are a uniform sample of that many (mbx_sched_result), so rank
      * 0's memory does not grow with --max-passes. */
     size_t keep_obs;
-    uint64_t seed;      /* the shuffles */
-    int order_plan;     /* 1: no shuffling: curves and points in the order added */
+    uint64_t seed;  /* the shuffles */
+    int order_plan; /* 1: no shuffling: curves and points in the order added */
     /* Fixed count: every pass takes exactly this many observations and there
      * is no pilot (the plan's fixed:N split over min_passes passes); 0: off. */
     size_t fixed_n;

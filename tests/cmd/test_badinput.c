@@ -268,10 +268,11 @@ static void merge_fixtures(void)
     put(d, "short.csv", OLD_COLS "\n" ROW("8", "4.0", "SETTLED") "\npingpong.send_recv,2,8\n");
     /* A NUL byte would cut the key short: the row would merge into
      * pingpong.send_recv's. */
-    static const char nul[] = OLD_COLS "\n" ROW("8", "4.0", "SETTLED") "\n"
-                                       "pingpong.send_recv\0EVIL,2,8,16,1,1,1,1,9,1,2,0.5,0.01,1,2,"
-                                       "0,SETTLED,stderr:0.03,,half_round_trip,0.03,16,1000,1,0.01,"
-                                       "cli\n";
+    static const char nul[] = OLD_COLS "\n" ROW(
+        "8", "4.0", "SETTLED") "\n"
+                               "pingpong.send_recv\0EVIL,2,8,16,1,1,1,1,9,1,2,0.5,0.01,1,2,"
+                               "0,SETTLED,stderr:0.03,,half_round_trip,0.03,16,1000,1,0.01,"
+                               "cli\n";
     put_bytes(d, "nul.csv", nul, sizeof nul - 1);
 }
 

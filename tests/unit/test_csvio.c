@@ -527,7 +527,8 @@ static void test_gone_and_copy(void **state)
 static void test_formula_and_hostile_rows(void **state)
 {
     (void)state;
-    static const char *const formula[] = {"=1+1", "+1+1", "-1+1", "@SUM(1)", "\tx", "\rx", "-", "+"};
+    static const char *const formula[] = {"=1+1", "+1+1", "-1+1", "@SUM(1)",
+                                          "\tx",  "\rx",  "-",    "+"};
     for (size_t i = 0; i < sizeof formula / sizeof *formula; i++) {
         assert_int_equal(mbx_csv_is_formula(formula[i]), 1);
         char *d = mbx_csv_text_dup(formula[i]);
@@ -561,13 +562,20 @@ static void test_formula_and_hostile_rows(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_roundtrip),     cmocka_unit_test(test_rows_flushed),
-        cmocka_unit_test(test_single_column), cmocka_unit_test(test_fputrow_text),
-        cmocka_unit_test(test_read_buffer),   cmocka_unit_test(test_malformed),
-        cmocka_unit_test(test_io_errors),     cmocka_unit_test(test_table_col),
-        cmocka_unit_test(test_large_file),    cmocka_unit_test(test_symlink_refused),
-        cmocka_unit_test(test_umask),         cmocka_unit_test(test_full_cut_back),
-        cmocka_unit_test(test_gone_and_copy), cmocka_unit_test(test_fifo_refused),
+        cmocka_unit_test(test_roundtrip),
+        cmocka_unit_test(test_rows_flushed),
+        cmocka_unit_test(test_single_column),
+        cmocka_unit_test(test_fputrow_text),
+        cmocka_unit_test(test_read_buffer),
+        cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_io_errors),
+        cmocka_unit_test(test_table_col),
+        cmocka_unit_test(test_large_file),
+        cmocka_unit_test(test_symlink_refused),
+        cmocka_unit_test(test_umask),
+        cmocka_unit_test(test_full_cut_back),
+        cmocka_unit_test(test_gone_and_copy),
+        cmocka_unit_test(test_fifo_refused),
         cmocka_unit_test(test_new_file_not_old),
         cmocka_unit_test(test_formula_and_hostile_rows),
     };

@@ -61,16 +61,16 @@ static void other_versions_are_ok(void **state)
     (void)state;
     assert_int_equal(judge(MPICH402, "1.12.1", NULL, NULL, 0), MBX_RMA_OK);
     assert_int_equal(judge(MPICH402, "0.99", NULL, NULL, 0), MBX_RMA_OK);
-    assert_int_equal(judge("MPICH Version:\t4.1.2\nMPICH Device:\tch4:ucx\n", "1.13.1", NULL, NULL,
-                           0),
-                     MBX_RMA_OK);
-    assert_int_equal(judge("MPICH Version:\t3.4.3\nMPICH Device:\tch4:ucx\n", "1.13.1", NULL, NULL,
-                           0),
-                     MBX_RMA_OK);
+    assert_int_equal(
+        judge("MPICH Version:\t4.1.2\nMPICH Device:\tch4:ucx\n", "1.13.1", NULL, NULL, 0),
+        MBX_RMA_OK);
+    assert_int_equal(
+        judge("MPICH Version:\t3.4.3\nMPICH Device:\tch4:ucx\n", "1.13.1", NULL, NULL, 0),
+        MBX_RMA_OK);
     /* MPICH over libfabric: no UCX in its RMA, even with UCX loaded. */
-    assert_int_equal(judge("MPICH Version:\t4.0.2\nMPICH Device:\tch4:ofi\n", "1.13.1", NULL, NULL,
-                           0),
-                     MBX_RMA_OK);
+    assert_int_equal(
+        judge("MPICH Version:\t4.0.2\nMPICH Device:\tch4:ofi\n", "1.13.1", NULL, NULL, 0),
+        MBX_RMA_OK);
     /* Open MPI over UCX is not the pairing. */
     assert_int_equal(judge("Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: "
                            "v4.1.4, May 26, 2022",

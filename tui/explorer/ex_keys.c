@@ -255,7 +255,8 @@ static void footer_layout(const explorer *x, int w, int col[NKEYS])
     unsigned ctx = mbx_ex_key_context(x);
     int total = 0;
     for (size_t i = 0; i < NKEYS; i++) {
-        col[i] = keytab[i].footer && (keytab[i].screens & ctx) && footer_now(x, &keytab[i]) ? 0 : -1;
+        col[i] =
+            keytab[i].footer && (keytab[i].screens & ctx) && footer_now(x, &keytab[i]) ? 0 : -1;
         total += col[i] == 0 ? entry_w(i) : 0;
     }
     for (size_t d = 0; d < NDROP && total > w; d++)

@@ -399,7 +399,7 @@ static void do_pass(explorer *x, const mbx_sched_req *q)
     x->measuring = 0;
     double t1 = mbx_ex_elapsed(x);
     if (rc == MBX_E_ABORTED)
-        return; /* cancel or quit: the loop stops the run */
+        return;                 /* cancel or quit: the loop stops the run */
     if (rc == MBX_E_VALIDATE) { /* r is the point's INVALID row: the run goes on */
         check_failed(x, p);
         rc = MBX_OK;

@@ -20,8 +20,8 @@
 #include "core/opt.h"
 #include "mbx/ascii.h"
 #include "mbx/dir.h"
-#include "mbx/output.h"
 #include "mbx/file.h"
+#include "mbx/output.h"
 #include "report_int.h"
 #include "tprint.h"
 

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "mbx/version.h"
 #include "mbx/file.h"
+#include "mbx/version.h"
 #include "report_doc.h"
 #include "report_int.h"
 

@@ -428,8 +428,8 @@ static int conv_mark(const mbx_ex_point *p, size_t minp, int wide, int room, cha
         return MBX_ROLE_DIM;
     }
     if (p->state == EX_DONE) {
-        static const char *const words[MBX_POINT_STATUS_COUNT] = {"ok",    "UNSET", "UNREL",
-                                                                  "SHIFT", "INVAL", "fixed", "HUNG"};
+        static const char *const words[MBX_POINT_STATUS_COUNT] = {
+            "ok", "UNSET", "UNREL", "SHIFT", "INVAL", "fixed", "HUNG"};
         const char *st = (int)p->r.status < MBX_POINT_STATUS_COUNT ? words[p->r.status] : "?";
         /* The word, and the number before it when both fit. */
         if (!wide || !isfinite(rel) || snprintf(mark, len, "%.2f%% %s", 100 * rel, st) > room)
