@@ -133,9 +133,12 @@ static int rows_start(struct csv_parser *p, struct rows *r, mbx_csv_row_fn fn, v
         why->line = 0;
         why->text[0] = '\0';
     }
-    return csv_init(p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL | CSV_REPALL_NL) == 0
-               ? MBX_OK
-               : MBX_E_NOMEM;
+    if (csv_init(p, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL | CSV_REPALL_NL) != 0)
+        return MBX_E_NOMEM;
+    /* libcsv grows a field 128 bytes at a time by default: a field near
+     * MBX_CSV_ROW_MAX would be copied thousands of times. */
+    csv_set_blk_size(p, 65536);
+    return MBX_OK;
 }
 
 /* Feed one chunk; returns MBX_OK or what stopped the reading. The first
