@@ -1,12 +1,12 @@
 /* The verdict on the MPI library for the one-sided benchmarks
- * (mbx/rmacheck.h; docs/user-guide.md, "One-sided communication"). */
+ * (mbx/rmacheck.h; docs/user-guide.md, "One-sided"). */
 #include "mbx/rmacheck.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
+
+#include "mbx/ascii.h"
 
 int mbx_rma_rcache_off(const char *value)
 {
@@ -14,7 +14,7 @@ int mbx_rma_rcache_off(const char *value)
     if (!value)
         return 0;
     for (size_t i = 0; i < sizeof off / sizeof *off; i++)
-        if (strcasecmp(value, off[i]) == 0)
+        if (mbx_ascii_casecmp(value, off[i]) == 0)
             return 1;
     return 0;
 }
@@ -24,10 +24,10 @@ int mbx_rma_rcache_off(const char *value)
 static int major_minor(const char *s, long *major, long *minor)
 {
     char *end;
-    if (!s || !isdigit((unsigned char)*s))
+    if (!s || !mbx_ascii_isdigit((unsigned char)*s))
         return -1;
     *major = strtol(s, &end, 10);
-    if (*end != '.' || !isdigit((unsigned char)end[1]))
+    if (*end != '.' || !mbx_ascii_isdigit((unsigned char)end[1]))
         return -1;
     *minor = strtol(end + 1, NULL, 10);
     return 0;

@@ -1,6 +1,6 @@
 /* The facts of the MPI library that decide whether rma.* can move data
- * (mbx/engine.h, mbx_engine_rma_facts; docs/user-guide.md, "One-sided
- * communication"). UCX's version is asked of the UCX the MPI library has
+ * (mbx/engine.h, mbx_engine_rma_facts; docs/user-guide.md, "One-sided").
+ * UCX's version is asked of the UCX the MPI library has
  * loaded, found by name among the process's symbols: mpibex links no UCX
  * of its own, and an MPI without UCX has no such symbol. */
 #define _GNU_SOURCE /* RTLD_DEFAULT */

@@ -1,9 +1,9 @@
 /* Whether the MPI library can run the one-sided benchmarks (rma.*) at all:
  * the known broken pairing of MPICH 4.0.x over UCX 1.13 or later with
  * UCX's registration cache on, which completes one-sided operations
- * without moving their data (docs/user-guide.md, "One-sided
- * communication"). Pure C, no MPI: the facts come from the caller
- * (mbx_rma_facts in the engine gathers them on a rank). */
+ * without moving their data (docs/user-guide.md, "One-sided"). Pure C,
+ * no MPI: the facts come from the caller (mbx_engine_rma_facts in
+ * mbx/engine.h gathers them on a rank). */
 #ifndef MBX_RMACHECK_H
 #define MBX_RMACHECK_H
 

@@ -1,5 +1,5 @@
 /* `mpibex run`: points whose data check failed, and the one library pairing
- * known to fail it (docs/user-guide.md, "One-sided communication"). A
+ * known to fail it (docs/user-guide.md, "One-sided"). A
  * failed check makes the point an INVALID row that says why, the run goes
  * on with the other points, and the run's exit status says it at the end. */
 #include <stdio.h>
