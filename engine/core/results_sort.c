@@ -102,30 +102,57 @@ static int write_sorted(const char *path, const mbx_csv_table *t, const row_key 
     return rc;
 }
 
-int mbx_results_sort_file(const char *path)
+/* path's table, which must have the column col (its index in *c) and
+ * every row as wide as its header. MBX_OK with *t to free; 1 when path is
+ * not a regular file (/dev/null, a pipe: nothing to rewrite), nothing
+ * read; a negative status otherwise, nothing to free. */
+static int load_rows(const char *path, const char *col, mbx_csv_table *t, int *c)
 {
     struct stat st;
+    if (lstat(path, &st) != 0)
+        return MBX_E_IO;
+    if (!S_ISREG(st.st_mode))
+        return 1;
+    int rc = mbx_csv_read_file(path, t);
+    if (rc < 0)
+        return rc;
+    *c = mbx_csv_table_col(t, col);
+    rc = *c < 0 ? MBX_E_INVAL : MBX_OK;
+    for (size_t r = 1; rc == MBX_OK && r < t->nrows; r++)
+        if (t->ncols[r] != t->ncols[0])
+            rc = MBX_E_INVAL;
+    if (rc != MBX_OK) {
+        int err = errno;
+        mbx_csv_table_free(t);
+        errno = err;
+    }
+    return rc;
+}
+
+/* rc, after freeing k and t; errno as it was. */
+static int finish(int rc, row_key *k, mbx_csv_table *t)
+{
+    int err = errno;
+    free(k);
+    mbx_csv_table_free(t);
+    errno = err;
+    return rc;
+}
+
+int mbx_results_sort_file(const char *path)
+{
     if (!path) {
         errno = EINVAL;
         return MBX_E_INVAL;
     }
-    if (lstat(path, &st) != 0)
-        return MBX_E_IO;
-    if (!S_ISREG(st.st_mode))
-        return MBX_OK;
     mbx_csv_table t;
-    int rc = mbx_csv_read_file(path, &t);
-    if (rc < 0)
-        return rc;
-    int cb = mbx_csv_table_col(&t, "benchmark");
+    int cb, rc = load_rows(path, "benchmark", &t, &cb);
+    if (rc != MBX_OK)
+        return rc > 0 ? MBX_OK : rc;
     int cp = mbx_csv_table_col(&t, "procs"), cx = mbx_csv_table_col(&t, "param");
     int cy = mbx_csv_table_col(&t, "bytes");
-    rc = cb < 0 ? MBX_E_INVAL : MBX_OK;
-    for (size_t r = 1; rc == MBX_OK && r < t.nrows; r++)
-        if (t.ncols[r] != t.ncols[0])
-            rc = MBX_E_INVAL;
     row_key *k = NULL;
-    if (rc == MBX_OK && t.nrows > 2) {
+    if (t.nrows > 2) {
         k = malloc((t.nrows - 1) * sizeof *k);
         if (!k)
             rc = MBX_E_NOMEM;
@@ -137,33 +164,19 @@ int mbx_results_sort_file(const char *path)
             rc = write_sorted(path, &t, k, t.nrows - 1);
         }
     }
-    int err = errno;
-    free(k);
-    mbx_csv_table_free(&t);
-    errno = err;
-    return rc;
+    return finish(rc, k, &t);
 }
 
 int mbx_results_drop_status(const char *path, const char *status, size_t *dropped)
 {
-    struct stat st;
     *dropped = 0;
-    if (lstat(path, &st) != 0)
-        return MBX_E_IO;
-    if (!S_ISREG(st.st_mode))
-        return MBX_OK;
     mbx_csv_table t;
-    int rc = mbx_csv_read_file(path, &t);
-    if (rc < 0)
-        return rc;
-    int cs = mbx_csv_table_col(&t, "status");
-    rc = cs < 0 ? MBX_E_INVAL : MBX_OK;
-    for (size_t r = 1; rc == MBX_OK && r < t.nrows; r++)
-        if (t.ncols[r] != t.ncols[0])
-            rc = MBX_E_INVAL;
+    int cs, rc = load_rows(path, "status", &t, &cs);
+    if (rc != MBX_OK)
+        return rc > 0 ? MBX_OK : rc;
     row_key *k = NULL;
     size_t nk = 0;
-    if (rc == MBX_OK && t.nrows > 1) {
+    if (t.nrows > 1) {
         k = malloc((t.nrows - 1) * sizeof *k);
         if (!k)
             rc = MBX_E_NOMEM;
@@ -175,9 +188,5 @@ int mbx_results_drop_status(const char *path, const char *status, size_t *droppe
             rc = write_sorted(path, &t, k, nk);
         }
     }
-    int err = errno;
-    free(k);
-    mbx_csv_table_free(&t);
-    errno = err;
-    return rc;
+    return finish(rc, k, &t);
 }
