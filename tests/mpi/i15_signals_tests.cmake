@@ -13,7 +13,7 @@ foreach(_case ${_mbx_sig_cases})
                    ${MPIEXEC_NUMPROC_FLAG} $<TARGET_FILE:mpibex> ${MBX_OUT} ${_case})
   set_tests_properties(fault.sig_${_case} PROPERTIES TIMEOUT 90 LABELS "fault;mpi" PROCESSORS 2)
 endforeach()
-foreach(_case list_pipe list_full)
+foreach(_case list_pipe list_full late_sigint)
   add_test(NAME fault.sig_${_case}
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/signals.sh ${MPIEXEC_EXECUTABLE}
                    ${MPIEXEC_NUMPROC_FLAG} $<TARGET_FILE:mpibex> ${MBX_OUT} ${_case})

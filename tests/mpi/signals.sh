@@ -22,6 +22,9 @@
 #   sigpipe_run    `mpibex run` (a singleton: under mpiexec the launcher
 #                  writes the pipe) with stdout a pipe nobody reads: exit
 #                  141, one line, the rows kept in -o
+#   late_sigint    SIGINT after a run's last point, in its summaries and
+#                  sort (a fake run; MBX_TEST_FAKE_STOP_DONE): exit 130, not
+#                  0, the one line; the results whole and sorted, no journal
 #   list_pipe      `mpibex list` into a closed pipe: exit 141, one line
 #   list_full      `mpibex list > /dev/full`: exit 1, one line
 #   compare_full   `mpibex compare A B > /dev/full`: exit 1, one line
@@ -242,6 +245,17 @@ sigpipe_run)
     one_line "$work/err" "$(stopped_re 13 ' \(standard output was closed\)')" "one line says what happened"
     [ -s "$work/r.csv" ] && [ -e "$work/r.journal" ] &&
         pass "the results file and its journal are kept for --resume" || fail "no results file or journal"
+    ;;
+late_sigint)
+    MBX_TEST_FAKE_STOP_DONE=1 timeout 60 "$mpibex" run --fake 2 --bench pingpong.send_recv \
+        --sizes 1:64 --stop fixed:20 -q -o "$work/r.csv" >"$work/out" 2>"$work/err"
+    code=$?
+    check_code 130
+    one_line "$work/err" "^mpibex: stopped by signal 2 after the work was done: every point finished; results in $work/r\.csv$" \
+        "one line says the stop came after the last point"
+    rows=$(($(wc -l <"$work/r.csv") - 1))
+    [ "$rows" -eq 7 ] && [ ! -e "$work/r.journal" ] &&
+        pass "all 7 rows, no journal: the run is complete" || fail "$rows rows; journal: $(ls "$work")"
     ;;
 list_pipe)
     timeout 60 python3 -c "$closed_pipe" "$mpibex" list 2>"$work/err"

@@ -126,8 +126,8 @@ int mbx_job_run_at(int argc, char **argv, int level, mbx_root_fn root)
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     mbx_engine_watch_stop(e, &mbx_stop_signal);
-    int code = 0;
-    if (mbx_engine_rank(e) != 0) {
+    int code = 0, root_rank = mbx_engine_rank(e) == 0;
+    if (!root_rank) {
         int rc = mbx_engine_serve(e, &code);
         if (rc < 0) {
             fprintf(stderr, "mpibex: rank %d: command loop failed: %s\n", mbx_engine_rank(e),
@@ -165,7 +165,7 @@ int mbx_job_run_at(int argc, char **argv, int level, mbx_root_fn root)
          * the rank as failed with the raw status 1 and kills the job:
          * "Hangup (signal 1)", exit 1, after every result was written. */
         (void)mbx_pmi_finalize(5000);
-        _exit(code);
+        _exit(mbx_sig_late(code, root_rank, NULL));
     }
     finalize_code = code;
     mbx_sig_watch(0);
@@ -173,5 +173,6 @@ int mbx_job_run_at(int argc, char **argv, int level, mbx_root_fn root)
     alarm(FINALIZE_TIMEOUT_S);
     MPI_Finalize();
     alarm(0);
-    return code;
+    /* A Ctrl-C while the ranks wound down (after root's last look). */
+    return mbx_sig_late(code, root_rank, NULL);
 }

@@ -315,6 +315,14 @@ int mbx_batch_root(mbx_engine *e, int argc, char **argv)
         int bad = mbx_run_check_report(&st);
         code = code ? code : bad;
     }
+    /* A stop after the last point (the summaries, the sort): the results
+     * are whole, but the user asked to stop, and a script must see it. */
+    char done[320];
+    const char *out = st.opt.output;
+    snprintf(done, sizeof done, "every point finished%s%s",
+             !out ? "" : strcmp(out, "-") == 0 ? "; results on standard output" : "; results in ",
+             out && strcmp(out, "-") != 0 ? out : "");
+    code = mbx_sig_late(code, 1, done);
     mbx_output_release(&st.out);
     for (size_t i = 0; i < st.nser; i++)
         free(st.ser[i].grid);

@@ -141,6 +141,19 @@ int mbx_sig_check_stdout(int code)
     return code ? code : 1;
 }
 
+int mbx_sig_late(int code, int say, const char *done)
+{
+    int sig = (int)mbx_stop_signal;
+    if (code != 0 || (sig != SIGINT && sig != SIGTERM && sig != SIGHUP))
+        return code;
+    if (say && !told)
+        fprintf(stderr, "mpibex: stopped by signal %d after the work was done: %s\n", sig,
+                done ? done : "nothing was cut short");
+    told = 1;
+    fflush(stderr);
+    return 128 + sig;
+}
+
 int mbx_sig_from_rank(int rank)
 {
     if (rank <= 0)

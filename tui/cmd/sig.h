@@ -34,6 +34,15 @@ int mbx_sig_check_stdout(int code);
  * mbx_sig_check_stdout adds no second line for the same stop. */
 void mbx_sig_reported(void);
 
+/* At the very end of a job's work (every rank, after MPI_Finalize; the
+ * batch run, after its results are written): a stop signal that came
+ * after the last look at mbx_stop_signal still ends with 128 + its
+ * number, not 0, so a script (and the shell running it) sees the Ctrl-C.
+ * Returns code when it is not 0 or no SIGINT, SIGTERM or SIGHUP came;
+ * else, with `say` (rank 0), one line on stderr unless the front end told
+ * of the stop already, naming `done` (what is complete), and 128 + sig. */
+int mbx_sig_late(int code, int say, const char *done);
+
 /* Sleep for seconds (>= 0), cut short by a stop signal (mbx_stop_signal
  * set); other interruptions sleep on. */
 void mbx_sig_sleep(double seconds);
