@@ -320,7 +320,9 @@ int mbx_batch_root(mbx_engine *e, int argc, char **argv)
     char done[320];
     const char *out = st.opt.output;
     snprintf(done, sizeof done, "every point finished%s%s",
-             !out ? "" : strcmp(out, "-") == 0 ? "; results on standard output" : "; results in ",
+             !out                    ? ""
+             : strcmp(out, "-") == 0 ? "; results on standard output"
+                                     : "; results in ",
              out && strcmp(out, "-") != 0 ? out : "");
     code = mbx_sig_late(code, 1, done);
     mbx_output_release(&st.out);
