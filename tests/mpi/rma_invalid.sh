@@ -39,7 +39,7 @@ for r in csv.DictReader(open(sys.argv[1])):
 }
 rows
 [ "$(rows | wc -l)" -eq 6 ] || fail "expected 6 rows (3 benchmarks x 2 sizes)"
-[ "$(rows | grep -c '^pingpong.send_recv \(SETTLED\|UNSETTLED\|SHIFTED\) ')" -eq 2 ] ||
+[ "$(rows | grep -c '^pingpong.send_recv \(SETTLED\|FIXED\|UNSETTLED\|SHIFTED\) ')" -eq 2 ] ||
     fail "the ping-pong rows are not both measured"
 rows | grep -v '^rma\.' | grep -q INVALID && fail "a row of another benchmark is INVALID"
 ninv=$(rows | grep -c '^rma\.[a-z]* INVALID received data was wrong|$')
