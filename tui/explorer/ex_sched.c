@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ex_watch.h"
 #include "explorer.h"
 #include "mbx/bench.h"
 #include "mbx/rmacheck.h"

@@ -7,33 +7,53 @@
  * what was kept, then MPI_Abort, which ends every rank. */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "ex_watch.h"
 #include "explorer.h"
 #include "mbx/csvio.h"
 #include "watchdog.h"
 
+struct mbx_ex_watch {
+    mbx_watchdog *w;
+    double floor, mult; /* --watchdog SEC[:MULT] */
+    double bound;       /* the pass armed */
+    mbx_point_spec spec;
+};
+
 static void watch_end(void *ud, double out);
 
-void mbx_ex_watch_start(explorer *x)
+void mbx_ex_watch_start(explorer *x, double floor_s, double mult)
 {
-    if (x->be->fake || !(x->wd_floor > 0))
+    if (x->be->fake || !(floor_s > 0))
         return; /* the fake cannot hang; off */
-    if (mbx_watchdog_start(&x->wd, watch_end, x) != 0)
+    mbx_ex_watch *xw = calloc(1, sizeof *xw);
+    if (!xw || mbx_watchdog_start(&xw->w, watch_end, x) != 0) {
+        free(xw);
         mbx_ex_set_msg(x, MBX_ROLE_WARNING,
                        "the watchdog's thread could not start; a hung point will hang the run");
+        return;
+    }
+    xw->floor = floor_s;
+    xw->mult = mult;
+    x->watch = xw;
 }
 
 void mbx_ex_watch_stop(explorer *x)
 {
-    mbx_watchdog_stop(x->wd);
-    x->wd = NULL;
+    if (!x->watch)
+        return;
+    mbx_watchdog_stop(x->watch->w);
+    free(x->watch);
+    x->watch = NULL;
 }
 
 void mbx_ex_watch_arm(explorer *x, const mbx_ex_point *p, const mbx_point_spec *spec)
 {
-    if (!x->wd || p->curve >= x->ncurves)
+    mbx_ex_watch *xw = x->watch;
+    if (!xw || p->curve >= x->ncurves)
         return;
     /* As `run` does: the curve's longest pass so far, scaled up to this
      * point's x; none yet: the floor alone. */
@@ -42,19 +62,20 @@ void mbx_ex_watch_arm(explorer *x, const mbx_ex_point *p, const mbx_point_spec *
     double expected = c->wd_wall;
     if (c->wd_at > 0 && at > c->wd_at)
         expected *= (double)at / (double)c->wd_at;
-    x->wd_bound = mbx_watchdog_bound(x->wd_floor, x->wd_mult, expected);
-    x->wd_spec = *spec;
+    xw->bound = mbx_watchdog_bound(xw->floor, xw->mult, expected);
+    xw->spec = *spec;
     char what[200];
     mbx_watchdog_pass_name(spec, what, sizeof what);
-    mbx_watchdog_arm(x->wd, x->wd_bound, what);
+    mbx_watchdog_arm(xw->w, xw->bound, what);
 }
 
 int mbx_ex_watch_disarm(explorer *x, const mbx_ex_point *p, mbx_result *r)
 {
+    mbx_ex_watch *xw = x->watch;
     double took = 0;
-    if (!x->wd)
+    if (!xw)
         return 0;
-    if (!mbx_watchdog_disarm(x->wd, &took)) {
+    if (!mbx_watchdog_disarm(xw->w, &took)) {
         mbx_ex_curve *c = p->curve < x->ncurves ? &x->curves[p->curve] : NULL;
         if (c && took > c->wd_wall) {
             c->wd_wall = took;
@@ -63,17 +84,18 @@ int mbx_ex_watch_disarm(explorer *x, const mbx_ex_point *p, mbx_result *r)
         return 0;
     }
     char why[96], what[200];
-    snprintf(why, sizeof why, "returned after %.3g s, bound %.3g s", took, x->wd_bound);
+    snprintf(why, sizeof why, "returned after %.3g s, bound %.3g s", took, xw->bound);
     mbx_watchdog_hung_row(r, why);
-    mbx_watchdog_pass_name(&x->wd_spec, what, sizeof what);
+    mbx_watchdog_pass_name(&xw->spec, what, sizeof what);
     mbx_ex_set_msg(x, MBX_ROLE_WARNING, "watchdog: %s returned after %.3g s, over its bound of "
-                   "%.3g s: HUNG; the run goes on", what, took, x->wd_bound);
+                   "%.3g s: HUNG; the run goes on", what, took, xw->bound);
     return 1;
 }
 
 void mbx_ex_watch_guard(explorer *x)
 {
-    mbx_watchdog_guard(x->wd);
+    if (x->watch)
+        mbx_watchdog_guard(x->watch->w);
 }
 
 /* On the watchdog's thread, the main thread inside the pass (and blocked
@@ -82,9 +104,10 @@ void mbx_ex_watch_guard(explorer *x)
 static void watch_end(void *ud, double out)
 {
     explorer *x = ud;
+    const mbx_ex_watch *xw = x->watch;
     mbx_term_emergency_reset(x->term);
     char what[200], kept[700];
-    mbx_watchdog_pass_name(&x->wd_spec, what, sizeof what);
+    mbx_watchdog_pass_name(&xw->spec, what, sizeof what);
     if (x->autosave && mbx_csv_writer_close(x->autosave) >= 0)
         snprintf(kept, sizeof kept, "autosaved in %s", x->autosave_path);
     else if (x->autosave)
@@ -96,7 +119,7 @@ static void watch_end(void *ud, double out)
     snprintf(note, sizeof note,
              "mpibex: watchdog: %s has not returned in %.3g s (bound %.3g s) and cannot be "
              "cancelled: the explorer ends; %zu points finished, %s",
-             what, out, x->wd_bound, x->ndone, kept);
+             what, out, xw->bound, x->ndone, kept);
     FILE *tty = x->term ? mbx_term_out(x->term) : NULL;
     if (tty) {
         fprintf(tty, "\r\n%s\r\n", note);

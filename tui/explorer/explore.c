@@ -19,6 +19,7 @@
 #include "ex_cli.h"
 #include "ex_keysrc.h"
 #include "ex_tty.h"
+#include "ex_watch.h"
 #include "explorer.h"
 #include "job.h"
 #include "mbx/ascii.h"
@@ -91,10 +92,8 @@ void mbx_explore_usage(void)
            "                       or under mpiexec on the job's ranks)\n"
            "  --keys FILE          headless key script; --dump-dir DIR for its screen dumps\n"
            "  --term TYPE          headless terminal type (default xterm-256color)\n"
-           "  --watchdog SEC[:MULT]  a pass not back within MULT x its expected time\n"
-           "                       (at least SEC s; default 60:20) makes its point HUNG;\n"
-           "                       still out at twice that, the explorer ends (exit 3);\n"
-           "                       off: none\n"
+           "  --watchdog SEC[:MULT]|off  a pass not back in MULT x its expected time (at\n"
+           "                       least SEC s; 60:20) is HUNG; at twice that, exit 3\n"
            "  --thread-level L     the MPI thread support to ask for: single (default),\n"
            "                       funneled, serialized or multiple; pingpong.mt with more\n"
            "                       than 1 thread needs multiple (which costs MPICH up to a\n"
@@ -277,8 +276,6 @@ static int setup_explorer(explorer *x, const opts *o, char *msg, size_t msglen)
     x->configured_timer = -1;
     x->start_now = o->start;
     x->settle = o->settle;
-    x->wd_floor = o->wd_floor;
-    x->wd_mult = o->wd_mult;
     if (x->be->thread_granted < x->be->thread_asked)
         mbx_ex_set_msg(x, MBX_ROLE_WARNING, "the MPI library granted only %s (asked %s)",
                        mbx_thread_level_name(x->be->thread_granted),
@@ -457,7 +454,7 @@ static int headless_run(mbx_backend *be, const opts *o)
         return 2;
     }
     curses_setup(&x);
-    mbx_ex_watch_start(&x);
+    mbx_ex_watch_start(&x, o->wd_floor, o->wd_mult);
     mbx_ex_main_loop(&x);
     int failed = 0, dumps = mbx_ex_keysrc_dumps(x.keys, &failed);
     teardown(&x);
@@ -501,7 +498,7 @@ static int interactive(mbx_backend *be, const opts *o)
     curses_setup(&x);
     mbx_ex_mouse_enable(x.mouse_on);
     mbx_ex_no_suspend(mbx_term_in(x.term));
-    mbx_ex_watch_start(&x);
+    mbx_ex_watch_start(&x, o->wd_floor, o->wd_mult);
     mbx_ex_main_loop(&x);
     mbx_sig_watch(0); /* the loop saw the signal: nothing hangs; the rest is teardown */
     int code = mbx_stop_signal ? 128 + (int)mbx_stop_signal : 0;

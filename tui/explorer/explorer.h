@@ -143,8 +143,7 @@ typedef struct mbx_ex_curve {
     mbx_ex_series s;
     size_t tmpl; /* a grid point of it: the parameters of refined points */
     int refine;  /* refinement asked for */
-    double wd_wall; /* the watchdog: its longest pass so far, seconds (ex_watch.c) */
-    uint64_t wd_at; /* that pass's x */
+    double wd_wall; uint64_t wd_at; /* the watchdog: its longest pass (s) so far, at x */
 } mbx_ex_curve;
 
 /* The run view's comparison of two curves (screens/ex_compare.c): the
@@ -379,11 +378,7 @@ typedef struct explorer {
     size_t autosave_lost;   /* finished points that reached no autosave file */
     int start_now;          /* --start */
     double settle;          /* --settle: seconds before each run's first point */
-    /* the watchdog of the passes (ex_watch.c, tui/cmd/watchdog.h) */
-    double wd_floor, wd_mult; /* --watchdog SEC[:MULT]; floor 0: off */
-    struct mbx_watchdog *wd;  /* NULL: none (off, the fake, no thread) */
-    double wd_bound;          /* the pass armed */
-    mbx_point_spec wd_spec;
+    struct mbx_ex_watch *watch; /* the watchdog of the passes (ex_watch.h); NULL: none */
 
     /* figures */
     double draw_total, draw_max, last_draw, last_key_lag;
@@ -403,18 +398,6 @@ double mbx_ex_elapsed(const explorer *x);
 
 /* ex_input.c: the app-wide keys and prompts, then the screen's */
 int mbx_ex_handle_key(explorer *x, int key); /* returns 1 when the screen changed */
-
-/* ex_watch.c: the watchdog of the passes (docs/hardening.md, "A point
- * that does not return"). Started with the explorer (not --watchdog off,
- * not the fake), armed around each pass (p's curve's longest pass so far
- * sets the bound); disarm makes r a HUNG row when the pass came back late
- * (1, with the message line), else 0. A pass still out after twice its
- * bound ends the explorer: the terminal reset first, one note, MPI_Abort. */
-void mbx_ex_watch_start(explorer *x);
-void mbx_ex_watch_stop(explorer *x);
-void mbx_ex_watch_arm(explorer *x, const mbx_ex_point *p, const mbx_point_spec *spec);
-int mbx_ex_watch_disarm(explorer *x, const mbx_ex_point *p, mbx_result *r);
-void mbx_ex_watch_guard(explorer *x); /* between batches: blocks once the end began */
 
 /* ex_autosave.c */
 /* A new autosave file for a run, the last one closed; none (and a message
