@@ -248,8 +248,12 @@ static int on_progress(void *ud, const mbx_progress *p)
     if (!x->headless && wall() - x->last_draw >= STEP_TICK_S) {
         if (mbx_ex_tick(x, 0))
             return 1;
-        while (x->paused && !x->cancel && !x->quit)
-            mbx_ex_tick(x, 100);
+        if (x->paused && !x->cancel && !x->quit) {
+            mbx_ex_watch_hold(x, 1); /* a pause is not the pass's time */
+            while (x->paused && !x->cancel && !x->quit)
+                mbx_ex_tick(x, 100);
+            mbx_ex_watch_hold(x, 0);
+        }
     }
     return x->cancel || x->quit;
 }

@@ -20,7 +20,9 @@ struct mbx_ex_watch {
     mbx_watchdog *w;
     double floor, mult; /* --watchdog SEC[:MULT] */
     double bound;       /* the pass armed */
-    mbx_point_spec spec;
+    char what[200];
+    int late;    /* past its bound before a pause (hold) */
+    double held; /* its seconds out before the pause */
 };
 
 static void watch_end(void *ud, double out);
@@ -63,10 +65,24 @@ void mbx_ex_watch_arm(explorer *x, const mbx_ex_point *p, const mbx_point_spec *
     if (c->wd_at > 0 && at > c->wd_at)
         expected *= (double)at / (double)c->wd_at;
     xw->bound = mbx_watchdog_bound(xw->floor, xw->mult, expected);
-    xw->spec = *spec;
-    char what[200];
-    mbx_watchdog_pass_name(spec, what, sizeof what);
-    mbx_watchdog_arm(xw->w, xw->bound, what);
+    xw->late = 0;
+    xw->held = 0;
+    mbx_watchdog_pass_name(spec, xw->what, sizeof xw->what);
+    mbx_watchdog_arm(xw->w, xw->bound, xw->what);
+}
+
+void mbx_ex_watch_hold(explorer *x, int hold)
+{
+    mbx_ex_watch *xw = x->watch;
+    double took = 0;
+    if (!xw)
+        return;
+    if (!hold) { /* the pass goes on: a full bound again */
+        mbx_watchdog_arm(xw->w, xw->bound, xw->what);
+        return;
+    }
+    xw->late |= mbx_watchdog_disarm(xw->w, &took);
+    xw->held += took;
 }
 
 int mbx_ex_watch_disarm(explorer *x, const mbx_ex_point *p, mbx_result *r)
@@ -75,7 +91,9 @@ int mbx_ex_watch_disarm(explorer *x, const mbx_ex_point *p, mbx_result *r)
     double took = 0;
     if (!xw)
         return 0;
-    if (!mbx_watchdog_disarm(xw->w, &took)) {
+    int hung = mbx_watchdog_disarm(xw->w, &took) || xw->late;
+    took += xw->held;
+    if (!hung) {
         mbx_ex_curve *c = p->curve < x->ncurves ? &x->curves[p->curve] : NULL;
         if (c && took > c->wd_wall) {
             c->wd_wall = took;
@@ -83,12 +101,13 @@ int mbx_ex_watch_disarm(explorer *x, const mbx_ex_point *p, mbx_result *r)
         }
         return 0;
     }
-    char why[96], what[200];
+    char why[96];
     snprintf(why, sizeof why, "returned after %.3g s, bound %.3g s", took, xw->bound);
     mbx_watchdog_hung_row(r, why);
-    mbx_watchdog_pass_name(&xw->spec, what, sizeof what);
-    mbx_ex_set_msg(x, MBX_ROLE_WARNING, "watchdog: %s returned after %.3g s, over its bound of "
-                   "%.3g s: HUNG; the run goes on", what, took, xw->bound);
+    mbx_ex_set_msg(x, MBX_ROLE_WARNING,
+                   "watchdog: %s returned after %.3g s, over its bound of %.3g s: HUNG; the run "
+                   "goes on",
+                   xw->what, took, xw->bound);
     return 1;
 }
 
@@ -106,8 +125,7 @@ static void watch_end(void *ud, double out)
     explorer *x = ud;
     const mbx_ex_watch *xw = x->watch;
     mbx_term_emergency_reset(x->term);
-    char what[200], kept[700];
-    mbx_watchdog_pass_name(&xw->spec, what, sizeof what);
+    char kept[700];
     if (x->autosave && mbx_csv_writer_close(x->autosave) >= 0)
         snprintf(kept, sizeof kept, "autosaved in %s", x->autosave_path);
     else if (x->autosave)
@@ -119,7 +137,7 @@ static void watch_end(void *ud, double out)
     snprintf(note, sizeof note,
              "mpibex: watchdog: %s has not returned in %.3g s (bound %.3g s) and cannot be "
              "cancelled: the explorer ends; %zu points finished, %s",
-             what, out, xw->bound, x->ndone, kept);
+             xw->what, out, xw->bound, x->ndone, kept);
     FILE *tty = x->term ? mbx_term_out(x->term) : NULL;
     if (tty) {
         fprintf(tty, "\r\n%s\r\n", note);

@@ -18,5 +18,9 @@ void mbx_ex_watch_stop(explorer *x);
 void mbx_ex_watch_arm(explorer *x, const mbx_ex_point *p, const mbx_point_spec *spec);
 int mbx_ex_watch_disarm(explorer *x, const mbx_ex_point *p, mbx_result *r);
 void mbx_ex_watch_guard(explorer *x); /* between batches: blocks once the end began */
+/* The user paused in the middle of a pass (hold 1) or resumed (0): the
+ * pause is not the pass's time, and resuming gives it a full bound again
+ * (its time before the pause still counts in the HUNG reason). */
+void mbx_ex_watch_hold(explorer *x, int hold);
 
 #endif
