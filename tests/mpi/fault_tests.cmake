@@ -32,3 +32,14 @@ foreach(_case goes_on ends retry)
   set_tests_properties(fault.hung_${_case} PROPERTIES TIMEOUT 150 LABELS "fault;mpi"
                                                       PROCESSORS 2)
 endforeach()
+
+# The explorer's watchdog: headless on 2 ranks, rank 1 stops answering at
+# one size; the point is HUNG and the run goes on, or the explorer ends
+# (exit 3) with its note and autosave, on a terminal reset first.
+foreach(_case goes_on ends tty)
+  add_test(NAME fault.explore_hung_${_case}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/explore_hung.sh ${MPIEXEC_EXECUTABLE}
+                   ${MPIEXEC_NUMPROC_FLAG} $<TARGET_FILE:mpibex> ${MBX_OUT} ${_case})
+  set_tests_properties(fault.explore_hung_${_case} PROPERTIES TIMEOUT 90 LABELS "fault;mpi"
+                                                              PROCESSORS 2 SKIP_RETURN_CODE 77)
+endforeach()

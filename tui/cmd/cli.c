@@ -142,25 +142,8 @@ static int on_watchdog(mbx_opt_parser *p, const mbx_opt *opt, const char *name, 
 {
     mbx_run_opts *o = p->dst;
     (void)opt, (void)name;
-    if (strcmp(v, "off") == 0) {
-        o->watchdog_floor = 0.0;
-        return 0;
-    }
-    char *end = NULL;
-    double sec = mbx_strtod(v, &end), mult = MBX_WATCHDOG_MULT;
-    int ok = end != v && sec >= 0.5 && sec <= 86400.0;
-    if (ok && *end == ':') {
-        const char *m = end + 1;
-        mult = mbx_strtod(m, &end);
-        ok = end != m && mult >= 2.0 && mult <= 1000.0;
-    }
-    if (!ok || *end != '\0')
-        return mbx_opt_bad(&p->out,
-                           "--watchdog: expected off or SEC[:MULT], seconds in 0.5..86400 and a "
-                           "multiple in 2..1000 (got '%s')",
-                           v);
-    o->watchdog_floor = sec;
-    o->watchdog_mult = mult;
+    if (mbx_watchdog_parse(v, &o->watchdog_floor, &o->watchdog_mult) != 0)
+        return mbx_opt_bad(&p->out, MBX_WATCHDOG_BAD, v);
     return 0;
 }
 

@@ -54,17 +54,6 @@ void mbx_run_watch_free(run_state *st)
     st->watch = NULL;
 }
 
-/* "pingpong.send_recv on 2 procs at 4 bytes" */
-static void pass_name(const mbx_point_spec *spec, char *buf, size_t len)
-{
-    const mbx_bench *b = mbx_bench_get(spec->bench_id);
-    int n = snprintf(buf, len, "%s on %d procs at %llu bytes", b->name, spec->procs,
-                     (unsigned long long)spec->bytes);
-    if ((b->flags & MBX_BENCH_PARAM) && n > 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, " (%s %lld)", b->param_name,
-                 (long long)(spec->param ? spec->param : b->param_default));
-}
-
 void mbx_run_watch_arm(run_state *st, const pointref *p, const mbx_point_spec *spec)
 {
     run_watch *rw = st->watch;
@@ -81,23 +70,8 @@ void mbx_run_watch_arm(run_state *st, const pointref *p, const mbx_point_spec *s
     rw->spec = *spec;
     rw->p = *p;
     char what[200];
-    pass_name(spec, what, sizeof what);
+    mbx_watchdog_pass_name(spec, what, sizeof what);
     mbx_watchdog_arm(rw->w, rw->bound, what);
-}
-
-/* r as a HUNG row: no numbers (a pass that hung measured the hang), the
- * reason in status_reason. */
-static void make_hung(mbx_result *r, const char *why)
-{
-    double *f[] = {&r->s.mean, &r->s.tmean,  &r->s.median,  &r->s.min,   &r->s.max,  &r->s.q1,
-                   &r->s.q3,   &r->s.stddev, &r->s.stderr_, &r->s.ci_lo, &r->s.ci_hi};
-    for (size_t i = 0; i < sizeof f / sizeof *f; i++)
-        *f[i] = NAN;
-    r->s.n = 0;
-    r->s.outliers = 0;
-    r->events = 0;
-    r->status = MBX_POINT_HUNG;
-    snprintf(r->status_reason, sizeof r->status_reason, "%s", why);
 }
 
 int mbx_run_watch_disarm(run_state *st, mbx_result *r)
@@ -116,8 +90,8 @@ int mbx_run_watch_disarm(run_state *st, mbx_result *r)
     }
     char why[96], what[200];
     snprintf(why, sizeof why, "returned after %.3g s, bound %.3g s", took, rw->bound);
-    make_hung(r, why);
-    pass_name(&rw->spec, what, sizeof what);
+    mbx_watchdog_hung_row(r, why);
+    mbx_watchdog_pass_name(&rw->spec, what, sizeof what);
     fprintf(stderr,
             "mpibex: watchdog: %s returned after %.3g s, over its bound of %.3g s: its row is "
             "HUNG, and the run goes on\n",
@@ -146,7 +120,7 @@ void mbx_run_watch_end(void *ud, double out)
                     st->timer.overhead, 0, out, 0, 0.0);
     char why[96], key[MBX_KEY_MAX], what[200];
     snprintf(why, sizeof why, "no return in %.3g s, bound %.3g s", out, rw->bound);
-    make_hung(&r, why);
+    mbx_watchdog_hung_row(&r, why);
     r.label = rw->p.s->meas->label;
     r.refined = rw->p.refined;
     r.stop = rw->p.s->meas->stop;
@@ -162,7 +136,7 @@ void mbx_run_watch_end(void *ud, double out)
     st->csv = st->obs = NULL;
     mbx_journal_close(st->journal);
     st->journal = NULL;
-    pass_name(&rw->spec, what, sizeof what);
+    mbx_watchdog_pass_name(&rw->spec, what, sizeof what);
     size_t done = st->res.n + st->done + (ok ? 1 : 0);
     fprintf(stderr,
             "mpibex: watchdog: %s has not returned in %.3g s (bound %.3g s) and cannot be "

@@ -8,6 +8,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "mbx/ascii.h"
+#include "mbx/bench.h"
+
 enum { W_IDLE, W_ARMED, W_ENDING, W_QUIT };
 
 struct mbx_watchdog {
@@ -179,4 +182,48 @@ void mbx_watchdog_stop(mbx_watchdog *w)
     pthread_cond_destroy(&w->wake);
     pthread_mutex_destroy(&w->lock);
     free(w);
+}
+
+int mbx_watchdog_parse(const char *v, double *floor_s, double *mult)
+{
+    if (strcmp(v, "off") == 0) {
+        *floor_s = 0.0;
+        return 0;
+    }
+    char *end = NULL;
+    double sec = mbx_strtod(v, &end), m = MBX_WATCHDOG_MULT;
+    int ok = end != v && sec >= 0.5 && sec <= 86400.0;
+    if (ok && *end == ':') {
+        const char *ms = end + 1;
+        m = mbx_strtod(ms, &end);
+        ok = end != ms && m >= 2.0 && m <= 1000.0;
+    }
+    if (!ok || *end != '\0')
+        return -1;
+    *floor_s = sec;
+    *mult = m;
+    return 0;
+}
+
+void mbx_watchdog_pass_name(const mbx_point_spec *spec, char *buf, size_t len)
+{
+    const mbx_bench *b = mbx_bench_get(spec->bench_id);
+    int n = snprintf(buf, len, "%s on %d procs at %llu bytes", b->name, spec->procs,
+                     (unsigned long long)spec->bytes);
+    if ((b->flags & MBX_BENCH_PARAM) && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " (%s %lld)", b->param_name,
+                 (long long)(spec->param ? spec->param : b->param_default));
+}
+
+void mbx_watchdog_hung_row(mbx_result *r, const char *why)
+{
+    double *f[] = {&r->s.mean, &r->s.tmean,  &r->s.median,  &r->s.min,   &r->s.max,  &r->s.q1,
+                   &r->s.q3,   &r->s.stddev, &r->s.stderr_, &r->s.ci_lo, &r->s.ci_hi};
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+        *f[i] = NAN;
+    r->s.n = 0;
+    r->s.outliers = 0;
+    r->events = 0;
+    r->status = MBX_POINT_HUNG;
+    snprintf(r->status_reason, sizeof r->status_reason, "%s", why);
 }

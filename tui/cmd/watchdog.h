@@ -10,6 +10,9 @@
 
 #include <stddef.h>
 
+#include "mbx/engine.h"
+#include "mbx/result.h"
+
 #define MBX_WATCHDOG_FLOOR_S 60.0 /* the smallest bound, --watchdog SEC */
 #define MBX_WATCHDOG_MULT 20.0    /* bound = MULT x the expected time */
 #define MBX_WATCHDOG_EXIT 3       /* the exit code of a run the watchdog ended */
@@ -46,5 +49,21 @@ void mbx_watchdog_guard(mbx_watchdog *w);
 
 /* Stop and join the thread; NULL is fine. */
 void mbx_watchdog_stop(mbx_watchdog *w);
+
+/* What `run` and the explorer share around it. --watchdog's value: "off"
+ * (*floor_s 0) or SEC[:MULT], SEC in 0.5..86400, MULT in 2..1000 (else
+ * unchanged); 0, or -1 when v is none of these. */
+#define MBX_WATCHDOG_BAD                                                                           \
+    "--watchdog: expected off or SEC[:MULT], seconds in 0.5..86400 and a multiple in 2..1000 "    \
+    "(got '%s')"
+int mbx_watchdog_parse(const char *v, double *floor_s, double *mult);
+
+/* The pass's name for the lines: "pingpong.send_recv on 2 procs at 4
+ * bytes" (and the parameter of a benchmark that has one). */
+void mbx_watchdog_pass_name(const mbx_point_spec *spec, char *buf, size_t len);
+
+/* r as a HUNG row: no numbers (a pass that hung measured the hang), the
+ * reason in status_reason. */
+void mbx_watchdog_hung_row(mbx_result *r, const char *why);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ex_watch.h"
 #include "explorer.h"
 #include "mbx/bench.h"
 #include "mbx/rmacheck.h"
@@ -243,11 +244,16 @@ static int on_progress(void *ud, const mbx_progress *p)
 {
     explorer *x = ud;
     (void)p;
+    mbx_ex_watch_guard(x); /* the watchdog ending the run: draw no more */
     if (!x->headless && wall() - x->last_draw >= STEP_TICK_S) {
         if (mbx_ex_tick(x, 0))
             return 1;
-        while (x->paused && !x->cancel && !x->quit)
-            mbx_ex_tick(x, 100);
+        if (x->paused && !x->cancel && !x->quit) {
+            mbx_ex_watch_hold(x, 1); /* a pause is not the pass's time */
+            while (x->paused && !x->cancel && !x->quit)
+                mbx_ex_tick(x, 100);
+            mbx_ex_watch_hold(x, 0);
+        }
     }
     return x->cancel || x->quit;
 }
@@ -395,9 +401,16 @@ static void do_pass(explorer *x, const mbx_sched_req *q)
     size_t nobs = 0;
     double t0 = mbx_ex_elapsed(x);
     x->measuring = 1; /* the status line says the pass is running (on_progress redraws) */
+    mbx_ex_watch_arm(x, p, &spec);
     int rc = x->be->measure(x->be, &spec, on_progress, x, &r, &obs, &nobs);
+    int hung = mbx_ex_watch_disarm(x, p, &r);
     x->measuring = 0;
     double t1 = mbx_ex_elapsed(x);
+    if (hung && (rc == MBX_OK || rc == MBX_E_VALIDATE)) {
+        rc = MBX_OK; /* r is the point's HUNG row: the run goes on */
+        obs = NULL;
+        nobs = 0;
+    }
     if (rc == MBX_E_ABORTED)
         return;                 /* cancel or quit: the loop stops the run */
     if (rc == MBX_E_VALIDATE) { /* r is the point's INVALID row: the run goes on */

@@ -19,6 +19,7 @@
 #include "ex_cli.h"
 #include "ex_keysrc.h"
 #include "ex_tty.h"
+#include "ex_watch.h"
 #include "explorer.h"
 #include "job.h"
 #include "mbx/ascii.h"
@@ -30,6 +31,7 @@
 #include "run.h"
 #include "share.h"
 #include "tprint.h"
+#include "watchdog.h"
 
 extern const char mbx_embedded_quick_plan[];
 
@@ -61,6 +63,7 @@ typedef struct opts {
     const char *thread_level; /* checked here; mbx_job_run asks MPI for it */
     int start, no_color, no_mouse, fake, help, hl_cols, hl_rows;
     double settle;  /* seconds of untimed traffic before each run's first point */
+    double wd_floor, wd_mult; /* --watchdog SEC[:MULT]; floor 0: off */
     mbx_ex_cli sel; /* `run`'s selection: --bench, --sizes, ... (ex_cli.h) */
 } opts;
 
@@ -89,6 +92,8 @@ void mbx_explore_usage(void)
            "                       or under mpiexec on the job's ranks)\n"
            "  --keys FILE          headless key script; --dump-dir DIR for its screen dumps\n"
            "  --term TYPE          headless terminal type (default xterm-256color)\n"
+           "  --watchdog SEC[:MULT]|off  a pass not back in MULT x its expected time (at\n"
+           "                       least SEC s; 60:20) is HUNG; at twice that, exit 3\n"
            "  --thread-level L     the MPI thread support to ask for: single (default),\n"
            "                       funneled, serialized or multiple; pingpong.mt with more\n"
            "                       than 1 thread needs multiple (which costs MPICH up to a\n"
@@ -146,6 +151,15 @@ static int on_headless(mbx_opt_parser *p, const mbx_opt *o, const char *name, co
 }
 
 /* --thread-level L (not empty) or --thread-level=L (checked after the walk). */
+static int on_watchdog(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    opts *op = p->dst;
+    (void)o, (void)name;
+    if (mbx_watchdog_parse(v, &op->wd_floor, &op->wd_mult) != 0)
+        return mbx_opt_bad(&p->out, MBX_WATCHDOG_BAD, v);
+    return 0;
+}
+
 static int on_thread_level(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
 {
     (void)o;
@@ -182,6 +196,7 @@ static const mbx_opt explore_opts[] = {
     {"--thread-level", NULL, "L", MBX_OPT_EQ, on_thread_level, 0},
     {"--fake", NULL, "N", 0, on_fake, 0},
     {"--headless", NULL, "COLSxROWS", 0, on_headless, 0},
+    {"--watchdog", NULL, "SEC[:MULT]|off", 0, on_watchdog, 0},
     /* run's selection (mbx_plan_overrides) and the form's run keys */
     TEXT("--bench", sel.ov.bench),
     TEXT("--sizes", sel.ov.sizes),
@@ -210,6 +225,8 @@ static int parse(int argc, char **argv, opts *o)
     char msg[600];
     memset(o, 0, sizeof o[0]);
     o->settle = MBX_SETTLE_DEFAULT;
+    o->wd_floor = MBX_WATCHDOG_FLOOR_S;
+    o->wd_mult = MBX_WATCHDOG_MULT;
     mbx_opt_parser p = {.opts = explore_opts,
                         .nopts = MBX_OPT_COUNT(explore_opts),
                         .dst = o,
@@ -337,6 +354,7 @@ static void teardown(explorer *x)
         delscreen(x->scr);
         x->scr = NULL;
     }
+    mbx_ex_watch_stop(x); /* before the autosave: its end hook closes it */
     mbx_csv_writer_close(x->autosave);
     x->autosave = NULL;
     mbx_ex_keysrc_free(x->keys);
@@ -436,6 +454,7 @@ static int headless_run(mbx_backend *be, const opts *o)
         return 2;
     }
     curses_setup(&x);
+    mbx_ex_watch_start(&x, o->wd_floor, o->wd_mult);
     mbx_ex_main_loop(&x);
     int failed = 0, dumps = mbx_ex_keysrc_dumps(x.keys, &failed);
     teardown(&x);
@@ -479,6 +498,7 @@ static int interactive(mbx_backend *be, const opts *o)
     curses_setup(&x);
     mbx_ex_mouse_enable(x.mouse_on);
     mbx_ex_no_suspend(mbx_term_in(x.term));
+    mbx_ex_watch_start(&x, o->wd_floor, o->wd_mult);
     mbx_ex_main_loop(&x);
     mbx_sig_watch(0); /* the loop saw the signal: nothing hangs; the rest is teardown */
     int code = mbx_stop_signal ? 128 + (int)mbx_stop_signal : 0;

@@ -143,6 +143,7 @@ typedef struct mbx_ex_curve {
     mbx_ex_series s;
     size_t tmpl; /* a grid point of it: the parameters of refined points */
     int refine;  /* refinement asked for */
+    double wd_wall; uint64_t wd_at; /* the watchdog: its longest pass (s) so far, at x */
 } mbx_ex_curve;
 
 /* The run view's comparison of two curves (screens/ex_compare.c): the
@@ -377,6 +378,7 @@ typedef struct explorer {
     size_t autosave_lost;   /* finished points that reached no autosave file */
     int start_now;          /* --start */
     double settle;          /* --settle: seconds before each run's first point */
+    struct mbx_ex_watch *watch; /* the watchdog of the passes (ex_watch.h); NULL: none */
 
     /* figures */
     double draw_total, draw_max, last_draw, last_key_lag;
