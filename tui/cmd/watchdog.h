@@ -54,7 +54,7 @@ void mbx_watchdog_stop(mbx_watchdog *w);
  * (*floor_s 0) or SEC[:MULT], SEC in 0.5..86400, MULT in 2..1000 (else
  * unchanged); 0, or -1 when v is none of these. */
 #define MBX_WATCHDOG_BAD                                                                           \
-    "--watchdog: expected off or SEC[:MULT], seconds in 0.5..86400 and a multiple in 2..1000 "    \
+    "--watchdog: expected off or SEC[:MULT], seconds in 0.5..86400 and a multiple in 2..1000 "     \
     "(got '%s')"
 int mbx_watchdog_parse(const char *v, double *floor_s, double *mult);
 

@@ -62,9 +62,9 @@ typedef struct opts {
     const char *plan, *theme, *theme_dir, *glyphs, *autosave, *keys, *dump_dir, *term_type;
     const char *thread_level; /* checked here; mbx_job_run asks MPI for it */
     int start, no_color, no_mouse, fake, help, hl_cols, hl_rows;
-    double settle;  /* seconds of untimed traffic before each run's first point */
+    double settle;            /* seconds of untimed traffic before each run's first point */
     double wd_floor, wd_mult; /* --watchdog SEC[:MULT]; floor 0: off */
-    mbx_ex_cli sel; /* `run`'s selection: --bench, --sizes, ... (ex_cli.h) */
+    mbx_ex_cli sel;           /* `run`'s selection: --bench, --sizes, ... (ex_cli.h) */
 } opts;
 
 void mbx_explore_usage(void)

@@ -143,7 +143,8 @@ typedef struct mbx_ex_curve {
     mbx_ex_series s;
     size_t tmpl; /* a grid point of it: the parameters of refined points */
     int refine;  /* refinement asked for */
-    double wd_wall; uint64_t wd_at; /* the watchdog: its longest pass (s) so far, at x */
+    double wd_wall;
+    uint64_t wd_at; /* the watchdog: its longest pass (s) so far, at x */
 } mbx_ex_curve;
 
 /* The run view's comparison of two curves (screens/ex_compare.c): the
@@ -372,12 +373,12 @@ typedef struct explorer {
     char autosave_dir[512];
     char autosave_path[600];
     struct mbx_csv_writer *autosave;
-    int autosave_private;   /* the default state directory: private, else one in $TMPDIR */
-    int autosave_tmp;       /* no state directory: a private one in $TMPDIR at the first run */
-    char autosave_err[800]; /* the last failure, for the closing line; "" if none */
-    size_t autosave_lost;   /* finished points that reached no autosave file */
-    int start_now;          /* --start */
-    double settle;          /* --settle: seconds before each run's first point */
+    int autosave_private;       /* the default state directory: private, else one in $TMPDIR */
+    int autosave_tmp;           /* no state directory: a private one in $TMPDIR at the first run */
+    char autosave_err[800];     /* the last failure, for the closing line; "" if none */
+    size_t autosave_lost;       /* finished points that reached no autosave file */
+    int start_now;              /* --start */
+    double settle;              /* --settle: seconds before each run's first point */
     struct mbx_ex_watch *watch; /* the watchdog of the passes (ex_watch.h); NULL: none */
 
     /* figures */
