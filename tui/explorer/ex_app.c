@@ -340,6 +340,8 @@ int mbx_ex_main_loop(explorer *x)
             else
                 mbx_ex_export_step(x);
             mbx_ex_tick(x, 0);
+            if (!x->xp.on && !x->headless) /* written or stopped: its last frame */
+                mbx_ex_draw(x), x->last_draw = wall();
             continue;
         }
         if (x->bf.running) {
