@@ -14,7 +14,8 @@
 #   sigkill_rank1   SIGKILL of a non-root rank: hydra (or mpirun) tears the
 #                   job down and says which rank died of what
 #   enospc_obs      a full disk (a 64 KiB tmpfs) under --raw's observations
-#   enospc_csv      a full disk (a 16 KiB tmpfs) under the results rows
+#   enospc_csv      a full disk (a 24 KiB tmpfs: five 4 KiB pages for the
+#                   files made at the start, one to fill) under the results rows
 #   dir_gone        the output directory removed mid-run
 #   enospc_start    a disk full before the run starts (a full 4 KiB tmpfs):
 #                   exit 1, one line naming the file, no CSV or journal
@@ -82,7 +83,7 @@ case $case in
     enospc_obs | enospc_csv | enospc_start)
         mnt=$work/out
         size=64k
-        [ "$case" = enospc_csv ] && size=16k
+        [ "$case" = enospc_csv ] && size=24k
         [ "$case" = enospc_start ] && size=4k
         if ! mount -t tmpfs -o "size=$size,mode=0755" tmpfs "$mnt" 2>"$work/mount.err"; then
             mnt=""
