@@ -1,4 +1,4 @@
-# Issue 18: zero bytes (ping-pong, bcast, gather at 0 B; a reduction from
+# Zero bytes (ping-pong, bcast, gather at 0 B; a reduction from
 # its smallest size, 0 B alone refused), the default sizes from 0, the results file and table sorted
 # with seq, --point-time and its status_reason, the plan's keys of the
 # whole run, --warmup from a plan (tests/mpi/i18_output.sh).
