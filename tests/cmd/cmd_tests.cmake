@@ -37,6 +37,16 @@ endfunction()
 mbx_launcher_bad(n_range "^mpibex: -n: 0 is out of range; allowed 1\\.\\.4096$" -n 0)
 # An OSU flag: mpibex's equivalent before any job starts (issue 18).
 mbx_launcher_bad(osu_m "^mpibex: -m: OSU's message-size range. mpibex takes --sizes MIN:MAX" -m 1:4096)
+# The line quotes the user's value, not the table's example (1:4096); the
+# explorer's own parser (`mpibex explore`) does the same.
+mbx_launcher_bad(osu_m_value "^mpibex: -m: OSU's message-size range. .*\\(OSU's -m 8:65536 is --sizes 8:64KiB\\)$"
+  -n 2 -m 8:65536)
+mbx_launcher_bad(imb_npmax_value "^mpibex: -npmax: .*\\(-npmax 6 is --procs 2:6\\)$" -n 2 -npmax 6)
+add_test(NAME badinput.explore_osu_m_value
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/expect_bad_input.sh
+                 "^mpibex: -m: OSU's message-size range. .*\\(OSU's -m 8:65536 is --sizes 8:64KiB\\)$"
+                 ${MBX_OUT}/bad_explore_osu_m.csv -- $<TARGET_FILE:mpibex> explore --fake 2 -m 8:65536)
+set_tests_properties(badinput.explore_osu_m_value PROPERTIES TIMEOUT 30 LABELS "tui;badinput")
 mbx_launcher_bad(n_word "^mpibex: -n: 'x' is not a whole number; allowed 1\\.\\.4096$" -n x)
 mbx_launcher_bad(bridge_mode "^mpibex: --bridge: unknown mode 'pigeon'; allowed auto, tty, socket$"
   --bridge pigeon)

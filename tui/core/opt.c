@@ -77,12 +77,12 @@ static int take(mbx_opt_parser *p, int argc, char **argv, int *i)
 {
     const char *a = argv[*i], *name = NULL, *val = NULL;
     const mbx_opt *o = match(p, a, &name, &val);
+    p->following = *i + 1 < argc ? argv[*i + 1] : NULL;
     if (o == NULL) {
         int dash = a[0] == '-' && a[1] != '\0';
         if (p->operand != NULL && (!dash || p->pass_unknown))
             return p->operand(p, a);
-        return dash ? unknown(p, a, *i + 1 < argc ? argv[*i + 1] : NULL)
-                    : mbx_opt_bad(&p->out, p->unknown, a);
+        return dash ? unknown(p, a, p->following) : mbx_opt_bad(&p->out, p->unknown, a);
     }
     int fl = o->flags | p->flags;
     p->attached = val != NULL;
@@ -137,6 +137,7 @@ int mbx_opt_parse(mbx_opt_parser *p, int argc, char **argv, int first)
         } else if (opts_on) {
             rc = take(p, argc, argv, &i);
         } else {
+            p->following = i + 1 < argc ? argv[i + 1] : NULL;
             rc = p->operand(p, a);
         }
     }

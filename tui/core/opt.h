@@ -79,7 +79,10 @@ struct mbx_opt_parser {
     int stop;     /* a handler sets it to end the walk (mbx_opt_help) */
     int help;     /* set by mbx_opt_help */
     int attached; /* the current value came as "=VALUE" or glued */
-    int next;     /* after the walk: the index of the first word not walked */
+    /* The word after the one being walked (NULL: none), so that a handler
+     * can quote the value of a flag it answers ("-m 8:65536"). */
+    const char *following;
+    int next; /* after the walk: the index of the first word not walked */
 };
 
 /* The handler of -h/--help in most commands: sets p->help, ends the walk. */

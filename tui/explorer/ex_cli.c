@@ -76,8 +76,11 @@ int mbx_ex_cli_other(mbx_opt_parser *p, const char *word)
                                    batch_only[g].names[i], batch_only[g].why);
     /* Not one of them: what the parser says of an unknown word. */
     const mbx_opt_habit_row *h = mbx_opt_habit(word);
-    if (h != NULL)
-        return mbx_opt_bad(&p->out, "%s: %s", h->flag, h->text);
+    if (h != NULL) {
+        char hint[512];
+        mbx_opt_habit_line(h, word, p->following, hint, sizeof hint);
+        return mbx_opt_bad(&p->out, "%s", hint);
+    }
     const char *near = word[0] == '-' ? mbx_opt_suggest(p->opts, p->nopts, word) : NULL;
     char line[600];
     snprintf(line, sizeof line, p->unknown, word);

@@ -85,6 +85,15 @@ static int refuse(const char *opt, const char *reason, const char *got, const ch
     return mbx_opt_bad(&said, "%s: %s; allowed %s", opt, why, allowed);
 }
 
+/* The line for an OSU or IMB flag (word), quoting the value typed with it
+ * or after it ("-m 8:65536" is "--sizes 8:64KiB"); returns 2. */
+static int habit(mbx_opt_parser *p, const char *word)
+{
+    char hint[512];
+    mbx_opt_habit_line(mbx_opt_habit(word), word, p->following, hint, sizeof hint);
+    return mbx_opt_bad(&p->out, "%s", hint);
+}
+
 static int on_n(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
 {
     static const char *const allowed_n = "1..4096";
@@ -93,6 +102,11 @@ static int on_n(mbx_opt_parser *p, const mbx_opt *o, const char *name, const cha
     (void)o, (void)name;
     if (!v)
         return refuse("-n", "missing value", NULL, allowed_n);
+    /* IMB's -npmin and -npmax start as -n with a glued value. */
+    char word[64];
+    snprintf(word, sizeof word, "-n%s", v);
+    if (p->attached && mbx_opt_habit(word) != NULL)
+        return habit(p, word);
     errno = 0;
     x->n = strtol(v, &end, 10);
     if (*v == '\0' || *end != '\0' || errno)
@@ -144,19 +158,15 @@ static int on_log(mbx_opt_parser *p, const mbx_opt *o, const char *name, const c
     return 0;
 }
 
-/* Every other word is the explorer's. */
 /* A word for the explorer. An OSU or IMB flag (opt.h: the explorer has
  * none of them) is answered here, before a job starts, unless it is the
  * value of the explorer option before it. */
 static int on_pass(mbx_opt_parser *p, const char *word)
 {
     opts *x = p->dst;
-    const mbx_opt_habit_row *h = mbx_opt_habit(word);
-    if (h != NULL && (x->npass == 0 || strncmp(x->pass[x->npass - 1], "--", 2) != 0)) {
-        char hint[512];
-        mbx_opt_habit_line(h, word, NULL, hint, sizeof hint);
-        return mbx_opt_bad(&p->out, "%s", hint);
-    }
+    if (mbx_opt_habit(word) != NULL &&
+        (x->npass == 0 || strncmp(x->pass[x->npass - 1], "--", 2) != 0))
+        return habit(p, word);
     x->pass[x->npass++] = (char *)word;
     return 0;
 }
