@@ -180,6 +180,16 @@ static void probe_text(const mbx_result *r, char *buf, size_t len)
         snprintf(buf, len, "%.2f", r->probe * 1e6);
 }
 
+/* A time in seconds, or "-" where the row has none (a HUNG or INVALID
+ * row's numbers are empty, as in the CSV: docs/csv-format.md). */
+static void seconds_text(const explorer *x, double v, char *buf, size_t len)
+{
+    if (isfinite(v))
+        mbx_axis_format(v, MBX_AXIS_SECONDS, x->utf8, buf, (int)len);
+    else
+        snprintf(buf, len, "-");
+}
+
 static void cell_text(const explorer *x, const mbx_ex_point *p, int c, char *buf, size_t len)
 {
     const mbx_result *r = &p->r;
@@ -207,14 +217,9 @@ static void cell_text(const explorer *x, const mbx_ex_point *p, int c, char *buf
     case C_EVENTS: snprintf(buf, len, "%zu", r->events); break;
     case C_PROBE: probe_text(r, buf, len); break;
     case C_N: snprintf(buf, len, "%zu", r->s.n); break;
-    case C_MEDIAN: mbx_axis_format(r->s.median, MBX_AXIS_SECONDS, x->utf8, buf, (int)len); break;
-    case C_TMEAN: mbx_axis_format(r->s.tmean, MBX_AXIS_SECONDS, x->utf8, buf, (int)len); break;
-    case C_PLAIN:
-        if (isfinite(r->plain))
-            mbx_axis_format(r->plain, MBX_AXIS_SECONDS, x->utf8, buf, (int)len);
-        else
-            snprintf(buf, len, "-");
-        break;
+    case C_MEDIAN: seconds_text(x, r->s.median, buf, len); break;
+    case C_TMEAN: seconds_text(x, r->s.tmean, buf, len); break;
+    case C_PLAIN: seconds_text(x, r->plain, buf, len); break;
     case C_OVERLAP: {
         double pct = mbx_overlap_pct(r->s.median, r->compute, r->plain);
         if (r->overlap && isfinite(pct))
@@ -224,9 +229,12 @@ static void cell_text(const explorer *x, const mbx_ex_point *p, int c, char *buf
         break;
     }
     case C_CI:
-        mbx_axis_format(r->s.ci_lo, MBX_AXIS_SECONDS, x->utf8, a, sizeof a);
-        mbx_axis_format(r->s.ci_hi, MBX_AXIS_SECONDS, x->utf8, b, sizeof b);
-        snprintf(buf, len, "[%s, %s]", a, b);
+        seconds_text(x, r->s.ci_lo, a, sizeof a);
+        seconds_text(x, r->s.ci_hi, b, sizeof b);
+        if (isfinite(r->s.ci_lo) || isfinite(r->s.ci_hi))
+            snprintf(buf, len, "[%s, %s]", a, b);
+        else
+            snprintf(buf, len, "-");
         break;
     case C_ERR: {
         double e = row_err(r);
