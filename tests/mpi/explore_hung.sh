@@ -9,10 +9,13 @@
 #   goes_on  rank 1 is away 6 s, the bound 4 s: the point is HUNG (its row
 #            in the autosave, "returned after", no numbers; the results
 #            screen and the closing count say HUNG), every other size is
-#            measured, exit 0
+#            measured, exit 0; the results screen's median of the HUNG
+#            row is "-" (no number, as in the CSV)
 #   ends     rank 1 is away for good, the bound 1 s: after twice the bound
 #            the explorer ends, exit 3, with one note naming the point and
-#            the autosave, whose rows it counts are there; no process left
+#            the autosave, whose rows it counts are there (the HUNG line
+#            before it says the explorer ends; it keeps no journal); no
+#            process left
 #   tty      as ends, on a terminal (`script`'s) through the launcher
 #            (`mpibex -n 2`): exit 3, and the terminal got the reset bytes
 #            (mbx_term_reset_seq) before the note (77 without `script`)
@@ -77,14 +80,22 @@ goes_on)
     [ $n -eq 3 ] && pass "1, 2 and 8 bytes measured" || fail "$n of 1, 2, 8 bytes measured"
     grep -q ', 1 HUNG;' "$work/done.txt" && pass "the closing count says 1 HUNG" ||
         fail "done: $(grep -E 'done:' "$work/done.txt")"
-    grep -E '^ *pingpong\.send_recv +4 ' "$work/results.txt" | grep -q HUNG && pass "the results screen shows HUNG" ||
+    row=$(grep -E '^ *pingpong\.send_recv +4 ' "$work/results.txt")
+    grep -q HUNG <<<"$row" && pass "the results screen shows HUNG" ||
         fail "results: $(grep -v '^@' "$work/results.txt" | head -12)"
+    # Its numbers are empty, as in the CSV: "-", never "nan".
+    ! grep -qi nan <<<"$row" && grep -Eq '^ *pingpong\.send_recv +4 +[0-9]+ +- ' <<<"$row" &&
+        pass "its median is '-'" || fail "HUNG row: $row"
     ;;
 ends)
     run 1:4 1:2
     [ "$code" -eq 3 ] && pass "exit 3" || fail "exit $code"
     note=$(grep -E '^mpibex: watchdog: pingpong\.send_recv on 2 procs at 4 bytes has not returned in [0-9.]+ s \(bound [0-9.]+ s\) and cannot be cancelled: the explorer ends; [0-9]+ points finished, autosaved in .*/save/explorer-[^ ]*\.csv$' "$work/err")
     [ -n "$note" ] && pass "the note: $note" || fail "no note naming the point and the autosave"
+    # The HUNG line before it says what follows; the explorer has no journal.
+    hung=$(grep -E '^mpibex: watchdog: .* has not returned within ' "$work/err")
+    grep -q 'and the explorer ends if it has not in another' <<<"$hung" && ! grep -q journal "$work/err" &&
+        pass "the HUNG line: the explorer ends, no journal" || fail "HUNG line: $hung"
     k=$(sed -n 's/.*ends; \([0-9]*\) points finished.*/\1/p' <<<"$note")
     [ -n "$csv" ] && [ "$(nrows)" = "${k:-x}" ] && pass "the autosave has its $k rows" ||
         fail "autosave rows $( [ -n "$csv" ] && nrows), the note says '$k'"

@@ -21,6 +21,7 @@ struct mbx_watchdog {
     int fired; /* the HUNG line is out for the pass armed */
     double bound, armed_at;
     char what[200];
+    const char *ending; /* the HUNG line's "and ENDING if it has not" */
     mbx_watchdog_end_fn end;
     void *ud;
 };
@@ -71,9 +72,9 @@ static void *watch_main(void *arg)
             w->fired = 1;
             fprintf(stderr,
                     "mpibex: watchdog: %s has not returned within %.3g s: HUNG (a rank stopped "
-                    "answering?); the run goes on if it returns, and ends with its rows and "
-                    "journal kept if it has not in another %.3g s\n",
-                    w->what, w->bound, w->bound);
+                    "answering?); the run goes on if it returns, and %s if it has not in another "
+                    "%.3g s\n",
+                    w->what, w->bound, w->ending, w->bound);
             continue;
         }
         w->state = W_ENDING;
@@ -93,6 +94,7 @@ int mbx_watchdog_start(mbx_watchdog **out, mbx_watchdog_end_fn end, void *ud)
         return -1;
     w->end = end;
     w->ud = ud;
+    w->ending = "ends with its rows and journal kept";
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -120,6 +122,12 @@ int mbx_watchdog_start(mbx_watchdog **out, mbx_watchdog_end_fn end, void *ud)
     }
     *out = w;
     return 0;
+}
+
+void mbx_watchdog_ending(mbx_watchdog *w, const char *ending)
+{
+    if (w)
+        w->ending = ending;
 }
 
 void mbx_watchdog_arm(mbx_watchdog *w, double bound_s, const char *what)

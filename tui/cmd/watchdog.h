@@ -33,6 +33,11 @@ double mbx_watchdog_bound(double floor_s, double mult, double expected_s);
  * *out NULL, the run goes on without a watchdog). */
 int mbx_watchdog_start(mbx_watchdog **out, mbx_watchdog_end_fn end, void *ud);
 
+/* What the HUNG line says follows when the pass stays out ("... and
+ * ENDING if it has not in another B s"); ending is kept, not copied.
+ * The default is `run`'s: "ends with its rows and journal kept". */
+void mbx_watchdog_ending(mbx_watchdog *w, const char *ending);
+
 /* Main thread, before a pass: watch it for bound_s seconds; `what` names
  * the pass in the HUNG line ("pingpong.send_recv on 2 procs at 4 bytes";
  * copied). */

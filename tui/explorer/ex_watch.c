@@ -38,6 +38,8 @@ void mbx_ex_watch_start(explorer *x, double floor_s, double mult)
                        "the watchdog's thread could not start; a hung point will hang the run");
         return;
     }
+    /* The explorer keeps no journal: what it keeps is in its end note. */
+    mbx_watchdog_ending(xw->w, "the explorer ends");
     xw->floor = floor_s;
     xw->mult = mult;
     x->watch = xw;
