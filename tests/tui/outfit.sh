@@ -9,7 +9,9 @@
 # median_us and status, each row its status on its first line, and the
 # comment lines wrap with "#   ". Piped to cat inside the same terminal
 # (a reader, not a process manager) and redirected to a file: the full
-# header with tmean_us and ci95_us, rows as wide as before.
+# header with tmean_us and ci95_us, rows as wide as before. Under a
+# process manager that gives the run a pseudo-terminal of its own (Open
+# MPI's): the manager's output decides, a file or a terminal.
 set -u
 mpibex=$1 dir=$2
 . "$(dirname "$0")/../lib.sh"
@@ -49,6 +51,41 @@ grep -q 'tmean_us' <<<"$head" && grep -q 'ci95_us' <<<"$head" && pass "piped: th
     fail "piped header '$head'"
 [ "$(longest pipe.out)" -gt 120 ] && pass "piped: rows as wide as before" ||
     fail "piped: the longest line is $(longest pipe.out)"
+
+# A process manager that gives the run a pseudo-terminal of its own (no
+# size set) and copies it to its own output, as Open MPI's mpirun does:
+# to a file, the full table; to a terminal of 100 columns, that
+# terminal's width (not the 80 of a terminal without a size). The manager is found by its name, so the copier is called mpirun.
+py=$(python3 -c 'import sys; print(sys.executable)')
+cat >mpirun <<PY
+#!$py
+import os, subprocess, sys
+master, slave = os.openpty()
+p = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=slave, stderr=open("mgr.err", "w"))
+os.close(slave)
+while True:
+    try:
+        b = os.read(master, 65536)
+    except OSError:
+        break
+    if not b:
+        break
+    sys.stdout.buffer.write(b)
+    sys.stdout.flush()
+sys.exit(p.wait())
+PY
+chmod +x mpirun
+./mpirun "$mpibex" $args >mgr.out 2>/dev/null || die "run under the fake mpirun: exit $? ($(head -c 300 mgr.err))"
+head=$(tr -d '\r' <mgr.out | grep '^# benchmark')
+grep -q 'ci95_us' <<<"$head" && [ "$(longest mgr.out)" -gt 120 ] &&
+    pass "a manager's terminal copied to a file: the full table" ||
+    fail "manager to a file: header '$head', longest line $(longest mgr.out)"
+script -qec "stty cols 100; ./mpirun '$mpibex' $args 2>/dev/null" /dev/null >mgrtty.out </dev/null ||
+    die "run under the fake mpirun in a terminal: exit $?"
+n=$(longest mgrtty.out)
+[ "$n" -le 100 ] && grep -q "^# this terminal's 100 columns" <(tr -d '\r' <mgrtty.out) &&
+    pass "a manager's terminal copied to a terminal of 100: the longest line is $n" ||
+    fail "manager to a terminal of 100: a line of $n; $(tr -d '\r' <mgrtty.out | grep "this terminal's")"
 
 # A file: the full table too.
 "$mpibex" $args >file.out 2>file.err || die "run to a file: exit $?"

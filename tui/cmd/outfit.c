@@ -60,16 +60,25 @@ static int is_manager(const char *comm)
     return 0;
 }
 
+/* What the standard output of process pid is ("/dev/pts/3", "pipe:[..]");
+ * 0, or -1 when it cannot be read. */
+static int stdout_of(long pid, char *target, size_t len)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/fd/1", pid);
+    ssize_t n = readlink(path, target, len - 1);
+    if (n <= 0)
+        return -1;
+    target[n] = '\0';
+    return 0;
+}
+
 /* The terminal width of the standard output of process pid, or 0. */
 static int proc_stdout_cols(long pid)
 {
-    char path[64], target[PATH_MAX];
-    snprintf(path, sizeof path, "/proc/%ld/fd/1", pid);
-    ssize_t n = readlink(path, target, sizeof target - 1);
-    if (n <= 0)
-        return 0;
-    target[n] = '\0';
-    if (strncmp(target, "/dev/pts/", 9) != 0 && strncmp(target, "/dev/tty", 8) != 0)
+    char target[PATH_MAX];
+    if (stdout_of(pid, target, sizeof target) < 0 ||
+        (strncmp(target, "/dev/pts/", 9) != 0 && strncmp(target, "/dev/tty", 8) != 0))
         return 0;
     int fd = open(target, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)
@@ -79,24 +88,47 @@ static int proc_stdout_cols(long pid)
     return cols;
 }
 
+/* Is standard output, a terminal, one the parent process manager made to
+ * forward it (Open MPI gives each rank a pseudo-terminal of its own,
+ * without a size, and copies it to its own output, which may be a file),
+ * rather than a terminal the manager passed on (its own)? */
+static int forwarded_tty(void)
+{
+    char comm[64], mine[PATH_MAX], theirs[PATH_MAX];
+    long pid = (long)getppid();
+    if (parent_of(pid, comm, sizeof comm) < 0 || !is_manager(comm))
+        return 0;
+    return stdout_of((long)getpid(), mine, sizeof mine) == 0 &&
+           (stdout_of(pid, theirs, sizeof theirs) < 0 || strcmp(mine, theirs) != 0);
+}
+
+/* The width of the terminal the process managers above this process
+ * write to: the nearest one whose standard output is a terminal; 0. */
+static int manager_cols(void)
+{
+    char comm[64];
+    long pid = (long)getppid();
+    int cols = 0;
+    for (int depth = 0; cols == 0 && pid > 1 && depth < 4; depth++) {
+        long up = parent_of(pid, comm, sizeof comm);
+        if (up < 0 || !is_manager(comm))
+            break;
+        cols = proc_stdout_cols(pid);
+        pid = up;
+    }
+    return cols;
+}
+
 int mbx_outfit_columns(void)
 {
     int cols = tty_cols(STDOUT_FILENO);
     struct stat sb;
-    if (cols == 0 && fstat(STDOUT_FILENO, &sb) == 0 &&
-        (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode))) {
-        /* A pipe: to a process manager that forwards it, or to a reader
-         * (| less, | tee): only the former's own output counts. */
-        char comm[64];
-        long pid = (long)getppid();
-        for (int depth = 0; cols == 0 && pid > 1 && depth < 4; depth++) {
-            long up = parent_of(pid, comm, sizeof comm);
-            if (up < 0 || !is_manager(comm))
-                break;
-            cols = proc_stdout_cols(pid);
-            pid = up;
-        }
-    }
+    /* A pipe: to a process manager that forwards it, or to a reader (|
+     * less, | tee): only the former's own output counts; so it does for a
+     * terminal the manager made. */
+    if (cols > 0 ? forwarded_tty()
+                 : fstat(STDOUT_FILENO, &sb) == 0 && (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode)))
+        cols = manager_cols();
     return cols == 0 ? 0 : cols < MIN_COLS ? MIN_COLS : cols;
 }
 

@@ -6,10 +6,11 @@
 
 /* The width of the terminal standard output reaches, or 0 when it reaches
  * a file or a pipe. Under mpiexec rank 0's standard output is a pipe to
- * the process manager, which writes to its own: then the terminal is the
- * one of the nearest ancestor that is a process manager (hydra's proxy,
- * mpiexec, mpirun, prterun, orted, srun), when that one's standard output
- * is a terminal. TIOCGWINSZ, else COLUMNS; at least 40. */
+ * the process manager (MPICH's hydra) or a pseudo-terminal the manager
+ * made for it (Open MPI's), which the manager copies to its own: then the
+ * terminal is the one of the nearest ancestor that is a process manager
+ * (hydra's proxy, mpiexec, mpirun, prterun, orted, srun), when that one's
+ * standard output is a terminal. TIOCGWINSZ, else COLUMNS; at least 40. */
 int mbx_outfit_columns(void);
 
 /* From now on, every line written to stdout that is longer than cols is
