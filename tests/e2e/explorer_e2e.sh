@@ -35,15 +35,9 @@ explorers() {
     tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -qF -- "$mpibex explore" && echo "$p"
   done
 }
-# explorers_gone SECONDS: 0 once none is left (polled every 0.1 s), else 1.
-explorers_gone() {
-  local i
-  for ((i = 0; i < $1 * 10; i++)); do
-    [ -z "$(explorers)" ] && return 0
-    sleep 0.1
-  done
-  return 1
-}
+no_explorers() { [ -z "$(explorers)" ]; }
+# explorers_gone SECONDS: 0 once none is left, else 1.
+explorers_gone() { mbx_until "$1" no_explorers; }
 
 tmux new-session -d -s "$sess" -x 120 -y 36 "env -i $(mbx_mpi_env)HOME=$work PATH=$PATH TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 bash --norc --noprofile"
 tmux send-keys -t "$sess" "cd $work && PS1='PROMPT> '" Enter
