@@ -8,6 +8,7 @@
 # --fuzz builds the libFuzzer targets with clang in build-fuzz and runs each
 # for a few seconds, two targets at a time (ctest -j 2 -L fuzz;
 # docs/hardening.md), nothing else.
+# The plain and the sanitized run end by listing their 30 longest tests.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/deps.sh"
@@ -26,11 +27,24 @@ else
   "$root/scripts/build.sh" "$dir"
 fi
 cd "$dir"
+# The 30 longest tests of the run just made (CTest's cost file, in
+# seconds), so that a CI log says where a stage's time went.
+longest() {
+  echo "the 30 longest tests:"
+  awk '/^---/ { exit } NF == 3 { printf "%8.1f s  %s\n", $3, $1 }' \
+    Testing/Temporary/CTestCostData.txt | sort -rn | head -n 30
+}
 if [ "${1:-}" = "--quick" ]; then
   exec ctest --output-on-failure -j 2 -L quick
 elif [ "${1:-}" = "--sanitize" ]; then
-  exec ctest --output-on-failure -j 2 -LE heavy
+  rc=0
+  ctest --output-on-failure -j 2 -LE heavy || rc=$?
+  longest
+  exit $rc
 fi
 # -j 3 over two cores: the third slot only for tests that wait on a
 # daemon's clock (MBX_SLEEPY_TESTS in tests/CMakeLists.txt).
-ctest --output-on-failure -j 3 --resource-spec-file "$root/tests/cores.json"
+rc=0
+ctest --output-on-failure -j 3 --resource-spec-file "$root/tests/cores.json" || rc=$?
+longest
+exit $rc

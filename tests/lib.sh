@@ -34,6 +34,17 @@ wait_for() {
     return 1
 }
 
+# mbx_until SECONDS COMMAND...: 0 once COMMAND succeeds (tried every 0.1 s),
+# 1 if it has not by the time bash's clock has moved on SECONDS whole seconds.
+mbx_until() {
+    local end=$((SECONDS + $1))
+    shift
+    until "$@"; do
+        [ $SECONDS -lt "$end" ] || return 1
+        sleep 0.1
+    done
+}
+
 # The MPI launcher's settings of the test environment (OMPI_*) and the
 # sanitizers' (ASAN_OPTIONS, UBSAN_OPTIONS: LeakSanitizer off outside the
 # unit tests), see tests/CMakeLists.txt, as NAME=VALUE words, for a shell

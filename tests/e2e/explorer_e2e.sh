@@ -14,21 +14,37 @@ set -u
 . "$(dirname "$(readlink -f "$0")")/../lib.sh"
 mpibex=$1 check=$2 work=$3
 sess=mbxe2e$$
+# Every job this test starts carries the tag in its environment (the
+# launcher, mpiexec and the ranks): its processes are found by it, never
+# by the binary's name, so other tests' explorers may run beside it.
+tag="e2e-explorer-$$-$RANDOM$RANDOM"
 rm -rf "$work"
 mkdir -p "$work"
 screen() { tmux capture-pane -p -t "$sess" 2>/dev/null; }
 cleanup() {
+  local p
   tmux kill-session -t "$sess" 2>/dev/null
-  pkill -f "$mpibex explore" 2>/dev/null
+  for p in $(mbx_tagged "MBX_E2E_TAG=$tag"); do kill -KILL "$p" 2>/dev/null; done
 }
 trap cleanup EXIT
+# The explorer's processes of this test: mpiexec and the ranks, i.e. the
+# tagged ones whose command line names "$mpibex explore".
+explorers() {
+  local p
+  for p in $(mbx_tagged "MBX_E2E_TAG=$tag"); do
+    tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -qF -- "$mpibex explore" && echo "$p"
+  done
+}
+no_explorers() { [ -z "$(explorers)" ]; }
+# explorers_gone SECONDS: 0 once none is left, else 1.
+explorers_gone() { mbx_until "$1" no_explorers; }
 
 tmux new-session -d -s "$sess" -x 120 -y 36 "env -i $(mbx_mpi_env)HOME=$work PATH=$PATH TERM=xterm-256color LANG=C.UTF-8 LC_ALL=C.UTF-8 bash --norc --noprofile"
 tmux send-keys -t "$sess" "cd $work && PS1='PROMPT> '" Enter
 wait_for "PROMPT>" 10 || fail "shell prompt"
 
 # 1. start the explorer on 2 ranks with the quick plan preloaded
-tmux send-keys -t "$sess" "$mpibex -n 2 --autosave $work/auto; echo EXIT=\$?" Enter
+tmux send-keys -t "$sess" "MBX_E2E_TAG=$tag $mpibex -n 2 --autosave $work/auto; echo EXIT=\$?" Enter
 if wait_for "1 Picker" 30; then pass "explorer up through the launcher and mpiexec -n 2"; else fail "explorer did not start"; screen; fi
 wait_for "2 ranks on 1 host" 5 && pass "title shows the job" || fail "title"
 
@@ -238,12 +254,11 @@ log=$(screen | grep -o "log: [^ ]*" | tail -1 | cut -d' ' -f2)
 [ -n "$log" ] && grep -h "explorer: .* frames" "$log" | sed 's/^/FIGURE: /'
 tmux send-keys -t "$sess" "stty -a | tr ' ;' '\n\n' | grep -xE -- '-?(icanon|echo)' | tr '\n' ' '; echo" Enter
 wait_for "^icanon echo" 5 && pass "terminal sane (icanon echo)" || { fail "terminal modes"; screen | tail -3; }
-sleep 0.5
-pgrep -f "$mpibex explore" >/dev/null && fail "a rank is left running" || pass "no leftover process"
+explorers_gone 2 && pass "no leftover process" || fail "a rank is left running"
 
 # 6. Ctrl-C mid-run: a long run, interrupted after a few points
 tmux send-keys -t "$sess" clear Enter
-tmux send-keys -t "$sess" "$mpibex -n 2 --autosave $work/auto2 --start --plan $work/long.ini; echo EXIT=\$?" Enter
+tmux send-keys -t "$sess" "MBX_E2E_TAG=$tag $mpibex -n 2 --autosave $work/auto2 --start --plan $work/long.ini; echo EXIT=\$?" Enter
 cat >"$work/long.ini" <<'INI'
 [long]
 bench = pingpong.send_recv, coll.bcast
@@ -259,21 +274,19 @@ auto=$(ls "$work"/auto2/*.csv 2>/dev/null | head -1)
 [ -n "$auto" ] && "$check" "$auto" >/dev/null && pass "autosaved CSV of finished points parses ($(($(wc -l <"$auto") - 1)) rows)" || fail "autosave after Ctrl-C"
 tmux send-keys -t "$sess" "stty -a | tr ' ;' '\n\n' | grep -xE -- '-?(icanon|echo)' | tr '\n' ' '; echo" Enter
 wait_for "^icanon echo" 5 && pass "terminal sane after Ctrl-C" || fail "terminal after Ctrl-C"
-sleep 0.5
-pgrep -f "$mpibex explore" >/dev/null && fail "a rank is left after Ctrl-C" || pass "no leftover process after Ctrl-C"
+explorers_gone 2 && pass "no leftover process after Ctrl-C" || fail "a rank is left after Ctrl-C"
 
 # 7. a rank crashes mid-run (SIGKILL of rank 1): the job ends, the launcher
 #    restores the terminal and reports a failure code, nothing is left
 tmux send-keys -t "$sess" clear Enter
-tmux send-keys -t "$sess" "$mpibex -n 2 --autosave none --start --plan $work/long.ini; echo EXIT=\$?" Enter
+tmux send-keys -t "$sess" "MBX_E2E_TAG=$tag $mpibex -n 2 --autosave none --start --plan $work/long.ini; echo EXIT=\$?" Enter
 wait_for " ([2-9]|[1-9][0-9]+) passes, round" 40 || fail "run for the crash case did not start"
-rank1=$(mbx_rank_pids 1 "$mpibex explore" | head -1)
+rank1=$(mbx_tagged_rank "MBX_E2E_TAG=$tag" 1)
 [ -n "$rank1" ] && kill -KILL "$rank1"
 if wait_for "EXIT=[1-9][0-9]*" 30; then pass "rank crash: launcher exits with $(screen | grep -o 'EXIT=[0-9]*' | tail -1)"; else fail "rank crash: no exit"; screen | tail -5; fi
 tmux send-keys -t "$sess" "stty -a | tr ' ;' '\n\n' | grep -xE -- '-?(icanon|echo)' | tr '\n' ' '; echo" Enter
 wait_for "^icanon echo" 5 && pass "terminal sane after a rank crash" || fail "terminal after a rank crash"
-sleep 1
-pgrep -f "$mpibex explore" >/dev/null && fail "a rank is left after a rank crash" || pass "no leftover process after a rank crash"
+explorers_gone 2 && pass "no leftover process after a rank crash" || fail "a rank is left after a rank crash"
 
 # 7b. the b_eff screen (5) on the real engine: b_eff in quick mode (L_max
 #     4 KiB, 1 random pattern, 1 repetition) fills the plot and shows its
@@ -282,7 +295,7 @@ pgrep -f "$mpibex explore" >/dev/null && fail "a rank is left after a rank crash
 #     summary; the terminal stays sane.
 tmux send-keys -t "$sess" clear Enter
 mkdir -p "$work/io"
-tmux send-keys -t "$sess" "$mpibex -n 2 --autosave none; echo EXIT=\$?" Enter
+tmux send-keys -t "$sess" "MBX_E2E_TAG=$tag $mpibex -n 2 --autosave none; echo EXIT=\$?" Enter
 wait_for "1 Pick" 30 || fail "explorer for the b_eff screen"
 tmux send-keys -t "$sess" 5
 wait_for "\[5 b_eff\]" 5 && pass "b_eff screen opens with 5" || fail "b_eff screen"
@@ -348,16 +361,13 @@ tmux send-keys -t "$sess" q
 if wait_for "EXIT=0" 20; then pass "quit from the b_eff screen, exit 0"; else fail "b_eff screen exit"; screen | tail -5; fi
 tmux send-keys -t "$sess" "stty -a | tr ' ;' '\n\n' | grep -xE -- '-?(icanon|echo)' | tr '\n' ' '; echo" Enter
 wait_for "^icanon echo" 5 && pass "terminal sane after the b_eff screen" || fail "terminal after the b_eff screen"
-sleep 0.5
-pgrep -f "$mpibex explore" >/dev/null && fail "a rank is left after the b_eff screen" || pass "no leftover process after the b_eff screen"
+explorers_gone 2 && pass "no leftover process after the b_eff screen" || fail "a rank is left after the b_eff screen"
 
 # 8. the terminal closes under the explorer (the tmux window is killed):
 #    the launcher gets SIGHUP and takes the job down
-tmux send-keys -t "$sess" "$mpibex -n 2 --autosave none; echo EXIT=\$?" Enter
+tmux send-keys -t "$sess" "MBX_E2E_TAG=$tag $mpibex -n 2 --autosave none; echo EXIT=\$?" Enter
 wait_for "1 Pick" 30 || fail "explorer for the hang-up case"
 tmux kill-session -t "$sess"
-end=$((SECONDS + 20))
-while pgrep -f "$mpibex explore" >/dev/null && [ $SECONDS -lt $end ]; do sleep 0.2; done
-pgrep -f "$mpibex explore" >/dev/null && fail "a rank is left after the terminal closed" || pass "terminal closed: no process left"
+explorers_gone 20 && pass "terminal closed: no process left" || fail "a rank is left after the terminal closed"
 
 mbx_finish

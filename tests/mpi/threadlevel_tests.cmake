@@ -66,4 +66,4 @@ set_tests_properties(mpi.threadlevel.bindfail.n1 PROPERTIES TIMEOUT 60 LABELS mp
 add_test(NAME e2e.threadlevel
          COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/threadlevel_e2e.sh $<TARGET_FILE:mpibex>
                  ${CMAKE_CURRENT_BINARY_DIR}/e2e-threadlevel)
-set_tests_properties(e2e.threadlevel PROPERTIES TIMEOUT 180 LABELS e2e RUN_SERIAL TRUE)
+set_tests_properties(e2e.threadlevel PROPERTIES TIMEOUT 180 LABELS e2e)

@@ -68,7 +68,7 @@ mbx_golden(rma xterm-mono rma.keys rma 100x30 2)
 add_test(NAME e2e.explorer
          COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/explorer_e2e.sh $<TARGET_FILE:mpibex>
                  $<TARGET_FILE:csvcheck> ${CMAKE_CURRENT_BINARY_DIR}/e2e-explorer)
-set_tests_properties(e2e.explorer PROPERTIES TIMEOUT 600 LABELS e2e RUN_SERIAL TRUE)
+set_tests_properties(e2e.explorer PROPERTIES TIMEOUT 600 LABELS e2e)
 
 # Input through a real terminal in tmux (issue 19): mouse escape sequences
 # click tabs, a benchmark and the footer and turn the wheel on the fake back
@@ -80,7 +80,7 @@ foreach(_case fake launcher inspector linux)
   add_test(NAME e2e.input.${_case}
            COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/input_e2e.sh $<TARGET_FILE:mpibex>
                    ${CMAKE_CURRENT_BINARY_DIR}/e2e-input-${_case} ${_case})
-  set_tests_properties(e2e.input.${_case} PROPERTIES TIMEOUT 180 LABELS e2e RUN_SERIAL TRUE)
+  set_tests_properties(e2e.input.${_case} PROPERTIES TIMEOUT 180 LABELS e2e)
 endforeach()
 
 # The launcher and terminal bridge on their own, through a test driver and
@@ -93,14 +93,14 @@ target_link_libraries(term_echo PRIVATE mbx_term MPI::MPI_C)
 add_test(NAME e2e.bridge
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/bridge_e2e.sh $<TARGET_FILE:launcher_driver>
                  $<TARGET_FILE:term_echo>)
-set_tests_properties(e2e.bridge PROPERTIES TIMEOUT 300 LABELS "e2e;security" RUN_SERIAL TRUE)
+set_tests_properties(e2e.bridge PROPERTIES TIMEOUT 300 LABELS "e2e;security")
 # Where the launcher listens (nowhere with --bridge tty, only on
 # --bridge-addr, every interface without it), its private status directory,
 # no token or environment secret in its log.
 add_test(NAME security.bridge
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/bridge_e2e.sh $<TARGET_FILE:launcher_driver>
                  $<TARGET_FILE:term_echo> bind)
-set_tests_properties(security.bridge PROPERTIES TIMEOUT 240 LABELS "e2e;security" RUN_SERIAL TRUE)
+set_tests_properties(security.bridge PROPERTIES TIMEOUT 240 LABELS "e2e;security")
 
 # The bytes the launcher writes after a rank is SIGKILLed (rank 0 over the
 # socket bridge, rank 1 over the tty bridge), in a pty of its own: every
@@ -108,7 +108,7 @@ set_tests_properties(security.bridge PROPERTIES TIMEOUT 240 LABELS "e2e;security
 add_test(NAME e2e.launcher_reset
          COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/tui/launcher_reset_e2e.py
                  $<TARGET_FILE:launcher_driver> $<TARGET_FILE:term_echo>)
-set_tests_properties(e2e.launcher_reset PROPERTIES TIMEOUT 120 LABELS "e2e;fault" RUN_SERIAL TRUE)
+set_tests_properties(e2e.launcher_reset PROPERTIES TIMEOUT 120 LABELS "e2e;fault")
 
 # Faults under the live explorer (real launcher, mpiexec -n 2, tmux): SIGTERM
 # to rank 0, the launcher killed, the terminal closed, rank 1 killed; each
@@ -117,7 +117,7 @@ foreach(_case sigterm_rank0 launcher_killed hangup rank1_killed)
   add_test(NAME e2e.fault.${_case}
            COMMAND bash ${CMAKE_SOURCE_DIR}/tests/e2e/faults_e2e.sh $<TARGET_FILE:mpibex>
                    $<TARGET_FILE:csvcheck> ${CMAKE_CURRENT_BINARY_DIR}/e2e-faults ${_case})
-  set_tests_properties(e2e.fault.${_case} PROPERTIES TIMEOUT 180 LABELS "e2e;fault" RUN_SERIAL TRUE)
+  set_tests_properties(e2e.fault.${_case} PROPERTIES TIMEOUT 180 LABELS "e2e;fault")
 endforeach()
 # The launcher names rank 0's variables with -x for Open MPI's mpirun only
 # (stand-in launchers that answer --version; no MPI runs).
