@@ -17,6 +17,7 @@
 
 #include "mbx/clocksync.h"
 #include "mbx/kv.h"
+#include "mbx/pointparams.h"
 #include "mbx/result.h"
 #include "mbx/rmacheck.h"
 #include "mbx/status.h"
@@ -269,9 +270,6 @@ typedef struct mbx_point_spec {
      * doubling): a pass of known length in one batch. 0: the default. */
     size_t batch_first;
 } mbx_point_spec;
-
-#define MBX_BUF_OFFSET_STEP 64
-#define MBX_BUF_OFFSET_MAX 4032
 
 /* Rank 0: where the last point's send and receive buffers started after a
  * page boundary, in bytes, the lowest (*lo) and highest (*hi) over both
