@@ -572,6 +572,8 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, double compani
 int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_fn progress,
                        void *ud, mbx_result *out, const double **obs, size_t *nobs)
 {
+    if (e && e->rank == 0)
+        e->why[0] = '\0'; /* a refusal's line, or an MPI failure's, is this point's */
     const mbx_bench *b = spec_bench(e, spec);
     if (!b || !out)
         return MBX_E_INVAL;

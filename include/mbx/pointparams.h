@@ -34,19 +34,19 @@
  * Ranges that depend on another field are checked in engine/core/command.c
  * (ranks below procs, the buffer offset's step). */
 #define MBX_POINT_PARAMS(X)                                                                        \
-    X(I32, bench_id, 0, INT32_MAX)          /* the registry's index (mbx/bench.h) */               \
-    X(I32, procs, 1, INT32_MAX)             /* the first procs ranks take part */                  \
-    X(U64, bytes, 0, INT32_MAX)             /* message size */                                     \
-    X(I64, param, 0, INT64_MAX)             /* MBX_BENCH_PARAM's value (resolved) */               \
-    X(I32, pair_a, 0, INT32_MAX)            /* ping-pong pair, ranks of the point */               \
-    X(I32, pair_b, 0, INT32_MAX)            /*   (resolved: never "equal = default") */            \
-    X(I32, root, 0, INT32_MAX)              /* rooted benchmarks' root */                          \
-    X(I32, rma_sync, 0, MBX_RMA_COUNT_ - 1) /* mbx_rma_sync, resolved; 0 for non-RMA */            \
-    X(I32, resync, 0, 1)                    /* window sync: sync the clocks first */               \
-    X(I64, warm_calls, 1, 1000000)          /* warm-up calls, at least */                          \
-    X(F64, warm_floor_s, 0.0, 1.0)          /* warm-up time, at least */                           \
+    X(I32, bench_id, 0, INT32_MAX)            /* the registry's index (mbx/bench.h) */             \
+    X(I32, procs, 1, INT32_MAX)               /* the first procs ranks take part */                \
+    X(U64, bytes, 0, INT32_MAX)               /* message size */                                   \
+    X(I64, param, 0, INT64_MAX)               /* MBX_BENCH_PARAM's value (resolved) */             \
+    X(I32, pair_a, 0, INT32_MAX)              /* ping-pong pair, ranks of the point */             \
+    X(I32, pair_b, 0, INT32_MAX)              /*   (resolved: never "equal = default") */          \
+    X(I32, root, 0, INT32_MAX)                /* rooted benchmarks' root */                        \
+    X(I32, rma_sync, 0, MBX_RMA_COUNT_ - 1)   /* mbx_rma_sync, resolved; 0 for non-RMA */          \
+    X(I32, resync, 0, 1)                      /* window sync: sync the clocks first */             \
+    X(I64, warm_calls, 1, 1000000)            /* warm-up calls, at least */                        \
+    X(F64, warm_floor_s, 0.0, 1.0)            /* warm-up time, at least */                         \
     X(U32, buf_offset, 0, MBX_BUF_OFFSET_MAX) /* a multiple of MBX_BUF_OFFSET_STEP */              \
-    X(F64N, companion, 0.0, 1e9)            /* companion's median, s (NaN: none) */
+    X(F64N, companion, 0.0, 1e9)              /* companion's median, s (NaN: none) */
 
 #define MBX_PP_CTYPE_I32 int32_t
 #define MBX_PP_CTYPE_U32 uint32_t
@@ -93,8 +93,8 @@ MBX_NODISCARD int mbx_point_params_check(const mbx_point_params *p, char *why, s
 /* Encode into buf[MBX_POINT_PARAMS_WIRE_SIZE] with this build's version.
  * Errors: MBX_E_INVAL (a NULL argument, or what mbx_point_params_check
  * refuses, with its line in why). */
-MBX_NODISCARD int mbx_point_params_encode(const mbx_point_params *p, unsigned char *buf,
-                                          char *why, size_t len);
+MBX_NODISCARD int mbx_point_params_encode(const mbx_point_params *p, unsigned char *buf, char *why,
+                                          size_t len);
 
 /* Decode buf[0..size). Errors, each with one line in why[0..len):
  * MBX_E_PROTO for a size, version or length field that is not this
