@@ -278,6 +278,7 @@ static int point_open(mbx_engine *e, point_run *r)
             p.warm_calls = light;
     }
     p.warm_floor_s = spec->warm_light ? 0.0 : MBX_WARMUP_FLOOR_S;
+    p.warm_cap_s = MBX_WARMUP_CAP_S;
     /* A benchmark with a companion gets the companion's median on every
      * rank, before its set-up (mbx_bench_ctx.companion_median). */
     p.companion = r->companion;

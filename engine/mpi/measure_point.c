@@ -181,7 +181,7 @@ static int point_setup(mbx_engine *e, const mbx_bench *b, const mbx_point_params
         (void)MBX_MPI_FAIL(e, src, "the benchmark's set-up");
         return 1;
     }
-    if (mbx_warmup_point(e, a->warm_calls, a->warm_floor_s, MBX_WARMUP_CAP_S) < 0)
+    if (mbx_warmup_point(e, a->warm_calls, a->warm_floor_s, a->warm_cap_s) < 0)
         return 1;
     return 0;
 }

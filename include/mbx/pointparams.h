@@ -22,7 +22,7 @@
 
 /* Bump with every change of the list: ranks of a mixed build refuse the
  * record instead of misreading it. */
-#define MBX_POINT_PARAMS_VERSION 1
+#define MBX_POINT_PARAMS_VERSION 2
 
 /* Where the send and receive buffers may start after a page boundary
  * (mbx_point_spec.buf_offset). */
@@ -45,6 +45,7 @@
     X(I32, resync, 0, 1)                      /* window sync: sync the clocks first */             \
     X(I64, warm_calls, 1, 1000000)            /* warm-up calls, at least */                        \
     X(F64, warm_floor_s, 0.0, 1.0)            /* warm-up time, at least */                         \
+    X(F64, warm_cap_s, 0.0, 60.0)             /* warm-up time, at most (MBX_WARMUP_CAP_S) */       \
     X(U32, buf_offset, 0, MBX_BUF_OFFSET_MAX) /* a multiple of MBX_BUF_OFFSET_STEP */              \
     X(F64N, companion, 0.0, 1e9)              /* companion's median, s (NaN: none) */
 
