@@ -263,22 +263,9 @@ static int point_open(mbx_engine *e, point_run *r)
         return rc;
     r->t_begin = MPI_Wtime();
     mbx_point_params p;
-    mbx_point_params_of(spec, r->b, &p);
+    mbx_point_params_of(e, spec, r->b, r->nmax, &p);
     p.resync =
         r->window && !e->clock_info.identity && mbx_engine_clock(e) - e->clock_at > r->resync;
-    /* A light warm-up: the point's first pass already faulted the FIFO.
-     * It runs as one chunk, and no longer than the pass it warms: at most
-     * as many calls as the pass has observations (a pass of one 2.8 s
-     * observation spent 8 x 2.8 s warming up before it). */
-    p.warm_calls = e->warm.calls;
-    if (spec->warm_light) {
-        int64_t light =
-            (int64_t)r->nmax < MBX_WARMUP_LIGHT_CALLS ? (int64_t)r->nmax : MBX_WARMUP_LIGHT_CALLS;
-        if (p.warm_calls > light)
-            p.warm_calls = light;
-    }
-    p.warm_floor_s = spec->warm_light ? 0.0 : MBX_WARMUP_FLOOR_S;
-    p.warm_cap_s = MBX_WARMUP_CAP_S;
     /* A benchmark with a companion gets the companion's median on every
      * rank, before its set-up (mbx_bench_ctx.companion_median). */
     p.companion = r->companion;

@@ -96,15 +96,27 @@ static int subcomm_for(mbx_engine *e, int procs, MPI_Comm *out)
 }
 
 /* Rank 0: what every rank gets for spec, resolved (no "0: the default" on
- * the wire): the parameter, the ping-pong pair, the one-sided sync mode.
- * The warm-up, the clock resync and the companion are the driver's
- * (measure.c, point_open). */
-void mbx_point_params_of(const mbx_point_spec *spec, const mbx_bench *b, mbx_point_params *p)
+ * the wire): the parameter, the ping-pong pair, the one-sided sync mode,
+ * the warm-up of a pass of at most nmax observations. The clock resync
+ * and the companion are the driver's (measure.c, point_open). */
+void mbx_point_params_of(const mbx_engine *e, const mbx_point_spec *spec, const mbx_bench *b,
+                         size_t nmax, mbx_point_params *p)
 {
     int pa = spec->pair_a, pb = spec->pair_b;
     if (pa == pb) {
         pa = 0;
         pb = spec->procs - 1;
+    }
+    /* A light warm-up: the point's first pass already faulted the FIFO.
+     * It runs as one chunk, and no longer than the pass it warms: at most
+     * as many calls as the pass has observations (a pass of one 2.8 s
+     * observation spent 8 x 2.8 s warming up before it). */
+    int64_t calls = e->warm.calls;
+    if (spec->warm_light) {
+        int64_t light =
+            (int64_t)nmax < MBX_WARMUP_LIGHT_CALLS ? (int64_t)nmax : MBX_WARMUP_LIGHT_CALLS;
+        if (calls > light)
+            calls = light;
     }
     *p = (mbx_point_params){
         .bench_id = spec->bench_id,
@@ -115,6 +127,9 @@ void mbx_point_params_of(const mbx_point_spec *spec, const mbx_bench *b, mbx_poi
         .pair_b = pb,
         .root = spec->root,
         .rma_sync = (b->flags & MBX_BENCH_RMA) ? mbx_rma_sync_resolve(spec->rma_sync) : 0,
+        .warm_calls = calls,
+        .warm_floor_s = spec->warm_light ? 0.0 : MBX_WARMUP_FLOOR_S,
+        .warm_cap_s = MBX_WARMUP_CAP_S,
         .buf_offset = spec->buf_offset,
         .companion = NAN,
     };
