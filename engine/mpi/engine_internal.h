@@ -93,6 +93,15 @@ int mbx_engine_wait(mbx_engine *e, MPI_Request *req, int quiet);
 double mbx_engine_stop_carry(const mbx_engine *e);
 void mbx_engine_stop_note(mbx_engine *e, double carried);
 
+/* Rank 0, measure_point.c: the parameters every rank gets for spec, resolved,
+ * in a pass of at most nmax observations (the resync and companion fields
+ * are left for the caller), and POINT_BEGIN with them as its payload. mbx_point_params_submit's
+ * errors: those of mbx_point_params_encode (its line in e->why) and of the point's set-up on any
+ * rank. */
+void mbx_point_params_of(const mbx_engine *e, const mbx_point_spec *spec, const mbx_bench *b,
+                         size_t nmax, mbx_point_params *p);
+MBX_NODISCARD int mbx_point_params_submit(mbx_engine *e, const mbx_point_params *p);
+
 /* Handlers in measure_point.c */
 int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd, const void *payload);
 int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd);

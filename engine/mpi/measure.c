@@ -262,38 +262,14 @@ static int point_open(mbx_engine *e, point_run *r)
     if (rc < 0)
         return rc;
     r->t_begin = MPI_Wtime();
-    mbx_cmd c = {.opcode = MBX_OP_POINT_BEGIN,
-                 .bench_id = spec->bench_id,
-                 .procs = spec->procs,
-                 .bytes = spec->bytes};
-    c.iarg[0] = spec->param;
-    c.iarg[1] = spec->pair_a;
-    c.iarg[2] = spec->pair_b;
-    /* The root in the low 32 bits, the one-sided sync mode above them
-     * (measure_point.c splits them again). */
-    c.iarg[3] = (int64_t)(uint32_t)spec->root | (int64_t)spec->rma_sync << 32;
-    if (r->window && !e->clock_info.identity && mbx_engine_clock(e) - e->clock_at > r->resync)
-        c.darg[0] = 1.0;
-    /* A light warm-up: the point's first pass already faulted the FIFO.
-     * It runs as one chunk, and no longer than the pass it warms: at most
-     * as many calls as the pass has observations (a pass of one 2.8 s
-     * observation spent 8 x 2.8 s warming up before it). */
-    int64_t calls = e->warm.calls;
-    if (spec->warm_light) {
-        int64_t light =
-            (int64_t)r->nmax < MBX_WARMUP_LIGHT_CALLS ? (int64_t)r->nmax : MBX_WARMUP_LIGHT_CALLS;
-        if (calls > light)
-            calls = light;
-    }
-    c.darg[1] = (double)calls;
-    c.darg[2] = spec->warm_light ? 0.0 : MBX_WARMUP_FLOOR_S;
-    c.darg[3] = (double)spec->buf_offset;
+    mbx_point_params p;
+    mbx_point_params_of(e, spec, r->b, r->nmax, &p);
+    p.resync =
+        r->window && !e->clock_info.identity && mbx_engine_clock(e) - e->clock_at > r->resync;
     /* A benchmark with a companion gets the companion's median on every
      * rank, before its set-up (mbx_bench_ctx.companion_median). */
-    double companion = r->companion;
-    if (r->b->companion)
-        c.payload_len = sizeof companion;
-    if ((rc = mbx_engine_submit(e, &c, &companion)) < 0)
+    p.companion = r->companion;
+    if ((rc = mbx_point_params_submit(e, &p)) < 0)
         return rc;
     r->compute = e->ctx.compute;
     warm_record(e, spec->warm_light);
@@ -584,6 +560,8 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, double compani
 int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec, mbx_progress_fn progress,
                        void *ud, mbx_result *out, const double **obs, size_t *nobs)
 {
+    if (e && e->rank == 0)
+        e->why[0] = '\0'; /* a refusal's line, or an MPI failure's, is this point's */
     const mbx_bench *b = spec_bench(e, spec);
     if (!b || !out)
         return MBX_E_INVAL;

@@ -1,11 +1,11 @@
 /* Measuring one point, every rank's side (DESIGN, "Measuring one point").
  *
  * POINT_BEGIN sets up the communicator and buffers and runs the untimed
- * warm-up (warmup.c); its optional payload is one double, the companion's
- * median (mbx_bench_ctx.companion_median); each BATCH runs k observations and reduces the
- * per-observation maxima and its minor page faults to rank 0 in one
- * MPI_Reduce; VALIDATE runs the benchmark's check once; POINT_END frees.
- * Rank 0 drives these commands from mbx_engine_measure() (measure.c). */
+ * warm-up (warmup.c); its payload is the point's parameters
+ * (mbx/pointparams.h), made here from a spec on rank 0; each BATCH runs k observations and reduces
+ * the per-observation maxima and its minor page faults to rank 0 in one MPI_Reduce; VALIDATE runs
+ * the benchmark's check once; POINT_END frees. Rank 0 drives these commands from
+ * mbx_engine_measure() (measure.c). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -95,75 +95,97 @@ static int subcomm_for(mbx_engine *e, int procs, MPI_Comm *out)
     return MBX_OK;
 }
 
-/* A POINT_BEGIN's arguments, checked. Rank 0 sends the warm-up calls in
- * darg[1] (at least one), the warm-up's time floor in darg[2] and the
- * buffer offset in darg[3]: the same on every rank, so the checks fail
- * everywhere or nowhere. */
-typedef struct point_args {
-    const mbx_bench *b;
-    int procs, pa, pb, root, rma_sync;
-    int64_t param, calls;
-    double floor_s, off;
-} point_args;
-
-static int point_args_read(const mbx_engine *e, const mbx_cmd *cmd, point_args *a)
+/* Rank 0: what every rank gets for spec, resolved (no "0: the default" on
+ * the wire): the parameter, the ping-pong pair, the one-sided sync mode,
+ * the warm-up of a pass of at most nmax observations. The clock resync
+ * and the companion are the driver's (measure.c, point_open). */
+void mbx_point_params_of(const mbx_engine *e, const mbx_point_spec *spec, const mbx_bench *b,
+                         size_t nmax, mbx_point_params *p)
 {
-    const mbx_bench *b = mbx_bench_get(cmd->bench_id);
-    int procs = cmd->procs;
-    if (!b || procs < b->min_procs || procs < 1 || procs > e->size || cmd->bytes > INT32_MAX)
-        return MBX_E_INVAL; /* identical on every rank: all return here */
-    int64_t param = cmd->iarg[0];
-    int pa = (int)cmd->iarg[1], pb = (int)cmd->iarg[2];
-    /* iarg[3]: the root in the low 32 bits, the one-sided sync mode above. */
-    int root = (int)(int32_t)(uint32_t)(cmd->iarg[3] & 0xffffffff);
-    int64_t rs = cmd->iarg[3] >> 32;
-    if (rs < 0 || rs >= MBX_RMA_COUNT_)
-        return MBX_E_INVAL;
+    int pa = spec->pair_a, pb = spec->pair_b;
     if (pa == pb) {
         pa = 0;
-        pb = procs - 1;
+        pb = spec->procs - 1;
     }
-    if (param < 0 || pa < 0 || pb < 0 || pa >= procs || pb >= procs || root < 0 || root >= procs)
-        return MBX_E_INVAL;
-    double floor_s = cmd->darg[2], off = cmd->darg[3];
-    if (!(floor_s >= 0.0 && floor_s <= 1.0) || !(off >= 0.0 && off <= MBX_BUF_OFFSET_MAX) ||
-        (uint32_t)off % MBX_BUF_OFFSET_STEP != 0 || off != (double)(uint32_t)off)
-        return MBX_E_INVAL;
-    *a = (point_args){.b = b,
-                      .procs = procs,
-                      .pa = pa,
-                      .pb = pb,
-                      .root = root,
-                      .rma_sync = (b->flags & MBX_BENCH_RMA) ? mbx_rma_sync_resolve((int)rs) : 0,
-                      .param = param == 0 ? b->param_default : param,
-                      .calls =
-                          cmd->darg[1] >= 1.0 && cmd->darg[1] <= 1e6 ? (int64_t)cmd->darg[1] : 1,
-                      .floor_s = floor_s,
-                      .off = off};
-    return MBX_OK;
+    /* A light warm-up: the point's first pass already faulted the FIFO.
+     * It runs as one chunk, and no longer than the pass it warms: at most
+     * as many calls as the pass has observations (a pass of one 2.8 s
+     * observation spent 8 x 2.8 s warming up before it). */
+    int64_t calls = e->warm.calls;
+    if (spec->warm_light) {
+        int64_t light =
+            (int64_t)nmax < MBX_WARMUP_LIGHT_CALLS ? (int64_t)nmax : MBX_WARMUP_LIGHT_CALLS;
+        if (calls > light)
+            calls = light;
+    }
+    *p = (mbx_point_params){
+        .bench_id = spec->bench_id,
+        .procs = spec->procs,
+        .bytes = spec->bytes,
+        .param = spec->param ? spec->param : b->param_default,
+        .pair_a = pa,
+        .pair_b = pb,
+        .root = spec->root,
+        .rma_sync = (b->flags & MBX_BENCH_RMA) ? mbx_rma_sync_resolve(spec->rma_sync) : 0,
+        .warm_calls = calls,
+        .warm_floor_s = spec->warm_light ? 0.0 : MBX_WARMUP_FLOOR_S,
+        .warm_cap_s = MBX_WARMUP_CAP_S,
+        .buf_offset = spec->buf_offset,
+        .companion = NAN,
+    };
+}
+
+int mbx_point_params_submit(mbx_engine *e, const mbx_point_params *p)
+{
+    unsigned char wire[MBX_POINT_PARAMS_WIRE_SIZE];
+    int rc = mbx_point_params_encode(p, wire, e->why, sizeof e->why);
+    if (rc < 0)
+        return rc;
+    mbx_cmd c = {.opcode = MBX_OP_POINT_BEGIN, .payload_len = sizeof wire};
+    return mbx_engine_submit(e, &c, wire);
+}
+
+/* A POINT_BEGIN's parameters (its payload), decoded and checked against the
+ * registry and the job: the same bytes on every rank, so the checks fail
+ * everywhere or nowhere; the reason in e->why. */
+static const mbx_bench *point_params_read(mbx_engine *e, const mbx_cmd *cmd, const void *payload,
+                                          mbx_point_params *p, int *rc)
+{
+    *rc =
+        mbx_point_params_decode(payload, payload ? cmd->payload_len : 0, p, e->why, sizeof e->why);
+    if (*rc < 0)
+        return NULL;
+    const mbx_bench *b = mbx_bench_get(p->bench_id);
+    if (!b || p->procs < b->min_procs || p->procs > e->size) {
+        snprintf(e->why, sizeof e->why, "point parameter procs: %d is outside %d..%d",
+                 (int)p->procs, b ? b->min_procs : 1, e->size);
+        *rc = MBX_E_INVAL;
+        return NULL;
+    }
+    return b;
 }
 
 /* Member ranks: the benchmark's context on comm, its buffers, its set-up
  * and the warm-up. Returns the error flag: 0, 1 failed, 2 this job cannot
  * run it. */
-static int point_setup(mbx_engine *e, const mbx_cmd *cmd, const point_args *a, MPI_Comm comm)
+static int point_setup(mbx_engine *e, const mbx_bench *b, const mbx_point_params *a, MPI_Comm comm)
 {
-    const mbx_bench *b = a->b;
     e->ctx.comm = comm;
     MPI_Comm_rank(comm, &e->ctx.rank);
     MPI_Comm_size(comm, &e->ctx.size);
-    e->ctx.bytes = cmd->bytes;
-    e->ctx.count = (int)(cmd->bytes / b->unit);
+    e->ctx.bytes = a->bytes;
+    e->ctx.count = (int)(a->bytes / b->unit);
     e->ctx.timer = e->timer.kind;
     e->ctx.tick = e->timer.resolution;
     e->ctx.overhead = e->timer.overhead;
     e->ctx.inner = 1;
     e->ctx.param = a->param;
-    e->ctx.pair_a = a->pa;
-    e->ctx.pair_b = a->pb;
+    e->ctx.pair_a = a->pair_a;
+    e->ctx.pair_b = a->pair_b;
     e->ctx.root = a->root;
     e->ctx.rma_sync = a->rma_sync;
-    if (alloc_buffers(e, (size_t)b->buf_bytes(cmd->bytes, a->procs), (size_t)a->off) < 0)
+    e->ctx.companion_median = a->companion;
+    if (alloc_buffers(e, (size_t)b->buf_bytes(a->bytes, a->procs), a->buf_offset) < 0)
         return 1;
     /* A setup that cannot run in this job (e.g. pingpong.mt without
      * MPI_THREAD_MULTIPLE) says so with MPI_ERR_UNSUPPORTED_OPERATION. */
@@ -174,7 +196,7 @@ static int point_setup(mbx_engine *e, const mbx_cmd *cmd, const point_args *a, M
         (void)MBX_MPI_FAIL(e, src, "the benchmark's set-up");
         return 1;
     }
-    if (mbx_warmup_point(e, a->calls, a->floor_s, MBX_WARMUP_CAP_S) < 0)
+    if (mbx_warmup_point(e, a->warm_calls, a->warm_floor_s, a->warm_cap_s) < 0)
         return 1;
     return 0;
 }
@@ -208,30 +230,28 @@ int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd, const void *payload)
 {
     if (e->in_point)
         (void)mbx_point_end(e);
-    point_args a;
-    int rc = point_args_read(e, cmd, &a);
-    if (rc < 0)
+    mbx_point_params a;
+    int rc;
+    const mbx_bench *b = point_params_read(e, cmd, payload, &a, &rc);
+    if (!b)
         return rc;
     /* Rank 0 decided that the clocks need a new sync (window sync). */
-    if (cmd->darg[0] != 0.0 && e->method.sync == MBX_SYNC_WINDOW) {
+    if (a.resync && e->method.sync == MBX_SYNC_WINDOW) {
         int src = mbx_clock_sync_exec(e);
         if (src < 0)
             return src; /* the same status on every rank */
     }
 
     memset(&e->ctx, 0, sizeof e->ctx);
-    /* The companion's median, when rank 0 sent one (the payload). */
     e->ctx.companion_median = NAN;
     e->ctx.compute = NAN;
-    if (payload && cmd->payload_len == sizeof(double))
-        memcpy(&e->ctx.companion_median, payload, sizeof(double));
     MPI_Comm comm = MPI_COMM_NULL;
     int err = subcomm_for(e, a.procs, &comm) < 0 ? 1 : 0;
-    e->bench = a.b;
+    e->bench = b;
     e->member = comm != MPI_COMM_NULL;
     e->in_point = 1;
     if (!err && e->member)
-        err = point_setup(e, cmd, &a, comm);
+        err = point_setup(e, b, &a, comm);
     int anyerr = point_agree(e, err);
     if (anyerr) {
         (void)mbx_point_end(e);

@@ -216,7 +216,9 @@ int mbx_env_write(mbx_engine *e, int thread_asked, int thread_granted, const cha
 
 const char *mbx_backend_strerror(mbx_backend *b, int rc, char *buf, size_t len)
 {
-    const char *why = rc == MBX_E_MPI && b && b->why ? b->why(b) : "";
+    /* An MPI failure's text, or the line of a point's refused parameters. */
+    int has_why = rc == MBX_E_MPI || rc == MBX_E_INVAL || rc == MBX_E_PROTO;
+    const char *why = has_why && b && b->why ? b->why(b) : "";
     if (!why || !why[0] || !buf || !len)
         return mbx_strerror(rc);
     snprintf(buf, len, "%s (%s)", mbx_strerror(rc), why);

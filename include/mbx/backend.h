@@ -83,7 +83,9 @@ int mbx_backend_engine(mbx_engine *e, int thread_asked, int thread_granted, mbx_
 
 /* rc's text for a message: mbx_strerror(rc), and for MBX_E_MPI the failed
  * call and MPI_Error_string's text when the back end recorded them
- * ("MPI error (MPI_Send: Invalid rank, error stack: ...)"), written into buf.
+ * ("MPI error (MPI_Send: Invalid rank, error stack: ...)"), for
+ * MBX_E_INVAL and MBX_E_PROTO the point parameter refused (mbx_engine_why),
+ * written into buf.
  * Returns buf or mbx_strerror's static text. */
 const char *mbx_backend_strerror(mbx_backend *b, int rc, char *buf, size_t len);
 

@@ -23,12 +23,8 @@ typedef enum mbx_opcode {
     MBX_OP_NOP = 0,         /* no work; used to time the command loop */
     MBX_OP_DESCRIBE = 1,    /* gather host, binding and memory of every rank */
     MBX_OP_CONFIGURE = 2,   /* set the timer (iarg[0]); calibrate it */
-    MBX_OP_POINT_BEGIN = 3, /* bench_id, bytes, procs, iarg = {param, pair_a, pair_b,
-                               root | rma_sync << 32},
-                               darg = {resync, warm-up calls, warm-up floor s, buffer
-                               offset}, optional payload: one double, the companion's
-                               median (mbx_bench_ctx.companion_median): set up buffers,
-                               warm up */
+    MBX_OP_POINT_BEGIN = 3, /* payload: the point's parameters (mbx/pointparams.h), the
+                               header's own fields unused: set up buffers, warm up */
     MBX_OP_BATCH = 4,       /* run iarg[0] observations, reduce to rank 0 */
     MBX_OP_POINT_END = 5,   /* free the point's resources */
     MBX_OP_QUIT = 6,        /* leave the serve loop; iarg[0] is the exit code */

@@ -17,6 +17,7 @@
 
 #include "mbx/clocksync.h"
 #include "mbx/kv.h"
+#include "mbx/pointparams.h"
 #include "mbx/result.h"
 #include "mbx/rmacheck.h"
 #include "mbx/status.h"
@@ -95,7 +96,11 @@ int mbx_engine_stop_rank(const mbx_engine *e);
 /* This rank's last MPI failure behind an MBX_E_MPI, as "<MPI call>: <the
  * MPI library's text for its error>" (MPI_Error_string); "" when none was
  * recorded (not every MBX_E_MPI has one: a failure another rank reported
- * carries no text here). Owned by the engine, valid until its next call. */
+ * carries no text here). Behind an MBX_E_INVAL or MBX_E_PROTO of
+ * mbx_engine_measure, the line of a point parameter that was refused
+ * ("point parameter root: 5 is outside 0..3 (procs 4)"), or "". Rank 0
+ * empties it when a measurement starts. Owned by the engine, valid until
+ * its next call. */
 const char *mbx_engine_why(const mbx_engine *e);
 
 /* ---- rank 0 only ---- */
@@ -269,9 +274,6 @@ typedef struct mbx_point_spec {
      * doubling): a pass of known length in one batch. 0: the default. */
     size_t batch_first;
 } mbx_point_spec;
-
-#define MBX_BUF_OFFSET_STEP 64
-#define MBX_BUF_OFFSET_MAX 4032
 
 /* Rank 0: where the last point's send and receive buffers started after a
  * page boundary, in bytes, the lowest (*lo) and highest (*hi) over both

@@ -5,6 +5,7 @@ usage: tests/fuzz/make_seeds.py   (rewrites corpus/command, corpus/bridge and
 corpus/report)
 
 The layouts follow include/mbx/command.h (a 96-byte little-endian header),
+include/mbx/pointparams.h (POINT_BEGIN's payload, a point's parameters),
 tui/term/bridgeproto.h ([type][u32 big-endian length][payload]) and the
 head comment of fuzz_report.c (a shape byte, then a name and five files
 cut at "\n@@\n"; they hold control bytes, hence generated); the other
@@ -12,12 +13,35 @@ text corpora are hand-written files and need no generator."""
 import hashlib
 import hmac
 import os
+import re
 import struct
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MAGIC, VERSION = 0x4D425843, 1
 OPS = ["nop", "describe", "configure", "point_begin", "batch", "point_end", "quit", "validate",
-       "pair_scan", "beffio_pattern", "beff_pattern", "method", "clock_sync", "probe", "threads"]
+       "pair_scan", "beffio_pattern", "beff_pattern", "method", "clock_sync", "probe", "threads",
+       "prefault"]
+# A point's parameters: version, length, then the fields of MBX_POINT_PARAMS
+# in its order, read from the header so the seeds follow the list.
+PP_HEADER = os.path.join(HERE, "..", "..", "include", "mbx", "pointparams.h")
+PP_PACK = {"I32": "i", "U32": "I", "I64": "q", "U64": "Q", "F64": "d", "F64N": "d"}
+
+
+def params_list():
+    """The version and the (name, struct format letter) of each field."""
+    with open(PP_HEADER) as f:
+        text = f.read()
+    version = int(re.search(r"#define MBX_POINT_PARAMS_VERSION (\d+)", text).group(1))
+    fields = re.findall(r"^\s*X\((I32|U32|I64|U64|F64N?), (\w+),", text, re.M)
+    return version, [(name, PP_PACK[t]) for t, name in fields]
+
+
+PP_VERSION, PP_FIELDS = params_list()
+PARAMS_FMT = "<" + "".join(c for _, c in PP_FIELDS)
+PARAMS_SIZE = 4 + struct.calcsize(PARAMS_FMT)
+# A valid record; a field the list gains later is 0 unless set here.
+PARAMS = dict(bench_id=3, procs=4, bytes=4096, param=1, pair_a=0, pair_b=3, warm_calls=128,
+              warm_floor_s=1e-3, companion=float("nan"))
 TOKEN = b"0123456789abcdef" * 4
 NR, NL = bytes(range(32)), bytes(range(32, 64))  # rank 0's and the launcher's nonces
 
@@ -39,6 +63,18 @@ def fields(op, seq=1, bench=0, procs=2, nbytes=0, payload=0, iarg=(0, 0, 0, 0),
     """The field values fuzz_command.c encodes (native order, no magic)."""
     return (struct.pack("<HIiiQI", op, seq, bench, procs, nbytes, payload) +
             struct.pack("<4q", *iarg) + struct.pack("<4d", *darg))
+
+
+def params(version=PP_VERSION, length=PARAMS_SIZE, **kw):
+    """A point's parameters as mbx_point_params_encode writes them."""
+    v = dict(PARAMS, **kw)
+    values = [v.get(name, 0) for name, _ in PP_FIELDS]
+    return struct.pack("<HH", version, length) + struct.pack(PARAMS_FMT, *values)
+
+
+def params_fields(**kw):
+    """The field values fuzz_command.c encodes (no version and length)."""
+    return params(**kw)[4:]
 
 
 def frame(kind, payload=b"", length=None):
@@ -66,6 +102,19 @@ def main():
     write("command", "truncated", wire(4)[:50])
     write("command", "fields_quit", fields(6, iarg=(3, 0, 0, 0)))
     write("command", "fields_bad", fields(99, payload=(1 << 20) + 1))
+    write("command", "params", params())
+    write("command", "params_set", params(root=3, pair_a=1, rma_sync=4, resync=1, buf_offset=4032,
+                                          companion=2.5e-6, param=16))
+    write("command", "point_begin_params", wire(3, payload=PARAMS_SIZE) + params(warm_calls=8))
+    write("command", "params_bad_version", params(version=PP_VERSION + 1))
+    write("command", "params_bad_length", params(length=PARAMS_SIZE + 8))
+    write("command", "params_long", params() + b"\0" * 8)
+    write("command", "params_truncated", params()[:40])
+    write("command", "params_rma_sync_out", params(rma_sync=5))
+    write("command", "params_root_out", params(root=4))
+    write("command", "params_offset_step", params(buf_offset=100))
+    write("command", "params_floor_nan", params(warm_floor_s=float("nan")))
+    write("command", "params_fields", params_fields(companion=1e-6) + params_fields(procs=0))
 
     proof = NL + mac(b"mpibex bridge: launcher proof")
     hello = mac(b"mpibex bridge: rank 0's hello")

@@ -2,15 +2,20 @@
  * and measurements of several benchmarks through the command loop; the
  * other ranks serve. Checks the job description, the results against their
  * stop rules, the thread binding records (THREADS), an invalid spec
- * rejected on rank 0 alone, and that QUIT's exit code reaches every rank.
+ * rejected on rank 0 alone, a point's parameters (POINT_BEGIN's payload)
+ * arriving whole on every rank and a bad one refused by every rank with
+ * the field named, and that QUIT's exit code reaches every rank.
  * Any failed check aborts the job (non-zero exit). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine_internal.h" /* mbx_engine_submit: a payload no spec can make */
 #include "mbx/bench.h"
 #include "mbx/engine.h"
+#include "mbx/pointparams.h"
+#include "mbx/rma.h"
 
 #define QUIT_CODE 7
 
@@ -150,6 +155,64 @@ static void measure(mbx_engine *e, const char *name, uint64_t bytes, mbx_stop_ru
     measure_on(e, name, bytes, mbx_engine_size(e), rule, nmin, nmax);
 }
 
+/* A point's parameters that are not the defaults reach every rank as sent:
+ * the data checks pass only if every rank used the same root, pair and
+ * one-sided sync mode, and every rank's buffers start at the offset sent. */
+static void params_round_trip(mbx_engine *e, const char *name, int root, int pair_a, int rma_sync,
+                              uint32_t offset)
+{
+    int id = -1, size = mbx_engine_size(e);
+    require(mbx_bench_find(name, &id) == MBX_OK, "benchmark in registry");
+    mbx_point_spec spec = {.bench_id = id,
+                           .bytes = mbx_bench_align(mbx_bench_get(id), 64),
+                           .procs = size,
+                           .stop = {MBX_STOP_FIXED, 0, 8},
+                           .nmin = 1,
+                           .nmax = 8,
+                           .root = root,
+                           .pair_a = pair_a,
+                           .pair_b = size - 1,
+                           .rma_sync = rma_sync,
+                           .validate = 1,
+                           .buf_offset = offset};
+    mbx_result r;
+    int lo = -1, hi = -1;
+    require(mbx_engine_measure(e, &spec, NULL, NULL, &r, NULL, NULL) == MBX_OK &&
+                r.status != MBX_POINT_INVALID,
+            "a point with its parameters set runs and its data checks pass");
+    mbx_engine_buffer_offsets(e, &lo, &hi);
+    require(lo == (int)offset && hi == (int)offset, "every rank's buffers at the offset sent");
+    printf("%-20s params: root %d pair %d,%d rma_sync %d offset %u: %s\n", name, root, pair_a,
+           size - 1, rma_sync, offset, mbx_point_status_name(r.status));
+}
+
+/* A POINT_BEGIN whose payload holds a value out of its range (a rank of a
+ * build that sends what this one cannot read): every rank refuses it, rank 0
+ * names the field, and the loop goes on. */
+static void params_refused(mbx_engine *e)
+{
+    mbx_point_params p = {.procs = mbx_engine_size(e),
+                          .pair_b = mbx_engine_size(e) - 1,
+                          .warm_calls = 1,
+                          .companion = NAN};
+    require(mbx_bench_find("coll.barrier", &p.bench_id) == MBX_OK, "coll.barrier");
+    unsigned char wire[MBX_POINT_PARAMS_WIRE_SIZE];
+    require(mbx_point_params_encode(&p, wire, NULL, 0) == MBX_OK, "payload encodes");
+    const mbx_point_field *f = NULL;
+    for (size_t i = 0; (f = mbx_point_field_at(i)) && strcmp(f->name, "rma_sync") != 0; i++)
+        ;
+    require(f != NULL, "rma_sync is a field");
+    wire[f->wire_offset] = 9;
+    mbx_cmd c = {.opcode = MBX_OP_POINT_BEGIN, .payload_len = sizeof wire};
+    require(mbx_engine_submit(e, &c, wire) == MBX_E_INVAL, "a bad payload is refused");
+    require(strcmp(mbx_engine_why(e), "point parameter rma_sync: 9 is outside 0..4") == 0,
+            "the refusal names the field and its range");
+    p.root = p.procs; /* what no rank would accept is not even sent */
+    require(mbx_point_params_submit(e, &p) == MBX_E_INVAL &&
+                strstr(mbx_engine_why(e), "point parameter root") != NULL,
+            "rank 0 refuses to send a root outside the point");
+}
+
 /* Rank 0's side of the command round trips (over 80 lines): one command after another, read top to
  * bottom. */
 static void root(mbx_engine *e)
@@ -222,6 +285,14 @@ static void root(mbx_engine *e)
         measure_on(e, "pingpong.send_recv", 8, size - 1, se, 16, 200);
     }
     measure(e, "coll.allgather", 32, se, 16, 100);
+
+    /* The point's parameters, non-default, on every rank; a bad one refused. */
+    params_round_trip(e, "coll.bcast", size - 1, 0, 0, 128);
+    params_round_trip(e, "pingpong.send_recv", 0, size > 2 ? 1 : 0, 0, 4032);
+    params_round_trip(e, "rma.put", 0, 0, MBX_RMA_FENCE, 64);
+    params_round_trip(e, "rma.get", 0, 0, MBX_RMA_PSCW, 0);
+    params_refused(e);
+    measure(e, "coll.barrier", 0, se, 8, 100); /* the loop goes on */
 
     require(mbx_engine_configure(e, MBX_TIMER_WTIME, &ti, &worst) == MBX_OK, "wtime timer");
     measure(e, "pingpong.ssend_recv", 8, se, 16, 200);
