@@ -295,6 +295,15 @@ static const char *col_overlap_pct(const mbx_result *r, char *b)
                       : "";
 }
 
+/* What the row's interval covers (docs/csv-format.md, ci_scope): a row
+ * with one has passes (or observations) as its units, never launches. */
+static const char *col_ci_scope(const mbx_result *r, char *b)
+{
+    (void)b;
+    int lo = isfinite(r->s.ci_lo) && r->s.ci_lo >= 0, hi = isfinite(r->s.ci_hi) && r->s.ci_hi >= 0;
+    return lo && hi ? "launch" : "";
+}
+
 #define COL_ENTRY_(id, name, unit, since, readers, fmt) {name, unit, since, readers},
 const mbx_result_column mbx_result_cols[MBX_RESULT_NCOLS] = {MBX_RESULT_COLUMNS(COL_ENTRY_)};
 

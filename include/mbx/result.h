@@ -215,7 +215,8 @@ typedef struct mbx_result {
     X(PURE_COMM_US, "pure_comm_us", "µs", 3, 0, col_pure_comm)                                     \
     X(COMPUTE_US, "compute_us", "µs", 3, 0, col_compute)                                           \
     X(OVERALL_US, "overall_us", "µs", 3, 0, col_overall)                                           \
-    X(OVERLAP_PCT, "overlap_pct", "%", 3, 0, col_overlap_pct)
+    X(OVERLAP_PCT, "overlap_pct", "%", 3, 0, col_overlap_pct)                                      \
+    X(CI_SCOPE, "ci_scope", "", 3, 0, col_ci_scope)
 
 #define MBX_RESULT_COL_ID_(id, name, unit, since, readers, fmt) MBX_COL_##id,
 enum { MBX_RESULT_COLUMNS(MBX_RESULT_COL_ID_) MBX_RESULT_NCOLS };

@@ -245,6 +245,31 @@ static void rma_sync_is_appended_and_empty_elsewhere(void **state)
     assert_string_equal(f.field[col("passes")], "3");
 }
 
+/* ci_scope (appended after the overlap columns): a row with an interval
+ * says it covers this launch, in one go and in passes alike; a row
+ * without one (INVALID, or a corrected interval below 0) says nothing. */
+static void ci_scope_names_the_launch(void **state)
+{
+    (void)state;
+    assert_int_equal(col("ci_scope"), 59);
+    mbx_result r = sample();
+    mbx_result_fields f;
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("ci_scope")], "launch");
+    r.passes = 5;
+    r.pass_span = 1.2;
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("ci_scope")], "launch");
+    r.s.ci_lo = NAN;
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("ci_scope")], "");
+    r.s.ci_lo = 2.0e-6;
+    r.s.ci_hi = -1e-9;
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("ci95_hi_us")], "");
+    assert_string_equal(f.field[col("ci_scope")], "");
+}
+
 static void round_trip_through_libcsv(void **state)
 {
     (void)state;
@@ -333,6 +358,7 @@ int main(void)
         cmocka_unit_test(overlap_columns_in_place_and_empty_elsewhere),
         cmocka_unit_test(msg_rate_and_moved_bytes),
         cmocka_unit_test(rma_sync_is_appended_and_empty_elsewhere),
+        cmocka_unit_test(ci_scope_names_the_launch),
         cmocka_unit_test(round_trip_through_libcsv),
         cmocka_unit_test(seq_and_reason),
         cmocka_unit_test(kv_values_stay_on_one_line),
