@@ -16,10 +16,8 @@
 #include "mbx/stats.h"
 #include "msg.h"
 
-/* Columns of a results table, by name. */
-enum { R_BENCH, R_PROCS, R_BYTES, R_MEDIAN, R_STATUS, R_LABEL, NREQ };
-static const char *const res_required[NREQ] = {"benchmark", "procs",  "bytes",
-                                               "median_us", "status", "label"};
+/* A results table's columns are the column table's (mbx/result.h), the
+ * required ones those marked MBX_READ_COMPARE. */
 /* Columns of an observation file, by name; label, root, param came later,
  * op and rma_sync it has not (the point's results row has them). */
 enum { O_BENCH, O_PROCS, O_BYTES, O_TIME, NOREQ };
@@ -110,10 +108,11 @@ typedef int (*row_fn)(struct side *s, const char *const *text, unsigned long lon
 struct reading {
     struct side *s;
     const char *path, *what;
-    const char *const *names; /* required columns */
+    const char *const *names; /* an observation file's required columns */
     int nreq;
-    int col[(int)NREQ > (int)NOREQ ? (int)NREQ : (int)NOREQ];
-    int pid[MBX_PID_NTEXT]; /* the identity's columns (mbx/pointid.h) */
+    int col[NOREQ];             /* an observation file's */
+    int rcol[MBX_RESULT_NCOLS]; /* a results file's, by MBX_COL_* */
+    int pid[MBX_PID_NTEXT];     /* the identity's columns (mbx/pointid.h) */
     int c_pass;
     size_t ncols; /* the header's; 0 before it */
     row_fn fn;    /* results rows; NULL for an observation file */
@@ -132,12 +131,16 @@ static int bad_field(const struct reading *rd, size_t line, const char *col, con
 static int header(struct reading *rd, char *const *f, size_t n)
 {
     const char *const *hdr = (const char *const *)f;
-    for (int c = 0; c < rd->nreq; c++) {
-        if ((rd->col[c] = mbx_csv_col(hdr, n, rd->names[c])) < 0) {
-            mbx_msgf(rd->msg, rd->msglen, "'%s' is not %s: no '%s' column", rd->path, rd->what,
-                     rd->names[c]);
-            return MBX_E_PROTO;
-        }
+    const char *missing = NULL;
+    if (rd->fn != NULL)
+        missing = mbx_result_find_cols(hdr, n, MBX_READ_COMPARE, rd->rcol);
+    for (int c = 0; c < rd->nreq && missing == NULL; c++)
+        if ((rd->col[c] = mbx_csv_col(hdr, n, rd->names[c])) < 0)
+            missing = rd->names[c];
+    if (missing != NULL) {
+        mbx_msgf(rd->msg, rd->msglen, "'%s' is not %s: no '%s' column", rd->path, rd->what,
+                 missing);
+        return MBX_E_PROTO;
     }
     mbx_pid_find_columns(hdr, n, rd->pid);
     rd->c_pass = mbx_csv_col(hdr, n, "pass");
@@ -188,20 +191,20 @@ static int results_row(void *ctx, char *const *cell, size_t n, size_t line)
     struct reading *rd = ctx;
     if (rd->ncols == 0)
         return header(rd, cell, n);
-    const int *col = rd->col;
+    const int *col = rd->rcol;
     unsigned long long procs, bytes;
     double med;
     mbx_point_status st;
-    int rc = check_place(rd, cell, n, line, col[R_PROCS], col[R_BYTES], &procs, &bytes);
+    int rc = check_place(rd, cell, n, line, col[MBX_COL_PROCS], col[MBX_COL_BYTES], &procs, &bytes);
     if (rc < 0)
         return rc;
-    if (cell[col[R_BENCH]][0] == '\0')
+    if (cell[col[MBX_COL_BENCHMARK]][0] == '\0')
         return bad_field(rd, line, "benchmark", "a benchmark name", "");
-    if (mbx_csv_time_us(cell[col[R_MEDIAN]], 1, &med) < 0)
-        return bad_field(rd, line, "median_us", MBX_CSV_TIME_WANT " or an empty field",
-                         cell[col[R_MEDIAN]]);
-    if (!mbx_point_status_parse(cell[col[R_STATUS]], &st))
-        return bad_field(rd, line, "status", "a point status such as SETTLED", cell[col[R_STATUS]]);
+    const char *median = cell[col[MBX_COL_MEDIAN_US]], *status = cell[col[MBX_COL_STATUS]];
+    if (mbx_csv_time_us(median, 1, &med) < 0)
+        return bad_field(rd, line, "median_us", MBX_CSV_TIME_WANT " or an empty field", median);
+    if (!mbx_point_status_parse(status, &st))
+        return bad_field(rd, line, "status", "a point status such as SETTLED", status);
     const char *text[NTEXT];
     mbx_pid_texts(cell, rd->pid, text); /* a column the file lacks reads as empty */
     int usable = st != MBX_POINT_UNRELIABLE && st != MBX_POINT_INVALID && st != MBX_POINT_HUNG;
@@ -320,14 +323,8 @@ static const char *results_what = "an mpibex results CSV";
 /* Every data row of the results file at path, checked, through fn. */
 static int read_results(struct side *s, const char *path, row_fn fn, char *msg, size_t msglen)
 {
-    struct reading rd = {.s = s,
-                         .path = path,
-                         .what = results_what,
-                         .names = res_required,
-                         .nreq = NREQ,
-                         .fn = fn,
-                         .msg = msg,
-                         .msglen = msglen};
+    struct reading rd = {
+        .s = s, .path = path, .what = results_what, .fn = fn, .msg = msg, .msglen = msglen};
     return read_file(&rd, results_row);
 }
 

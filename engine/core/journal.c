@@ -330,20 +330,21 @@ static int read_journal(const char *path, uint64_t hash, mbx_resume *out, char *
 /* The columns of results file csv (table t) a resume reads, in col: MBX_OK,
  * or MBX_E_INVAL with msg set when one is missing or the header is not this
  * version's. */
-static int resume_columns(const char *csv, const mbx_csv_table *t, int col[8], mbx_resume *out,
-                          char *msg, size_t len)
+static int resume_columns(const char *csv, const mbx_csv_table *t, int col[MBX_RESULT_NCOLS],
+                          mbx_resume *out, char *msg, size_t len)
 {
-    static const char *const need[] = {"label", "benchmark", "procs",     "bytes",
-                                       "param", "root",      "median_us", "refined"};
-    for (int i = 0; i < 8; i++) {
-        col[i] = mbx_csv_table_col(t, need[i]);
-        if (col[i] < 0) {
-            snprintf(msg, len,
-                     "--resume: '%s' has no column '%s'; it is not a results file of "
-                     "this version",
-                     csv, need[i]);
-            return MBX_E_INVAL;
-        }
+    /* The columns a resume needs are the column table's MBX_READ_RESUME. */
+    const char *const *hdr = t->nrows > 0 ? (const char *const *)t->cell[0] : NULL;
+    const char *missing = mbx_result_find_cols(hdr, hdr ? t->ncols[0] : 0, MBX_READ_RESUME, col);
+    /* label is named first: it is what a file of an early version lacks. */
+    if (missing != NULL && col[MBX_COL_LABEL] < 0)
+        missing = mbx_result_columns[MBX_COL_LABEL];
+    if (missing != NULL) {
+        snprintf(msg, len,
+                 "--resume: '%s' has no column '%s'; it is not a results file of "
+                 "this version",
+                 csv, missing);
+        return MBX_E_INVAL;
     }
     /* Rows appended later must match the header: files of an earlier
      * version have a prefix of today's columns, and get rows of as many. */
@@ -378,8 +379,8 @@ static int resume_alloc_rows(mbx_resume *out, size_t rows)
 
 /* Row r of table t (a finished point) into out: MBX_OK, or MBX_E_INVAL with
  * msg set when a field is malformed. */
-static int resume_row(const char *csv, const mbx_csv_table *t, size_t r, const int col[8],
-                      int plain_col, mbx_resume *out, char *msg, size_t len)
+static int resume_row(const char *csv, const mbx_csv_table *t, size_t r,
+                      const int col[MBX_RESULT_NCOLS], mbx_resume *out, char *msg, size_t len)
 {
     if (t->ncols[r] != t->ncols[0]) {
         snprintf(msg, len, "--resume: '%s' row %zu has %zu fields, the header %zu", csv, t->line[r],
@@ -387,20 +388,24 @@ static int resume_row(const char *csv, const mbx_csv_table *t, size_t r, const i
         return MBX_E_INVAL;
     }
     char **c = t->cell[r];
-    const char *plain = plain_col >= 0 ? c[plain_col] : "";
+    const char *plain = col[MBX_COL_PLAIN_US] >= 0 ? c[col[MBX_COL_PLAIN_US]] : "";
+    const char *label = c[col[MBX_COL_LABEL]], *bench = c[col[MBX_COL_BENCHMARK]];
+    const char *pr = c[col[MBX_COL_PROCS]], *by = c[col[MBX_COL_BYTES]];
+    const char *pa = c[col[MBX_COL_PARAM]], *ro = c[col[MBX_COL_ROOT]];
+    const char *me = c[col[MBX_COL_MEDIAN_US]];
     unsigned long long procs, bytes, param = 0, root = 0;
     double med, pl;
     const char *bad = NULL, *want = NULL, *got = NULL;
-    if (mbx_csv_count(c[col[2]], INT_MAX, &procs) < 0 || procs == 0)
-        bad = "procs", want = "a whole number, 1 <= procs <= 2147483647", got = c[col[2]];
-    else if (mbx_csv_count(c[col[3]], LLONG_MAX, &bytes) < 0)
-        bad = "bytes", want = "a whole number, 0 <= bytes < 2^63", got = c[col[3]];
-    else if (*c[col[4]] && mbx_csv_count(c[col[4]], LLONG_MAX, &param) < 0)
-        bad = "param", want = "a whole number or an empty field", got = c[col[4]];
-    else if (*c[col[5]] && mbx_csv_count(c[col[5]], INT_MAX, &root) < 0)
-        bad = "root", want = "a rank number or an empty field", got = c[col[5]];
-    else if (mbx_csv_time_us(c[col[6]], 1, &med) < 0)
-        bad = "median_us", want = MBX_CSV_TIME_WANT " or an empty field", got = c[col[6]];
+    if (mbx_csv_count(pr, INT_MAX, &procs) < 0 || procs == 0)
+        bad = "procs", want = "a whole number, 1 <= procs <= 2147483647", got = pr;
+    else if (mbx_csv_count(by, LLONG_MAX, &bytes) < 0)
+        bad = "bytes", want = "a whole number, 0 <= bytes < 2^63", got = by;
+    else if (*pa && mbx_csv_count(pa, LLONG_MAX, &param) < 0)
+        bad = "param", want = "a whole number or an empty field", got = pa;
+    else if (*ro && mbx_csv_count(ro, INT_MAX, &root) < 0)
+        bad = "root", want = "a rank number or an empty field", got = ro;
+    else if (mbx_csv_time_us(me, 1, &med) < 0)
+        bad = "median_us", want = MBX_CSV_TIME_WANT " or an empty field", got = me;
     else if (mbx_csv_time_us(plain, 1, &pl) < 0)
         bad = "plain_us", want = MBX_CSV_TIME_WANT " or an empty field", got = plain;
     if (bad != NULL) {
@@ -409,15 +414,15 @@ static int resume_row(const char *csv, const mbx_csv_table *t, size_t r, const i
         return MBX_E_INVAL;
     }
     long long pv = (long long)param;
-    int rv = *c[col[5]] ? (int)root : -1;
+    int rv = *ro ? (int)root : -1;
     out->procs[out->n] = (int)procs;
     out->bytes[out->n] = bytes;
-    mbx_point_key(out->key[out->n], MBX_KEY_MAX, c[col[0]], c[col[1]], out->procs[out->n],
+    mbx_point_key(out->key[out->n], MBX_KEY_MAX, label, bench, out->procs[out->n],
                   out->bytes[out->n], pv, rv);
-    mbx_curve_key(out->curve[out->n], MBX_KEY_MAX, c[col[0]], c[col[1]], pv, rv);
+    mbx_curve_key(out->curve[out->n], MBX_KEY_MAX, label, bench, pv, rv);
     out->median_s[out->n] = med * 1e-6;
     out->plain_s[out->n] = pl * 1e-6;
-    out->refined[out->n] = strcmp(c[col[7]], "1") == 0;
+    out->refined[out->n] = strcmp(c[col[MBX_COL_REFINED]], "1") == 0;
     out->n++;
     return MBX_OK;
 }
@@ -436,15 +441,15 @@ static int resume_rows(const char *csv, mbx_resume *out, char *msg, size_t len)
         snprintf(msg, len, "--resume: '%s' is not a readable CSV file", csv);
         return MBX_E_INVAL;
     }
-    int col[8];
+    int col[MBX_RESULT_NCOLS];
     int rc = resume_columns(csv, &t, col, out, msg, len);
     if (rc == 0 && resume_alloc_rows(out, t.nrows > 0 ? t.nrows - 1 : 0) != MBX_OK) {
         snprintf(msg, len, "out of memory");
         rc = MBX_E_NOMEM;
     }
-    int plain_col = mbx_csv_table_col(&t, "plain_us"), seq_col = mbx_csv_table_col(&t, "seq");
+    int seq_col = rc == 0 ? col[MBX_COL_SEQ] : -1;
     for (size_t r = 1; rc == 0 && r < t.nrows; r++) {
-        rc = resume_row(csv, &t, r, col, plain_col, out, msg, len);
+        rc = resume_row(csv, &t, r, col, out, msg, len);
         unsigned long long q = 0;
         if (rc == 0 && seq_col >= 0 && *t.cell[r][seq_col] &&
             mbx_csv_count(t.cell[r][seq_col], MBX_CSV_COUNT_MAX, &q) < 0) {

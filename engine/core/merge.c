@@ -27,15 +27,9 @@ const char *const mbx_merge_columns[MBX_MERGE_NCOLS] = {
     "rma_sync",
 };
 
-/* Columns a results table must have. The columns after `label` came later
- * and are optional: a missing one reads as empty. The point's identity
- * columns are mbx/pointid.h's. */
-enum { C_BENCH, C_PROCS, C_BYTES, C_N, C_TMEAN, C_MEDIAN, C_STATUS, C_LABEL, NREQ };
-static const char *const required[NREQ] = {"benchmark", "procs",     "bytes",  "n",
-                                           "tmean_us",  "median_us", "status", "label"};
-/* Columns of the key's first run written beside its identity. */
-enum { O_PARAM_NAME, O_RANKS, NOPT };
-static const char *const optional[NOPT] = {"param_name", "ranks"};
+/* A results table's columns are the column table's (mbx/result.h): the
+ * ones marked MBX_READ_MERGE it must have; any other a file lacks reads
+ * as empty. The point's identity columns are mbx/pointid.h's. */
 
 /* Text of a key as first seen (procs and bytes are kept as numbers), in
  * the order of the merged file's columns from root on. */
@@ -122,30 +116,37 @@ static int badness(int st)
     }
 }
 
+/* The field of column c (-1: the file lacks it, read as empty). */
+static const char *field(char *const *cell, int c)
+{
+    return c >= 0 ? cell[c] : "";
+}
+
 /* Check one data row; 0 and a message naming `line` when it is bad. */
 static int check_row(char *const *cell, const int *col, struct rowval *v, const char *name,
                      size_t line, char *msg, size_t msglen)
 {
     int which = -1;
     const char *want = NULL;
-    if (cell[col[C_BENCH]][0] == '\0')
-        which = C_BENCH, want = "a benchmark name";
-    else if (mbx_csv_count(cell[col[C_PROCS]], INT_MAX, &v->procs) < 0 || v->procs == 0)
-        which = C_PROCS, want = "a whole number, 1 <= procs <= 2147483647";
-    else if (mbx_csv_count(cell[col[C_BYTES]], LLONG_MAX, &v->bytes) < 0)
-        which = C_BYTES, want = "a whole number, 0 <= bytes < 2^63";
-    else if (mbx_csv_count(cell[col[C_N]], MBX_CSV_COUNT_MAX, &v->n) < 0)
-        which = C_N, want = "a whole number, 0 <= n <= 1e12";
-    else if (mbx_csv_time_us(cell[col[C_MEDIAN]], 1, &v->med) < 0)
-        which = C_MEDIAN, want = MBX_CSV_TIME_WANT " or an empty field";
-    else if (mbx_csv_time_us(cell[col[C_TMEAN]], 1, &v->tm) < 0)
-        which = C_TMEAN, want = MBX_CSV_TIME_WANT " or an empty field";
-    else if (!parse_status(cell[col[C_STATUS]], &v->status))
-        which = C_STATUS, want = "SETTLED, FIXED, UNSETTLED, SHIFTED, UNRELIABLE, INVALID or HUNG";
+    if (cell[col[MBX_COL_BENCHMARK]][0] == '\0')
+        which = MBX_COL_BENCHMARK, want = "a benchmark name";
+    else if (mbx_csv_count(cell[col[MBX_COL_PROCS]], INT_MAX, &v->procs) < 0 || v->procs == 0)
+        which = MBX_COL_PROCS, want = "a whole number, 1 <= procs <= 2147483647";
+    else if (mbx_csv_count(cell[col[MBX_COL_BYTES]], LLONG_MAX, &v->bytes) < 0)
+        which = MBX_COL_BYTES, want = "a whole number, 0 <= bytes < 2^63";
+    else if (mbx_csv_count(cell[col[MBX_COL_N]], MBX_CSV_COUNT_MAX, &v->n) < 0)
+        which = MBX_COL_N, want = "a whole number, 0 <= n <= 1e12";
+    else if (mbx_csv_time_us(cell[col[MBX_COL_MEDIAN_US]], 1, &v->med) < 0)
+        which = MBX_COL_MEDIAN_US, want = MBX_CSV_TIME_WANT " or an empty field";
+    else if (mbx_csv_time_us(cell[col[MBX_COL_TMEAN_US]], 1, &v->tm) < 0)
+        which = MBX_COL_TMEAN_US, want = MBX_CSV_TIME_WANT " or an empty field";
+    else if (!parse_status(cell[col[MBX_COL_STATUS]], &v->status))
+        which = MBX_COL_STATUS,
+        want = "SETTLED, FIXED, UNSETTLED, SHIFTED, UNRELIABLE, INVALID or HUNG";
     if (which < 0)
         return 1;
-    mbx_msgf(msg, msglen, "%s:%zu: %s: expected %s (got '%.40s')", name, line, required[which],
-             want, cell[col[which]]);
+    mbx_msgf(msg, msglen, "%s:%zu: %s: expected %s (got '%.40s')", name, line,
+             mbx_result_columns[which], want, cell[col[which]]);
     return 0;
 }
 
@@ -198,7 +199,7 @@ static void insert_sorted(double *a, size_t *n, double x)
 }
 
 /* The key of row `cell`, created at the end of the list if new. */
-static int lookup(mbx_merge *m, char *const *cell, const int *pid, const int *opt,
+static int lookup(mbx_merge *m, char *const *cell, const int *pid, const int *col,
                   const struct rowval *v, struct mkey **out)
 {
     const char *idt[MBX_PID_NTEXT];
@@ -209,9 +210,8 @@ static int lookup(mbx_merge *m, char *const *cell, const int *pid, const int *op
                                [T_OP] = idt[MBX_PID_OP],
                                [T_PARAM] = idt[MBX_PID_PARAM],
                                [T_RMA_SYNC] = idt[MBX_PID_RMA_SYNC],
-                               [T_PARAM_NAME] =
-                                   opt[O_PARAM_NAME] >= 0 ? cell[opt[O_PARAM_NAME]] : "",
-                               [T_RANKS] = opt[O_RANKS] >= 0 ? cell[opt[O_RANKS]] : ""};
+                               [T_PARAM_NAME] = field(cell, col[MBX_COL_PARAM_NAME]),
+                               [T_RANKS] = field(cell, col[MBX_COL_RANKS])};
     char *id = mbx_pid_key(idt, v->procs, v->bytes);
     if (id == NULL || grow_slots(m) < 0) {
         free(id);
@@ -290,28 +290,23 @@ struct adder {
     const char *name;
     char *msg;
     size_t msglen;
-    int col[NREQ], opt[NOPT];
-    int pid[MBX_PID_NTEXT]; /* the identity's columns (mbx/pointid.h) */
-    int bwcol;              /* bandwidth_MBps, or -1 */
-    size_t ncols;           /* the header's; 0 before it */
-    size_t rows;            /* data rows seen */
-    size_t file;            /* 1-based index of the file being added */
-    int add;                /* 0: check only */
+    int col[MBX_RESULT_NCOLS]; /* by MBX_COL_*; -1: the file lacks it */
+    int pid[MBX_PID_NTEXT];    /* the identity's columns (mbx/pointid.h) */
+    size_t ncols;              /* the header's; 0 before it */
+    size_t rows;               /* data rows seen */
+    size_t file;               /* 1-based index of the file being added */
+    int add;                   /* 0: check only */
 };
 
 static int header_row(struct adder *a, char *const *f, size_t n)
 {
-    for (int c = 0; c < NREQ; c++) {
-        if ((a->col[c] = mbx_csv_col((const char *const *)f, n, required[c])) < 0) {
-            mbx_msgf(a->msg, a->msglen, "'%s' is not an mpibex results CSV: no '%s' column",
-                     a->name, required[c]);
-            return MBX_E_PROTO;
-        }
+    const char *missing = mbx_result_find_cols((const char *const *)f, n, MBX_READ_MERGE, a->col);
+    if (missing != NULL) {
+        mbx_msgf(a->msg, a->msglen, "'%s' is not an mpibex results CSV: no '%s' column", a->name,
+                 missing);
+        return MBX_E_PROTO;
     }
-    for (int o = 0; o < NOPT; o++)
-        a->opt[o] = mbx_csv_col((const char *const *)f, n, optional[o]);
     mbx_pid_find_columns((const char *const *)f, n, a->pid);
-    a->bwcol = mbx_csv_col((const char *const *)f, n, "bandwidth_MBps");
     a->ncols = n;
     return MBX_OK;
 }
@@ -335,14 +330,15 @@ static int merge_row(void *ctx, char *const *f, size_t n, size_t line)
     /* The bandwidth only tells what a run moved: a field that is no
      * number is left aside, never an error (it is no key and no value). */
     v.bw = NAN;
-    if (a->bwcol >= 0 && f[a->bwcol][0] != '\0') {
+    const char *bwf = field(f, a->col[MBX_COL_BANDWIDTH_MBPS]);
+    if (bwf[0] != '\0') {
         char *end;
-        double bw = mbx_strtod(f[a->bwcol], &end);
+        double bw = mbx_strtod(bwf, &end);
         if (*end == '\0' && isfinite(bw) && bw > 0)
             v.bw = bw;
     }
     struct mkey *k;
-    int rc = lookup(a->m, f, a->pid, a->opt, &v, &k);
+    int rc = lookup(a->m, f, a->pid, a->col, &v, &k);
     return rc == MBX_OK ? add_run(k, &v, a->file) : rc;
 }
 

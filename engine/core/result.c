@@ -5,24 +5,7 @@
 #include <string.h>
 
 #include "mbx/ascii.h"
-
-const char *const mbx_result_columns[MBX_RESULT_NCOLS] = {
-    "benchmark",     "procs",          "bytes",          "n",
-    "mean_us",       "tmean_us",       "median_us",      "min_us",
-    "max_us",        "q1_us",          "q3_us",          "stddev_us",
-    "stderr_us",     "ci95_lo_us",     "ci95_hi_us",     "outliers",
-    "status",        "stop_rule",      "bandwidth_MBps", "timing",
-    "overhead_us",   "nmin",           "nmax",           "batches",
-    "wall_s",        "label",          "root",           "op",
-    "param",         "param_name",     "ranks",          "refined",
-    "validated",     "sync",           "clock_sync",     "cache",
-    "invalid",       "probe_us",       "probe_after_us", "remeasured",
-    "plain_us",      "events",         "faults",         "passes",
-    "pass_span_s",   "stderr_iid_us",  "ci95_iid_lo_us", "ci95_iid_hi_us",
-    "levels",        "level_lo_us",    "level_hi_us",    "seq",
-    "status_reason", "msg_rate_per_s", "rma_sync",       "pure_comm_us",
-    "compute_us",    "overall_us",     "overlap_pct",
-};
+#include "mbx/csvio.h"
 
 const char *const mbx_obs_columns[MBX_OBS_NCOLS] = {"benchmark", "procs", "bytes", "obs", "time_us",
                                                     "label",     "root",  "param", "pass"};
@@ -121,136 +104,250 @@ double mbx_overlap_pct(double overall, double compute, double pure)
     return 100.0 * fmin(1.0, fmax(0.0, f));
 }
 
+/* The field texts: each formatter returns its field, written into buf
+ * (MBX_RESULT_FIELD_MAX bytes) or a string of r's or a constant; "" for
+ * an undefined value. */
+typedef const char *(*col_fn)(const mbx_result *r, char *buf);
+
 /* Microseconds with 0.1 ns resolution; undefined values stay empty, and
  * so do negative ones (mbx_summary_drop_negative): no time is negative. */
-static void put_us(mbx_result_fields *o, int i, double seconds)
+static const char *us(char *buf, double seconds)
 {
-    if (isfinite(seconds) && seconds >= 0) {
-        mbx_snprintf_c(o->store[i], sizeof o->store[i], "%.4f", seconds * 1e6 + 0.0);
-        o->field[i] = o->store[i];
-    } else {
-        o->field[i] = "";
+    if (!(isfinite(seconds) && seconds >= 0))
+        return "";
+    mbx_snprintf_c(buf, MBX_RESULT_FIELD_MAX, "%.4f", seconds * 1e6 + 0.0);
+    return buf;
+}
+
+static const char *u(char *buf, unsigned long long v)
+{
+    snprintf(buf, MBX_RESULT_FIELD_MAX, "%llu", v);
+    return buf;
+}
+
+/* A number in C's notation whatever the locale; "" when not finite. */
+static const char *fixed(char *buf, const char *fmt, double v)
+{
+    if (!isfinite(v))
+        return "";
+    mbx_snprintf_c(buf, MBX_RESULT_FIELD_MAX, fmt, v);
+    return buf;
+}
+
+static const char *text(const char *s)
+{
+    return s ? s : "";
+}
+
+/* One line per column that is a plain field of r: a time, a count, a
+ * string, and the pass columns (empty for a point measured in one go). */
+#define COL_US(fn, expr)                                                                           \
+    static const char *fn(const mbx_result *r, char *b)                                            \
+    {                                                                                              \
+        return us(b, expr);                                                                        \
     }
-}
-
-static void put_u(mbx_result_fields *o, int i, unsigned long long v)
-{
-    snprintf(o->store[i], sizeof o->store[i], "%llu", v);
-    o->field[i] = o->store[i];
-}
-
-/* The overlap columns (the row's last four): empty unless r->overlap. */
-static void put_overlap(const mbx_result *r, mbx_result_fields *o)
-{
-    if (!r->overlap)
-        return;
-    int c = MBX_RESULT_OVERLAP_COL;
-    put_us(o, c, r->plain);
-    put_us(o, c + 1, r->compute);
-    put_us(o, c + 2, r->s.median);
-    double pct = mbx_overlap_pct(r->s.median, r->compute, r->plain);
-    if (isfinite(pct)) {
-        mbx_snprintf_c(o->store[c + 3], sizeof o->store[c + 3], "%.2f", pct + 0.0);
-        o->field[c + 3] = o->store[c + 3];
+#define COL_U(fn, expr)                                                                            \
+    static const char *fn(const mbx_result *r, char *b)                                            \
+    {                                                                                              \
+        return u(b, (unsigned long long)(expr));                                                   \
     }
+#define COL_TEXT(fn, expr)                                                                         \
+    static const char *fn(const mbx_result *r, char *b)                                            \
+    {                                                                                              \
+        (void)b;                                                                                   \
+        return text(expr);                                                                         \
+    }
+#define COL_PASS_US(fn, expr)                                                                      \
+    static const char *fn(const mbx_result *r, char *b)                                            \
+    {                                                                                              \
+        return r->passes ? us(b, expr) : "";                                                       \
+    }
+#define COL_LEVEL_US(fn, expr)                                                                     \
+    static const char *fn(const mbx_result *r, char *b)                                            \
+    {                                                                                              \
+        return r->passes && r->levels > 0 ? us(b, expr) : "";                                      \
+    }
+#define COL_OVERLAP_US(fn, expr)                                                                   \
+    static const char *fn(const mbx_result *r, char *b)                                            \
+    {                                                                                              \
+        return r->overlap ? us(b, expr) : "";                                                      \
+    }
+
+COL_TEXT(col_benchmark, r->benchmark)
+COL_U(col_procs, r->procs)
+COL_U(col_bytes, r->bytes)
+COL_U(col_n, r->s.n)
+COL_US(col_mean, r->s.mean)
+COL_US(col_tmean, r->s.tmean)
+COL_US(col_median, r->s.median)
+COL_US(col_min, r->s.min)
+COL_US(col_max, r->s.max)
+COL_US(col_q1, r->s.q1)
+COL_US(col_q3, r->s.q3)
+COL_US(col_stddev, r->s.stddev)
+COL_US(col_stderr, r->s.stderr_)
+COL_US(col_ci_lo, r->s.ci_lo)
+COL_US(col_ci_hi, r->s.ci_hi)
+COL_U(col_outliers, r->s.outliers)
+COL_TEXT(col_status, mbx_point_status_name(r->status))
+COL_TEXT(col_timing, r->timing)
+COL_US(col_overhead, r->overhead)
+COL_U(col_nmin, r->nmin)
+COL_U(col_nmax, r->nmax)
+COL_U(col_batches, r->batches)
+COL_TEXT(col_label, r->label)
+COL_TEXT(col_op, r->op)
+COL_TEXT(col_param_name, r->param_name)
+COL_TEXT(col_refined, r->refined ? "1" : "0")
+COL_TEXT(col_validated, r->validated ? "yes" : "no")
+COL_TEXT(col_sync, mbx_sync_name(r->sync))
+COL_TEXT(col_clock_sync, r->sync == MBX_SYNC_WINDOW ? r->clock_sync : NULL)
+COL_TEXT(col_cache, mbx_cache_name(r->cache))
+COL_U(col_invalid, r->invalid)
+COL_US(col_probe, r->probe)
+COL_US(col_probe_after, r->probe_after)
+COL_TEXT(col_remeasured, r->remeasured ? "1" : "0")
+COL_US(col_plain, r->plain)
+COL_U(col_events, r->events)
+COL_U(col_faults, r->faults)
+COL_PASS_US(col_iid_stderr, r->iid_stderr)
+COL_PASS_US(col_iid_ci_lo, r->iid_ci_lo)
+COL_PASS_US(col_iid_ci_hi, r->iid_ci_hi)
+COL_LEVEL_US(col_level_lo, r->level_lo)
+COL_LEVEL_US(col_level_hi, r->level_hi)
+COL_TEXT(col_rma_sync, r->rma_sync)
+COL_OVERLAP_US(col_pure_comm, r->plain)
+COL_OVERLAP_US(col_compute, r->compute)
+COL_OVERLAP_US(col_overall, r->s.median)
+
+static const char *col_stop_rule(const mbx_result *r, char *b)
+{
+    mbx_stop_format(&r->stop, b, MBX_RESULT_FIELD_MAX);
+    return b;
 }
 
-/* One statement per column, in the order of mbx_result_columns: a flat
- * table over 80 lines, kept whole so each index reads against the column
- * list in one place. */
+static const char *col_bandwidth(const mbx_result *r, char *b)
+{
+    return fixed(b, "%.3f", mbx_result_bandwidth(r));
+}
+
+static const char *col_wall(const mbx_result *r, char *b)
+{
+    mbx_snprintf_c(b, MBX_RESULT_FIELD_MAX, "%.6f", r->wall);
+    return b;
+}
+
+static const char *col_root(const mbx_result *r, char *b)
+{
+    return r->root >= 0 ? u(b, (unsigned long long)r->root) : "";
+}
+
+static const char *col_param(const mbx_result *r, char *b)
+{
+    if (r->param_name == NULL)
+        return "";
+    snprintf(b, MBX_RESULT_FIELD_MAX, "%lld", (long long)r->param);
+    return b;
+}
+
+static const char *col_ranks(const mbx_result *r, char *b)
+{
+    snprintf(b, MBX_RESULT_FIELD_MAX, "%s", r->ranks);
+    return b;
+}
+
+static const char *col_passes(const mbx_result *r, char *b)
+{
+    return r->passes ? u(b, (unsigned long long)r->passes) : "";
+}
+
+static const char *col_pass_span(const mbx_result *r, char *b)
+{
+    return r->passes ? fixed(b, "%.6f", r->pass_span) : "";
+}
+
+static const char *col_levels(const mbx_result *r, char *b)
+{
+    return r->passes && r->levels > 0 ? u(b, (unsigned long long)r->levels) : "";
+}
+
+static const char *col_seq(const mbx_result *r, char *b)
+{
+    return r->seq > 0 ? u(b, (unsigned long long)r->seq) : "";
+}
+
+static const char *col_status_reason(const mbx_result *r, char *b)
+{
+    if (r->status == MBX_POINT_SETTLED)
+        return "";
+    snprintf(b, MBX_RESULT_FIELD_MAX, "%s", r->status_reason);
+    return b;
+}
+
+static const char *col_msg_rate(const mbx_result *r, char *b)
+{
+    return fixed(b, "%.1f", mbx_result_msg_rate(r));
+}
+
+static const char *col_overlap_pct(const mbx_result *r, char *b)
+{
+    return r->overlap ? fixed(b, "%.2f", mbx_overlap_pct(r->s.median, r->compute, r->plain) + 0.0)
+                      : "";
+}
+
+/* What the row's interval covers (docs/csv-format.md, ci_scope): a row
+ * with one has passes (or observations) as its units, never launches. */
+static const char *col_ci_scope(const mbx_result *r, char *b)
+{
+    (void)b;
+    int lo = isfinite(r->s.ci_lo) && r->s.ci_lo >= 0, hi = isfinite(r->s.ci_hi) && r->s.ci_hi >= 0;
+    return lo && hi ? "launch" : "";
+}
+
+#define COL_ENTRY_(id, name, unit, since, readers, fmt) {name, unit, since, readers},
+const mbx_result_column mbx_result_cols[MBX_RESULT_NCOLS] = {MBX_RESULT_COLUMNS(COL_ENTRY_)};
+
+#define COL_NAME_(id, name, unit, since, readers, fmt) name,
+const char *const mbx_result_columns[MBX_RESULT_NCOLS] = {MBX_RESULT_COLUMNS(COL_NAME_)};
+
+#define COL_FN_(id, name, unit, since, readers, fmt) fmt,
+static const col_fn col_format[MBX_RESULT_NCOLS] = {MBX_RESULT_COLUMNS(COL_FN_)};
+
+int mbx_result_col(const char *name)
+{
+    for (int c = 0; name != NULL && c < MBX_RESULT_NCOLS; c++)
+        if (strcmp(mbx_result_cols[c].name, name) == 0)
+            return c;
+    return -1;
+}
+
+size_t mbx_result_required(unsigned reader, const char **names, size_t max)
+{
+    size_t n = 0;
+    for (int c = 0; c < MBX_RESULT_NCOLS; c++)
+        if (mbx_result_cols[c].readers & reader) {
+            if (n < max)
+                names[n] = mbx_result_cols[c].name;
+            n++;
+        }
+    return n;
+}
+
+const char *mbx_result_find_cols(const char *const *hdr, size_t n, unsigned reader,
+                                 int col[MBX_RESULT_NCOLS])
+{
+    const char *missing = NULL;
+    for (int c = 0; c < MBX_RESULT_NCOLS; c++) {
+        col[c] = mbx_csv_col(hdr, n, mbx_result_cols[c].name);
+        if (col[c] < 0 && (mbx_result_cols[c].readers & reader) && missing == NULL)
+            missing = mbx_result_cols[c].name;
+    }
+    return missing;
+}
+
 void mbx_result_format(const mbx_result *r, mbx_result_fields *o)
 {
     memset(o, 0, sizeof *o);
-    o->field[0] = r->benchmark;
-    put_u(o, 1, (unsigned long long)r->procs);
-    put_u(o, 2, (unsigned long long)r->bytes);
-    put_u(o, 3, (unsigned long long)r->s.n);
-    put_us(o, 4, r->s.mean);
-    put_us(o, 5, r->s.tmean);
-    put_us(o, 6, r->s.median);
-    put_us(o, 7, r->s.min);
-    put_us(o, 8, r->s.max);
-    put_us(o, 9, r->s.q1);
-    put_us(o, 10, r->s.q3);
-    put_us(o, 11, r->s.stddev);
-    put_us(o, 12, r->s.stderr_);
-    put_us(o, 13, r->s.ci_lo);
-    put_us(o, 14, r->s.ci_hi);
-    put_u(o, 15, (unsigned long long)r->s.outliers);
-    o->field[16] = mbx_point_status_name(r->status);
-    mbx_stop_format(&r->stop, o->store[17], sizeof o->store[17]);
-    o->field[17] = o->store[17];
-    double bw = mbx_result_bandwidth(r);
-    if (isfinite(bw)) {
-        mbx_snprintf_c(o->store[18], sizeof o->store[18], "%.3f", bw);
-        o->field[18] = o->store[18];
-    } else {
-        o->field[18] = "";
-    }
-    o->field[19] = r->timing;
-    put_us(o, 20, r->overhead);
-    put_u(o, 21, (unsigned long long)r->nmin);
-    put_u(o, 22, (unsigned long long)r->nmax);
-    put_u(o, 23, (unsigned long long)r->batches);
-    mbx_snprintf_c(o->store[24], sizeof o->store[24], "%.6f", r->wall);
-    o->field[24] = o->store[24];
-    o->field[25] = r->label ? r->label : "";
-    if (r->root >= 0)
-        put_u(o, 26, (unsigned long long)r->root);
-    else
-        o->field[26] = "";
-    o->field[27] = r->op ? r->op : "";
-    if (r->param_name) {
-        snprintf(o->store[28], sizeof o->store[28], "%lld", (long long)r->param);
-        o->field[28] = o->store[28];
-        o->field[29] = r->param_name;
-    } else {
-        o->field[28] = o->field[29] = "";
-    }
-    snprintf(o->store[30], sizeof o->store[30], "%s", r->ranks);
-    o->field[30] = o->store[30];
-    o->field[31] = r->refined ? "1" : "0";
-    o->field[32] = r->validated ? "yes" : "no";
-    o->field[33] = mbx_sync_name(r->sync);
-    o->field[34] = r->sync == MBX_SYNC_WINDOW && r->clock_sync ? r->clock_sync : "";
-    o->field[35] = mbx_cache_name(r->cache);
-    put_u(o, 36, (unsigned long long)r->invalid);
-    put_us(o, 37, r->probe);
-    put_us(o, 38, r->probe_after);
-    o->field[39] = r->remeasured ? "1" : "0";
-    put_us(o, 40, r->plain);
-    put_u(o, 41, (unsigned long long)r->events);
-    put_u(o, 42, (unsigned long long)r->faults);
-    for (int c = 43; c < MBX_RESULT_NCOLS; c++)
-        o->field[c] = "";
-    if (r->seq > 0)
-        put_u(o, MBX_RESULT_SEQ_COL, (unsigned long long)r->seq);
-    if (r->status != MBX_POINT_SETTLED) {
-        snprintf(o->store[MBX_RESULT_REASON_COL], sizeof o->store[MBX_RESULT_REASON_COL], "%s",
-                 r->status_reason);
-        o->field[MBX_RESULT_REASON_COL] = o->store[MBX_RESULT_REASON_COL];
-    }
-    double rate = mbx_result_msg_rate(r);
-    if (isfinite(rate)) {
-        mbx_snprintf_c(o->store[MBX_RESULT_MSG_RATE_COL], sizeof o->store[MBX_RESULT_MSG_RATE_COL],
-                       "%.1f", rate);
-        o->field[MBX_RESULT_MSG_RATE_COL] = o->store[MBX_RESULT_MSG_RATE_COL];
-    }
-    o->field[MBX_RESULT_RMA_SYNC_COL] = r->rma_sync ? r->rma_sync : "";
-    put_overlap(r, o);
-    if (r->passes == 0)
-        return;
-    put_u(o, 43, (unsigned long long)r->passes);
-    if (isfinite(r->pass_span)) {
-        mbx_snprintf_c(o->store[44], sizeof o->store[44], "%.6f", r->pass_span);
-        o->field[44] = o->store[44];
-    }
-    put_us(o, 45, r->iid_stderr);
-    put_us(o, 46, r->iid_ci_lo);
-    put_us(o, 47, r->iid_ci_hi);
-    if (r->levels > 0) {
-        put_u(o, 48, (unsigned long long)r->levels);
-        put_us(o, 49, r->level_lo);
-        put_us(o, 50, r->level_hi);
-    }
+    for (int c = 0; c < MBX_RESULT_NCOLS; c++)
+        o->field[c] = col_format[c](r, o->store[c]);
 }

@@ -136,17 +136,112 @@ typedef struct mbx_result {
     char status_reason[40];
 } mbx_result;
 
-#define MBX_RESULT_NCOLS 59
-/* The columns appended since format 3's 51, by name: seq, status_reason,
- * msg_rate_per_s (the messages of one observation over its median),
- * rma_sync (the one-sided synchronisation mode), then the overlap ones. */
-#define MBX_RESULT_SEQ_COL 51
-#define MBX_RESULT_REASON_COL 52
-#define MBX_RESULT_MSG_RATE_COL 53
-#define MBX_RESULT_RMA_SYNC_COL 54
-/* The first of the overlap columns (pure_comm_us), the last four of every
- * row. */
-#define MBX_RESULT_OVERLAP_COL (MBX_RESULT_NCOLS - 4)
+/* The results columns, in file order: the one table of them
+ * (docs/csv-format.md, "OUT.csv columns"; docs/contributing.md, "Add a
+ * results column"). X(ID, name, unit, since, readers, formatter):
+ *   ID        MBX_COL_<ID>, the column's index in a row of this version;
+ *   name      the header's word, a contract: never renamed or removed;
+ *   unit      as the docs' table gives it ("" for none);
+ *   since     the format_version that brought it (a file of an earlier
+ *             version lacks it, and a reader reads it as empty);
+ *   readers   the readers that refuse a file without it (MBX_READ_*);
+ *   formatter result.c's function that writes its field.
+ * A new column goes at the end: files are read by name, and a resumed
+ * run keeps its file's width (a prefix of this list). */
+#define MBX_READ_COMPARE 1u /* mpibex compare */
+#define MBX_READ_MERGE 2u   /* mpibex merge (and repeat) */
+#define MBX_READ_RESUME 4u  /* run --resume */
+#define MBX_READ_REPORT 8u  /* mpibex report */
+#define MBX_READ_ALL (MBX_READ_COMPARE | MBX_READ_MERGE | MBX_READ_RESUME | MBX_READ_REPORT)
+#define MBX_READ_CMR (MBX_READ_COMPARE | MBX_READ_MERGE | MBX_READ_REPORT)
+#define MBX_READ_CMS (MBX_READ_COMPARE | MBX_READ_MERGE | MBX_READ_RESUME)
+
+#define MBX_RESULT_COLUMNS(X)                                                                      \
+    X(BENCHMARK, "benchmark", "", 1, MBX_READ_ALL, col_benchmark)                                  \
+    X(PROCS, "procs", "ranks", 1, MBX_READ_ALL, col_procs)                                         \
+    X(BYTES, "bytes", "bytes", 1, MBX_READ_ALL, col_bytes)                                         \
+    X(N, "n", "", 1, MBX_READ_MERGE, col_n)                                                        \
+    X(MEAN_US, "mean_us", "µs", 1, 0, col_mean)                                                    \
+    X(TMEAN_US, "tmean_us", "µs", 1, MBX_READ_MERGE, col_tmean)                                    \
+    X(MEDIAN_US, "median_us", "µs", 1, MBX_READ_ALL, col_median)                                   \
+    X(MIN_US, "min_us", "µs", 1, 0, col_min)                                                       \
+    X(MAX_US, "max_us", "µs", 1, 0, col_max)                                                       \
+    X(Q1_US, "q1_us", "µs", 1, 0, col_q1)                                                          \
+    X(Q3_US, "q3_us", "µs", 1, 0, col_q3)                                                          \
+    X(STDDEV_US, "stddev_us", "µs", 1, 0, col_stddev)                                              \
+    X(STDERR_US, "stderr_us", "µs", 1, 0, col_stderr)                                              \
+    X(CI95_LO_US, "ci95_lo_us", "µs", 1, 0, col_ci_lo)                                             \
+    X(CI95_HI_US, "ci95_hi_us", "µs", 1, 0, col_ci_hi)                                             \
+    X(OUTLIERS, "outliers", "count", 1, 0, col_outliers)                                           \
+    X(STATUS, "status", "", 1, MBX_READ_CMR, col_status)                                           \
+    X(STOP_RULE, "stop_rule", "", 1, 0, col_stop_rule)                                             \
+    X(BANDWIDTH_MBPS, "bandwidth_MBps", "MB/s", 1, 0, col_bandwidth)                               \
+    X(TIMING, "timing", "", 1, 0, col_timing)                                                      \
+    X(OVERHEAD_US, "overhead_us", "µs", 1, 0, col_overhead)                                        \
+    X(NMIN, "nmin", "", 1, 0, col_nmin)                                                            \
+    X(NMAX, "nmax", "", 1, 0, col_nmax)                                                            \
+    X(BATCHES, "batches", "", 1, 0, col_batches)                                                   \
+    X(WALL_S, "wall_s", "s", 1, 0, col_wall)                                                       \
+    X(LABEL, "label", "", 1, MBX_READ_CMS, col_label)                                              \
+    X(ROOT, "root", "rank", 1, MBX_READ_RESUME, col_root)                                          \
+    X(OP, "op", "", 1, 0, col_op)                                                                  \
+    X(PARAM, "param", "", 1, MBX_READ_RESUME, col_param)                                           \
+    X(PARAM_NAME, "param_name", "", 1, 0, col_param_name)                                          \
+    X(RANKS, "ranks", "", 1, 0, col_ranks)                                                         \
+    X(REFINED, "refined", "0/1", 1, MBX_READ_RESUME, col_refined)                                  \
+    X(VALIDATED, "validated", "yes/no", 1, 0, col_validated)                                       \
+    X(SYNC, "sync", "", 1, 0, col_sync)                                                            \
+    X(CLOCK_SYNC, "clock_sync", "", 1, 0, col_clock_sync)                                          \
+    X(CACHE, "cache", "", 1, 0, col_cache)                                                         \
+    X(INVALID, "invalid", "count", 1, 0, col_invalid)                                              \
+    X(PROBE_US, "probe_us", "µs", 1, 0, col_probe)                                                 \
+    X(PROBE_AFTER_US, "probe_after_us", "µs", 1, 0, col_probe_after)                               \
+    X(REMEASURED, "remeasured", "0/1", 1, 0, col_remeasured)                                       \
+    X(PLAIN_US, "plain_us", "µs", 1, 0, col_plain)                                                 \
+    X(EVENTS, "events", "count", 2, 0, col_events)                                                 \
+    X(FAULTS, "faults", "count", 2, 0, col_faults)                                                 \
+    X(PASSES, "passes", "count", 3, 0, col_passes)                                                 \
+    X(PASS_SPAN_S, "pass_span_s", "s", 3, 0, col_pass_span)                                        \
+    X(STDERR_IID_US, "stderr_iid_us", "µs", 3, 0, col_iid_stderr)                                  \
+    X(CI95_IID_LO_US, "ci95_iid_lo_us", "µs", 3, 0, col_iid_ci_lo)                                 \
+    X(CI95_IID_HI_US, "ci95_iid_hi_us", "µs", 3, 0, col_iid_ci_hi)                                 \
+    X(LEVELS, "levels", "count", 3, 0, col_levels)                                                 \
+    X(LEVEL_LO_US, "level_lo_us", "µs", 3, 0, col_level_lo)                                        \
+    X(LEVEL_HI_US, "level_hi_us", "µs", 3, 0, col_level_hi)                                        \
+    X(SEQ, "seq", "count", 3, 0, col_seq)                                                          \
+    X(STATUS_REASON, "status_reason", "text", 3, 0, col_status_reason)                             \
+    X(MSG_RATE_PER_S, "msg_rate_per_s", "messages/s", 3, 0, col_msg_rate)                          \
+    X(RMA_SYNC, "rma_sync", "", 3, 0, col_rma_sync)                                                \
+    X(PURE_COMM_US, "pure_comm_us", "µs", 3, 0, col_pure_comm)                                     \
+    X(COMPUTE_US, "compute_us", "µs", 3, 0, col_compute)                                           \
+    X(OVERALL_US, "overall_us", "µs", 3, 0, col_overall)                                           \
+    X(OVERLAP_PCT, "overlap_pct", "%", 3, 0, col_overlap_pct)                                      \
+    X(CI_SCOPE, "ci_scope", "", 3, 0, col_ci_scope)
+
+#define MBX_RESULT_COL_ID_(id, name, unit, since, readers, fmt) MBX_COL_##id,
+enum { MBX_RESULT_COLUMNS(MBX_RESULT_COL_ID_) MBX_RESULT_NCOLS };
+
+/* One column of the table above. */
+typedef struct mbx_result_column {
+    const char *name, *unit;
+    int since;        /* format_version */
+    unsigned readers; /* MBX_READ_* that require it */
+} mbx_result_column;
+extern const mbx_result_column mbx_result_cols[MBX_RESULT_NCOLS];
+
+/* The index of column name, or -1. */
+int mbx_result_col(const char *name);
+
+/* The columns reader (one MBX_READ_*) requires, in file order: up to max
+ * names into names; returns how many there are. */
+size_t mbx_result_required(unsigned reader, const char **names, size_t max);
+
+/* A header of n names (a results file of any version): col[c] is where
+ * column c of the table is in it, -1 where it lacks it (a reader reads
+ * that column as empty). Returns NULL, or the first column (in file order)
+ * reader (MBX_READ_*) requires that the header lacks. */
+const char *mbx_result_find_cols(const char *const *hdr, size_t n, unsigned reader,
+                                 int col[MBX_RESULT_NCOLS]);
 
 /* OSU's overlap of a non-blocking operation with computation, percent:
  * 100 x (1 - (overall - compute) / pure), clamped to 0..100, where pure is
@@ -193,8 +288,9 @@ void mbx_obs_format_us(double seconds, char *buf, size_t len);
 
 /* Format r as CSV fields. `store` provides the text storage; fields[i]
  * points into it (or is "" for undefined values). */
+#define MBX_RESULT_FIELD_MAX 48
 typedef struct mbx_result_fields {
-    char store[MBX_RESULT_NCOLS][48];
+    char store[MBX_RESULT_NCOLS][MBX_RESULT_FIELD_MAX];
     const char *field[MBX_RESULT_NCOLS];
 } mbx_result_fields;
 void mbx_result_format(const mbx_result *r, mbx_result_fields *out);

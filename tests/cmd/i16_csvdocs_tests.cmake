@@ -10,3 +10,9 @@ add_test(NAME csv.report.widths
          COMMAND python3 ${MBX_I16CSV_CHECK} report $<TARGET_FILE:mpibex> ${MBX_OUT}/i16csv_report)
 set_tests_properties(csv.check.format3 csv.merge.widths PROPERTIES TIMEOUT 30 LABELS unit)
 set_tests_properties(csv.report.widths PROPERTIES TIMEOUT 60 LABELS report)
+# The results columns of docs/csv-format.md are the column table's (names,
+# order, units: tests/cmd/csv_columns_docs.py).
+add_test(NAME docs.csv_columns
+         COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/cmd/csv_columns_docs.py $<TARGET_FILE:csvcheck>
+                 ${CMAKE_SOURCE_DIR}/docs)
+set_tests_properties(docs.csv_columns PROPERTIES TIMEOUT 30 LABELS "docs;quick;full")

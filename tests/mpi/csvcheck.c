@@ -3,7 +3,8 @@
  * SETTLED row meeting its own stop rule. Optional checks: the environment
  * sidecar, the raw observation file, expected row count and benchmarks.
  *
- * usage: csvcheck RESULTS.csv [--env ENV.csv] [--obs OBS.csv] [--rows N]
+ * usage: csvcheck --columns   (the column table: name, unit)
+ *        csvcheck RESULTS.csv [--env ENV.csv] [--obs OBS.csv] [--rows N]
  *                 [--bench NAME]... [--procs P] [--col NAME=VALUE]...
  *                 [--plain NAME]... [--overlap NAME]... [--sorted yes]
  * --col: every row's column NAME holds exactly VALUE.
@@ -72,13 +73,11 @@ static int le_def(double a, double b)
     return isnan(a) || isnan(b) || a <= b;
 }
 
-/* Columns of format 2: every file must have them. The pass columns after
- * them come all together or not at all (up to format 3's end); the columns
- * appended after format 3 (rma_sync, ...) are checked where present. */
-#define NCOLS_FORMAT2 43
-/* The 8 pass columns end here; the columns after them (seq,
- * status_reason, msg_rate_per_s, rma_sync, the overlap ones) are optional. */
-#define NCOLS_PASSES 51
+/* Which columns a file must have comes from the column table
+ * (mbx/result.h): those of format 2 always; the pass columns
+ * (passes .. level_hi_us) all together or not at all (up to format 3's
+ * first 51); the overlap columns (pure_comm_us .. overlap_pct) likewise;
+ * the other columns appended since are checked where present. */
 
 /* A whole number >= lo (an empty field is not). */
 static int count_field(const char *v, double lo)
@@ -413,8 +412,19 @@ static int slurm_fact(const char *name)
 
 /* The option walk and the whole-file checks (over 80 lines): a test program's main, read top to
  * bottom. */
+/* The column table, one "name<TAB>unit" line per column, in file order:
+ * what the docs check compares docs/csv-format.md's table with. */
+static int print_columns(void)
+{
+    for (int c = 0; c < MBX_RESULT_NCOLS; c++)
+        printf("%s\t%s\n", mbx_result_cols[c].name, mbx_result_cols[c].unit);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "--columns") == 0)
+        return print_columns();
     if (argc < 2) {
         fprintf(stderr, "usage: csvcheck RESULTS.csv [--env F] [--obs F] [--rows N] "
                         "[--bench NAME]... [--procs P] [--col NAME=VALUE]... [--plain NAME]...\n"
@@ -450,16 +460,17 @@ int main(int argc, char **argv)
         return 1;
     }
     CHECK(t.nrows >= 1, "no header row");
-    for (int c = 0; c < NCOLS_FORMAT2; c++)
-        CHECK(mbx_csv_table_col(&t, mbx_result_columns[c]) >= 0, "missing column %s",
-              mbx_result_columns[c]);
-    int have_passes = mbx_csv_table_col(&t, mbx_result_columns[NCOLS_FORMAT2]) >= 0;
-    for (int c = NCOLS_FORMAT2 + 1; c < NCOLS_PASSES; c++)
+    for (int c = 0; c < MBX_RESULT_NCOLS; c++)
+        if (mbx_result_cols[c].since <= 2)
+            CHECK(mbx_csv_table_col(&t, mbx_result_columns[c]) >= 0, "missing column %s",
+                  mbx_result_columns[c]);
+    int have_passes = mbx_csv_table_col(&t, "passes") >= 0;
+    for (int c = MBX_COL_PASSES + 1; c <= MBX_COL_LEVEL_HI_US; c++)
         CHECK((mbx_csv_table_col(&t, mbx_result_columns[c]) >= 0) == have_passes,
               "column %s %s passes", mbx_result_columns[c],
               have_passes ? "missing with" : "without");
     int have_overlap = mbx_csv_table_col(&t, "overlap_pct") >= 0;
-    for (int c = MBX_RESULT_OVERLAP_COL; c < MBX_RESULT_NCOLS; c++)
+    for (int c = MBX_COL_PURE_COMM_US; c <= MBX_COL_OVERLAP_PCT; c++)
         CHECK((mbx_csv_table_col(&t, mbx_result_columns[c]) >= 0) == have_overlap,
               "column %s %s overlap_pct", mbx_result_columns[c],
               have_overlap ? "missing with" : "without");

@@ -256,8 +256,7 @@ static void point_identity(void **state)
 static void old_point_file(const char *path, const mbx_result *r, size_t n, double base)
 {
     mbx_csv_writer *w;
-    assert_int_equal(mbx_csv_writer_open(path, mbx_result_columns, MBX_RESULT_RMA_SYNC_COL, &w),
-                     MBX_OK);
+    assert_int_equal(mbx_csv_writer_open(path, mbx_result_columns, MBX_COL_RMA_SYNC, &w), MBX_OK);
     mbx_result_fields f;
     mbx_result_format(r, &f);
     assert_int_equal(mbx_csv_writer_row(w, f.field), MBX_OK);

@@ -155,21 +155,22 @@ static void overlap_pct_formula(void **state)
     assert_true(isnan(mbx_overlap_pct(14.0, -1.0, 10.0)));
 }
 
-/* The overlap columns, the last four: filled for an overlap row (pure =
- * plain, overall = the median), empty for every other row. */
-static void overlap_columns_are_last_and_empty_elsewhere(void **state)
+/* The overlap columns, 56th to 59th (columns appended later follow
+ * them): filled for an overlap row (pure = plain, overall = the median),
+ * empty for every other row. */
+static void overlap_columns_in_place_and_empty_elsewhere(void **state)
 {
     (void)state;
-    assert_int_equal(col("pure_comm_us"), MBX_RESULT_NCOLS - 4);
-    assert_int_equal(col("compute_us"), MBX_RESULT_NCOLS - 3);
-    assert_int_equal(col("overall_us"), MBX_RESULT_NCOLS - 2);
-    assert_int_equal(col("overlap_pct"), MBX_RESULT_NCOLS - 1);
-    assert_int_equal(MBX_RESULT_OVERLAP_COL, col("pure_comm_us"));
+    assert_int_equal(col("pure_comm_us"), 55);
+    assert_int_equal(col("compute_us"), 56);
+    assert_int_equal(col("overall_us"), 57);
+    assert_int_equal(col("overlap_pct"), 58);
+    assert_int_equal(MBX_COL_PURE_COMM_US, col("pure_comm_us"));
     mbx_result r = sample();
     r.plain = 5e-6; /* an accurate benchmark's plain is no pure time */
     mbx_result_fields f;
     mbx_result_format(&r, &f);
-    for (int c = MBX_RESULT_OVERLAP_COL; c < MBX_RESULT_NCOLS; c++)
+    for (int c = MBX_COL_PURE_COMM_US; c <= MBX_COL_OVERLAP_PCT; c++)
         assert_string_equal(f.field[c], "");
     r.benchmark = "overlap.iallreduce";
     r.timing = "max_over_ranks";
@@ -196,7 +197,8 @@ static void overlap_columns_are_last_and_empty_elsewhere(void **state)
 static void msg_rate_and_moved_bytes(void **state)
 {
     (void)state;
-    assert_int_equal(col("msg_rate_per_s"), MBX_RESULT_MSG_RATE_COL);
+    assert_int_equal(col("msg_rate_per_s"), 53);
+    assert_int_equal(MBX_COL_MSG_RATE_PER_S, 53);
     mbx_result r = sample();
     mbx_result_fields f;
     mbx_result_format(&r, &f);
@@ -225,7 +227,8 @@ static void msg_rate_and_moved_bytes(void **state)
 static void rma_sync_is_appended_and_empty_elsewhere(void **state)
 {
     (void)state;
-    assert_int_equal(col("rma_sync"), MBX_RESULT_RMA_SYNC_COL);
+    assert_int_equal(col("rma_sync"), 54);
+    assert_int_equal(MBX_COL_RMA_SYNC, 54);
     assert_int_equal(col("level_hi_us"), 50);
     mbx_result r = sample();
     mbx_result_fields f;
@@ -240,6 +243,31 @@ static void rma_sync_is_appended_and_empty_elsewhere(void **state)
     mbx_result_format(&r, &f);
     assert_string_equal(f.field[col("rma_sync")], "fence");
     assert_string_equal(f.field[col("passes")], "3");
+}
+
+/* ci_scope (appended after the overlap columns): a row with an interval
+ * says it covers this launch, in one go and in passes alike; a row
+ * without one (INVALID, or a corrected interval below 0) says nothing. */
+static void ci_scope_names_the_launch(void **state)
+{
+    (void)state;
+    assert_int_equal(col("ci_scope"), 59);
+    mbx_result r = sample();
+    mbx_result_fields f;
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("ci_scope")], "launch");
+    r.passes = 5;
+    r.pass_span = 1.2;
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("ci_scope")], "launch");
+    r.s.ci_lo = NAN;
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("ci_scope")], "");
+    r.s.ci_lo = 2.0e-6;
+    r.s.ci_hi = -1e-9;
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("ci95_hi_us")], "");
+    assert_string_equal(f.field[col("ci_scope")], "");
 }
 
 static void round_trip_through_libcsv(void **state)
@@ -274,9 +302,9 @@ static void round_trip_through_libcsv(void **state)
     assert_string_equal(t.cell[1][42], "0");
     /* A point measured in one go (passes 0): the pass columns are empty. */
     assert_string_equal(t.cell[0][50], "level_hi_us");
-    assert_string_equal(t.cell[0][MBX_RESULT_NCOLS - 1], "overlap_pct");
-    assert_string_equal(t.cell[0][MBX_RESULT_MSG_RATE_COL], "msg_rate_per_s");
-    for (int c = 43; c < MBX_RESULT_NCOLS; c++)
+    assert_string_equal(t.cell[0][58], "overlap_pct");
+    assert_string_equal(t.cell[0][53], "msg_rate_per_s");
+    for (int c = 43; c <= MBX_COL_OVERLAP_PCT; c++)
         assert_string_equal(t.cell[1][c], "");
     /* Issue 18: seq and status_reason at the end, in this order. */
     assert_string_equal(t.cell[0][51], "seq");
@@ -327,9 +355,10 @@ int main(void)
         cmocka_unit_test(undefined_values_are_empty),
         cmocka_unit_test(plain_us_is_appended_and_empty_when_undefined),
         cmocka_unit_test(overlap_pct_formula),
-        cmocka_unit_test(overlap_columns_are_last_and_empty_elsewhere),
+        cmocka_unit_test(overlap_columns_in_place_and_empty_elsewhere),
         cmocka_unit_test(msg_rate_and_moved_bytes),
         cmocka_unit_test(rma_sync_is_appended_and_empty_elsewhere),
+        cmocka_unit_test(ci_scope_names_the_launch),
         cmocka_unit_test(round_trip_through_libcsv),
         cmocka_unit_test(seq_and_reason),
         cmocka_unit_test(kv_values_stay_on_one_line),

@@ -15,6 +15,7 @@
 #include "mbx/csvio.h"
 #include "mbx/merge.h"
 #include "mbx/pointid.h"
+#include "mbx/result.h"
 #include "report_int.h"
 
 /* Filled marks for settled points, hollow ones for the doubtful (distinct
@@ -71,10 +72,28 @@ enum {
     K_REMEASURED,
     NK
 };
-static const char *const results_cols[NK] = {
-    "benchmark", "procs", "bytes",      "median_us",      "status",  "label",      "root",
-    "op",        "param", "param_name", "bandwidth_MBps", "n",       "ci95_lo_us", "ci95_hi_us",
-    NULL,        NULL,    "passes",     "rma_sync",       "refined", "remeasured"};
+/* A results file's columns, by the column table's ids (mbx/result.h);
+ * -1: it has none (runs, spread). */
+static const int results_ids[NK] = {MBX_COL_BENCHMARK,
+                                    MBX_COL_PROCS,
+                                    MBX_COL_BYTES,
+                                    MBX_COL_MEDIAN_US,
+                                    MBX_COL_STATUS,
+                                    MBX_COL_LABEL,
+                                    MBX_COL_ROOT,
+                                    MBX_COL_OP,
+                                    MBX_COL_PARAM,
+                                    MBX_COL_PARAM_NAME,
+                                    MBX_COL_BANDWIDTH_MBPS,
+                                    MBX_COL_N,
+                                    MBX_COL_CI95_LO_US,
+                                    MBX_COL_CI95_HI_US,
+                                    -1,
+                                    -1,
+                                    MBX_COL_PASSES,
+                                    MBX_COL_RMA_SYNC,
+                                    MBX_COL_REFINED,
+                                    MBX_COL_REMEASURED};
 /* A merged file has no passes, refined or remeasured (NULL). */
 static const char *const merged_cols[NK] = {"benchmark",
                                             "procs",
@@ -96,8 +115,17 @@ static const char *const merged_cols[NK] = {"benchmark",
                                             "rma_sync",
                                             NULL,
                                             NULL};
-/* Without these the file is not one of ours; the rest read as empty. */
-static const int required[] = {K_BENCH, K_PROCS, K_BYTES, K_MED, K_STATUS};
+/* Without the columns the column table marks MBX_READ_REPORT (a merged
+ * file has them too, under the same names) the file is not one of ours;
+ * the rest read as empty. */
+
+/* The name column k has in a file of this kind; NULL: it has none. */
+static const char *col_name(mbx_rpt_kind kind, int k)
+{
+    if (kind == MBX_RPT_MERGED)
+        return merged_cols[k];
+    return results_ids[k] >= 0 ? mbx_result_columns[results_ids[k]] : NULL;
+}
 
 /* The kind of a table from its header, and where each column is. 0, or 2
  * and a message naming the missing column. */
@@ -107,14 +135,17 @@ static int map_cols(const char *const *hdr, size_t n, const char *name, mbx_rpt_
     *kind = mbx_csv_col(hdr, n, "median_min_us") >= 0 && mbx_csv_col(hdr, n, "runs") >= 0
                 ? MBX_RPT_MERGED
                 : MBX_RPT_RESULTS;
-    const char *const *names = *kind == MBX_RPT_MERGED ? merged_cols : results_cols;
-    for (int k = 0; k < NK; k++)
-        col[k] = names[k] != NULL ? mbx_csv_col(hdr, n, names[k]) : -1;
-    for (size_t i = 0; i < sizeof required / sizeof *required; i++) {
-        if (col[required[i]] < 0) {
+    for (int k = 0; k < NK; k++) {
+        const char *kname = col_name(*kind, k);
+        col[k] = kname != NULL ? mbx_csv_col(hdr, n, kname) : -1;
+    }
+    const char *need[MBX_RESULT_NCOLS];
+    size_t nneed = mbx_result_required(MBX_READ_REPORT, need, MBX_RESULT_NCOLS);
+    for (size_t i = 0; i < nneed; i++) {
+        if (mbx_csv_col(hdr, n, need[i]) < 0) {
             mbx_report_msgf(msg, msglen,
                             "'%s' is not an mpibex results or merged CSV: no '%s' column", name,
-                            names[required[i]]);
+                            need[i]);
             return 2;
         }
     }
@@ -195,9 +226,8 @@ static int add_row(mbx_rpt_input *in, const char *const *f, const int *col, cons
     p.refined = col[K_REFINED] >= 0 && strcmp(f[col[K_REFINED]], "1") == 0;
     p.remeasured = col[K_REMEASURED] >= 0 && strcmp(f[col[K_REMEASURED]], "1") == 0;
     if (bad >= 0) {
-        const char *const *names = in->kind == MBX_RPT_MERGED ? merged_cols : results_cols;
         mbx_report_msgf(msg, msglen, "%s:%zu: %s: expected %s (got '%.40s')", name, line,
-                        names[bad], want, f[col[bad]]);
+                        col_name(in->kind, bad), want, f[col[bad]]);
         return 2;
     }
     p.bytes = bytes;
