@@ -80,6 +80,14 @@ typedef struct mbx_sched_opts {
      * they are a uniform sample of that many (mbx_sched_result), so rank
      * 0's memory does not grow with --max-passes. */
     size_t keep_obs;
+    /* Where every observation a point keeps goes as well, in full, past
+     * keep_obs too (run --raw streams them to disk instead of keeping them
+     * all): called from mbx_sched_pass_done with the point's index and the
+     * pass's observations; reset 1: they replace the point's earlier ones
+     * (an UNRELIABLE, INVALID or HUNG pass's, which may have none). A
+     * negative return is mbx_sched_pass_done's. NULL: none. */
+    int (*obs_sink)(void *ud, size_t point, int reset, const double *obs, size_t n);
+    void *obs_sink_ud;
     uint64_t seed;  /* the shuffles */
     int order_plan; /* 1: no shuffling: curves and points in the order added */
     /* Fixed count: every pass takes exactly this many observations and there
