@@ -317,14 +317,15 @@ size_t mbx_sched_take_final(mbx_sched *s, size_t *out, size_t cap);
  * MBX_E_INVAL (no such point, no pass), MBX_E_NOMEM. */
 MBX_NODISCARD int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out);
 
-/* The observations of point i pooled over its passes (for --raw), valid
- * until the next call into s. */
+/* The observations of point i pooled over its passes (every one, or past
+ * keep_obs the sample; the explorer's export and inspector; --raw takes
+ * every one through obs_sink instead), valid until the next call into s. */
 const double *mbx_sched_obs(const mbx_sched *s, size_t i, size_t *n);
 
 /* How the observations of mbx_sched_obs divide into passes: n counts,
  * one a measured pass in the order measured, summing to the observations
  * (passes preloaded from a journal have none and are not in it). Valid
- * until the next call into s. For the `pass` column of --raw. */
+ * until the next call into s. For the `pass` column of an export. */
 const size_t *mbx_sched_obs_passes(const mbx_sched *s, size_t i, size_t *n);
 
 /* The pass medians of point i in the order measured (n of them), valid
