@@ -284,9 +284,16 @@ static void see_obs(spoint *p, double v)
  * k-th observation replaces a random kept one with probability
  * keep_obs / k), so a point's memory is bounded however many passes it
  * gets (docs/hardening.md, "Scale"). The pass counts (oseg) describe the
- * kept observations only while nothing was dropped. */
-static int keep_obs(mbx_sched *s, spoint *p, const double *obs, size_t n)
+ * kept observations only while nothing was dropped. The sink, if any,
+ * gets every one (point i's; reset: they replace the point's). */
+static int keep_obs(mbx_sched *s, size_t i, int reset, const double *obs, size_t n)
 {
+    spoint *p = &s->pt[i];
+    if (s->o.obs_sink) {
+        int rc = s->o.obs_sink(s->o.obs_sink_ud, i, reset, obs, n);
+        if (rc < 0)
+            return rc;
+    }
     if (n == 0)
         return MBX_OK;
     size_t cap = s->o.keep_obs, fit = p->nobs < cap ? cap - p->nobs : 0;
@@ -359,7 +366,7 @@ int mbx_sched_pass_done(mbx_sched *s, const mbx_sched_pass_report *rep)
         p->noseg = 0;
         p->nseen = 0;
         p->osum = p->omean = p->om2 = 0;
-        int rc = keep_obs(s, p, rep->obs, rep->nobs);
+        int rc = keep_obs(s, i, 1, rep->obs, rep->nobs);
         if (rc)
             return rc;
         return make_final(s, i);
@@ -377,7 +384,7 @@ int mbx_sched_pass_done(mbx_sched *s, const mbx_sched_pass_report *rep)
                                      .t_start = rep->t_start,
                                      .t_end = rep->t_end,
                                      .level = MBX_PASSES_NO_LEVEL};
-    if ((rc = keep_obs(s, p, rep->obs, rep->nobs)) != MBX_OK)
+    if ((rc = keep_obs(s, i, 0, rep->obs, rep->nobs)) != MBX_OK)
         return rc;
     mbx_passes_result pr;
     if ((rc = mbx_sched_point_state(s, p, &pr)) != MBX_OK)

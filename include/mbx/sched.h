@@ -80,6 +80,14 @@ typedef struct mbx_sched_opts {
      * they are a uniform sample of that many (mbx_sched_result), so rank
      * 0's memory does not grow with --max-passes. */
     size_t keep_obs;
+    /* Where every observation a point keeps goes as well, in full, past
+     * keep_obs too (run --raw streams them to disk instead of keeping them
+     * all): called from mbx_sched_pass_done with the point's index and the
+     * pass's observations; reset 1: they replace the point's earlier ones
+     * (an UNRELIABLE, INVALID or HUNG pass's, which may have none). A
+     * negative return is mbx_sched_pass_done's. NULL: none. */
+    int (*obs_sink)(void *ud, size_t point, int reset, const double *obs, size_t n);
+    void *obs_sink_ud;
     uint64_t seed;  /* the shuffles */
     int order_plan; /* 1: no shuffling: curves and points in the order added */
     /* Fixed count: every pass takes exactly this many observations and there
@@ -309,14 +317,15 @@ size_t mbx_sched_take_final(mbx_sched *s, size_t *out, size_t cap);
  * MBX_E_INVAL (no such point, no pass), MBX_E_NOMEM. */
 MBX_NODISCARD int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out);
 
-/* The observations of point i pooled over its passes (for --raw), valid
- * until the next call into s. */
+/* The observations of point i pooled over its passes (every one, or past
+ * keep_obs the sample; the explorer's export and inspector; --raw takes
+ * every one through obs_sink instead), valid until the next call into s. */
 const double *mbx_sched_obs(const mbx_sched *s, size_t i, size_t *n);
 
 /* How the observations of mbx_sched_obs divide into passes: n counts,
  * one a measured pass in the order measured, summing to the observations
  * (passes preloaded from a journal have none and are not in it). Valid
- * until the next call into s. For the `pass` column of --raw. */
+ * until the next call into s. For the `pass` column of an export. */
 const size_t *mbx_sched_obs_passes(const mbx_sched *s, size_t i, size_t *n);
 
 /* The pass medians of point i in the order measured (n of them), valid

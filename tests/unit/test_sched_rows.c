@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <unistd.h>
 
+#include "mbx/obsfile.h"
 #include "sched_sim.h"
 
 static void stop_and_limits(void **state)
@@ -502,6 +504,107 @@ static void kept_observations_are_bounded(void **state)
     mbx_sched_free(s);
 }
 
+/* --raw: the scheduler's sink (the spool of mbx/obsfile.h here) gets
+ * every observation, past keep_obs too, so a point's rows written from
+ * the spool are byte for byte those of a scheduler that kept them all; a
+ * reset replaces a point's observations; no file is left beside them. */
+static int to_spool(void *ud, size_t point, int reset, const double *obs, size_t n)
+{
+    return mbx_obs_spool_add(ud, point, reset, obs, n);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    char *buf = malloc(1 << 20);
+    assert_non_null(buf);
+    *len = fread(buf, 1, 1 << 20, f);
+    fclose(f);
+    return buf;
+}
+
+static void spool_point_rows(mbx_obs_spool *sp, size_t point, const char *path, const mbx_result *r)
+{
+    mbx_csv_writer *w;
+    assert_int_equal(mbx_csv_writer_open(path, mbx_obs_columns, MBX_OBS_NCOLS, &w), MBX_OK);
+    assert_int_equal(mbx_obs_spool_write(sp, point, w, r), MBX_OK);
+    assert_int_equal(mbx_csv_writer_close(w), MBX_OK);
+}
+
+static void sink_gets_every_observation(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/mbx-spool-XXXXXX", all[64], spooled[64], reset[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(all, sizeof all, "%s/all.obs.csv", dir);
+    snprintf(spooled, sizeof spooled, "%s/spool.obs.csv", dir);
+    snprintf(reset, sizeof reset, "%s/reset.obs.csv", dir);
+    mbx_result r;
+    memset(&r, 0, sizeof r);
+    r.benchmark = "pingpong.send_recv";
+    r.procs = 2;
+    r.bytes = 8;
+    r.root = -1;
+    mbx_sched_opts o;
+    mbx_sched_opts_init(&o);
+    o.probe_every = -1;
+    o.fixed_n = 16;
+    o.passes.min_passes = 60;
+    o.max_passes = 60;
+    mbx_sched *s = mbx_sim_make(&o, 1, mbx_sim_grid8, 1);
+    double lo, hi;
+    feed_passes(s, 60, &lo, &hi);
+    size_t n = 0, ns = 0;
+    const double *obs = mbx_sched_obs(s, 0, &n);
+    const size_t *seg = mbx_sched_obs_passes(s, 0, &ns);
+    mbx_csv_writer *w;
+    assert_int_equal(mbx_csv_writer_open(all, mbx_obs_columns, MBX_OBS_NCOLS, &w), MBX_OK);
+    assert_int_equal(mbx_obs_write_point(w, &r, obs, n, seg, ns), MBX_OK);
+    assert_int_equal(mbx_csv_writer_close(w), MBX_OK);
+    mbx_sched_free(s);
+
+    mbx_obs_spool *sp;
+    assert_int_equal(mbx_obs_spool_open(spooled, &sp), MBX_OK);
+    o.keep_obs = 100;
+    o.obs_sink = to_spool;
+    o.obs_sink_ud = sp;
+    s = mbx_sim_make(&o, 1, mbx_sim_grid8, 1);
+    feed_passes(s, 60, &lo, &hi);
+    assert_non_null(mbx_sched_obs(s, 0, &n));
+    assert_int_equal(n, 100); /* memory: the sample */
+    spool_point_rows(sp, 0, spooled, &r);
+    size_t la, lb;
+    char *a = slurp(all, &la), *b = slurp(spooled, &lb);
+    assert_int_equal(la, lb);
+    assert_memory_equal(a, b, la);
+    free(a);
+    free(b);
+    mbx_sched_free(s);
+
+    /* A reset keeps only what came with it: indices and pass from 0. */
+    double one[3] = {1e-6, 2e-6, 3e-6}, two[2] = {5e-6, 6e-6};
+    assert_int_equal(mbx_obs_spool_add(sp, 7, 0, one, 3), MBX_OK);
+    assert_int_equal(mbx_obs_spool_add(sp, 7, 1, two, 2), MBX_OK);
+    spool_point_rows(sp, 7, reset, &r);
+    a = slurp(reset, &la);
+    const char *want = "benchmark,procs,bytes,obs,time_us,label,root,param,pass\n"
+                       "pingpong.send_recv,2,8,0,5.0000,,,,0\n"
+                       "pingpong.send_recv,2,8,1,6.0000,,,,0\n";
+    assert_int_equal(la, strlen(want));
+    assert_memory_equal(a, want, la);
+    free(a);
+    mbx_obs_spool_free(sp);
+    /* The spool's file was unlinked when made: three files, no more. */
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "test $(ls -A %s | wc -l) -eq 3", dir);
+    assert_int_equal(system(cmd), 0);
+    unlink(all);
+    unlink(spooled);
+    unlink(reset);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -515,6 +618,7 @@ int main(void)
         cmocka_unit_test(preloaded_passes_count),
         cmocka_unit_test(unreliable_row_is_not_widened),
         cmocka_unit_test(kept_observations_are_bounded),
+        cmocka_unit_test(sink_gets_every_observation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

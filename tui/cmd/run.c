@@ -292,6 +292,7 @@ int mbx_batch_root(mbx_engine *e, int argc, char **argv)
      * mbx_sig_check_stdout reads when the job ends. */
     (void)mbx_outfit_stop();
     int csv_bad = mbx_csv_writer_close(st.csv) < 0, obs_bad = mbx_csv_writer_close(st.obs) < 0;
+    mbx_obs_spool_free(st.spool);
     if ((csv_bad || obs_bad) && !st.write_failed) {
         fprintf(stderr, "mpibex: closing '%s' failed: %s\n", csv_bad ? st.opt.output : st.obs_path,
                 strerror(errno));

@@ -14,6 +14,7 @@
 #include "mbx/journal.h"
 #include "mbx/kv.h"
 #include "mbx/monitor.h"
+#include "mbx/obsfile.h"
 #include "mbx/output.h"
 #include "mbx/plan.h"
 #include "mbx/refine.h"
@@ -60,6 +61,11 @@ typedef struct run_state {
     int pair_known; /* given, resumed or 2 ranks; else the scheduler asks for a scan */
     uint64_t hash;
     mbx_csv_writer *csv, *obs;
+    /* --raw: each pass's observations on disk until their point is
+     * written (mbx/obsfile.h); obs_err: the spool's failed write (errno
+     * obs_errno), for the pass that made it. */
+    mbx_obs_spool *spool;
+    int obs_err, obs_errno;
     mbx_journal *journal;
     char *env_path, *obs_path, *journal_path;
     mbx_output out; /* -o claimed: its lock, or standard output (out_fd), or discard */
@@ -151,8 +157,9 @@ void mbx_run_choose_pair(run_state *st, int nranks);
 int mbx_run_claim_output(run_state *st, char *msg);
 int mbx_run_open_outputs(run_state *st, char *msg);
 int mbx_run_write_failure(run_state *st, const char *path, int rc);
-int mbx_run_write_result(run_state *st, const mbx_result *r, const double *obs, size_t nobs,
-                         const size_t *seg, size_t nseg);
+int mbx_run_write_result(run_state *st, const mbx_result *r, size_t point);
+int mbx_run_raw_sink(void *ud, size_t point, int reset, const double *obs, size_t n);
+int mbx_run_raw_failed(run_state *st);
 void mbx_run_env_append(const run_state *st, mbx_kvlist *kv, int rc, const char *what);
 void mbx_run_binding_env(run_state *st, int nranks);
 long mbx_run_proc_status_kib(const char *field);

@@ -77,10 +77,10 @@ static int check_binding(run_state *st, const mbx_result *r)
     return 0;
 }
 
-/* A point's row is in: print it, write it (row and pooled observations),
- * count it. Returns 0 or an exit code. */
-static int finish_point(run_state *st, const pointref *p, mbx_result *r, const double *obs,
-                        size_t nobs, const size_t *seg, size_t nseg)
+/* A point's row is in: print it, write it (row and, --raw, the
+ * observations of the scheduler's point `point`), count it. Returns 0 or
+ * an exit code. */
+static int finish_point(run_state *st, const pointref *p, mbx_result *r, size_t point)
 {
     mbx_point_spec spec;
     char key[MBX_KEY_MAX];
@@ -98,7 +98,7 @@ static int finish_point(run_state *st, const pointref *p, mbx_result *r, const d
     mbx_run_window_note(st, r, r->benchmark);
     if ((rc = mbx_journal_begin(st->journal, key, p->refined)) < 0)
         return mbx_run_write_failure(st, st->journal_path, rc);
-    if ((rc = mbx_run_write_result(st, r, obs, nobs, seg, nseg)) != 0)
+    if ((rc = mbx_run_write_result(st, r, point)) != 0)
         return rc;
     st->counts[r->status]++;
     st->done++;
@@ -118,7 +118,7 @@ static int finish_point(run_state *st, const pointref *p, mbx_result *r, const d
 }
 
 /* The scheduler's options from the command line and the run. */
-static void sched_opts_of(const run_state *st, mbx_sched_opts *o)
+static void sched_opts_of(run_state *st, mbx_sched_opts *o)
 {
     mbx_sched_opts_init(o);
     if (st->opt.passes > 0)
@@ -138,10 +138,12 @@ static void sched_opts_of(const run_state *st, mbx_sched_opts *o)
     o->order_plan = st->opt.order_plan;
     o->nranks = st->be->nranks;
     o->settle = st->opt.settle;
-    /* --raw writes every observation of a point after its row: it keeps
-     * them all (its memory is then what OUT.obs.csv will hold). */
-    if (st->opt.raw)
-        o->keep_obs = SIZE_MAX;
+    /* --raw writes every observation of a point after its row: they go
+     * to disk pass by pass, not into memory (docs/hardening.md, "Scale"). */
+    if (st->spool) {
+        o->obs_sink = mbx_run_raw_sink;
+        o->obs_sink_ud = st;
+    }
 }
 
 /* A pass of a point, as the scheduler asked: a fixed count of
@@ -194,6 +196,8 @@ static int run_pass(run_state *st, mbx_sched *sch, const mbx_sched_req *rq)
     }
     mbx_sched_pass_report rep = {&r, obs, nobs, t0, t1 > t0 ? t1 : t0};
     if ((rc = mbx_sched_pass_done(sch, &rep)) < 0) {
+        if (mbx_run_raw_failed(st))
+            return 1;
         fprintf(stderr, "mpibex: %s on %d procs at %llu bytes: the scheduler refused a pass: %s\n",
                 name, spec.procs, (unsigned long long)spec.bytes, mbx_strerror(rc));
         return 1;
@@ -234,10 +238,7 @@ static int flush_final(run_state *st, mbx_sched *sch)
                 continue; /* a pass that failed: reported when it did */
             /* Curves were added in series order: a curve's index is its series'. */
             pointref p = {&st->ser[in.curve], in.x, in.refined};
-            size_t nobs, nseg;
-            const double *obs = mbx_sched_obs(sch, idx[k], &nobs);
-            const size_t *seg = mbx_sched_obs_passes(sch, idx[k], &nseg);
-            int code = finish_point(st, &p, &r, obs, nobs, seg, nseg);
+            int code = finish_point(st, &p, &r, idx[k]);
             if (code)
                 return code;
         }
@@ -360,12 +361,10 @@ static int run_points(run_state *st)
     st->sched_max = so.max_passes;
     while (!code) {
         if (mbx_stop_signal) {
-            /* With a journal, the unfinished points' passes are in it and
-             * --resume carries them over: their rows wait for it. Without
-             * one (no -o, or -o -) there is nothing to resume: every point
-             * is written as it stands. */
-            if (!st->journal)
-                mbx_sched_stop(sch);
+            /* The unfinished points' passes are in the journal for
+             * --resume; without one (-o -, /dev/null) they are dropped,
+             * not summed up: that sorts each one's observations, a second
+             * of a loaded machine (docs/hardening.md, "Signals at rank 0"). */
             code = flush_final(st, sch);
             if (!code)
                 code = mbx_run_interrupted(st);

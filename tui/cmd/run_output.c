@@ -122,6 +122,8 @@ int mbx_run_open_outputs(run_state *st, char *msg)
             rc = mbx_csv_trim_torn(st->obs_path, NULL);
         if (rc >= 0)
             rc = open(st->obs_path, mbx_obs_columns, MBX_OBS_NCOLS, &st->obs);
+        if (rc >= 0)
+            rc = mbx_obs_spool_open(st->obs_path, &st->spool);
     }
     if (rc >= 0) {
         failed = st->journal_path;
@@ -200,12 +202,24 @@ int mbx_run_write_failure(run_state *st, const char *path, int rc)
     return 1;
 }
 
-/* The point's row, then its observations as one record: if those cannot
- * be written the row is taken back, so a row always has its observations
- * (a point without them is measured again on --resume). Returns 0, or the
- * exit code after mbx_run_write_failure's message. */
-int mbx_run_write_result(run_state *st, const mbx_result *r, const double *obs, size_t nobs,
-                         const size_t *seg, size_t nseg)
+/* Take the row just written back out of the CSV (its observations could
+ * not follow, or landed in a file no longer at its path). */
+static void take_back(mbx_csv_writer *w, const char *path, long long mark)
+{
+    int err = errno;
+    if (mbx_csv_writer_rewind(w, mark) < 0)
+        fprintf(stderr, "mpibex: taking the last rows back out of '%s' failed: %s\n", path,
+                strerror(errno));
+    errno = err;
+}
+
+/* The point's row, then its observations (--raw: from the spool, the
+ * scheduler's point `point`; MBX_SCHED_NO_POINT: none), a pass per
+ * record: if they cannot all be written, those written and the row are
+ * taken back, so a row always has its observations (a point without them
+ * is measured again on --resume). Returns 0, or the exit code after
+ * mbx_run_write_failure's message. */
+int mbx_run_write_result(run_state *st, const mbx_result *r, size_t point)
 {
     long long mark = mbx_csv_writer_mark(st->csv);
     if (st->csv) {
@@ -215,30 +229,46 @@ int mbx_run_write_result(run_state *st, const mbx_result *r, const double *obs, 
         if (rc < 0) {
             /* Gone: the row landed in a file no longer at its path; take
              * it back so what mbx_run_write_failure saves is the finished points. */
-            int err = errno;
-            if (rc == MBX_E_GONE && mbx_csv_writer_rewind(st->csv, mark) < 0)
-                fprintf(stderr, "mpibex: taking the last row back out of '%s' failed: %s\n",
-                        st->opt.output, strerror(errno));
-            errno = err;
+            if (rc == MBX_E_GONE)
+                take_back(st->csv, st->opt.output, mark);
             return mbx_run_write_failure(st, st->opt.output, rc);
         }
     }
     if (st->obs) {
-        int rc = mbx_csv_writer_hold(st->obs);
-        if (rc >= 0)
-            rc = mbx_obs_write_point(st->obs, r, obs, nobs, seg, nseg);
-        if (rc >= 0)
-            rc = mbx_csv_writer_commit(st->obs);
+        long long omark = mbx_csv_writer_mark(st->obs);
+        int rc = point == MBX_SCHED_NO_POINT ? MBX_OK
+                                             : mbx_obs_spool_write(st->spool, point, st->obs, r);
         if (rc < 0) {
-            int err = errno;
-            if (mbx_csv_writer_rewind(st->csv, mark) < 0)
-                fprintf(stderr, "mpibex: taking the last row back out of '%s' failed: %s\n",
-                        st->opt.output, strerror(errno));
-            errno = err;
+            take_back(st->obs, st->obs_path, omark);
+            take_back(st->csv, st->opt.output, mark);
             return mbx_run_write_failure(st, st->obs_path, rc);
         }
     }
     return 0;
+}
+
+/* The scheduler's observation sink under --raw (mbx_sched_opts.obs_sink):
+ * each pass's observations to the spool as the pass lands. A failed write
+ * is kept for mbx_run_raw_failed. */
+int mbx_run_raw_sink(void *ud, size_t point, int reset, const double *obs, size_t n)
+{
+    run_state *st = ud;
+    int rc = mbx_obs_spool_add(st->spool, point, reset, obs, n);
+    if (rc < 0) {
+        st->obs_err = rc;
+        st->obs_errno = errno;
+    }
+    return rc;
+}
+
+/* After the scheduler refused a pass: 0, or when the spool's write was
+ * the cause, the exit code after the write failure's message. */
+int mbx_run_raw_failed(run_state *st)
+{
+    if (!st->obs_err)
+        return 0;
+    errno = st->obs_errno;
+    return mbx_run_write_failure(st, st->obs_path, st->obs_err);
 }
 
 /* Rows added to the environment file after the run (it is written before

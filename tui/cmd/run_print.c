@@ -241,16 +241,19 @@ int mbx_run_interrupted(const run_state *st)
                  " (Slurm job %.20s ending: scancel, time limit or preemption)", job);
     char open[96] = "";
     size_t pts = 0, passes = 0;
-    for (size_t i = 0; st->journal && st->sched && i < mbx_sched_points(st->sched); i++) {
+    for (size_t i = 0; st->sched && i < mbx_sched_points(st->sched); i++) {
         mbx_sched_point_info in;
         if (mbx_sched_point_info_get(st->sched, i, &in) == 0 && !in.final && in.passes.b.r) {
             pts++;
             passes += in.passes.b.r;
         }
     }
-    if (pts)
+    if (pts && st->journal)
         snprintf(open, sizeof open, "; %zu passes of %zu unfinished points are in its journal",
                  passes, pts);
+    else if (pts) /* -o -, /dev/null: nothing to resume them from */
+        snprintf(open, sizeof open, "; %zu unfinished point%s (%zu passes) not written", pts,
+                 pts == 1 ? "" : "s", passes);
     fprintf(stderr, "mpibex: stopped by signal %d%s%s: %zu points finished%s%s%s%s\n",
             (int)mbx_stop_signal, who, slurm, st->res.n + st->done,
             st->opt.output ? " and are in " : "", st->opt.output ? st->opt.output : "", open,

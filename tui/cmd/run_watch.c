@@ -129,7 +129,7 @@ void mbx_run_watch_end(void *ud, double out)
     r.seq = ++st->seq;
     mbx_run_key_of(&rw->spec, r.label, key);
     int ok = !st->write_failed && mbx_journal_begin(st->journal, key, rw->p.refined) >= 0 &&
-             mbx_run_write_result(st, &r, NULL, 0, NULL, 0) == 0 &&
+             mbx_run_write_result(st, &r, MBX_SCHED_NO_POINT) == 0 &&
              mbx_journal_done(st->journal, key) >= 0;
     ok &= mbx_csv_writer_close(st->csv) >= 0;
     ok &= mbx_csv_writer_close(st->obs) >= 0;

@@ -16,6 +16,7 @@
 #include "mbx/bench.h"
 #include "mbx/rmacheck.h"
 #include "mbx/thrinfo.h"
+#include "sig.h"
 
 #define STEP_TICK_S 0.05 /* interactive: keys are read at least this often */
 
@@ -227,7 +228,11 @@ void mbx_ex_sched_stop(explorer *x, const char *why)
     if (!x->running)
         return;
     if (x->sched) {
-        mbx_sched_stop(x->sched);
+        /* A signal drops the points that are not final: summing up their
+         * observations would hold the stop up for a second on a loaded
+         * machine (docs/explorer.md). Otherwise they are kept as they stand. */
+        if (!mbx_stop_signal)
+            mbx_sched_stop(x->sched);
         sync_points(x);
         take_finals(x);
         mbx_sched_stats_get(x->sched, &x->sst);
