@@ -10,7 +10,6 @@
 
 #include "ex_keys.h"
 #include "explorer.h"
-#include "screens/screen.h"
 
 #define MAX_LINES 400
 #define LABEL_W 10 /* the help's key column */
@@ -119,7 +118,7 @@ static void layout(explorer *x, ovl *o)
         x->help_top = 0;
 }
 
-void mbx_ex_draw_overlay(explorer *x)
+void mbx_ex_draw_overlay(explorer *x, const char *screen)
 {
     ovl *o = &g_ovl;
     layout(x, o);
@@ -129,9 +128,7 @@ void mbx_ex_draw_overlay(explorer *x)
     const char *close = o->n > o->view ? "Up/Down scroll, other keys close" : "any key closes";
     if (x->help == EX_OVERLAY_HELP)
         snprintf(head, sizeof head, " mpibex keys: %s (%s)",
-                 mbx_ex_key_context(x) == S_CHOOSE ? "series chooser"
-                                                   : mbx_ex_screen_of(x->screen)->help,
-                 close);
+                 mbx_ex_key_context(x) == S_CHOOSE ? "series chooser" : screen, close);
     else
         snprintf(head, sizeof head, " message in full (%s)", close);
     mbx_ex_put_cut(x, b->y, b->x + 1, b->w - 2, MBX_ROLE_TITLE, head);

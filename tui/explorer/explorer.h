@@ -291,7 +291,8 @@ int mbx_ex_tab_at(const explorer *x, int c);
 /* ex_overlay.c: the help (EX_OVERLAY_HELP) and the message in full
  * (EX_OVERLAY_MSG) over the screen, wrapped, scrolled by keys and wheel */
 void mbx_ex_overlay_open(explorer *x, int which);
-void mbx_ex_draw_overlay(explorer *x);
+/* screen: the help's name for the screen in view (its screen table row) */
+void mbx_ex_draw_overlay(explorer *x, const char *screen);
 int mbx_ex_overlay_key(explorer *x, int key);                 /* scrolls, or closes */
 int mbx_ex_overlay_mouse(explorer *x, const mbx_ex_mouse *m); /* wheel scrolls, click closes */
 

@@ -37,7 +37,7 @@ typedef enum mbx_ex_field {
 
 typedef struct mbx_ex_params {
     mbx_ex_form form;
-    char field[EX_NFIELDS][64];  /* text as typed */
+    char field[EX_NFIELDS][64]; /* text as typed */
     char ferr[EX_NFIELDS][200]; /* the message of each field, "" valid */
 } mbx_ex_params;
 

@@ -3,7 +3,6 @@
 #ifndef MBX_EX_RESULTS_H
 #define MBX_EX_RESULTS_H
 
-
 typedef struct explorer explorer;
 
 typedef struct mbx_ex_results {
