@@ -1,48 +1,16 @@
-/* The explorer's loop: starting a run (the grid of points from the picker
- * and the form), reading keys between the scheduler's requests, redraws. */
+/* Starting a run: the grid of points from the picker and the form, the
+ * method and the timer on every rank, the scheduler. The loop that reads
+ * keys between the scheduler's requests is ex_loop.c. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "ex_keysrc.h"
 #include "explorer.h"
 #include "job.h"
 #include "mbx/bench.h"
 #include "mbx/rma.h"
 #include "mbx/thrinfo.h"
-#include "sig.h"
-
-#define REDRAW_S 0.1 /* at least 10 frames a second while measuring */
-#define STEP_S 0.05  /* scheduler requests between two looks at the keys */
-
-static double wall(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-void mbx_ex_set_msg(explorer *x, int role, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(x->msg, sizeof x->msg, fmt, ap);
-    va_end(ap);
-    x->msg_role = role;
-    x->msg_fresh = 1;
-}
-
-double mbx_ex_elapsed(const explorer *x)
-{
-    if (!x->npts)
-        return 0;
-    /* While paused or stopped, the clock stands at t_pause_begin. */
-    double end = x->running && !x->paused ? x->be->now(x->be) : x->t_pause_begin;
-    return end - x->t_start - x->t_pause_total + x->t_idle;
-}
 
 /* The ping-pong pair of a point: the form's A,B, or with auto rank 0 and
  * the farthest rank of the scan. */
@@ -274,107 +242,4 @@ void mbx_ex_start_run(explorer *x)
     if (x->autosave_path[0])
         mbx_ex_set_msg(x, MBX_ROLE_DIM, "autosaving every finished point to %s", x->autosave_path);
     mbx_ex_rma_check(x);
-}
-
-static void poll_size(explorer *x, int *changed)
-{
-    int r = x->rows, c = x->cols;
-    if (x->headless)
-        mbx_ex_keysrc_size(x->keys, &r, &c);
-    else if (x->term)
-        mbx_term_size(x->term, &r, &c);
-    if ((r != x->rows || c != x->cols) && r > 0 && c > 0) {
-        resizeterm(r, c);
-        x->rows = r;
-        x->cols = c;
-        *changed = 1;
-    }
-}
-
-int mbx_ex_tick(explorer *x, int wait_ms)
-{
-    int changed = 0;
-    poll_size(x, &changed);
-    for (;;) {
-        int k = mbx_ex_keysrc_next(x->keys, x, wait_ms);
-        if (k == ERR)
-            break;
-        wait_ms = 0;
-        double t0 = wall();
-        changed |= mbx_ex_handle_key(x, k);
-        if (changed && !x->headless) {
-            mbx_ex_draw(x);
-            x->last_key_lag = wall() - t0;
-            x->last_draw = wall();
-            changed = 0;
-        }
-        poll_size(x, &changed);
-        if (x->quit)
-            break;
-    }
-    if (mbx_stop_signal || (x->term && mbx_term_lost(x->term)))
-        x->quit = x->cancel = 1;
-    if (!x->headless && (changed || ((x->running || x->bf.running || x->xp.on) &&
-                                     wall() - x->last_draw >= REDRAW_S))) {
-        mbx_ex_draw(x);
-        x->last_draw = wall();
-    }
-    return x->cancel || x->quit;
-}
-
-int mbx_ex_main_loop(explorer *x)
-{
-    if (x->start_now)
-        mbx_ex_start_run(x);
-    if (!x->headless) {
-        mbx_ex_draw(x);
-        x->last_draw = wall();
-    }
-    while (!x->quit || x->xp.on) {
-        if (x->xp.on) {
-            /* Writing observations instead of measuring: a step, keys and
-             * the frame. A quit waits for the end; a signal or a lost
-             * terminal does not. */
-            if (mbx_stop_signal || (x->term && mbx_term_lost(x->term)))
-                mbx_ex_export_abandon(x, "export stopped");
-            else
-                mbx_ex_export_step(x);
-            mbx_ex_tick(x, 0);
-            if (!x->xp.on && !x->headless) /* written or stopped: its last frame */
-                mbx_ex_draw(x), x->last_draw = wall();
-            continue;
-        }
-        if (x->bf.running) {
-            mbx_ex_beff_run(x);
-            if (!x->headless)
-                mbx_ex_draw(x), x->last_draw = wall();
-            continue;
-        }
-        if (x->running && x->cancel) {
-            mbx_ex_sched_stop(x, "cancelled");
-            if (!x->headless)
-                mbx_ex_draw(x), x->last_draw = wall();
-            continue;
-        }
-        if (x->running && !x->paused) {
-            /* Requests until about STEP_S has passed, then keys and a
-             * redraw; headless one request a tick, so scripts replay. */
-            double t0 = wall(), idle = 0;
-            do
-                idle = mbx_ex_sched_step(x);
-            while (!x->headless && idle == 0 && x->running && !x->paused && !x->cancel &&
-                   !x->quit && wall() - t0 < STEP_S);
-            mbx_ex_tick(x, idle > 0 && !x->headless && !x->be->fake ? (int)ceil(idle * 1000) : 0);
-            if (idle > 0 && x->headless && !x->be->fake) /* real ranks: real time passes */
-                mbx_sig_sleep(idle);
-            if (!x->running && !x->headless) /* the run ended: its last frame */
-                mbx_ex_draw(x), x->last_draw = wall();
-            continue;
-        }
-        mbx_ex_tick(x, 100);
-    }
-    /* Quit, a signal, the terminal gone, the end of a script: what was
-     * measured becomes final and reaches the autosave. */
-    mbx_ex_sched_stop(x, "stopped");
-    return 0;
 }

@@ -1,7 +1,7 @@
 /* Export of the explorer's results to CSV in exactly the batch format
  * (mbx_result_format through the same CSV writer, with the sidecars
  * `mpibex run` writes), its observations a few points a tick, the report
- * (mbx_report_write), and the run's points freed. */
+ * (mbx_report_write). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -18,18 +18,6 @@
 #include "mbx/output.h"
 #include "mbx/results_sort.h"
 #include "report.h"
-
-void mbx_ex_points_free(explorer *x)
-{
-    for (size_t i = 0; x->pts && i < x->npts; i++) {
-        free(x->pts[i].obs);
-        free(x->pts[i].oseg);
-        free(x->pts[i].pm);
-    }
-    free(x->pts);
-    x->pts = NULL;
-    x->npts = 0;
-}
 
 static int digits(unsigned long long v)
 {
@@ -261,8 +249,7 @@ int mbx_ex_report_of(explorer *x, const char *results, const char *dir, int reus
     }
     /* gnuplot takes a moment: say so on the screen first. */
     mbx_ex_set_msg(x, MBX_ROLE_DIM, "writing the report to %s ...", dir);
-    if (!x->headless)
-        mbx_ex_draw(x);
+    mbx_ex_show_now(x);
     char title[256];
     snprintf(title, sizeof title, "mpibex explorer: %s", x->be->desc);
     const char *inputs[1] = {results}, *names[1] = {"explorer"};

@@ -1,5 +1,5 @@
 /* The explorer's export and report (ex_export.c): the state of an export
- * being written, and what the keys (ex_input.c) and the loop (ex_app.c)
+ * being written, and what the keys (ex_input.c) and the loop (ex_loop.c)
  * call. (internal) */
 #ifndef MBX_EX_EXPORT_H
 #define MBX_EX_EXPORT_H

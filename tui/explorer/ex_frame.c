@@ -10,6 +10,14 @@
 #include "mbx/version.h"
 #include "screens/screen.h"
 
+/* The rows, one a screen file; this table is their only user, so a new
+ * screen adds its row here and its name to mbx_ex_screen (explorer.h). */
+extern const mbx_ex_screen_def mbx_ex_screen_picker;  /* screens/ex_picker.c */
+extern const mbx_ex_screen_def mbx_ex_screen_params;  /* screens/ex_params.c */
+extern const mbx_ex_screen_def mbx_ex_screen_run;     /* screens/ex_run.c */
+extern const mbx_ex_screen_def mbx_ex_screen_results; /* screens/ex_results.c */
+extern const mbx_ex_screen_def mbx_ex_screen_beff;    /* screens/ex_beff.c */
+
 /* One row a screen, in mbx_ex_screen order: Tab walks it, the keys 1..5
  * name its rows. */
 static const mbx_ex_screen_def *const screens[EX_NSCREENS] = {
@@ -134,7 +142,7 @@ void mbx_ex_draw(explorer *x)
         else
             mbx_ex_draw_footer(x, &f.footer);
         if (x->help)
-            mbx_ex_draw_overlay(x);
+            mbx_ex_draw_overlay(x, mbx_ex_screen_of(x->screen)->help);
     }
     wnoutrefresh(stdscr);
     doupdate();

@@ -321,12 +321,12 @@ int mbx_ex_handle_key(explorer *x, int key)
  * click elsewhere (a tab, the footer) leaves a field or the filter. */
 static void end_typing(explorer *x)
 {
-    x->filtering = 0;
-    if (x->editing) {
-        x->editing = 0;
+    x->pick.filtering = 0;
+    if (x->par.form.editing) {
+        x->par.form.editing = 0;
         mbx_ex_params_validate(x);
     }
-    x->bf.editing = 0;
+    x->bf.form.editing = 0;
 }
 
 int mbx_ex_handle_mouse(explorer *x, const mbx_ex_mouse *m)

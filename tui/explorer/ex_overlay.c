@@ -10,7 +10,6 @@
 
 #include "ex_keys.h"
 #include "explorer.h"
-#include "screens/screen.h"
 
 #define MAX_LINES 400
 #define LABEL_W 10 /* the help's key column */
@@ -102,8 +101,8 @@ static void layout(explorer *x, ovl *o)
         }
         /* The form's messages, which its lines cut on narrow terminals. */
         for (int f = 0; x->screen == EX_PARAMS && f < EX_NFIELDS; f++)
-            if (x->ferr[f][0])
-                add(o, NULL, x->ferr[f]);
+            if (x->par.ferr[f][0])
+                add(o, NULL, x->par.ferr[f]);
         for (int f = 0; x->screen == EX_BEFF && f < EXB_NFIELDS; f++)
             if (x->bf.ferr[f][0])
                 add(o, NULL, x->bf.ferr[f]);
@@ -119,7 +118,7 @@ static void layout(explorer *x, ovl *o)
         x->help_top = 0;
 }
 
-void mbx_ex_draw_overlay(explorer *x)
+void mbx_ex_draw_overlay(explorer *x, const char *screen)
 {
     ovl *o = &g_ovl;
     layout(x, o);
@@ -129,9 +128,7 @@ void mbx_ex_draw_overlay(explorer *x)
     const char *close = o->n > o->view ? "Up/Down scroll, other keys close" : "any key closes";
     if (x->help == EX_OVERLAY_HELP)
         snprintf(head, sizeof head, " mpibex keys: %s (%s)",
-                 mbx_ex_key_context(x) == S_CHOOSE ? "series chooser"
-                                                   : mbx_ex_screen_of(x->screen)->help,
-                 close);
+                 mbx_ex_key_context(x) == S_CHOOSE ? "series chooser" : screen, close);
     else
         snprintf(head, sizeof head, " message in full (%s)", close);
     mbx_ex_put_cut(x, b->y, b->x + 1, b->w - 2, MBX_ROLE_TITLE, head);
@@ -187,29 +184,4 @@ int mbx_ex_overlay_mouse(explorer *x, const mbx_ex_mouse *m)
     else
         x->help = EX_OVERLAY_NONE;
     return 1;
-}
-
-void mbx_ex_overlay_open(explorer *x, int which)
-{
-    x->help = which;
-    x->help_top = 0;
-}
-
-void mbx_ex_put_msg(explorer *x, int y, int x0, int w, int role, const char *text)
-{
-    static const char more[] = " ... (m)";
-    int cols = 0, ml = (int)sizeof more - 1;
-    size_t cut = 0;
-    for (const char *p = text; *p; p++)
-        if (((unsigned char)*p & 0xC0) != 0x80 && ++cols == w - ml)
-            cut = (size_t)(p - text) + 1;
-    if (cols <= w || w <= ml + 8) {
-        mbx_ex_put(x, y, x0, w, role, text);
-        return;
-    }
-    while (cut < strlen(text) && ((unsigned char)text[cut] & 0xC0) == 0x80)
-        cut++; /* the whole of the last character */
-    char line[600];
-    snprintf(line, sizeof line, "%.*s%s", (int)cut, text, more);
-    mbx_ex_put(x, y, x0, w, role, line);
 }

@@ -211,3 +211,24 @@ void mbx_ex_series_names(const explorer *x, const mbx_ex_series *s, int n, char 
             snprintf(o + k, len - (size_t)k, " #2");
     }
 }
+
+double mbx_ex_elapsed(const explorer *x)
+{
+    if (!x->npts)
+        return 0;
+    /* While paused or stopped, the clock stands at t_pause_begin. */
+    double end = x->running && !x->paused ? x->be->now(x->be) : x->t_pause_begin;
+    return end - x->t_start - x->t_pause_total + x->t_idle;
+}
+
+void mbx_ex_points_free(explorer *x)
+{
+    for (size_t i = 0; x->pts && i < x->npts; i++) {
+        free(x->pts[i].obs);
+        free(x->pts[i].oseg);
+        free(x->pts[i].pm);
+    }
+    free(x->pts);
+    x->pts = NULL;
+    x->npts = 0;
+}

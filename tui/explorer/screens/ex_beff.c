@@ -21,15 +21,10 @@
 
 #define QUICK_DEFAULT "1MiB"
 
-typedef struct bfield {
-    const char *label, *hint;
-    const char *const *choices; /* NULL: text */
-} bfield;
-
 static const char *const benches[] = {"b_eff", "b_eff_io", NULL};
 static const char *const caps[] = {"none", "128MiB", NULL};
 
-static const bfield fields[EXB_NFIELDS] = {
+static const mbx_ex_fielddef fields[EXB_NFIELDS] = {
     {"benchmark", "b_eff: network (section 4); b_eff_io: MPI-IO (section 5)", benches},
     {"quick", "off, or cap L_max at SIZE (>= 4KiB) for a fast look", NULL},
     {"L_max cap", "the paper's 128 MiB cap on L_max", caps},
@@ -106,20 +101,44 @@ static void validate(explorer *x)
                  "T seconds: expected a number of seconds in 0.1..86400");
 }
 
-static int form_ok(const explorer *x)
+/* The form's hooks (ex_form.h): a change checks it and ends a refusal's
+ * message; a new benchmark lists other fields; no change while a run is
+ * on. */
+static void changed(explorer *x)
 {
-    int n;
-    const int *fl = form(x, &n);
-    for (int i = 0; i < n; i++)
-        if (x->bf.ferr[fl[i]][0])
-            return 0;
-    return 1;
+    validate(x);
+    x->msg[0] = '\0'; /* a refusal no longer applies */
+}
+
+static void turned(explorer *x, int f)
+{
+    if (f == EXB_BENCH)
+        x->bf.form.cursor = 0;
+}
+
+static const char *locked(const explorer *x)
+{
+    return x->bf.running ? "a run is in progress: c cancels it" : NULL;
 }
 
 void mbx_ex_beff_init(explorer *x)
 {
     mbx_ex_beff *b = &x->bf;
     memset(b, 0, sizeof *b);
+    b->form = (mbx_ex_form){.defs = fields,
+                            .nfields = EXB_NFIELDS,
+                            .text = b->field[0],
+                            .tsize = sizeof b->field[0],
+                            .err = b->ferr[0],
+                            .esize = sizeof b->ferr[0],
+                            .screen = EX_BEFF,
+                            .label_w = 13,
+                            .value_x = 16,
+                            .value_w = 14,
+                            .list = form,
+                            .changed = changed,
+                            .turned = turned,
+                            .locked = locked};
     snprintf(b->field[EXB_BENCH], sizeof b->field[0], "b_eff");
     snprintf(b->field[EXB_QUICK], sizeof b->field[0], QUICK_DEFAULT);
     snprintf(b->field[EXB_CAP], sizeof b->field[0], "none");
@@ -131,74 +150,13 @@ void mbx_ex_beff_init(explorer *x)
     validate(x);
 }
 
-static void cycle(explorer *x, int f, int dir)
-{
-    const char *const *c = fields[f].choices;
-    int n = 0, i = 0;
-    while (c[n])
-        n++;
-    for (int k = 0; k < n; k++)
-        if (strcmp(c[k], x->bf.field[f]) == 0)
-            i = k;
-    snprintf(x->bf.field[f], sizeof x->bf.field[0], "%s", c[(i + dir + n) % n]);
-    if (f == EXB_BENCH)
-        x->bf.fcursor = 0;
-}
-
 static int beff_key(explorer *x, int key)
 {
-    if (!x->bf.editing && mbx_ex_key_action(key, EX_BEFF) == EXA_BEFF_START) {
+    if (!x->bf.form.editing && mbx_ex_key_action(key, EX_BEFF) == EXA_BEFF_START) {
         mbx_ex_beff_start(x);
         return 1;
     }
-    mbx_ex_beff *b = &x->bf;
-    int n;
-    const int *fl = form(x, &n);
-    if (b->fcursor >= n)
-        b->fcursor = n - 1;
-    int f = fl[b->fcursor];
-    if (b->editing) {
-        if (key == 27) /* Esc: the field as it was */
-            mbx_ex_edit_revert(x, b->field[f], sizeof b->field[0]);
-        if (key == '\n' || key == '\r' || key == KEY_ENTER || key == 27 || key == '\t')
-            b->editing = 0;
-        else if (!mbx_ex_line_edit(x, b->field[f], sizeof b->field[0], key))
-            return 0;
-        validate(x);
-        x->msg[0] = '\0'; /* a refusal no longer applies */
-        return 1;
-    }
-    mbx_ex_action a = mbx_ex_key_action(key, EX_BEFF);
-    switch (a) {
-    case EXA_UP: b->fcursor = b->fcursor > 0 ? b->fcursor - 1 : 0; return 1;
-    case EXA_DOWN: b->fcursor = b->fcursor + 1 < n ? b->fcursor + 1 : b->fcursor; return 1;
-    case EXA_LEFT:
-    case EXA_RIGHT:
-        if (!fields[f].choices)
-            return 0;
-        if (b->running) {
-            mbx_ex_set_msg(x, MBX_ROLE_WARNING, "a run is in progress: c cancels it");
-            return 1;
-        }
-        cycle(x, f, a == EXA_RIGHT ? 1 : -1);
-        x->msg[0] = '\0';
-        return 1;
-    case EXA_ENTER:
-        if (b->running) {
-            mbx_ex_set_msg(x, MBX_ROLE_WARNING, "a run is in progress: c cancels it");
-            return 1;
-        }
-        if (fields[f].choices) {
-            cycle(x, f, 1);
-        } else { /* the value selected: typing replaces it */
-            b->editing = 1;
-            mbx_ex_edit_begin(x, b->field[f], 1);
-        }
-        validate(x);
-        x->msg[0] = '\0';
-        return 1;
-    default: return 0;
-    }
+    return mbx_ex_form_key(x, &x->bf.form, key);
 }
 
 /* ---- the run ---- */
@@ -295,7 +253,7 @@ void mbx_ex_beff_start(explorer *x)
         return;
     }
     validate(x);
-    if (!form_ok(x)) {
+    if (!mbx_ex_form_ok(x, &x->bf.form)) {
         mbx_ex_set_msg(x, MBX_ROLE_ERROR, "fix the fields in red first");
         return;
     }
@@ -310,10 +268,11 @@ void mbx_ex_beff_start(explorer *x)
     }
     char keep[EXB_NFIELDS][128];
     memcpy(keep, b->field, sizeof keep);
-    int fc = b->fcursor;
+    mbx_ex_form fm = b->form;
+    fm.editing = 0;
     memset(b, 0, sizeof *b);
     memcpy(b->field, keep, sizeof keep);
-    b->fcursor = fc;
+    b->form = fm;
     b->io = is_io(x);
     b->running = b->started = 1;
     x->screen = EX_BEFF;
@@ -371,37 +330,6 @@ void mbx_ex_beff_run(explorer *x)
 
 /* ---- drawing: the form and the progress (the results: ex_beffview.c) ---- */
 
-static int draw_form(explorer *x, const mbx_rect *r)
-{
-    mbx_ex_beff *b = &x->bf;
-    int n;
-    const int *fl = form(x, &n);
-    int y = r->y + 1;
-    for (int i = 0; i < n && y < r->y + r->h; i++, y++) {
-        int f = fl[i], cur = i == b->fcursor;
-        if (cur)
-            mbx_ex_fill(x, y, r->x, r->w, MBX_ROLE_CURSOR);
-        int role = cur ? MBX_ROLE_CURSOR : MBX_ROLE_NORMAL;
-        mbx_ex_put(x, y, r->x + 2, 13, role, fields[f].label);
-        char val[160];
-        if (fields[f].choices)
-            snprintf(val, sizeof val, "< %s >", b->field[f]);
-        else
-            snprintf(val, sizeof val, "%s", b->field[f]);
-        if (cur && b->editing)
-            mbx_ex_put_edit(x, y, r->x + 16, 14, b->ferr[f][0] ? MBX_ROLE_ERROR : role, val);
-        else
-            mbx_ex_put(x, y, r->x + 16, 14, b->ferr[f][0] ? MBX_ROLE_ERROR : role, val);
-        const char *h = b->ferr[f][0] ? b->ferr[f] : fields[f].hint;
-        mbx_ex_put(x, y, r->x + 31, r->w - 32,
-                   b->ferr[f][0] ? MBX_ROLE_ERROR
-                   : cur         ? MBX_ROLE_CURSOR
-                                 : MBX_ROLE_DIM,
-                   h);
-    }
-    return y;
-}
-
 static void draw_progress(explorer *x, int y, const mbx_rect *r)
 {
     mbx_ex_beff *b = &x->bf;
@@ -445,7 +373,7 @@ static void draw_beff(explorer *x, const mbx_rect *body)
             mbx_ex_put(x, body->y, body->x + hl + 2, body->w - hl - 3, MBX_ROLE_WARNING,
                        "fake back end: modelled");
     }
-    int y = draw_form(x, body);
+    int y = mbx_ex_form_draw(x, &b->form, body, body->y + 1, 0, EXB_NFIELDS);
     draw_progress(x, y, body);
     y += 2;
     mbx_rect area = {y, body->x, body->y + body->h - y, body->w};
@@ -454,42 +382,17 @@ static void draw_beff(explorer *x, const mbx_rect *body)
     mbx_ex_draw_beff_results(x, &area, io);
 }
 
-/* As the parameter form: a click on a field's row puts the cursor there,
- * on its value it starts typing at that character or turns a choice ("<"
- * back, elsewhere on); the wheel moves the cursor. Not while a run is on. */
+/* As the parameter form (the form widget's); not while a run is on. */
 static int beff_mouse(explorer *x, const mbx_rect *body, const mbx_ex_mouse *m)
 {
-    mbx_ex_beff *b = &x->bf;
-    int n, up = m->button == EX_MB_WHEEL_UP;
-    const int *fl = form(x, &n);
-    int i = m->y - (body->y + 1), col = m->x - (body->x + 16);
-    if (b->running)
-        return 0;
-    b->editing = 0;
-    if (up || m->button == EX_MB_WHEEL_DOWN)
-        i = b->fcursor + (up ? -1 : 1);
-    else if (i < 0 || i >= n)
-        return 0;
-    b->fcursor = i < 0 ? 0 : i >= n ? n - 1 : i;
-    int f = fl[b->fcursor];
-    if (m->button == EX_MB_LEFT && col >= 0 && col < 14) {
-        if (fields[f].choices) {
-            cycle(x, f, col <= 1 ? -1 : 1);
-        } else {
-            size_t len = strlen(b->field[f]);
-            b->editing = 1;
-            mbx_ex_edit_begin(x, b->field[f], 0);
-            x->ed.cur = (size_t)col < len ? (size_t)col : len;
-        }
-    }
-    validate(x);
-    x->msg[0] = '\0';
-    return 1;
+    int n;
+    form(x, &n);
+    return mbx_ex_form_mouse(x, &x->bf.form, body, body->y + 1, 0, n, m);
 }
 
 static int beff_typing(const explorer *x)
 {
-    return x->bf.editing;
+    return x->bf.form.editing;
 }
 
 /* The screen's row of the screen table (screens/screen.h). */

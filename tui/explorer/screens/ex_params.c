@@ -18,12 +18,6 @@
 #define EX_STR_(v) #v
 #define EX_STR(v) EX_STR_(v)
 
-typedef struct fielddef {
-    const char *label;
-    const char *hint;
-    const char *const *choices; /* NULL for text */
-} fielddef;
-
 static const char *const rules[] = {"stderr", "cv", "ci", "fixed", NULL};
 static const char *const timers[] = {"clock", "wtime", NULL};
 static const char *const syncs[] = {"barrier", "window", NULL};
@@ -33,7 +27,7 @@ static const char *const onoff[] = {"off", "on", NULL};
 static const char *const rma_syncs[] = {"lock_all", "fence", "lock", "pscw", NULL};
 
 /* Hints naming a range of ranks get it filled in (%d: the last rank). */
-static const fielddef fields[EX_NFIELDS] = {
+static const mbx_ex_fielddef fields[EX_NFIELDS] = {
     {"size min", "bytes: 0, 1, 64, 4K, 4KiB, 1M (binary multiples)", NULL},
     {"size max", "always measured", NULL},
     {"size factor", "> 1 and <= 1024, or sqrt2", NULL},
@@ -81,6 +75,25 @@ static int choice_index(const char *const *choices, const char *v)
     return 0;
 }
 
+/* A choice turned: keep EPS meaningful when switching to and from fixed. */
+static void turned(explorer *x, int f)
+{
+    if (f != EX_F_RULE)
+        return;
+    int fixed = strcmp(x->par.field[EX_F_RULE], "fixed") == 0;
+    char *eps = x->par.field[EX_F_EPS];
+    if (fixed && strchr(eps, '%'))
+        snprintf(eps, sizeof x->par.field[0], "100");
+    else if (!fixed && !strchr(eps, '%') && !strchr(eps, '.'))
+        snprintf(eps, sizeof x->par.field[0], "3%%");
+}
+
+/* The clock sync matters only with window sync. */
+static int unused(const explorer *x, int f)
+{
+    return f == EX_F_CLOCK && x->method.sync != MBX_SYNC_WINDOW;
+}
+
 /* A plan's process counts as the form writes them: all, the range A:B
  * when that gives the same counts, else the list. */
 static void format_procs(const mbx_measurement *m, char *buf, size_t len)
@@ -108,52 +121,66 @@ static void format_procs(const mbx_measurement *m, char *buf, size_t len)
 
 void mbx_ex_params_init(explorer *x, const mbx_measurement *m)
 {
+    x->par.form = (mbx_ex_form){.defs = fields,
+                                .nfields = EX_NFIELDS,
+                                .text = x->par.field[0],
+                                .tsize = sizeof x->par.field[0],
+                                .err = x->par.ferr[0],
+                                .esize = sizeof x->par.ferr[0],
+                                .screen = EX_PARAMS,
+                                .label_w = 15,
+                                .value_x = 17,
+                                .value_w = 18,
+                                .changed = mbx_ex_params_validate,
+                                .turned = turned,
+                                .hint = hint,
+                                .unused = unused};
     char a[32], b[32];
     mbx_size_format(m->sizes.v[0], a, sizeof a);
     mbx_size_format(m->sizes.v[m->sizes.n - 1], b, sizeof b);
-    snprintf(x->field[EX_F_SIZE_MIN], sizeof x->field[0], "%s", a);
-    snprintf(x->field[EX_F_SIZE_MAX], sizeof x->field[0], "%s", b);
+    snprintf(x->par.field[EX_F_SIZE_MIN], sizeof x->par.field[0], "%s", a);
+    snprintf(x->par.field[EX_F_SIZE_MAX], sizeof x->par.field[0], "%s", b);
     /* A plan's grid came from some factor; the ratio of its first step is
      * it (a grid from 0 is 0, 1, F, ...: its second step). */
     size_t s0 = m->sizes.v[0] == 0 ? 1 : 0;
     double f = m->sizes.n > s0 + 1 ? (double)m->sizes.v[s0 + 1] / (double)m->sizes.v[s0] : 2.0;
-    snprintf(x->field[EX_F_FACTOR], sizeof x->field[0], "%g", f > 1 ? f : 2.0);
-    format_procs(m, x->field[EX_F_PROCS], sizeof x->field[0]);
+    snprintf(x->par.field[EX_F_FACTOR], sizeof x->par.field[0], "%g", f > 1 ? f : 2.0);
+    format_procs(m, x->par.field[EX_F_PROCS], sizeof x->par.field[0]);
     static const char *const kinds[] = {"stderr", "cv", "ci", "fixed"};
-    snprintf(x->field[EX_F_RULE], sizeof x->field[0], "%s", kinds[m->stop.kind]);
+    snprintf(x->par.field[EX_F_RULE], sizeof x->par.field[0], "%s", kinds[m->stop.kind]);
     if (m->stop.kind == MBX_STOP_FIXED)
-        snprintf(x->field[EX_F_EPS], sizeof x->field[0], "%zu", m->stop.fixed);
+        snprintf(x->par.field[EX_F_EPS], sizeof x->par.field[0], "%zu", m->stop.fixed);
     else
-        snprintf(x->field[EX_F_EPS], sizeof x->field[0], "%g%%", 100.0 * m->stop.eps);
-    snprintf(x->field[EX_F_NMIN], sizeof x->field[0], "%zu", m->nmin);
-    snprintf(x->field[EX_F_NMAX], sizeof x->field[0], "%zu", m->nmax);
+        snprintf(x->par.field[EX_F_EPS], sizeof x->par.field[0], "%g%%", 100.0 * m->stop.eps);
+    snprintf(x->par.field[EX_F_NMIN], sizeof x->par.field[0], "%zu", m->nmin);
+    snprintf(x->par.field[EX_F_NMAX], sizeof x->par.field[0], "%zu", m->nmax);
     if (m->refine > 0)
-        snprintf(x->field[EX_F_REFINE], sizeof x->field[0], "%g%%", 100.0 * m->refine);
+        snprintf(x->par.field[EX_F_REFINE], sizeof x->par.field[0], "%g%%", 100.0 * m->refine);
     else
-        snprintf(x->field[EX_F_REFINE], sizeof x->field[0], "off");
-    snprintf(x->field[EX_F_BUDGET], sizeof x->field[0], "%zu", m->budget);
-    snprintf(x->field[EX_F_ROOT], sizeof x->field[0], "%d", m->root);
+        snprintf(x->par.field[EX_F_REFINE], sizeof x->par.field[0], "off");
+    snprintf(x->par.field[EX_F_BUDGET], sizeof x->par.field[0], "%zu", m->budget);
+    snprintf(x->par.field[EX_F_ROOT], sizeof x->par.field[0], "%d", m->root);
     if (m->nparam == 0) {
-        snprintf(x->field[EX_F_PARAM], sizeof x->field[0], "default");
+        snprintf(x->par.field[EX_F_PARAM], sizeof x->par.field[0], "default");
     } else {
         size_t k = 0;
-        for (size_t i = 0; i < m->nparam && k < sizeof x->field[0]; i++)
-            k += (size_t)snprintf(x->field[EX_F_PARAM] + k, sizeof x->field[0] - k, "%s%lld",
-                                  i ? "," : "", (long long)m->param[i]);
+        for (size_t i = 0; i < m->nparam && k < sizeof x->par.field[0]; i++)
+            k += (size_t)snprintf(x->par.field[EX_F_PARAM] + k, sizeof x->par.field[0] - k,
+                                  "%s%lld", i ? "," : "", (long long)m->param[i]);
     }
     if (m->pair_auto)
-        snprintf(x->field[EX_F_PAIR], sizeof x->field[0], "auto");
+        snprintf(x->par.field[EX_F_PAIR], sizeof x->par.field[0], "auto");
     else
-        snprintf(x->field[EX_F_PAIR], sizeof x->field[0], "%d,%d", m->pair_a, m->pair_b);
-    snprintf(x->field[EX_F_RMA_SYNC], sizeof x->field[0], "%s",
+        snprintf(x->par.field[EX_F_PAIR], sizeof x->par.field[0], "%d,%d", m->pair_a, m->pair_b);
+    snprintf(x->par.field[EX_F_RMA_SYNC], sizeof x->par.field[0], "%s",
              mbx_rma_sync_name(mbx_rma_sync_resolve(m->rma_sync)));
-    snprintf(x->field[EX_F_VALIDATE], sizeof x->field[0], "off");
-    snprintf(x->field[EX_F_TIMER], sizeof x->field[0], "%s", mbx_timer_name(x->timer));
-    snprintf(x->field[EX_F_SYNC], sizeof x->field[0], "barrier");
-    snprintf(x->field[EX_F_CLOCK], sizeof x->field[0], "jk");
-    snprintf(x->field[EX_F_CACHE], sizeof x->field[0], "warm");
-    mbx_snprintf_c(x->field[EX_F_POINT_TIME], sizeof x->field[0], "%g", m->point_time);
-    snprintf(x->field[EX_F_WARMUP], sizeof x->field[0], "default");
+    snprintf(x->par.field[EX_F_VALIDATE], sizeof x->par.field[0], "off");
+    snprintf(x->par.field[EX_F_TIMER], sizeof x->par.field[0], "%s", mbx_timer_name(x->timer));
+    snprintf(x->par.field[EX_F_SYNC], sizeof x->par.field[0], "barrier");
+    snprintf(x->par.field[EX_F_CLOCK], sizeof x->par.field[0], "jk");
+    snprintf(x->par.field[EX_F_CACHE], sizeof x->par.field[0], "warm");
+    mbx_snprintf_c(x->par.field[EX_F_POINT_TIME], sizeof x->par.field[0], "%g", m->point_time);
+    snprintf(x->par.field[EX_F_WARMUP], sizeof x->par.field[0], "default");
     /* A plan's keys of the whole run that the form has (the rest, seed
      * and the passes' keys among them, shape batch runs only). A choice
      * the form does not offer (cold:SIZE, tsc) keeps the form's default; validate's yes and no are
@@ -168,7 +195,7 @@ void mbx_ex_params_init(explorer *x, const mbx_measurement *m)
         const char *const *choices = fields[run_field[i].field].choices;
         v = !strcmp(v, "yes") ? "on" : !strcmp(v, "no") ? "off" : v;
         if (v[0] && (!choices || strcmp(choices[choice_index(choices, v)], v) == 0))
-            snprintf(x->field[run_field[i].field], sizeof x->field[0], "%s", v);
+            snprintf(x->par.field[run_field[i].field], sizeof x->par.field[0], "%s", v);
     }
     mbx_ex_params_validate(x);
 }
@@ -181,7 +208,7 @@ static void field_err(explorer *x, int f, const char *key, const char *msg)
     const char *rest = strncmp(msg, key, kl) == 0 && msg[kl] == ':' ? msg + kl + 1 : msg;
     while (*rest == ' ')
         rest++;
-    snprintf(x->ferr[f], sizeof x->ferr[0], "%s: %.180s", fields[f].label, rest);
+    snprintf(x->par.ferr[f], sizeof x->par.ferr[0], "%s: %.180s", fields[f].label, rest);
 }
 
 /* Process counts: the plan's syntax (its own reasons for a bad factor or
@@ -192,9 +219,9 @@ static void check_procs(explorer *x, mbx_measurement *m)
     int n = x->be->nranks;
     x->nprocs = 0;
     x->procs_range = 0;
-    if (mbx_measurement_set(m, "procs", x->field[EX_F_PROCS], msg, sizeof msg) < 0) {
+    if (mbx_measurement_set(m, "procs", x->par.field[EX_F_PROCS], msg, sizeof msg) < 0) {
         if (strstr(msg, "expected all"))
-            snprintf(x->ferr[EX_F_PROCS], sizeof x->ferr[0],
+            snprintf(x->par.ferr[EX_F_PROCS], sizeof x->par.ferr[0],
                      "processes: all, a list 2,4,8 or a range A:B[:F]; counts 1..%d", n);
         else
             field_err(x, EX_F_PROCS, "procs", msg);
@@ -205,7 +232,7 @@ static void check_procs(explorer *x, mbx_measurement *m)
         return;
     }
     if (m->nprocs && m->procs[m->nprocs - 1] > n) { /* ascending: the last is the largest */
-        snprintf(x->ferr[EX_F_PROCS], sizeof x->ferr[0],
+        snprintf(x->par.ferr[EX_F_PROCS], sizeof x->par.ferr[0],
                  "processes: %d is more than the job's ranks; counts 1..%d",
                  m->procs[m->nprocs - 1], n);
         return;
@@ -221,37 +248,38 @@ static void check_skampi(explorer *x, mbx_measurement *m)
 {
     char msg[200];
     int last = x->be->nranks - 1;
-    if (mbx_measurement_set(m, "root", x->field[EX_F_ROOT], msg, sizeof msg) < 0 || m->root > last)
-        snprintf(x->ferr[EX_F_ROOT], sizeof x->ferr[0], "root: a rank in 0..%d", last);
-    if (strcmp(x->field[EX_F_PARAM], "default") != 0 &&
-        mbx_measurement_set(m, "param", x->field[EX_F_PARAM], msg, sizeof msg) < 0)
-        snprintf(x->ferr[EX_F_PARAM], sizeof x->ferr[0],
+    if (mbx_measurement_set(m, "root", x->par.field[EX_F_ROOT], msg, sizeof msg) < 0 ||
+        m->root > last)
+        snprintf(x->par.ferr[EX_F_ROOT], sizeof x->par.ferr[0], "root: a rank in 0..%d", last);
+    if (strcmp(x->par.field[EX_F_PARAM], "default") != 0 &&
+        mbx_measurement_set(m, "param", x->par.field[EX_F_PARAM], msg, sizeof msg) < 0)
+        snprintf(x->par.ferr[EX_F_PARAM], sizeof x->par.ferr[0],
                  "param: default, N,M or A:B[:F], each in 1..%d", MBX_PARAM_LIMIT);
-    if (mbx_measurement_set(m, "pair", x->field[EX_F_PAIR], msg, sizeof msg) < 0 ||
+    if (mbx_measurement_set(m, "pair", x->par.field[EX_F_PAIR], msg, sizeof msg) < 0 ||
         (!m->pair_auto && (m->pair_a > last || m->pair_b > last)))
-        snprintf(x->ferr[EX_F_PAIR], sizeof x->ferr[0],
+        snprintf(x->par.ferr[EX_F_PAIR], sizeof x->par.ferr[0],
                  "pair: auto, or two different ranks A,B in 0..%d", last);
-    if (mbx_measurement_set(m, "refine", x->field[EX_F_REFINE], msg, sizeof msg) < 0)
-        snprintf(x->ferr[EX_F_REFINE], sizeof x->ferr[0],
+    if (mbx_measurement_set(m, "refine", x->par.field[EX_F_REFINE], msg, sizeof msg) < 0)
+        snprintf(x->par.ferr[EX_F_REFINE], sizeof x->par.ferr[0],
                  "refine: off, or EPS in (0, 1) like 5%% or 0.05");
-    if (mbx_measurement_set(m, "budget", x->field[EX_F_BUDGET], msg, sizeof msg) < 0)
-        snprintf(x->ferr[EX_F_BUDGET], sizeof x->ferr[0], "refine budget: an integer in 0..%d",
-                 MBX_BUDGET_LIMIT);
+    if (mbx_measurement_set(m, "budget", x->par.field[EX_F_BUDGET], msg, sizeof msg) < 0)
+        snprintf(x->par.ferr[EX_F_BUDGET], sizeof x->par.ferr[0],
+                 "refine budget: an integer in 0..%d", MBX_BUDGET_LIMIT);
     /* A choice, so always one of the words. */
-    if (mbx_measurement_set(m, "rma_sync", x->field[EX_F_RMA_SYNC], msg, sizeof msg) < 0)
+    if (mbx_measurement_set(m, "rma_sync", x->par.field[EX_F_RMA_SYNC], msg, sizeof msg) < 0)
         field_err(x, EX_F_RMA_SYNC, "rma_sync", msg);
-    x->validate = strcmp(x->field[EX_F_VALIDATE], "on") == 0;
-    if (mbx_measurement_set(m, "point_time", x->field[EX_F_POINT_TIME], msg, sizeof msg) < 0)
+    x->validate = strcmp(x->par.field[EX_F_VALIDATE], "on") == 0;
+    if (mbx_measurement_set(m, "point_time", x->par.field[EX_F_POINT_TIME], msg, sizeof msg) < 0)
         field_err(x, EX_F_POINT_TIME, "point_time", msg);
     /* The warm-up: the words and the range of run --warmup. */
-    const char *w = x->field[EX_F_WARMUP];
+    const char *w = x->par.field[EX_F_WARMUP];
     char *end = NULL;
     long n = strtol(w, &end, 10);
     x->warmup = 0;
     if (strcmp(w, "default") == 0)
         return;
     if (end == w || *end != '\0' || n < 1 || n > 1000000)
-        snprintf(x->ferr[EX_F_WARMUP], sizeof x->ferr[0],
+        snprintf(x->par.ferr[EX_F_WARMUP], sizeof x->par.ferr[0],
                  "warm-up: default, or calls in 1..1000000 (got '%.40s')", w);
     else
         x->warmup = n;
@@ -260,54 +288,55 @@ static void check_skampi(explorer *x, mbx_measurement *m)
 void mbx_ex_params_validate(explorer *x)
 {
     for (int i = 0; i < EX_NFIELDS; i++)
-        x->ferr[i][0] = '\0';
+        x->par.ferr[i][0] = '\0';
     mbx_measurement m;
     mbx_measurement_defaults(&m, "explorer");
     char msg[200], text[200];
     uint64_t v;
     int size_ok = 1;
-    if (mbx_size_parse(x->field[EX_F_SIZE_MIN], &v, msg, sizeof msg) < 0) {
-        snprintf(x->ferr[EX_F_SIZE_MIN], sizeof x->ferr[0], "sizes: %.190s", msg);
+    if (mbx_size_parse(x->par.field[EX_F_SIZE_MIN], &v, msg, sizeof msg) < 0) {
+        snprintf(x->par.ferr[EX_F_SIZE_MIN], sizeof x->par.ferr[0], "sizes: %.190s", msg);
         size_ok = 0;
     }
-    if (mbx_size_parse(x->field[EX_F_SIZE_MAX], &v, msg, sizeof msg) < 0) {
-        snprintf(x->ferr[EX_F_SIZE_MAX], sizeof x->ferr[0], "sizes: %.190s", msg);
+    if (mbx_size_parse(x->par.field[EX_F_SIZE_MAX], &v, msg, sizeof msg) < 0) {
+        snprintf(x->par.ferr[EX_F_SIZE_MAX], sizeof x->par.ferr[0], "sizes: %.190s", msg);
         size_ok = 0;
     }
     if (size_ok) {
-        snprintf(text, sizeof text, "%s:%s:%s", x->field[EX_F_SIZE_MIN], x->field[EX_F_SIZE_MAX],
-                 x->field[EX_F_FACTOR]);
+        snprintf(text, sizeof text, "%s:%s:%s", x->par.field[EX_F_SIZE_MIN],
+                 x->par.field[EX_F_SIZE_MAX], x->par.field[EX_F_FACTOR]);
         if (mbx_measurement_set(&m, "sizes", text, msg, sizeof msg) < 0) {
             int f = strstr(msg, "FACTOR")     ? EX_F_FACTOR
                     : strstr(msg, "reversed") ? EX_F_SIZE_MAX
                                               : EX_F_SIZE_MIN;
-            snprintf(x->ferr[f], sizeof x->ferr[0], "%s", msg);
+            snprintf(x->par.ferr[f], sizeof x->par.ferr[0], "%s", msg);
         }
     }
-    snprintf(text, sizeof text, "%s:%s", x->field[EX_F_RULE], x->field[EX_F_EPS]);
+    snprintf(text, sizeof text, "%s:%s", x->par.field[EX_F_RULE], x->par.field[EX_F_EPS]);
     if (mbx_measurement_set(&m, "stop", text, msg, sizeof msg) < 0)
-        snprintf(x->ferr[EX_F_EPS], sizeof x->ferr[0], "%s", msg);
-    if (mbx_measurement_set(&m, "nmin", x->field[EX_F_NMIN], msg, sizeof msg) < 0)
-        snprintf(x->ferr[EX_F_NMIN], sizeof x->ferr[0], "%s", msg);
-    if (mbx_measurement_set(&m, "nmax", x->field[EX_F_NMAX], msg, sizeof msg) < 0)
-        snprintf(x->ferr[EX_F_NMAX], sizeof x->ferr[0], "%s", msg);
-    if (!x->ferr[EX_F_NMIN][0] && !x->ferr[EX_F_NMAX][0] && m.stop.kind != MBX_STOP_FIXED &&
+        snprintf(x->par.ferr[EX_F_EPS], sizeof x->par.ferr[0], "%s", msg);
+    if (mbx_measurement_set(&m, "nmin", x->par.field[EX_F_NMIN], msg, sizeof msg) < 0)
+        snprintf(x->par.ferr[EX_F_NMIN], sizeof x->par.ferr[0], "%s", msg);
+    if (mbx_measurement_set(&m, "nmax", x->par.field[EX_F_NMAX], msg, sizeof msg) < 0)
+        snprintf(x->par.ferr[EX_F_NMAX], sizeof x->par.ferr[0], "%s", msg);
+    if (!x->par.ferr[EX_F_NMIN][0] && !x->par.ferr[EX_F_NMAX][0] && m.stop.kind != MBX_STOP_FIXED &&
         m.nmin > m.nmax)
-        snprintf(x->ferr[EX_F_NMIN], sizeof x->ferr[0], "nmin: %zu is larger than nmax (%zu)",
-                 m.nmin, m.nmax);
+        snprintf(x->par.ferr[EX_F_NMIN], sizeof x->par.ferr[0],
+                 "nmin: %zu is larger than nmax (%zu)", m.nmin, m.nmax);
     check_procs(x, &m);
     check_skampi(x, &m);
     mbx_timer_kind tk;
-    if (mbx_timer_parse(x->field[EX_F_TIMER], &tk) == 0)
+    if (mbx_timer_parse(x->par.field[EX_F_TIMER], &tk) == 0)
         x->timer = tk;
     /* The method: choices, so always valid; the engine's defaults for the
      * window's length, delay and resync. */
     memset(&x->method, 0, sizeof x->method);
     x->method.sync =
-        strcmp(x->field[EX_F_SYNC], "window") == 0 ? MBX_SYNC_WINDOW : MBX_SYNC_BARRIER;
+        strcmp(x->par.field[EX_F_SYNC], "window") == 0 ? MBX_SYNC_WINDOW : MBX_SYNC_BARRIER;
     x->method.clock.method =
-        strcmp(x->field[EX_F_CLOCK], "hca") == 0 ? MBX_CLOCKSYNC_HCA : MBX_CLOCKSYNC_JK;
-    x->method.cache = strcmp(x->field[EX_F_CACHE], "cold") == 0 ? MBX_CACHE_COLD : MBX_CACHE_WARM;
+        strcmp(x->par.field[EX_F_CLOCK], "hca") == 0 ? MBX_CLOCKSYNC_HCA : MBX_CLOCKSYNC_JK;
+    x->method.cache =
+        strcmp(x->par.field[EX_F_CACHE], "cold") == 0 ? MBX_CACHE_COLD : MBX_CACHE_WARM;
     if (mbx_ex_params_ok(x)) {
         m.nbench = 0;
         x->meas = m;
@@ -317,92 +346,14 @@ void mbx_ex_params_validate(explorer *x)
 int mbx_ex_params_ok(const explorer *x)
 {
     for (int i = 0; i < EX_NFIELDS; i++)
-        if (x->ferr[i][0])
+        if (x->par.ferr[i][0])
             return 0;
     return 1;
-}
-
-static void cycle(explorer *x, int f, int dir)
-{
-    const char *const *c = fields[f].choices;
-    int n = 0;
-    while (c[n])
-        n++;
-    int i = (choice_index(c, x->field[f]) + dir + n) % n;
-    snprintf(x->field[f], sizeof x->field[0], "%s", c[i]);
-    if (f == EX_F_RULE) { /* keep EPS meaningful when switching to and from fixed */
-        int fixed = strcmp(c[i], "fixed") == 0;
-        if (fixed && strchr(x->field[EX_F_EPS], '%'))
-            snprintf(x->field[EX_F_EPS], sizeof x->field[0], "100");
-        else if (!fixed && !strchr(x->field[EX_F_EPS], '%') && !strchr(x->field[EX_F_EPS], '.'))
-            snprintf(x->field[EX_F_EPS], sizeof x->field[0], "3%%");
-    }
 }
 
 static int params_key(explorer *x, int key)
 {
-    int f = x->fcursor;
-    if (x->editing) {
-        if (key == 27) /* Esc: the field as it was */
-            mbx_ex_edit_revert(x, x->field[f], sizeof x->field[0]);
-        if (key == '\n' || key == '\r' || key == KEY_ENTER || key == 27 || key == '\t')
-            x->editing = 0;
-        else if (!mbx_ex_line_edit(x, x->field[f], sizeof x->field[0], key))
-            return 0;
-        mbx_ex_params_validate(x);
-        return 1;
-    }
-    switch (mbx_ex_key_action(key, EX_PARAMS)) {
-    case EXA_UP: x->fcursor = f > 0 ? f - 1 : 0; break;
-    case EXA_DOWN: x->fcursor = f + 1 < EX_NFIELDS ? f + 1 : f; break;
-    case EXA_LEFT:
-    case EXA_RIGHT:
-        if (!fields[f].choices)
-            return 0;
-        cycle(x, f, mbx_ex_key_action(key, EX_PARAMS) == EXA_RIGHT ? 1 : -1);
-        break;
-    case EXA_ENTER:
-        if (fields[f].choices) {
-            cycle(x, f, 1);
-        } else { /* the value selected: typing replaces it */
-            x->editing = 1;
-            mbx_ex_edit_begin(x, x->field[f], 1);
-        }
-        break;
-    default: return 0;
-    }
-    mbx_ex_params_validate(x);
-    return 1;
-}
-
-/* Field f's row at y: its label, its value (a choice between < >, text
- * being typed with a cursor) and its message or hint. */
-static void draw_field(explorer *x, const mbx_rect *body, int f, int y)
-{
-    int cur = f == x->fcursor;
-    if (cur)
-        mbx_ex_fill(x, y, body->x, body->w, MBX_ROLE_CURSOR);
-    int role = cur ? MBX_ROLE_CURSOR : MBX_ROLE_NORMAL;
-    mbx_ex_put(x, y, body->x + 2, 15, role, fields[f].label);
-    char val[96];
-    if (fields[f].choices)
-        snprintf(val, sizeof val, "< %s >", x->field[f]);
-    else
-        snprintf(val, sizeof val, "%s", x->field[f]);
-    /* The clock sync matters only with window sync. */
-    int unused = f == EX_F_CLOCK && x->method.sync != MBX_SYNC_WINDOW;
-    int vrole = x->ferr[f][0] ? MBX_ROLE_ERROR : unused && !cur ? MBX_ROLE_DIM : role;
-    if (cur && x->editing)
-        mbx_ex_put_edit(x, y, body->x + 17, 18, vrole, val);
-    else
-        mbx_ex_put(x, y, body->x + 17, 18, vrole, val);
-    if (x->ferr[f][0]) {
-        mbx_ex_put(x, y, body->x + 36, body->w - 37, MBX_ROLE_ERROR, x->ferr[f]);
-    } else {
-        char h[160];
-        hint(x, f, h, sizeof h);
-        mbx_ex_put(x, y, body->x + 36, body->w - 37, cur ? MBX_ROLE_CURSOR : MBX_ROLE_DIM, h);
-    }
+    return mbx_ex_form_key(x, &x->par.form, key);
 }
 
 /* Valid parameters: what the run will be (sizes, benchmarks, process
@@ -453,16 +404,16 @@ static int params_summary(explorer *x, const mbx_rect *body, int y)
 static void params_error(explorer *x, const mbx_rect *body, int y)
 {
     char line[256];
-    int f = x->ferr[x->fcursor][0] ? x->fcursor : 0, more = 0;
-    while (!x->ferr[f][0] && f + 1 < EX_NFIELDS)
+    int f = x->par.ferr[x->par.form.cursor][0] ? x->par.form.cursor : 0, more = 0;
+    while (!x->par.ferr[f][0] && f + 1 < EX_NFIELDS)
         f++;
     for (int i = 0; i < EX_NFIELDS; i++)
-        more += i != f && x->ferr[i][0];
+        more += i != f && x->par.ferr[i][0];
     if (more)
-        snprintf(line, sizeof line, "%s (and %d more field%s in red)", x->ferr[f], more,
+        snprintf(line, sizeof line, "%s (and %d more field%s in red)", x->par.ferr[f], more,
                  more == 1 ? "" : "s");
     else
-        snprintf(line, sizeof line, "%s", x->ferr[f]);
+        snprintf(line, sizeof line, "%s", x->par.ferr[f]);
     mbx_ex_put_msg(x, y, body->x + 2, body->w - 3, MBX_ROLE_ERROR, line);
 }
 
@@ -475,8 +426,8 @@ static int field_rows(const explorer *x, const mbx_rect *body, int *first)
     *first = 0;
     if (EX_NFIELDS + 2 > rows)
         rows = rows > 4 ? rows - 2 : (rows > 0 ? rows : 1);
-    if (EX_NFIELDS > rows && x->fcursor >= rows)
-        *first = x->fcursor - rows + 1;
+    if (EX_NFIELDS > rows && x->par.form.cursor >= rows)
+        *first = x->par.form.cursor - rows + 1;
     return rows;
 }
 
@@ -486,8 +437,7 @@ static void draw_params(explorer *x, const mbx_rect *body)
                "Parameters (Enter edits a field or cycles a choice; checked as you type)");
     int y = body->y + 2, first;
     int rows = field_rows(x, body, &first);
-    for (int f = first; f < first + rows && f < EX_NFIELDS && y < body->y + body->h; f++, y++)
-        draw_field(x, body, f, y);
+    y = mbx_ex_form_draw(x, &x->par.form, body, y, first, first + rows);
     y++;
     if (y >= body->y + body->h)
         return;
@@ -501,39 +451,16 @@ static void draw_params(explorer *x, const mbx_rect *body)
         mbx_ex_put_msg(x, y + 2, body->x + 2, body->w - 3, x->msg_role, x->msg);
 }
 
-/* A click on a field's row puts the cursor there (leaving the field being
- * typed in); on its value it also opens a text field for typing, or turns
- * a choice: back on "<", on elsewhere. The wheel moves the cursor. */
+/* A click on a field's row or the wheel: the form widget's. */
 static int params_mouse(explorer *x, const mbx_rect *body, const mbx_ex_mouse *m)
 {
     int first, rows = field_rows(x, body, &first);
-    int f = first + m->y - (body->y + 2), d = m->button == EX_MB_WHEEL_UP ? -1 : 1;
-    if (x->editing)
-        x->editing = 0;
-    if (m->button == EX_MB_WHEEL_UP || m->button == EX_MB_WHEEL_DOWN) {
-        f = x->fcursor + d;
-        x->fcursor = f < 0 ? 0 : f >= EX_NFIELDS ? EX_NFIELDS - 1 : f;
-    } else if (m->y >= body->y + 2 && m->y < body->y + 2 + rows && f < EX_NFIELDS) {
-        int col = m->x - (body->x + 17);
-        x->fcursor = f;
-        if (m->button == EX_MB_LEFT && col >= 0 && col < 18 && fields[f].choices) {
-            cycle(x, f, col <= 1 ? -1 : 1);
-        } else if (m->button == EX_MB_LEFT && col >= 0 && col < 18) {
-            size_t len = strlen(x->field[f]);
-            x->editing = 1;
-            mbx_ex_edit_begin(x, x->field[f], 0);
-            x->ed.cur = (size_t)col < len ? (size_t)col : len; /* where it was clicked */
-        }
-    } else {
-        return 0;
-    }
-    mbx_ex_params_validate(x);
-    return 1;
+    return mbx_ex_form_mouse(x, &x->par.form, body, body->y + 2, first, rows, m);
 }
 
 static int params_typing(const explorer *x)
 {
-    return x->editing;
+    return x->par.form.editing;
 }
 
 /* The screen's row of the screen table (screens/screen.h). */

@@ -34,10 +34,10 @@ static int patterns(const char *names[MAX_PATTERNS])
  * --bench does (mbx/names.h); any other is a substring of name or summary. */
 static int matches(const explorer *x, const mbx_bench *b)
 {
-    if (mbx_name_is_glob(x->filter))
-        return mbx_name_glob(x->filter, b->name);
-    return x->filter[0] == '\0' || strstr(b->name, x->filter) != NULL ||
-           strstr(b->summary, x->filter) != NULL;
+    if (mbx_name_is_glob(x->pick.filter))
+        return mbx_name_glob(x->pick.filter, b->name);
+    return x->pick.filter[0] == '\0' || strstr(b->name, x->pick.filter) != NULL ||
+           strstr(b->summary, x->pick.filter) != NULL;
 }
 
 /* The rows on screen, in order; a pattern with no match is left out. */
@@ -55,7 +55,7 @@ static int visible_rows(const explorer *x, row *out, int max)
             if (strcmp(b->pattern, pn[p]) != 0 || !matches(x, b))
                 continue;
             any = 1;
-            if (!x->collapsed[p] && n < max)
+            if (!x->pick.collapsed[p] && n < max)
                 out[n++] = (row){p, (int)i};
         }
         if (!any)
@@ -101,36 +101,38 @@ static int pattern_state(const explorer *x, int p)
 static int picker_key(explorer *x, int key)
 {
     row rows[EX_MAX_BENCH + MAX_PATTERNS];
-    if (x->filtering) {
+    if (x->pick.filtering) {
         if (key == 27) {
-            x->filter[0] = '\0';
-            x->filtering = 0;
+            x->pick.filter[0] = '\0';
+            x->pick.filtering = 0;
         } else if (key == '\n' || key == '\r' || key == KEY_ENTER) {
-            x->filtering = 0;
-        } else if (!mbx_ex_line_edit(x, x->filter, sizeof x->filter, key)) {
+            x->pick.filtering = 0;
+        } else if (!mbx_ex_line_edit(x, x->pick.filter, sizeof x->pick.filter, key)) {
             return 0;
         }
-        x->pcursor = 0;
-        x->ptop = 0;
+        x->pick.cursor = 0;
+        x->pick.top = 0;
         return 1;
     }
     int n = visible_rows(x, rows, (int)(sizeof rows / sizeof *rows));
     mbx_ex_action a = mbx_ex_key_action(key, EX_PICKER);
-    const row *cur = n > 0 && x->pcursor < n ? &rows[x->pcursor] : NULL;
+    const row *cur = n > 0 && x->pick.cursor < n ? &rows[x->pick.cursor] : NULL;
     int page = x->rows - 6 > 1 ? x->rows - 6 : 1; /* the list's height: a page */
     switch (a) {
-    case EXA_UP: x->pcursor = x->pcursor > 0 ? x->pcursor - 1 : 0; break;
-    case EXA_DOWN: x->pcursor = x->pcursor + 1 < n ? x->pcursor + 1 : x->pcursor; break;
+    case EXA_UP: x->pick.cursor = x->pick.cursor > 0 ? x->pick.cursor - 1 : 0; break;
+    case EXA_DOWN:
+        x->pick.cursor = x->pick.cursor + 1 < n ? x->pick.cursor + 1 : x->pick.cursor;
+        break;
     case EXA_PGUP:
-        x->pcursor = x->pcursor > page ? x->pcursor - page : 0;
-        x->ptop = x->ptop > page ? x->ptop - page : 0;
+        x->pick.cursor = x->pick.cursor > page ? x->pick.cursor - page : 0;
+        x->pick.top = x->pick.top > page ? x->pick.top - page : 0;
         break;
     case EXA_PGDN:
-        x->pcursor = x->pcursor + page < n ? x->pcursor + page : (n > 0 ? n - 1 : 0);
-        x->ptop += page;
+        x->pick.cursor = x->pick.cursor + page < n ? x->pick.cursor + page : (n > 0 ? n - 1 : 0);
+        x->pick.top += page;
         break;
-    case EXA_HOME: x->pcursor = 0; break;
-    case EXA_END: x->pcursor = n > 0 ? n - 1 : 0; break;
+    case EXA_HOME: x->pick.cursor = 0; break;
+    case EXA_END: x->pick.cursor = n > 0 ? n - 1 : 0; break;
     case EXA_TOGGLE:
         if (!cur)
             return 0;
@@ -146,7 +148,7 @@ static int picker_key(explorer *x, int key)
         break;
     case EXA_ENTER:
         if (cur && cur->bench < 0)
-            x->collapsed[cur->pattern] = !x->collapsed[cur->pattern];
+            x->pick.collapsed[cur->pattern] = !x->pick.collapsed[cur->pattern];
         else
             x->screen = EX_PARAMS;
         break;
@@ -159,12 +161,12 @@ static int picker_key(explorer *x, int key)
                                                                 : 1;
         if (a == EXA_ALL) /* collapsed patterns too */
             for (int p = 0; p < MAX_PATTERNS; p++)
-                if (x->collapsed[p])
+                if (x->pick.collapsed[p])
                     select_pattern(x, p, 1);
         break;
     case EXA_FILTER:
-        x->filtering = 1;
-        mbx_ex_edit_begin(x, x->filter, 0);
+        x->pick.filtering = 1;
+        mbx_ex_edit_begin(x, x->pick.filter, 0);
         break;
     default: return 0;
     }
@@ -184,11 +186,11 @@ static void picker_head(explorer *x, const mbx_rect *body)
         snprintf(head + k, sizeof head - (size_t)k, " (%d twice)", twice);
     mbx_ex_put(x, body->y, body->x + 1, body->w - 1, MBX_ROLE_NORMAL, head);
     char filt[80];
-    if (x->filtering) {
+    if (x->pick.filtering) {
         mbx_ex_put(x, body->y, body->x + 40, 8, MBX_ROLE_CURSOR, "filter: ");
-        mbx_ex_put_edit(x, body->y, body->x + 48, body->w - 48, MBX_ROLE_CURSOR, x->filter);
-    } else if (x->filter[0]) {
-        snprintf(filt, sizeof filt, "filter: %s", x->filter);
+        mbx_ex_put_edit(x, body->y, body->x + 48, body->w - 48, MBX_ROLE_CURSOR, x->pick.filter);
+    } else if (x->pick.filter[0]) {
+        snprintf(filt, sizeof filt, "filter: %s", x->pick.filter);
         mbx_ex_put(x, body->y, body->x + 40, body->w - 40, MBX_ROLE_DIM, filt);
     }
 }
@@ -203,7 +205,7 @@ static void row_text(const explorer *x, const row *r, const char *const *pn, int
         int cnt = 0;
         for (size_t b = 0; b < mbx_bench_count(); b++)
             cnt += strcmp(mbx_bench_get((int)b)->pattern, pn[r->pattern]) == 0;
-        snprintf(line, len, "%s %s %s (%d)", x->collapsed[r->pattern] ? "+" : "-",
+        snprintf(line, len, "%s %s %s (%d)", x->pick.collapsed[r->pattern] ? "+" : "-",
                  mark[pattern_state(x, r->pattern)], pn[r->pattern], cnt);
     } else {
         const mbx_bench *b = mbx_bench_get(r->bench);
@@ -221,7 +223,7 @@ static void scroll_bar(explorer *x, const mbx_rect *body, int n, int list_h)
 {
     if (n <= list_h)
         return;
-    int thumb = list_h * list_h / n, pos = (list_h - thumb) * x->ptop / (n - list_h);
+    int thumb = list_h * list_h / n, pos = (list_h - thumb) * x->pick.top / (n - list_h);
     if (thumb < 1)
         thumb = 1;
     for (int i = 0; i < list_h; i++) {
@@ -231,8 +233,8 @@ static void scroll_bar(explorer *x, const mbx_rect *body, int n, int list_h)
                    on ? (x->utf8 ? "\u2588" : "#") : (x->utf8 ? "\u2502" : "|"));
     }
     char where[64];
-    snprintf(where, sizeof where, "rows %d-%d of %d", x->ptop + 1,
-             x->ptop + list_h < n ? x->ptop + list_h : n, n);
+    snprintf(where, sizeof where, "rows %d-%d of %d", x->pick.top + 1,
+             x->pick.top + list_h < n ? x->pick.top + list_h : n, n);
     mbx_ex_put(x, body->y + 1, body->x + body->w - (int)strlen(where) - 1, (int)strlen(where),
                MBX_ROLE_DIM, where);
 }
@@ -241,31 +243,31 @@ static void draw_picker(explorer *x, const mbx_rect *body)
 {
     row rows[EX_MAX_BENCH + MAX_PATTERNS];
     int n = visible_rows(x, rows, (int)(sizeof rows / sizeof *rows));
-    if (x->pcursor >= n)
-        x->pcursor = n > 0 ? n - 1 : 0;
+    if (x->pick.cursor >= n)
+        x->pick.cursor = n > 0 ? n - 1 : 0;
     const char *pn[MAX_PATTERNS];
     patterns(pn);
     picker_head(x, body);
     int list_h = body->h - 3;
     if (list_h < 1)
         list_h = 1;
-    if (x->ptop > n - list_h)
-        x->ptop = n - list_h > 0 ? n - list_h : 0;
-    if (x->pcursor < x->ptop)
-        x->ptop = x->pcursor;
-    if (x->pcursor >= x->ptop + list_h)
-        x->ptop = x->pcursor - list_h + 1;
+    if (x->pick.top > n - list_h)
+        x->pick.top = n - list_h > 0 ? n - list_h : 0;
+    if (x->pick.cursor < x->pick.top)
+        x->pick.top = x->pick.cursor;
+    if (x->pick.cursor >= x->pick.top + list_h)
+        x->pick.top = x->pick.cursor - list_h + 1;
     int namew = 18;
     for (size_t b = 0; b < mbx_bench_count(); b++) {
         int len = (int)strlen(mbx_bench_get((int)b)->name);
         namew = len > namew ? len : namew;
     }
     /* Which pattern the top row belongs to, when its header scrolled away. */
-    const row *top = n > 0 ? &rows[x->ptop] : NULL;
+    const row *top = n > 0 ? &rows[x->pick.top] : NULL;
     int sticky = top && top->bench >= 0;
-    for (int i = 0; i < list_h && x->ptop + i < n; i++) {
-        const row *r = &rows[x->ptop + i];
-        int y = body->y + 2 + i, sel = x->ptop + i == x->pcursor;
+    for (int i = 0; i < list_h && x->pick.top + i < n; i++) {
+        const row *r = &rows[x->pick.top + i];
+        int y = body->y + 2 + i, sel = x->pick.top + i == x->pick.cursor;
         char line[256];
         row_text(x, r, pn, namew, line, sizeof line);
         if (sel)
@@ -303,14 +305,14 @@ static int list_height(const mbx_rect *body)
 /* The wheel: the list by EX_WHEEL_ROWS, the cursor kept in view. */
 static void wheel(explorer *x, const mbx_rect *body, int n, int d)
 {
-    int h = list_height(body), top = x->ptop + d;
+    int h = list_height(body), top = x->pick.top + d;
     if (top > n - h)
         top = n - h;
-    x->ptop = top > 0 ? top : 0;
-    if (x->pcursor < x->ptop)
-        x->pcursor = x->ptop;
-    if (x->pcursor >= x->ptop + h)
-        x->pcursor = x->ptop + h - 1;
+    x->pick.top = top > 0 ? top : 0;
+    if (x->pick.cursor < x->pick.top)
+        x->pick.cursor = x->pick.top;
+    if (x->pick.cursor >= x->pick.top + h)
+        x->pick.cursor = x->pick.top + h - 1;
 }
 
 /* A click on a benchmark toggles it (as Space); on a pattern's row, a
@@ -325,11 +327,11 @@ static int picker_mouse(explorer *x, const mbx_rect *body, const mbx_ex_mouse *m
         wheel(x, body, n, m->button == EX_MB_WHEEL_UP ? -EX_WHEEL_ROWS : EX_WHEEL_ROWS);
         return 1;
     }
-    int i = x->ptop + m->y - (body->y + 2);
+    int i = x->pick.top + m->y - (body->y + 2);
     if (m->y < body->y + 2 || m->y >= body->y + 2 + list_height(body) || i >= n)
         return 0;
-    x->filtering = 0;
-    x->pcursor = i;
+    x->pick.filtering = 0;
+    x->pick.cursor = i;
     if (m->button != EX_MB_LEFT)
         return 1;
     const row *r = &rows[i];
@@ -339,13 +341,13 @@ static int picker_mouse(explorer *x, const mbx_rect *body, const mbx_ex_mouse *m
     else if (col >= 2 && col <= 4)
         select_pattern(x, r->pattern, pattern_state(x, r->pattern) != 2);
     else
-        x->collapsed[r->pattern] = !x->collapsed[r->pattern];
+        x->pick.collapsed[r->pattern] = !x->pick.collapsed[r->pattern];
     return 1;
 }
 
 static int picker_typing(const explorer *x)
 {
-    return x->filtering;
+    return x->pick.filtering;
 }
 
 /* The screen's row of the screen table (screens/screen.h). */

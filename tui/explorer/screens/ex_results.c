@@ -119,7 +119,7 @@ static double sort_key(const mbx_ex_point *p, int col)
 static int cmp_rows(const void *a, const void *b)
 {
     const mbx_ex_point *p = *(const mbx_ex_point *const *)a, *q = *(const mbx_ex_point *const *)b;
-    int c = 0, col = sort_ctx->sort_col;
+    int c = 0, col = sort_ctx->res.sort_col;
     if (col == C_BENCH || col == C_RANKS) {
         c = col == C_BENCH ? strcmp(p->r.benchmark, q->r.benchmark)
                            : strcmp(p->r.ranks, q->r.ranks);
@@ -140,7 +140,7 @@ static int cmp_rows(const void *a, const void *b)
     }
     if (c == 0)
         c = (p > q) - (p < q);
-    return sort_ctx->sort_desc ? -c : c;
+    return sort_ctx->res.sort_desc ? -c : c;
 }
 
 /* Done points in display order; returns how many. */
@@ -291,7 +291,7 @@ static int results_columns(const explorer *x, const mbx_rect *body, const mbx_ex
 }
 
 /* The columns on screen: the ones that stay, then the rest from
- * x->rleft on (clamped: no further than needed to show the last column
+ * x->res.left on (clamped: no further than needed to show the last column
  * whole). */
 typedef struct colplan {
     int show[C_COUNT], w[C_COUNT], order[C_COUNT];
@@ -323,13 +323,13 @@ static void plan_columns(explorer *x, const mbx_rect *body, const mbx_ex_point *
         if (col + need - 1 <= end)
             maxl = r;
     }
-    if (x->rleft > maxl)
-        x->rleft = maxl;
-    if (x->rleft < 0)
-        x->rleft = 0;
-    p->left_at = x->rleft > 0 ? col - 1 : 0;
+    if (x->res.left > maxl)
+        x->res.left = maxl;
+    if (x->res.left < 0)
+        x->res.left = 0;
+    p->left_at = x->res.left > 0 ? col - 1 : 0;
     p->more_right = 0;
-    for (int r = x->rleft; r < ns; r++) {
+    for (int r = x->res.left; r < ns; r++) {
         if (col >= end) {
             p->more_right = 1;
             break;
@@ -351,7 +351,7 @@ static void results_head(explorer *x, const mbx_rect *body, const mbx_ex_point *
              x->exported ? ", exported"
              : n         ? ", not exported (e exports)"
                          : "",
-             col_name(x, x->sort_col), x->sort_desc ? ", descending" : "");
+             col_name(x, x->res.sort_col), x->res.sort_desc ? ", descending" : "");
     mbx_ex_put(x, body->y, body->x + 1, body->w - 1, MBX_ROLE_NORMAL, head);
     /* What the last key did (e, w, r), or an export's progress: this
      * screen has no status line, so the message takes the method's line
@@ -402,7 +402,7 @@ static void results_row(explorer *x, const mbx_rect *body, const mbx_ex_point *p
 }
 
 /* The table as drawn in body: the rows in order (n of them, in *rows,
- * the caller frees) and the columns (x->rleft clamped). */
+ * the caller frees) and the columns (x->res.left clamped). */
 static size_t table(explorer *x, const mbx_rect *body, const mbx_ex_point ***rows, colplan *cp)
 {
     *rows = malloc((x->npts ? x->npts : 1) * sizeof **rows);
@@ -417,8 +417,8 @@ static size_t table(explorer *x, const mbx_rect *body, const mbx_ex_point ***row
 
 static void draw_results(explorer *x, const mbx_rect *body)
 {
-    if (!applies(x, x->sort_col))
-        x->sort_col = C_BENCH;
+    if (!applies(x, x->res.sort_col))
+        x->res.sort_col = C_BENCH;
     const mbx_ex_point **rows;
     colplan cp;
     size_t n = table(x, body, &rows, &cp);
@@ -428,8 +428,8 @@ static void draw_results(explorer *x, const mbx_rect *body)
     int y = body->y + 2;
     for (int k = 0; k < cp.nvis; k++) {
         int c = cp.vis[k];
-        mbx_ex_put(x, y, cp.at[k], cp.w[c], c == x->sort_col ? MBX_ROLE_SELECTED : MBX_ROLE_AXIS,
-                   col_name(x, c));
+        mbx_ex_put(x, y, cp.at[k], cp.w[c],
+                   c == x->res.sort_col ? MBX_ROLE_SELECTED : MBX_ROLE_AXIS, col_name(x, c));
     }
     /* Columns scrolled off the left, or cut on the right: Left/Right. */
     if (cp.left_at)
@@ -437,14 +437,14 @@ static void draw_results(explorer *x, const mbx_rect *body)
     if (cp.more_right)
         mbx_ex_put(x, y, body->x + body->w - 1, 1, MBX_ROLE_SELECTED, x->utf8 ? "\u203a" : ">");
     int list_h = body->h - 3;
-    if (x->rcursor >= (int)n)
-        x->rcursor = n ? (int)n - 1 : 0;
-    if (x->rcursor < x->rtop)
-        x->rtop = x->rcursor;
-    if (x->rcursor >= x->rtop + list_h)
-        x->rtop = x->rcursor - list_h + 1;
-    for (int i = 0; i < list_h && (size_t)(x->rtop + i) < n; i++)
-        results_row(x, body, rows[x->rtop + i], y + 1 + i, x->rtop + i == x->rcursor, &cp);
+    if (x->res.cursor >= (int)n)
+        x->res.cursor = n ? (int)n - 1 : 0;
+    if (x->res.cursor < x->res.top)
+        x->res.top = x->res.cursor;
+    if (x->res.cursor >= x->res.top + list_h)
+        x->res.top = x->res.cursor - list_h + 1;
+    for (int i = 0; i < list_h && (size_t)(x->res.top + i) < n; i++)
+        results_row(x, body, rows[x->res.top + i], y + 1 + i, x->res.top + i == x->res.cursor, &cp);
     if (n == 0)
         mbx_ex_put(x, y + 1, body->x + 2, body->w - 2, MBX_ROLE_DIM, "no results yet");
     free(rows);
@@ -457,7 +457,7 @@ static void scroll_columns(explorer *x, int d)
     mbx_layout_frame(x->rows, x->cols, &f);
     const mbx_ex_point **rows;
     colplan cp;
-    x->rleft += d;
+    x->res.left += d;
     table(x, &f.body, &rows, &cp);
     free(rows);
 }
@@ -466,22 +466,24 @@ static int results_key(explorer *x, int key)
 {
     size_t n = x->ndone;
     switch (mbx_ex_key_action(key, EX_RESULTS)) {
-    case EXA_UP: x->rcursor = x->rcursor > 0 ? x->rcursor - 1 : 0; break;
-    case EXA_DOWN: x->rcursor = (size_t)x->rcursor + 1 < n ? x->rcursor + 1 : x->rcursor; break;
-    case EXA_PGUP: x->rcursor = x->rcursor > 10 ? x->rcursor - 10 : 0; break;
-    case EXA_PGDN:
-        x->rcursor = (size_t)x->rcursor + 10 < n ? x->rcursor + 10 : (n ? (int)n - 1 : 0);
+    case EXA_UP: x->res.cursor = x->res.cursor > 0 ? x->res.cursor - 1 : 0; break;
+    case EXA_DOWN:
+        x->res.cursor = (size_t)x->res.cursor + 1 < n ? x->res.cursor + 1 : x->res.cursor;
         break;
-    case EXA_HOME: x->rcursor = 0; break;
-    case EXA_END: x->rcursor = n ? (int)n - 1 : 0; break;
+    case EXA_PGUP: x->res.cursor = x->res.cursor > 10 ? x->res.cursor - 10 : 0; break;
+    case EXA_PGDN:
+        x->res.cursor = (size_t)x->res.cursor + 10 < n ? x->res.cursor + 10 : (n ? (int)n - 1 : 0);
+        break;
+    case EXA_HOME: x->res.cursor = 0; break;
+    case EXA_END: x->res.cursor = n ? (int)n - 1 : 0; break;
     case EXA_LEFT: scroll_columns(x, -1); break;
     case EXA_RIGHT: scroll_columns(x, 1); break;
     case EXA_SORT:
         do
-            x->sort_col = (x->sort_col + 1) % C_COUNT;
-        while (!applies(x, x->sort_col));
+            x->res.sort_col = (x->res.sort_col + 1) % C_COUNT;
+        while (!applies(x, x->res.sort_col));
         break;
-    case EXA_REVERSE: x->sort_desc = !x->sort_desc; break;
+    case EXA_REVERSE: x->res.sort_desc = !x->res.sort_desc; break;
     default: return 0;
     }
     return 1;
@@ -503,12 +505,12 @@ static int results_mouse(explorer *x, const mbx_rect *body, const mbx_ex_mouse *
             scroll_columns(x, up ? -1 : 1);
             return 1;
         }
-        int top = x->rtop + (up ? -EX_WHEEL_ROWS : EX_WHEEL_ROWS), last = (int)n - list_h;
-        x->rtop = top > last ? (last > 0 ? last : 0) : top < 0 ? 0 : top;
-        if (x->rcursor < x->rtop)
-            x->rcursor = x->rtop;
-        if (x->rcursor >= x->rtop + list_h)
-            x->rcursor = x->rtop + list_h - 1;
+        int top = x->res.top + (up ? -EX_WHEEL_ROWS : EX_WHEEL_ROWS), last = (int)n - list_h;
+        x->res.top = top > last ? (last > 0 ? last : 0) : top < 0 ? 0 : top;
+        if (x->res.cursor < x->res.top)
+            x->res.cursor = x->res.top;
+        if (x->res.cursor >= x->res.top + list_h)
+            x->res.cursor = x->res.top + list_h - 1;
         return 1;
     }
     if (m->button != EX_MB_LEFT)
@@ -516,18 +518,18 @@ static int results_mouse(explorer *x, const mbx_rect *body, const mbx_ex_mouse *
     if (m->y == head) {
         for (int k = 0; k < cp.nvis; k++)
             if (m->x >= cp.at[k] && m->x < cp.at[k] + cp.w[cp.vis[k]]) {
-                if (x->sort_col == cp.vis[k])
-                    x->sort_desc = !x->sort_desc;
+                if (x->res.sort_col == cp.vis[k])
+                    x->res.sort_desc = !x->res.sort_desc;
                 else
-                    x->sort_col = cp.vis[k], x->sort_desc = 0;
+                    x->res.sort_col = cp.vis[k], x->res.sort_desc = 0;
                 return 1;
             }
         return 0;
     }
-    int i = x->rtop + m->y - (head + 1);
+    int i = x->res.top + m->y - (head + 1);
     if (m->y <= head || i >= (int)n)
         return 0;
-    x->rcursor = i;
+    x->res.cursor = i;
     return 1;
 }
 

@@ -24,13 +24,6 @@ typedef struct mbx_ex_screen_def {
     int (*mouse)(explorer *x, const mbx_rect *body, const mbx_ex_mouse *m);
 } mbx_ex_screen_def;
 
-/* The rows, one a screen file. */
-extern const mbx_ex_screen_def mbx_ex_screen_picker;  /* screens/ex_picker.c */
-extern const mbx_ex_screen_def mbx_ex_screen_params;  /* screens/ex_params.c */
-extern const mbx_ex_screen_def mbx_ex_screen_run;     /* screens/ex_run.c */
-extern const mbx_ex_screen_def mbx_ex_screen_results; /* screens/ex_results.c */
-extern const mbx_ex_screen_def mbx_ex_screen_beff;    /* screens/ex_beff.c */
-
 /* The row of screen s (ex_frame.c holds the table, in mbx_ex_screen order). */
 const mbx_ex_screen_def *mbx_ex_screen_of(mbx_ex_screen s);
 
