@@ -48,7 +48,7 @@ mbx_launcher_bad(no_terminal "^mpibex: the explorer needs a terminal; for batch 
 include(cmd/merge_tests.cmake)
 include(cmd/compare_tests.cmake)
 include(cmd/report_tests.cmake)
-include(cmd/i16_csvdocs_tests.cmake)
+include(cmd/csv_widths_tests.cmake)
 
 # Issue 18: a plan's keys of the whole run through run's front end (each
 # key, its bad value's line, the command line winning, thread_level

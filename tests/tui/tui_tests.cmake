@@ -184,7 +184,7 @@ mbx_golden(overlap.xterm-mono xterm-mono overlap.keys overlap-xterm-mono 120x40 
 mbx_golden(input.80x24 xterm-256color input.keys input-80x24 80x24 4)
 mbx_golden(input.xterm-mono xterm-mono input_wide.keys input-xterm-mono 120x40 4)
 
-include(tui/i15_unlink_tests.cmake)
+include(tui/log_autosave_dirs_tests.cmake)
 
 # Narrow screens cut nothing without a sign (fake back end, 4 ranks): the
 # 80x24 run footer keeps v, e, w and i; inspector lines cut at 80x24 end in

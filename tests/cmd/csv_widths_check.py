@@ -3,15 +3,15 @@
 the pass columns) through csvcheck, `mpibex merge` and `mpibex report`.
 No MPI.
 
-  i16_csvdocs_check.py csvcheck CSVCHECK DIR
+  csv_widths_check.py csvcheck CSVCHECK DIR
       csvcheck accepts a 43-column file and a 51-column file (a row measured
       in one go, a row measured in passes whose median lies outside the
       pooled quartiles), and refuses each broken
       pass field with its own line
-  i16_csvdocs_check.py merge MPIBEX DIR
+  csv_widths_check.py merge MPIBEX DIR
       `mpibex merge` of a 43- and a 51-column file: one merged row per key,
       the merged columns whatever the inputs' widths
-  i16_csvdocs_check.py report MPIBEX DIR
+  csv_widths_check.py report MPIBEX DIR
       `mpibex report` of the same two files: both plotted, the 51-column
       input's curve and results table say the interval is between passes,
       the 43-column input's do not

@@ -1,25 +1,25 @@
-# Issue 15, cases found after the first fixes (tests/mpi/i15_redteam.sh).
+# Issue 15, cases found after the first fixes (tests/mpi/output_paths.sh).
 # Each runs the real binary on 1 or 2 ranks (export_input: no launcher)
 # for a few seconds.
-function(mbx_i15_redteam name labels case np)
+function(mbx_output_paths name labels case np)
   add_test(NAME ${name}
-           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/i15_redteam.sh ${case}
-                   ${MBX_OUT}/i15_redteam $<TARGET_FILE:mpibex> -- ${MBX_MPIEXEC} ${np}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/output_paths.sh ${case}
+                   ${MBX_OUT}/output_paths $<TARGET_FILE:mpibex> -- ${MBX_MPIEXEC} ${np}
                    ${MPIEXEC_PREFLAGS})
   set_tests_properties(${name} PROPERTIES TIMEOUT 60 LABELS "mpi;${labels}" PROCESSORS ${np})
 endfunction()
 
-mbx_i15_redteam(security.output.sidecar_name security sidecar_name 1)
-mbx_i15_redteam(security.unlink_base_dir security base_dir 2)
-mbx_i15_redteam(security.output.report_dir security report_dir 1)
-mbx_i15_redteam(badinput.output.dev_stdout badinput dev_stdout 1)
-mbx_i15_redteam(security.output.foreign_file security foreign_file 1)
+mbx_output_paths(security.output.sidecar_name security sidecar_name 1)
+mbx_output_paths(security.unlink_base_dir security base_dir 2)
+mbx_output_paths(security.output.report_dir security report_dir 1)
+mbx_output_paths(badinput.output.dev_stdout badinput dev_stdout 1)
+mbx_output_paths(security.output.foreign_file security foreign_file 1)
 set_tests_properties(security.output.foreign_file PROPERTIES SKIP_RETURN_CODE 77)
 
 # The explorer with its fake back end needs no launcher.
 add_test(NAME badinput.output.export_input
-         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/i15_redteam.sh export_input
-                 ${MBX_OUT}/i15_redteam $<TARGET_FILE:mpibex> --)
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/output_paths.sh export_input
+                 ${MBX_OUT}/output_paths $<TARGET_FILE:mpibex> --)
 set_tests_properties(badinput.output.export_input PROPERTIES TIMEOUT 60 LABELS "tui;badinput")
 
 # How output and temporary files are created (tests/mpi/output_files.sh):

@@ -4,7 +4,7 @@
 # parent (0700) and holds the CSV; an autosave that cannot be made says so
 # in the closing line, with the number of points not saved (headless, and on
 # a terminal in tmux).
-# usage: i15_autosave.sh MPIBEX WORKDIR
+# usage: autosave_dir.sh MPIBEX WORKDIR
 set -u
 . "$(dirname "$(readlink -f "$0")")/../lib.sh"
 mpibex=$1 work=$2
@@ -41,7 +41,7 @@ want="^mpibex: explorer: $n points measured; autosave to $work/file/x failed: a 
 # The same on a real terminal (tmux, its own server): the closing line the
 # user reads after the screen is gone.
 if command -v tmux >/dev/null; then
-    sock=mbx-i15-autosave-$$ sess=as
+    sock=mbx-autosave-dir-$$ sess=as
     screen() { tmux -L "$sock" capture-pane -p -J -t "$sess" 2>/dev/null; }
     tmux -L "$sock" new-session -d -s "$sess" -x 120 -y 30 \
         "LC_ALL=C.UTF-8 TERM=xterm-256color $mpibex explore --fake 2 --start --autosave $work/file/x; echo EXIT=\$?; sleep 60"

@@ -4,7 +4,7 @@
 # (the old windows only grew: thousands of 1-observation batches); a point
 # that cannot finish gives up at --window-limit with a note. Properties
 # only, no absolute times.
-# usage: i16_window.sh MPIEXEC NPFLAG MPIBEX OUTDIR
+# usage: window_sync.sh MPIEXEC NPFLAG MPIBEX OUTDIR
 set -u
 . "$(dirname "$0")/../lib.sh"
 mpiexec=$1 np=$2 mpibex=$3 dir=$4
@@ -79,4 +79,4 @@ case $model in fitted*) ;; *) die "MBX_TEST_CLOCK_FIT=1: clock_model is '$model'
 resyncs=$(env_key "$dir/resync.env.csv" window_resyncs)
 [ "${resyncs:-0}" -ge 1 ] || die "a 1.5 s point with --resync 0.2 was never synchronized again"
 echo "resync: $model, $resyncs syncs inside the point"
-echo "i16_window.sh: ok"
+echo "window_sync.sh: ok"

@@ -3,15 +3,15 @@
 refused with the line and column, and a UTF-8 byte-order mark is read.
 
 usage:
-  i15_readers_check.py bad MPIBEX DIR TOOL FILE COLUMN VALUE
+  readers_check.py bad MPIBEX DIR TOOL FILE COLUMN VALUE
       writes two results files with observations (A, B) into DIR, puts
       VALUE into COLUMN of FILE ('results' or 'obs' of A) at line 3, runs
       TOOL (merge, compare or report); passes when it exits 2 with one line
       on stderr naming A's file, line 3 and COLUMN, and writes no output.
-  i15_readers_check.py bom MPIBEX DIR
+  readers_check.py bom MPIBEX DIR
       the same files, each starting with a UTF-8 byte-order mark: merge,
       compare and report read them as without it.
-  i15_readers_check.py plan MPIBEX DIR LAUNCHER...
+  readers_check.py plan MPIBEX DIR LAUNCHER...
       `run PLAN.ini` with a plan that starts with a byte-order mark."""
 import os
 import shutil

@@ -28,7 +28,7 @@ static const char *tmp(const char *name)
     static char buf[4][512];
     static int k;
     k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/i18_%s", MBX_TMP_DIR, name);
+    snprintf(buf[k], sizeof buf[k], "%s/run_output_%s", MBX_TMP_DIR, name);
     return buf[k];
 }
 

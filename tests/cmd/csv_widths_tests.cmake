@@ -1,7 +1,7 @@
 # Issue 16, CSV format 3 (no MPI): csvcheck's rules for the pass columns
 # (and its acceptance of 43-column files), and `mpibex merge` / `mpibex
-# report` of a 43- and a 51-column file (tests/cmd/i16_csvdocs_check.py).
-set(MBX_I16CSV_CHECK ${CMAKE_CURRENT_SOURCE_DIR}/cmd/i16_csvdocs_check.py)
+# report` of a 43- and a 51-column file (tests/cmd/csv_widths_check.py).
+set(MBX_I16CSV_CHECK ${CMAKE_CURRENT_SOURCE_DIR}/cmd/csv_widths_check.py)
 add_test(NAME csv.check.format3
          COMMAND python3 ${MBX_I16CSV_CHECK} csvcheck $<TARGET_FILE:csvcheck> ${MBX_OUT}/i16csv_check)
 add_test(NAME csv.merge.widths

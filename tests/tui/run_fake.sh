@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `mpibex run --fake N` (issue 16): the whole batch flow on the fake back
-# end, one process, no MPI. usage: i16_runfake.sh MPIBEX CSVCHECK WORKDIR CASE
+# end, one process, no MPI. usage: run_fake.sh MPIBEX CSVCHECK WORKDIR CASE
 #  csv:     a small plan on 4 simulated ranks writes a CSV csvcheck accepts,
 #           with the passes columns filled: every row >= 1 pass, every
 #           SETTLED row >= 5 passes over >= 1 s (with --monitor off every

@@ -2,7 +2,7 @@
 """A big results CSV through `mpibex merge` (issue 15): memory must stay
 bounded by the points, not grow with the file.
 
-usage: i15_readers_big.py MPIBEX DIR SIZE_MB MAX_RSS_MB
+usage: readers_big.py MPIBEX DIR SIZE_MB MAX_RSS_MB
 
 Writes DIR/big.csv of about SIZE_MB megabytes: 2000 points (a results
 header and rows as `mpibex run` writes them) repeated, as a file of many

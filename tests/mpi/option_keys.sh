@@ -3,7 +3,7 @@
 # command line wins, a bad value is the option's own line naming the key.
 # One case per invocation, properties only, never a time:
 #
-#   i18_keys.sh MPIEXEC NPFLAG MPIBEX OUTDIR CASE
+#   option_keys.sh MPIEXEC NPFLAG MPIBEX OUTDIR CASE
 #
 #   fake_keys     (fake) order, passes, max_passes, span, time_limit,
 #                 monitor, shift, settle, raw from a plan are recorded in
@@ -20,7 +20,7 @@ set -u
 mpiexec=$1 npflag=$2 mpibex=$3 dir=$4 case=$5
 . "$(dirname "$0")/../lib.sh"
 test_case=$case
-work=$dir/i18_keys_$case
+work=$dir/option_keys_$case
 rm -rf "$work"
 mkdir -p "$work"
 cd "$work" || exit 1

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The explorer's refinement honours min_ratio (issue 16): run the explorer
-# headless on the fake back end with keys/i16_refine_ratio.keys, which
+# headless on the fake back end with keys/refine_ratio.keys, which
 # exports its results, then check the sizes of the refined curve: refinement
 # happened, ended before its budget, and no two neighbouring sizes are
 # closer than sqrt(1.05) allows (a split segment was at least 5 % wide, so
 # each half is at least about 2.4 % wide).
-# usage: i16_refine_ratio.sh MPIBEX KEYS OUT_DIR
+# usage: refine_ratio.sh MPIBEX KEYS OUT_DIR
 set -u
 mpibex=$1 keys=$2 out=$3
 rm -rf "$out"

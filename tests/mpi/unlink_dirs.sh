@@ -2,7 +2,7 @@
 # Directories mpibex removes or creates in shared places (issue 15), one
 # case per invocation:
 #
-#   i15_unlink.sh MPIEXEC NPFLAG MPIBEX OUTDIR CASE
+#   unlink_dirs.sh MPIEXEC NPFLAG MPIBEX OUTDIR CASE
 #
 #   beffio_stale  in --dir, entries named as stale b_eff_io run directories
 #                 of this host (mpibex-beffio-HOST-PID, PID not running): a
@@ -18,7 +18,7 @@ set -u
 mpiexec=$1 npflag=$2 mpibex=$3 dir=$4 case=$5
 . "$(dirname "$0")/../lib.sh"
 test_case=$case
-work=$dir/i15_unlink_$case
+work=$dir/unlink_dirs_$case
 rm -rf "$work"
 mkdir -p "$work"
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 15, cases found after the first fixes (one mechanism each: the
 # output claim, mbx/output.h; mbx/dir.h; the locale rules).
-# usage: i15_redteam.sh CASE DIR MPIBEX -- LAUNCHER...
+# usage: output_paths.sh CASE DIR MPIBEX -- LAUNCHER...
 #   LAUNCHER: the words before MPIBEX (mpiexec -n 1 ...), maybe none.
 # Cases:
 #   sidecar_name  -o a.env.csv (or a.lock, a.journal...) is the file that

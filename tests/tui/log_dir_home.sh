@@ -5,7 +5,7 @@
 # user nobody, home /nonexistent) to a new private directory in $TMPDIR,
 # said on stderr. A stand-in MPI launcher records nothing and exits; the
 # job is /bin/true; `script` gives the launcher its terminal.
-# usage: i15_unlink_home.sh LAUNCHER_DRIVER WORKDIR
+# usage: log_dir_home.sh LAUNCHER_DRIVER WORKDIR
 set -u
 . "$(dirname "$(readlink -f "$0")")/../lib.sh"
 driver=$1 work=$2

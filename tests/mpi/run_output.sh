@@ -2,7 +2,7 @@
 # Issue 18, zero bytes and the output scripts expect; one case per
 # invocation, properties only, never a time:
 #
-#   i18_output.sh MPIEXEC NPFLAG MPIBEX CSVCHECK OUTDIR CASE
+#   run_output.sh MPIEXEC NPFLAG MPIBEX CSVCHECK OUTDIR CASE
 #
 #   zero        2 ranks, --sizes 0,8 over ping-pong, bcast and gather: a
 #               0-byte row of each (not 1 byte), the file sorted by
@@ -26,7 +26,7 @@ set -u
 mpiexec=$1 npflag=$2 mpibex=$3 csvcheck=$4 dir=$5 case=$6
 . "$(dirname "$0")/../lib.sh"
 test_case=$case
-work=$dir/i18_output_$case
+work=$dir/run_output_$case
 rm -rf "$work"
 mkdir -p "$work"
 cd "$work" || exit 1

@@ -6,7 +6,7 @@
 # selects nothing is refused in one line naming it, exit 2. And `run` on
 # the fake back end: --bench and a plan's bench = with a glob measure the
 # benchmarks `list` selects with it, each once.
-# usage: i18_habits.sh MPIBEX WORKDIR
+# usage: bench_glob.sh MPIBEX WORKDIR
 set -u
 . "$(dirname "$(readlink -f "$0")")/../lib.sh"
 mpibex=$1 work=$2

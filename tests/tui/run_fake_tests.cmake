@@ -3,10 +3,10 @@
 # CSV twice with --seed, a stopped run resumed measuring only the rest; and
 # --fake's own bad values (one line, exit 2, no files).
 foreach(case csv determinism resume)
-  add_test(NAME tui.i16_runfake.${case}
-           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/i16_runfake.sh $<TARGET_FILE:mpibex>
-                   $<TARGET_FILE:csvcheck> ${CMAKE_CURRENT_BINARY_DIR}/i16-runfake ${case})
-  set_tests_properties(tui.i16_runfake.${case} PROPERTIES TIMEOUT 60 LABELS tui)
+  add_test(NAME tui.run_fake.${case}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/run_fake.sh $<TARGET_FILE:mpibex>
+                   $<TARGET_FILE:csvcheck> ${CMAKE_CURRENT_BINARY_DIR}/run-fake ${case})
+  set_tests_properties(tui.run_fake.${case} PROPERTIES TIMEOUT 60 LABELS tui)
 endforeach()
 # --fake's own bad values and MPIBEX_RUN_OPTIONS' (a bad option in it, a
 # plan file in it): badinput.fake_* and badinput.run_options_*, in process
@@ -17,7 +17,7 @@ endforeach()
 add_test(NAME badinput.explore_settle
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/expect_bad_input.sh
                  "^mpibex: --settle: expected seconds in 0\\.\\.60 \\(got '99'\\)$"
-                 ${CMAKE_CURRENT_BINARY_DIR}/i16-runfake/bad_explore_settle.csv --
+                 ${CMAKE_CURRENT_BINARY_DIR}/run-fake/bad_explore_settle.csv --
                  $<TARGET_FILE:mpibex> explore --fake 2 --settle 99)
 set_tests_properties(badinput.explore_settle PROPERTIES TIMEOUT 30 LABELS "tui;badinput")
 

@@ -2,7 +2,7 @@
 # Protocol-aware warm-up and page-fault counting (issue 16), one case per
 # invocation; properties only, never a time:
 #
-#   i16_warmup.sh MPIEXEC NPFLAG MPIBEX CSVCHECK OUTDIR CASE
+#   warmup.sh MPIEXEC NPFLAG MPIBEX CSVCHECK OUTDIR CASE
 #
 #   counts  2 ranks, ping-pong at 8 KiB and 64 KiB: every row has a faults
 #           count (csvcheck); the environment file records the warm-up: 128
@@ -18,7 +18,7 @@ set -u
 mpiexec=$1 npflag=$2 mpibex=$3 csvcheck=$4 dir=$5 case=$6
 . "$(dirname "$0")/../lib.sh"
 test_case=$case
-work=$dir/i16_warmup_$case
+work=$dir/warmup_$case
 rm -rf "$work"
 mkdir -p "$work"
 

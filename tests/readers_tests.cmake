@@ -8,7 +8,7 @@ set_tests_properties(unit.test_fields PROPERTIES LABELS "unit;badinput")
 # Values that cannot be times (or counts) in a results or observation file:
 # merge, compare and report refuse them with the file, line 3 and the
 # column, and write nothing. No MPI.
-set(MBX_I15R_CHECK ${CMAKE_CURRENT_SOURCE_DIR}/cmd/i15_readers_check.py)
+set(MBX_I15R_CHECK ${CMAKE_CURRENT_SOURCE_DIR}/cmd/readers_check.py)
 function(mbx_i15r_bad name tool file column value)
   add_test(NAME badinput.fields.${name}
            COMMAND python3 ${MBX_I15R_CHECK} bad $<TARGET_FILE:mpibex> ${MBX_OUT}/fields_${name}
@@ -55,6 +55,6 @@ else()
   set(_i15r_rss 100)
 endif()
 add_test(NAME fault.merge_big_file
-         COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/cmd/i15_readers_big.py $<TARGET_FILE:mpibex>
+         COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/cmd/readers_big.py $<TARGET_FILE:mpibex>
                  ${MBX_OUT}/merge_big ${_i15r_mb} ${_i15r_rss})
 set_tests_properties(fault.merge_big_file PROPERTIES TIMEOUT 180 LABELS "fault;merge")

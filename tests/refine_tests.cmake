@@ -6,7 +6,7 @@ mbx_unit_test(test_refine_noise)
 # Issue 16, refinement: the explorer's refinement honours min_ratio as batch
 # does (no split of a size segment narrower than 5 %), on the fake back end.
 add_test(NAME tui.refine_min_ratio
-         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/i16_refine_ratio.sh $<TARGET_FILE:mpibex>
-                 ${CMAKE_CURRENT_SOURCE_DIR}/tui/keys/i16_refine_ratio.keys
-                 ${CMAKE_CURRENT_BINARY_DIR}/i16-refine-ratio)
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/refine_ratio.sh $<TARGET_FILE:mpibex>
+                 ${CMAKE_CURRENT_SOURCE_DIR}/tui/keys/refine_ratio.keys
+                 ${CMAKE_CURRENT_BINARY_DIR}/refine-ratio)
 set_tests_properties(tui.refine_min_ratio PROPERTIES TIMEOUT 60 LABELS tui)

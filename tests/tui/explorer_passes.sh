@@ -12,7 +12,7 @@
 #     5 % test over a dozen sizes may flag one or two), and the view says
 #     the two were interleaved; the export's rows of the second curve carry
 #     the label explorer#2.
-# usage: i16_explorer.sh MPIBEX WORKDIR
+# usage: explorer_passes.sh MPIBEX WORKDIR
 set -u
 . "$(dirname "$(readlink -f "$0")")/../lib.sh"
 mpibex=$1 work=$2

@@ -3,10 +3,10 @@
 # point in the autosave (and a stopped run saving each point once, as it
 # stands), Send vs Send not distinguishable on pass medians and said to be
 # interleaved.
-add_test(NAME tui.i16_explorer
-         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/i16_explorer.sh $<TARGET_FILE:mpibex>
-                 ${CMAKE_CURRENT_BINARY_DIR}/i16-explorer)
-set_tests_properties(tui.i16_explorer PROPERTIES TIMEOUT 60 LABELS tui)
+add_test(NAME tui.explorer_passes
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/explorer_passes.sh $<TARGET_FILE:mpibex>
+                 ${CMAKE_CURRENT_BINARY_DIR}/explorer-passes)
+set_tests_properties(tui.explorer_passes PROPERTIES TIMEOUT 60 LABELS tui)
 
 # The explorer headless on real ranks under mpiexec, a key script with
 # `wait`: Send vs Ssend to the compare view's verdicts (properties only).
