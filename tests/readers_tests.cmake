@@ -1,4 +1,4 @@
-# Issue 15, readers: the strict number fields, the row-at-a-time CSV reader
+# Readers: the strict number fields, the row-at-a-time CSV reader
 # and the byte-order mark (unit), and the CLI refusals and the big-file
 # memory bound (below; the scripts are in tests/cmd).
 mbx_unit_test(test_fields)

@@ -1,9 +1,9 @@
-# Issue 16, refinement: points with standard errors, no split inside the
+# Refinement: points with standard errors, no split inside the
 # noise, steps located by bisection, min_ratio everywhere, points measured
 # again (engine/core/refine.c) on seeded noisy synthetic curves.
 mbx_unit_test(test_refine_noise)
 
-# Issue 16, refinement: the explorer's refinement honours min_ratio as batch
+# Refinement: the explorer's refinement honours min_ratio as batch
 # does (no split of a size segment narrower than 5 %), on the fake back end.
 add_test(NAME tui.refine_min_ratio
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/refine_ratio.sh $<TARGET_FILE:mpibex>

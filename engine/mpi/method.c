@@ -1,5 +1,5 @@
-/* How observations start (DESIGN, "Measuring one point" and
- * "Reproducibility"): barrier or window sync on a global clock, warm or
+/* How observations start (docs/algorithms.md, "Observation method";
+ * docs/user-guide.md, "Reproducible measurements"): barrier or window sync on a global clock, warm or
  * cold cache; and the machine-state probe ("The machine changes under
  * you").
  *

@@ -1,4 +1,4 @@
-# Issue 16, bench/honesty.sh: the analyser's arithmetic (calibration, levels,
+# bench/honesty.sh: the analyser's arithmetic (calibration, levels,
 # launch spread; the CI over launches through mpibex merge) on synthetic
 # launches with known numbers. No MPI, no timing.
 add_test(NAME bench.honesty_analyze

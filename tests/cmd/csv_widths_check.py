@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 16, CSV format 3: files of 43 columns (format 2) and 51 (format 3,
+"""CSV format 3: files of 43 columns (format 2) and 51 (format 3,
 the pass columns) through csvcheck, `mpibex merge` and `mpibex report`.
 No MPI.
 

@@ -1,4 +1,4 @@
-# Issue 16, CSV format 3 (no MPI): csvcheck's rules for the pass columns
+# CSV format 3 (no MPI): csvcheck's rules for the pass columns
 # (and its acceptance of 43-column files), and `mpibex merge` / `mpibex
 # report` of a 43- and a 51-column file (tests/cmd/csv_widths_check.py).
 set(MBX_I16CSV_CHECK ${CMAKE_CURRENT_SOURCE_DIR}/cmd/csv_widths_check.py)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A big results CSV through `mpibex merge` (issue 15): memory must stay
+"""A big results CSV through `mpibex merge`: memory must stay
 bounded by the points, not grow with the file.
 
 usage: readers_big.py MPIBEX DIR SIZE_MB MAX_RSS_MB

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Readers of results files (issue 15): values that cannot be times are
+"""Readers of results files: values that cannot be times are
 refused with the line and column, and a UTF-8 byte-order mark is read.
 
 usage:

@@ -88,7 +88,7 @@ static int count_field(const char *v, double lo)
     return v[0] != '\0' && v[0] != '-' && v[0] != '+' && *end == '\0' && d == floor(d) && d >= lo;
 }
 
-/* The pass columns of row r (issue 16); returns passes, 0 when the row was
+/* The pass columns of row r; returns passes, 0 when the row was
  * measured in one go. */
 static double check_passes(const mbx_csv_table *t, size_t r, const char *bench)
 {
@@ -354,7 +354,7 @@ static void check_overlap(const mbx_csv_table *t, size_t r, const char *const *n
           "row %zu: overlap_pct %s, the times give %.4f", r, pct_s, want);
 }
 
-/* --sorted yes (issue 18): the rows of a finished run in the order of
+/* --sorted yes: the rows of a finished run in the order of
  * benchmark, procs, param and bytes (ties by seq), and seq a permutation
  * of 1..rows. And everywhere: a SETTLED row has no status_reason. */
 static int key_cmp(const mbx_csv_table *t, size_t a, size_t b)

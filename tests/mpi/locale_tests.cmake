@@ -1,4 +1,4 @@
-# Locale independence (issue 15): files, plans and command lines mean the
+# Locale independence: files, plans and command lines mean the
 # same under de_DE.UTF-8 (decimal comma) and tr_TR.UTF-8 (dotless i) as
 # under C. Both tests exit 77 / skip when the locales are not installed
 # (CI installs locales-all, scripts/deps.sh).

@@ -1,4 +1,4 @@
-# Issue 15, "Numbers that must not be reported": 1-rank collectives whose
+# "Numbers that must not be reported": 1-rank collectives whose
 # corrected times sit below the timer's resolution, and a rank stopped
 # (SIGSTOP) in the middle of a point. docs/hardening.md names them.
 add_test(NAME fault.numbers_tiny

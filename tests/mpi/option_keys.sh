@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 18, every option of `run` is a plan key: the keys take effect, the
+# Every option of `run` is a plan key: the keys take effect, the
 # command line wins, a bad value is the option's own line naming the key.
 # One case per invocation, properties only, never a time:
 #

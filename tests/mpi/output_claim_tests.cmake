@@ -1,4 +1,4 @@
-# Two runs, one output (issue 15): -o is claimed for the life of a run
+# Two runs, one output: -o is claimed for the life of a run
 # (mbx/output.h). Each case runs the real binary on 1 rank (a few seconds);
 # the cases are in mpi/output_claim.sh.
 function(mbx_output_claim name labels case)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 15, cases found after the first fixes (one mechanism each: the
+# Cases found after the first fixes (one mechanism each: the
 # output claim, mbx/output.h; mbx/dir.h; the locale rules).
 # usage: output_paths.sh CASE DIR MPIBEX -- LAUNCHER...
 #   LAUNCHER: the words before MPIBEX (mpiexec -n 1 ...), maybe none.

@@ -1,4 +1,4 @@
-# Issue 15, cases found after the first fixes (tests/mpi/output_paths.sh).
+# Cases found after the first fixes (tests/mpi/output_paths.sh).
 # Each runs the real binary on 1 or 2 ranks (export_input: no launcher)
 # for a few seconds.
 function(mbx_output_paths name labels case np)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 18, zero bytes and the output scripts expect; one case per
+# Zero bytes and the output scripts expect; one case per
 # invocation, properties only, never a time:
 #
 #   run_output.sh MPIEXEC NPFLAG MPIBEX CSVCHECK OUTDIR CASE

@@ -1,8 +1,8 @@
-# Issue 15, signals and waits: --settle bounded in wall time, every wait
+# Signals and waits: --settle bounded in wall time, every wait
 # answers a stop signal, SIGHUP and SIGPIPE and a signal to a rank other
 # than 0 are accounted for in one line, standard output is checked at exit.
 # tests/mpi/signals.sh says what each case asserts; docs/hardening.md,
-# "Signals and waits (issue 15)", lists them.
+# "Signals and waits", lists them.
 set(_mbx_sig_cases
     settle_bound settle_sigint point_sigint hung_note sighup_rank0 double_sigterm sigterm_rank1
     beff_sigterm_rank1

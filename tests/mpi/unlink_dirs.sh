@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Directories mpibex removes or creates in shared places (issue 15), one
+# Directories mpibex removes or creates in shared places, one
 # case per invocation:
 #
 #   unlink_dirs.sh MPIEXEC NPFLAG MPIBEX OUTDIR CASE

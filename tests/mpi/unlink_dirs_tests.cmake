@@ -1,4 +1,4 @@
-# Issue 15, deleting through someone else's link: stale b_eff_io run
+# Deleting through someone else's link: stale b_eff_io run
 # directories that are links, not ours, or open to anybody are left alone.
 foreach(_case beffio_stale)
   add_test(NAME security.unlink_${_case}

@@ -1,4 +1,4 @@
-# Issue 16, engine features for passes: the light warm-up of a point's later
+# Engine features for passes: the light warm-up of a point's later
 # passes and fresh buffers at a page offset per measurement
 # (mbx_point_spec.warm_light, .buf_offset); tests/mpi/test_warmbuf.c.
 # Properties only; each run is about a second on 2 ranks. Included from

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Protocol-aware warm-up and page-fault counting (issue 16), one case per
+# Protocol-aware warm-up and page-fault counting, one case per
 # invocation; properties only, never a time:
 #
 #   warmup.sh MPIEXEC NPFLAG MPIBEX CSVCHECK OUTDIR CASE

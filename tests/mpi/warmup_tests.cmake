@@ -1,4 +1,4 @@
-# Issue 16, warm-up: every point starts with protocol-aware untimed calls,
+# Warm-up: every point starts with protocol-aware untimed calls,
 # every pair is pre-faulted before the first point, and timed batches count
 # their minor page faults (the faults column). Properties only.
 foreach(_case counts option light)

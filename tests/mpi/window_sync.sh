@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 16, window sync on one host: the identity clock model is chosen and
+# Window sync on one host: the identity clock model is chosen and
 # said; a 1-byte fixed:2000 point ends in a bounded number of batches
 # (the old windows only grew: thousands of 1-observation batches); a point
 # that cannot finish gives up at --window-limit with a note. Properties

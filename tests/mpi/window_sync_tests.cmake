@@ -1,4 +1,4 @@
-# Issue 16, window sync: one host's ranks share a clock (identity model),
+# Window sync: one host's ranks share a clock (identity model),
 # windows per batch that shrink again, a bounded point, a time bound with
 # a note; and the two new options' ranges.
 add_test(NAME mpi.window_sync.n2

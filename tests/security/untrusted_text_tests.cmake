@@ -1,4 +1,4 @@
-# Issue 15, untrusted text: hostile names and fields through report,
+# Untrusted text: hostile names and fields through report,
 # compare and merge (no MPI; gnuplot and python3).
 foreach(_case report report_bad compare merge repeat tty)
   add_test(NAME security.untrusted_text.${_case}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark selection in the explorer (issue 18), headless on the fake back
+# Benchmark selection in the explorer, headless on the fake back
 # end: a plan whose bench key holds a glob and a name selects exactly
 # those benchmarks (the picker's count and marks); the picker's filter with
 # a glob character shows whole-name matches only; a plan whose glob

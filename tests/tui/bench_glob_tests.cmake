@@ -1,4 +1,4 @@
-# Benchmark selection in the explorer (issue 18): a plan's bench = with a
+# Benchmark selection in the explorer: a plan's bench = with a
 # glob, the picker's glob filter, a glob that selects nothing.
 add_test(NAME tui.bench_glob
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/bench_glob.sh $<TARGET_FILE:mpibex>

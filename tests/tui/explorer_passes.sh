@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The explorer on the scheduler (issue 16), headless on the fake back end:
+# The explorer on the scheduler, headless on the fake back end:
 #  a) after the first round every curve of the quick plan is on screen and
 #     every grid point has a pass (none waits for an earlier curve);
 #  b) points get several passes: every autosaved row of a finished run has

@@ -1,4 +1,4 @@
-# The explorer on the scheduler (issue 16), headless on the fake back end:
+# The explorer on the scheduler, headless on the fake back end:
 # every curve's grid on screen after the first round, several passes a
 # point in the autosave (and a stopped run saving each point once, as it
 # stands), Send vs Send not distinguishable on pass medians and said to be

@@ -1,4 +1,4 @@
-# Issue 15: the explorer's log and autosave directories. With HOME unset the
+# The explorer's log and autosave directories. With HOME unset the
 # launcher's log never goes to /tmp/.local/state; the autosave directory is
 # made with every parent, and a failed autosave is in the closing line.
 add_test(NAME security.unlink_home_unset

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The explorer's refinement honours min_ratio (issue 16): run the explorer
+# The explorer's refinement honours min_ratio: run the explorer
 # headless on the fake back end with keys/refine_ratio.keys, which
 # exports its results, then check the sizes of the refined curve: refinement
 # happened, ended before its budget, and no two neighbouring sizes are

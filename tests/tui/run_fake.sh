@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `mpibex run --fake N` (issue 16): the whole batch flow on the fake back
+# `mpibex run --fake N`: the whole batch flow on the fake back
 # end, one process, no MPI. usage: run_fake.sh MPIBEX CSVCHECK WORKDIR CASE
 #  csv:     a small plan on 4 simulated ranks writes a CSV csvcheck accepts,
 #           with the passes columns filled: every row >= 1 pass, every
@@ -107,7 +107,7 @@ resume)
         fail "no '# resumed: $kept finished points kept; N passes of $((points - kept)) unfinished points carried over' line: $(grep resumed out2)"
     grep -q "^done: $((points - kept)) points measured" err2 ||
         fail "the resumed run did not measure only the rest: $(grep '^done' err2)"
-    # The finished run is sorted (issue 18): every kept row is still there,
+    # The finished run is sorted: every kept row is still there,
     # unchanged, wherever the sort put it.
     missing=$(grep -vxFf c.csv before.csv | wc -l)
     [ "$missing" -eq 0 ] || fail "$missing kept rows changed or went missing"

@@ -1,4 +1,4 @@
-# `mpibex run --fake N` (issue 16): the batch front end on the fake back
+# `mpibex run --fake N`: the batch front end on the fake back
 # end, one process, no MPI: a CSV with the passes columns filled, the same
 # CSV twice with --seed, a stopped run resumed measuring only the rest; and
 # --fake's own bad values (one line, exit 2, no files).

@@ -1,4 +1,4 @@
-# Issue 15: the explorer's start-up errors reach the terminal through the
+# The explorer's start-up errors reach the terminal through the
 # launcher (rank 0's reason in its status file), TERM=dumb is refused.
 foreach(_case plan_bad term_unknown term_dumb)
   add_test(NAME badinput.explorer_${_case}

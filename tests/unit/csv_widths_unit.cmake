@@ -1,4 +1,4 @@
-# Issue 16, CSV format 3: results files of every width (40 to 43 columns,
+# CSV format 3: results files of every width (40 to 43 columns,
 # and 51 with the pass columns) read by merge, compare and the --resume
 # reader, alone and mixed, through libcsv (tests/unit/test_csv_widths.c).
 mbx_unit_test(test_csv_widths)

@@ -1,4 +1,4 @@
-# Issue 15, deleting through someone else's link: the directory helpers
+# Deleting through someone else's link: the directory helpers
 # (engine/core/dir.c) and their users (b_eff_io's stale run directories, the
 # launcher's log directory, the explorer's autosave, the rescue directory).
 mbx_unit_test(test_dir)

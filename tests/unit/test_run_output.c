@@ -1,4 +1,4 @@
-/* Issue 18, the output scripts and eyes expect: the plan keys point_time
+/* The output scripts and eyes expect: the plan keys point_time
  * (per section) and sync, cache, timer, seed, warmup (kept as written for
  * the whole run); --point-time as an override; sizes given or defaulted;
  * the order of two rows (mbx_result_order) and a results file rewritten
