@@ -185,7 +185,8 @@ static double moved_by(const mbx_csv_table *t, size_t r, const char *bench, doub
         *msgs = floor(procs / 2) * w;
     else if (strcmp(bench, "bw.exchange") == 0)
         *msgs = 4;
-    else if (strncmp(bench, "pingpong.", 9) == 0 && strcmp(bench, "pingpong.mt") != 0)
+    else if ((strncmp(bench, "pingpong.", 9) == 0 && strcmp(bench, "pingpong.mt") != 0) ||
+             strcmp(bench, "persist.send_recv") == 0)
         *msgs = 1;
     else if (strncmp(bench, "rma.", 4) == 0) /* a window (rma.*_bw) or one operation */
         *msgs = str(t, r, "param_name")[0] != '\0' ? w : 1;
