@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The explorer's compare view on real ranks (issue 16, "Fairness"): K
+# The explorer's compare view on real ranks ("Fairness"): K
 # separate explorer jobs of 2 ranks, each headless (a key script on a
 # virtual screen, `mpibex explore --headless` under mpiexec), each measuring
 # two curves interleaved by the scheduler, then `v` (A = the

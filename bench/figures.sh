@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Figures for the closing notes (a benchmark, not a pass/fail test):
+# Figures of how mpibex compares (a benchmark, not a pass/fail test):
 #  1. 1-byte ping-pong: mpibex's median against a minimal hand-written MPI
 #     loop (bench/raw_pingpong.c), launched alternately A B A B ... because
 #     this machine's latency jumps between levels every few seconds; each

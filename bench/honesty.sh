@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 16's figures ("What it must show"): calibration of the CI over
+# Figures on the error bars' honesty: calibration of the CI over
 # launches, launch-to-launch spread within one machine level, wall time
 # against osu_latency, the first-point transient, refinement against a fixed
 # sqrt(2) grid, and fairness of two identical sections. A benchmark, not a

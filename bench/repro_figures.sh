@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 6's figures (prints them; asserts nothing):
+# Reproducibility figures (prints them; asserts nothing):
 #  1. the spread (max - min) / min of the median across K launches of
 #     pingpong.send_recv at 1 B, 1 KiB, 64 KiB and 1 MiB on 2 ranks, with
 #     barrier and with window sync;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scale figures for the closing note (issue 8; a benchmark, not a test):
+# Scale figures (a benchmark, not a test):
 #  1. rank 0's memory (resident before the first point, peak) for one point
 #     of 1 000 and 200 000 observations at each rank count;
 #  2. the command loop's cost per command (mbx_cmdloop_cost);

@@ -9,13 +9,14 @@
 # for a few seconds, two targets at a time (ctest -j 2 -L fuzz;
 # docs/hardening.md), nothing else.
 # The plain and the sanitized run end by listing their 30 longest tests.
+# MBX_WERROR=ON in the environment (CI sets it): warnings fail the build.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/deps.sh"
 if [ "${1:-}" = "--fuzz" ]; then
   dir=$root/build-fuzz
   cmake -S "$root" -B "$dir" -DCMAKE_C_COMPILER="${MBX_FUZZ_CC:-clang-14}" -DMBX_FUZZ=ON \
-    -DMBX_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+    -DMBX_WERROR="${MBX_WERROR:-OFF}" -DMBX_BUILD_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
   cmake --build "$dir" --target mbx_fuzz -j "$(nproc)"
   cd "$dir"
   exec ctest --output-on-failure -j 2 -L fuzz

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 18: the documentation cannot drift from the tables it describes.
+# The documentation cannot drift from the tables it describes.
 # Every plan key of engine/core/plan_keys.c's table (plan_keys) is in
 # docs/mpibex.1's PLAN FILES section and docs/user-guide.md; every option
 # of `mpibex run` in tui/cmd/cli.c's table (run_opts) is in `mpibex run

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Keeps the locale class fixed (issue 15): no source of the engine or the
+# Keeps the locale class fixed: no source of the engine or the
 # front ends calls a locale-dependent classifier, case folder or number
 # reader directly (mbx/ascii.h has the locale-free ones), and nothing takes
 # more than LC_CTYPE from the environment.

@@ -1,5 +1,5 @@
 /* Between-pass statistics of one point (see mbx/passes.h for the contract,
- * docs/algorithms.md "Between-pass error (issue 16)" for the reasoning). */
+ * docs/algorithms.md "Between-pass error" for the reasoning). */
 #include "mbx/passes.h"
 
 #include <math.h>

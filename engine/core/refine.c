@@ -1,5 +1,5 @@
-/* Adaptive refinement of one measured curve (see mbx/refine.h and DESIGN.md
- * "Adaptive refinement over message size").
+/* Adaptive refinement of one measured curve (see mbx/refine.h and
+ * docs/algorithms.md, "Adaptive refinement").
  *
  * The points live in one array sorted by x; segment i joins points i and
  * i + 1. Every call to mbx_refine_next recomputes all segment errors in one

@@ -1,5 +1,5 @@
 /* Stop rules: parsing, canonical text, and the per-batch verdict (see
- * mbx/stop.h and DESIGN.md "Measuring one point"). */
+ * mbx/stop.h and docs/algorithms.md, "Stop rules"). */
 #include "mbx/stop.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* mpibex: a drift-aware global clock, Jones-Koenig and HCA (Hunold &
- * Carpen-Amarie; include/mbx/clocksync.h, DESIGN "Reproducibility").
+ * Carpen-Amarie; include/mbx/clocksync.h, docs/algorithms.md, "Observation method").
  *
  * One offset sample between a child and its reference (parent): the child
  * reads t_send, sends it, the parent answers with its *global* time t_ref

@@ -1,4 +1,4 @@
-/* Measuring one point, rank 0's side (DESIGN, "Measuring one point").
+/* Measuring one point, rank 0's side (docs/algorithms.md, "One point").
  *
  * mbx_engine_measure() drives the point commands every rank executes
  * (measure_point.c): POINT_BEGIN, BATCHes of observations, VALIDATE and

@@ -1,4 +1,4 @@
-/* Measuring one point, every rank's side (DESIGN, "Measuring one point").
+/* Measuring one point, every rank's side (docs/algorithms.md, "One point").
  *
  * POINT_BEGIN sets up the communicator and buffers and runs the untimed
  * warm-up (warmup.c); its payload is the point's parameters

@@ -1,7 +1,7 @@
-/* How observations start (DESIGN, "Measuring one point" and
- * "Reproducibility"): barrier or window sync on a global clock, warm or
- * cold cache; and the machine-state probe ("The machine changes under
- * you").
+/* How observations start (docs/algorithms.md, "Observation method";
+ * docs/user-guide.md, "Reproducible measurements"): barrier or window
+ * sync on a global clock, warm or cold cache; and the machine-state probe
+ * (docs/user-guide.md, "The machine-state monitor").
  *
  * Window sync: rank 0 gives each batch the global time of its first
  * window and the window length; observation i of the batch starts on every

@@ -1,4 +1,4 @@
-/* Protocol-aware warm-up (DESIGN, "Measuring one point").
+/* Protocol-aware warm-up (docs/algorithms.md, "One point").
  *
  * The first point of a job above 4 KiB read 5-13 times slow and still
  * settled: the transport's shared-memory receive FIFO (UCX: 64 descriptors

@@ -1,5 +1,5 @@
 /* The scheduler that measures in passes (see mbx/sched.h for the contract,
- * docs/algorithms.md "The scheduler (issue 16)" for the reasoning): its
+ * docs/algorithms.md "The scheduler" for the reasoning): its
  * creation, its curves and points (added, kept, preloaded), and the reports
  * of the requests it handed out (passes, settling, probes) up to a point's
  * final state. The order of passes is in sched_round.c, what a front end

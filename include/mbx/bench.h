@@ -178,6 +178,7 @@ const char *mbx_bench_zero_why(const mbx_bench *b);
  * least one unit; 0 for unsized benchmarks. */
 uint64_t mbx_bench_align(const mbx_bench *b, uint64_t bytes);
 
-/* The pattern tables are engine/mpi/bench's (patterns.def lists them). */
+/* The pattern tables are engine/mpi/bench's: each bench_NAME.c with a line
+ * `#define MBX_PATTERN_ORDER N` (engine/mpi/CMakeLists.txt lists them). */
 
 #endif

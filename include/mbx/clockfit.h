@@ -1,6 +1,6 @@
 /* mpibex: the line of a clock model from offset samples, with the test
- * that decides whether its slope is kept (DESIGN, "Reproducibility";
- * docs/algorithms.md, "Global clock"). Pure arithmetic, no MPI. */
+ * that decides whether its slope is kept (docs/algorithms.md,
+ * "Observation method"). Pure arithmetic, no MPI. */
 #ifndef MBX_CLOCKFIT_H
 #define MBX_CLOCKFIT_H
 

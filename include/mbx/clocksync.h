@@ -1,5 +1,5 @@
-/* mpibex: a drift-aware global clock (Hunold & Carpen-Amarie; DESIGN,
- * "Reproducibility").
+/* mpibex: a drift-aware global clock (Hunold & Carpen-Amarie;
+ * docs/algorithms.md, "Observation method").
  *
  * Every rank models its local clock against rank 0's as a line: the offset
  * of rank 0's clock from the local one, at local time t, is

@@ -1,5 +1,5 @@
 /* mpibex compare: are two settings different, point by point? (Hunold &
- * Carpen-Amarie; DESIGN, "Reproducibility").
+ * Carpen-Amarie; docs/user-guide.md, "Comparing: compare").
  *
  * Each side is either
  *  - a directory of launches (what `mpibex repeat` writes: DIR/launch-*.csv):

@@ -146,7 +146,7 @@ MBX_NODISCARD int mbx_engine_thread_binding(mbx_engine *e, const mbx_thread_bind
 MBX_NODISCARD int mbx_engine_configure(mbx_engine *e, mbx_timer_kind kind, mbx_timer_info *out,
                                        double *max_overhead);
 
-/* How observations are taken (DESIGN, "Reproducibility"). */
+/* How observations are taken (docs/algorithms.md, "Observation method"). */
 typedef struct mbx_method {
     mbx_sync_kind sync;       /* barrier (default) or window */
     mbx_clocksync_opts clock; /* window: the global clock's algorithm and sizes */
@@ -189,14 +189,14 @@ MBX_NODISCARD int mbx_engine_set_method(mbx_engine *e, const mbx_method *m);
 uint64_t mbx_engine_cache_budget(const mbx_engine *e);
 void mbx_engine_clock_info(const mbx_engine *e, mbx_clock_info *out);
 
-/* The machine-state probe (DESIGN, "The machine changes under you"): rank 0
+/* The machine-state probe (docs/algorithms.md, "Observation method"): rank 0
  * and `peer` exchange `rounds` 1-byte round trips after one warm-up; *lat
  * gets the median one-way time in seconds. Rank 0 only, through the
  * command loop. Errors: MBX_E_INVAL (peer not another rank, rounds outside
  * 1..1000), MBX_E_MPI. */
 MBX_NODISCARD int mbx_engine_probe(mbx_engine *e, int peer, int rounds, double *lat);
 
-/* Warm-up (DESIGN, "Measuring one point"). Each point starts with untimed
+/* Warm-up (docs/algorithms.md, "One point"). Each point starts with untimed
  * calls of its benchmark at its own size: at least `calls` (default
  * MBX_WARMUP_CALLS, twice the 64-descriptor shared-memory receive FIFO of
  * UCX, which is page-faulted on first use) and at least

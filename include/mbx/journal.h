@@ -60,7 +60,7 @@ typedef struct mbx_resume {
      * (fewer than MBX_RESULT_NCOLS when an earlier version wrote it; rows
      * appended must have as many); 0 when the file is empty. */
     size_t ncols;
-    /* The largest seq of OUT.csv's rows (issue 18), at least its row count
+    /* The largest seq of OUT.csv's rows, at least its row count
      * n (a file without a seq column, of an earlier version): the resumed
      * run's rows
      * count on from it, whether the file is still in the order appended or

@@ -1,5 +1,5 @@
-/* mpibex: level shifts in the machine-state probe (DESIGN, "The machine
- * changes under you").
+/* mpibex: level shifts in the machine-state probe (docs/user-guide.md,
+ * "The machine-state monitor").
  *
  * The probe series is a sequence of short 1-byte ping-pong latencies taken
  * between points. On the project's VMs it sits on one of a few levels and

@@ -1,5 +1,5 @@
-/* The machine-state monitor of a front end (DESIGN, "The machine changes
- * under you"): a cheap probe between points, the probe series, the rule
+/* The machine-state monitor of a front end (docs/user-guide.md, "The
+ * machine-state monitor"): a cheap probe between points, the probe series, the rule
  * that measures a point again when it straddles a level shift and flags it
  * SHIFTED when the second try straddles one too, and the files that record
  * it. The batch front end and the explorer share it; how a probe is taken

@@ -1,6 +1,5 @@
-/* mpibex: progressive measurement of one point in passes (issue 16; DESIGN,
- * "Progressive measurement (passes)"; docs/algorithms.md, "Between-pass
- * error (issue 16)").
+/* mpibex: progressive measurement of one point in passes (docs/algorithms.md,
+ * "Between-pass error").
  *
  * A point is measured in several short passes, separated in time and
  * interleaved with other points by the scheduler. Each pass gives its

@@ -1,6 +1,5 @@
-/* Adaptive refinement of one measured curve (DESIGN, "Adaptive refinement
- * over message size"; SKaMPI; docs/algorithms.md, "Refinement with
- * uncertainty (issue 16)").
+/* Adaptive refinement of one measured curve (SKaMPI; docs/algorithms.md,
+ * "Adaptive refinement" and "Refinement with uncertainty").
  *
  * The caller measures a grid first and adds every point; then it asks for
  * the next x to measure until there is none. Each segment between two

@@ -13,7 +13,7 @@
 #include "mbx/status.h"
 #include "mbx/stop.h"
 
-/* 3: points measured in passes (issue 16): median_us is the median of the
+/* 3: points measured in passes: median_us is the median of the
  * pass medians, stderr_us and ci95_*_us the between-pass error of it, the
  * pass columns (44..51) follow faults. 2: the events column; n counts the
  * observations used (events left out), and no time is written negative.
@@ -103,7 +103,7 @@ typedef struct mbx_result {
      * faults here are in batches that faulted again (then the point stops
      * redoing). */
     size_t faults;
-    /* Passes (columns 44..51, issue 16; mbx/sched.h). passes 0: the point
+    /* Passes (columns 44..51; mbx/sched.h). passes 0: the point
      * was measured in one go, and the fields below are empty. Otherwise
      * s.median is the median of the pass medians and s.stderr_, s.ci_lo,
      * s.ci_hi the between-pass error and CI; the pooled observations' iid
@@ -127,7 +127,7 @@ typedef struct mbx_result {
      * word (mbx_rma_sync_name), NULL (empty field) for every other
      * benchmark. */
     const char *rma_sync;
-    /* Issue 18 (columns seq, status_reason): the row's place in the order the points
+    /* Columns seq and status_reason: the row's place in the order the points
      * were measured (1, 2, ...; 0: empty), which the sorted file no longer
      * shows; and why a point is not SETTLED, in a few words ("point-time 2
      * s", "max-passes 15", "time-limit 60 s"; docs/csv-format.md), empty

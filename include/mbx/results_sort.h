@@ -1,4 +1,4 @@
-/* mpibex results in the order scripts and eyes expect (issue 18): by
+/* mpibex results in the order scripts and eyes expect: by
  * benchmark, procs, param and bytes, ties in the order measured. A run
  * appends each row as its point lands (a crash loses at most one), and
  * when it ends the file is rewritten sorted; the `seq` column keeps the

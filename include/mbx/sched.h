@@ -1,5 +1,5 @@
-/* mpibex: the scheduler that measures in passes (issue 16; DESIGN,
- * "Progressive measurement (passes)"; docs/algorithms.md, "The scheduler").
+/* mpibex: the scheduler that measures in passes (docs/algorithms.md,
+ * "The scheduler").
  *
  * One scheduler on rank 0 decides what is measured next, for batch runs and
  * the explorer alike. It holds the run's curves and their points, and hands

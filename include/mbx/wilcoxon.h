@@ -1,5 +1,5 @@
 /* mpibex: Wilcoxon rank-sum (Mann-Whitney) test of two independent samples
- * (DESIGN, "Reproducibility"; Hunold & Carpen-Amarie).
+ * (docs/algorithms.md, "Between-pass error"; Hunold & Carpen-Amarie).
  *
  * W is the sum of the ranks of sample A in the pooled sample, ties given
  * their midrank. Under H0 (both samples from one distribution)

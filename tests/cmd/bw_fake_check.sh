@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Streaming bandwidth on the fake back end (no MPI), issue 18: every bw.*
+# Streaming bandwidth on the fake back end (no MPI): every bw.*
 # row's bandwidth_MBps and msg_rate_per_s follow the benchmark's bytes and
 # messages per observation over median_us (the formulas of
 # docs/csv-format.md, restated here), from the command line (--param) and

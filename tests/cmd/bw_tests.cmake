@@ -1,4 +1,4 @@
-# Streaming bandwidth (bw.*, issue 18) on the fake back end, no MPI:
+# Streaming bandwidth (bw.*) on the fake back end, no MPI:
 # bandwidth_MBps and msg_rate_per_s follow the bytes and messages each
 # benchmark moves per observation, with the default window, --param and a
 # plan file's param key. The MPI runs with --validate are

@@ -35,7 +35,7 @@ function(mbx_launcher_bad name regex)
   set_tests_properties(badinput.launcher_${name} PROPERTIES TIMEOUT 30 LABELS "badinput;launcher")
 endfunction()
 mbx_launcher_bad(n_range "^mpibex: -n: 0 is out of range; allowed 1\\.\\.4096$" -n 0)
-# An OSU flag: mpibex's equivalent before any job starts (issue 18).
+# An OSU flag: mpibex's equivalent before any job starts.
 mbx_launcher_bad(osu_m "^mpibex: -m: OSU's message-size range. mpibex takes --sizes MIN:MAX" -m 1:4096)
 # The line quotes the user's value, not the table's example (1:4096); the
 # explorer's own parser (`mpibex explore`) does the same.
@@ -58,9 +58,9 @@ mbx_launcher_bad(no_terminal "^mpibex: the explorer needs a terminal; for batch 
 include(cmd/merge_tests.cmake)
 include(cmd/compare_tests.cmake)
 include(cmd/report_tests.cmake)
-include(cmd/i16_csvdocs_tests.cmake)
+include(cmd/csv_widths_tests.cmake)
 
-# Issue 18: a plan's keys of the whole run through run's front end (each
+# A plan's keys of the whole run through run's front end (each
 # key, its bad value's line, the command line winning, thread_level
 # before MPI).
 mbx_cmocka_test(cmd test_run_keys mbx_cmd)

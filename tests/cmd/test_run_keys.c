@@ -68,7 +68,7 @@ static const key_case cases[] = {
     {"validate", "yes", F(validate), INT, 1, "maybe",
      "validate: expected on, off, yes or no (got 'maybe')"},
     {"raw", "on", F(raw), INT, 1, "1", "raw: expected on, off, yes or no (got '1')"},
-    /* The keys of the whole run before issue 18's last item. */
+    /* The keys of the whole run that existed before the timer, seed and warmup. */
     {"sync", "window", F(method.sync), INT, MBX_SYNC_WINDOW, "sideways",
      "sync: expected barrier or window (got 'sideways')"},
     {"cache", "cold", F(method.cache), INT, MBX_CACHE_COLD, "hot",

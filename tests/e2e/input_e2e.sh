@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Input through a real terminal (issue 19), in tmux: mouse events as the
+# Input through a real terminal, in tmux: mouse events as the
 # terminal reports them (SGR escape sequences written into the pane with
 # send-keys -H, press then release) reach the explorer and act; the
 # explorer asks the terminal for mouse reports while it runs and stops

@@ -87,7 +87,7 @@ static int count_field(const char *v, double lo)
     return v[0] != '\0' && v[0] != '-' && v[0] != '+' && *end == '\0' && d == floor(d) && d >= lo;
 }
 
-/* The pass columns of row r (issue 16); returns passes, 0 when the row was
+/* The pass columns of row r; returns passes, 0 when the row was
  * measured in one go. */
 static double check_passes(const mbx_csv_table *t, size_t r, const char *bench)
 {
@@ -184,7 +184,8 @@ static double moved_by(const mbx_csv_table *t, size_t r, const char *bench, doub
         *msgs = floor(procs / 2) * w;
     else if (strcmp(bench, "bw.exchange") == 0)
         *msgs = 4;
-    else if (strncmp(bench, "pingpong.", 9) == 0 && strcmp(bench, "pingpong.mt") != 0)
+    else if ((strncmp(bench, "pingpong.", 9) == 0 && strcmp(bench, "pingpong.mt") != 0) ||
+             strcmp(bench, "persist.send_recv") == 0)
         *msgs = 1;
     else if (strncmp(bench, "rma.", 4) == 0) /* a window (rma.*_bw) or one operation */
         *msgs = str(t, r, "param_name")[0] != '\0' ? w : 1;
@@ -353,7 +354,7 @@ static void check_overlap(const mbx_csv_table *t, size_t r, const char *const *n
           "row %zu: overlap_pct %s, the times give %.4f", r, pct_s, want);
 }
 
-/* --sorted yes (issue 18): the rows of a finished run in the order of
+/* --sorted yes: the rows of a finished run in the order of
  * benchmark, procs, param and bytes (ties by seq), and seq a permutation
  * of 1..rows. And everywhere: a SETTLED row has no status_reason. */
 static int key_cmp(const mbx_csv_table *t, size_t a, size_t b)

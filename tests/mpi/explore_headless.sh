@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The explorer headless on real ranks (issue 16): `mpibex explore
+# The explorer headless on real ranks: `mpibex explore
 # --headless` under mpiexec, driven by a key script with `wait` (polls until
 # the run is done, however long real ranks take). Send and Ssend from 1 B
 # to 64 B, then the compare view and its list of verdicts. Asserts

@@ -1,4 +1,4 @@
-# Issue 8, faults and security of batch runs: signals, a killed or hung
+# Faults and security of batch runs: signals, a killed or hung
 # rank, a full disk, a vanished output directory; planted symbolic links,
 # the umask, secrets in the environment. Each case is its own test with a
 # timeout; the tables in docs/hardening.md name them.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Files, plans and command lines are locale-independent (issue 15).
+# Files, plans and command lines are locale-independent.
 # usage: locale.sh MPIBEX CSVCHECK DIR -- MPIEXEC -n 2 [PREFLAGS]
 #
 # Under de_DE.UTF-8 (decimal comma) and tr_TR.UTF-8 (dotless i: "KIB" is not

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Numbers that must not be reported (issue 15), one case per invocation:
+# Numbers that must not be reported, one case per invocation:
 #
 #   numbers.sh MPIEXEC NPFLAG MPIBEX CSVCHECK OUTDIR CASE
 #
@@ -40,7 +40,7 @@ out=$work/r.csv
 case $case in
 tiny)
     # 0 B where the operation takes it; a reduction's smallest is one
-    # element (issue 18: 0 B for it is refused, not measured as 4).
+    # element (0 B for it is refused, not measured as 4).
     printf '[tiny]\nbench = coll.barrier, coll.bcast\nsizes = 0,1,8,64\n[tiny_red]\nbench = coll.allreduce, coll.reduce\nsizes = 4,8,64\n' >"$work/tiny.ini"
     MBX_FAULT_TAG=$tag "$mpiexec" "$npflag" 1 "$mpibex" run "$work/tiny.ini" \
         --settle 0 --raw -q -o "$out" >"$work/run.out" 2>"$work/run.err"

@@ -19,7 +19,7 @@ run() { # run NAME ARGS...
   "$mpiexec" "$np" 2 "$mpibex" run --bench pingpong.send_recv,coll.bcast --sizes 1:1K:2 \
     --stop fixed:20 --span 0 -q -o "$dir/$name.csv" "$@" >"$dir/$name.out" 2>&1 ||
     die "run $name failed: $(tail -3 "$dir/$name.out")"
-  # The file is sorted when the run ends (issue 18): seq is the order
+  # The file is sorted when the run ends: seq is the order
   # the rows were written in.
   python3 -c 'import csv, sys
 rows = sorted(csv.DictReader(open(sys.argv[1], newline="")), key=lambda r: int(r["seq"]))

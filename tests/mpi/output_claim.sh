@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Two runs, one output (issue 15): every -o is claimed (mbx/output.h).
+# Two runs, one output: every -o is claimed (mbx/output.h).
 # usage: output_claim.sh CASE DIR MPIBEX CSVCHECK -- LAUNCHER...
 #   LAUNCHER: the words before MPIBEX (mpiexec -n 1 ...), maybe none.
 # Cases:

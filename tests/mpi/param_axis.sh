@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The benchmark parameter as an independent variable (issue 7's harness):
+# The benchmark parameter as an independent variable:
 # a range of thread counts expands like --procs, an unsized benchmark
 # measured at several values forms one curve over the parameter, a sized
 # one a curve over size per value, and the rows carry the value.

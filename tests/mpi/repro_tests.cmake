@@ -1,4 +1,4 @@
-# Issue 6's measuring side: window sync on a global clock, cold cache, the
+# Reproducibility, the measuring side: window sync on a global clock, cold cache, the
 # shuffled order and the machine-state monitor, on the real binary.
 
 # Window sync, Jones-Koenig clock, 2 ranks: ping-pong, a collective and

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# A run killed with SIGKILL mid-run, then --resume (SKaMPI's crash resume,
-# issue 16: points are measured in interleaved passes and a point's row is
+# A run killed with SIGKILL mid-run, then --resume (SKaMPI's crash resume:
+# points are measured in interleaved passes and a point's row is
 # written only when it is final, so the journal records every pass).
 # usage: resume.sh MPIEXEC NPFLAG MPIBEX CSVCHECK OUTDIR [grid|refine|old]
 # old: the killed run's CSV is cut to the 43 columns of format 2 (up to
@@ -115,7 +115,7 @@ if [ "$mode" = old ]; then
   grep -q "^# resumed: .* has the 43 columns of an earlier mpibex; new rows get those only (passes and later are left out)" "$dir/resume_$mode.2.log" ||
     die "no line about the earlier version's columns"
 fi
-# The completed file is sorted (issue 18): every finished row is in it,
+# The completed file is sorted: every finished row is in it,
 # unchanged, wherever the sort put it, and seq numbers every row once.
 head -c "$keep" "$before" | tail -n +2 | grep -vxFf "$out" | grep -q . &&
   die "finished rows changed on resume"

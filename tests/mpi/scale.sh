@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scale (issue 8): rank 0's memory follows the observations per point, not
+# Scale: rank 0's memory follows the observations per point, not
 # ranks times observations; the quick plan completes on an oversubscribed
 # job. The figures at 2, 8 and 32 ranks come from bench/scale.sh; this is
 # the short form CI runs.

@@ -1,4 +1,4 @@
-# Scale (issue 8), the short form: rank 0's memory grows with the
+# Scale, the short form: rank 0's memory grows with the
 # observations of a point and not with the ranks (2 against 16 ranks), and
 # the quick plan (few observations a point) completes on 16 ranks
 # oversubscribed on this machine. bench/scale.sh takes the figures at 2, 8

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Signals and waits (issue 15), one case per invocation:
+# Signals and waits, one case per invocation:
 #
 #   signals.sh MPIEXEC NPFLAG MPIBEX OUTDIR CASE
 #

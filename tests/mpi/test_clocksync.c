@@ -166,7 +166,7 @@ static void put_boot_id(const char *path, const char *text)
     require(fclose(f) == 0, "close a boot_id stand-in");
 }
 
-/* Issue 16: ranks that read one host clock (the same boot_id, a host-wide
+/* Ranks that read one host clock (the same boot_id, a host-wide
  * timer) take the identity model and say so; any difference fits. All
  * ranks of this test run on one host, so the real boot_id agrees. */
 static void check_same_host(const mbx_clocksync_opts *opts, fake_clock *mine)

@@ -1,5 +1,5 @@
 /* The fake back end checks a point's warm-up kind and buffer offset as the
- * engine does (issue 16): a pass scheduler driving the fake (run --fake)
+ * engine does: a pass scheduler driving the fake (run --fake)
  * meets the same rules without MPI. No MPI calls; exits non-zero on a
  * failed check. */
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* The two engine features a pass scheduler needs (issue 16): the light
+/* The two engine features a pass scheduler needs: the light
  * warm-up of a point's later passes (mbx_point_spec.warm_light) and fresh
  * buffers at a page offset per measurement (mbx_point_spec.buf_offset).
  *

@@ -1,4 +1,4 @@
-# --validate for the streaming-bandwidth benchmarks (bench_bw.c, issue 18):
+# --validate for the streaming-bandwidth benchmarks (bench_bw.c):
 # the checked window sends every message from a slot of its own, numbered
 # with its place in the window and the sender's rank, and the receiver
 # checks all W of them (bw.exchange: which neighbour's block landed where).

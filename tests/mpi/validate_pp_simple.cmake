@@ -46,3 +46,11 @@ mbx_run_and_check(mpi.validate.self.sendrecv.n2 2 120 ${MBX_OUT}/val_self2.csv
   RUN run --bench self.sendrecv --sizes 1,1K,64K,256K --nmax 200 --validate --span 0 -q
       -o ${MBX_OUT}/val_self2.csv
   CHECK "--procs 1 --rows 4 --bench self.sendrecv")
+
+# persist.send_recv (the persistent ping-pong, a pattern added as one file
+# and its docs row, docs/contributing.md): every size arrives whole through
+# the persistent requests, 0 B, eager and past the eager limit.
+mbx_run_and_check(mpi.validate.persist.send_recv.n2 2 120 ${MBX_OUT}/val_persist2.csv
+  RUN run --bench persist.send_recv --sizes 0,1,1K,64K,256K --nmax 50 --validate --span 0 -q
+      -o ${MBX_OUT}/val_persist2.csv
+  CHECK "--procs 2 --rows 5 --bench persist.send_recv")

@@ -84,7 +84,7 @@ link_check() {
 }
 
 link_check bw bw.uni 2 3
-# bw.multi, two pairs across the same link (issue 18: pairs that really run
+# bw.multi, two pairs across the same link (pairs that really run
 # at once): ranks 0 and 1 on mbxh1, 2 and 3 on mbxh2, so the pairs (0, 2)
 # and (1, 3) share the one shaped link. Their aggregate can be no more
 # than the link's payload limit: an aggregate that counted windows of

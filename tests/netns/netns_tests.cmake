@@ -34,7 +34,7 @@ set_tests_properties(netns.beff_two_hosts PROPERTIES
 
 # bw.uni across two hosts over a link shaped to 200 Mbit/s: the streaming
 # bandwidth at 1 MiB within 3 % of the link's TCP payload limit, and the
-# aggregate of bw.multi's two pairs over the same link too (issue 18).
+# aggregate of bw.multi's two pairs over the same link too.
 add_test(NAME netns.bw_two_hosts
          COMMAND flock ${MBX_NETNS_LOCK} bash ${CMAKE_CURRENT_LIST_DIR}/bw_two_hosts.sh
                  $<TARGET_FILE:mpibex> $<TARGET_FILE:csvcheck>)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Hostile inputs and checks for tests/security/untrusted_text.sh (issue 15:
+"""Hostile inputs and checks for tests/security/untrusted_text.sh:
 text from a file must reach no interpreter and no terminal raw).
 
   untrusted_fixtures.py make DIR MARK

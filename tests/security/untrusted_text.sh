@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 15, untrusted text: hostile benchmark names, labels, fields, file
+# Untrusted text: hostile benchmark names, labels, fields, file
 # and directory names (backquotes, $(...), quotes, newlines, ESC/CSI/OSC,
 # C1, invalid UTF-8; tests/security/untrusted_fixtures.py) reach no shell,
 # change no terminal state, and come out literally in plots.gp, the pages,

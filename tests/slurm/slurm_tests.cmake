@@ -1,4 +1,4 @@
-# mpibex inside a real Slurm allocation (issue 20): a Slurm cluster made by
+# mpibex inside a real Slurm allocation: a Slurm cluster made by
 # each test on the namespace hosts of tests/netns/cluster.sh (slurmctld and
 # the login shell on mbxh3, one slurmd on each of mbxh1 and mbxh2, a private
 # munged; tests/slurm/lib_slurm.sh). Root, namespaces and Debian's

@@ -55,7 +55,7 @@ mbx_golden(skampi.80x24 xterm-256color skampi_small.keys skampi-80x24 80x24 16)
 # end of 2 ranks: unsized benchmarks start on the parameter's axis, the
 # convergence list names points by it, x has no other axis to go to.
 mbx_golden(threads xterm-mono threads.keys threads 100x30 2)
-# Streaming bandwidth (bw.*, issue 18) on 4 fake ranks: the picker's bw
+# Streaming bandwidth (bw.*) on 4 fake ranks: the picker's bw
 # pattern, the window set in the form's param field, MB/s of the bytes a
 # window moves, the window in the results.
 mbx_golden(bw xterm-mono bw.keys bw 100x30 4)
@@ -70,7 +70,7 @@ add_test(NAME e2e.explorer
                  $<TARGET_FILE:csvcheck> ${CMAKE_CURRENT_BINARY_DIR}/e2e-explorer)
 set_tests_properties(e2e.explorer PROPERTIES TIMEOUT 600 LABELS e2e)
 
-# Input through a real terminal in tmux (issue 19): mouse escape sequences
+# Input through a real terminal in tmux: mouse escape sequences
 # click tabs, a benchmark and the footer and turn the wheel on the fake back
 # end, with tmux's mouse flags on while the explorer runs and off after;
 # a tab click through the launcher and mpiexec -n 2 over the tty and the
@@ -127,7 +127,7 @@ add_test(NAME tui.launcher_env_names
 set_tests_properties(tui.launcher_env_names PROPERTIES TIMEOUT 60 LABELS tui SKIP_RETURN_CODE 77)
 
 # The default job starter: srun inside a Slurm allocation (SLURM_JOB_ID),
-# the build's mpiexec outside one (stand-in srun; issue 20).
+# the build's mpiexec outside one (stand-in srun).
 add_test(NAME tui.launcher_slurm_default
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/launcher_slurm_default.sh
                  $<TARGET_FILE:launcher_driver> ${CMAKE_CURRENT_BINARY_DIR}/launcher-slurm-default)
@@ -157,7 +157,7 @@ foreach(term xterm-256color xterm-mono)
 endforeach()
 mbx_golden(fanout.80x24 xterm-256color fanout_small.keys fanout-80x24 80x24 4)
 
-# The run view's point inspector and marks (issue 19): each curve its
+# The run view's point inspector and marks: each curve its
 # marker (and, without colour, its line style), a point's state as an
 # attribute, the inspector's panel, error bars; at 120x40 and 80x24, in
 # 256 colours, 8 colours (xterm) and without.
@@ -175,7 +175,7 @@ mbx_golden(insp.click xterm-256color insp_click.keys insp-click 120x40 4)
 # to plain (the pure communication time), without colour at 120x40.
 mbx_golden(overlap.xterm-mono xterm-mono overlap.keys overlap-xterm-mono 120x40 4)
 
-# Issue 19, input: mouse events from the key script (mouse:COL,ROW,BUTTON)
+# Input: mouse events from the key script (mouse:COL,ROW,BUTTON)
 # on the tabs, the footer, the picker, the form and the results; the
 # results scrolled sideways to MB/s; text entry (a click in a field,
 # Ctrl-U, Ctrl-W, Home/End, the export name selected); the help and the
@@ -184,7 +184,7 @@ mbx_golden(overlap.xterm-mono xterm-mono overlap.keys overlap-xterm-mono 120x40 
 mbx_golden(input.80x24 xterm-256color input.keys input-80x24 80x24 4)
 mbx_golden(input.xterm-mono xterm-mono input_wide.keys input-xterm-mono 120x40 4)
 
-include(tui/i15_unlink_tests.cmake)
+include(tui/log_autosave_dirs_tests.cmake)
 
 # Narrow screens cut nothing without a sign (fake back end, 4 ranks): the
 # 80x24 run footer keeps v, e, w and i; inspector lines cut at 80x24 end in

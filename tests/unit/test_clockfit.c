@@ -1,4 +1,4 @@
-/* Issue 16, window sync: the clock model's fit (engine/core/clockfit.c) on
+/* Window sync: the clock model's fit (engine/core/clockfit.c) on
  * synthetic offset samples with a known offset, drift and noise. A slope
  * is kept only when it is significant and the samples span the asked
  * time; otherwise the model is the mean offset. No MPI. */

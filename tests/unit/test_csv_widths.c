@@ -1,4 +1,4 @@
-/* Results files of every width (issue 16, docs/csv-format.md, "Widths"):
+/* Results files of every width (docs/csv-format.md, "Widths"):
  * 40, 41, 42 and 43 columns (format 1 and 2), 51 (format 3, the pass
  * columns) and 52 (rma_sync), written through libcsv as `mpibex run` writes them and read back
  * by merge, compare and the --resume reader (engine/core/journal.c), alone and

@@ -1,4 +1,4 @@
-/* Unit tests for what every reader of results files shares (issue 15): the
+/* Unit tests for what every reader of results files shares: the
  * strict number fields, the row-at-a-time reader with its line numbers,
  * and the UTF-8 byte-order mark on CSVs and plans. */
 #include <setjmp.h>

@@ -81,7 +81,7 @@ static void write_journal(uint64_t hash, const char *lines)
 }
 
 /* Rows are the finished points; pass lines of a point without a row are
- * carried over (issue 16: a crash loses at most the pass in flight). */
+ * carried over (a crash loses at most the pass in flight). */
 static void test_passes(void **state)
 {
     (void)state;

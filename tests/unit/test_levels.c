@@ -1,7 +1,7 @@
 /* Level-shift detection on synthetic probe series with known shifts.
  *
- * The series imitate this project's VMs (DESIGN, "The machine changes under
- * you"): 1-byte ping-pong at about 0.15, 0.2 or 0.7 us, multiplicative
+ * The series imitate this project's VMs (docs/user-guide.md, "The machine-state
+ * monitor"): 1-byte ping-pong at about 0.15, 0.2 or 0.7 us, multiplicative
  * log-normal noise of about 5 %, jumping between levels and back. All
  * random numbers come from a fixed-seed generator, so every run sees the
  * same series. */

@@ -1,4 +1,4 @@
-/* Locale independence (issue 15): the ASCII helpers of mbx/ascii.h, and
+/* Locale independence: the ASCII helpers of mbx/ascii.h, and
  * the parsers and formatters built on them, give under de_DE (decimal
  * comma) and tr_TR (dotless i: toupper('i') is not 'I') exactly what they
  * give under C, even with the whole locale set as a host program might

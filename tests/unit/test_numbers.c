@@ -1,4 +1,4 @@
-/* Numbers that must not be reported (issue 15): a corrected time below the
+/* Numbers that must not be reported: a corrected time below the
  * timer's resolution is UNRELIABLE and has no bandwidth, no negative time
  * reaches a CSV field, and an observation 100x the median is an event that
  * is counted, left out of the statistics and of the stop rule, and keeps

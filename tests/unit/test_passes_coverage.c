@@ -19,7 +19,7 @@
 
 /* ---- coverage simulation ----
  *
- * Synthetic timings imitate this project's VMs (issue 16): observations
+ * Synthetic timings imitate this project's VMs: observations
  * with lag-1 autocorrelation 0.4-0.7, optionally a slow component (long
  * memory), or a machine that jumps between levels 0.15, 0.2 and 0.7 us.
  * The schedule imitates the scheduler: the run goes in rounds (one round
@@ -39,7 +39,7 @@
  * the median is the centre of the middle level).
  *
  * The old figure is the 95 % CI of the median of one burst of 24
- * observations (what the per-point stop rule reported before issue 16);
+ * observations (what the per-point stop rule reports in one go);
  * "pooled" applies the same iid formula to every observation of the
  * passes together, to show that more data alone does not help. */
 #define N_SERIES 1000 /* MBX_PASSES_SERIES overrides (valgrind runs 100) */

@@ -55,7 +55,7 @@ static void test_defaults(void **state)
     mbx_measurement *m = new_meas();
     assert_string_equal(m->label, "m");
     assert_int_equal(m->nbench, 0);
-    /* From 0 B (issue 18), then 1 B to 4 MiB doubling. */
+    /* From 0 B, then 1 B to 4 MiB doubling. */
     assert_int_equal(m->sizes.n, 24);
     assert_int_equal(m->sizes.v[0], 0);
     assert_int_equal(m->sizes_given, 0);
@@ -390,7 +390,7 @@ static void test_skampi_keys(void **state)
     free(m);
 }
 
-/* The keys of the whole run (issue 18: every `run` option but -o, --force,
+/* The keys of the whole run (every `run` option but -o, --force,
  * --resume, --fake, -q, -h): each in run_key[] at its index, as written;
  * the unknown key's line lists every key and suggests a near one. */
 static void test_run_keys(void **state)

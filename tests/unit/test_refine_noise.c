@@ -1,4 +1,4 @@
-/* Refinement on noisy curves (issue 16, design point 5): points carry
+/* Refinement on noisy curves (docs/algorithms.md, "Refinement with uncertainty"): points carry
  * their standard error, a segment is split only when its prediction error
  * exceeds both eps and noise_k times the propagated uncertainty, a step is
  * located by bisection with nothing predicted across it, min_ratio holds,
@@ -347,7 +347,7 @@ static void uncertainty_threshold(void **state)
  * 0.375 against 0.125 on either side; errors 2/7 from the left, 0.5 from
  * the right). With 40 the last point, the end segment [32, 40] has only
  * the step's line to its left, which would predict 10 for 8 (error 0.25,
- * a split before issue 16); now it has no estimate and only the step is
+ * a split without the noise rule); now it has no estimate and only the step is
  * bisected. */
 static void nothing_predicted_across_a_step(void **state)
 {

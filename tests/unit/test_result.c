@@ -306,7 +306,7 @@ static void round_trip_through_libcsv(void **state)
     assert_string_equal(t.cell[0][53], "msg_rate_per_s");
     for (int c = 43; c <= MBX_COL_OVERLAP_PCT; c++)
         assert_string_equal(t.cell[1][c], "");
-    /* Issue 18: seq and status_reason at the end, in this order. */
+    /* seq and status_reason at the end, in this order. */
     assert_string_equal(t.cell[0][51], "seq");
     assert_string_equal(t.cell[0][52], "status_reason");
     mbx_csv_table_free(&t);

@@ -100,7 +100,7 @@ static void fixed_count_is_fixed(void **state)
     mbx_sched_free(s);
 }
 
-/* Issue 18, IMB's -time per point: a point whose passes have taken
+/* IMB's -time per point: a point whose passes have taken
  * point_time seconds gets no more, UNSETTLED with the reason; a curve's
  * own point_time wins over the scheduler's; a SETTLED point has no
  * reason. */

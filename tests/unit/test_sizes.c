@@ -213,7 +213,7 @@ static void test_sizes_range_pow_per_k(void **state)
     free(l);
 }
 
-/* Issue 18: zero bytes, as OSU and IMB measure first. A range from 0 is 0
+/* Zero bytes, as OSU and IMB measure first. A range from 0 is 0
  * and then the range from 1 (no power of F reaches 1 from 0); a list takes
  * 0 where it stands. */
 static void test_sizes_zero(void **state)

@@ -195,7 +195,7 @@ static int load_resume(run_state *st, char *msg)
         fprintf(stderr, "mpibex: --resume: cut a torn last row (%zu bytes) off %s\n",
                 st->res.torn_bytes, st->opt.output);
     st->jt_offset = st->res.pass_end > 0 ? st->res.pass_end + 1e-3 : 0.0;
-    st->seq = st->res.seq_max; /* new rows count on (issue 18) */
+    st->seq = st->res.seq_max; /* new rows count on */
     st->carry = st->res.ncols == 0;
     for (size_t c = 0; c < st->res.ncols; c++)
         st->carry |= strcmp(mbx_result_columns[c], "passes") == 0;
@@ -298,7 +298,7 @@ int mbx_batch_root(mbx_engine *e, int argc, char **argv)
                 strerror(errno));
         code = 1;
     }
-    /* A complete run's rows, sorted (issue 18): rewritten in one rename,
+    /* A complete run's rows, sorted: rewritten in one rename,
      * so the file is whole at every moment; an interrupted run keeps the
      * order appended, which --resume continues. */
     if (code == 0 && st.opt.output && !st.write_failed && mbx_results_sort_file(st.opt.output) < 0)

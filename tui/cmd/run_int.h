@@ -88,7 +88,7 @@ typedef struct run_state {
     size_t done, refined, skipped, kept_grid;
     size_t counts[MBX_POINT_STATUS_COUNT];
     uint64_t seed; /* the order's seed */
-    /* The machine-state monitor (DESIGN, "The machine changes under you"). */
+    /* The machine-state monitor (docs/user-guide.md, "The machine-state monitor"). */
     mbx_monitor mon;
     mbx_sched *sched; /* the run's scheduler while it runs */
     size_t sched_min_passes, sched_max;
@@ -110,7 +110,7 @@ typedef struct run_state {
      * from a resumed run, for the table at the end (mbx_run_accurate_summary). */
     struct acc_row *acc;
     size_t nacc, capacc;
-    /* Issue 18: the last row's seq (a resumed run counts on from its file's
+    /* The last row's seq (a resumed run counts on from its file's
      * largest), and the rows of this run for the table printed sorted when
      * it ends (mbx_run_print_table). */
     size_t seq;

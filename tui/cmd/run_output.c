@@ -335,7 +335,7 @@ void mbx_run_memory_report(run_state *st)
     mbx_run_env_append(st, &kv, rc, "rank 0's memory");
 }
 
-/* What the engine's warm-up did (DESIGN, "Measuring one point"): printed
+/* What the engine's warm-up did (docs/algorithms.md, "One point"): printed
  * and in the environment file, so a test (and a reader) sees that it ran. */
 void mbx_run_warmup_report(run_state *st)
 {

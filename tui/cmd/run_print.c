@@ -188,7 +188,7 @@ static int cmp_rows(const void *a, const void *b)
 }
 
 /* The points of this run, sorted by benchmark, procs, param and bytes
- * (issue 18: a table in measuring order zig-zags), then forgotten. */
+ * (a table in measuring order zig-zags), then forgotten. */
 void mbx_run_print_table(run_state *st)
 {
     if (st->nrows > 1)
@@ -393,7 +393,7 @@ void mbx_run_pass_summary(run_state *st, const mbx_sched *sch)
            "below the target\n",
            ss.passes, ss.rounds, ss.elapsed, minp, maxp, minspan, st->sched_min_passes,
            st->sched_span);
-    /* What one launch cannot bound (issue 16, calibration): the passes
+    /* What one launch cannot bound (calibration): the passes
      * re-draw buffer offsets and time, not what a launch fixes. */
     printf("# the CI is between the passes of this launch: what a launch fixes (where buffers "
            "and transport segments land in memory, the machine level of the job) is outside "

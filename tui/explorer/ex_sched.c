@@ -1,4 +1,4 @@
-/* The explorer's run on the scheduler (mbx/sched.h; issue 16): the
+/* The explorer's run on the scheduler (mbx/sched.h): the
  * scheduler decides what is measured next, in passes interleaved across
  * every selected curve; the explorer carries each request out with its back
  * end, shows every point as its passes come in and saves a point once it
@@ -159,7 +159,7 @@ static void finalize(explorer *x, mbx_ex_point *p)
         p->noseg = ns;
     }
     x->ndone++;
-    p->r.seq = x->ndone; /* the order measured (issue 18): this run's rows count from 1 */
+    p->r.seq = x->ndone; /* the order measured: this run's rows count from 1 */
     x->nrefined += (size_t)(p->origin != EX_GRID);
     mbx_ex_autosave_row(x, &p->r);
 }

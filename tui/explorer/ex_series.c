@@ -1,5 +1,5 @@
-/* Curves of a run (SKaMPI; DESIGN, "Adaptive refinement over message
- * size").
+/* Curves of a run (SKaMPI; docs/algorithms.md, "Adaptive
+ * refinement").
  *
  * A curve is everything of a point but its x: along message size it is
  * (benchmark, procs, param, root), along process count (benchmark, bytes,

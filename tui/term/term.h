@@ -1,5 +1,5 @@
-/* Rank 0's way to the user's terminal (DESIGN, "Reaching the user's
- * terminal from rank 0").
+/* Rank 0's way to the user's terminal (docs/explorer.md, "How rank 0
+ * reaches your terminal").
  *
  * The launcher (`mpibex -n N`, launcher.h) passes in the job's environment:
  *   MBX_LAUNCHED=1

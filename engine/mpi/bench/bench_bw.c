@@ -399,6 +399,9 @@ STREAM_FNS(multi, BW_MULTI)
         .streams = nstreams                                                                        \
     }
 
+/* The pattern's place in the registry, the picker's and `mpibex list`'s
+ * order (engine/mpi/CMakeLists.txt reads this line). */
+#define MBX_PATTERN_ORDER 120
 const mbx_bench mbx_bench_bw_table[] = {
     BW("bw.uni", uni, "window", MBX_BENCH_PAIR, 1,
        "a sends a window of param MPI_Isend (default 64) to b, b acknowledges; a's window time; "

@@ -266,6 +266,9 @@ COLL_FNS(ialltoallv, MBX_COLL_IALLTOALLV)
         .check = mbx_coll_check, .op = o                                                           \
     }
 
+/* The pattern's place in the registry, the picker's and `mpibex list`'s
+ * order (engine/mpi/CMakeLists.txt reads this line). */
+#define MBX_PATTERN_ORDER 30
 const mbx_bench mbx_bench_coll_table[] = {
     COLL(barrier, 0, 1, none, NULL, "MPI_Barrier; max over ranks"),
     COLL(bcast, RT, 1, same, NULL, "MPI_Bcast of MPI_BYTE from the root; max over ranks"),

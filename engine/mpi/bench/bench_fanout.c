@@ -235,6 +235,9 @@ static int setup_scatter(mbx_bench_ctx *c)
         .teardown = fanout_teardown, .check = mbx_coll_check, .companion = "coll." #x              \
     }
 
+/* The pattern's place in the registry, the picker's and `mpibex list`'s
+ * order (engine/mpi/CMakeLists.txt reads this line). */
+#define MBX_PATTERN_ORDER 40
 const mbx_bench mbx_bench_fanout_table[] = {
     FANOUT(bcast, same,
            "MPI_Bcast of MPI_BYTE from the root; each receiver in turn acknowledges, the "

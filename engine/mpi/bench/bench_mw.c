@@ -409,6 +409,9 @@ MW_FNS(waitsome, MW_WAITSOME)
         .check = check_##sfx, .param_name = "pieces", .param_default = 16, .moved = mw_moved       \
     }
 
+/* The pattern's place in the registry, the picker's and `mpibex list`'s
+ * order (engine/mpi/CMakeLists.txt reads this line). */
+#define MBX_PATTERN_ORDER 50
 const mbx_bench mbx_bench_mw_table[] = {
     MW("mw.send", send, mw_setup,
        "master MPI_Send pieces, MPI_Recv(ANY_SOURCE) results; master's time to hand out and "

@@ -436,6 +436,10 @@ OMP_FUNCS(lock, OP_LOCK)
         .param_max = THREADS_MAX, .env = omp_env                                                   \
     }
 
+/* The pattern's place in the registry, the picker's and `mpibex list`'s
+ * order (engine/mpi/CMakeLists.txt reads this line). */
+#define MBX_PATTERN_ORDER 90
+#define MBX_PATTERN_NEEDS_OPENMP /* built only when the compiler has OpenMP */
 const mbx_bench mbx_bench_omp_table[] = {
     OMP("omp.parallel", parallel, "OpenMP parallel region enter + leave; overhead per region"),
     OMP("omp.for_static", for_static,

@@ -200,6 +200,9 @@ OVL_FNS(ialltoallv, MBX_COLL_IALLTOALLV)
         .teardown = mbx_coll_teardown, .check = mbx_coll_check, .op = o, .companion = "coll." #x   \
     }
 
+/* The pattern's place in the registry, the picker's and `mpibex list`'s
+ * order (engine/mpi/CMakeLists.txt reads this line). */
+#define MBX_PATTERN_ORDER 110
 const mbx_bench mbx_bench_overlap_table[] = {
     OVL(ibarrier, OV, 1, none, NULL, "MPI_Ibarrier"),
     OVL(ibcast, RT, 1, same, NULL, "MPI_Ibcast of MPI_BYTE from the root"),

@@ -264,6 +264,9 @@ PP_FUNCS(replace, V_REPLACE)
 /* A simultaneous exchange: the initiator's time per call. */
 #define EXCHANGE(nm, sfx, text) PP_ENTRY(nm, sfx, "per_call", 1.0, NULL, NULL, text)
 
+/* The pattern's place in the registry, the picker's and `mpibex list`'s
+ * order (engine/mpi/CMakeLists.txt reads this line). */
+#define MBX_PATTERN_ORDER 10
 const mbx_bench mbx_bench_pingpong_table[] = {
     PINGPONG("pingpong.send_recv", send,
              "MPI_Send / MPI_Recv, pair a<->b (default 0, last); a's round trip / 2"),

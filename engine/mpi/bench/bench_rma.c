@@ -401,6 +401,9 @@ static void window_moved(uint64_t bytes, int procs, int64_t param, uint64_t *b, 
         .param_default = RMA_WINDOW_DEFAULT, .param_max = RMA_WINDOW_MAX                           \
     }
 
+/* The pattern's place in the registry, the picker's and `mpibex list`'s
+ * order (engine/mpi/CMakeLists.txt reads this line). */
+#define MBX_PATTERN_ORDER 60
 const mbx_bench mbx_bench_rma_table[] = {
     RMA_LAT("rma.put", put, 1, NULL,
             "MPI_Put a->b (origin a, target b) and its completion under --rma-sync; a's time"),

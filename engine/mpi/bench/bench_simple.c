@@ -240,6 +240,9 @@ SIMPLE_FUNCS(attach, OP_ATTACH)
         .setup = setup_##sfx, .run = run_##sfx, .check = chk                                       \
     }
 
+/* The pattern's place in the registry, the picker's and `mpibex list`'s
+ * order (engine/mpi/CMakeLists.txt reads this line). */
+#define MBX_PATTERN_ORDER 20
 const mbx_bench mbx_bench_simple_table[] = {
     SIMPLE("simple.wtime", wtime, no_buf, check_wtime,
            "MPI_Wtime; rank 0's time per call (inner loop)"),

@@ -396,6 +396,9 @@ THR_FUNCS(barrier, OP_BARRIER)
         .param_default = THR_DEFAULT, .param_max = MBX_TEAM_MAX                                    \
     }
 
+/* The pattern's place in the registry, the picker's and `mpibex list`'s
+ * order (engine/mpi/CMakeLists.txt reads this line). */
+#define MBX_PATTERN_ORDER 70
 const mbx_bench mbx_bench_threads_table[] = {
     THR("threads.create_join", create,
         "pthread_create + pthread_join of T threads; time per thread"),

@@ -1,5 +1,7 @@
-/* The pattern tables of patterns.def, declared once: each bench_NAME.c
- * includes this, so its definitions are checked against these. */
+/* The pattern tables of patterns.def (written into the build directory by
+ * engine/mpi/CMakeLists.txt from the bench_NAME.c files that have a
+ * MBX_PATTERN_ORDER line), declared once: each bench_NAME.c includes this,
+ * so its definitions are checked against these. */
 #ifndef MBX_PATTERNS_H
 #define MBX_PATTERNS_H
 

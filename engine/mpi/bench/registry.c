@@ -3,7 +3,7 @@
 #include "mbx/bench.h"
 #include "patterns.h"
 
-/* Every pattern's table, in the order of patterns.def. */
+/* Every pattern's table, in the order of patterns.def (MBX_PATTERN_ORDER). */
 static const struct {
     const mbx_bench *v;
     const size_t *n;

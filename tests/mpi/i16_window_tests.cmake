@@ -1,8 +1,0 @@
-# Issue 16, window sync: one host's ranks share a clock (identity model),
-# windows per batch that shrink again, a bounded point, a time bound with
-# a note; and the two new options' ranges.
-add_test(NAME mpi.i16.window.n2
-         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/i16_window.sh ${MPIEXEC_EXECUTABLE}
-                 ${MPIEXEC_NUMPROC_FLAG} $<TARGET_FILE:mpibex> ${MBX_OUT}/i16_window)
-set_tests_properties(mpi.i16.window.n2 PROPERTIES TIMEOUT 120 LABELS "mpi;fault" PROCESSORS 2)
-# The two options' ranges: tests/cmd/test_badinput.c.

@@ -1,0 +1,20 @@
+# Engine features for passes: the light warm-up of a point's later
+# passes and fresh buffers at a page offset per measurement
+# (mbx_point_spec.warm_light, .buf_offset); tests/mpi/test_warmbuf.c.
+# Properties only; each run is about a second on 2 ranks. Included from
+# tests/mpi/mpi_tests.cmake.
+add_executable(test_warmbuf mpi/test_warmbuf.c)
+target_link_libraries(test_warmbuf PRIVATE mbx_engine)
+mbx_mpi_test(mpi.warmbuf.n2 2 60 $<TARGET_FILE:test_warmbuf> measure)
+mbx_mpi_test(badinput.buf_offset 2 60 $<TARGET_FILE:test_warmbuf> bad)
+set_tests_properties(badinput.buf_offset PROPERTIES LABELS "mpi;badinput")
+# Every benchmark of the registry at 4032 B past a page boundary, validated
+# where it has a check (about 15 s on a loaded 2-core machine).
+mbx_mpi_test(mpi.warmbuf.all.n2 2 180 $<TARGET_FILE:test_warmbuf> all)
+# The fake back end refuses the same specs (no MPI calls; linked with the
+# fake's sources).
+add_executable(test_fakespec mpi/test_fakespec.c)
+target_compile_definitions(test_fakespec PRIVATE _XOPEN_SOURCE=700)
+target_link_libraries(test_fakespec PRIVATE mbx_backend)
+add_test(NAME badinput.buf_offset_fake COMMAND test_fakespec)
+set_tests_properties(badinput.buf_offset_fake PROPERTIES TIMEOUT 30 LABELS "unit;badinput")

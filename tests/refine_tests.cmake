@@ -1,0 +1,12 @@
+# Refinement: points with standard errors, no split inside the
+# noise, steps located by bisection, min_ratio everywhere, points measured
+# again (engine/core/refine.c) on seeded noisy synthetic curves.
+mbx_unit_test(test_refine_noise)
+
+# Refinement: the explorer's refinement honours min_ratio as batch
+# does (no split of a size segment narrower than 5 %), on the fake back end.
+add_test(NAME tui.refine_min_ratio
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/refine_ratio.sh $<TARGET_FILE:mpibex>
+                 ${CMAKE_CURRENT_SOURCE_DIR}/tui/keys/refine_ratio.keys
+                 ${CMAKE_CURRENT_BINARY_DIR}/refine-ratio)
+set_tests_properties(tui.refine_min_ratio PROPERTIES TIMEOUT 60 LABELS tui)

@@ -1,6 +1,0 @@
-# Benchmark selection in the explorer (issue 18): a plan's bench = with a
-# glob, the picker's glob filter, a glob that selects nothing.
-add_test(NAME tui.i18_habits
-         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/i18_habits.sh $<TARGET_FILE:mpibex>
-                 ${CMAKE_CURRENT_BINARY_DIR}/i18-habits)
-set_tests_properties(tui.i18_habits PROPERTIES TIMEOUT 60 LABELS tui)
