@@ -18,6 +18,7 @@
 #include "mbx/plan.h"
 #include "mbx/refine.h"
 #include "mbx/result.h"
+#include "mbx/runner.h"
 #include "mbx/sched.h"
 #include "mbx/threads.h"
 
@@ -53,7 +54,7 @@ typedef struct run_state {
      * (--fake N); engine-only extras are the entries the fake leaves NULL. */
     mbx_backend *be, be_store;
     double t_idle;     /* the fake's clock stands still while the run idles: added */
-    size_t passes_run; /* requests measured (MBX_TEST_FAKE_STOP_PASSES) */
+    int stop_code;     /* the exit code a hook of the runner ended the run with */
     mbx_timer_info timer;
     int pair_a, pair_b; /* the ping-pong pair */
     int need_pair;

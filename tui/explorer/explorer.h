@@ -25,6 +25,7 @@
 #include "mbx/monitor.h"
 #include "mbx/plan.h"
 #include "mbx/refine.h"
+#include "mbx/runner.h"
 #include "mbx/sched.h"
 #include "term.h"
 
@@ -309,6 +310,10 @@ typedef struct explorer {
     mbx_sched_stats sst; /* as of the last request */
     mbx_sched_opts sopt; /* the scheduler's options of this run */
     unsigned runs;       /* runs started: the scheduler's seed headless */
+    /* the runner that carries out the scheduler's requests (mbx/runner.h),
+     * and the seconds its last request said to idle */
+    mbx_runner runner;
+    double step_wait;
 
     /* the machine-state monitor of this run (jobs of 2 ranks or more) */
     mbx_monitor mon;
@@ -335,9 +340,8 @@ typedef struct explorer {
      * did is said on every screen that has them. */
     int msg_fresh;
 
-    /* threaded points: failed binds seen so far (thrinfo.h), and the ranks
-     * with one in this run ("" none) for the run's closing message */
-    int thr_seen;
+    /* threaded points: the ranks with a failed bind in this run ("" none)
+     * for the run's closing message */
     char thr_unbound[64];
 
     /* data checks of this run (ex_sched.c): the one line on a library that
@@ -498,6 +502,8 @@ int mbx_ex_sched_begin(explorer *x);
  * meanwhile (the fake back end's clock only moves when it measures, so
  * there the idle time is counted instead). */
 double mbx_ex_sched_step(explorer *x); /* > 0: seconds to idle before the next */
+/* The runner of the run's scheduler, with the explorer's hooks. */
+void mbx_ex_runner_init(explorer *x);
 /* Stop the run now (cancel, quit, a signal): every point becomes final as
  * it is and is autosaved; why goes on the status line when not NULL. */
 void mbx_ex_sched_stop(explorer *x, const char *why);
