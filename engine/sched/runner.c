@@ -27,8 +27,8 @@ static int fail(mbx_runner *rn, mbx_runner_where where, const mbx_point_spec *sp
     return rc < 0 ? rc : MBX_E_INVAL;
 }
 
-void mbx_runner_curve_of(const mbx_measurement *m, size_t min_passes, const mbx_bench *b,
-                         int sizes, size_t budget, mbx_sched_curve *cv)
+void mbx_runner_curve_of(const mbx_measurement *m, size_t min_passes, const mbx_bench *b, int sizes,
+                         size_t budget, mbx_sched_curve *cv)
 {
     if (budget && m->refine > 0) {
         cv->refine_eps = m->refine;
@@ -129,7 +129,8 @@ static int check_binding(mbx_runner *rn, const mbx_point_spec *spec)
     const char *what = "";
     if (mbx_thrinfo_binding_news(rn->thr, rn->be->nranks, &rn->thr_seen, ranks, sizeof ranks,
                                  &what) > 0) {
-        mbx_runner_note n = {.kind = MBX_RUNNER_UNBOUND, .spec = spec, .ranks = ranks, .what = what};
+        mbx_runner_note n = {
+            .kind = MBX_RUNNER_UNBOUND, .spec = spec, .ranks = ranks, .what = what};
         return rn->h.note(rn->h.ud, &n);
     }
     return 0;
@@ -177,7 +178,7 @@ static int do_pass(mbx_runner *rn, const mbx_sched_req *rq)
         nobs = 0;
     }
     if (rc == MBX_E_ABORTED)
-        return rc; /* the front end asked: it ends or goes on */
+        return rc;              /* the front end asked: it ends or goes on */
     if (rc == MBX_E_VALIDATE) { /* r is the point's INVALID row: the run goes on */
         if (rn->h.check_failed && rn->h.check_failed(rn->h.ud, &spec) != 0)
             return MBX_RUNNER_HOOK_STOP;
@@ -221,23 +222,12 @@ int mbx_runner_step(mbx_runner *rn)
     if (k < 0)
         return fail(rn, MBX_RUNNER_AT_NEXT, NULL, k);
     switch (k) {
-    case MBX_SCHED_WAIT:
-        rn->h.idle(rn->h.ud, rq.wait > 0 ? rq.wait : 1e-3);
-        return k;
-    case MBX_SCHED_PAIR:
-        k = do_pair(rn);
-        break;
-    case MBX_SCHED_SETTLE:
-        k = do_settle(rn, rq.settle);
-        break;
-    case MBX_SCHED_PROBE:
-        k = do_probe(rn);
-        break;
-    case MBX_SCHED_PASS:
-        k = do_pass(rn, &rq);
-        break;
-    default:
-        break;
+    case MBX_SCHED_WAIT: rn->h.idle(rn->h.ud, rq.wait > 0 ? rq.wait : 1e-3); return k;
+    case MBX_SCHED_PAIR: k = do_pair(rn); break;
+    case MBX_SCHED_SETTLE: k = do_settle(rn, rq.settle); break;
+    case MBX_SCHED_PROBE: k = do_probe(rn); break;
+    case MBX_SCHED_PASS: k = do_pass(rn, &rq); break;
+    default: break;
     }
     if (k < 0)
         return k;

@@ -74,8 +74,8 @@ typedef struct mbx_runner_hooks {
      * that row, else the step ends with MBX_RUNNER_HOOK_STOP. */
     int (*check_failed)(void *ud, const mbx_point_spec *spec);
     /* A pass the scheduler took (may be NULL): 0, else the step ends. */
-    int (*pass)(void *ud, const mbx_sched_req *rq, const mbx_point_spec *spec,
-                const mbx_result *r, double t_start, double t_end);
+    int (*pass)(void *ud, const mbx_sched_req *rq, const mbx_point_spec *spec, const mbx_result *r,
+                double t_start, double t_end);
     /* Point `point` is final (mbx_sched_result gives its row): 0, else
      * the step ends. */
     int (*row)(void *ud, size_t point);
@@ -119,7 +119,7 @@ int mbx_runner_take_finals(mbx_runner *rn);
  * inside (0, 1), else the scheduler's), and its refinement when budget
  * points are left to it and m refines (sizes: aligned to b's unit and
  * split geometrically). Grid, pair and ud of cv are kept. */
-void mbx_runner_curve_of(const mbx_measurement *m, size_t min_passes, const mbx_bench *b,
-                         int sizes, size_t budget, mbx_sched_curve *cv);
+void mbx_runner_curve_of(const mbx_measurement *m, size_t min_passes, const mbx_bench *b, int sizes,
+                         size_t budget, mbx_sched_curve *cv);
 
 #endif

@@ -62,8 +62,8 @@ static int f_pass(void *ud, const mbx_sched_req *rq, const mbx_point_spec *spec,
     if (rq->pass == 0 && !rq->pilot) {
         f->first_passes++;
         /* the binding was gathered for this very pass, before the hook */
-        assert_int_equal(f->binds, mbx_thrinfo_binds(mbx_bench_get(f->bench_id)) ? f->first_passes
-                                                                                   : 0);
+        assert_int_equal(f->binds,
+                         mbx_thrinfo_binds(mbx_bench_get(f->bench_id)) ? f->first_passes : 0);
     }
     return 0;
 }
@@ -182,10 +182,10 @@ static void a_run_gives_every_point_one_row(void **state)
         assert_int_equal(f.row_seen[i], 1);
     assert_int_equal(f.first_passes, 3);
     assert_int_equal(f.pilots, 3);
-    assert_true(f.passes >= 3 * 4); /* a pilot and at least R passes each */
+    assert_true(f.passes >= 3 * 4);                /* a pilot and at least R passes each */
     assert_int_equal(f.notes[MBX_RUNNER_PAIR], 1); /* 4 ranks: the scan ran */
     assert_int_equal(f.notes[MBX_RUNNER_FAILED], 0);
-    assert_true(f.idles > 0);                  /* the passes were paced */
+    assert_true(f.idles > 0); /* the passes were paced */
     assert_true(f.mon.n > 0); /* the probes reached the monitor */
     teardown_run(&f);
 }

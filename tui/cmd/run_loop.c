@@ -1,6 +1,7 @@
-/* `mpibex run`: the measuring. Every curve through the scheduler: passes,
- * probes, the pair scan and settling as it asks for them, a point's row
- * as it becomes final, and the reports after the last point. */
+/* `mpibex run`: the measuring. Every curve through the scheduler, its
+ * requests carried out by the runner (mbx/runner.h); batch's hooks print,
+ * write the journal and a point's row as it becomes final, and sleep while
+ * nothing is due; then the reports after the last point. */
 #include "run_int.h"
 
 #include <math.h>
@@ -278,20 +279,15 @@ static int hk_note(void *ud, const mbx_runner_note *n)
 {
     run_state *st = ud;
     switch (n->kind) {
-    case MBX_RUNNER_PAIR:
-        return note_pair(st, n);
+    case MBX_RUNNER_PAIR: return note_pair(st, n);
     case MBX_RUNNER_SETTLED:
         printf("# settled: %.2f s of barrier traffic on all %d ranks before the first point "
                "(--settle)\n",
                n->seconds, st->be->nranks);
         fflush(stdout);
         return 0;
-    case MBX_RUNNER_UNBOUND:
-        note_unbound(st, n);
-        return 0;
-    case MBX_RUNNER_FAILED:
-        note_failed(st, n);
-        return 0;
+    case MBX_RUNNER_UNBOUND: note_unbound(st, n); return 0;
+    case MBX_RUNNER_FAILED: note_failed(st, n); return 0;
     }
     return 0;
 }

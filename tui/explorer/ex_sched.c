@@ -1,10 +1,12 @@
-/* The explorer's run on the scheduler (mbx/sched.h; issue 16): the
- * scheduler decides what is measured next, in passes interleaved across
- * every selected curve; the explorer carries each request out with its back
- * end, shows every point as its passes come in and saves a point once it
- * is final. The explorer keeps no measuring rule of its own: order, pass
- * size, warm-up, refinement, the monitor's timing and the stop decision
- * are the scheduler's. Setting the scheduler up is ex_schedsetup.c. */
+/* The explorer's run on the scheduler (mbx/sched.h): the scheduler
+ * decides what is measured next, in passes interleaved across every
+ * selected curve, and the runner (mbx/runner.h) carries each request out
+ * with the back end; the explorer's hooks show every point as its passes
+ * come in, save a point once it is final and read keys while idle. The
+ * explorer keeps no measuring rule of its own: order, pass size, warm-up,
+ * refinement, the monitor's timing and the stop decision are the
+ * scheduler's, what a step does is the runner's. Setting the scheduler up
+ * is ex_schedsetup.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
