@@ -1,6 +1,7 @@
 /* The fake back end (see mbx/backend.h): simulated ranks with modelled
  * timings, b_eff and b_eff_io rows, probes and clocks, so every front end
  * runs and is tested without MPI calls. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "mbx/bench.h"
 #include "mbx/memavail.h"
 #include "mbx/rma.h"
+#include "mbx/sched.h"
 #include "mbx/stats.h"
 
 typedef struct fake {
@@ -23,6 +25,10 @@ typedef struct fake {
     mbx_method method; /* recorded, and written into the results */
     int syncs;         /* clock synchronizations "done" (window sync) */
     size_t nprobe;     /* probes so far: the machine's timeline */
+    /* The test model's stops (mbx_backend_fake): after this many passes
+     * (0: never), and at the end of a run; passes so far. */
+    size_t stop_passes, passes;
+    int stop_done;
 } fake;
 
 /* A fixed generator, so headless screens are identical on every machine. */
@@ -444,6 +450,23 @@ static int fake_beffio(mbx_backend *b, const mbx_beffio_opts *o, mbx_beffio_prog
     return MBX_OK;
 }
 
+/* The test model: a stop signal where a test asked for one. */
+static void fake_on_request(mbx_backend *b, int kind)
+{
+    fake *f = b->impl;
+    if (kind == MBX_SCHED_PASS && f->stop_passes && ++f->passes == f->stop_passes)
+        raise(SIGTERM);
+    else if (kind == MBX_SCHED_DONE && f->stop_done)
+        raise(SIGINT);
+}
+
+static void fake_model_of_env(fake *f)
+{
+    const char *v = getenv("MBX_TEST_FAKE_STOP_PASSES");
+    f->stop_passes = v ? strtoull(v, NULL, 10) : 0;
+    f->stop_done = getenv("MBX_TEST_FAKE_STOP_DONE") != NULL;
+}
+
 static double fake_now(mbx_backend *b)
 {
     return ((fake *)b->impl)->clock;
@@ -453,8 +476,10 @@ void mbx_backend_fake(int nranks, mbx_backend *out)
 {
     memset(out, 0, sizeof *out);
     fake *f = calloc(1, sizeof *f);
-    if (f)
+    if (f) {
         f->rng = 42;
+        fake_model_of_env(f);
+    }
     out->nranks = nranks;
     out->nhosts = 1;
     out->mem_per_rank = (uint64_t)8 << 30;
@@ -469,6 +494,7 @@ void mbx_backend_fake(int nranks, mbx_backend *out)
     out->probe = fake_probe;
     out->beff = fake_beff;
     out->beffio = fake_beffio;
+    out->on_request = f ? fake_on_request : NULL;
     out->thread_asked = out->thread_granted = MPI_THREAD_SINGLE;
     out->fake = 1;
     out->impl = f;

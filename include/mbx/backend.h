@@ -64,6 +64,10 @@ struct mbx_backend {
      * memory to spare may take (MBX_E_RANGE when the buffer is larger);
      * UINT64_MAX when unknown. */
     uint64_t cache_budget;
+    /* The runner carried out a request of this kind (mbx/runner.h: a
+     * pass reported, or MBX_SCHED_DONE at the end of a run); NULL in the
+     * engine. The fake's test model may raise a stop signal here. */
+    void (*on_request)(mbx_backend *b, int kind);
     int fake; /* 1: the fake back end, nothing is measured */
     void *impl;
 };
@@ -106,7 +110,12 @@ const char *mbx_backend_strerror(mbx_backend *b, int rc, char *buf, size_t len);
  * noise stays the same). An overlap benchmark (MBX_BENCH_OVERLAP) takes
  * its companion's model time as the computation alone and adds the part
  * of the pure time it does not hide (20..70 % hidden by the name's hash,
- * less above 64 KiB). */
+ * less above 64 KiB).
+ * Its test model stops a run where a test needs it to (the fake is too
+ * quick to catch with kill), read from the environment when it is made:
+ * MBX_TEST_FAKE_STOP_PASSES=K raises SIGTERM after the K-th pass the
+ * runner reports, MBX_TEST_FAKE_STOP_DONE=1 raises SIGINT when the run's
+ * last request is done (in the end's summaries and sort). */
 void mbx_backend_fake(int nranks, mbx_backend *out);
 void mbx_backend_fake_free(mbx_backend *b);
 

@@ -15,6 +15,13 @@ add_test(NAME mpi.explore_headless.n2
                  ${CMAKE_CURRENT_BINARY_DIR}/explore-headless
                  ${MBX_MPIEXEC} 2 ${MPIEXEC_PREFLAGS} $<TARGET_FILE:mpibex>)
 set_tests_properties(mpi.explore_headless.n2 PROPERTIES TIMEOUT 120 LABELS mpi PROCESSORS 2)
+# A thread that cannot be bound (test hook), in the explorer as in `run`
+# (mpi.threadlevel.bindfail.n1): the run's closing line names the rank.
+add_test(NAME mpi.explore_bindfail.n1
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/explore_bindfail.sh
+                 ${CMAKE_CURRENT_BINARY_DIR}/explore-bindfail
+                 ${MBX_MPIEXEC} 1 ${MPIEXEC_PREFLAGS} $<TARGET_FILE:mpibex>)
+set_tests_properties(mpi.explore_bindfail.n1 PROPERTIES TIMEOUT 60 LABELS mpi PROCESSORS 1)
 
 # --headless without a key script: one line, exit 2.
 add_test(NAME badinput.explore_headless_keys

@@ -19,6 +19,7 @@
 #include "mbx/plan.h"
 #include "mbx/refine.h"
 #include "mbx/result.h"
+#include "mbx/runner.h"
 #include "mbx/sched.h"
 #include "mbx/threads.h"
 
@@ -53,8 +54,8 @@ typedef struct run_state {
     /* What measures: the MPI engine (mbx_backend_engine) or the fake
      * (--fake N); engine-only extras are the entries the fake leaves NULL. */
     mbx_backend *be, be_store;
-    double t_idle;     /* the fake's clock stands still while the run idles: added */
-    size_t passes_run; /* requests measured (MBX_TEST_FAKE_STOP_PASSES) */
+    double t_idle; /* the fake's clock stands still while the run idles: added */
+    int stop_code; /* the exit code a hook of the runner ended the run with */
     mbx_timer_info timer;
     int pair_a, pair_b; /* the ping-pong pair */
     int need_pair;

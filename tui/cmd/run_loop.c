@@ -1,10 +1,10 @@
-/* `mpibex run`: the measuring. Every curve through the scheduler: passes,
- * probes, the pair scan and settling as it asks for them, a point's row
- * as it becomes final, and the reports after the last point. */
+/* `mpibex run`: the measuring. Every curve through the scheduler, its
+ * requests carried out by the runner (mbx/runner.h); batch's hooks print,
+ * write the journal and a point's row as it becomes final, and sleep while
+ * nothing is due; then the reports after the last point. */
 #include "run_int.h"
 
 #include <math.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,59 +22,21 @@ double mbx_run_clock(const run_state *st)
     return st->be->now(st->be) + st->t_idle;
 }
 
-/* The monitor's probe: rank 0 and the last rank. */
-static int probe_cb(void *ud, double *lat, double *t)
+/* Test hook: the probe is taken, but reads 1 us for 0.5 s from the first
+ * probe and 3 us after, so the passes of every point straddle two levels
+ * (tests/mpi/repro_tests.cmake). Fixed values, not the measured one
+ * scaled: on a loaded machine the real probe moves by 3x on its own.
+ * Counted from the first probe, not from the start: a slow start
+ * (settle, pre-faulting) would otherwise put every probe after it. */
+static void probe_read(void *ud, double t, double *lat)
 {
     run_state *st = ud;
-    int rc = st->be->probe(st->be, st->mon.peer, PROBE_ROUNDS, lat);
-    if (rc < 0)
-        return rc;
-    /* Test hook: the probe is taken, but reads 1 us for 0.5 s from the
-     * first probe and 3 us after, so the passes of every point straddle two
-     * levels (tests/mpi/repro_tests.cmake). Fixed values, not the measured
-     * one scaled: on a loaded machine the real probe moves by 3x on its
-     * own. Counted from the first probe, not from the start: a slow start
-     * (settle, pre-faulting) would otherwise put every probe after it. */
-    *t = mbx_run_clock(st) - st->t0;
     const char *hook = getenv("MBX_TEST_PROBE_SHIFT");
     if (hook && strcmp(hook, "1") == 0) {
         if (st->hook_t0 < 0)
-            st->hook_t0 = *t;
-        *lat = *t - st->hook_t0 >= 0.5 ? 3e-6 : 1e-6;
+            st->hook_t0 = t;
+        *lat = t - st->hook_t0 >= 0.5 ? 3e-6 : 1e-6;
     }
-    return MBX_OK;
-}
-
-/* After a point of a threaded benchmark: every rank's thread binding, and
- * one warning the first time some thread could not be bound. */
-static int check_binding(run_state *st, const mbx_result *r)
-{
-    if (!st->be->thread_binding)
-        return 0; /* the fake binds no threads */
-    int rc = st->be->thread_binding(st->be, &st->thr);
-    if (rc < 0) {
-        st->thr = NULL;
-        char t[MSG_LEN];
-        fprintf(stderr, "mpibex: gathering the thread binding after %s failed: %s\n", r->benchmark,
-                mbx_backend_strerror(st->be, rc, t, sizeof t));
-        return 1;
-    }
-    char ranks[128];
-    const char *what = "";
-    if (mbx_thrinfo_binding_news(st->thr, st->be->nranks, &st->thr_seen, ranks, sizeof ranks,
-                                 &what) > 0 &&
-        !st->thr_warned) {
-        st->thr_warned = 1;
-        if (st->tty && !st->opt.quiet)
-            fprintf(stderr, "\r\033[K");
-        fprintf(stderr,
-                "mpibex: warning: %s %s=%lld: threads could not be bound on rank%s %s (%s); "
-                "their times may move with the scheduler%s%s\n",
-                r->benchmark, r->param_name ? r->param_name : "param", (long long)r->param,
-                strpbrk(ranks, ",-") ? "s" : "", ranks, what,
-                st->env_path ? "; see threads_bind_* in " : "", st->env_path ? st->env_path : "");
-    }
-    return 0;
 }
 
 /* A point's row is in: print it, write it (row and, --raw, the
@@ -111,8 +73,6 @@ static int finish_point(run_state *st, const pointref *p, mbx_result *r, size_t 
                    ? r->s.median
                    : NAN;
     mbx_run_note_accurate(st, p, y, r->plain);
-    if (mbx_thrinfo_binds(mbx_bench_get(spec.bench_id)) && check_binding(st, r) != 0)
-        return 1;
     mbx_run_progress_line(st, 0);
     return 0;
 }
@@ -146,143 +106,90 @@ static void sched_opts_of(run_state *st, mbx_sched_opts *o)
     }
 }
 
-/* A pass of a point, as the scheduler asked: a fixed count of
- * observations, a full warm-up only for the point's first measurement. */
-static int run_pass(run_state *st, mbx_sched *sch, const mbx_sched_req *rq)
+/* The runner's hooks (mbx/runner.h): batch's side of a request. */
+static double hk_clock(void *ud)
 {
-    const series *s = rq->curve_ud;
-    pointref p = {s, rq->x, rq->refined};
-    mbx_point_spec spec;
-    mbx_run_spec_of(st, &p, &spec);
-    spec.stop = (mbx_stop_rule){.kind = MBX_STOP_FIXED, .fixed = rq->nobs};
-    spec.nmin = spec.nmax = rq->nobs;
-    spec.warm_light = !rq->warm;
-    spec.batch_first = rq->batch_first;
-    spec.buf_offset = rq->buf_offset;
-    if (mbx_bench_get(spec.bench_id)->flags & MBX_BENCH_PAIR) { /* the scheduler's pair */
-        spec.pair_a = rq->pair_a;
-        spec.pair_b = rq->pair_b;
-    }
-    mbx_result r;
-    const double *obs = NULL;
-    size_t nobs = 0;
-    const char *name = mbx_bench_get(spec.bench_id)->name;
-    st->spec = &spec;
-    double t0 = mbx_run_clock(st) - st->t0;
-    mbx_run_watch_arm(st, &p, &spec);
-    int rc = st->be->measure(st->be, &spec, mbx_run_watch_progress, st, &r, &obs, &nobs);
-    if (mbx_run_watch_disarm(st, &r) && rc == MBX_OK)
-        nobs = 0; /* HUNG: its observations measured the hang */
-    double t1 = mbx_run_clock(st) - st->t0;
-    if (st->tty && !st->opt.quiet)
-        fprintf(stderr, "\r\033[K");
-    if (rc == MBX_E_ABORTED)
-        return -1; /* the caller reports the stop */
-    int64_t mpi_threads = mbx_thrinfo_mpi_threads(mbx_bench_get(spec.bench_id), spec.param);
-    if (rc == MBX_E_UNSUPPORTED && mpi_threads > 1) {
-        char why[MSG_LEN];
-        mbx_thrinfo_multiple_msg(mbx_bench_get(spec.bench_id), mpi_threads, st->be->thread_asked,
-                                 st->be->thread_granted, why, sizeof why);
-        mbx_run_fail(why);
-        return 1;
-    }
-    if (rc == MBX_E_VALIDATE && (rc = mbx_run_check_failed(st, &spec)) != 0)
-        return rc; /* else r is the point's INVALID row: the run goes on */
-    if (rc < 0) {
-        char t[MSG_LEN];
-        fprintf(stderr, "mpibex: %s on %d procs at %llu bytes failed: %s\n", name, spec.procs,
-                (unsigned long long)spec.bytes, mbx_backend_strerror(st->be, rc, t, sizeof t));
-        return 1;
-    }
-    mbx_sched_pass_report rep = {&r, obs, nobs, t0, t1 > t0 ? t1 : t0};
-    if ((rc = mbx_sched_pass_done(sch, &rep)) < 0) {
-        if (mbx_run_raw_failed(st))
-            return 1;
-        fprintf(stderr, "mpibex: %s on %d procs at %llu bytes: the scheduler refused a pass: %s\n",
-                name, spec.procs, (unsigned long long)spec.bytes, mbx_strerror(rc));
-        return 1;
-    }
-    /* The pass, as the scheduler keeps it, for --resume after a crash: the
-     * point's row comes only when it is final. UNRELIABLE and INVALID
-     * passes make it final at once (their row follows). */
-    if (!rq->pilot && r.s.median > 0 && isfinite(r.s.median) && r.status != MBX_POINT_UNRELIABLE &&
-        r.status != MBX_POINT_INVALID) {
-        char key[MBX_KEY_MAX];
-        mbx_run_key_of(&spec, s->meas->label, key);
-        mbx_pass ps = {.median = r.s.median,
-                       .n = r.s.n ? r.s.n : 1,
-                       .t_start = rep.t_start + st->jt_offset,
-                       .t_end = rep.t_end + st->jt_offset};
-        if ((rc = mbx_journal_pass(st->journal, key, rq->refined, &ps)) < 0)
-            return mbx_run_write_failure(st, st->journal_path, rc);
-    }
-    /* Test hook: a stop signal after the K-th request, so a test can stop
-     * a fake run in the middle at the same place every time (the fake is
-     * too quick to catch with kill); the signal's own path does the rest. */
-    const char *hook = getenv("MBX_TEST_FAKE_STOP_PASSES");
-    if (st->be->fake && hook && ++st->passes_run == strtoull(hook, NULL, 10))
-        raise(SIGTERM);
+    run_state *st = ud;
+    return mbx_run_clock(st) - st->t0;
+}
+
+static int hk_spec(void *ud, const mbx_sched_req *rq, mbx_point_spec *spec, const char **label)
+{
+    run_state *st = ud;
+    pointref p = {rq->curve_ud, rq->x, rq->refined};
+    mbx_run_spec_of(st, &p, spec);
+    st->spec = spec;
+    *label = NULL;
     return 0;
 }
 
-/* Rows of the points the scheduler has finished. */
-static int flush_final(run_state *st, mbx_sched *sch)
+static void hk_arm(void *ud, const mbx_sched_req *rq, const mbx_point_spec *spec)
 {
-    size_t idx[64], n;
-    while ((n = mbx_sched_take_final(sch, idx, 64)) > 0)
-        for (size_t k = 0; k < n; k++) {
-            mbx_sched_point_info in;
-            mbx_result r;
-            if (mbx_sched_point_info_get(sch, idx[k], &in) < 0 ||
-                mbx_sched_result(sch, idx[k], &r) < 0)
-                continue; /* a pass that failed: reported when it did */
-            /* Curves were added in series order: a curve's index is its series'. */
-            pointref p = {&st->ser[in.curve], in.x, in.refined};
-            int code = finish_point(st, &p, &r, idx[k]);
-            if (code)
-                return code;
-        }
-    return 0;
+    pointref p = {rq->curve_ud, rq->x, rq->refined};
+    mbx_run_watch_arm(ud, &p, spec);
+}
+
+static int hk_disarm(void *ud, mbx_result *r)
+{
+    run_state *st = ud;
+    int hung = mbx_run_watch_disarm(st, r);
+    if (st->tty && !st->opt.quiet)
+        fprintf(stderr, "\r\033[K");
+    return hung;
+}
+
+static int hk_check_failed(void *ud, const mbx_point_spec *spec)
+{
+    run_state *st = ud;
+    return (st->stop_code = mbx_run_check_failed(st, spec));
+}
+
+/* The pass, as the scheduler keeps it, for --resume after a crash: the
+ * point's row comes only when it is final. UNRELIABLE and INVALID passes
+ * make it final at once (their row follows). */
+static int hk_pass(void *ud, const mbx_sched_req *rq, const mbx_point_spec *spec,
+                   const mbx_result *r, double t_start, double t_end)
+{
+    run_state *st = ud;
+    const series *s = rq->curve_ud;
+    if (rq->pilot || !(r->s.median > 0) || !isfinite(r->s.median) ||
+        r->status == MBX_POINT_UNRELIABLE || r->status == MBX_POINT_INVALID)
+        return 0;
+    char key[MBX_KEY_MAX];
+    mbx_run_key_of(spec, s->meas->label, key);
+    mbx_pass ps = {.median = r->s.median,
+                   .n = r->s.n ? r->s.n : 1,
+                   .t_start = t_start + st->jt_offset,
+                   .t_end = t_end + st->jt_offset};
+    int rc = mbx_journal_pass(st->journal, key, rq->refined, &ps);
+    return rc < 0 ? (st->stop_code = mbx_run_write_failure(st, st->journal_path, rc)) : 0;
+}
+
+/* A point the scheduler finished: its row. */
+static int hk_row(void *ud, size_t idx)
+{
+    run_state *st = ud;
+    mbx_sched_point_info in;
+    mbx_result r;
+    if (mbx_sched_point_info_get(st->sched, idx, &in) < 0 ||
+        mbx_sched_result(st->sched, idx, &r) < 0)
+        return 0; /* a pass that failed: reported when it did */
+    /* Curves were added in series order: a curve's index is its series'. */
+    pointref p = {&st->ser[in.curve], in.x, in.refined};
+    return (st->stop_code = finish_point(st, &p, &r, idx));
 }
 
 /* Idle between passes: the scheduler paces a point's passes over the
  * run, and a short plan has nothing else due. The fake's clock is moved
  * on instead (as the explorer does): nothing would change while asleep. */
-static void idle_for(run_state *st, double seconds)
+static void hk_idle(void *ud, double seconds)
 {
+    run_state *st = ud;
     if (st->be->fake) {
-        st->t_idle += seconds > 0 ? seconds : 1e-3;
+        st->t_idle += seconds;
         return;
     }
     mbx_sig_sleep(seconds);
-}
-
-/* The scheduler's MBX_SCHED_PAIR: a 1-byte latency scan from rank 0; the
- * pair is rank 0 and the farthest rank, and goes into the journal. */
-static int scan_pair(run_state *st, mbx_sched *sch)
-{
-    int nranks = st->be->nranks, far = nranks - 1, rc;
-    double *lat = calloc((size_t)nranks, sizeof *lat);
-    if (!lat || (rc = st->be->pair_scan(st->be, lat, &far)) < 0 ||
-        mbx_sched_pair_done(sch, far) < 0) {
-        free(lat);
-        fprintf(stderr, "mpibex: the ping-pong pair scan failed\n");
-        return 1;
-    }
-    st->pair_a = 0;
-    st->pair_b = far;
-    st->pair_known = 1;
-    double lo = INFINITY;
-    for (int i = 1; i < nranks; i++)
-        lo = fmin(lo, lat[i]);
-    printf("# ping-pong pair: ranks 0 and %d, the largest latency from rank 0 (%.3f us; the "
-           "smallest is %.3f us; 1-byte scan of %d ranks)\n",
-           far, lat[far] * 1e6, lo * 1e6, nranks - 1);
-    fflush(stdout);
-    free(lat);
-    if (st->journal && (rc = mbx_journal_pair(st->journal, st->pair_a, st->pair_b)) < 0)
-        return mbx_run_write_failure(st, st->journal_path, rc);
-    return 0;
 }
 
 /* The first fraction of a second of a job is not like the rest: on these
@@ -290,53 +197,129 @@ static int scan_pair(run_state *st, mbx_sched *sch)
  * times slower, reproducibly, and an earlier point of barrier traffic makes
  * that go away. So the scheduler asks for --settle seconds of untimed
  * barriers on every rank before its first probe (MBX_SCHED_SETTLE). */
-static int stop_asked(void *ud)
+static int hk_stop_asked(void *ud)
 {
     (void)ud;
     return mbx_stop_signal != 0;
 }
 
-static int settle(run_state *st, mbx_sched *sch, double secs)
+/* The scheduler's pair: rank 0 and the farthest rank, into the journal. */
+static int note_pair(run_state *st, const mbx_runner_note *n)
 {
-    double spent = 0;
-    int rc = mbx_backend_settle(st->be, secs, stop_asked, NULL, &spent);
-    if (rc < 0) {
-        char t[MSG_LEN];
-        fprintf(stderr, "mpibex: --settle: barrier traffic failed: %s\n",
-                mbx_backend_strerror(st->be, rc, t, sizeof t));
-        return 1;
-    }
-    if (mbx_sched_settle_done(sch, spent) < 0) {
-        fprintf(stderr, "mpibex: the scheduler refused the settling\n");
-        return 1;
-    }
-    printf("# settled: %.2f s of barrier traffic on all %d ranks before the first point "
-           "(--settle)\n",
-           spent, st->be->nranks);
+    int nranks = st->be->nranks, rc;
+    st->pair_a = 0;
+    st->pair_b = n->far;
+    st->pair_known = 1;
+    double lo = INFINITY;
+    for (int i = 1; i < nranks; i++)
+        lo = fmin(lo, n->lat[i]);
+    printf("# ping-pong pair: ranks 0 and %d, the largest latency from rank 0 (%.3f us; the "
+           "smallest is %.3f us; 1-byte scan of %d ranks)\n",
+           n->far, n->lat[n->far] * 1e6, lo * 1e6, nranks - 1);
     fflush(stdout);
+    if (st->journal && (rc = mbx_journal_pair(st->journal, st->pair_a, st->pair_b)) < 0)
+        return (st->stop_code = mbx_run_write_failure(st, st->journal_path, rc));
     return 0;
 }
 
-/* The scheduler's MBX_SCHED_PROBE: the monitor's probe, for the monitor
- * and the scheduler. Returns 0 or exit code 1 after the message. */
-static int probe(run_state *st, mbx_sched *sch, double now)
+/* One warning the first time some thread could not be bound. */
+static void note_unbound(run_state *st, const mbx_runner_note *n)
 {
-    double lat = NAN, t = now;
-    int rc = probe_cb(st, &lat, &t);
-    if (rc < 0) {
-        char t[MSG_LEN];
-        fprintf(stderr, "mpibex: the monitor's probe failed: %s\n",
-                mbx_backend_strerror(st->be, rc, t, sizeof t));
-        return 1;
-    }
-    if (mbx_monitor_add(&st->mon, t, lat) < 0 || mbx_sched_probe_done(sch, t, lat) < 0) {
+    const mbx_bench *b = mbx_bench_get(n->spec->bench_id);
+    if (st->thr_warned)
+        return;
+    st->thr_warned = 1;
+    if (st->tty && !st->opt.quiet)
+        fprintf(stderr, "\r\033[K");
+    fprintf(stderr,
+            "mpibex: warning: %s %s=%lld: threads could not be bound on rank%s %s (%s); "
+            "their times may move with the scheduler%s%s\n",
+            b->name, b->param_name ? b->param_name : "param",
+            (long long)(n->spec->param ? n->spec->param : b->param_default),
+            strpbrk(n->ranks, ",-") ? "s" : "", n->ranks, n->what,
+            st->env_path ? "; see threads_bind_* in " : "", st->env_path ? st->env_path : "");
+}
+
+/* A request that failed: one line; the run ends with exit code 1 (a
+ * failed thread-binding gather is reported and the run goes on). */
+static void note_failed(run_state *st, const mbx_runner_note *n)
+{
+    char t[MSG_LEN];
+    const char *why = mbx_backend_strerror(st->be, n->rc, t, sizeof t);
+    const mbx_point_spec *sp = n->spec;
+    const char *name = sp ? mbx_bench_get(sp->bench_id)->name : "";
+    int64_t mpi_threads = sp ? mbx_thrinfo_mpi_threads(mbx_bench_get(sp->bench_id), sp->param) : 0;
+    if (n->where == MBX_RUNNER_AT_PAIR) {
+        fprintf(stderr, "mpibex: the ping-pong pair scan failed\n");
+    } else if (n->where == MBX_RUNNER_AT_SETTLE) {
+        fprintf(stderr, "mpibex: --settle: barrier traffic failed: %s\n", why);
+    } else if (n->where == MBX_RUNNER_AT_PROBE && n->rc != MBX_E_NOMEM) {
+        fprintf(stderr, "mpibex: the monitor's probe failed: %s\n", why);
+    } else if (n->where == MBX_RUNNER_AT_BIND) {
+        fprintf(stderr, "mpibex: gathering the thread binding after %s failed: %s\n", name, why);
+    } else if (n->where == MBX_RUNNER_AT_PASS && n->rc == MBX_E_UNSUPPORTED && mpi_threads > 1) {
+        mbx_thrinfo_multiple_msg(mbx_bench_get(sp->bench_id), mpi_threads, st->be->thread_asked,
+                                 st->be->thread_granted, t, sizeof t);
+        mbx_run_fail(t);
+    } else if (n->where == MBX_RUNNER_AT_PASS) {
+        fprintf(stderr, "mpibex: %s on %d procs at %llu bytes failed: %s\n", name, sp->procs,
+                (unsigned long long)sp->bytes, why);
+    } else if (n->where == MBX_RUNNER_AT_REPORT && mbx_run_raw_failed(st)) {
+        return; /* --raw's spool could not be written: said by the call */
+    } else if (n->where == MBX_RUNNER_AT_REPORT && sp) {
+        fprintf(stderr, "mpibex: %s on %d procs at %llu bytes: the scheduler refused a pass: %s\n",
+                name, sp->procs, (unsigned long long)sp->bytes, mbx_strerror(n->rc));
+    } else if (n->where == MBX_RUNNER_AT_REPORT && n->rc != MBX_E_NOMEM) {
+        fprintf(stderr, "mpibex: the scheduler refused the settling\n");
+    } else {
         fprintf(stderr, "mpibex: out of memory\n");
-        return 1;
+    }
+}
+
+static int hk_note(void *ud, const mbx_runner_note *n)
+{
+    run_state *st = ud;
+    switch (n->kind) {
+    case MBX_RUNNER_PAIR: return note_pair(st, n);
+    case MBX_RUNNER_SETTLED:
+        printf("# settled: %.2f s of barrier traffic on all %d ranks before the first point "
+               "(--settle)\n",
+               n->seconds, st->be->nranks);
+        fflush(stdout);
+        return 0;
+    case MBX_RUNNER_UNBOUND: note_unbound(st, n); return 0;
+    case MBX_RUNNER_FAILED: note_failed(st, n); return 0;
     }
     return 0;
 }
 
-/* Every curve through the scheduler: passes of every point in shuffled
+/* Until the scheduler is done, a stop signal or a failure: one request a
+ * step. Returns 0 or an exit code. */
+static int run_steps(run_state *st, mbx_runner *rn)
+{
+    for (;;) {
+        if (mbx_stop_signal) {
+            /* The unfinished points' passes are in the journal for
+             * --resume; without one (-o -, /dev/null) they are dropped,
+             * not summed up: that sorts each one's observations, a second
+             * of a loaded machine (docs/hardening.md, "Signals at rank 0"). */
+            if (mbx_runner_take_finals(rn) != 0)
+                return st->stop_code;
+            return mbx_run_interrupted(st);
+        }
+        int k = mbx_runner_step(rn);
+        if (k == MBX_SCHED_DONE)
+            return 0;
+        if (k == MBX_E_ABORTED)
+            continue; /* a signal: the top of the loop reports it */
+        if (k == MBX_RUNNER_HOOK_STOP)
+            return st->stop_code;
+        if (k < 0)
+            return 1;
+    }
+}
+
+/* Every curve through the runner: passes of every point in shuffled
  * rounds, refinement between rounds, probes between passes; rows as
  * points become final. */
 static int run_points(run_state *st)
@@ -359,45 +342,27 @@ static int run_points(run_state *st)
     st->sched_span = so.passes.min_span;
     st->sched_floor = so.pass_floor;
     st->sched_max = so.max_passes;
-    while (!code) {
-        if (mbx_stop_signal) {
-            /* The unfinished points' passes are in the journal for
-             * --resume; without one (-o -, /dev/null) they are dropped,
-             * not summed up: that sorts each one's observations, a second
-             * of a loaded machine (docs/hardening.md, "Signals at rank 0"). */
-            code = flush_final(st, sch);
-            if (!code)
-                code = mbx_run_interrupted(st);
-            break;
-        }
-        mbx_sched_req rq;
-        double now = mbx_run_clock(st) - st->t0;
-        int k = mbx_sched_next(sch, now, &rq);
-        if (k < 0) {
-            fprintf(stderr, "mpibex: out of memory\n");
-            code = 1;
-        } else if (k == MBX_SCHED_DONE) {
-            code = flush_final(st, sch);
-            /* Test hook: a stop right after the last point, in the end's
-             * summaries and sort, where the loop no longer looks. */
-            if (st->be->fake && getenv("MBX_TEST_FAKE_STOP_DONE"))
-                raise(SIGINT);
-            break;
-        } else if (k == MBX_SCHED_WAIT) {
-            idle_for(st, rq.wait);
-        } else if (k == MBX_SCHED_PAIR) {
-            code = scan_pair(st, sch);
-        } else if (k == MBX_SCHED_SETTLE) {
-            code = settle(st, sch, rq.settle);
-        } else if (k == MBX_SCHED_PROBE) {
-            code = probe(st, sch, now);
-        } else {
-            int rc = run_pass(st, sch, &rq);
-            if (rc < 0)
-                continue; /* a signal: the top of the loop reports it */
-            code = rc ? rc : flush_final(st, sch);
-        }
-    }
+    static const mbx_runner_hooks hooks = {
+        .clock = hk_clock,
+        .spec = hk_spec,
+        .progress = mbx_run_watch_progress,
+        .arm = hk_arm,
+        .disarm = hk_disarm,
+        .check_failed = hk_check_failed,
+        .pass = hk_pass,
+        .row = hk_row,
+        .idle = hk_idle,
+        .note = hk_note,
+        .stop_asked = hk_stop_asked,
+        .probe_read = probe_read,
+    };
+    mbx_runner rn;
+    mbx_runner_hooks h = hooks;
+    h.ud = st;
+    mbx_runner_init(&rn, st->be, sch, &st->mon, PROBE_ROUNDS, &h);
+    if (!code)
+        code = run_steps(st, &rn);
+    st->thr = rn.thr;
     for (size_t i = 0; !code && i < st->nser; i++) {
         size_t pts, refined;
         double worst;

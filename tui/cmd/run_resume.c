@@ -83,24 +83,8 @@ static void curve_desc(const run_state *st, const series *s, const mbx_sched_opt
         cv->pair_a = st->pair_known ? st->pair_a : -1;
         cv->pair_b = st->pair_known ? st->pair_b : -1;
     }
-    if (s->refine && s->meas->budget > c->spent) {
-        cv->refine_eps = s->meas->refine;
-        cv->budget = s->meas->budget - c->spent;
-        cv->align = s->axis == AXIS_SIZE ? b->unit : 1;
-        cv->geometric = s->axis == AXIS_SIZE;
-        cv->min_ratio = s->axis == AXIS_SIZE ? MBX_REFINE_MIN_RATIO : 0.0;
-    }
-    /* nmin and nmax bound each pass (a test or a slow machine keeps
-     * passes short with a small nmax). */
-    cv->point_time = s->meas->point_time; /* --point-time, or the section's key */
-    cv->pass_nmin = s->meas->nmin;
-    cv->pass_nmax = s->meas->nmax > s->meas->nmin ? s->meas->nmax : s->meas->nmin;
-    const mbx_stop_rule *rule = &s->meas->stop;
-    if (rule->kind == MBX_STOP_FIXED) { /* N observations over exactly R passes */
-        cv->fixed_n = (rule->fixed + so->passes.min_passes - 1) / so->passes.min_passes;
-        cv->max_passes = so->passes.min_passes;
-    } else
-        cv->eps = rule->eps;
+    size_t budget = s->refine && s->meas->budget > c->spent ? s->meas->budget - c->spent : 0;
+    mbx_runner_curve_of(s->meas, so->passes.min_passes, b, s->axis == AXIS_SIZE, budget, cv);
 }
 
 /* Finished grid points of a resumed run: kept, fed to refinement. */

@@ -124,6 +124,8 @@ int mbx_ex_sched_begin(explorer *x);
  * meanwhile (the fake back end's clock only moves when it measures, so
  * there the idle time is counted instead). */
 double mbx_ex_sched_step(explorer *x); /* > 0: seconds to idle before the next */
+/* The runner of the run's scheduler, with the explorer's hooks. */
+void mbx_ex_runner_init(explorer *x);
 /* Stop the run now (cancel, quit, a signal): every point becomes final as
  * it is and is autosaved; why goes on the status line when not NULL. */
 void mbx_ex_sched_stop(explorer *x, const char *why);

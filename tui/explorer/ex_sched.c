@@ -1,10 +1,12 @@
-/* The explorer's run on the scheduler (mbx/sched.h): the
- * scheduler decides what is measured next, in passes interleaved across
- * every selected curve; the explorer carries each request out with its back
- * end, shows every point as its passes come in and saves a point once it
- * is final. The explorer keeps no measuring rule of its own: order, pass
- * size, warm-up, refinement, the monitor's timing and the stop decision
- * are the scheduler's. Setting the scheduler up is ex_schedsetup.c. */
+/* The explorer's run on the scheduler (mbx/sched.h): the scheduler
+ * decides what is measured next, in passes interleaved across every
+ * selected curve, and the runner (mbx/runner.h) carries each request out
+ * with the back end; the explorer's hooks show every point as its passes
+ * come in, save a point once it is final and read keys while idle. The
+ * explorer keeps no measuring rule of its own: order, pass size, warm-up,
+ * refinement, the monitor's timing and the stop decision are the
+ * scheduler's, what a step does is the runner's. Setting the scheduler up
+ * is ex_schedsetup.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include "explorer.h"
 #include "mbx/bench.h"
 #include "mbx/rmacheck.h"
+#include "mbx/runner.h"
 #include "mbx/thrinfo.h"
 #include "sig.h"
 
@@ -105,32 +108,6 @@ static int point_refresh(explorer *x, mbx_ex_point *p)
     return 1;
 }
 
-/* After a point of a threaded benchmark: a warning when some thread of
- * some rank could not be bound (the records stay in the engine and go into
- * the exported environment). */
-static void check_binding(explorer *x, const mbx_ex_point *p)
-{
-    const mbx_bench *b = mbx_bench_get(p->bench_id);
-    const mbx_thread_bind *tb = NULL;
-    if (!mbx_thrinfo_binds(b) || !x->be->thread_binding)
-        return;
-    int rc = x->be->thread_binding(x->be, &tb);
-    if (rc < 0) {
-        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "%s: the thread binding could not be gathered: %s",
-                       b->name, mbx_strerror(rc));
-        return;
-    }
-    char ranks[sizeof x->thr_unbound];
-    const char *what = "";
-    if (mbx_thrinfo_binding_news(tb, x->be->nranks, &x->thr_seen, ranks, sizeof ranks, &what) > 0) {
-        snprintf(x->thr_unbound, sizeof x->thr_unbound, "%s", ranks);
-        mbx_ex_set_msg(x, MBX_ROLE_WARNING,
-                       "%s: threads could not be bound on rank%s %s; their times may move with the "
-                       "scheduler (%s)",
-                       b->name, strpbrk(ranks, ",-") ? "s" : "", ranks, what);
-    }
-}
-
 /* A point became final: its row as it stands, all its observations (for
  * export and --raw), and its autosave row. Not before: a row in the
  * autosave is a finished point. */
@@ -164,17 +141,16 @@ static void finalize(explorer *x, mbx_ex_point *p)
     mbx_ex_autosave_row(x, &p->r);
 }
 
-static void take_finals(explorer *x)
+/* The runner's row hook: point idx is final (refinement may have added
+ * it since we looked). */
+static int hk_row(void *ud, size_t idx)
 {
-    size_t idx[64], n;
-    do {
-        n = mbx_sched_take_final(x->sched, idx, sizeof idx / sizeof *idx);
-        for (size_t i = 0; i < n; i++) {
-            mbx_ex_point *p = point_of(x, idx[i]);
-            if (p)
-                finalize(x, p);
-        }
-    } while (n == sizeof idx / sizeof *idx);
+    explorer *x = ud;
+    sync_points(x);
+    mbx_ex_point *p = point_of(x, idx);
+    if (p)
+        finalize(x, p);
+    return 0;
 }
 
 /* "done: 43 points (7 refined): 41 settled, 2 UNSETTLED; 212 passes in 9
@@ -234,7 +210,7 @@ void mbx_ex_sched_stop(explorer *x, const char *why)
         if (!mbx_stop_signal)
             mbx_sched_stop(x->sched);
         sync_points(x);
-        take_finals(x);
+        (void)mbx_runner_take_finals(&x->runner);
         mbx_sched_stats_get(x->sched, &x->sst);
     }
     end_run(x);
@@ -309,42 +285,80 @@ static void failed(explorer *x, const mbx_ex_point *p, int rc)
     }
 }
 
-static void do_probe(explorer *x)
+/* The runner's hooks (mbx/runner.h): the explorer's side of a request. */
+static double hk_clock(void *ud)
 {
-    double lat = NAN;
-    int rc = x->mon.peer && x->be->probe ? x->be->probe(x->be, x->mon.peer, EX_PROBE_ROUNDS, &lat)
-                                         : MBX_E_UNSUPPORTED;
-    double t = mbx_ex_elapsed(x);
-    if (rc < 0 || !(lat > 0) || !isfinite(lat))
-        lat = NAN; /* the scheduler drops it */
-    else if (mbx_monitor_add(&x->mon, t, lat) < 0)
-        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "monitor: out of memory for the probe series");
-    if (mbx_sched_probe_done(x->sched, t, lat) < 0)
-        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "monitor: the scheduler refused a probe");
+    return mbx_ex_elapsed(ud);
 }
 
-/* The scheduler's MBX_SCHED_PAIR: the 1-byte latency scan from rank 0;
- * the run's ping-pongs then exchange between rank 0 and the farthest rank
- * (the status line names it). */
-static void do_pair_scan(explorer *x)
+/* A pass of a point: the point's spec (the pass's settings are the
+ * runner's); the status line names the point. */
+static int hk_spec(void *ud, const mbx_sched_req *q, mbx_point_spec *spec, const char **label)
 {
-    free(x->lat);
-    x->lat = calloc((size_t)x->be->nranks, sizeof *x->lat);
-    int far = x->be->nranks - 1;
-    int rc = !x->lat            ? MBX_E_NOMEM
-             : x->be->pair_scan ? x->be->pair_scan(x->be, x->lat, &far)
-                                : MBX_E_UNSUPPORTED;
-    if (rc >= 0)
-        rc = mbx_sched_pair_done(x->sched, far);
-    if (rc < 0) {
-        char t[256];
-        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "pair: the latency scan failed: %s",
-                       mbx_backend_strerror(x->be, rc, t, sizeof t));
-        mbx_ex_sched_stop(x, NULL);
-        return;
+    explorer *x = ud;
+    sync_points(x);
+    mbx_ex_point *p = point_of(x, q->point);
+    if (!p) /* a point the run's table has no room for */
+        return -1;
+    x->cur = (size_t)(p - x->pts);
+    if (mbx_bench_get(p->bench_id)->flags & MBX_BENCH_PAIR) { /* the scheduler's pair */
+        p->pair_a = q->pair_a;
+        p->pair_b = q->pair_b;
     }
-    x->far = far;
-    x->scanned = 1;
+    *spec = (mbx_point_spec){.bench_id = p->bench_id,
+                             .bytes = p->bytes,
+                             .procs = p->procs,
+                             .param = p->param,
+                             .pair_a = p->pair_a,
+                             .pair_b = p->pair_b,
+                             .root = p->root,
+                             .rma_sync = p->rma_sync,
+                             .validate = x->validate};
+    *label = mbx_ex_point_label(p);
+    return 0;
+}
+
+static void hk_arm(void *ud, const mbx_sched_req *q, const mbx_point_spec *spec)
+{
+    explorer *x = ud;
+    (void)q;
+    x->measuring = 1; /* the status line says the pass is running (on_progress redraws) */
+    mbx_ex_watch_arm(x, &x->pts[x->cur], spec);
+}
+
+static int hk_disarm(void *ud, mbx_result *r)
+{
+    explorer *x = ud;
+    int hung = mbx_ex_watch_disarm(x, &x->pts[x->cur], r);
+    x->measuring = 0;
+    return hung;
+}
+
+static int hk_check_failed(void *ud, const mbx_point_spec *spec)
+{
+    explorer *x = ud;
+    (void)spec;
+    check_failed(x, &x->pts[x->cur]);
+    return 0;
+}
+
+static int hk_pass(void *ud, const mbx_sched_req *q, const mbx_point_spec *spec,
+                   const mbx_result *r, double t_start, double t_end)
+{
+    explorer *x = ud;
+    (void)q, (void)spec, (void)r, (void)t_start, (void)t_end;
+    (void)point_refresh(x, &x->pts[x->cur]);
+    return 0;
+}
+
+/* Nothing is due: the main loop reads keys meanwhile; the fake back end's
+ * clock only moves when it measures, so there the idle time is counted. */
+static void hk_idle(void *ud, double seconds)
+{
+    explorer *x = ud;
+    if (x->be->fake)
+        x->t_idle += seconds;
+    x->step_wait = seconds;
 }
 
 static int stop_asked(void *ud)
@@ -353,127 +367,100 @@ static int stop_asked(void *ud)
     return x->cancel || x->quit;
 }
 
-/* The scheduler's MBX_SCHED_SETTLE: untimed barriers on every rank before
- * the run's first probe and point (--settle). */
-static void do_settle(explorer *x, double secs)
+/* The pair scan's latencies, for the status line's pair. */
+static void note_pair(explorer *x, const mbx_runner_note *n)
 {
-    double spent = 0;
-    int rc = mbx_backend_settle(x->be, secs, stop_asked, x, &spent);
-    if (rc >= 0)
-        rc = mbx_sched_settle_done(x->sched, spent);
-    if (rc < 0) {
-        char t[256];
-        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "settle: the barrier traffic failed: %s",
-                       mbx_backend_strerror(x->be, rc, t, sizeof t));
-        mbx_ex_sched_stop(x, NULL);
+    free(x->lat);
+    x->lat = malloc((size_t)x->be->nranks * sizeof *x->lat);
+    if (x->lat)
+        memcpy(x->lat, n->lat, (size_t)x->be->nranks * sizeof *x->lat);
+    x->far = n->far;
+    x->scanned = 1;
+}
+
+/* After a point of a threaded benchmark: a warning when some thread of
+ * some rank could not be bound (the records stay in the engine and go into
+ * the exported environment). */
+static void note_unbound(explorer *x, const mbx_runner_note *n)
+{
+    snprintf(x->thr_unbound, sizeof x->thr_unbound, "%s", n->ranks);
+    mbx_ex_set_msg(x, MBX_ROLE_WARNING,
+                   "%s: threads could not be bound on rank%s %s; their times may move with the "
+                   "scheduler (%s)",
+                   mbx_bench_get(n->spec->bench_id)->name, strpbrk(n->ranks, ",-") ? "s" : "",
+                   n->ranks, n->what);
+}
+
+/* A request that failed: the status line says why (the run then stops,
+ * but for a thread-binding gather). */
+static void note_failed(explorer *x, const mbx_runner_note *n)
+{
+    char t[256];
+    const char *why = mbx_backend_strerror(x->be, n->rc, t, sizeof t);
+    const char *name = n->spec ? mbx_bench_get(n->spec->bench_id)->name : "";
+    if (n->where == MBX_RUNNER_AT_PAIR) {
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "pair: the latency scan failed: %s", why);
+    } else if (n->where == MBX_RUNNER_AT_SETTLE) {
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "settle: the barrier traffic failed: %s", why);
+    } else if (n->where == MBX_RUNNER_AT_PROBE) {
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "monitor: the probe failed: %s", why);
+    } else if (n->where == MBX_RUNNER_AT_BIND) {
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "%s: the thread binding could not be gathered: %s",
+                       name, mbx_strerror(n->rc));
+    } else if (n->where == MBX_RUNNER_AT_PASS) {
+        x->pts[x->cur].state = EX_DROPPED;
+        failed(x, &x->pts[x->cur], n->rc);
+    } else if (n->where == MBX_RUNNER_AT_REPORT && n->spec) {
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "%s: the scheduler refused a pass: %s", name,
+                       mbx_strerror(n->rc));
+    } else {
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "the scheduler failed: %s", mbx_strerror(n->rc));
     }
 }
 
-/* A page offset for the buffers of a pass: a different one for each pass
- * of a point (and for neighbouring points), so a launch's buffer placement
- * is inside the between-pass spread rather than fixed. */
-static void do_pass(explorer *x, const mbx_sched_req *q)
+static int hk_note(void *ud, const mbx_runner_note *n)
 {
-    mbx_ex_point *p = point_of(x, q->point);
-    if (!p) { /* a point the run's table has no room for */
-        mbx_sched_pass_failed(x->sched);
-        return;
-    }
-    x->cur = (size_t)(p - x->pts);
-    if (mbx_bench_get(p->bench_id)->flags & MBX_BENCH_PAIR) { /* the scheduler's pair */
-        p->pair_a = q->pair_a;
-        p->pair_b = q->pair_b;
-    }
-    mbx_point_spec spec = {.bench_id = p->bench_id,
-                           .bytes = p->bytes,
-                           .procs = p->procs,
-                           .stop = {.kind = MBX_STOP_FIXED, .eps = 0, .fixed = q->nobs},
-                           .nmin = q->nobs,
-                           .nmax = q->nobs,
-                           .param = p->param,
-                           .pair_a = p->pair_a,
-                           .pair_b = p->pair_b,
-                           .root = p->root,
-                           .rma_sync = p->rma_sync,
-                           .validate = x->validate,
-                           /* the first pass (and the pilot) warms the point up fully */
-                           .warm_light = !q->warm,
-                           /* where the buffers land is re-drawn pass by pass */
-                           .buf_offset = q->buf_offset,
-                           .batch_first = q->batch_first};
-    mbx_result r;
-    const double *obs = NULL;
-    size_t nobs = 0;
-    double t0 = mbx_ex_elapsed(x);
-    x->measuring = 1; /* the status line says the pass is running (on_progress redraws) */
-    mbx_ex_watch_arm(x, p, &spec);
-    int rc = x->be->measure(x->be, &spec, on_progress, x, &r, &obs, &nobs);
-    int hung = mbx_ex_watch_disarm(x, p, &r);
-    x->measuring = 0;
-    double t1 = mbx_ex_elapsed(x);
-    if (hung && (rc == MBX_OK || rc == MBX_E_VALIDATE)) {
-        rc = MBX_OK; /* r is the point's HUNG row: the run goes on */
-        obs = NULL;
-        nobs = 0;
-    }
-    if (rc == MBX_E_ABORTED)
-        return;                 /* cancel or quit: the loop stops the run */
-    if (rc == MBX_E_VALIDATE) { /* r is the point's INVALID row: the run goes on */
-        check_failed(x, p);
-        rc = MBX_OK;
-    }
-    if (rc < 0) {
-        mbx_sched_pass_failed(x->sched);
-        p->state = EX_DROPPED;
-        failed(x, p, rc);
-        mbx_ex_sched_stop(x, NULL);
-        return;
-    }
-    r.label = mbx_ex_point_label(p);
-    r.refined = q->refined;
-    mbx_sched_pass_report rep = {.r = &r, .obs = obs, .nobs = nobs, .t_start = t0, .t_end = t1};
-    rc = mbx_sched_pass_done(x->sched, &rep);
-    if (rc < 0) {
-        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "%s: the scheduler refused a pass: %s",
-                       mbx_bench_get(p->bench_id)->name, mbx_strerror(rc));
-        mbx_ex_sched_stop(x, NULL);
-        return;
-    }
-    if (q->pass == 0 && !q->pilot)
-        check_binding(x, p);
-    (void)point_refresh(x, p);
+    explorer *x = ud;
+    if (n->kind == MBX_RUNNER_PAIR)
+        note_pair(x, n);
+    else if (n->kind == MBX_RUNNER_UNBOUND)
+        note_unbound(x, n);
+    else if (n->kind == MBX_RUNNER_FAILED)
+        note_failed(x, n);
+    return 0;
+}
+
+void mbx_ex_runner_init(explorer *x)
+{
+    static const mbx_runner_hooks hooks = {.clock = hk_clock,
+                                           .spec = hk_spec,
+                                           .progress = on_progress,
+                                           .arm = hk_arm,
+                                           .disarm = hk_disarm,
+                                           .check_failed = hk_check_failed,
+                                           .pass = hk_pass,
+                                           .row = hk_row,
+                                           .idle = hk_idle,
+                                           .note = hk_note,
+                                           .stop_asked = stop_asked};
+    mbx_runner_hooks h = hooks;
+    h.ud = x;
+    mbx_runner_init(&x->runner, x->be, x->sched, &x->mon, EX_PROBE_ROUNDS, &h);
 }
 
 double mbx_ex_sched_step(explorer *x)
 {
     if (!x->running || !x->sched)
         return 0;
-    mbx_sched_req q;
-    int k = mbx_sched_next(x->sched, mbx_ex_elapsed(x), &q);
+    x->step_wait = 0;
+    int k = mbx_runner_step(&x->runner);
     sync_points(x);
-    if (k < 0) {
-        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "the scheduler failed: %s", mbx_strerror(k));
+    if (k == MBX_SCHED_WAIT)
+        return x->step_wait;
+    if (k < 0 && k != MBX_E_ABORTED) { /* the note said why */
         mbx_ex_sched_stop(x, NULL);
         return 0;
     }
-    if (k == MBX_SCHED_WAIT) {
-        double w = q.wait > 0 ? q.wait : 1e-3;
-        if (x->be->fake)
-            x->t_idle += w;
-        return w;
-    }
-    if (k == MBX_SCHED_PAIR)
-        do_pair_scan(x);
-    else if (k == MBX_SCHED_SETTLE)
-        do_settle(x, q.settle);
-    else if (k == MBX_SCHED_PROBE)
-        do_probe(x);
-    else if (k == MBX_SCHED_PASS)
-        do_pass(x, &q);
-    if (!x->running || !x->sched)
-        return 0;
-    sync_points(x);
-    take_finals(x);
     mbx_sched_stats_get(x->sched, &x->sst);
     if (k == MBX_SCHED_DONE) {
         end_run(x);

@@ -60,27 +60,16 @@ static uint64_t point_x(const explorer *x, const mbx_ex_point *p)
     return (uint64_t)mbx_ex_point_x(p, x->curves[p->curve].s.dim);
 }
 
-/* The scheduler's options from the form: its precision target is the
- * between-pass target; a fixed:N rule is N observations split over the
- * minimum number of passes. */
+/* The scheduler's options of the run; the form's stop rule and pass
+ * bounds go to each curve (mbx_runner_curve_of), and its target stands
+ * here too for the screens that show it. */
 static void sched_opts(const explorer *x, mbx_sched_opts *o)
 {
     mbx_sched_opts_init(o);
-    if (x->meas.stop.kind == MBX_STOP_FIXED) {
-        size_t r = o->passes.min_passes ? o->passes.min_passes : 1;
-        o->fixed_n = (x->meas.stop.fixed + r - 1) / r;
-        if (o->fixed_n < 1)
-            o->fixed_n = 1;
-        o->max_passes = o->passes.min_passes; /* N observations in exactly R passes */
-    } else if (x->meas.stop.eps > 0 && x->meas.stop.eps < 1) {
-        o->passes.eps = x->meas.stop.eps;
-    }
-    /* n_min and n_max bound each pass, as in batch. */
-    if (x->meas.nmin > 0)
-        o->pass_nmin = x->meas.nmin;
-    if (x->meas.nmax > 0)
-        o->pass_nmax = x->meas.nmax > o->pass_nmin ? x->meas.nmax : o->pass_nmin;
-    o->point_time = x->meas.point_time; /* the form's point time (run --point-time) */
+    mbx_sched_curve cv = {0};
+    mbx_runner_curve_of(&x->meas, o->passes.min_passes, NULL, 0, 0, &cv);
+    if (cv.eps > 0)
+        o->passes.eps = cv.eps;
     o->probe_every = x->mon.peer ? 0 : -1;
     o->resolution = x->tinfo.resolution > 0 ? x->tinfo.resolution : 0;
     o->nranks = x->be->nranks;
@@ -146,15 +135,9 @@ static int add_curves(explorer *x, uint64_t *grid)
                 grid[n++] = point_x(x, &x->pts[i]);
         const mbx_ex_curve *cv = &x->curves[c];
         const mbx_bench *b = mbx_bench_get(cv->s.bench_id);
-        int sizes = cv->s.dim == EX_DIM_SIZE;
-        mbx_sched_curve sc = {.grid = grid,
-                              .ngrid = n,
-                              .refine_eps = cv->refine && budget ? x->meas.refine : 0,
-                              .budget = cv->refine ? budget : 0,
-                              .align = sizes ? b->unit : 1,
-                              .geometric = sizes,
-                              .min_ratio = sizes ? MBX_REFINE_MIN_RATIO : 0,
-                              .ud = NULL};
+        mbx_sched_curve sc = {.grid = grid, .ngrid = n};
+        mbx_runner_curve_of(&x->meas, x->sopt.passes.min_passes, b, cv->s.dim == EX_DIM_SIZE,
+                            cv->refine ? budget : 0, &sc);
         if (b->flags & MBX_BENCH_PAIR) { /* the form's pair, or the scan's */
             sc.pair = 1;
             sc.pair_a = x->meas.pair_auto ? -1 : x->meas.pair_a;
@@ -213,5 +196,6 @@ int mbx_ex_sched_begin(explorer *x)
         return 0;
     }
     map_points(x);
+    mbx_ex_runner_init(x);
     return 1;
 }

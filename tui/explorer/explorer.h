@@ -23,6 +23,7 @@
 #include "mbx/backend.h"
 #include "mbx/monitor.h"
 #include "mbx/refine.h"
+#include "mbx/runner.h"
 #include "mbx/sched.h"
 #include "screens/beff.h"
 #include "screens/compare.h"
@@ -140,6 +141,10 @@ typedef struct explorer {
     mbx_sched_stats sst; /* as of the last request */
     mbx_sched_opts sopt; /* the scheduler's options of this run */
     unsigned runs;       /* runs started: the scheduler's seed headless */
+    /* the runner that carries out the scheduler's requests (mbx/runner.h),
+     * and the seconds its last request said to idle */
+    mbx_runner runner;
+    double step_wait;
 
     /* the machine-state monitor of this run (jobs of 2 ranks or more) */
     mbx_monitor mon;
@@ -148,9 +153,8 @@ typedef struct explorer {
     double *lat; /* one-way latency from rank 0 to each rank, be->nranks entries */
     int scanned, far;
 
-    /* threaded points: failed binds seen so far (thrinfo.h), and the ranks
-     * with one in this run ("" none) for the run's closing message */
-    int thr_seen;
+    /* threaded points: the ranks with a failed bind in this run ("" none)
+     * for the run's closing message */
     char thr_unbound[64];
 
     /* data checks of this run (ex_sched.c): the one line on a library that
