@@ -216,10 +216,14 @@ int mbx_env_write(mbx_engine *e, int thread_asked, int thread_granted, const cha
 
 const char *mbx_backend_strerror(mbx_backend *b, int rc, char *buf, size_t len)
 {
-    /* An MPI failure's text, or the line of a point's refused parameters. */
+    /* An MPI failure's text, or the line of a point's refused parameters
+     * ("point parameter ...", engine/core/command.c). The engine keeps one
+     * message, the last one: it is added only to the kind of error that
+     * wrote it, so an MPI failure's text never explains a later refusal. */
     int has_why = rc == MBX_E_MPI || rc == MBX_E_INVAL || rc == MBX_E_PROTO;
     const char *why = has_why && b && b->why ? b->why(b) : "";
-    if (!why || !why[0] || !buf || !len)
+    int refusal = why && strncmp(why, "point parameter", 15) == 0;
+    if (!why || !why[0] || !buf || !len || refusal != (rc != MBX_E_MPI))
         return mbx_strerror(rc);
     snprintf(buf, len, "%s (%s)", mbx_strerror(rc), why);
     return buf;

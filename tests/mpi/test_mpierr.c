@@ -88,6 +88,14 @@ int main(int argc, char **argv)
     require(strcmp(mbx_backend_strerror(&b, MBX_E_INVAL, line, sizeof line),
                    mbx_strerror(MBX_E_INVAL)) == 0,
             "mbx_backend_strerror: other codes as mbx_strerror");
+    /* A refused point parameter's line explains MBX_E_INVAL, not MPI. */
+    snprintf(e->why, sizeof e->why, "point parameter root: 5 is outside 0..3 (procs 4)");
+    snprintf(want, sizeof want, "%s (%s)", mbx_strerror(MBX_E_INVAL), e->why);
+    require(strcmp(mbx_backend_strerror(&b, MBX_E_INVAL, line, sizeof line), want) == 0,
+            "mbx_backend_strerror: a refusal's line on MBX_E_INVAL");
+    require(strcmp(mbx_backend_strerror(&b, MBX_E_MPI, line, sizeof line),
+                   mbx_strerror(MBX_E_MPI)) == 0,
+            "mbx_backend_strerror: a refusal's line is not an MPI failure's text");
     require(strcmp(mbx_backend_strerror(NULL, MBX_E_MPI, line, sizeof line),
                    mbx_strerror(MBX_E_MPI)) == 0,
             "mbx_backend_strerror: no back end, no text");

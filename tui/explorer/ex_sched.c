@@ -19,7 +19,6 @@
 #include "mbx/rmacheck.h"
 #include "mbx/runner.h"
 #include "mbx/thrinfo.h"
-#include "sig.h"
 
 #define STEP_TICK_S 0.05 /* interactive: keys are read at least this often */
 
@@ -204,11 +203,11 @@ void mbx_ex_sched_stop(explorer *x, const char *why)
     if (!x->running)
         return;
     if (x->sched) {
-        /* A signal drops the points that are not final: summing up their
-         * observations would hold the stop up for a second on a loaded
-         * machine (docs/explorer.md). Otherwise they are kept as they stand. */
-        if (!mbx_stop_signal)
-            mbx_sched_stop(x->sched);
+        /* Every point that is not final is made final as it stands and
+         * autosaved (`stopped`), a signal's stop too: the autosave is the
+         * explorer's only record, so a stop loses no point's passes
+         * (docs/explorer.md). */
+        mbx_sched_stop(x->sched);
         sync_points(x);
         (void)mbx_runner_take_finals(&x->runner);
         mbx_sched_stats_get(x->sched, &x->sst);
