@@ -114,7 +114,12 @@ EOF
 }
 
 case $case in
-raw_memory | stop_stdout) "$case" ;;
+raw_memory)
+    # The sanitizers keep freed blocks in quarantine: rank 0's memory
+    # there says nothing of mpibex's own.
+    [ "${5:-plain}" = sanitized ] && { echo "SKIP: raw_memory under the sanitizers"; exit 77; }
+    raw_memory ;;
+stop_stdout) "$case" ;;
 *) die "unknown case $case" ;;
 esac
 mbx_finish
