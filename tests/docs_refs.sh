@@ -45,8 +45,8 @@ missing=$(xargs -d '\n' grep -ohIE -- '(^|[^A-Za-z0-9_./-])docs/[A-Za-z0-9_.-]+'
 [ -z "$missing" ] && pass "every docs/ page cited exists" ||
     fail "cited but not in docs/: $(tr '\n' ' ' <<<"$missing")"
 
-# Test files and test names say what they test: no i15_..., test_i18_...,
-# mpi.i16.window, issue15_... (an issue number as a name part).
+# Test files and test names say what they test: no iNN_..., test_iNN_...,
+# mpi.iNN.name, issueNN_... (an issue number as a name part).
 issue_name='(^|[/._-])(test_)?(i|issue)[0-9]+([/._-]|$)'
 bad=$(find tests -path tests/tui/golden -prune -o -type f -print | grep -E "$issue_name")
 [ -z "$bad" ] && pass "no test file named after an issue" ||

@@ -101,7 +101,7 @@ static int f_note(void *ud, const mbx_runner_note *n)
 
 /* Rank 1 fails to bind a thread at its first point; nothing new after. */
 static mbx_thread_bind binds[2];
-static int stub_binding(mbx_backend *b, const mbx_thread_bind **out)
+static int fake_binding(mbx_backend *b, const mbx_thread_bind **out)
 {
     fixture *f = (fixture *)((char *)b - offsetof(fixture, be));
     f->binds++;
@@ -112,7 +112,7 @@ static int stub_binding(mbx_backend *b, const mbx_thread_bind **out)
     return MBX_OK;
 }
 
-static int stub_pair_fails(mbx_backend *b, double *lat, int *far)
+static int fake_pair_fails(mbx_backend *b, double *lat, int *far)
 {
     (void)b, (void)lat, (void)far;
     return MBX_E_MPI;
@@ -195,7 +195,7 @@ static void binding_is_checked_after_the_first_pass(void **state)
     (void)state;
     fixture f;
     setup_run(&f, "threads.mutex", 2, 0);
-    f.be.thread_binding = stub_binding;
+    f.be.thread_binding = fake_binding;
     assert_int_equal(run_to_end(&f), MBX_SCHED_DONE);
     assert_int_equal(f.binds, 3); /* once a point: after its first pass */
     assert_int_equal(f.notes[MBX_RUNNER_UNBOUND], 1);
@@ -208,7 +208,7 @@ static void a_failed_pair_scan_ends_the_step(void **state)
     (void)state;
     fixture f;
     setup_run(&f, "pingpong.send_recv", 4, 1);
-    f.be.pair_scan = stub_pair_fails;
+    f.be.pair_scan = fake_pair_fails;
     int k = mbx_runner_step(&f.rn);
     assert_int_equal(k, MBX_E_MPI);
     assert_int_equal(f.notes[MBX_RUNNER_FAILED], 1);
