@@ -162,7 +162,7 @@ static void memory_checked_when_asked(void **state)
     rec r = {.stop_at = -1};
     assert_int_equal(mbx_grid_expand(&g, record, &r), 0);
     assert_int_equal(r.ev[3].kind, MBX_GRID_MEMORY); /* 2 GiB and more */
-    g.mem_per_rank = 100; /* 90 allowed: 2 x 40 fits, 2 x 48 does not */
+    g.mem_per_rank = 100;                            /* 90 allowed: 2 x 40 fits, 2 x 48 does not */
     r.n = 0;
     assert_int_equal(mbx_grid_expand(&g, record, &r), 0);
     assert_int_equal(r.ev[1].kind, MBX_GRID_POINT);
