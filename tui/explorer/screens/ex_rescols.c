@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/axis.h"
+#include "mbx/ascii.h"
 #include "mbx/levels.h"
 #include "screens/rescols.h"
 
@@ -424,7 +425,7 @@ int mbx_ex_rescol_has(int k, const mbx_result *r)
 static int number(const char *s, double *v)
 {
     char *end;
-    *v = strtod(s, &end);
+    *v = mbx_strtod(s, &end);
     return *s && *end == '\0';
 }
 
