@@ -159,6 +159,21 @@ static void status_cell(const explorer *x, const mbx_ex_point *p, char *buf, siz
     (void)x;
     snprintf(buf, len, "%s", mbx_point_status_name(p->r.status));
 }
+/* Settled or fixed is good news, unsettled or shifted a warning, the
+ * rest an error. */
+static int status_role(const mbx_result *r)
+{
+    return r->status == MBX_POINT_SETTLED || r->status == MBX_POINT_FIXED       ? MBX_ROLE_OK
+           : r->status == MBX_POINT_UNSETTLED || r->status == MBX_POINT_SHIFTED ? MBX_ROLE_WARNING
+                                                                                : MBX_ROLE_ERROR;
+}
+
+/* again and probe_us: a warning on a point measured a second time. */
+static int again_role(const mbx_result *r)
+{
+    return r->remeasured ? MBX_ROLE_WARNING : MBX_ROLE_NORMAL;
+}
+
 static double status_key(const mbx_ex_point *p)
 {
     return p->r.status;
@@ -312,30 +327,31 @@ static double bw_key(const mbx_ex_point *p)
     return mbx_result_bandwidth(&p->r);
 }
 
-/* The looks: name, head, width, cell, key, text, has. A display entry
- * (ci95, err) names no column of the file; its cell reads the columns
- * its comment names. */
+/* The looks: name, head, width, csv, cell, key, text, has, role. csv is
+ * 0 for a column of the file (its index is looked up by name) and -1 for
+ * a display entry (ci95, err), which names no column of the file; its
+ * cell reads the columns its comment names. */
 static const mbx_ex_rescol looks[] = {
-    {"benchmark", "benchmark", 19, 0, bench_cell, NULL, bench_text, NULL},
-    {"bytes", "bytes", 6, 0, bytes_cell, bytes_key, NULL, NULL},
-    {"n", "n", 5, 0, n_cell, n_key, NULL, NULL},
-    {"median_us", "median", 8, 0, median_cell, median_key, NULL, NULL},
-    {"ci95", "ci95", 16, -1, ci_cell, ci_key, NULL, NULL},
-    {"err", "err", 6, -1, err_cell, row_err, NULL, NULL},
-    {"status", "status", 10, 0, status_cell, status_key, NULL, NULL},
-    {"plain_us", "plain", 8, 0, plain_cell, plain_key, NULL, plain_has},
-    {"overlap_pct", "overlap%", 8, 0, overlap_cell, overlap_key, NULL, overlap_has},
-    {"procs", "procs", 5, 0, procs_cell, procs_key, NULL, NULL},
-    {"ranks", "ranks", 7, 0, NULL, NULL, ranks_text, NULL},
-    {"root", "root", 4, 0, root_cell, root_key, NULL, root_has},
-    {"param", "param", 8, 0, param_cell, param_key, NULL, param_has},
-    {"refined", "refined", 7, 0, refined_cell, refined_key, NULL, refined_has},
-    {"remeasured", "again", 5, 0, again_cell, again_key, NULL, again_has},
-    {"probe_us", "probe_us", 9, 0, probe_cell, probe_key, NULL, probe_has},
-    {"invalid", "invalid", 7, 0, invalid_cell, invalid_key, NULL, invalid_has},
-    {"tmean_us", "tmean", 8, 0, tmean_cell, tmean_key, NULL, NULL},
-    {"bandwidth_MBps", "MB/s", 7, 0, bw_cell, bw_key, NULL, NULL},
-    {"events", "events", 6, 0, events_cell, events_key, NULL, events_has},
+    {"benchmark", "benchmark", 19, 0, bench_cell, NULL, bench_text, NULL, NULL},
+    {"bytes", "bytes", 6, 0, bytes_cell, bytes_key, NULL, NULL, NULL},
+    {"n", "n", 5, 0, n_cell, n_key, NULL, NULL, NULL},
+    {"median_us", "median", 8, 0, median_cell, median_key, NULL, NULL, NULL},
+    {"ci95", "ci95", 16, -1, ci_cell, ci_key, NULL, NULL, NULL},
+    {"err", "err", 6, -1, err_cell, row_err, NULL, NULL, NULL},
+    {"status", "status", 10, 0, status_cell, status_key, NULL, NULL, status_role},
+    {"plain_us", "plain", 8, 0, plain_cell, plain_key, NULL, plain_has, NULL},
+    {"overlap_pct", "overlap%", 8, 0, overlap_cell, overlap_key, NULL, overlap_has, NULL},
+    {"procs", "procs", 5, 0, procs_cell, procs_key, NULL, NULL, NULL},
+    {"ranks", "ranks", 7, 0, NULL, NULL, ranks_text, NULL, NULL},
+    {"root", "root", 4, 0, root_cell, root_key, NULL, root_has, NULL},
+    {"param", "param", 8, 0, param_cell, param_key, NULL, param_has, NULL},
+    {"refined", "refined", 7, 0, refined_cell, refined_key, NULL, refined_has, NULL},
+    {"remeasured", "again", 5, 0, again_cell, again_key, NULL, again_has, again_role},
+    {"probe_us", "probe_us", 9, 0, probe_cell, probe_key, NULL, probe_has, again_role},
+    {"invalid", "invalid", 7, 0, invalid_cell, invalid_key, NULL, invalid_has, NULL},
+    {"tmean_us", "tmean", 8, 0, tmean_cell, tmean_key, NULL, NULL, NULL},
+    {"bandwidth_MBps", "MB/s", 7, 0, bw_cell, bw_key, NULL, NULL, NULL},
+    {"events", "events", 6, 0, events_cell, events_key, NULL, events_has, NULL},
 };
 
 static mbx_ex_rescol cols[NSHOWN];
@@ -420,6 +436,13 @@ int mbx_ex_rescol_has(int k, const mbx_result *r)
     char t[MBX_RESULT_FIELD_MAX];
     file_text(r, c[k].csv, t, sizeof t);
     return t[0] != '\0';
+}
+
+int mbx_ex_rescol_role(int k, const mbx_result *r)
+{
+    const mbx_ex_rescol *c;
+    mbx_ex_rescols(&c);
+    return c[k].role ? c[k].role(r) : MBX_ROLE_NORMAL;
 }
 
 static int number(const char *s, double *v)

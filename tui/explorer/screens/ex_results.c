@@ -206,15 +206,7 @@ static void results_row(explorer *x, const mbx_rect *body, const mbx_ex_point *p
         int c = cp->vis[k];
         char t[64];
         mbx_ex_rescol_text(x, p, c, t, sizeof t);
-        int role = cur ? MBX_ROLE_CURSOR : MBX_ROLE_NORMAL;
-        if (c == mbx_ex_rescol_find("status") && !cur)
-            role = p->r.status == MBX_POINT_SETTLED || p->r.status == MBX_POINT_FIXED ? MBX_ROLE_OK
-                   : p->r.status == MBX_POINT_UNSETTLED || p->r.status == MBX_POINT_SHIFTED
-                       ? MBX_ROLE_WARNING
-                       : MBX_ROLE_ERROR;
-        if ((c == mbx_ex_rescol_find("remeasured") || c == mbx_ex_rescol_find("probe_us")) &&
-            !cur && p->r.remeasured)
-            role = MBX_ROLE_WARNING;
+        int role = cur ? MBX_ROLE_CURSOR : mbx_ex_rescol_role(c, &p->r);
         mbx_ex_put(x, y, cp->at[k], cp->w[c], role, t);
     }
 }

@@ -25,6 +25,8 @@ typedef struct mbx_ex_rescol {
     /* Shown only when a finished point has it; NULL: always. (A column
      * without a look: when some point's field is not empty.) */
     int (*has)(const mbx_result *r);
+    /* Its cell's role (MBX_ROLE_*); NULL: MBX_ROLE_NORMAL. */
+    int (*role)(const mbx_result *r);
 } mbx_ex_rescol;
 
 /* The screen's columns in their order (looked up by name on first use). */
@@ -38,6 +40,9 @@ void mbx_ex_rescol_text(const explorer *x, const mbx_ex_point *p, int k, char *b
 
 /* Whether column k applies to result r (a finished point). */
 int mbx_ex_rescol_has(int k, const mbx_result *r);
+
+/* Column k's role (MBX_ROLE_*) for result r, off the cursor. */
+int mbx_ex_rescol_role(int k, const mbx_result *r);
 
 /* Column k's order of p and q: < 0, 0 or > 0 (NAN keys last). */
 int mbx_ex_rescol_cmp(int k, const mbx_ex_point *p, const mbx_ex_point *q);
