@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "benchsel.h"
+#include "mbx/grid.h"
 #include "mbx/rma.h"
 
 extern const char mbx_embedded_quick_plan[];
@@ -55,21 +56,18 @@ int mbx_run_build_plan(run_state *st, char *msg)
     return mbx_benchsel_plan(st->plan, msg, MSG_LEN);
 }
 
-static int check_memory(run_state *st, const mbx_bench *b, uint64_t bytes, int procs, char *msg)
+/* The memory a size needs, said (mbx_grid_fits decides). */
+static int memory_error(run_state *st, const mbx_bench *b, uint64_t bytes, uint64_t need, char *msg)
 {
-    uint64_t need = 2 * b->buf_bytes(bytes, procs);
-    if (bytes > INT32_MAX || need > st->be->mem_per_rank / 10 * 9) {
-        char a[32], h[32], sz[32];
-        human_bytes((double)need, a, sizeof a);
-        human_bytes((double)st->be->mem_per_rank, h, sizeof h);
-        mbx_size_format(bytes, sz, sizeof sz);
-        snprintf(msg, MSG_LEN,
-                 "sizes: %s at %s needs %s of buffers per rank; allowed: at most "
-                 "90%% of the %s available per rank, and messages under 2GiB",
-                 b->name, sz, a, h);
-        return 2;
-    }
-    return 0;
+    char a[32], h[32], sz[32];
+    human_bytes((double)need, a, sizeof a);
+    human_bytes((double)st->be->mem_per_rank, h, sizeof h);
+    mbx_size_format(bytes, sz, sizeof sz);
+    snprintf(msg, MSG_LEN,
+             "sizes: %s at %s needs %s of buffers per rank; allowed: at most "
+             "90%% of the %s available per rank, and messages under 2GiB",
+             b->name, sz, a, h);
+    return 2;
 }
 
 static series *add_series(run_state *st, size_t cap, const mbx_measurement *me, int id,
@@ -91,14 +89,9 @@ static series *add_series(run_state *st, size_t cap, const mbx_measurement *me, 
 static int procs_of(const mbx_measurement *me, const mbx_bench *b, int nranks, const int **pv,
                     size_t *pn, int *one, char *msg)
 {
-    if (me->procs_all) {
-        *one = nranks;
-        *pv = one;
-        *pn = 1;
-    } else {
-        *pv = me->procs;
-        *pn = me->nprocs;
-    }
+    *one = nranks;
+    *pv = mbx_grid_counts(b, nranks, me->procs_all ? one : me->procs,
+                          me->procs_all ? 1 : me->nprocs, one, pn);
     for (size_t i = 0; i < *pn; i++) {
         int p = (*pv)[i];
         if (p > nranks) {
@@ -157,9 +150,7 @@ static int check_bench(run_state *st, const mbx_measurement *me, size_t bi, int 
         return 2;
     }
     int rc;
-    *one = nranks;
-    *pv = one;
-    *pn = 1;
+    *pv = mbx_grid_counts(b, nranks, NULL, 0, one, pn);
     if (b->flags & MBX_BENCH_PAIR) {
         /* Ping-pong runs on the whole job; the pair exchanges. */
         st->need_pair = 1;
@@ -169,7 +160,7 @@ static int check_bench(run_state *st, const mbx_measurement *me, size_t bi, int 
             return 2;
         }
     } else if (b->flags & MBX_BENCH_INNER) {
-        *one = 1; /* one rank times calls; the others would only wait */
+        /* one rank times calls; the others would only wait */
     } else if ((rc = procs_of(me, b, nranks, pv, pn, one, msg)) != 0) {
         return rc;
     }
@@ -184,40 +175,6 @@ static int check_bench(run_state *st, const mbx_measurement *me, size_t bi, int 
                      b->param_name, (long long)b->param_max, (long long)me->param[pi]);
             return 2;
         }
-    return 0;
-}
-
-/* A curve over the parameter (only it varies) on procs ranks. */
-static int add_param_curve(run_state *st, size_t cap, const mbx_measurement *me, int id, int procs,
-                           char *msg)
-{
-    series *s = add_series(st, cap, me, id, 0, msg);
-    if (!s)
-        return 1;
-    s->axis = AXIS_PARAM;
-    s->procs = procs;
-    if (!(s->grid = calloc(me->nparam, sizeof *s->grid)))
-        return 1;
-    for (size_t k = 0; k < me->nparam; k++)
-        s->grid[s->ngrid++] = (uint64_t)me->param[k];
-    st->ngrid += s->ngrid;
-    return 0;
-}
-
-/* A curve of an unsized benchmark over the pn process counts pv. */
-static int add_procs_curve(run_state *st, size_t cap, const mbx_measurement *me, int id,
-                           int64_t param, const int *pv, size_t pn, char *msg)
-{
-    series *s = add_series(st, cap, me, id, param, msg);
-    if (!s)
-        return 1;
-    s->axis = AXIS_PROCS;
-    s->refine = me->refine > 0 && me->procs_range;
-    if (!(s->grid = calloc(pn, sizeof *s->grid)))
-        return 1;
-    for (size_t k = 0; k < pn; k++)
-        s->grid[s->ngrid++] = (uint64_t)pv[k];
-    st->ngrid += s->ngrid;
     return 0;
 }
 
@@ -250,40 +207,101 @@ static int zero_note(run_state *st, const mbx_measurement *me, const mbx_bench *
     return 0;
 }
 
-/* One curve per process count: over the plan's sizes (each aligned to the
- * benchmark and checked for memory), or a single point when unsized. */
-static int add_size_curves(run_state *st, size_t cap, const mbx_measurement *me, int id,
-                           int64_t param, const int *pv, size_t pn, char *msg)
+/* Batch's side of the grid (mbx/grid.h): curves along one axis. An
+ * unsized benchmark at one process count with several parameters is one
+ * curve over the parameter (AXIS_PARAM); at several counts, one curve
+ * over P per parameter (AXIS_PROCS); else one curve per process count over
+ * the sizes (AXIS_SIZE, or AXIS_NONE: a single point when unsized). A
+ * problem is an error (exit 2); 0 B skipped is a note (zero_note). */
+typedef struct grid_ctx {
+    run_state *st;
+    size_t cap;
+    const mbx_measurement *me;
+    int id, axis, rc;
+    size_t npv; /* the process counts */
+    series *s;
+    char *msg;
+} grid_ctx;
+
+static int grid_fail(grid_ctx *g, int rc)
 {
-    const mbx_bench *b = mbx_bench_get(id);
-    int sized = (b->flags & MBX_BENCH_SIZED) != 0, rc;
-    for (size_t k = 0; k < pn; k++) {
-        series *s = add_series(st, cap, me, id, param, msg);
-        if (!s)
-            return 1;
-        s->procs = pv[k];
-        s->axis = sized ? AXIS_SIZE : AXIS_NONE;
-        s->refine = sized && me->refine > 0;
-        if (!(s->grid = calloc(sized ? me->sizes.n : 1, sizeof *s->grid)))
-            return 1;
-        size_t nsz = sized ? me->sizes.n : 1;
-        uint64_t last = UINT64_MAX;
-        for (size_t si = 0; si < nsz; si++) {
-            if (sized && me->sizes.v[si] == 0 && mbx_bench_zero_why(b))
-                continue; /* from the next size: zero_note says so */
-            uint64_t bytes = mbx_bench_align(b, me->sizes.v[si]);
-            if (bytes == last)
-                continue; /* two requested sizes round to one measured size */
-            last = bytes;
-            if ((rc = check_memory(st, b, bytes, s->procs, msg)) != 0)
-                return rc;
-            s->grid[s->ngrid++] = bytes;
-        }
-        if (sized && (rc = zero_note(st, me, b, s, k == 0, msg)) != 0)
-            return rc;
-        st->ngrid += s->ngrid;
+    g->rc = rc;
+    return -1;
+}
+
+/* A new curve at the start of each of its axis' runs of points. */
+static int grid_curve(grid_ctx *g, const mbx_grid_event *ev)
+{
+    if ((g->axis == AXIS_PARAM && (ev->iparam || ev->iprocs)) ||
+        (g->axis == AXIS_PROCS && ev->iprocs))
+        return 0;
+    series *s =
+        add_series(g->st, g->cap, g->me, g->id, g->axis == AXIS_PARAM ? 0 : ev->param, g->msg);
+    if (!s)
+        return grid_fail(g, 1);
+    size_t n = g->axis == AXIS_PARAM   ? g->me->nparam
+               : g->axis == AXIS_PROCS ? g->npv
+               : g->axis == AXIS_SIZE  ? g->me->sizes.n
+                                       : 1;
+    s->axis = g->axis;
+    s->procs = g->axis == AXIS_PROCS ? 0 : ev->procs;
+    s->refine = g->axis == AXIS_PROCS  ? g->me->refine > 0 && g->me->procs_range
+                : g->axis == AXIS_SIZE ? g->me->refine > 0
+                                       : 0;
+    if (!(s->grid = calloc(n ? n : 1, sizeof *s->grid)))
+        return grid_fail(g, 1);
+    g->s = s;
+    return 0;
+}
+
+static int grid_hook(void *ud, const mbx_grid_event *ev)
+{
+    grid_ctx *g = ud;
+    const mbx_bench *b = mbx_bench_get(g->id);
+    int rc;
+    switch (ev->kind) {
+    case MBX_GRID_CURVE: return grid_curve(g, ev);
+    case MBX_GRID_POINT:
+        g->s->grid[g->s->ngrid++] = g->axis == AXIS_PARAM   ? (uint64_t)ev->param
+                                    : g->axis == AXIS_PROCS ? (uint64_t)ev->procs
+                                                            : ev->bytes;
+        g->st->ngrid++;
+        return 0;
+    case MBX_GRID_ZERO: /* from the next size: zero_note says so */ return 0;
+    case MBX_GRID_CURVE_END:
+        if (g->axis == AXIS_SIZE &&
+            (rc = zero_note(g->st, g->me, b, g->s, ev->iprocs == 0, g->msg)) != 0)
+            return grid_fail(g, rc);
+        return 0;
+    case MBX_GRID_MEMORY: return grid_fail(g, memory_error(g->st, b, ev->bytes, ev->need, g->msg));
+    case MBX_GRID_FEW_PROCS: /* check_bench refused both before */
+    case MBX_GRID_ROOT:
+        snprintf(g->msg, MSG_LEN, "procs: %s cannot run at %d ranks with root %d", b->name,
+                 ev->procs, ev->root);
+        return grid_fail(g, 2);
     }
     return 0;
+}
+
+/* The curves of one checked benchmark of a measurement at the pn process
+ * counts pv. */
+static int add_curves(run_state *st, size_t cap, const mbx_measurement *me, int id, const int *pv,
+                      size_t pn, char *msg)
+{
+    const mbx_bench *b = mbx_bench_get(id);
+    int sized = (b->flags & MBX_BENCH_SIZED) != 0;
+    grid_ctx g = {.st = st, .cap = cap, .me = me, .id = id, .npv = pn, .msg = msg};
+    g.axis = sized ? AXIS_SIZE : pn > 1 ? AXIS_PROCS : me->nparam > 1 ? AXIS_PARAM : AXIS_NONE;
+    mbx_grid grid = {.b = b,
+                     .param = me->param,
+                     .nparam = me->nparam,
+                     .procs = pv,
+                     .nprocs = pn,
+                     .sizes = &me->sizes,
+                     .root = me->root,
+                     .check_memory = g.axis == AXIS_SIZE || g.axis == AXIS_NONE,
+                     .mem_per_rank = st->be->mem_per_rank};
+    return mbx_grid_expand(&grid, grid_hook, &g) < 0 ? g.rc : 0;
 }
 
 /* Resolve names, check ranks, roots, pairs and memory, build the curves. */
@@ -308,20 +326,8 @@ int mbx_run_build_series(run_state *st, int nranks, char *msg)
             size_t pn;
             if ((rc = check_bench(st, me, bi, nranks, &id, &pv, &pn, &one, msg)) != 0)
                 return rc;
-            int sized = (mbx_bench_get(id)->flags & MBX_BENCH_SIZED) != 0;
-            if (!sized && pn == 1 && me->nparam > 1) {
-                if ((rc = add_param_curve(st, cap, me, id, pv[0], msg)) != 0)
-                    return rc;
-                continue;
-            }
-            size_t npar = me->nparam ? me->nparam : 1;
-            for (size_t pi = 0; pi < npar; pi++) {
-                int64_t param = me->nparam ? me->param[pi] : 0;
-                rc = !sized && pn > 1 ? add_procs_curve(st, cap, me, id, param, pv, pn, msg)
-                                      : add_size_curves(st, cap, me, id, param, pv, pn, msg);
-                if (rc != 0)
-                    return rc;
-            }
+            if ((rc = add_curves(st, cap, me, id, pv, pn, msg)) != 0)
+                return rc;
         }
     }
     return 0;

@@ -9,6 +9,7 @@
 #include "explorer.h"
 #include "job.h"
 #include "mbx/bench.h"
+#include "mbx/grid.h"
 #include "mbx/rma.h"
 #include "mbx/thrinfo.h"
 
@@ -25,58 +26,60 @@ static void pair_of(const explorer *x, int *a, int *b)
     }
 }
 
-/* The process counts a benchmark runs at, as the batch front end does:
- * a ping-pong on the whole job (its pair exchanges, the rest wait), an
- * inner-loop benchmark on one rank, everything else at the form's counts. */
-static const int *counts_for(const explorer *x, const mbx_bench *bn, int *one, int *n)
+/* The explorer's side of the grid (mbx/grid.h): each point as many
+ * copies as the picker asks (at most 2) until the table is full; a
+ * benchmark that cannot run at a count or size is a warning, a root or a
+ * memory problem an error that sends the user back to the form. */
+typedef struct grid_ctx {
+    explorer *x;
+    const mbx_bench *bn;
+    mbx_ex_point tpl; /* all but the process count, root, size and copy */
+} grid_ctx;
+
+static int grid_error(explorer *x)
 {
-    if (bn->flags & MBX_BENCH_PAIR) {
-        *one = x->be->nranks;
-        *n = 1;
-        return one;
-    }
-    if (bn->flags & MBX_BENCH_INNER) {
-        *one = 1;
-        *n = 1;
-        return one;
-    }
-    *n = x->nprocs;
-    return x->procs;
+    x->screen = EX_PARAMS;
+    x->npts = 0;
+    return -1;
 }
 
-/* The points of one benchmark at one process count and parameter, one per
- * size of the form (0 B and repeated sizes after alignment skipped), as
- * many copies as the picker asks (at most 2); tpl holds all but the size
- * and the copy. 0, or -1 when a size needs more memory than a rank has
- * (with a message saying so). */
-static int add_sizes(explorer *x, const mbx_bench *bn, const mbx_ex_point *tpl)
+static int grid_hook(void *ud, const mbx_grid_event *ev)
 {
-    size_t nsz = (bn->flags & MBX_BENCH_SIZED) ? x->meas.sizes.n : 1;
-    uint64_t last = UINT64_MAX;
-    for (size_t si = 0; si < nsz && x->npts < EX_MAX_POINTS; si++) {
-        if ((bn->flags & MBX_BENCH_SIZED) && x->meas.sizes.v[si] == 0 && mbx_bench_zero_why(bn)) {
-            /* Said, never measured as one unit instead. */
-            mbx_ex_set_msg(x, MBX_ROLE_WARNING, "%s cannot measure 0 B (%s): skipped", bn->name,
-                           mbx_bench_zero_why(bn));
-            continue;
-        }
-        uint64_t bytes = mbx_bench_align(bn, x->meas.sizes.v[si]);
-        if (bytes == last)
-            continue;
-        last = bytes;
-        uint64_t need = 2 * bn->buf_bytes(bytes, tpl->procs);
-        if (bytes > INT32_MAX || need > x->be->mem_per_rank / 10 * 9) {
-            mbx_ex_set_msg(x, MBX_ROLE_ERROR,
-                           "sizes: %s at %llu bytes needs more memory than a rank has", bn->name,
-                           (unsigned long long)bytes);
-            return -1;
-        }
-        for (int c = 0; c < x->sel[tpl->bench_id] && c < 2 && x->npts < EX_MAX_POINTS; c++) {
-            mbx_ex_point pt = *tpl;
-            pt.bytes = bytes;
+    grid_ctx *g = ud;
+    explorer *x = g->x;
+    const mbx_bench *bn = g->bn;
+    switch (ev->kind) {
+    case MBX_GRID_FEW_PROCS:
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "%s needs at least %d ranks: skipped at %d", bn->name,
+                       bn->min_procs, ev->procs);
+        return 0;
+    case MBX_GRID_ROOT:
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR,
+                       "root: %d is not a rank of a %d-process point of %s; allowed 0..%d",
+                       ev->root, ev->procs, bn->name, ev->procs - 1);
+        return grid_error(x);
+    case MBX_GRID_ZERO: /* said, never measured as one unit instead */
+        mbx_ex_set_msg(x, MBX_ROLE_WARNING, "%s cannot measure 0 B (%s): skipped", bn->name,
+                       mbx_bench_zero_why(bn));
+        return 0;
+    case MBX_GRID_MEMORY:
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR,
+                       "sizes: %s at %llu bytes needs more memory than a rank has", bn->name,
+                       (unsigned long long)ev->bytes);
+        return grid_error(x);
+    case MBX_GRID_POINT:
+        for (int c = 0; c < x->sel[g->tpl.bench_id] && c < 2 && x->npts < EX_MAX_POINTS; c++) {
+            mbx_ex_point pt = g->tpl;
+            pt.procs = ev->procs;
+            pt.param = ev->param;
+            pt.root = ev->root;
+            pt.bytes = ev->bytes;
             pt.copy = c;
             x->pts[x->npts++] = pt;
         }
+        return x->npts >= EX_MAX_POINTS; /* full: no more sizes */
+    case MBX_GRID_CURVE: return x->npts >= EX_MAX_POINTS;
+    case MBX_GRID_CURVE_END: return 0;
     }
     return 0;
 }
@@ -94,8 +97,9 @@ static int plan_points(explorer *x)
         if (!x->sel[b])
             continue;
         const mbx_bench *bn = mbx_bench_get((int)b);
-        int one, np, pa = 0, pb = 0;
-        const int *pv = counts_for(x, bn, &one, &np);
+        int one, pa = 0, pb = 0;
+        size_t np;
+        const int *pv = mbx_grid_counts(bn, x->be->nranks, x->procs, (size_t)x->nprocs, &one, &np);
         if (bn->flags & MBX_BENCH_PAIR) {
             pair_of(x, &pa, &pb);
             if (pa >= x->be->nranks || pb >= x->be->nranks) {
@@ -106,44 +110,28 @@ static int plan_points(explorer *x)
                 return 0;
             }
         }
-        size_t npar = (bn->flags & MBX_BENCH_PARAM) && x->meas.nparam ? x->meas.nparam : 1;
-        for (size_t pi = 0; pi < npar; pi++) {
-            int64_t param = (bn->flags & MBX_BENCH_PARAM) && x->meas.nparam ? x->meas.param[pi] : 0;
-            for (int k = 0; k < np; k++) {
-                int procs = pv[k];
-                if (procs < bn->min_procs) {
-                    mbx_ex_set_msg(x, MBX_ROLE_WARNING, "%s needs at least %d ranks: skipped at %d",
-                                   bn->name, bn->min_procs, procs);
-                    continue;
-                }
-                int root = (bn->flags & MBX_BENCH_ROOTED) ? x->meas.root : 0;
-                int rs = (bn->flags & MBX_BENCH_RMA) ? mbx_rma_sync_resolve(x->meas.rma_sync) : 0;
-                if (root >= procs) {
-                    mbx_ex_set_msg(
-                        x, MBX_ROLE_ERROR,
-                        "root: %d is not a rank of a %d-process point of %s; allowed 0..%d", root,
-                        procs, bn->name, procs - 1);
-                    x->screen = EX_PARAMS;
-                    x->npts = 0;
-                    return 0;
-                }
-                mbx_ex_point tpl = {.bench_id = (int)b,
-                                    .procs = procs,
-                                    .param = param,
-                                    .root = root,
-                                    .pair_a = pa,
-                                    .pair_b = pb,
-                                    .rma_sync = rs,
-                                    .origin = EX_GRID,
-                                    .state = EX_PENDING,
-                                    .rel = NAN};
-                if (add_sizes(x, bn, &tpl) < 0) {
-                    x->screen = EX_PARAMS;
-                    x->npts = 0;
-                    return 0;
-                }
-            }
-        }
+        grid_ctx g = {.x = x,
+                      .bn = bn,
+                      .tpl = {.bench_id = (int)b,
+                              .pair_a = pa,
+                              .pair_b = pb,
+                              .rma_sync = (bn->flags & MBX_BENCH_RMA)
+                                              ? mbx_rma_sync_resolve(x->meas.rma_sync)
+                                              : 0,
+                              .origin = EX_GRID,
+                              .state = EX_PENDING,
+                              .rel = NAN}};
+        mbx_grid grid = {.b = bn,
+                         .param = x->meas.param,
+                         .nparam = x->meas.nparam,
+                         .procs = pv,
+                         .nprocs = np,
+                         .sizes = &x->meas.sizes,
+                         .root = x->meas.root,
+                         .check_memory = 1,
+                         .mem_per_rank = x->be->mem_per_rank};
+        if (mbx_grid_expand(&grid, grid_hook, &g) < 0)
+            return 0;
     }
     return x->npts > 0;
 }

@@ -1,142 +1,57 @@
 /* The results table: it scrolls (down, and sideways past the benchmark
- * and its size, which stay), sorts, and takes clicks and the wheel. The
- * export and the report are ex_export.c's. */
-#include <math.h>
+ * and its size, which stay), sorts, and takes clicks and the wheel. Its
+ * columns, chosen by name from the results file's, are ex_rescols.c's;
+ * the export and the report are ex_export.c's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/axis.h"
 #include "ex_keys.h"
 #include "explorer.h"
 #include "mbx/levels.h"
 #include "mbx/results_sort.h"
+#include "screens/rescols.h"
 #include "screens/screen.h"
 
-/* The relative error of a row: between passes (the scheduler's rows),
- * else the stop rule's. */
-static double row_err(const mbx_result *r)
-{
-    if (r->passes)
-        return r->s.median > 0 ? r->s.stderr_ / r->s.median : NAN;
-    return mbx_stop_progress(&r->stop, &r->s);
-}
-
-/* Status comes before the optional columns so it stays visible on 80-100
- * column terminals; a refined point's bytes carry the plot's ^ mark. The
- * plain companion's median (accurate benchmarks; an overlap benchmark's
- * pure communication time), the overlap percentage (overlap.*: OSU's
- * formula, mbx_overlap_pct), root, parameter, refined,
- * again (measured a second time: the machine changed level), the monitor's
- * probe, invalid observations and events (observations 100x the median,
- * left out) appear when some point has them. */
-enum {
-    C_BENCH,
-    C_BYTES,
-    C_N,
-    C_MEDIAN,
-    C_CI,
-    C_ERR,
-    C_STATUS,
-    C_PLAIN,
-    C_OVERLAP,
-    C_PROCS,
-    C_RANKS,
-    C_ROOT,
-    C_PARAM,
-    C_REFINED,
-    C_AGAIN,
-    C_PROBE,
-    C_INVALID,
-    C_TMEAN,
-    C_BW,
-    C_EVENTS,
-    C_COUNT
-};
-static const char *const col_names[C_COUNT] = {
-    "benchmark", "bytes",    "n",       "median", "ci95", "err",   "status",
-    "plain",     "overlap%", "procs",   "ranks",  "root", "param", "refined",
-    "again",     "probe_us", "invalid", "tmean",  "MB/s", "events"};
-static const int col_w[C_COUNT] = {19, 6, 5, 8, 16, 6, 10, 8, 8, 5, 7, 4, 8, 7, 5, 9, 7, 8, 7, 6};
-
-static const explorer *sort_ctx;
-
-/* Whether column c applies to the finished points of the run. */
+/* Whether screen column c (screens/rescols.h) applies to the finished
+ * points of the run. */
 static int applies(const explorer *x, int c)
 {
-    if (c != C_ROOT && c != C_PARAM && c != C_REFINED && c != C_AGAIN && c != C_PROBE &&
-        c != C_INVALID && c != C_PLAIN && c != C_OVERLAP && c != C_EVENTS)
-        return 1;
-    for (size_t i = 0; i < x->npts; i++) {
-        const mbx_result *r = &x->pts[i].r;
-        if (x->pts[i].state != EX_DONE)
-            continue;
-        if ((c == C_ROOT && r->root >= 0) || (c == C_PARAM && r->param_name) ||
-            (c == C_REFINED && r->refined) || (c == C_AGAIN && r->remeasured) ||
-            (c == C_PROBE && isfinite(r->probe)) || (c == C_INVALID && r->invalid) ||
-            (c == C_PLAIN && isfinite(r->plain)) || (c == C_OVERLAP && r->overlap) ||
-            (c == C_EVENTS && r->events))
+    for (size_t i = 0; i < x->npts; i++)
+        if (x->pts[i].state == EX_DONE && mbx_ex_rescol_has(c, &x->pts[i].r))
             return 1;
-    }
     return 0;
 }
 
-/* The parameter column is named after the parameter ("pieces"). */
+/* A column's head; the parameter's is named after the parameter
+ * ("pieces"). */
 static const char *col_name(const explorer *x, int c)
 {
-    if (c == C_PARAM)
+    const mbx_ex_rescol *cols;
+    mbx_ex_rescols(&cols);
+    if (c == mbx_ex_rescol_find("param"))
         for (size_t i = 0; i < x->npts; i++)
             if (x->pts[i].state == EX_DONE && x->pts[i].r.param_name)
                 return x->pts[i].r.param_name;
-    return col_names[c];
+    return cols[c].head;
 }
 
-static double sort_key(const mbx_ex_point *p, int col)
-{
-    switch (col) {
-    case C_PROCS: return p->procs;
-    case C_BYTES: return (double)p->bytes;
-    case C_N: return (double)p->r.s.n;
-    case C_MEDIAN: return p->r.s.median;
-    case C_PLAIN: return p->r.plain;
-    case C_OVERLAP: return mbx_overlap_pct(p->r.s.median, p->r.compute, p->r.plain);
-    case C_TMEAN: return p->r.s.tmean;
-    case C_CI: return p->r.s.ci_hi - p->r.s.ci_lo;
-    case C_ERR: return row_err(&p->r);
-    case C_BW: return mbx_result_bandwidth(&p->r);
-    case C_STATUS: return p->r.status;
-    case C_ROOT: return p->r.root;
-    case C_PARAM: return p->r.param_name ? (double)p->r.param : -1;
-    case C_REFINED: return p->r.refined;
-    case C_AGAIN: return p->r.remeasured;
-    case C_PROBE: return p->r.probe_after;
-    case C_INVALID: return (double)p->r.invalid;
-    case C_EVENTS: return (double)p->r.events;
-    default: return 0;
-    }
-}
+static const explorer *sort_ctx;
 
 static int cmp_rows(const void *a, const void *b)
 {
     const mbx_ex_point *p = *(const mbx_ex_point *const *)a, *q = *(const mbx_ex_point *const *)b;
-    int c = 0, col = sort_ctx->res.sort_col;
-    if (col == C_BENCH || col == C_RANKS) {
-        c = col == C_BENCH ? strcmp(p->r.benchmark, q->r.benchmark)
-                           : strcmp(p->r.ranks, q->r.ranks);
-    } else {
-        double u = sort_key(p, col), v = sort_key(q, col);
-        c = isnan(u) ? (isnan(v) ? 0 : 1) : isnan(v) ? -1 : (u > v) - (u < v);
-    }
+    int c = mbx_ex_rescol_cmp(sort_ctx->res.sort_col, p, q);
     /* Ties: along the curve (a refined point among its neighbours), then
      * in measured order. */
-    static const int ties[] = {C_PARAM, C_ROOT, C_PROCS, C_BYTES};
+    static const char *const ties[] = {"param", "root", "procs", "bytes"};
     if (c == 0)
         c = strcmp(p->r.benchmark, q->r.benchmark);
     if (c == 0)
         c = p->copy - q->copy;
     for (size_t i = 0; c == 0 && i < sizeof ties / sizeof *ties; i++) {
-        double u = sort_key(p, ties[i]), v = sort_key(q, ties[i]);
-        c = (u > v) - (u < v);
+        int k = mbx_ex_rescol_find(ties[i]);
+        c = k < 0 ? 0 : mbx_ex_rescol_cmp(k, p, q);
     }
     if (c == 0)
         c = (p > q) - (p < q);
@@ -155,108 +70,6 @@ static size_t sorted_rows(explorer *x, const mbx_ex_point **out)
     return n;
 }
 
-/* The size column: exact below a million unless a multiple of 1 KiB
- * (refined sizes are often not round), "^" after a refined size. */
-static void bytes_text(const mbx_ex_point *p, char *buf, size_t len)
-{
-    const mbx_result *r = &p->r;
-    if (r->bytes % 1024 == 0 || r->bytes >= 1000000)
-        mbx_axis_format((double)r->bytes, MBX_AXIS_BYTES, 0, buf, (int)len);
-    else
-        snprintf(buf, len, "%llu", (unsigned long long)r->bytes);
-    if (p->origin == EX_REF_SIZE && strlen(buf) + 1 < len)
-        strcat(buf, "^");
-}
-
-/* The probe column in microseconds, before > after when the two lie on
- * different levels. */
-static void probe_text(const mbx_result *r, char *buf, size_t len)
-{
-    if (!isfinite(r->probe))
-        snprintf(buf, len, "-");
-    else if (mbx_levels_shifted(r->probe, r->probe_after, &(mbx_levels_opts){0}))
-        snprintf(buf, len, "%.2f>%.2f", r->probe * 1e6, r->probe_after * 1e6);
-    else
-        snprintf(buf, len, "%.2f", r->probe * 1e6);
-}
-
-/* A time in seconds, or "-" where the row has none (a HUNG or INVALID
- * row's numbers are empty, as in the CSV: docs/csv-format.md). */
-static void seconds_text(const explorer *x, double v, char *buf, size_t len)
-{
-    if (isfinite(v))
-        mbx_axis_format(v, MBX_AXIS_SECONDS, x->utf8, buf, (int)len);
-    else
-        snprintf(buf, len, "-");
-}
-
-static void cell_text(const explorer *x, const mbx_ex_point *p, int c, char *buf, size_t len)
-{
-    const mbx_result *r = &p->r;
-    char a[16], b[16];
-    switch (c) {
-    case C_BENCH: snprintf(buf, len, "%s%s", r->benchmark, p->copy ? " #2" : ""); break;
-    case C_PROCS: snprintf(buf, len, "%d%s", r->procs, p->origin == EX_REF_PROCS ? "^" : ""); break;
-    case C_BYTES: bytes_text(p, buf, len); break;
-    case C_RANKS: snprintf(buf, len, "%s", r->ranks); break;
-    case C_ROOT:
-        if (r->root >= 0)
-            snprintf(buf, len, "%d", r->root);
-        else
-            snprintf(buf, len, "-");
-        break;
-    case C_PARAM:
-        if (r->param_name)
-            snprintf(buf, len, "%lld", (long long)r->param);
-        else
-            snprintf(buf, len, "-");
-        break;
-    case C_REFINED: snprintf(buf, len, "%s", r->refined ? "yes" : ""); break;
-    case C_AGAIN: snprintf(buf, len, "%s", r->remeasured ? "yes" : ""); break;
-    case C_INVALID: snprintf(buf, len, "%zu", r->invalid); break;
-    case C_EVENTS: snprintf(buf, len, "%zu", r->events); break;
-    case C_PROBE: probe_text(r, buf, len); break;
-    case C_N: snprintf(buf, len, "%zu", r->s.n); break;
-    case C_MEDIAN: seconds_text(x, r->s.median, buf, len); break;
-    case C_TMEAN: seconds_text(x, r->s.tmean, buf, len); break;
-    case C_PLAIN: seconds_text(x, r->plain, buf, len); break;
-    case C_OVERLAP: {
-        double pct = mbx_overlap_pct(r->s.median, r->compute, r->plain);
-        if (r->overlap && isfinite(pct))
-            snprintf(buf, len, "%.1f", pct);
-        else
-            snprintf(buf, len, "-");
-        break;
-    }
-    case C_CI:
-        seconds_text(x, r->s.ci_lo, a, sizeof a);
-        seconds_text(x, r->s.ci_hi, b, sizeof b);
-        if (isfinite(r->s.ci_lo) || isfinite(r->s.ci_hi))
-            snprintf(buf, len, "[%s, %s]", a, b);
-        else
-            snprintf(buf, len, "-");
-        break;
-    case C_ERR: {
-        double e = row_err(r);
-        if ((!r->passes && r->stop.kind == MBX_STOP_FIXED) || !isfinite(e))
-            snprintf(buf, len, "-");
-        else
-            snprintf(buf, len, "%.2f%%", 100 * e);
-        break;
-    }
-    case C_BW: {
-        double bw = mbx_result_bandwidth(r);
-        if (isfinite(bw))
-            mbx_axis_format(bw, MBX_AXIS_MBPS, 0, buf, (int)len);
-        else
-            snprintf(buf, len, "-");
-        break;
-    }
-    case C_STATUS: snprintf(buf, len, "%s", mbx_point_status_name(r->status)); break;
-    default: buf[0] = '\0';
-    }
-}
-
 /* The columns shown (show), their widths (w) and their order: P beside
  * the size in a run over several process counts. Returns how many lead
  * the order and stay when the rest scroll sideways: the benchmark, the
@@ -264,28 +77,31 @@ static void cell_text(const explorer *x, const mbx_ex_point *p, int c, char *buf
 static int results_columns(const explorer *x, const mbx_rect *body, const mbx_ex_point **rows,
                            size_t n, int *show, int *w, int *order)
 {
+    const mbx_ex_rescol *cols;
+    int ncol = (int)mbx_ex_rescols(&cols), bench = mbx_ex_rescol_find("benchmark");
+    int bytes = mbx_ex_rescol_find("bytes"), procs = mbx_ex_rescol_find("procs");
     /* Wide terminals give long benchmark names their room. */
-    for (int c = 0; c < C_COUNT; c++) {
+    for (int c = 0; c < ncol; c++) {
         show[c] = applies(x, c);
-        w[c] = col_w[c];
+        w[c] = cols[c].w;
         order[c] = c;
     }
     /* A run over several process counts: P is part of the point, so it
      * goes beside the size (and names get shorter on narrow screens). */
-    int frozen = C_BYTES + 1;
-    if (mbx_ex_run_nprocs(x) > 1) {
-        for (int c = C_PROCS; c > C_BYTES + 1; c--)
+    int frozen = bytes + 1;
+    if (mbx_ex_run_nprocs(x) > 1 && procs > bytes) {
+        for (int c = procs; c > bytes + 1; c--)
             order[c] = order[c - 1];
-        order[C_BYTES + 1] = C_PROCS;
+        order[bytes + 1] = procs;
         frozen++;
         if (body->w < 100)
-            w[C_BENCH] = 14;
+            w[bench] = 14;
     }
     if (body->w >= 100)
         for (size_t i = 0; i < n; i++) {
             int len = (int)strlen(rows[i]->r.benchmark);
-            if (len > w[C_BENCH])
-                w[C_BENCH] = len > 26 ? 26 : len;
+            if (len > w[bench])
+                w[bench] = len > 26 ? 26 : len;
         }
     return frozen;
 }
@@ -294,19 +110,20 @@ static int results_columns(const explorer *x, const mbx_rect *body, const mbx_ex
  * x->res.left on (clamped: no further than needed to show the last column
  * whole). */
 typedef struct colplan {
-    int show[C_COUNT], w[C_COUNT], order[C_COUNT];
-    int vis[C_COUNT], at[C_COUNT], nvis; /* column and its screen column */
-    int left_at;                         /* where '<' goes: columns scrolled off; 0 none */
-    int more_right;                      /* columns cut or not shown on the right */
+    int show[MBX_EX_RESCOLS_MAX], w[MBX_EX_RESCOLS_MAX], order[MBX_EX_RESCOLS_MAX];
+    int vis[MBX_EX_RESCOLS_MAX], at[MBX_EX_RESCOLS_MAX], nvis; /* column and its screen column */
+    int left_at;    /* where '<' goes: columns scrolled off; 0 none */
+    int more_right; /* columns cut or not shown on the right */
 } colplan;
 
 static void plan_columns(explorer *x, const mbx_rect *body, const mbx_ex_point **rows, size_t n,
                          colplan *p)
 {
     int frozen = results_columns(x, body, rows, n, p->show, p->w, p->order);
-    int scroll[C_COUNT], ns = 0, end = body->x + body->w, col = body->x + 1;
+    int scroll[MBX_EX_RESCOLS_MAX], ns = 0, end = body->x + body->w, col = body->x + 1;
+    int ncol = (int)mbx_ex_rescols(&(const mbx_ex_rescol *){0});
     p->nvis = 0;
-    for (int k = 0; k < C_COUNT; k++)
+    for (int k = 0; k < ncol; k++)
         if (p->show[p->order[k]]) {
             if (k < frozen) {
                 p->vis[p->nvis] = p->order[k];
@@ -388,15 +205,8 @@ static void results_row(explorer *x, const mbx_rect *body, const mbx_ex_point *p
     for (int k = 0; k < cp->nvis; k++) {
         int c = cp->vis[k];
         char t[64];
-        cell_text(x, p, c, t, sizeof t);
-        int role = cur ? MBX_ROLE_CURSOR : MBX_ROLE_NORMAL;
-        if (c == C_STATUS && !cur)
-            role = p->r.status == MBX_POINT_SETTLED || p->r.status == MBX_POINT_FIXED ? MBX_ROLE_OK
-                   : p->r.status == MBX_POINT_UNSETTLED || p->r.status == MBX_POINT_SHIFTED
-                       ? MBX_ROLE_WARNING
-                       : MBX_ROLE_ERROR;
-        if ((c == C_AGAIN || c == C_PROBE) && !cur && p->r.remeasured)
-            role = MBX_ROLE_WARNING;
+        mbx_ex_rescol_text(x, p, c, t, sizeof t);
+        int role = cur ? MBX_ROLE_CURSOR : mbx_ex_rescol_role(c, &p->r);
         mbx_ex_put(x, y, cp->at[k], cp->w[c], role, t);
     }
 }
@@ -418,7 +228,7 @@ static size_t table(explorer *x, const mbx_rect *body, const mbx_ex_point ***row
 static void draw_results(explorer *x, const mbx_rect *body)
 {
     if (!applies(x, x->res.sort_col))
-        x->res.sort_col = C_BENCH;
+        x->res.sort_col = mbx_ex_rescol_find("benchmark");
     const mbx_ex_point **rows;
     colplan cp;
     size_t n = table(x, body, &rows, &cp);
@@ -480,7 +290,8 @@ static int results_key(explorer *x, int key)
     case EXA_RIGHT: scroll_columns(x, 1); break;
     case EXA_SORT:
         do
-            x->res.sort_col = (x->res.sort_col + 1) % C_COUNT;
+            x->res.sort_col =
+                (x->res.sort_col + 1) % (int)mbx_ex_rescols(&(const mbx_ex_rescol *){0});
         while (!applies(x, x->res.sort_col));
         break;
     case EXA_REVERSE: x->res.sort_desc = !x->res.sort_desc; break;
