@@ -65,7 +65,7 @@ for i in $(seq 1 "$pairs"); do
   wait_for "Quit anyway" 5 && tmux send-keys -t "$sess" y
   wait_for "EXIT=" 20
   a=$(awk -F, 'NR==2 {print $7}' "$work"/auto/*.csv)
-  mpiexec -n 2 "$mpibex" run "$work/pp1.ini" -q -o "$work/b.csv" >/dev/null
+  mpiexec -n 2 "$mpibex" run "$work/pp1.ini" -q --force -o "$work/b.csv" >/dev/null
   b=$(awk -F, 'NR==2 {print $7}' "$work/b.csv")
   awk -v a="$a" -v b="$b" -v i="$i" 'BEGIN {printf "  pair %d: explorer %.4f  batch %.4f  ratio %.4f\n", i, a, b, a / b}'
 done | tee "$work/pairs.txt"
