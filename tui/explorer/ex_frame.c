@@ -10,20 +10,18 @@
 #include "mbx/version.h"
 #include "screens/screen.h"
 
-/* The rows, one a screen file; this table is their only user, so a new
- * screen adds its row here and its name to mbx_ex_screen (explorer.h). */
-extern const mbx_ex_screen_def mbx_ex_screen_picker;  /* screens/ex_picker.c */
-extern const mbx_ex_screen_def mbx_ex_screen_params;  /* screens/ex_params.c */
-extern const mbx_ex_screen_def mbx_ex_screen_run;     /* screens/ex_run.c */
-extern const mbx_ex_screen_def mbx_ex_screen_results; /* screens/ex_results.c */
-extern const mbx_ex_screen_def mbx_ex_screen_beff;    /* screens/ex_beff.c */
+/* The rows, one a screen file (screens/screens.def lists them); this table
+ * is their only user. */
+#define MBX_EX_SCREEN(e, name) extern const mbx_ex_screen_def mbx_ex_screen_##name;
+#include "screens/screens.def"
+#undef MBX_EX_SCREEN
 
 /* One row a screen, in mbx_ex_screen order: Tab walks it, the keys 1..5
  * name its rows. */
 static const mbx_ex_screen_def *const screens[EX_NSCREENS] = {
-    [EX_PICKER] = &mbx_ex_screen_picker, [EX_PARAMS] = &mbx_ex_screen_params,
-    [EX_RUN] = &mbx_ex_screen_run,       [EX_RESULTS] = &mbx_ex_screen_results,
-    [EX_BEFF] = &mbx_ex_screen_beff,
+#define MBX_EX_SCREEN(e, name) [e] = &mbx_ex_screen_##name,
+#include "screens/screens.def"
+#undef MBX_EX_SCREEN
 };
 
 const mbx_ex_screen_def *mbx_ex_screen_of(mbx_ex_screen s)

@@ -33,12 +33,11 @@
 #include "screens/run.h"
 #include "term.h"
 
+/* The screens in tab order, from the list in screens/screens.def. */
 typedef enum mbx_ex_screen {
-    EX_PICKER = 0,
-    EX_PARAMS,
-    EX_RUN,
-    EX_RESULTS,
-    EX_BEFF,
+#define MBX_EX_SCREEN(e, name) e,
+#include "screens/screens.def"
+#undef MBX_EX_SCREEN
     EX_NSCREENS
 } mbx_ex_screen;
 
