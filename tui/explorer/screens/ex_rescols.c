@@ -233,34 +233,25 @@ static int param_has(const mbx_result *r)
     return r->param_name != NULL;
 }
 
-static void refined_cell(const explorer *x, const mbx_ex_point *p, char *buf, size_t len)
-{
-    (void)x;
-    snprintf(buf, len, "%s", p->r.refined ? "yes" : "");
-}
-static double refined_key(const mbx_ex_point *p)
-{
-    return p->r.refined;
-}
-static int refined_has(const mbx_result *r)
-{
-    return r->refined;
-}
-
-/* again: measured a second time (the machine changed level). */
-static void again_cell(const explorer *x, const mbx_ex_point *p, char *buf, size_t len)
-{
-    (void)x;
-    snprintf(buf, len, "%s", p->r.remeasured ? "yes" : "");
-}
-static double again_key(const mbx_ex_point *p)
-{
-    return p->r.remeasured;
-}
-static int again_has(const mbx_result *r)
-{
-    return r->remeasured;
-}
+/* A yes/blank column of a result flag: its cell, its sort key and whether
+ * a row has it. refined: a point refinement added; again: measured a
+ * second time (the machine changed level). */
+#define FLAG_COLUMN(name, field)                                                                   \
+    static void name##_cell(const explorer *x, const mbx_ex_point *p, char *buf, size_t len)       \
+    {                                                                                              \
+        (void)x;                                                                                   \
+        snprintf(buf, len, "%s", p->r.field ? "yes" : "");                                         \
+    }                                                                                              \
+    static double name##_key(const mbx_ex_point *p)                                                \
+    {                                                                                              \
+        return p->r.field;                                                                         \
+    }                                                                                              \
+    static int name##_has(const mbx_result *r)                                                     \
+    {                                                                                              \
+        return r->field;                                                                           \
+    }
+FLAG_COLUMN(refined, refined)
+FLAG_COLUMN(again, remeasured)
 
 /* The monitor's probe in microseconds, before > after when the two lie
  * on different levels. */
