@@ -38,17 +38,26 @@ def wilson(k, n, z=Z95):
     return max(0.0, mid - half), min(1.0, mid + half)
 
 
-def bootstrap_counts(n, stat, reps=2000, seed=1):
+def bootstrap_counts(n, stat, reps=1000, seed=1):
     """Percentile 95 % interval of stat(counts) over `reps` resamples of n
     units with replacement; counts[i] is how often unit i was drawn.
     Replicates where stat is None (too few distinct units) are skipped."""
+    return bootstrap_strata([n], lambda cs: stat(cs[0]), reps, seed)
+
+
+def bootstrap_strata(sizes, stat, reps=1000, seed=1):
+    """bootstrap_counts with strata resampled apart (two settings' launches):
+    stat gets one counts list per stratum."""
     rng = random.Random(seed)
     vals = []
     for _ in range(reps):
-        c = [0] * n
-        for _ in range(n):
-            c[rng.randrange(n)] += 1
-        v = stat(c)
+        cs = []
+        for n in sizes:
+            c = [0] * n
+            for _ in range(n):
+                c[rng.randrange(n)] += 1
+            cs.append(c)
+        v = stat(cs)
         if v is not None:
             vals.append(v)
     if len(vals) < reps // 2:
