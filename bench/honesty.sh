@@ -105,7 +105,7 @@ fi
 if [ -n "$imb" ]; then
     [ -x "$imb" ] || die 2 "--imb: not an executable file: '$imb'"
 fi
-command -v "$mpiexec" >/dev/null || die 2 "--mpiexec: not found: '$mpiexec'"
+mpiexec=$(command -v "$mpiexec") || die 2 "--mpiexec: not found: '$mpiexec'"
 command -v python3 >/dev/null || die 2 "python3 is needed for the analysis"
 out=${out:-honesty-$(date -u +%Y%m%d-%H%M%S)}
 if [ -e "$out" ] && [ -n "$(ls -A "$out" 2>/dev/null)" ]; then

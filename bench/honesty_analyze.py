@@ -226,23 +226,22 @@ def analyse_within(launches, reps):
     n = len(zs)
 
     def figures(size):
-        def cover(c):
-            k = t = 0
-            for w, lz in zip(c, zs):
-                for s, z in lz:
-                    if size is None or s == size:
-                        t += w
-                        k += w * (abs(z) <= hs.Z95)
-            return k / t if t else None
-
-        def rms(c):
+        def mean_of(f, c):
+            """Mean of f(z) over the points of this size, launches weighted c."""
             q = t = 0
             for w, lz in zip(c, zs):
                 for s, z in lz:
                     if size is None or s == size:
                         t += w
-                        q += w * z * z
-            return math.sqrt(q / t) if t else None
+                        q += w * f(z)
+            return q / t if t else None
+
+        def cover(c):
+            return mean_of(lambda z: abs(z) <= hs.Z95, c)
+
+        def rms(c):
+            v = mean_of(lambda z: z * z, c)
+            return None if v is None else math.sqrt(v)
 
         ones = [1] * n
         return (cover(ones), hs.bootstrap_counts(n, cover, reps, seed=6), rms(ones),

@@ -101,15 +101,20 @@ def chi2_cdf(x, df):
     return min(1.0, total * math.exp(-x + a * math.log(x) - math.lgamma(a)))
 
 
-def chi2_quantile(p, df):
-    lo, hi = 0.0, 10.0 * df + 100.0
-    for _ in range(80):
+def invert(cdf, p, hi):
+    """x in [0, hi] with cdf(x) = p, by bisection (cdf increasing)."""
+    lo = 0.0
+    for _ in range(70):
         mid = (lo + hi) / 2
-        if chi2_cdf(mid, df) < p:
+        if cdf(mid) < p:
             lo = mid
         else:
             hi = mid
     return (lo + hi) / 2
+
+
+def chi2_quantile(p, df):
+    return invert(lambda x: chi2_cdf(x, df), p, 10.0 * df + 100.0)
 
 
 def sigma_launch_ci(meds, errs):
@@ -248,15 +253,8 @@ def t_cdf(t, df):
 
 
 def t_quantile(p, df):
-    """Quantile of Student's t (p > 0.5) by bisection."""
-    lo, hi = 0.0, 1000.0
-    for _ in range(60):
-        mid = (lo + hi) / 2
-        if t_cdf(mid, df) < p:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
+    """Quantile of Student's t (p > 0.5)."""
+    return invert(lambda x: t_cdf(x, df), p, 1000.0)
 
 
 def tost(ya, yb, delta=EQUIV_DELTA):

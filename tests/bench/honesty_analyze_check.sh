@@ -47,16 +47,16 @@ if [ $rc -eq 0 ]; then pass "exit 0"; else fail "exit $rc: $(cat "$dir/a.err")";
 expect() { # FILE fixed-string
     if grep -qF -- "$2" "$1"; then pass "$2"; else fail "missing in $(basename "$1"): $2"; fi
 }
+expect_re() { # FILE extended-regex what
+    if grep -qE -- "$2" "$1"; then pass "$3"; else fail "$3: $(grep '^pairs at' "$1")"; fi
+}
 expect "$dir/a.txt" "sigma_L pingpong.send_recv honesty 1 B: 9.1 % ["
 expect "$dir/a.txt" "pairs at 1 B, prediction (analysis): 50.0 % ["
 expect "$dir/a.txt" "of 12 ordered pairs (>= 90 %)"
 expect "$dir/a.txt" "leave-one-out at 1 B: 75.0 % ["
 expect "$dir/a.txt" "identical settings, 2 vs 2 launches: 0.0 % of 1 points shown equivalent"
-if grep -qE "^pairs at 1 B \(prediction \(analysis\)\) +50\.0 % \[.*\] +>= 90 % +no$" "$dir/a.txt"; then
-    pass "summary row of the pairs"
-else
-    fail "summary row of the pairs: $(grep '^pairs at' "$dir/a.txt")"
-fi
+expect_re "$dir/a.txt" "^pairs at 1 B \(prediction \(analysis\)\) +50\.0 % \[.*\] +>= 90 % +no$" \
+    "summary row of the pairs"
 
 # mpibex's own prediction interval (pi95_*) is judged when present: fresh
 # launches 1-3 claim [0.5, 3] (holding every median), launch 4 [1.9, 2.1]
@@ -70,11 +70,7 @@ launch "$dir/b/fresh/launch-04.csv" 2.0 0 1.9 2.1
 python3 "$analyzer" "$dir/b" --reps 200 >"$dir/b.txt" 2>&1 || fail "pi95: exit $?"
 expect "$dir/b.txt" "pairs at 1 B, mpibex pi95: 75.0 % ["
 expect "$dir/b.txt" "pairs at 1 B, mpibex ci95, scope profile: 50.0 % ["
-if grep -qE "^pairs at 1 B \(mpibex pi95\) +75\.0 %" "$dir/b.txt"; then
-    pass "the summary judges mpibex's pi95"
-else
-    fail "the summary judges mpibex's pi95: $(grep '^pairs at' "$dir/b.txt")"
-fi
+expect_re "$dir/b.txt" "^pairs at 1 B \(mpibex pi95\) +75\.0 %" "the summary judges mpibex's pi95"
 
 # Split half: 4 passes of one observation each, err 0.05, so the halves'
 # difference has sd 0.05 sqrt(2 + 2) = 0.1. Launch 1: 1.0 1.0 | 1.2 1.2,
