@@ -316,11 +316,9 @@ def main(argv):
     analyse_time(o["dir"], TABLE)
     analyse_refine(o["dir"], TABLE)
     print("== Summary (value [95 % interval])")
-    w = max(len(t[0]) for t in TABLE)
-    wv = max(len(t[1]) for t in TABLE)
-    print("%-*s  %-*s  %-24s  %s" % (w, "figure", wv, "value", "target", "met?"))
-    for fig, val, tgt, ok in TABLE:
-        print("%-*s  %-*s  %-24s  %s" % (w, fig, wv, val, tgt, ok))
+    w = [max(len(t[i]) for t in TABLE) for i in range(3)]
+    for row in [("figure", "value", "target", "met?")] + TABLE:
+        print("%-*s  %-*s  %-*s  %s" % (w[0], row[0], w[1], row[1], w[2], row[2], row[3]))
     have = profile or fresh or os.path.exists(os.path.join(o["dir"], "time1.wall")) or \
         os.path.exists(os.path.join(o["dir"], "refine.csv"))
     return 0 if have else 1

@@ -87,7 +87,8 @@ def tost_figures(fresh, reps):
     medians; the share found equivalent with its bootstrap CI over launches
     (each half resampled apart)."""
     a, b = fresh[0::2], fresh[1::2]
-    keys = sorted(set().union(*[set(x["pts"]) for x in fresh]), key=lambda k: (k[0], int(k[3] or 0)))
+    keys = sorted(set().union(*[set(x["pts"]) for x in fresh]),
+                  key=lambda k: (k[0], int(k[3] or 0)))
     logs = {}
     for key in keys:
         ya = [value(x["pts"].get(key)) for x in a]

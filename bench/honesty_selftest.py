@@ -70,7 +70,8 @@ def test_old_repeat_invariant():
     cases = [("normal, 1 % noise", lambda r: 1 + r.gauss(0, 0.01)),
              ("normal, 30 % noise", lambda r: 1 + r.gauss(0, 0.3)),
              ("lognormal launches, 10 %", lambda r: math.exp(r.gauss(0, 0.1))),
-             ("two levels, 1 or 1.4", lambda r: 1.4 if r.random() < 0.3 else 1.0 + r.gauss(0, 1e-3))]
+             ("two levels, 1 or 1.4",
+              lambda r: 1.4 if r.random() < 0.3 else 1.0 + r.gauss(0, 1e-3))]
     res = []
     for name, draw in cases:
         k, n = old_repeat_figure(rng, draw)
