@@ -87,6 +87,13 @@ def sigma_launch(meds, errs, c=None):
     return math.sqrt(max(0.0, v - w2))
 
 
+def errs_exceed(meds, errs):
+    """The launches' mean (err/median)^2 is above var(ln median): errs
+    overstated (or launches luckily close); sigma_L is then floored at 0."""
+    v = wvar([math.log(m) for m in meds], [1] * len(meds))
+    return v is not None and v < sum(((e or 0.0) / m) ** 2 for e, m in zip(errs, meds)) / len(meds)
+
+
 def chi2_cdf(x, df):
     """Regularized lower incomplete gamma P(df / 2, x / 2), by its series."""
     if x <= 0:

@@ -34,6 +34,10 @@ launch() {
 launch "$dir/a/profile/launch-01.csv" 1.0 0
 launch "$dir/a/profile/launch-02.csv" 1.1 0
 launch "$dir/a/profile/launch-03.csv" 1.2 0
+# A SHIFTED launch (passes on two machine levels, an err of thousands) says
+# nothing of the launch component: left out of the profile.
+launch "$dir/a/profile/launch-04.csv" 5.0 4000
+sed -i 's/SETTLED/SHIFTED/' "$dir/a/profile/launch-04.csv"
 # Fresh: 1, 1, 1, 2. Prediction half-width 1.96 sqrt(2) 0.0912 = 0.253 on
 # the log scale: launches 1-3 hold each other (6 pairs), none holds launch 4
 # or is held by it (6 pairs): 50 %. Leave-one-out: launches 1-3 see the
@@ -51,6 +55,7 @@ expect_re() { # FILE extended-regex what
     if grep -qE -- "$2" "$1"; then pass "$3"; else fail "$3: $(grep '^pairs at' "$1")"; fi
 }
 expect "$dir/a.txt" "sigma_L pingpong.send_recv honesty 1 B: 9.1 % ["
+expect "$dir/a.txt" "over 3 settled launches (1 not settled left out)"
 expect "$dir/a.txt" "pairs at 1 B, prediction (analysis): 50.0 % ["
 expect "$dir/a.txt" "of 12 ordered pairs (>= 90 %)"
 expect "$dir/a.txt" "leave-one-out at 1 B: 75.0 % ["
@@ -62,9 +67,8 @@ expect_re "$dir/a.txt" "^pairs at 1 B \(prediction \(analysis\)\) +50\.0 % \[.*\
 # launches 1-3 claim [0.5, 3] (holding every median), launch 4 [1.9, 2.1]
 # (holding none of the others): 9 of 12 pairs. Their ci95 (scope profile)
 # is [m, m]: launches 1-3 hold each other's 1, 6 of 12.
-cp -r "$dir/a/profile" "$dir/b-profile"
 mkdir -p "$dir/b"
-mv "$dir/b-profile" "$dir/b/profile"
+cp -r "$dir/a/profile" "$dir/b/profile"
 for k in 1 2 3; do launch "$dir/b/fresh/launch-0$k.csv" 1.0 0 0.5 3; done
 launch "$dir/b/fresh/launch-04.csv" 2.0 0 1.9 2.1
 python3 "$analyzer" "$dir/b" --reps 200 >"$dir/b.txt" 2>&1 || fail "pi95: exit $?"
@@ -75,7 +79,8 @@ expect_re "$dir/b.txt" "^pairs at 1 B \(mpibex pi95\) +75\.0 %" "the summary jud
 # Split half: 4 passes of one observation each, err 0.05, so the halves'
 # difference has sd 0.05 sqrt(2 + 2) = 0.1. Launch 1: 1.0 1.0 | 1.2 1.2,
 # z = -2 (outside 1.96); launch 2: 1.0 1.0 | 1.1 1.1, z = -1 (inside).
-# 1 of 2 points, rms z sqrt((4 + 1) / 2) = 1.58.
+# 1 of 2 points, rms z sqrt((4 + 1) / 2) = 1.58. A third, SHIFTED launch
+# (z = 0) counts only in the line of every row: 2 of 3, rms z 1.29.
 obs() { # FILE PASS-VALUES...
     local f=$1 p=0
     shift
@@ -89,10 +94,15 @@ launch "$dir/c/fresh/launch-01.csv" 1.1 0.05
 obs "$dir/c/fresh/launch-01.obs.csv" 1.0 1.0 1.2 1.2
 launch "$dir/c/fresh/launch-02.csv" 1.05 0.05
 obs "$dir/c/fresh/launch-02.obs.csv" 1.0 1.0 1.1 1.1
+launch "$dir/c/fresh/launch-03.csv" 1.0 0.05
+sed -i 's/SETTLED/SHIFTED/' "$dir/c/fresh/launch-03.csv"
+obs "$dir/c/fresh/launch-03.obs.csv" 1.0 1.0 1.0 1.0
 python3 "$analyzer" "$dir/c" --reps 200 >"$dir/c.txt" 2>&1 || fail "split half: exit $?"
-expect "$dir/c.txt" "within-launch at 1 B: |z| <= 1.96 at 50.0 % ["
+expect "$dir/c.txt" "within-launch settled, at 1 B: |z| <= 1.96 at 50.0 % ["
 expect "$dir/c.txt" "] of 2 points; rms z (true / reported err) 1.58"
-expect "$dir/c.txt" "pairs: n/a (2 fresh launches, 0 profiled points)"
+expect "$dir/c.txt" "within-launch every row (SHIFTED, UNSETTLED too): |z| <= 1.96 at 66.7 % ["
+expect "$dir/c.txt" "] of 3 points; rms z (true / reported err) 1.29"
+expect "$dir/c.txt" "pairs: n/a (3 fresh launches, 0 profiled points)"
 
 # bad input: one line, exit 2
 for args in "$dir/none" "$dir/a --reps 5" "$dir/a --fresh $dir/none"; do
