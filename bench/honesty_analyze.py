@@ -66,40 +66,51 @@ def analyse_profile(profile, fresh):
         print("profile: n/a (%d profile launches; needs at least 2)" % len(profile))
         TABLE.append(("sigma_L (profile)", "n/a", "a figure", "-"))
         return sigma
-    keys = sort_keys(set().union(*[set(x["pts"]) for x in profile]))
     worst = None
-    for key in keys:
-        rows = [x["pts"].get(key) for x in profile]
-        vals = [value(r) for r in rows if r and r.get("status") in SETTLED]
-        vals = [v for v in vals if v]
-        unsettled = sum(1 for r in rows if value(r)) - len(vals)
-        if len(vals) < 2:
-            print("sigma_L %s %s %s: n/a (%d settled launches)"
-                  % (key[0], key[1], fmt_size(key[3] or 0), len(vals)))
+    for key in sort_keys(set().union(*[set(x["pts"]) for x in profile])):
+        res = profile_point(key, profile, fresh)
+        if res is None:
             continue
-        meds, errs = [v[0] for v in vals], [v[1] for v in vals]
-        s, lo, hi = hs.sigma_launch_ci(meds, errs)
-        blo, bhi = hs.sigma_launch_boot(meds, errs)
-        sigma[key] = s
-        fv = [value(x["pts"].get(key)) for x in fresh
-              if x["pts"].get(key, {}).get("status") in SETTLED]
-        fv = [v for v in fv if v]
-        fresh_s = hs.sigma_launch_ci([v[0] for v in fv], [v[1] for v in fv]) if len(fv) >= 2 \
-            else (None, None, None)
-        noerr = sum(1 for e in errs if e is None)
-        print("sigma_L %s %s %s: %s (bootstrap %s .. %s) over %d settled launches%s%s;"
-              " fresh launches: %s%s"
-              % (key[0], key[1], fmt_size(key[3] or 0), ci_text(s, lo, hi), pct(blo), pct(bhi),
-                 len(meds), " (%d not settled left out)" % unsettled if unsettled else "",
-                 ", %d without err (counted 0)" % noerr if noerr else "", ci_text(*fresh_s),
-                 "; the launches agree better than their errs say" if hs.errs_exceed(meds, errs)
-                 else ""))
-        if worst is None or s > worst[0]:
-            worst = (s, lo, hi, key)
+        sigma[key] = res[0]
+        if worst is None or res[0] > worst[0]:
+            worst = res + (key,)
     if worst:
         TABLE.append(("sigma_L (profile), largest", "%s at %s %s" % (
             ci_text(*worst[:3]), worst[3][0], fmt_size(worst[3][3] or 0)), "a figure", "-"))
     return sigma
+
+
+def settled_values(launches, key):
+    """(median, err) of the launches whose row of key is settled, and the
+    count of rows with a value that are not."""
+    rows = [x["pts"].get(key) for x in launches]
+    vals = [value(r) for r in rows if r and r.get("status") in SETTLED]
+    vals = [v for v in vals if v]
+    return vals, sum(1 for r in rows if value(r)) - len(vals)
+
+
+def profile_point(key, profile, fresh):
+    """Print sigma_L of one point (profile, and the fresh launches beside
+    it); return (sigma, lo, hi) or None."""
+    vals, unsettled = settled_values(profile, key)
+    name = "sigma_L %s %s %s" % (key[0], key[1], fmt_size(key[3] or 0))
+    if len(vals) < 2:
+        print("%s: n/a (%d settled launches)" % (name, len(vals)))
+        return None
+    meds, errs = [v[0] for v in vals], [v[1] for v in vals]
+    s, lo, hi = hs.sigma_launch_ci(meds, errs)
+    blo, bhi = hs.sigma_launch_boot(meds, errs)
+    fv, _ = settled_values(fresh, key)
+    fresh_s = hs.sigma_launch_ci([v[0] for v in fv], [v[1] for v in fv]) if len(fv) >= 2 \
+        else (None, None, None)
+    noerr = sum(1 for e in errs if e is None)
+    print("%s: %s (bootstrap %s .. %s) over %d settled launches%s%s; fresh launches: %s%s"
+          % (name, ci_text(s, lo, hi), pct(blo), pct(bhi), len(meds),
+             " (%d not settled left out)" % unsettled if unsettled else "",
+             ", %d without err (counted 0)" % noerr if noerr else "", ci_text(*fresh_s),
+             "; the launches agree better than their errs say" if hs.errs_exceed(meds, errs)
+             else ""))
+    return s, lo, hi
 
 
 def fresh_intervals(fresh, key, s):
