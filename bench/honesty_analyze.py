@@ -1,693 +1,359 @@
 #!/usr/bin/env python3
 """Figures of bench/honesty.sh from the files it leaves in its output directory.
 
-usage: honesty_analyze.py DIR [--mpibex PATH] [--shift R]
+usage: honesty_analyze.py DIR [--profile PDIR] [--fresh FDIR] [--mpibex PATH]
+                          [--reps B]
+       honesty_analyze.py --selftest
 
 DIR holds (every part optional; a missing part is reported as n/a):
-  launchK.csv  (+ .probe.csv, .obs.csv)  K = 1, 2, ...: the calibration plan,
-               sections A and B of the same benchmarks (one fresh job each)
+  profile/launch-NN.csv (+ .obs.csv)  the launches that build the profile
+               (mpibex repeat's layout); --profile names another directory
+  fresh/launch-NN.csv (+ .obs.csv)    the fresh launches judged against it;
+               --fresh names another directory
   timeK.csv, timeK.wall, osuK.txt, osuK.wall, imbK.txt, imbK.wall:
                the interleaved time comparison (wall = seconds of one launch)
   refine.csv   one job: sections refined, sqrt2 and dense
-Columns are found by header name, so results of format_version 2 (43
-columns) and 3 (passes, levels, ... appended) are read alike; the optional
-columns are used when present. Rules: see bench/README.md.
+Columns are found by header name, so results of every format_version are
+read alike; ci_scope and pi95_lo_us/pi95_hi_us are used when present.
+Every share carries a 95 % interval: a bootstrap over launches (B resamples,
+default 1000) where the trials share launches. Rules: bench/README.md.
 Exit status: 0 with the figures (a target missed is a figure, not an error),
 1 when the directory holds nothing to analyse, 2 on bad arguments.
 """
-import csv
-import glob
 import math
 import os
-import re
-import statistics
-import subprocess
 import sys
 import tempfile
 
-KEY = ("benchmark", "label", "procs", "bytes", "root", "op", "param")
+import honesty_stats as hs
+from honesty_compare import analyse_compare
+from honesty_io import (fmt_size, launch_files, num, obs_key, pass_medians, pct, points,
+                        read_rows, value)
+from honesty_timing import analyse_time, analyse_refine
+
 TABLE = []  # (figure, value, target, met)
+SETTLED = ("SETTLED", "FIXED")  # the rows whose err makes a precision claim
 
 
-def log(msg):
-    print("honesty: " + msg, file=sys.stderr, flush=True)
-
-
-def num(s):
-    try:
-        return float(s) if s not in (None, "") else None
-    except ValueError:
-        return None
-
-
-def fmt_size(b):
-    b = int(b)
-    for unit, f in (("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if b >= f and b % f == 0:
-            return "%d %s" % (b // f, unit)
-    return "%d B" % b
-
-
-def pct(x):
-    return "n/a" if x is None else "%.1f %%" % (100.0 * x)
-
-
-def read_rows(path):
-    """Rows in file order; each gets _idx (its position) and _key."""
-    with open(path, newline="", encoding="utf-8-sig") as f:
-        rows = list(csv.DictReader(f))
-    for i, r in enumerate(rows):
-        r["_idx"] = i
-        r["_key"] = tuple(r.get(k, "") for k in KEY)
-    return rows
-
-
-def points(rows):
-    """key -> row; a remeasured point has two rows, the later one counts."""
-    out = {}
-    for r in rows:
-        out[r["_key"]] = r
+def load(d):
+    """The launches of a directory: file, points (key -> row), pass medians."""
+    out = []
+    for f in launch_files(d):
+        out.append({"file": f, "name": os.path.basename(f)[:-4], "pts": points(read_rows(f)),
+                    "passes": pass_medians(f)})
     return out
 
 
-def launch_files(d):
-    files = glob.glob(os.path.join(d, "launch*.csv"))
-    files = [f for f in files if re.fullmatch(r"launch\d+\.csv", os.path.basename(f))]
-    return sorted(files, key=lambda f: int(re.findall(r"\d+", os.path.basename(f))[0]))
+def sort_keys(keys):
+    return sorted(keys, key=lambda k: (k[0], k[1], int(k[2] or 0), int(k[3] or 0), k[4:]))
 
 
-def launch_level_value(csv_path, rows):
-    """A launch's machine level: the median probe of its monitor.
-
-    OUT.probe.csv (every probe of the run) when it exists, else the rows'
-    probe_us column (the probe before each point); None without a monitor."""
-    probe = csv_path[:-4] + ".probe.csv"
-    vals = []
-    if os.path.exists(probe):
-        with open(probe, newline="") as f:
-            vals = [num(r.get("probe_us")) for r in csv.DictReader(f)]
-    vals = [v for v in vals if v is not None]
-    if not vals:
-        vals = [num(r.get("probe_us")) for r in rows]
-        vals = [v for v in vals if v is not None]
-    return statistics.median(vals) if vals else None
+def ci_text(s, lo, hi):
+    return "%s [%s, %s]" % (pct(s), pct(lo), pct(hi))
 
 
-def group_levels(values, shift):
-    """Launch index -> level number (1 = lowest). Sorted launch values are
-    chained into one level while each is within `shift` (relative) of the
-    level's lowest value; a launch without a value gets level 0."""
-    known = sorted((v, i) for i, v in enumerate(values) if v is not None)
-    level = [0] * len(values)
-    cur, base = 0, None
-    for v, i in known:
-        if base is None or v > base * (1.0 + shift):
-            cur += 1
-            base = v
-        level[i] = cur
-    return level
+def met(s, target):
+    return "n/a" if s is None else ("yes" if s >= target else "no")
 
 
-def analyse_launches(d, shift, mpibex):
-    files = launch_files(d)
-    if not files:
-        log("no launch*.csv in %s: calibration, spread, transient, fairness n/a" % d)
-        for fig, tgt in (("calibration", ">= 90 %"), ("launch spread (worst size)", "<= 5 %"),
-                         ("transient", "<= 5 %"), ("fairness", ">= 95 %")):
-            TABLE.append((fig, "n/a", tgt, "n/a"))
-        return False
-    launches = [read_rows(f) for f in files]
-    pts = [points(rows) for rows in launches]
-    header = set(launches[0][0].keys()) if launches[0] else set()
-    k = len(files)
-    print("== %d launches: %s" % (k, ", ".join(os.path.basename(f) for f in files)))
-    if "passes" in header:
-        print("   format with passes: the CI is the between-pass one; iid CI in ci95_iid_*")
-
-    # --- calibration
-    keys = sorted(set().union(*[set(p) for p in pts]),
-                  key=lambda t: (t[0], t[1], int(t[3] or 0), t[2], t[4], t[5], t[6]))
-    center = {}
-    for key in keys:
-        meds = [num(p[key]["median_us"]) for p in pts if key in p]
-        meds = [m for m in meds if m is not None]
-        if len(meds) >= 2:
-            center[key] = statistics.median(meds)
-
-    def coverage(lo_col, hi_col):
-        tot = hit = 0
-        by_size = {}
-        for p in pts:
-            for key, m in center.items():
-                if key not in p:
-                    continue
-                lo, hi = num(p[key].get(lo_col)), num(p[key].get(hi_col))
-                if lo is None or hi is None:
-                    continue
-                ok = lo <= m <= hi
-                tot += 1
-                hit += ok
-                s = by_size.setdefault(int(key[3]), [0, 0])
-                s[0] += 1
-                s[1] += ok
-        return tot, hit, by_size
-
-    tot, hit, by_size = coverage("ci95_lo_us", "ci95_hi_us")
-    share = hit / tot if tot else None
-    print("== Calibration: share of (launch, point) pairs whose [ci95_lo_us, ci95_hi_us]"
-          " contains the median over all launches of median_us")
-    print("calibration: %s of %d pairs (%d covered), %d points, %d launches (target >= 90 %%)"
-          % (pct(share), tot, hit, len(center), k))
-    for size in sorted(by_size):
-        n, h = by_size[size]
-        print("calibration at %s: %s of %d pairs" % (fmt_size(size), pct(h / n), n))
-    if "ci95_iid_lo_us" in header:
-        t2, h2, _ = coverage("ci95_iid_lo_us", "ci95_iid_hi_us")
-        print("calibration of the within-burst iid CI (ci95_iid_*): %s of %d pairs"
-              % (pct(h2 / t2 if t2 else None), t2))
-    TABLE.append(("calibration (one launch's CI)", pct(share), ">= 90 %",
-                  "n/a" if share is None else ("yes" if share >= 0.90 else "no")))
-    repeat_calibration(files, mpibex)
-
-    # --- launch spread within one level
-    vals = [launch_level_value(f, rows) for f, rows in zip(files, launches)]
-    lev = group_levels(vals, shift)
-    print("== Launch spread: (max-min)/min of each point's median_us over the launches"
-          " of one machine level")
-    print("   level of a launch: median probe_us of its monitor (OUT.probe.csv, else the"
-          " probe_us column); launches within %.0f %% of a level's lowest share it" % (100 * shift))
-    for i, f in enumerate(files):
-        extra = ""
-        if "levels" in header:
-            straddle = sum(1 for r in pts[i].values() if (num(r.get("levels")) or 0) > 1)
-            extra = ", %d points straddle levels" % straddle
-        v = vals[i]
-        settled = sum(1 for r in pts[i].values() if r.get("status") == "SETTLED")
-        print("launch %s: level %s (probe median %s us), %d of %d points SETTLED%s"
-              % (os.path.basename(f)[6:-4], lev[i] if lev[i] else "unknown",
-                 "n/a" if v is None else "%.3f" % v, settled, len(pts[i]), extra))
-    counts = {}
-    for lv in lev:
-        counts[lv] = counts.get(lv, 0) + 1
-    main = sorted(counts, key=lambda lv: (-counts[lv], lv))[0]
-    members = [i for i in range(k) if lev[i] == main]
-    print("main level: %s, %d of %d launches"
-          % (main if main else "unknown", len(members), k))
-
-    def in_level(r, lv):
-        """The row's own probes (before and after it) lie within shift of lv."""
-        probes = [num(r.get(c)) for c in ("probe_us", "probe_after_us")]
-        probes = [x for x in probes if x is not None]
-        return bool(probes) and all(abs(x - lv) <= shift * lv for x in probes)
-
-    def one_level(r):
-        """The point's passes ran at one level (no levels column: unknown, kept)."""
-        return (num(r.get("levels")) or 1) <= 1
-
-    def spreads(idx, lv=None, strict=False):
-        by = {}
-        for key in center:
-            meds = [num(pts[i][key]["median_us"]) for i in idx
-                    if key in pts[i] and (lv is None or in_level(pts[i][key], lv))
-                    and (not strict or one_level(pts[i][key]))]
-            meds = [m for m in meds if m is not None]
-            if len(meds) < 2 or min(meds) <= 0:
-                continue
-            by.setdefault(int(key[3]), []).append((max(meds) - min(meds)) / min(meds))
-        return by
-
+def analyse_profile(profile, fresh):
+    """key -> sigma_L from the profile launches, each with its CI."""
+    print("== Launch-variance component sigma_L (log scale, relative): var(ln median) over"
+          " the profile's launches less their mean (err/median)^2, floored at 0; 95 % CI:"
+          " chi-square over the launches (a percentile bootstrap beside it)")
+    sigma = {}
+    if len(profile) < 2:
+        print("profile: n/a (%d profile launches; needs at least 2)" % len(profile))
+        TABLE.append(("sigma_L (profile)", "n/a", "a figure", "-"))
+        return sigma
     worst = None
-    if len(members) >= 2:
-        by = spreads(members)
-        allby = spreads(range(k))
-        for size in sorted(by):
-            print("spread at %s: %s within level %s (all launches: %s), median over the size's"
-                  " %d points %s" % (fmt_size(size), pct(max(by[size])), main,
-                                     pct(max(allby[size])), len(by[size]),
-                                     pct(statistics.median(by[size]))))
-        worst = max(max(v) for v in by.values()) if by else None
-        mvals = [vals[i] for i in members if vals[i] is not None]
-        if mvals:
-            lv = statistics.median(mvals)
-            def show(by, what):
-                """Per size the worst and median spread, then the worst size."""
-                for size in sorted(by):
-                    print("spread at %s, %s: %s (median over %d points %s)"
-                          % (fmt_size(size), what, pct(max(by[size])), len(by[size]),
-                             pct(statistics.median(by[size]))))
-                worst = max(max(v) for v in by.values()) if by else None
-                print("launch spread, %s, worst size: %s" % (what, pct(worst)))
-                return worst
-
-            print("   points whose own probes (probe_us, probe_after_us) lie within %.0f %% of"
-                  " level %s's %.3f us, launches of level %s only:" % (100 * shift, main, lv, main))
-            pw = show(spreads(members, lv), "point-level filtered")
-            print("   of those, the points whose passes all ran at one level (levels <= 1):")
-            sw = show(spreads(members, lv, strict=True), "one level throughout")
-            TABLE.append(("launch spread, one level throughout", pct(sw), "<= 5 %",
-                          "n/a" if sw is None else ("yes" if sw <= 0.05 else "no")))
-            TABLE.append(("launch spread, point-level filtered", pct(pw), "<= 5 %",
-                          "n/a" if pw is None else ("yes" if pw <= 0.05 else "no")))
-        print("launch spread, worst size: %s within level %s (target <= 5 %% at every size)"
-              % (pct(worst), main))
-    else:
-        print("launch spread: n/a (fewer than 2 launches in one level)")
-    TABLE.append(("launch spread (worst size)", pct(worst), "<= 5 %",
-                  "n/a" if worst is None else ("yes" if worst <= 0.05 else "no")))
-
-    # --- transient
-    print("== Transient: first point above 4 KiB of each fresh job against its twin"
-          " (same point, other plan section) measured later in the job")
-    if "passes" in header:
-        print("   rows with passes are written when a point is complete: row order is not"
-              " measurement order; the worst pair over all sizes > 4 KiB is the bound to read")
-    firsts, pairs_all = [], []
-    for f, rows, p in zip(files, launches, pts):
-        name = os.path.basename(f)[6:-4]
-        first = None
-        for r in rows:
-            if int(r["bytes"] or 0) > 4096 and num(r["median_us"]) is not None:
-                first = r
-                break
-        for key, r in p.items():
-            if int(key[3] or 0) <= 4096:
-                continue
-            for key2, r2 in p.items():
-                if key2 != key and key2[:1] + key2[2:] == key[:1] + key[2:] and r2["_idx"] > r["_idx"]:
-                    a, b = num(r["median_us"]), num(r2["median_us"])
-                    if a is not None and b:
-                        pairs_all.append((a - b) / b)
-        if first is None:
-            print("launch %s: no point above 4 KiB" % name)
+    for key in sort_keys(set().union(*[set(x["pts"]) for x in profile])):
+        res = profile_point(key, profile, fresh)
+        if res is None:
             continue
-        twin = None
-        for key2, r2 in p.items():
-            if key2 != first["_key"] and key2[:1] + key2[2:] == first["_key"][:1] + first["_key"][2:] \
-                    and r2["_idx"] > first["_idx"]:
-                twin = r2
-        if twin is None or not num(twin["median_us"]):
-            print("launch %s: first point above 4 KiB has no later twin" % name)
-            continue
-        a, b = num(first["median_us"]), num(twin["median_us"])
-        rel = (a - b) / b
-        firsts.append(rel)
-        print("launch %s: first %s %s [%s] %.3f us, later [%s] %.3f us: %+.1f %%"
-              % (name, first["benchmark"], fmt_size(first["bytes"]), first["label"], a,
-                 twin["label"], b, 100 * rel))
-    tworst = max(abs(x) for x in firsts) if firsts else None
-    if firsts:
-        print("transient: median %+.1f %%, worst %s (absolute) over %d jobs (target <= 5 %%)"
-              % (100 * statistics.median(firsts), pct(tworst), len(firsts)))
-    if pairs_all:
-        print("twin pairs above 4 KiB (noise floor): median |diff| %s, worst %s over %d pairs"
-              % (pct(statistics.median(abs(x) for x in pairs_all)),
-                 pct(max(abs(x) for x in pairs_all)), len(pairs_all)))
-    TABLE.append(("transient (worst job)", pct(tworst), "<= 5 %",
-                  "n/a" if tworst is None else ("yes" if tworst <= 0.05 else "no")))
-
-    # --- fairness
-    fairness(files, launches, mpibex)
-    return True
+        sigma[key] = res[0]
+        if worst is None or res[0] > worst[0]:
+            worst = res + (key,)
+    if worst:
+        TABLE.append(("sigma_L (profile), largest", "%s at %s %s" % (
+            ci_text(*worst[:3]), worst[3][0], fmt_size(worst[3][3] or 0)), "a figure", "-"))
+    return sigma
 
 
-def merged_ci(mpibex, files, out):
-    """`mpibex merge` of the launch files: key -> (ci95_lo_us, ci95_hi_us)."""
-    res = subprocess.run([mpibex, "merge"] + list(files) + ["-o", out, "--force"],
-                         capture_output=True, text=True)
-    if res.returncode != 0:
-        log("merge failed (%d): %s" % (res.returncode, res.stderr.strip()))
+def settled_values(launches, key):
+    """(median, err) of the launches whose row of key is settled, and the
+    count of rows with a value that are not."""
+    rows = [x["pts"].get(key) for x in launches]
+    vals = [value(r) for r in rows if r and r.get("status") in SETTLED]
+    vals = [v for v in vals if v]
+    return vals, sum(1 for r in rows if value(r)) - len(vals)
+
+
+def profile_point(key, profile, fresh):
+    """Print sigma_L of one point (profile, and the fresh launches beside
+    it); return (sigma, lo, hi) or None."""
+    vals, unsettled = settled_values(profile, key)
+    name = "sigma_L %s %s %s" % (key[0], key[1], fmt_size(key[3] or 0))
+    if len(vals) < 2:
+        print("%s: n/a (%d settled launches)" % (name, len(vals)))
         return None
-    ci = {}
-    for r in read_rows(out):
-        lo, hi = num(r.get("ci95_lo_us")), num(r.get("ci95_hi_us"))
-        if lo is not None and hi is not None:
-            ci[r["_key"]] = (lo, hi)
-    return ci
+    meds, errs = [v[0] for v in vals], [v[1] for v in vals]
+    s, lo, hi = hs.sigma_launch_ci(meds, errs)
+    blo, bhi = hs.sigma_launch_boot(meds, errs)
+    fv, _ = settled_values(fresh, key)
+    fresh_s = hs.sigma_launch_ci([v[0] for v in fv], [v[1] for v in fv]) if len(fv) >= 2 \
+        else (None, None, None)
+    noerr = sum(1 for e in errs if e is None)
+    print("%s: %s (bootstrap %s .. %s) over %d settled launches%s%s; fresh launches: %s%s"
+          % (name, ci_text(s, lo, hi), pct(blo), pct(bhi), len(meds),
+             " (%d not settled left out)" % unsettled if unsettled else "",
+             ", %d without err (counted 0)" % noerr if noerr else "", ci_text(*fresh_s),
+             "; the launches agree better than their errs say" if hs.errs_exceed(meds, errs)
+             else ""))
+    return s, lo, hi
 
 
-def repeat_calibration(files, mpibex, k=5):
-    """The CI over K launches (what `mpibex repeat -k K` writes: merge's
-    ci95_lo_us, ci95_hi_us over the launches' medians) against the median of
-    the OTHER launches: every K-subset of the launches (all of them up to
-    252, else 252 drawn with a fixed seed) is one repeat."""
-    print("== Calibration over launches: the CI of `mpibex merge` over %d launches (as"
-          " `mpibex repeat -k %d` writes it) against the median of the other launches" % (k, k))
-    if not mpibex:
-        print("calibration over launches: n/a (no --mpibex to run merge)")
-        TABLE.append(("calibration (repeat -k %d CI)" % k, "n/a", ">= 90 %", "n/a"))
-        return
-    if len(files) < k + 2:
-        print("calibration over launches: n/a (%d launches; needs at least %d)"
-              % (len(files), k + 2))
-        TABLE.append(("calibration (repeat -k %d CI)" % k, "n/a", ">= 90 %", "n/a"))
-        return
-    import itertools
-    import random
-    subsets = list(itertools.combinations(range(len(files)), k))
-    if len(subsets) > 252:
-        subsets = random.Random(16).sample(subsets, 252)
-    pts = [points(read_rows(f)) for f in files]
-    tmp = tempfile.mkdtemp(prefix="honesty-repeat-")
-    tot = hit = 0
-    by_size = {}
-    for j, sub in enumerate(subsets):
-        ci = merged_ci(mpibex, [files[i] for i in sub], os.path.join(tmp, "m%d.csv" % j))
-        if ci is None:
+def fresh_intervals(fresh, key, s):
+    """Per interval kind, per fresh launch: (lo, hi) or None, and the medians."""
+    kinds = {"prediction (analysis)": [], "reproducibility CI (analysis)": [],
+             "mpibex pi95": [], "mpibex ci95, scope profile": [], "mpibex ci95, scope launch": []}
+    meds = []
+    for x in fresh:
+        row = x["pts"].get(key)
+        v = value(row)
+        meds.append(v[0] if v else None)
+        if not v:
+            for lst in kinds.values():
+                lst.append(None)
             continue
-        others = [i for i in range(len(files)) if i not in sub]
-        for key, (lo, hi) in ci.items():
-            meds = [num(pts[i][key]["median_us"]) for i in others if key in pts[i]]
-            meds = [m for m in meds if m is not None]
-            if not meds:
+        m, e = v
+        r = (e or 0.0) / m
+        kinds["prediction (analysis)"].append(hs.interval(m, hs.predict_half(r, s)))
+        kinds["reproducibility CI (analysis)"].append(hs.interval(m, hs.repro_half(r, s)))
+        p = (num(row.get("pi95_lo_us")), num(row.get("pi95_hi_us")))
+        kinds["mpibex pi95"].append(p if None not in p else None)
+        c = (num(row.get("ci95_lo_us")), num(row.get("ci95_hi_us")))
+        scope = row.get("ci_scope") or "launch"
+        for name, want in (("mpibex ci95, scope profile", "profile"),
+                           ("mpibex ci95, scope launch", "launch")):
+            kinds[name].append(c if None not in c and scope == want else None)
+    return kinds, meds
+
+
+EXPECT = {"prediction (analysis)": ">= 90 %", "mpibex pi95": ">= 90 %",
+          "reproducibility CI (analysis)": "~83 % if honest",
+          "mpibex ci95, scope profile": "~83 % if honest",
+          "mpibex ci95, scope launch": "a figure"}
+
+
+def analyse_pairs(fresh, sigma, reps):
+    """Ordered pairs (i, j), i != j, of fresh launches: does launch i's
+    interval contain launch j's median? Per size, with a bootstrap CI over
+    the fresh launches."""
+    print("== Reproducibility over ordered pairs of fresh launches: launch i's interval"
+          " against launch j's median (j != i); prediction: median x/ exp(1.96 sqrt(2 (r^2 +"
+          " sigma_L^2))), r = err/median; the CI of the launches' median (1.96 sqrt(r^2 +"
+          " sigma_L^2)) covers ~83 % of pairs when honest")
+    n = len(fresh)
+    if n < 2 or not sigma:
+        print("pairs: n/a (%d fresh launches, %d profiled points)" % (n, len(sigma)))
+        TABLE.append(("reproducibility pairs", "n/a", ">= 90 % at every size", "n/a"))
+        return
+    acc = {}  # (size, kind) -> [hits, pairs]
+    loo = {}  # size -> [(los, his, meds) per key]
+    for key in sort_keys(set(sigma) & set().union(*[set(x["pts"]) for x in fresh])):
+        kinds, meds = fresh_intervals(fresh, key, sigma[key])
+        size = int(key[3] or 0)
+        for kind, ivs in kinds.items():
+            if not any(ivs):
                 continue
-            ok = lo <= statistics.median(meds) <= hi
-            tot += 1
-            hit += ok
-            s = by_size.setdefault(int(key[3] or 0), [0, 0])
-            s[0] += 1
-            s[1] += ok
-    share = hit / tot if tot else None
-    print("calibration over launches: %s of %d (repeat, point) pairs, %d repeats of %d launches"
-          " (target >= 90 %%)" % (pct(share), tot, len(subsets), k))
-    for size in sorted(by_size):
-        n, h = by_size[size]
-        print("calibration over launches at %s: %s of %d" % (fmt_size(size), pct(h / n), n))
-    TABLE.append(("calibration (repeat -k %d CI)" % k, pct(share), ">= 90 %",
-                  "n/a" if share is None else ("yes" if share >= 0.90 else "no")))
+            h, p = hs.pair_matrix([v and v[0] for v in ivs], [v and v[1] for v in ivs], meds)
+            a = acc.setdefault((size, kind), [[[0] * n for _ in range(n)] for _ in (0, 1)])
+            hs.add_matrix(a[0], h)
+            hs.add_matrix(a[1], p)
+        ivs = kinds["reproducibility CI (analysis)"]
+        loo.setdefault(size, []).append(([v and v[0] for v in ivs], [v and v[1] for v in ivs],
+                                         meds))
+    main = "mpibex pi95" if any(k == "mpibex pi95" for _, k in acc) else "prediction (analysis)"
+    for (size, kind) in sorted(acc):
+        hits, pairs = acc[(size, kind)]
+        c = [1] * n
+        s = hs.pair_share(hits, pairs, c)
+        lo, hi = hs.bootstrap_counts(n, lambda c: hs.pair_share(hits, pairs, c), reps, seed=3)
+        tot = sum(map(sum, pairs))
+        print("pairs at %s, %s: %s of %d ordered pairs (%s)"
+              % (fmt_size(size), kind, ci_text(s, lo, hi), tot, EXPECT[kind]))
+        if kind == main:
+            TABLE.append(("pairs at %s (%s)" % (fmt_size(size), kind), ci_text(s, lo, hi),
+                          ">= 90 %", met(s, 0.90)))
+    analyse_loo(loo, n, reps)
 
 
-def write_split(src_rows, header, keep, path):
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(header)
-        for r in src_rows:
-            if keep(r):
-                w.writerow([r.get(h, "") for h in header])
+def analyse_loo(loo, n, reps):
+    """Each fresh launch's CI of the launches' median against the median of
+    the OTHER fresh launches; the old reference (all launches, the judged
+    one included) beside it."""
+    print("== Leave-one-out: each fresh launch's CI of the launches' median (profile scope)"
+          " against the median of the other fresh launches (honest: ~94 % at 20 launches,"
+          " the reference being a median of 19 noisy launches)")
+    for size in sorted(loo):
+        def share(c, leave_out=True):
+            h = t = 0
+            for los, his, meds in loo[size]:
+                ok = [i for i in range(n) if meds[i] is not None]
+                cc = [c[i] if i in ok else 0 for i in range(n)]
+                a, b = hs.loo_share(los, his, [m if m is not None else 0 for m in meds], cc,
+                                    leave_out)
+                h += a
+                t += b
+            return h / t if t else None
+
+        s = share([1] * n)
+        lo, hi = hs.bootstrap_counts(n, share, reps, seed=4)
+        print("leave-one-out at %s: %s; judged launch included (the old reference): %s"
+              % (fmt_size(size), ci_text(s, lo, hi), pct(share([1] * n, False))))
+        TABLE.append(("leave-one-out at %s (profile CI)" % fmt_size(size), ci_text(s, lo, hi),
+                      ">= 90 %", met(s, 0.90)))
 
 
-def split_launch(csv_path, tmp, tag, parts):
-    """Parts of one launch as results files with their observations:
-    parts maps a name to a row filter."""
-    with open(csv_path, newline="", encoding="utf-8-sig") as f:
-        rd = csv.DictReader(f)
-        header, rows = rd.fieldnames, list(rd)
-    obs = csv_path[:-4] + ".obs.csv"
-    orows = oh = None
-    if os.path.exists(obs):
-        with open(obs, newline="", encoding="utf-8-sig") as f:
-            rd = csv.DictReader(f)
-            oh, orows = rd.fieldnames, list(rd)
-    out = {}
-    for name, keep in parts.items():
-        p = os.path.join(tmp, "%s-%s.csv" % (tag, name))
-        write_split(rows, header, keep, p)
-        if orows is not None:
-            write_split(orows, oh, keep, p[:-4] + ".obs.csv")
-        out[name] = p
-    return out
-
-
-def compare_verdicts(mpibex, a, b, ignore="label"):
-    out = a + ".cmp.csv"
-    res = subprocess.run([mpibex, "compare", a, b, "--ignore", ignore, "-q", "--force",
-                          "-o", out], capture_output=True, text=True)
-    if res.returncode != 0:
-        log("compare %s %s failed (%d): %s" % (a, b, res.returncode, res.stderr.strip()))
-        return None, ""
-    kind = re.search(r"A: .*\((.*?)\), B:", res.stdout + res.stderr)
-    with open(out, newline="") as f:
-        return [r["verdict"] for r in csv.DictReader(f)], kind.group(1) if kind else "?"
-
-
-def fairness(files, launches, mpibex):
-    print("== Fairness: sections A and B of the same benchmarks, interleaved in one run;"
-          " mpibex compare A B (Wilcoxon, alpha 0.05) on pass medians, the test of the"
-          " explorer's compare view; Send vs Ssend at 1 B (section S) must be found")
-    if not mpibex:
-        print("fairness: n/a (no --mpibex to run compare)")
-        TABLE.append(("fairness", "n/a", ">= 95 %", "n/a"))
-        return
-    labels = set(r.get("label") for rows in launches for r in rows)
-    if not {"A", "B"} <= labels:
-        print("fairness: n/a (launches lack sections A and B)")
-        TABLE.append(("fairness", "n/a", ">= 95 %", "n/a"))
-        return
-    tmp = tempfile.mkdtemp(prefix="honesty-fair-")
-    tot = same = 0
-    found = tried = 0
-    if all(os.path.exists(f[:-4] + ".obs.csv") for f in files):
-        for f in files:
-            name = os.path.basename(f)[6:-4]
-            s = split_launch(f, tmp, os.path.basename(f)[:-4], {
-                "A": lambda r: r.get("label") == "A",
-                "B": lambda r: r.get("label") == "B",
-                "send1": lambda r: r.get("label") == "A" and r.get("bytes") == "1" and
-                r.get("benchmark") == "pingpong.send_recv",
-                "ssend1": lambda r: r.get("label") == "S" and r.get("bytes") == "1"})
-            v, kind = compare_verdicts(mpibex, s["A"], s["B"])
-            if v is None:
-                continue
-            n = sum(1 for x in v if x == "=")
-            tot += len(v)
-            same += n
-            line = "launch %s (%s): Send vs Send not distinguishable at %d of %d points" % (
-                name, kind, n, len(v))
-            if "S" in labels:
-                w, _ = compare_verdicts(mpibex, s["send1"], s["ssend1"], "benchmark,label")
-                if w:
-                    tried += 1
-                    found += w[0] == "<"
-                    line += "; Send vs Ssend at 1 B: %s" % {
-                        "<": "A faster", ">": "A slower", "=": "same"}.get(w[0], w[0])
-            print(line)
-    share = same / tot if tot else None
-    print("fairness within a launch: %s of %d points not distinguishable (target >= 95 %%)"
-          % (pct(share), tot))
-    TABLE.append(("fairness Send vs Send (pass medians)", pct(share), ">= 95 %",
-                  "n/a" if share is None else ("yes" if share >= 0.95 else "no")))
-    if tried:
-        print("Send vs Ssend at 1 B: Send found faster in %d of %d launches" % (found, tried))
-        TABLE.append(("Send vs Ssend at 1 B found", "%d of %d" % (found, tried), "every launch",
-                      "yes" if found == tried else "no"))
-
-
-def read_wall(path):
-    try:
-        with open(path) as f:
-            return float(f.read().strip())
-    except (OSError, ValueError):
-        return None
-
-
-def parse_osu(path):
-    """osu_latency's table: 'size latency' lines after '# Size'."""
-    out = {}
-    try:
-        with open(path) as f:
-            for line in f:
-                m = re.match(r"^\s*(\d+)\s+([0-9.]+)\s*$", line)
-                if m:
-                    out[int(m.group(1))] = float(m.group(2))
-    except OSError:
-        pass
-    return out
-
-
-def parse_imb(path):
-    """IMB-MPI1 PingPong: '#bytes #repetitions t[usec] Mbytes/sec' lines."""
-    out = {}
-    on = False
-    try:
-        with open(path) as f:
-            for line in f:
-                if "Benchmarking" in line:
-                    on = "PingPong" in line
-                m = re.match(r"^\s*(\d+)\s+(\d+)\s+([0-9.]+)\s+([0-9.]+)\s*$", line)
-                if on and m:
-                    out[int(m.group(1))] = float(m.group(3))
-    except OSError:
-        pass
-    return out
-
-
-def analyse_time(d):
-    walls = sorted(glob.glob(os.path.join(d, "time*.wall")),
-                   key=lambda f: int(re.findall(r"\d+", os.path.basename(f))[0]))
-    print("== Time: default 1 B - 4 MiB pingpong.send_recv curve (stderr:3%) against"
-          " osu_latency's default run, launches interleaved")
-    if not walls:
-        print("time: n/a")
-        TABLE.append(("time mpibex/osu", "n/a", "<= 1.00", "n/a"))
-        return
-    mw, ow, iw, ratios = [], [], [], []
-    mcurves, ocurves, icurves = [], [], []
-    settled = total = 0
-    for f in walls:
-        i = re.findall(r"\d+", os.path.basename(f))[0]
-        m = read_wall(f)
-        o = read_wall(os.path.join(d, "osu%s.wall" % i))
-        im = read_wall(os.path.join(d, "imb%s.wall" % i))
-        line = "launch %s: mpibex %s s" % (i, "n/a" if m is None else "%.2f" % m)
-        if m is not None:
-            mw.append(m)
-        if o is not None:
-            ow.append(o)
-            line += ", osu_latency %.2f s" % o
-            if m is not None:
-                ratios.append(m / o)
-                line += ", ratio %.2f" % (m / o)
-        if im is not None:
-            iw.append(im)
-            line += ", IMB-MPI1 PingPong %.2f s" % im
-        c = os.path.join(d, "time%s.csv" % i)
-        if os.path.exists(c):
-            raw = read_rows(c)
-            v = launch_level_value(c, raw)
-            if v is not None:
-                line += ", mpibex probe median %.3f us" % v
-        print(line)
-        if os.path.exists(c):
-            rows = points(raw)
-            mcurves.append({int(k[3]): num(r["median_us"]) for k, r in rows.items()})
-            total += len(rows)
-            settled += sum(1 for r in rows.values() if r.get("status") == "SETTLED")
-        ocurves.append(parse_osu(os.path.join(d, "osu%s.txt" % i)))
-        icurves.append(parse_imb(os.path.join(d, "imb%s.txt" % i)))
-    ratio = statistics.median(mw) / statistics.median(ow) if mw and ow else None
-    print("time: mpibex median %s s, osu_latency median %s s, ratio mpibex/osu %s"
-          " (per-launch ratios: median %s) (target <= 1.00)"
-          % ("%.2f" % statistics.median(mw) if mw else "n/a",
-             "%.2f" % statistics.median(ow) if ow else "n/a",
-             "n/a" if ratio is None else "%.2f" % ratio,
-             "%.2f" % statistics.median(ratios) if ratios else "n/a"))
-    if iw:
-        print("time: IMB-MPI1 PingPong median %.2f s" % statistics.median(iw))
-    if total:
-        print("time curve: %d of %d points SETTLED (%s)" % (settled, total, pct(settled / total)))
-
-    def med_curve(curves):
-        sizes = set().union(*[set(c) for c in curves]) if curves else set()
-        out = {}
-        for s in sizes:
-            v = [c[s] for c in curves if c.get(s) is not None]
-            if v:
-                out[s] = statistics.median(v)
-        return out
-
-    mc, oc, ic = med_curve(mcurves), med_curve(ocurves), med_curve(icurves)
-    common = sorted(set(mc) & set(oc))
-    if common:
-        print("   size      mpibex us   osu us   mpibex/osu%s" % ("   IMB us" if ic else ""))
-        for s in common:
-            r = mc[s] / oc[s] if oc[s] else float("nan")
-            extra = ("   %8.3f" % ic[s]) if s in ic else ""
-            print("   %-8s %10.3f %8.3f   %6.2f%s" % (fmt_size(s), mc[s], oc[s], r, extra))
-    TABLE.append(("time mpibex/osu (wall)", "n/a" if ratio is None else "%.2f" % ratio,
-                  "<= 1.00", "n/a" if ratio is None else ("yes" if ratio <= 1.0 else "no")))
-
-
-def interp_errors(curve, ref):
-    """Relative errors of log-log linear interpolation of `curve` (sorted
-    (bytes, us)) at the reference points inside its range; a reference size
-    the curve measured is compared with the curve's own value."""
-    xs = [p[0] for p in curve]
-    errs = []
-    for x, y in ref:
-        if x < xs[0] or x > xs[-1] or y <= 0:
+def analyse_within(launches, reps):
+    """Each launch's reported err judged on its own held-out passes: the
+    median of its first half of passes against that of its second half."""
+    print("== Within-launch: a launch's err against its held-out passes: z = (median of the"
+          " first half of its passes - median of the second half) / (err sqrt(R/R1 + R/R2));"
+          " |z| <= 1.96 in ~95 % of points and rms z ~1 when err is honest")
+    zs, zall = [], []  # per launch: [(size, z)] of its settled points, of all points
+    short = nobs = 0
+    for x in launches:
+        if x["passes"] is None:
+            nobs += 1
             continue
-        j = 0
-        while j < len(xs) and xs[j] < x:
-            j += 1
-        if xs[j] == x:
-            yi = curve[j][1]
-        else:
-            (x0, y0), (x1, y1) = curve[j - 1], curve[j]
-            if y0 <= 0 or y1 <= 0:
+        lz, la = [], []
+        for key, row in x["pts"].items():
+            v = value(row)
+            pm = x["passes"].get(obs_key(key))
+            z = hs.split_half_z(pm, v[1]) if v and pm else None
+            if z is None:
+                short += 1
                 continue
-            t = (math.log(x) - math.log(x0)) / (math.log(x1) - math.log(x0))
-            yi = math.exp(math.log(y0) + t * (math.log(y1) - math.log(y0)))
-        errs.append(abs(yi - y) / y)
-    return sorted(errs)
-
-
-def analyse_refine(d):
-    path = os.path.join(d, "refine.csv")
-    print("== Refinement: refined 1 B - 4 MiB pingpong curve at 5 % against a fixed sqrt(2)"
-          " grid, worst log-log interpolation error against a dense curve of the same job")
-    if not os.path.exists(path):
-        print("refinement: n/a")
-        TABLE.append(("refinement", "n/a", "fewer points, worst err <= 1.1x", "n/a"))
+            la.append((int(key[3] or 0), z))
+            if row.get("status") in SETTLED:
+                lz.append(la[-1])
+        zs.append(lz)
+        zall.append(la)
+    print("within-launch: %d launches with observations (%d without), %d points with fewer"
+          " than 4 passes or no err left out; %d of %d points settled (SETTLED, FIXED)"
+          % (len(zs), nobs, short, sum(map(len, zs)), sum(map(len, zall))))
+    if not any(zall):
+        TABLE.append(("within-launch: |z| <= 1.96", "n/a", "~95 % (>= 93 %)", "n/a"))
         return
-    curves = {}
-    for r in points(read_rows(path)).values():
-        m = num(r["median_us"])
-        if m is not None:
-            curves.setdefault(r["label"], []).append((int(r["bytes"]), m))
-    for c in curves.values():
-        c.sort()
-    ref = curves.get("dense", [])
-    res = {}
-    for lab in ("refined", "sqrt2"):
-        c = curves.get(lab, [])
-        if len(c) < 2 or not ref:
-            print("%s: n/a" % lab)
-            continue
-        e = interp_errors(c, ref)
-        res[lab] = (len(c), e[-1], e[int(0.95 * (len(e) - 1))])
-        print("%s: %d points, worst interpolation error %s, 95th percentile %s (%d dense points)"
-              % (lab, len(c), pct(e[-1]), pct(res[lab][2]), len(e)))
-    if len(res) == 2:
-        (nr, wr, _), (ns, ws, _) = res["refined"], res["sqrt2"]
-        ok = nr < ns and wr <= 1.1 * ws
-        val = "%d vs %d points, worst %s vs %s" % (nr, ns, pct(wr), pct(ws))
-        TABLE.append(("refinement (refined vs sqrt2)", val, "fewer points, worst err <= 1.1x",
-                      "yes" if ok else "no"))
-    else:
-        TABLE.append(("refinement", "n/a", "fewer points, worst err <= 1.1x", "n/a"))
+    sizes = sorted(set(s for lz in zs for s, _ in lz))
+    for size in sizes + [None]:
+        res = within_line("settled, " + ("all sizes" if size is None else "at " + fmt_size(size)),
+                          zs, size, reps)
+    every = within_line("every row (SHIFTED, UNSETTLED too)", zall, None, reps)
+    (cv, cmet), (r, rmet) = res if any(zs) else every
+    tag = "" if any(zs) else " (every row)"
+    TABLE.append(("within-launch: |z| <= 1.96" + tag, cv, "~95 % (>= 93 %)", cmet))
+    TABLE.append(("within-launch: true / reported err" + tag, r, "0.8 .. 1.25", rmet))
 
 
-def main(argv):
-    d, mpibex, shift = None, None, 0.2
+def within_line(what, zs, size, reps):
+    """Print one split-half line (what None: print nothing); return the
+    table's (value, met) of the share and of rms z."""
+    n = len(zs)
+
+    def mean_of(f, c):
+        """Mean of f(z) over the points of this size, launches weighted c."""
+        q = t = 0
+        for w, lz in zip(c, zs):
+            for s, z in lz:
+                if size is None or s == size:
+                    t += w
+                    q += w * f(z)
+        return q / t if t else None
+
+    def cover(c):
+        return mean_of(lambda z: abs(z) <= hs.Z95, c)
+
+    def rms(c):
+        v = mean_of(lambda z: z * z, c)
+        return None if v is None else math.sqrt(v)
+
+    ones = [1] * n
+    cv, (clo, chi) = cover(ones), hs.bootstrap_counts(n, cover, reps, seed=6)
+    r, (rlo, rhi) = rms(ones), hs.bootstrap_counts(n, rms, reps, seed=7)
+    rt = "n/a" if r is None else "%.2f [%s, %s]" % (
+        r, "n/a" if rlo is None else "%.2f" % rlo, "n/a" if rhi is None else "%.2f" % rhi)
+    if what:
+        pts = sum(1 for lz in zs for s, _ in lz if size is None or s == size)
+        print("within-launch %s: |z| <= 1.96 at %s of %d points; rms z (true / reported err) %s"
+              % (what, ci_text(cv, clo, chi), pts, rt))
+    return ((ci_text(cv, clo, chi), met(cv, 0.93)),
+            (rt, "n/a" if r is None else ("yes" if 0.8 <= r <= 1.25 else "no")))
+
+
+def parse_args(argv):
+    opts = {"dir": None, "profile": None, "fresh": None, "mpibex": None, "reps": 1000}
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a in ("-h", "--help"):
-            print(__doc__.strip())
-            return 0
-        if a in ("--mpibex", "--shift") and i + 1 < len(argv):
-            if a == "--mpibex":
-                mpibex = argv[i + 1]
-            else:
-                shift = num(argv[i + 1])
-                if shift is None or not 0.01 <= shift <= 10:
-                    print("honesty_analyze: --shift: expected 0.01..10 (got '%s')" % argv[i + 1],
-                          file=sys.stderr)
-                    return 2
+        if a in ("--profile", "--fresh", "--mpibex", "--reps") and i + 1 < len(argv):
+            opts[a[2:]] = argv[i + 1]
             i += 2
             continue
-        if a.startswith("-") or d is not None:
-            print("honesty_analyze: unexpected argument '%s' (usage: honesty_analyze.py DIR"
-                  " [--mpibex PATH] [--shift R])" % a, file=sys.stderr)
-            return 2
-        d = a
+        if a.startswith("-") or opts["dir"] is not None:
+            raise ValueError("unexpected argument '%s' (usage: honesty_analyze.py DIR [--profile"
+                             " PDIR] [--fresh FDIR] [--mpibex PATH] [--reps B])" % a)
+        opts["dir"] = a
         i += 1
+    reps = opts["reps"]
+    if not (str(reps).isdigit() and 100 <= int(reps) <= 100000):
+        raise ValueError("--reps: expected a whole number in 100..100000 (got '%s')" % reps)
+    opts["reps"] = int(reps)
+    d = opts["dir"]
     if d is None or not os.path.isdir(d):
-        print("honesty_analyze: DIR: expected a directory of bench/honesty.sh results (got '%s')"
-              % d, file=sys.stderr)
+        raise ValueError("DIR: expected a directory of bench/honesty.sh results (got '%s')" % d)
+    for k in ("profile", "fresh"):
+        if opts[k] is None:
+            opts[k] = os.path.join(d, k)
+        elif not os.path.isdir(opts[k]):
+            raise ValueError("--%s: expected a directory of launches (got '%s')" % (k, opts[k]))
+    return opts
+
+
+def main(argv):
+    if argv in (["-h"], ["--help"]):
+        print(__doc__.strip())
+        return 0
+    if argv == ["--selftest"]:
+        import honesty_selftest
+        return honesty_selftest.main()
+    try:
+        o = parse_args(argv)
+    except ValueError as e:
+        print("honesty_analyze: %s" % e, file=sys.stderr)
         return 2
-    any_launch = analyse_launches(d, shift, mpibex)
-    analyse_time(d)
-    analyse_refine(d)
-    print("== Summary")
-    w = max(len(t[0]) for t in TABLE)
-    wv = max(len(t[1]) for t in TABLE)
-    print("%-*s  %-*s  %-32s  %s" % (w, "figure", wv, "value", "target", "met?"))
-    for fig, val, tgt, met in TABLE:
-        print("%-*s  %-*s  %-32s  %s" % (w, fig, wv, val, tgt, met))
-    have = any_launch or glob.glob(os.path.join(d, "time*.wall")) or \
-        os.path.exists(os.path.join(d, "refine.csv"))
+    profile = load(o["profile"]) if os.path.isdir(o["profile"]) else []
+    fresh = load(o["fresh"]) if os.path.isdir(o["fresh"]) else []
+    print("== %d profile launches (%s), %d fresh launches (%s)"
+          % (len(profile), o["profile"], len(fresh), o["fresh"]))
+    sigma = analyse_profile(profile, fresh)
+    analyse_pairs(fresh, sigma, o["reps"])
+    analyse_within(profile + fresh, o["reps"])
+    with tempfile.TemporaryDirectory(prefix="honesty-cmp-") as tmp:
+        analyse_compare(fresh, o["mpibex"], tmp, TABLE, o["reps"])
+    analyse_time(o["dir"], TABLE)
+    analyse_refine(o["dir"], TABLE)
+    print("== Summary (value [95 % interval])")
+    w = [max(len(t[i]) for t in TABLE) for i in range(3)]
+    for row in [("figure", "value", "target", "met?")] + TABLE:
+        print("%-*s  %-*s  %-*s  %s" % (w[0], row[0], w[1], row[1], w[2], row[2], row[3]))
+    have = profile or fresh or os.path.exists(os.path.join(o["dir"], "time1.wall")) or \
+        os.path.exists(os.path.join(o["dir"], "refine.csv"))
     return 0 if have else 1
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     sys.exit(main(sys.argv[1:]))

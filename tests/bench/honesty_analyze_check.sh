@@ -1,107 +1,119 @@
 #!/usr/bin/env bash
-# The arithmetic of bench/honesty_analyze.py on three synthetic launches with
-# known numbers: calibration (a CI bound equal to the centre counts as
-# covering), the within-burst iid CI of a format-3 file, the launch levels
-# (OUT.probe.csv before the probe_us column) and the launch spread within the
-# main level, and within it the points whose own probes stay in the level.
-# No MPI, no timing.
-# With MPIBEX, the calibration of the CI over launches (merge) as well.
-# usage: honesty_analyze_check.sh ANALYZER WORKDIR [MPIBEX]
+# The arithmetic of bench/honesty_analyze.py on synthetic launches with
+# known numbers: the launch-variance component of a profile, the ordered
+# pairs of fresh launches against the prediction interval it gives, the
+# leave-one-out reference, the split-half check of a launch's err on its
+# held-out passes, the equivalence test of the interleaved halves, and
+# mpibex's own pi95 columns used when present. No MPI, no timing.
+# usage: honesty_analyze_check.sh ANALYZER WORKDIR
 set -u
 analyzer=$1
 dir=$2
-mpibex=${3:-}
 rm -rf "$dir"
 mkdir -p "$dir"
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-v2=benchmark,procs,bytes,n,mean_us,tmean_us,median_us,min_us,max_us,q1_us,q3_us,stddev_us,stderr_us,ci95_lo_us,ci95_hi_us,outliers,status,stop_rule,bandwidth_MBps,timing,overhead_us,nmin,nmax,batches,wall_s,label,root,op,param,param_name,ranks,refined,validated,sync,clock_sync,cache,invalid,probe_us,probe_after_us,remeasured,plain_us,events,faults
-v3=$v2,passes,pass_span_s,stderr_iid_us,ci95_iid_lo_us,ci95_iid_hi_us,levels,level_lo_us,level_hi_us
-# row BYTES MEDIAN LO HI PROBE [format-3 tail]
-row() {
-    echo "pingpong.send_recv,2,$1,100,$2,$2,$2,$2,$2,$2,$2,0.1,0.01,$3,$4,0,SETTLED,stderr:0.03,1,half_round_trip,0.03,16,1000,1,0.1,A,,,,,\"0,1\",0,no,barrier,,warm,0,$5,$5,0,,0,0${6:+,$6}"
-}
-# launch 1, format 3: the iid CI misses the centre at both sizes
-{
-    echo "$v3"
-    row 1 1.00 0.75 1.375 0.50 "5,1.2,0.001,0.99,1.01,1,1.00,1.00"
-    row 8192 10.0 9.0 9.5 0.50 "5,1.2,0.01,9.9,10.1,2,9.8,10.2"
-} >"$dir/launch1.csv"
-{
-    echo "$v2"
-    row 1 1.5 1.25 1.75 0.52
-    row 8192 10.5 10.0 11.0 0.52
-} >"$dir/launch2.csv"
-# launch 3: rows say 0.50 but every probe of the run says 0.80: another level
-{
-    echo "$v2"
-    row 1 2.00 1.9 2.1 0.50
-    row 8192 20.0 19.0 21.0 0.50
-} >"$dir/launch3.csv"
-printf 't_s,probe_us,segment,level\n0.1,0.80,1,1\n0.2,0.79,1,1\n0.3,0.81,1,1\n' >"$dir/launch3.probe.csv"
-# launch 4: level 1 by its probes, but its 8 KiB point ran oversubscribed
-{
-    echo "$v2"
-    row 1 1.25 1.0 1.5 0.51
-    row 8192 5000 4900 5100 4000
-} >"$dir/launch4.csv"
-printf 't_s,probe_us,segment,level\n0.1,0.51,1,1\n0.2,0.50,1,1\n0.3,0.52,1,1\n' >"$dir/launch4.probe.csv"
-
-python3 "$analyzer" "$dir" >"$dir/out.txt" 2>"$dir/err.txt"
-rc=$?
-if [ $rc -eq 0 ]; then pass "exit 0"; else fail "exit $rc: $(cat "$dir/err.txt")"; fi
-expect() { # fixed string
-    if grep -qF -- "$1" "$dir/out.txt"; then pass "$1"; else fail "missing: $1"; fi
-}
-# centres: 1 B median(1.0, 1.5, 2.0, 1.25) = 1.375 (launch 1's upper bound:
-# covered), 8 KiB median(10, 10.5, 20, 5000) = 15.25 (no launch covers it)
-expect "calibration: 37.5 % of 8 pairs (3 covered), 2 points, 4 launches"
-expect "calibration at 1 B: 75.0 % of 4 pairs"
-expect "calibration at 8 KiB: 0.0 % of 4 pairs"
-expect "calibration of the within-burst iid CI (ci95_iid_*): 0.0 % of 2 pairs"
-expect "launch 1: level 1 (probe median 0.500 us), 2 of 2 points SETTLED, 1 points straddle levels"
-expect "launch 3: level 2 (probe median 0.800 us)"
-expect "launch 4: level 1 (probe median 0.510 us)"
-expect "main level: 1, 3 of 4 launches"
-expect "spread at 1 B: 50.0 % within level 1 (all launches: 100.0 %)"
-expect "spread at 8 KiB: 49900.0 % within level 1 (all launches: 49900.0 %)"
-expect "launch spread, worst size: 49900.0 % within level 1"
-expect "spread at 1 B, point-level filtered: 50.0 % (median over 1 points 50.0 %)"
-expect "spread at 8 KiB, point-level filtered: 5.0 % (median over 1 points 5.0 %)"
-expect "launch spread, point-level filtered, worst size: 50.0 %"
-if grep -qE "^calibration \(one launch's CI\) +37\.5 % +>= 90 % +no$" "$dir/out.txt"; then
-    pass "summary row"
-else
-    fail "summary row: $(grep '^calibration ' "$dir/out.txt")"
-fi
-
-# The CI over launches (mpibex merge, as repeat writes it) against the
-# median of the other launches: 7 launches of one point, medians 1 (six)
-# and 10 (one). The 6 five-launch subsets without the 10 have CI [1, 1]
-# (no spread) and the other two launches' median is 5.5: missed; the 15
-# with it have CI [1, 10] around median 1 of the others: covered. 15 of 21.
-if [ -n "${mpibex:-}" ]; then
-    mkdir -p "$dir/rep"
-    for k in 1 2 3 4 5 6 7; do
-        m=$([ $k = 4 ] && echo 10 || echo 1)
-        { echo "$v2"; row 1 $m $m $m 0.50; } >"$dir/rep/launch$k.csv"
-    done
-    python3 "$analyzer" "$dir/rep" --mpibex "$mpibex" >"$dir/rep.txt" 2>&1 ||
-        fail "repeat calibration: exit $?: $(tail -3 "$dir/rep.txt")"
-    if grep -qF "calibration over launches: 71.4 % of 21 (repeat, point) pairs, 21 repeats of 5 launches" "$dir/rep.txt"; then
-        pass "calibration over launches: 15 of 21"
+head=benchmark,label,procs,bytes,root,op,param,median_us,stderr_us,ci95_lo_us,ci95_hi_us,status,ci_scope
+# launch FILE MEDIAN ERR [PI_LO PI_HI]: one 1-byte ping-pong point
+launch() {
+    local f=$1
+    mkdir -p "$(dirname "$f")"
+    if [ $# -gt 3 ]; then
+        printf '%s,pi95_lo_us,pi95_hi_us\n' "$head" >"$f"
+        printf 'pingpong.send_recv,honesty,2,1,,,,%s,%s,%s,%s,SETTLED,profile,%s,%s\n' \
+            "$2" "$3" "$2" "$2" "$4" "$5" >>"$f"
     else
-        fail "calibration over launches: $(grep 'over launches' "$dir/rep.txt")"
+        printf '%s\n' "$head" >"$f"
+        printf 'pingpong.send_recv,honesty,2,1,,,,%s,%s,%s,%s,SETTLED,launch\n' \
+            "$2" "$3" "$2" "$2" >>"$f"
     fi
-fi
-# bad input: one line, exit 2
-python3 "$analyzer" "$dir/none" >/dev/null 2>"$dir/bad.txt"
+}
+
+# Profile: medians 1.0, 1.1, 1.2, no error: sigma_L = sd(ln m) = 9.12 %.
+launch "$dir/a/profile/launch-01.csv" 1.0 0
+launch "$dir/a/profile/launch-02.csv" 1.1 0
+launch "$dir/a/profile/launch-03.csv" 1.2 0
+# A SHIFTED launch (passes on two machine levels, an err of thousands) says
+# nothing of the launch component: left out of the profile.
+launch "$dir/a/profile/launch-04.csv" 5.0 4000
+sed -i 's/SETTLED/SHIFTED/' "$dir/a/profile/launch-04.csv"
+# Fresh: 1, 1, 1, 2. Prediction half-width 1.96 sqrt(2) 0.0912 = 0.253 on
+# the log scale: launches 1-3 hold each other (6 pairs), none holds launch 4
+# or is held by it (6 pairs): 50 %. Leave-one-out: launches 1-3 see the
+# others' median 1 inside (1 x/ exp(0.179)), launch 4 does not: 75 %.
+for k in 1 2 3; do launch "$dir/a/fresh/launch-0$k.csv" 1.0 0; done
+launch "$dir/a/fresh/launch-04.csv" 2.0 0
+
+python3 "$analyzer" "$dir/a" --reps 200 >"$dir/a.txt" 2>"$dir/a.err"
 rc=$?
-if [ $rc -eq 2 ] && [ "$(wc -l <"$dir/bad.txt")" -eq 1 ]; then
-    pass "missing DIR: exit 2, one line"
-else
-    fail "missing DIR: exit $rc, $(cat "$dir/bad.txt")"
-fi
-[ "$fails" -eq 0 ] || cat "$dir/out.txt"
+if [ $rc -eq 0 ]; then pass "exit 0"; else fail "exit $rc: $(cat "$dir/a.err")"; fi
+expect() { # FILE fixed-string
+    if grep -qF -- "$2" "$1"; then pass "$2"; else fail "missing in $(basename "$1"): $2"; fi
+}
+expect_re() { # FILE extended-regex what
+    if grep -qE -- "$2" "$1"; then pass "$3"; else fail "$3: $(grep '^pairs at' "$1")"; fi
+}
+expect "$dir/a.txt" "sigma_L pingpong.send_recv honesty 1 B: 9.1 % ["
+expect "$dir/a.txt" "over 3 settled launches (1 not settled left out)"
+expect "$dir/a.txt" "pairs at 1 B, prediction (analysis): 50.0 % ["
+expect "$dir/a.txt" "of 12 ordered pairs (>= 90 %)"
+expect "$dir/a.txt" "leave-one-out at 1 B: 75.0 % ["
+expect "$dir/a.txt" "identical settings, 2 vs 2 launches: 0.0 % of 1 points shown equivalent"
+expect_re "$dir/a.txt" "^pairs at 1 B \(prediction \(analysis\)\) +50\.0 % \[.*\] +>= 90 % +no$" \
+    "summary row of the pairs"
+
+# mpibex's own prediction interval (pi95_*) is judged when present: fresh
+# launches 1-3 claim [0.5, 3] (holding every median), launch 4 [1.9, 2.1]
+# (holding none of the others): 9 of 12 pairs. Their ci95 (scope profile)
+# is [m, m]: launches 1-3 hold each other's 1, 6 of 12.
+mkdir -p "$dir/b"
+cp -r "$dir/a/profile" "$dir/b/profile"
+for k in 1 2 3; do launch "$dir/b/fresh/launch-0$k.csv" 1.0 0 0.5 3; done
+launch "$dir/b/fresh/launch-04.csv" 2.0 0 1.9 2.1
+python3 "$analyzer" "$dir/b" --reps 200 >"$dir/b.txt" 2>&1 || fail "pi95: exit $?"
+expect "$dir/b.txt" "pairs at 1 B, mpibex pi95: 75.0 % ["
+expect "$dir/b.txt" "pairs at 1 B, mpibex ci95, scope profile: 50.0 % ["
+expect_re "$dir/b.txt" "^pairs at 1 B \(mpibex pi95\) +75\.0 %" "the summary judges mpibex's pi95"
+
+# Split half: 4 passes of one observation each, err 0.05, so the halves'
+# difference has sd 0.05 sqrt(2 + 2) = 0.1. Launch 1: 1.0 1.0 | 1.2 1.2,
+# z = -2 (outside 1.96); launch 2: 1.0 1.0 | 1.1 1.1, z = -1 (inside).
+# 1 of 2 points, rms z sqrt((4 + 1) / 2) = 1.58. A third, SHIFTED launch
+# (z = 0) counts only in the line of every row: 2 of 3, rms z 1.29.
+obs() { # FILE PASS-VALUES...
+    local f=$1 p=0
+    shift
+    echo "benchmark,procs,bytes,obs,time_us,label,root,param,pass" >"$f"
+    for v in "$@"; do
+        echo "pingpong.send_recv,2,1,$p,$v,honesty,,,$p" >>"$f"
+        p=$((p + 1))
+    done
+}
+launch "$dir/c/fresh/launch-01.csv" 1.1 0.05
+obs "$dir/c/fresh/launch-01.obs.csv" 1.0 1.0 1.2 1.2
+launch "$dir/c/fresh/launch-02.csv" 1.05 0.05
+obs "$dir/c/fresh/launch-02.obs.csv" 1.0 1.0 1.1 1.1
+launch "$dir/c/fresh/launch-03.csv" 1.0 0.05
+sed -i 's/SETTLED/SHIFTED/' "$dir/c/fresh/launch-03.csv"
+obs "$dir/c/fresh/launch-03.obs.csv" 1.0 1.0 1.0 1.0
+python3 "$analyzer" "$dir/c" --reps 200 >"$dir/c.txt" 2>&1 || fail "split half: exit $?"
+expect "$dir/c.txt" "within-launch settled, at 1 B: |z| <= 1.96 at 50.0 % ["
+expect "$dir/c.txt" "] of 2 points; rms z (true / reported err) 1.58"
+expect "$dir/c.txt" "within-launch every row (SHIFTED, UNSETTLED too): |z| <= 1.96 at 66.7 % ["
+expect "$dir/c.txt" "] of 3 points; rms z (true / reported err) 1.29"
+expect "$dir/c.txt" "pairs: n/a (3 fresh launches, 0 profiled points)"
+
+# bad input: one line, exit 2
+for args in "$dir/none" "$dir/a --reps 5" "$dir/a --fresh $dir/none"; do
+    # shellcheck disable=SC2086 # the words are the arguments
+    python3 "$analyzer" $args >/dev/null 2>"$dir/bad.txt"
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$(wc -l <"$dir/bad.txt")" -eq 1 ]; then
+        pass "bad input ($args): exit 2, one line"
+    else
+        fail "bad input ($args): exit $rc, $(cat "$dir/bad.txt")"
+    fi
+done
+[ "$fails" -eq 0 ] || cat "$dir/a.txt" "$dir/b.txt" "$dir/c.txt"
 mbx_finish
