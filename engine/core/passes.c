@@ -117,7 +117,11 @@ static double z_of(double lv)
  * log width is a relative error whatever the skew. */
 static void set_errors(mbx_between *b, size_t r)
 {
-    double lv = b->level < 0.95 ? b->level : 0.95;
+    /* From 5 units on the range is read as the 95 % interval it nearly
+     * is (93.75 % at 5); fewer units never settle at the defaults, and
+     * their levels (50-87.5 %) are far enough from 95 % to need their
+     * own z. */
+    double lv = r < 5 ? b->level : 0.95;
     b->sd = MAD_TO_SD * mad_factor(r) * b->mad;
     b->cv = b->sd / b->value;
     b->relerr = log(b->ci_hi / b->ci_lo) / (2.0 * z_of(lv));

@@ -39,8 +39,9 @@ static void hs_want(const double *x, int n, int d, double below_d, double below_
 }
 
 /* R = 5: value 3, deviations 2 1 0 1 2, MAD 1; below 6 units the interval
- * is [min, max] at its level 1 - 2^-4 = 93.75 % (z 1.8627), and err is
- * its log half-width over that z. */
+ * is [min, max] at its level 1 - 2^-4 = 93.75 %, read as a 95 % interval
+ * from 5 units on (docs/algorithms.md): err is its log half-width over
+ * 1.96. */
 static void five_passes(void **state)
 {
     (void)state;
@@ -55,7 +56,7 @@ static void five_passes(void **state)
     near(b.ci_hi, 5.0);
     near(b.level, 0.9375);
     assert_int_equal(b.ci_exact, 0);
-    near(b.relerr, log(5.0) / (2 * 1.8627318674216515));
+    near(b.relerr, log(5.0) / (2 * 1.959963984540054));
     near(b.se, 3.0 * b.relerr);
     near(b.cirel, 4.0 / 6.0);
     near(b.sd, 1.482602218505602 * 1.206);
@@ -435,7 +436,7 @@ static void resolution_floor(void **state)
     mbx_passes_result r = result_of(p);
     near(r.b.ci_lo, 0.975e-6);
     near(r.b.ci_hi, 1.025e-6);
-    near(r.b.relerr, log(1.025 / 0.975) / (2 * 1.8627318674216515));
+    near(r.b.relerr, log(1.025 / 0.975) / (2 * 1.959963984540054));
     assert_int_equal(r.verdict, MBX_PASSES_NOISY);
     mbx_passes_free(p);
 }
