@@ -140,7 +140,7 @@ static void check(const tally *t, double cov_lo, double ratio_hi)
     double lo, hi;
     wilson(t->cover, t->n, &lo, &hi);
     assert_true(lo >= cov_lo || t->n < 1000);
-    if (ratio_hi > 0.0 && t->settled >= t->n / 20 && t->settled >= 50) {
+    if (ratio_hi > 0.0 && t->n >= 1000 && t->settled >= t->n / 20 && t->settled >= 50) {
         double ratio = sqrt(t->sq_true / t->sq_rep);
         assert_true(ratio >= 0.75 && ratio <= ratio_hi);
     }
