@@ -11,8 +11,8 @@
 #include "mbx/stats.h"
 
 #define Z975 1.959963984540054
+#define SQRT2 1.4142135623730951
 #define MAD_TO_SD 1.482602218505602 /* 1 / Phi^-1(3/4): MAD of a normal = 0.6745 sd */
-#define SQRT_HALF_PI 1.2533141373155003
 
 struct mbx_passes {
     mbx_passes_opts o;
@@ -46,8 +46,8 @@ static int cmp_int(const void *a, const void *b)
 }
 
 /* Small-sample consistency factors of the MAD (Croux & Rousseeuw 1992):
- * with a handful of passes the raw MAD underestimates the spread by up to
- * a third, which would make a 5-pass point settle too early. */
+ * with a handful of units the raw MAD underestimates the spread by up to
+ * a third. */
 static double mad_factor(size_t r)
 {
     static const double b[] = {0.0, 1.0, 1.196, 1.495, 1.363, 1.206, 1.200, 1.140, 1.129, 1.107};
@@ -56,49 +56,124 @@ static double mad_factor(size_t r)
     return (double)r / ((double)r - 0.8);
 }
 
-/* 97.5 % quantile of Student's t with df degrees of freedom: a table where
- * it matters, then the Cornish-Fisher expansion (error < 1e-3 from 30). */
-static double t975(size_t df)
+/* The order-statistic interval of the median of s[0..r) (sorted, r >= 2)
+ * at level want, or at its achieved level when the data cannot reach it
+ * (docs/algorithms.md, "Between-pass error"). [s(d), s(r+1-d)] covers the
+ * median with probability g(d) = 1 - 2 P(B <= d - 1), B ~ Binomial(r,
+ * 1/2); with d the largest index with g(d) >= want, the interval is
+ * interpolated between the pairs d and d + 1 (Hettmansperger and Sheather
+ * 1986), geometrically, so it stays within [s(1), s(r)] and positive.
+ * When even [s(1), s(r)] falls short of want (r < 6 at 95 %), it is that
+ * range, at its level 1 - 2^(1-r). */
+static void os_interval(const double *s, size_t r, double want, double *lo, double *hi,
+                        double *level)
 {
-    static const double t[] = {NAN,   12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
-                               2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-                               2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
-                               2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
-    if (df < sizeof t / sizeof t[0])
-        return t[df];
-    double z = Z975, z3 = z * z * z, z5 = z3 * z * z, v = (double)df;
-    return z + (z3 + z) / (4.0 * v) + (5.0 * z5 + 16.0 * z3 + 3.0 * z) / (96.0 * v * v);
+    double lp = -(double)r * log(2.0), cdf = 0.0, g = 0.0, gnext = 1.0 - 2.0 * exp(lp);
+    size_t d = 0;
+    /* g(j + 1) from g(j): add the pmf at j. */
+    while (d + 1 <= r / 2 && gnext >= want) {
+        d++;
+        g = gnext;
+        cdf += exp(lp);
+        lp += log((double)(r - d + 1)) - log((double)d);
+        gnext = 1.0 - 2.0 * (cdf + exp(lp));
+    }
+    if (d == 0) {
+        *lo = s[0];
+        *hi = s[r - 1];
+        *level = gnext;
+        return;
+    }
+    double lam = 0.0;
+    if (d + 1 <= r / 2 && g > gnext) {
+        double in = (g - want) / (g - gnext);
+        lam = (double)(r - d) * in / ((double)d + (double)(r - 2 * d) * in);
+        lam = lam < 0.0 ? 0.0 : lam > 1.0 ? 1.0 : lam;
+    }
+    /* 1-based x(d), x(d+1) and x(r-d), x(r-d+1). */
+    *lo = exp((1.0 - lam) * log(s[d - 1]) + lam * log(s[d]));
+    *hi = exp((1.0 - lam) * log(s[r - d]) + lam * log(s[r - d - 1]));
+    *level = want;
 }
 
-int mbx_passes_between(const double *m, size_t r, double *scratch, mbx_between *out)
+/* The normal quantile of the two-sided level lv (0.5 <= lv < 1) by
+ * bisection on erfc: only a few calls per result. */
+static double z_of(double lv)
 {
-    if (m == NULL || scratch == NULL || out == NULL || r == 0)
-        return MBX_E_INVAL;
-    for (size_t i = 0; i < r; i++)
-        if (!isfinite(m[i]) || !(m[i] > 0.0))
-            return MBX_E_INVAL;
-    memmove(scratch, m, r * sizeof *scratch);
-    qsort(scratch, r, sizeof *scratch, cmp_double);
-    const double *s = scratch;
+    double lo = 0.0, hi = 10.0;
+    for (int i = 0; i < 60; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (erfc(mid / SQRT2) > 1.0 - lv)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
 
-    mbx_between b;
-    b.r = r;
-    b.value = mbx_stats_quantile_sorted(s, r, 0.5);
-    size_t lo, hi;
-    b.ci_exact = mbx_stats_median_ci_index(r, &lo, &hi);
-    double os_lo = s[lo - 1], os_hi = s[hi - 1];
+/* err, relerr, the relative CI half-width and the units' cv of b, from
+ * its interval, value and MAD over r >= 2 units. The half-width is taken
+ * on the log scale: the interval is asymmetric around the median, and its
+ * log width is a relative error whatever the skew. */
+static void set_errors(mbx_between *b, size_t r)
+{
+    /* From 5 units on the range is read as the 95 % interval it nearly
+     * is (93.75 % at 5); fewer units never settle at the defaults, and
+     * their levels (50-87.5 %) are far enough from 95 % to need their
+     * own z. */
+    double lv = r < 5 ? b->level : 0.95;
+    b->sd = MAD_TO_SD * mad_factor(r) * b->mad;
+    b->cv = b->sd / b->value;
+    b->relerr = log(b->ci_hi / b->ci_lo) / (2.0 * z_of(lv));
+    b->se = b->relerr * b->value;
+    b->cirel = (b->ci_hi - b->ci_lo) / (2.0 * b->value);
+}
 
-    /* MAD: the deviations from the median are taken in two sorted runs
-     * (below and above it) merged on the fly, so no second sort and no
-     * second scratch array are needed. */
+/* The timer floor: an interval narrower than one resolution step says
+ * nothing the timer can tell apart, so it is widened to the step, evenly
+ * on both sides (a lower bound that would reach 0 stays at half its old
+ * value instead: a time is positive). */
+static void floor_interval(double res, double *lo, double *hi)
+{
+    double w = *hi - *lo;
+    if (!(res > 0.0) || w >= res)
+        return;
+    double grow = 0.5 * (res - w);
+    *lo = *lo - grow > 0.0 ? *lo - grow : 0.5 * *lo;
+    *hi += grow;
+}
+
+/* The between-pass statistics of sorted units s[0..r) with the timer
+ * resolution res (0: none) into b (b->value and b->r already set). */
+static void interval_of(const double *s, size_t r, double res, double want, mbx_between *b)
+{
+    if (r < 2) {
+        b->mad = 0.0;
+        b->sd = b->se = b->relerr = b->cirel = b->cv = NAN;
+        b->ci_lo = b->ci_hi = b->value;
+        b->level = 0.0;
+        b->ci_exact = 0;
+        return;
+    }
+    os_interval(s, r, want, &b->ci_lo, &b->ci_hi, &b->level);
+    floor_interval(res, &b->ci_lo, &b->ci_hi);
+    b->ci_exact = b->level >= 0.95;
+    set_errors(b, r);
+}
+
+/* MAD of sorted s[0..r) around its median v: the deviations are taken in
+ * two sorted runs (below and above v) merged on the fly, so no second sort
+ * and no second scratch array are needed. */
+static double mad_sorted(const double *s, size_t r, double v)
+{
     size_t below = 0;
-    while (below < r && s[below] <= b.value)
+    while (below < r && s[below] <= v)
         below++;
     size_t i = below, j = below, want = r / 2, k = 0;
     double dprev = 0.0, dcur = 0.0;
     while (k <= want) {
-        double dl = i > 0 ? b.value - s[i - 1] : INFINITY;
-        double dr = j < r ? s[j] - b.value : INFINITY;
+        double dl = i > 0 ? v - s[i - 1] : INFINITY;
+        double dr = j < r ? s[j] - v : INFINITY;
         dprev = dcur;
         if (dl <= dr) {
             dcur = dl;
@@ -111,26 +186,42 @@ int mbx_passes_between(const double *m, size_t r, double *scratch, mbx_between *
     }
     /* Type 7 at p = 1/2: the middle deviation, or the mean of the middle
      * two for even r (k-th smallest is dcur, the one before is dprev). */
-    b.mad = (r % 2 == 1) ? dcur : 0.5 * (dprev + dcur);
+    return (r % 2 == 1) ? dcur : 0.5 * (dprev + dcur);
+}
 
-    if (r < 2) {
-        b.mad = 0.0;
-        b.se_mad = b.se_os = b.se = b.relerr = NAN;
-        b.ci_lo = b.ci_hi = b.value;
-        b.ci_exact = 0;
-    } else {
-        double sd = MAD_TO_SD * mad_factor(r) * b.mad;
-        b.se_mad = SQRT_HALF_PI * sd / sqrt((double)r);
-        b.se_os = (os_hi - os_lo) / (2.0 * Z975);
-        b.se = b.se_mad > b.se_os ? b.se_mad : b.se_os;
-        double t = t975(r - 1);
-        double tlo = b.value - t * b.se_mad, thi = b.value + t * b.se_mad;
-        b.ci_lo = os_lo < tlo ? os_lo : tlo;
-        b.ci_hi = os_hi > thi ? os_hi : thi;
-        b.relerr = b.se / b.value;
-    }
+static int between_res(const double *m, size_t r, double res, double want, double *scratch,
+                       mbx_between *out)
+{
+    if (m == NULL || scratch == NULL || out == NULL || r == 0)
+        return MBX_E_INVAL;
+    for (size_t i = 0; i < r; i++)
+        if (!isfinite(m[i]) || !(m[i] > 0.0))
+            return MBX_E_INVAL;
+    memmove(scratch, m, r * sizeof *scratch);
+    qsort(scratch, r, sizeof *scratch, cmp_double);
+    mbx_between b;
+    b.r = r;
+    b.value = mbx_stats_quantile_sorted(scratch, r, 0.5);
+    b.mad = mad_sorted(scratch, r, b.value);
+    interval_of(scratch, r, res, want, &b);
     *out = b;
     return MBX_OK;
+}
+
+int mbx_passes_between(const double *m, size_t r, double *scratch, mbx_between *out)
+{
+    return between_res(m, r, 0.0, 0.95, scratch, out);
+}
+
+double mbx_passes_watched(int kind, const mbx_between *b)
+{
+    if (b == NULL)
+        return NAN;
+    switch (kind) {
+    case MBX_STOP_CI: return b->ci_exact ? b->cirel : NAN;
+    case MBX_STOP_CV: return b->cv;
+    default: return b->relerr;
+    }
 }
 
 void mbx_passes_opts_init(mbx_passes_opts *o)
@@ -140,6 +231,14 @@ void mbx_passes_opts_init(mbx_passes_opts *o)
     o->eps = MBX_PASSES_DEFAULT_EPS;
     o->min_passes = MBX_PASSES_DEFAULT_MIN;
     o->min_span = MBX_PASSES_DEFAULT_SPAN;
+    o->tau = 0.0;
+    o->resolution = 0.0;
+    o->kind = MBX_STOP_STDERR;
+}
+
+static int nonneg(double x)
+{
+    return isfinite(x) && x >= 0.0;
 }
 
 int mbx_passes_create(const mbx_passes_opts *o, mbx_passes **out)
@@ -152,7 +251,8 @@ int mbx_passes_create(const mbx_passes_opts *o, mbx_passes **out)
     if (o != NULL)
         d = *o;
     if (!(d.eps > 0.0 && d.eps < 1.0) || d.min_passes < 1 || d.min_passes > MBX_PASSES_MAX ||
-        !isfinite(d.min_span) || !(d.min_span >= 0.0))
+        !nonneg(d.min_span) || !nonneg(d.tau) || !nonneg(d.resolution) ||
+        d.kind < MBX_STOP_STDERR || d.kind > MBX_STOP_FIXED)
         return MBX_E_INVAL;
     mbx_passes *p = calloc(1, sizeof *p);
     if (p == NULL)
@@ -168,6 +268,14 @@ void mbx_passes_free(mbx_passes *p)
         return;
     free(p->pass);
     free(p);
+}
+
+int mbx_passes_set_tau(mbx_passes *p, double tau)
+{
+    if (p == NULL || !nonneg(tau))
+        return MBX_E_INVAL;
+    p->o.tau = tau;
+    return MBX_OK;
 }
 
 int mbx_passes_add(mbx_passes *p, const mbx_pass *pass)
@@ -195,22 +303,33 @@ static int cmp_pass_time(const void *a, const void *b)
     return (x->t_start > y->t_start) - (x->t_start < y->t_start);
 }
 
+/* Whether pass q (later in time) joins the unit that starts with pass f.
+ * With tau > 0, passes within tau of the unit's first start share the
+ * machine's state and are one unit; with several levels, a unit never
+ * spans a level change, and with tau == 0 it is a whole visit (maximal
+ * run of passes on one level): the level persists for seconds, so passes
+ * close in time share it and count as one draw of the run's level mix. */
+static int same_unit(const mbx_passes *p, int levels, const mbx_pass *f, const mbx_pass *q)
+{
+    if (levels && q->level != f->level)
+        return 0;
+    if (p->o.tau > 0.0)
+        return q->t_start - f->t_start < p->o.tau;
+    return levels;
+}
+
 /* The between-pass statistics of p into r->b, with m holding 2 p->n
- * doubles. Passes on one machine level are independent enough to be the
- * units; passes on several levels are not: the level persists for seconds,
- * so passes close in time share it and the spread of R pass medians
- * understates how much the run's level mix could have differed. Then the
- * units are the visits (maximal runs of passes, in time order, on one
- * level; a pass without a level id is a level of its own): the spread is
- * taken over visit medians, while the value stays the median of all
- * pass medians. */
+ * doubles. The units are the groups of same_unit (a pass without a level
+ * id is a level of its own); the spread is taken over unit medians, while
+ * the value stays the median of all pass medians. */
 static int between_units(const mbx_passes *p, double *m, mbx_passes_result *r)
 {
     for (size_t i = 0; i < p->n; i++)
         m[i] = p->pass[i].median;
-    r->visits = p->n;
-    if (r->nlevels < 2)
-        return mbx_passes_between(m, p->n, m + p->n, &r->b);
+    r->units = p->n;
+    int levels = r->nlevels >= 2;
+    if (!levels && !(p->o.tau > 0.0))
+        return between_res(m, p->n, p->o.resolution, 0.95, m + p->n, &r->b);
     mbx_between all;
     int rc = mbx_passes_between(m, p->n, m + p->n, &all);
     if (rc != MBX_OK)
@@ -222,8 +341,8 @@ static int between_units(const mbx_passes *p, double *m, mbx_passes_result *r)
     qsort(t, p->n, sizeof *t, cmp_pass_time);
     size_t nv = 0;
     for (size_t b = 0; b < p->n;) {
-        size_t e = b;
-        while (e < p->n && t[e].level == t[b].level)
+        size_t e = b + 1;
+        while (e < p->n && same_unit(p, levels, &t[b], &t[e]))
             e++;
         for (size_t i = b; i < e; i++)
             m[p->n + i - b] = t[i].median;
@@ -237,17 +356,21 @@ static int between_units(const mbx_passes *p, double *m, mbx_passes_result *r)
         b = e;
     }
     free(t);
-    r->visits = nv;
-    rc = mbx_passes_between(m, nv, m + p->n, &r->b);
+    r->units = nv;
+    rc = between_res(m, nv, p->o.resolution, 0.95, m + p->n, &r->b);
     if (rc != MBX_OK)
         return rc;
     r->b.r = p->n;
     r->b.value = all.value;
+    if (nv < 2) {
+        r->b.ci_lo = r->b.ci_hi = all.value;
+        return MBX_OK;
+    }
     if (r->b.ci_lo > all.value)
         r->b.ci_lo = all.value;
     if (r->b.ci_hi < all.value)
         r->b.ci_hi = all.value;
-    r->b.relerr = r->b.se / all.value;
+    set_errors(&r->b, nv);
     return MBX_OK;
 }
 
@@ -256,12 +379,13 @@ static double priority_of(const mbx_passes *p, const mbx_passes_result *r)
 {
     if (r->verdict == MBX_PASSES_SETTLED)
         return 0.0;
-    if (r->b.r < 2 || !(r->b.relerr >= 0.0))
+    double w = mbx_passes_watched(p->o.kind, &r->b);
+    if (r->b.r < 2 || !(w >= 0.0))
         return INFINITY;
-    double ratio = r->b.relerr / p->o.eps;
+    double ratio = w / p->o.eps;
     double pr = ratio > 1.0 ? ratio : 1.0;
-    if (p->n < p->o.min_passes)
-        pr += (double)(p->o.min_passes - p->n);
+    if (r->units < p->o.min_passes)
+        pr += (double)(p->o.min_passes - r->units);
     return pr;
 }
 
@@ -274,8 +398,8 @@ int mbx_passes_result_get(const mbx_passes *p, mbx_passes_result *out)
     r.verdict = MBX_PASSES_EMPTY;
     r.priority = INFINITY;
     if (p->n == 0) {
-        r.b.value = r.b.mad = r.b.se_mad = r.b.se_os = r.b.se = NAN;
-        r.b.ci_lo = r.b.ci_hi = r.b.relerr = NAN;
+        r.b.value = r.b.mad = r.b.sd = r.b.se = NAN;
+        r.b.ci_lo = r.b.ci_hi = r.b.relerr = r.b.cirel = r.b.cv = NAN;
         r.first_start = r.last_end = NAN;
         *out = r;
         return MBX_OK;
@@ -315,11 +439,11 @@ int mbx_passes_result_get(const mbx_passes *p, mbx_passes_result *out)
     if (rc != MBX_OK)
         return rc;
 
-    if (p->n < p->o.min_passes)
+    if (r.units < p->o.min_passes)
         r.verdict = MBX_PASSES_FEW;
     else if (!(r.span >= p->o.min_span))
         r.verdict = MBX_PASSES_SHORT;
-    else if (!(r.b.relerr < p->o.eps))
+    else if (!(mbx_passes_watched(p->o.kind, &r.b) < p->o.eps))
         r.verdict = MBX_PASSES_NOISY;
     else
         r.verdict = MBX_PASSES_SETTLED;
@@ -346,19 +470,21 @@ size_t mbx_passes_needed(const mbx_passes *p, const mbx_passes_result *r)
         return SIZE_MAX;
     if (r->verdict == MBX_PASSES_SETTLED)
         return 0;
-    if (r->b.r < 2 || !(r->b.relerr >= 0.0) || !(r->b.value > 0.0))
+    double w = mbx_passes_watched(p->o.kind, &r->b);
+    if (r->b.r < 2 || !(w >= 0.0) || !(r->b.value > 0.0))
         return SIZE_MAX;
     size_t need = 0;
-    double ratio = r->b.relerr / p->o.eps;
-    if (ratio >= 1.0) {
+    double ratio = w / p->o.eps;
+    /* The units' own spread (cv) does not shrink with more units. */
+    if (ratio >= 1.0 && p->o.kind != MBX_STOP_CV) {
         /* relerr * sqrt(R / R') < eps needs R' > R * ratio^2. */
         double total = floor((double)r->b.r * ratio * ratio) + 1.0;
         if (total >= (double)MBX_PASSES_MAX)
             total = (double)MBX_PASSES_MAX;
         need = total > (double)r->b.r ? (size_t)total - r->b.r : 1;
     }
-    if (p->n < p->o.min_passes && p->o.min_passes - p->n > need)
-        need = p->o.min_passes - p->n;
+    if (r->units < p->o.min_passes && p->o.min_passes - r->units > need)
+        need = p->o.min_passes - r->units;
     if (need == 0)
         need = 1; /* only the span is missing: one later pass */
     return need;

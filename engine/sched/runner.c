@@ -51,6 +51,7 @@ void mbx_runner_curve_of(const mbx_measurement *m, size_t min_passes, const mbx_
     } else if (m->stop.eps > 0 && m->stop.eps < 1) {
         cv->eps = m->stop.eps;
     }
+    cv->stop_kind = m->stop.kind;
 }
 
 /* The scheduler's MBX_SCHED_PAIR: a 1-byte latency scan from rank 0; the

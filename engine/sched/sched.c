@@ -118,7 +118,7 @@ int mbx_sched_add_point(mbx_sched *s, size_t curve, uint64_t x, int refined, siz
 int mbx_sched_add_curve(mbx_sched *s, const mbx_sched_curve *c, size_t *id)
 {
     if (!s || !c || !id || !c->grid || c->ngrid == 0 || s->started || !(c->eps >= 0) ||
-        !(c->eps < 1))
+        !(c->eps < 1) || c->stop_kind < MBX_STOP_STDERR || c->stop_kind > MBX_STOP_FIXED)
         return MBX_E_INVAL;
     if (c->pair && c->pair_a >= 0 && c->pair_b >= 0 &&
         (c->pair_a >= s->o.nranks || c->pair_b >= s->o.nranks || c->pair_a == c->pair_b))
@@ -142,6 +142,10 @@ int mbx_sched_add_curve(mbx_sched *s, const mbx_sched_curve *c, size_t *id)
     k->po = s->o.passes;
     if (c->eps > 0)
         k->po.eps = c->eps;
+    k->po.kind = c->stop_kind;
+    /* A pass median is read on the same timer as one observation. */
+    if (!(k->po.resolution > 0))
+        k->po.resolution = s->o.resolution;
     k->fixed_n = c->fixed_n ? c->fixed_n : s->o.fixed_n;
     k->max_passes = c->max_passes ? c->max_passes : s->o.max_passes;
     k->point_time = c->point_time > 0 ? c->point_time : s->o.point_time;

@@ -10,25 +10,26 @@
  * are inside it (the within-burst iid error is not: timings are
  * autocorrelated, and one burst agrees with itself, not with the run).
  *
- * With m(1) <= ... <= m(R) the sorted pass medians:
- *  - value   = median of the m (type 7, as mbx/stats.h);
- *  - se_mad  = sqrt(pi/2) * 1.4826 * b_R * MAD(m) / sqrt(R), b_R the
- *              small-sample consistency factor of the MAD;
- *  - se_os   = (m(u) - m(l)) / (2 * 1.96) with [l, u] the order-statistic
- *              indices of mbx_stats_median_ci_index(R) ([1, R] when R < 6);
- *  - se      = max(se_mad, se_os): the MAD alone collapses when more than
- *              half of the passes sit on one machine level;
- *  - CI      = [min(m(l), value - t * se_mad), max(m(u), value + t * se_mad)]
- *              with t the 97.5 % quantile of Student's t with R-1 degrees
- *              of freedom; ci_exact is 1 when the order-statistic interval
- *              alone has coverage >= 95 % (R >= 6);
- *  - relerr  = se / value.
- * When the passes carry two or more level ids, passes close in time share
- * a level and are not independent: the units of se and CI are then the
- * visits (maximal runs of passes, in time order, on one level) and their
- * medians replace the m above, while value stays the median of all passes.
- * A point is SETTLED when it has at least min_passes passes, they span at
- * least min_span seconds (last end - first start), and relerr < eps.
+ * The passes form units (each pass, or with tau > 0 the passes within tau
+ * of a unit's first start, or with two or more level ids the runs on one
+ * level); a unit's value is the median of its pass medians. With
+ * u(1) <= ... <= u(K) the sorted unit values:
+ *  - value  = median of all pass medians (type 7, as mbx/stats.h);
+ *  - CI     = the order-statistic interval of the median of the u at its
+ *             achieved level: [u(1), u(K)] (level 1 - 2^(1-K)) below 6
+ *             units, else interpolated geometrically to 95 % between the
+ *             bracketing order statistics (Hettmansperger-Sheather); it
+ *             lies within [u(1), u(K)] (widened to contain value), and is
+ *             at least the timer resolution wide;
+ *  - relerr = ln(ci_hi / ci_lo) / (2 z), z the normal quantile of the
+ *             level (1.96 from 6 units): the half-width on the log scale
+ *             read as a standard error; se = relerr * value;
+ *  - cirel  = (ci_hi - ci_lo) / (2 value);
+ *  - cv     = 1.4826 b_K MAD(u) / value, the units' own robust spread.
+ * A point is SETTLED when it has at least min_passes units, they span at
+ * least min_span seconds (last end - first start), and the figure its
+ * stop kind watches (relerr, cirel with a 95 % interval, or cv; see
+ * mbx_passes_watched) is below eps (docs/algorithms.md, "Stop rules").
  *
  * Pure C, no MPI, no printing; meant for the scheduler on rank 0. An
  * mbx_passes object is not thread-safe; distinct objects are independent. */
@@ -38,6 +39,7 @@
 #include <stddef.h>
 
 #include "mbx/status.h"
+#include "mbx/stop.h"
 
 #define MBX_PASSES_DEFAULT_EPS 0.03
 #define MBX_PASSES_DEFAULT_MIN 5    /* R */
@@ -57,8 +59,19 @@ typedef struct mbx_pass {
 
 typedef struct mbx_passes_opts {
     double eps;        /* target relative error, 0 < eps < 1 */
-    size_t min_passes; /* R >= 1 */
+    size_t min_passes; /* R >= 1, counted in units */
     double min_span;   /* S >= 0, seconds */
+    /* Decorrelation time of the machine, seconds; 0 = passes independent.
+     * With tau > 0, passes in time order form units: a pass starting less
+     * than tau after the start of the current unit's first pass joins it
+     * (docs/algorithms.md, "Between-pass error"). Finite, >= 0. */
+    double tau;
+    /* Timer resolution, seconds; 0 = none. Floors the interval's
+     * half-width. Finite, >= 0. */
+    double resolution;
+    /* The plan's stop kind (mbx_stop_kind): which figure must fall below
+     * eps (mbx_passes_watched). MBX_STOP_FIXED settles as stderr does. */
+    int kind;
 } mbx_passes_opts;
 
 typedef enum mbx_passes_verdict {
@@ -69,22 +82,24 @@ typedef enum mbx_passes_verdict {
     MBX_PASSES_SETTLED = 4, /* every condition met */
 } mbx_passes_verdict;
 
-/* The between-pass statistics of R pass medians (no times, no levels). */
+/* The between-pass statistics of R pass medians, or of K units. */
 typedef struct mbx_between {
     size_t r;            /* pass medians */
     double value;        /* median of the pass medians */
-    double mad;          /* median absolute deviation from value (raw) */
-    double se_mad;       /* MAD-based standard error of value; NAN if r < 2 */
-    double se_os;        /* order-statistic standard error; NAN if r < 2 */
-    double se;           /* max(se_mad, se_os); NAN if r < 2 */
-    double ci_lo, ci_hi; /* 95 % CI of value (equal to value if r == 1) */
-    int ci_exact;        /* 1 if the order-statistic part alone has >= 95 % */
-    double relerr;       /* se / value; NAN if r < 2 */
+    double mad;          /* median absolute deviation of the units (raw) */
+    double sd;           /* robust sd of one unit, 1.4826 b_K MAD; NAN if < 2 units */
+    double se;           /* relerr * value; NAN if fewer than 2 units */
+    double ci_lo, ci_hi; /* CI of value (equal to value with one unit) */
+    double level;        /* achieved level of the order statistics (0.95 from 6) */
+    int ci_exact;        /* 1 if level >= 0.95 */
+    double relerr;       /* log half-width / z; NAN if fewer than 2 units */
+    double cirel;        /* (ci_hi - ci_lo) / (2 value); NAN if fewer than 2 units */
+    double cv;           /* sd / value; NAN if fewer than 2 units */
 } mbx_between;
 
 typedef struct mbx_passes_result {
     mbx_between b;      /* value, se, CI, relerr (b.r = passes) */
-    size_t visits;      /* units of the error: passes, or visits to levels */
+    size_t units;       /* units of the error: passes, tau groups, level visits */
     size_t n_obs;       /* observations over all passes */
     double first_start; /* earliest t_start (NAN with no pass) */
     double last_end;    /* latest t_end (NAN with no pass) */
@@ -104,7 +119,8 @@ typedef struct mbx_passes_level {
 
 typedef struct mbx_passes mbx_passes; /* one point's passes (opaque) */
 
-/* Fill *o with the defaults (eps 3 %, R = 5, S = 1 s). */
+/* Fill *o with the defaults (eps 3 %, R = 5, S = 1 s, tau 0, no
+ * resolution, kind stderr). */
 void mbx_passes_opts_init(mbx_passes_opts *o);
 
 /* Between-pass statistics of m[0..r) (any order; positive finite values).
@@ -113,12 +129,24 @@ void mbx_passes_opts_init(mbx_passes_opts *o);
  * is not finite and positive. Usable on its own, e.g. over K launches. */
 MBX_NODISCARD int mbx_passes_between(const double *m, size_t r, double *scratch, mbx_between *out);
 
+/* The figure stop kind `kind` (mbx_stop_kind) compares with eps: cirel
+ * for MBX_STOP_CI (NAN unless ci_exact: a 93.75 % interval is not the
+ * 95 % one the rule names), cv for MBX_STOP_CV, relerr otherwise. NAN
+ * when undefined (b NULL, fewer than 2 units): never below eps. */
+double mbx_passes_watched(int kind, const mbx_between *b);
+
 /* A new, empty point with options o (NULL: defaults), copied. Errors:
  * MBX_E_INVAL (NULL out, eps outside (0, 1), min_passes 0 or above
  * MBX_PASSES_MAX, min_span negative or not finite), MBX_E_NOMEM. *out is
  * NULL on error. Free with mbx_passes_free (NULL is fine). */
 MBX_NODISCARD int mbx_passes_create(const mbx_passes_opts *o, mbx_passes **out);
 void mbx_passes_free(mbx_passes *p);
+
+/* Set the decorrelation time tau (seconds, finite, >= 0; 0 = passes
+ * independent) for the next mbx_passes_result_get; the passes already held
+ * are regrouped then. Errors: MBX_E_INVAL (NULL p, tau negative or not
+ * finite); p is then unchanged. */
+MBX_NODISCARD int mbx_passes_set_tau(mbx_passes *p, double tau);
 
 /* Append one pass (copied). Passes may arrive in any time order. Errors:
  * MBX_E_INVAL (NULL, a field outside the ranges of mbx_pass), MBX_E_RANGE

@@ -109,6 +109,7 @@ typedef struct mbx_sched_curve {
     int geometric;     /* 1: split at the geometric mean (sizes) */
     double min_ratio;  /* mbx_refine min_ratio (0: none) */
     double eps;        /* this curve's between-pass target; 0: the scheduler's */
+    int stop_kind;     /* the plan's mbx_stop_kind, watched between passes */
     size_t fixed_n;    /* observations per pass, no pilot; 0: the scheduler's */
     size_t max_passes; /* this curve's passes per point at most; 0: the scheduler's */
     size_t pass_nmin;  /* this curve's fewest observations per pass; 0: the scheduler's */

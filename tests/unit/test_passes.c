@@ -15,7 +15,6 @@
 #include "mbx/stats.h"
 
 #define TOL 1e-12
-#define SQRT_HALF_PI 1.2533141373155003
 
 static void near(double got, double want)
 {
@@ -25,8 +24,24 @@ static void near(double got, double want)
 
 /* ---- hand-computed cases ---- */
 
-/* R = 5: value 3, deviations 2 1 0 1 2, MAD 1, b_5 = 1.206; the order-
- * statistic interval of 5 values is [min, max] (not exact: 93.75 %). */
+/* The interpolated order-statistic interval of sorted x[0..n) at 95 %,
+ * written out for a known d (the largest index whose pair covers with
+ * >= 95 %) and the coverages g(d), g(d + 1) given as binomial counts over
+ * 2^n: lambda = (n - d) I / (d + (n - 2d) I), I = (g(d) - .95) / (g(d) -
+ * g(d + 1)), the bounds geometric means of the bracketing pairs. */
+static void hs_want(const double *x, int n, int d, double below_d, double below_d1, double *lo,
+                    double *hi)
+{
+    double all = ldexp(1.0, n), gd = 1.0 - 2.0 * below_d / all, g1 = 1.0 - 2.0 * below_d1 / all;
+    double in = (gd - 0.95) / (gd - g1), lam = (n - d) * in / (d + (n - 2 * d) * in);
+    *lo = pow(x[d - 1], 1.0 - lam) * pow(x[d], lam);
+    *hi = pow(x[n - d], 1.0 - lam) * pow(x[n - d - 1], lam);
+}
+
+/* R = 5: value 3, deviations 2 1 0 1 2, MAD 1; below 6 units the interval
+ * is [min, max] at its level 1 - 2^-4 = 93.75 %, read as a 95 % interval
+ * from 5 units on (docs/algorithms.md): err is its log half-width over
+ * 1.96. */
 static void five_passes(void **state)
 {
     (void)state;
@@ -37,20 +52,23 @@ static void five_passes(void **state)
     assert_int_equal(b.r, 5);
     near(b.value, 3.0);
     near(b.mad, 1.0);
-    double se_mad = SQRT_HALF_PI * 1.482602218505602 * 1.206 / sqrt(5.0);
-    near(b.se_mad, se_mad);
-    near(b.se_os, 4.0 / (2 * 1.959963984540054));
-    near(b.se, fmax(se_mad, 4.0 / (2 * 1.959963984540054)));
-    near(b.relerr, b.se / 3.0);
+    near(b.ci_lo, 1.0);
+    near(b.ci_hi, 5.0);
+    near(b.level, 0.9375);
     assert_int_equal(b.ci_exact, 0);
-    /* t(4) = 2.776: 3 -+ 2.776 * 0.9 reaches past [1, 5]. */
-    near(b.ci_lo, fmin(1.0, 3.0 - 2.776 * se_mad));
-    near(b.ci_hi, fmax(5.0, 3.0 + 2.776 * se_mad));
+    near(b.relerr, log(5.0) / (2 * 1.959963984540054));
+    near(b.se, 3.0 * b.relerr);
+    near(b.cirel, 4.0 / 6.0);
+    near(b.sd, 1.482602218505602 * 1.206);
+    near(b.cv, b.sd / 3.0);
+    assert_true(isnan(mbx_passes_watched(MBX_STOP_CI, &b))); /* not a 95 % interval */
+    near(mbx_passes_watched(MBX_STOP_CV, &b), b.cv);
+    near(mbx_passes_watched(MBX_STOP_STDERR, &b), b.relerr);
 }
 
-/* R = 8, even: value (4+5)/2 = 4.5 over 1..8 with 100 replacing 8:
- * deviations 3.5 2.5 1.5 .5 .5 1.5 2.5 95.5 -> MAD (1.5+2.5)/2 = 2. The
- * order-statistic CI of 8 is [x(1), x(8)] (exact from n = 6: l = 1). */
+/* R = 8 with 100 replacing 8: value 4.5, MAD 2. d = 1 (g(1) = 1 - 2/256,
+ * g(2) = 1 - 2 * 9/256 < 95 %): the bounds lie between x(1), x(2) and
+ * x(8), x(7), so the outlier moves the upper one to about 8.3, not 100. */
 static void eight_passes_outlier(void **state)
 {
     (void)state;
@@ -60,21 +78,26 @@ static void eight_passes_outlier(void **state)
     assert_int_equal(mbx_passes_between(m, 8, scratch, &b), MBX_OK);
     near(b.value, 4.5);
     near(b.mad, 2.0);
-    size_t lo, hi;
-    assert_int_equal(mbx_stats_median_ci_index(8, &lo, &hi), 1);
     assert_int_equal(b.ci_exact, 1);
-    near(b.ci_lo, fmin(m[lo - 1], 4.5 - 2.365 * b.se_mad));
-    near(b.ci_hi, fmax(lo == 1 ? 100.0 : m[hi - 1], 4.5 + 2.365 * b.se_mad));
-    near(b.se_mad, SQRT_HALF_PI * 1.482602218505602 * 1.129 * 2.0 / sqrt(8.0));
+    double lo, hi;
+    hs_want(m, 8, 1, 1.0, 9.0, &lo, &hi);
+    near(b.ci_lo, lo);
+    near(b.ci_hi, hi);
+    assert_true(b.ci_lo > 1.0 && b.ci_lo < 2.0 && b.ci_hi > 7.0 && b.ci_hi < 10.0);
+    near(b.relerr, log(hi / lo) / (2 * 1.959963984540054));
+    near(b.sd, 1.482602218505602 * 1.129 * 2.0);
 }
 
-/* Twenty passes: the order statistics are x(6), x(15); 10/(10-0.8) for b. */
+/* Twenty passes 1.00 .. 1.19: d = 6 (the binomial counts below 6 and 7
+ * are 21700 and 60460 of 2^20), between x(6), x(7) and x(15), x(14). */
 static void twenty_passes(void **state)
 {
     (void)state;
-    double m[20], scratch[20];
-    for (int i = 0; i < 20; i++)
+    double m[20], x[20], scratch[20];
+    for (int i = 0; i < 20; i++) {
         m[i] = 1.0 + 0.01 * (double)((i * 7) % 20); /* 1.00 .. 1.19, shuffled */
+        x[i] = 1.0 + 0.01 * i;
+    }
     mbx_between b;
     assert_int_equal(mbx_passes_between(m, 20, scratch, &b), MBX_OK);
     near(b.value, 1.095);
@@ -82,9 +105,12 @@ static void twenty_passes(void **state)
     size_t lo, hi;
     assert_int_equal(mbx_stats_median_ci_index(20, &lo, &hi), 1);
     assert_int_equal(lo, 6);
-    assert_int_equal(hi, 15);
-    near(b.se_os, (1.14 - 1.05) / (2 * 1.959963984540054));
-    near(b.se_mad, SQRT_HALF_PI * 1.482602218505602 * (20.0 / 19.2) * 0.05 / sqrt(20.0));
+    double want_lo, want_hi;
+    hs_want(x, 20, 6, 21700.0, 60460.0, &want_lo, &want_hi);
+    near(b.ci_lo, want_lo);
+    near(b.ci_hi, want_hi);
+    assert_true(b.ci_lo > 1.05 && b.ci_lo < 1.06 && b.ci_hi > 1.13 && b.ci_hi < 1.14);
+    near(b.sd, 1.482602218505602 * (20.0 / 19.2) * 0.05);
 }
 
 /* One pass: a value, no error. All equal: zero error, a point CI. */
@@ -96,7 +122,7 @@ static void degenerate(void **state)
     const double one[] = {2e-6};
     assert_int_equal(mbx_passes_between(one, 1, scratch, &b), MBX_OK);
     near(b.value, 2e-6);
-    assert_true(isnan(b.se) && isnan(b.relerr) && isnan(b.se_mad));
+    assert_true(isnan(b.se) && isnan(b.relerr) && isnan(b.sd) && isnan(b.cirel));
     near(b.ci_lo, 2e-6);
     near(b.ci_hi, 2e-6);
     const double same[] = {3e-6, 3e-6, 3e-6, 3e-6, 3e-6, 3e-6};
@@ -259,11 +285,12 @@ static void levels(void **state)
     /* Visits in time order: 2 | 0 | 2 | 0 | none | 2 | 0 0. The value is
      * over all eight passes, the spread over the seven visit medians
      * .1455 .15 .16 .2 .68 .7 .72 (order-statistic CI of 7: [x(1), x(7)]). */
-    assert_int_equal(r.visits, 7);
+    assert_int_equal(r.units, 7);
     assert_int_equal(r.b.r, 8);
     near(r.b.value, 0.18e-6);
-    near(r.b.se_os, (0.72e-6 - 0.1455e-6) / (2 * 1.959963984540054));
-    assert_true(r.b.ci_lo <= 0.1455e-6 && r.b.ci_hi >= 0.72e-6);
+    assert_true(r.b.ci_lo >= 0.1455e-6 && r.b.ci_lo <= 0.15e-6);
+    assert_true(r.b.ci_hi >= 0.7e-6 && r.b.ci_hi <= 0.72e-6);
+    near(r.b.relerr, log(r.b.ci_hi / r.b.ci_lo) / (2 * 1.959963984540054));
     assert_int_equal(r.verdict, MBX_PASSES_NOISY);
     size_t nl = 0;
     assert_int_equal(mbx_passes_levels(p, NULL, 0, &nl), MBX_OK);
@@ -283,13 +310,146 @@ static void levels(void **state)
     mbx_passes_free(p);
 }
 
+/* tau groups passes into units by the START of the unit's first pass:
+ * starts 0 .3 .6 | 1.0 1.2 | 2.5 | 3.6 3.9 with tau = 1 give 4 units with
+ * medians 2 (of 1 2 3), 4.5 (of 4 5), 6 and 7.5 (of 7 8); a pass is not
+ * chained on from its neighbour (.6 -> 1.0 is .4 apart but 1.0 is not
+ * < 0 + 1). The value stays the median of all eight passes (4.5); min
+ * passes counts units, so 4 units are FEW at R = 5 even with 8 passes.
+ * Setting tau back to 0 makes every pass a unit again. */
+static void tau_units(void **state)
+{
+    (void)state;
+    mbx_passes *p;
+    assert_int_equal(mbx_passes_create(NULL, &p), MBX_OK);
+    const double t0[] = {0, .3, .6, 1.0, 1.2, 2.5, 3.6, 3.9};
+    const double m[] = {2, 1, 3, 4, 5, 6, 8, 7};
+    for (size_t i = 0; i < 8; i++) {
+        /* Added out of time order: grouping sorts by start. */
+        size_t k = 7 - i;
+        mbx_pass q = pass_at(m[k] * 1e-6, t0[k], MBX_PASSES_NO_LEVEL);
+        assert_int_equal(mbx_passes_add(p, &q), MBX_OK);
+    }
+    assert_int_equal(mbx_passes_set_tau(p, 1.0), MBX_OK);
+    mbx_passes_result r = result_of(p);
+    assert_int_equal(r.units, 4);
+    assert_int_equal(r.b.r, 8);
+    near(r.b.value, 4.5e-6);
+    near(r.b.ci_lo, 2e-6);
+    near(r.b.ci_hi, 7.5e-6);
+    assert_int_equal(r.verdict, MBX_PASSES_FEW);
+    assert_int_equal(mbx_passes_set_tau(p, 0.0), MBX_OK);
+    r = result_of(p);
+    assert_int_equal(r.units, 8);
+    assert_int_not_equal(r.verdict, MBX_PASSES_FEW);
+    /* Bad tau: refused, the old one kept. */
+    assert_int_equal(mbx_passes_set_tau(p, -1.0), MBX_E_INVAL);
+    assert_int_equal(mbx_passes_set_tau(p, NAN), MBX_E_INVAL);
+    assert_int_equal(mbx_passes_set_tau(p, INFINITY), MBX_E_INVAL);
+    assert_int_equal(mbx_passes_set_tau(NULL, 1.0), MBX_E_INVAL);
+    assert_int_equal(result_of(p).units, 8);
+    mbx_passes_free(p);
+    /* The same through the options, and bad options refused. */
+    mbx_passes_opts o;
+    mbx_passes_opts_init(&o);
+    assert_true(o.tau == 0.0 && o.resolution == 0.0);
+    o.tau = -0.5;
+    assert_int_equal(mbx_passes_create(&o, &p), MBX_E_INVAL);
+    o.tau = 0.0;
+    o.resolution = NAN;
+    assert_int_equal(mbx_passes_create(&o, &p), MBX_E_INVAL);
+}
+
+/* With levels AND tau, a unit ends at a level change or at tau: level 0
+ * from 0 to 2.5 s in 6 passes .5 s apart with tau = 1 gives units
+ * {0 .5} {1 1.5} {2 2.5}, then level 1 at 3 and 3.5 gives {3 3.5}. */
+static void tau_and_levels(void **state)
+{
+    (void)state;
+    mbx_passes *p;
+    mbx_passes_opts o;
+    mbx_passes_opts_init(&o);
+    o.tau = 1.0;
+    assert_int_equal(mbx_passes_create(&o, &p), MBX_OK);
+    for (int i = 0; i < 8; i++) {
+        mbx_pass q = pass_at((i < 6 ? 1.0 : 2.0) * 1e-6 + i * 1e-9, 0.5 * i, i < 6 ? 0 : 1);
+        assert_int_equal(mbx_passes_add(p, &q), MBX_OK);
+    }
+    mbx_passes_result r = result_of(p);
+    assert_int_equal(r.nlevels, 2);
+    assert_int_equal(r.units, 4);
+    mbx_passes_free(p);
+}
+
+/* Each stop kind watches its own figure: twelve passes 0.95 .. 1.06 us
+ * have relerr about 1.5 %, a CI half-width about 2.9 % and a units'
+ * spread (cv) about 4.8 %, so at eps 2 % only stderr settles, and at
+ * eps 3.5 % stderr and ci do but cv does not. */
+static void stop_kinds(void **state)
+{
+    (void)state;
+    static const int kinds[] = {MBX_STOP_STDERR, MBX_STOP_CI, MBX_STOP_CV};
+    static const int settled_2[] = {1, 0, 0}, settled_35[] = {1, 1, 0};
+    for (int e = 0; e < 2; e++)
+        for (int k = 0; k < 3; k++) {
+            mbx_passes_opts o;
+            mbx_passes_opts_init(&o);
+            o.eps = e == 0 ? 0.02 : 0.035;
+            o.kind = kinds[k];
+            mbx_passes *p;
+            assert_int_equal(mbx_passes_create(&o, &p), MBX_OK);
+            for (int i = 0; i < 12; i++) {
+                mbx_pass q =
+                    pass_at((0.95 + 0.01 * ((i * 5) % 12)) * 1e-6, 0.25 * i, MBX_PASSES_NO_LEVEL);
+                assert_int_equal(mbx_passes_add(p, &q), MBX_OK);
+            }
+            mbx_passes_result r = result_of(p);
+            assert_true(r.b.relerr > 0.01 && r.b.relerr < 0.02);
+            assert_true(r.b.cirel > 0.02 && r.b.cirel < 0.035);
+            assert_true(r.b.cv > 0.035 && r.b.cv < 0.06);
+            int want = e == 0 ? settled_2[k] : settled_35[k];
+            assert_int_equal(r.verdict == MBX_PASSES_SETTLED, want);
+            mbx_passes_free(p);
+        }
+    mbx_passes_opts o;
+    mbx_passes_opts_init(&o);
+    o.kind = 7;
+    mbx_passes *p;
+    assert_int_equal(mbx_passes_create(&o, &p), MBX_E_INVAL);
+}
+
+/* The timer floor: five identical pass medians on a 50 ns timer give a CI
+ * one tick wide around the value, never a point, and no SETTLED at 1 %. */
+static void resolution_floor(void **state)
+{
+    (void)state;
+    mbx_passes_opts o;
+    mbx_passes_opts_init(&o);
+    o.eps = 0.01;
+    o.resolution = 50e-9;
+    mbx_passes *p;
+    assert_int_equal(mbx_passes_create(&o, &p), MBX_OK);
+    for (int i = 0; i < 5; i++) {
+        mbx_pass q = pass_at(1e-6, 0.25 * i, MBX_PASSES_NO_LEVEL);
+        assert_int_equal(mbx_passes_add(p, &q), MBX_OK);
+    }
+    mbx_passes_result r = result_of(p);
+    near(r.b.ci_lo, 0.975e-6);
+    near(r.b.ci_hi, 1.025e-6);
+    near(r.b.relerr, log(1.025 / 0.975) / (2 * 1.959963984540054));
+    assert_int_equal(r.verdict, MBX_PASSES_NOISY);
+    mbx_passes_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(five_passes),   cmocka_unit_test(eight_passes_outlier),
-        cmocka_unit_test(twenty_passes), cmocka_unit_test(degenerate),
-        cmocka_unit_test(verdicts),      cmocka_unit_test(bad_input),
-        cmocka_unit_test(levels),
+        cmocka_unit_test(five_passes),      cmocka_unit_test(eight_passes_outlier),
+        cmocka_unit_test(twenty_passes),    cmocka_unit_test(degenerate),
+        cmocka_unit_test(verdicts),         cmocka_unit_test(bad_input),
+        cmocka_unit_test(levels),           cmocka_unit_test(tau_units),
+        cmocka_unit_test(tau_and_levels),   cmocka_unit_test(stop_kinds),
+        cmocka_unit_test(resolution_floor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
