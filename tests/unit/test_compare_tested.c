@@ -48,8 +48,7 @@ static void stratified_against_pooled(void **state)
     }
     mbx_cmp_point cp;
     size_t strata = 0;
-    assert_int_equal(mbx_compare_samples_leveled(a, la, 12, b, lb, 12, 0.05, &cp, &strata),
-                     MBX_OK);
+    assert_int_equal(mbx_compare_samples_leveled(a, la, 12, b, lb, 12, 0.05, &cp, &strata), MBX_OK);
     assert_int_equal(strata, 2);
     assert_int_equal(cp.verdict, '<');
     assert_true(cp.median_b / cp.median_a < 0.6);
