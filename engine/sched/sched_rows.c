@@ -169,8 +169,8 @@ static int cmp_lvpass(const void *a, const void *b)
 }
 
 /* Whether p's passes show two machine levels apart: two levels, each with
- * 2 or more passes, whose intervals of the median (order statistics at
- * 95 %, the whole range below 6 passes) do not overlap. The probe's level
+ * 6 or more passes, whose 95 % intervals of the median (order statistics)
+ * do not overlap. The probe's level
  * need not touch every operation (docs/algorithms.md, "Passes at two
  * levels"): per-level medians inside each other's intervals are one level
  * as far as this point can tell. 1, 0, or a negative mbx_status. */
@@ -191,9 +191,12 @@ static int levels_apart(const mbx_sched *s, const spoint *p, const mbx_levels *l
         for (e = b; e < n && v[e].level == v[b].level;)
             e++;
         size_t lo, hi;
-        if (e - b < 2)
-            continue; /* one pass: no interval to tell it apart by */
-        (void)mbx_stats_median_ci_index(e - b, &lo, &hi);
+        /* Below 6 passes no pair of order statistics reaches 95 %: the
+         * range of 2 to 5 passes covers their median less often, and two
+         * such ranges miss each other by chance (2 against 2: a third of
+         * the time). Such a level cannot be told apart. */
+        if (!mbx_stats_median_ci_index(e - b, &lo, &hi))
+            continue;
         max_lo = fmax(max_lo, v[b + lo - 1].m);
         min_hi = fmin(min_hi, v[b + hi - 1].m);
     }
