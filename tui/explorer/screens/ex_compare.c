@@ -349,7 +349,9 @@ void mbx_ex_draw_ratio_table(explorer *x, const mbx_rect *r)
     const mbx_ex_point *pa[256], *pb[256];
     int n = mbx_ex_compare_ratios(x, xs, ra, pa, pb, 256), wide = r->w - 1 >= 39;
     mbx_ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL,
-               n ? "B/A tested (HL of passes), p" : "B/A: no common x yet");
+               !n     ? "B/A: no common x yet"
+               : wide ? "B/A tested (HL of passes), p"
+                      : "B/A tested (HL), p");
     int top = r->y + 1, x0 = r->x + 1;
     /* Columns: x, [A, B,] B/A, p, stars, verdict. */
     int wx = 6, wv = wide ? 7 : 0, wr = 5, wp = 5, ws = 3; /* 39 columns wide, 23 narrow */
