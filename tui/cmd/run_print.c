@@ -172,11 +172,12 @@ void mbx_run_print_row(const run_state *st, const mbx_result *r)
         if (r->plain_status != MBX_POINT_SETTLED)
             printf(" (%s)", mbx_point_status_name(r->plain_status));
     }
+    if (r->status != MBX_POINT_SETTLED && r->status_reason[0])
+        printf("  [%s]", r->status_reason); /* the status_reason column */
+    /* and for a flagged point, what to do (mbx/rowview.h) */
     const char *advice = mbx_row_advice(r->status, r->status_reason);
-    if (r->status != MBX_POINT_SETTLED && r->status_reason[0]) /* the status_reason column */
-        printf("  [%s%s%s]", r->status_reason, advice ? ": " : "", advice ? advice : "");
-    else if (advice)
-        printf("  [%s]", advice);
+    if (advice)
+        printf("  -> %s", advice);
     putchar('\n');
     fflush(stdout);
 }
