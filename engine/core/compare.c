@@ -155,6 +155,27 @@ int mbx_compare_samples(const double *a, size_t na, const double *b, size_t nb, 
     return verdict_of(a, na, b, nb, alpha, out);
 }
 
+double mbx_compare_tested_ratio(const double *a, const int *la, size_t na, const double *b,
+                                const int *lb, size_t nb)
+{
+    if (!a || !b || na == 0 || nb == 0)
+        return NAN;
+    /* The pairs the rank-sum test weighs: all of them, or those of one
+     * level when mbx_compare_samples_leveled stratifies. */
+    int by_level = la && lb && levels_differ(la, na, lb, nb);
+    double *d = malloc(na * nb * sizeof *d);
+    if (!d)
+        return NAN;
+    size_t n = 0;
+    for (size_t i = 0; i < na; i++)
+        for (size_t j = 0; j < nb; j++)
+            if ((!by_level || la[i] == lb[j]) && a[i] > 0 && b[j] > 0)
+                d[n++] = log(b[j]) - log(a[i]);
+    double m = n ? median_of(d, n) : NAN;
+    free(d);
+    return exp(m);
+}
+
 static void fill_key(mbx_cmp_point *p, const struct ckey *k)
 {
     char *end;

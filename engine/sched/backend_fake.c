@@ -1,6 +1,7 @@
 /* The fake back end (see mbx/backend.h): simulated ranks with modelled
  * timings, b_eff and b_eff_io rows, probes and clocks, so every front end
  * runs and is tested without MPI calls. */
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@ typedef struct fake {
      * (0: never), and at the end of a run; passes so far. */
     size_t stop_passes, passes;
     int stop_done;
+    int plant; /* MBX_TEST_FAKE_PLANT: the planted points (plant_time) */
 } fake;
 
 /* A fixed generator, so headless screens are identical on every machine. */
@@ -79,6 +81,35 @@ static int fake_pair_scan(mbx_backend *b, double *lat, int *far)
     return MBX_OK;
 }
 
+/* Whether probe i of the fake machine is at its high level (fake_probe's
+ * schedule). */
+static int probe_high(size_t i)
+{
+    return (i / 16) % 2 == 1 && i % 32 != 27;
+}
+
+/* Whether the fake machine is in its high state now (the square wave of
+ * its last probe, without the one-probe dip the level detection smooths). */
+static int fake_level_high(const fake *f)
+{
+    return ((f->nprobe ? f->nprobe - 1 : 0) / 16) % 2 == 1;
+}
+
+/* The test model's planted points (MBX_TEST_FAKE_PLANT set; for the tests
+ * that check every view tells one story): at 2 bytes the time follows the
+ * probe's level (1.5 times slower at the high one: two real levels far
+ * apart), at 4 bytes a timer that ticks in whole microseconds (quantized
+ * pass medians); every other point keeps the model, whose time ignores the
+ * level (levels the probe sees and the point does not). */
+static double plant_time(const fake *f, const mbx_point_spec *sp, double t)
+{
+    if (f->plant && sp->bytes == 2 && fake_level_high(f))
+        return 1.5 * t;
+    if (f->plant && sp->bytes == 4)
+        return fmax(1e-6, round(t * 1e6) * 1e-6);
+    return t;
+}
+
 static int fake_measure(mbx_backend *b, const mbx_point_spec *spec, mbx_progress_fn progress,
                         void *ud, mbx_result *out, const double **obs, size_t *nobs)
 {
@@ -113,7 +144,7 @@ static int fake_measure(mbx_backend *b, const mbx_point_spec *spec, mbx_progress
             double u = fake_uniform(f), noise = 0.15 * (u - 0.5);
             if (fake_uniform(f) < 0.03)
                 noise += 1.5;
-            f->obs[n + i] = base * (1.0 + noise);
+            f->obs[n + i] = plant_time(f, spec, base * (1.0 + noise));
             f->clock += f->obs[n + i] + 2e-6;
         }
         n += k;
@@ -221,7 +252,7 @@ static int fake_probe(mbx_backend *b, int peer, int rounds, double *lat)
     if (peer <= 0 || peer >= b->nranks || rounds < 1 || rounds > 1000)
         return MBX_E_INVAL;
     size_t i = f->nprobe++;
-    int high = (i / 16) % 2 == 1 && i % 32 != 27;
+    int high = probe_high(i);
     uint32_t h = (uint32_t)(i * 2654435761u);
     h ^= h >> 15;
     h *= 2246822519u;
@@ -465,6 +496,7 @@ static void fake_model_of_env(fake *f)
     const char *v = getenv("MBX_TEST_FAKE_STOP_PASSES");
     f->stop_passes = v ? strtoull(v, NULL, 10) : 0;
     f->stop_done = getenv("MBX_TEST_FAKE_STOP_DONE") != NULL;
+    f->plant = getenv("MBX_TEST_FAKE_PLANT") != NULL;
 }
 
 static double fake_now(mbx_backend *b)

@@ -154,6 +154,56 @@ static int result_levels(mbx_sched *s, const spoint *p, mbx_passes_result *r,
     return rc;
 }
 
+/* A level pass pair, for sorting by level, then by median. */
+typedef struct lvpass {
+    int level;
+    double m;
+} lvpass;
+
+static int cmp_lvpass(const void *a, const void *b)
+{
+    const lvpass *x = a, *y = b;
+    if (x->level != y->level)
+        return (x->level > y->level) - (x->level < y->level);
+    return (x->m > y->m) - (x->m < y->m);
+}
+
+/* Whether p's passes show two machine levels apart: two levels, each with
+ * 6 or more passes, whose 95 % intervals of the median (order statistics)
+ * do not overlap. The probe's level
+ * need not touch every operation (docs/algorithms.md, "Passes at two
+ * levels"): per-level medians inside each other's intervals are one level
+ * as far as this point can tell. 1, 0, or a negative mbx_status. */
+static int levels_apart(const mbx_sched *s, const spoint *p, const mbx_levels *lv)
+{
+    lvpass *v = malloc((p->npass ? p->npass : 1) * sizeof *v);
+    if (!v)
+        return MBX_E_NOMEM;
+    size_t n = 0;
+    for (size_t k = 0; k < p->npass; k++) {
+        int l = level_at(s, lv, pass_mid(&p->pass[k]));
+        if (l != MBX_PASSES_NO_LEVEL)
+            v[n++] = (lvpass){l, p->pass[k].median};
+    }
+    qsort(v, n, sizeof *v, cmp_lvpass);
+    double max_lo = -INFINITY, min_hi = INFINITY;
+    for (size_t b = 0, e; b < n; b = e) {
+        for (e = b; e < n && v[e].level == v[b].level;)
+            e++;
+        size_t lo, hi;
+        /* Below 6 passes no pair of order statistics reaches 95 %: the
+         * range of 2 to 5 passes covers their median less often, and two
+         * such ranges miss each other by chance (2 against 2: a third of
+         * the time). Such a level cannot be told apart. */
+        if (!mbx_stats_median_ci_index(e - b, &lo, &hi))
+            continue;
+        max_lo = fmax(max_lo, v[b + lo - 1].m);
+        min_hi = fmin(min_hi, v[b + hi - 1].m);
+    }
+    free(v);
+    return max_lo > min_hi;
+}
+
 /* A count taken over the sample of p's observations, scaled to all of
  * them. */
 static size_t scaled(const spoint *p, size_t k)
@@ -282,13 +332,19 @@ int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
     out->nmin = p->per_pass;
     out->nmax = p->per_pass * s->cv[p->curve].max_passes;
     out->pass_span = r.span;
+    /* Passes at two or more machine levels that this point's own medians
+     * tell apart: the value mixes them, and the row says so (the per-level
+     * medians are beside it). Levels it cannot tell apart are one. */
+    int apart = nl >= 2 ? levels_apart(s, p, levels_now(s)) : 0;
+    if (apart < 0)
+        return apart;
+    if (!apart && nl > 1)
+        nl = 1, lvl[0].median = lvl[1].median = r.b.value;
     out->levels = nl > 0 ? nl : (s->nprobe > 0 ? 1 : 0);
     out->level_lo = nl > 0 ? lvl[0].median : (out->levels ? r.b.value : NAN);
     out->level_hi = nl > 0 ? lvl[1].median : (out->levels ? r.b.value : NAN);
     out->status = status_of(s, p, &r);
-    /* Passes at two or more machine levels: the value mixes them, and the
-     * row says so (the per-level medians are beside it). */
-    if (nl >= 2 && !p->cut)
+    if (apart && !p->cut)
         out->status = MBX_POINT_SHIFTED;
     out->probe = probe_before(s, p->pass[0].t_start);
     out->probe_after = probe_before(s, p->pass[p->npass - 1].t_end);

@@ -109,6 +109,16 @@ MBX_NODISCARD int mbx_compare_samples_leveled(const double *a, const int *la, si
                                               const double *b, const int *lb, size_t nb,
                                               double alpha, mbx_cmp_point *out, size_t *strata);
 
+/* The ratio B over A that mbx_compare_samples_leveled tests (the
+ * explorer shows it beside the verdict): the Hodges-Lehmann estimate on
+ * the log scale, the median of b[j] / a[i] over the pairs the rank-sum
+ * weighs (every pair, or only pairs of one level when the test is
+ * stratified; la, lb as there). Above 1 exactly when more than half of
+ * those pairs have A faster, so it never points against the verdict.
+ * NAN without such a pair (no level in common), or out of memory. */
+double mbx_compare_tested_ratio(const double *a, const int *la, size_t na, const double *b,
+                                const int *lb, size_t nb);
+
 /* The launches of a directory that `mpibex repeat` wrote: every
  * DIR/launch-NN.csv (NN digits; sidecars such as launch-NN.env.csv are
  * not launches), as malloc'd paths in launch order (*out and each path

@@ -39,5 +39,5 @@ for x in 1 4 16 64; do
         n=$((n + 1))
 done
 [ $n -eq 4 ] && pass "a verdict at each of the 4 sizes" ||
-    fail "verdicts at $n of 4 sizes: $(grep -A6 'B/A, p' <<<"$screen")"
+    fail "verdicts at $n of 4 sizes: $(grep -A6 'B/A tested' <<<"$screen")"
 mbx_finish

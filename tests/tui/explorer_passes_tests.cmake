@@ -30,3 +30,13 @@ add_test(NAME badinput.explore_headless_keys
                  ${CMAKE_CURRENT_BINARY_DIR}/explore-headless-bad.csv --
                  $<TARGET_FILE:mpibex> explore --fake 2 --headless 80x24)
 set_tests_properties(badinput.explore_headless_keys PROPERTIES TIMEOUT 30 LABELS "tui;badinput")
+
+# One point, one story: on the fake back end's planted points, the CSV, the
+# batch table, the report and the explorer's results screen and inspector
+# show the same median, interval, err and status (a SHIFTED point's
+# interval "n/a, 2 levels" everywhere, with advice); a point with no level
+# of its own is not SHIFTED.
+add_test(NAME tui.one_story
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/one_story.sh $<TARGET_FILE:mpibex>
+                 ${CMAKE_CURRENT_BINARY_DIR}/one-story)
+set_tests_properties(tui.one_story PROPERTIES TIMEOUT 60 LABELS tui)

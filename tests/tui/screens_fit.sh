@@ -16,7 +16,8 @@
 #   compare    a comparison's summary too long for its line ends in
 #              "... (m)", and m shows all of it (as a wide terminal's
 #              status line); the ratio is B/A, as `mpibex compare`
-#              writes it: the = list's B/A column is B's value over A's.
+#              writes it: the = list's B/A column (the tested HL ratio)
+#              is B's value over A's, within 3 %.
 # usage: screens_fit.sh MPIBEX WORKDIR CASE
 set -u
 export LC_ALL=C.UTF-8 # ${s:i:1} counts characters, not bytes
@@ -118,9 +119,9 @@ compare)
     grep -qF -- "$full" <<<"$shown" && pass "m shows the whole summary: '$full'" ||
         fail "m shows '$shown', not the summary '$full'"
     # The = list at 250 columns: x, A, B, the ratio, p.
-    text wide | grep -q ' B/A, p (pass medians)' && pass "the = list is headed B/A" ||
+    text wide | grep -q ' B/A tested (HL of passes), p' && pass "the = list is headed B/A tested" ||
         fail "the = list's head: $(text wide | grep -o '[AB]/[AB], p.*' | head -n 1)"
-    row=$(text wide | sed -n '/[AB]\/[AB], p (pass medians)/,$p' | grep -E '^.* [0-9.]+(µs|ns|ms) +[0-9.]+(µs|ns|ms) +[0-9.]+ ' |
+    row=$(text wide | sed -n '/[AB]\/[AB] tested (HL of passes), p/,$p' | grep -E '^.* [0-9.]+(µs|ns|ms) +[0-9.]+(µs|ns|ms) +[0-9.]+ ' |
         head -n 1)
     [ -n "$row" ] || die "no row of the = list"
     read -r a b r <<<"$(grep -oE '[0-9.]+(µs|ns|ms) +[0-9.]+(µs|ns|ms) +[0-9.]+' <<<"$row" |

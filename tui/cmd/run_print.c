@@ -12,6 +12,7 @@
 
 #include "mbx/grow.h"
 #include "mbx/results_sort.h"
+#include "mbx/rowview.h"
 #include "mbx/thrinfo.h"
 #include "mbx/version.h"
 #include "sig.h"
@@ -110,7 +111,11 @@ void mbx_run_print_header(const run_state *st)
 void mbx_run_print_row(const run_state *st, const mbx_result *r)
 {
     char ci[48], bw[24], name[48], bytes[32];
-    snprintf(ci, sizeof ci, "[%.4g, %.4g]", r->s.ci_lo * 1e6, r->s.ci_hi * 1e6);
+    /* A row that mixes levels it tells apart has no interval to show, nor
+     * an err (mbx/rowview.h): every view says so in the same words. */
+    const char *na = mbx_row_ci_na(r->status, r->levels, ci, sizeof ci);
+    if (!na)
+        snprintf(ci, sizeof ci, "[%.4g, %.4g]", r->s.ci_lo * 1e6, r->s.ci_hi * 1e6);
     double b = mbx_result_bandwidth(r);
     if (isfinite(b))
         snprintf(bw, sizeof bw, "%.2f", b);
@@ -119,7 +124,9 @@ void mbx_run_print_row(const run_state *st, const mbx_result *r)
     /* Measured in passes: the between-pass relative error of the value. */
     double rel = r->passes ? r->s.stderr_ / r->s.median : mbx_stop_progress(&r->stop, &r->s);
     char relbuf[16];
-    if ((r->stop.kind == MBX_STOP_FIXED && !r->passes) || !isfinite(rel))
+    if (na)
+        snprintf(relbuf, sizeof relbuf, "n/a");
+    else if ((r->stop.kind == MBX_STOP_FIXED && !r->passes) || !isfinite(rel))
         snprintf(relbuf, sizeof relbuf, "-");
     else
         snprintf(relbuf, sizeof relbuf, "%.2f%%", 100.0 * rel);
@@ -167,6 +174,10 @@ void mbx_run_print_row(const run_state *st, const mbx_result *r)
     }
     if (r->status != MBX_POINT_SETTLED && r->status_reason[0])
         printf("  [%s]", r->status_reason); /* the status_reason column */
+    /* and for a flagged point, what to do (mbx/rowview.h) */
+    const char *advice = mbx_row_advice(r->status, r->status_reason);
+    if (advice)
+        printf("  -> %s", advice);
     putchar('\n');
     fflush(stdout);
 }

@@ -21,6 +21,7 @@ typedef enum mbx_rpt_kind {
 typedef struct mbx_rpt_point {
     char *bench, *label, *root, *op, *param, *param_name, *status; /* as in the CSV */
     char *rma_sync; /* as in the CSV; "" when the file has no such column */
+    char *reason;   /* status_reason as in the CSV; "" when the file has none */
     long long procs;
     unsigned long long bytes;
     double med, lo, hi; /* lo..hi: the CI (results) or the launches' min..max */
@@ -29,6 +30,7 @@ typedef struct mbx_rpt_point {
     long long n;        /* observations (n, or n_total); -1 unknown */
     long long runs;     /* launches merged into the point; 1 for results */
     long long passes;   /* results of format 3: passes the point was measured in; 0: in one go */
+    long long levels;   /* results: machine levels told apart (levels); 0: none given */
     int refined;        /* results: added by refinement (refined = 1) */
     int remeasured;     /* results: measured again after a level shift (remeasured = 1) */
     size_t series;      /* index of its series */

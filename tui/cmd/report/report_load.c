@@ -70,6 +70,8 @@ enum {
     K_RMA_SYNC,
     K_REFINED,
     K_REMEASURED,
+    K_LEVELS,
+    K_REASON,
     NK
 };
 /* A results file's columns, by the column table's ids (mbx/result.h);
@@ -93,7 +95,9 @@ static const int results_ids[NK] = {MBX_COL_BENCHMARK,
                                     MBX_COL_PASSES,
                                     MBX_COL_RMA_SYNC,
                                     MBX_COL_REFINED,
-                                    MBX_COL_REMEASURED};
+                                    MBX_COL_REMEASURED,
+                                    MBX_COL_LEVELS,
+                                    MBX_COL_STATUS_REASON};
 /* A merged file has no passes, refined or remeasured (NULL). */
 static const char *const merged_cols[NK] = {"benchmark",
                                             "procs",
@@ -113,6 +117,8 @@ static const char *const merged_cols[NK] = {"benchmark",
                                             "spread_rel",
                                             NULL,
                                             "rma_sync",
+                                            NULL,
+                                            NULL,
                                             NULL,
                                             NULL};
 /* Without the columns the column table marks MBX_READ_REPORT (a merged
@@ -183,6 +189,7 @@ static void free_point(mbx_rpt_point *p)
     free(p->param_name);
     free(p->status);
     free(p->rma_sync);
+    free(p->reason);
 }
 
 /* Check and append one row (fields by the table's columns). */
@@ -225,6 +232,11 @@ static int add_row(mbx_rpt_input *in, const char *const *f, const int *col, cons
     /* Marks only (older files lack the columns): anything but "1" is 0. */
     p.refined = col[K_REFINED] >= 0 && strcmp(f[col[K_REFINED]], "1") == 0;
     p.remeasured = col[K_REMEASURED] >= 0 && strcmp(f[col[K_REMEASURED]], "1") == 0;
+    /* Levels told apart and the reason: what the views show of a flagged
+     * row (mbx/rowview.h); files before format 3 have neither. */
+    if (bad < 0 && col[K_LEVELS] >= 0 && f[col[K_LEVELS]][0] != '\0' &&
+        !parse_ll(f[col[K_LEVELS]], &p.levels))
+        bad = K_LEVELS, want = "a whole number >= 0 or an empty field";
     if (bad >= 0) {
         mbx_report_msgf(msg, msglen, "%s:%zu: %s: expected %s (got '%.40s')", name, line,
                         col_name(in->kind, bad), want, f[col[bad]]);
@@ -247,8 +259,9 @@ static int add_row(mbx_rpt_input *in, const char *const *f, const int *col, cons
     p.param_name = dup_field(f, col, K_PARAM_NAME);
     p.status = dup_field(f, col, K_STATUS);
     p.rma_sync = dup_field(f, col, K_RMA_SYNC);
+    p.reason = dup_field(f, col, K_REASON);
     if (!p.bench || !p.label || !p.root || !p.op || !p.param || !p.param_name || !p.status ||
-        !p.rma_sync)
+        !p.rma_sync || !p.reason)
         goto nomem;
     in->pt[in->npt++] = p;
     in->passes |= p.passes > 0;

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "mbx/file.h"
+#include "mbx/rowview.h"
 #include "mbx/version.h"
 #include "report_doc.h"
 #include "report_int.h"
@@ -217,6 +218,23 @@ static void params_text(char *buf, size_t len, const char *root, const char *op,
         snprintf(buf + n, len - (size_t)n, "%s%s", n > 0 ? "; " : "", rma_sync);
 }
 
+/* The status cell of a point, with the reason and one line of what to do
+ * when it is flagged; a results row that mixes levels it tells apart has
+ * "n/a, K levels" for its interval, as in every view (mbx/rowview.h). */
+static void status_cell(const mbx_rpt_point *p, int res, char lo[32], char hi[32], char *st,
+                        size_t len)
+{
+    mbx_point_status ps = MBX_POINT_SETTLED;
+    int known = res && mbx_point_status_parse(p->status, &ps) == 1;
+    const char *advice = known ? mbx_row_advice(ps, p->reason) : NULL;
+    if (known && mbx_row_ci_na(ps, (size_t)p->levels, lo, 32))
+        snprintf(hi, 32, "n/a");
+    snprintf(st, len, "%s%s%s%s%s%s%s%s", p->status, p->refined ? ", refined" : "",
+             p->remeasured ? ", remeasured" : "", p->dup ? " (repeated key, not plotted)" : "",
+             res && p->reason[0] ? ": " : "", res ? p->reason : "", advice ? "; " : "",
+             advice ? advice : "");
+}
+
 static void results(mbx_rpt_doc *d, const mbx_rpt *r)
 {
     static const char *const rh[] = {
@@ -245,7 +263,7 @@ static void results(mbx_rpt_doc *d, const mbx_rpt *r)
         for (size_t k = 0; k < in->npt; k++) {
             const mbx_rpt_point *p = &in->pt[idx ? idx[k] : k];
             char procs[24], bytes[24], params[300], n[24], runs[24], med[32], lo[32], hi[32],
-                bw[32], sp[32], st[80];
+                bw[32], sp[32], st[400];
             snprintf(procs, sizeof procs, "%lld", p->procs);
             snprintf(bytes, sizeof bytes, "%llu", p->bytes);
             params_text(params, sizeof params, p->root, p->op, p->param_name, p->param,
@@ -257,9 +275,7 @@ static void results(mbx_rpt_doc *d, const mbx_rpt *r)
             mbx_rpt_fmt(hi, sizeof hi, p->hi, "%.4f");
             mbx_rpt_fmt(bw, sizeof bw, p->bw, "%.3f");
             mbx_rpt_fmt(sp, sizeof sp, 100.0 * p->spread, "%.1f");
-            snprintf(st, sizeof st, "%s%s%s%s", p->status, p->refined ? ", refined" : "",
-                     p->remeasured ? ", remeasured" : "",
-                     p->dup ? " (repeated key, not plotted)" : "");
+            status_cell(p, res, lo, hi, st, sizeof st);
             if (res) {
                 const char *cell[] = {p->bench, p->label, procs, bytes, params, n,
                                       med,      lo,       hi,    bw,    st};

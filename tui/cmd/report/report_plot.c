@@ -17,6 +17,7 @@
 #include "mbx/dir.h"
 #include "mbx/esc.h"
 #include "mbx/file.h"
+#include "mbx/rowview.h"
 #include "report_int.h"
 
 const char *const mbx_rpt_plot_suffix[MBX_RPT_NPLOTS] = {"latency", "bandwidth", "compare",
@@ -98,14 +99,23 @@ static int values(const mbx_rpt *r, int plot, const mbx_rpt_point *p, const mbx_
     if (!(x > 0))
         return 0;
     v[V_X] = x;
-    double lo = isfinite(p->lo) && p->lo > 0 ? fmin(p->lo, p->med) : p->med;
-    double hi = isfinite(p->hi) ? fmax(p->hi, p->med) : p->med;
+    /* No bar where the row has no interval to show (mbx/rowview.h), nor
+     * on a side whose bound is not a positive time. */
+    char na[32];
+    mbx_point_status ps;
+    int nobar = mbx_point_status_parse(p->status, &ps) == 1 &&
+                mbx_row_ci_na(ps, p->levels > 0 ? (size_t)p->levels : 0, na, sizeof na);
+    double lo = !nobar && isfinite(p->lo) && p->lo > 0 ? fmin(p->lo, p->med) : p->med;
+    double hi = !nobar && isfinite(p->hi) ? fmax(p->hi, p->med) : p->med;
+    double blo, bhi;
     switch (plot) {
     case MBX_RPT_LAT: v[V_Y] = p->med, v[V_LO] = lo, v[V_HI] = hi; return p->med > 0;
     case MBX_RPT_BW:
         if (!(p->bw > 0) || !(p->med > 0))
             return 0;
-        v[V_Y] = p->bw, v[V_LO] = p->bw * p->med / hi, v[V_HI] = p->bw * p->med / lo;
+        /* The time interval inverted: its low time is the high bandwidth. */
+        mbx_row_bw_interval(1000000, lo, hi, &blo, &bhi);
+        v[V_Y] = p->bw, v[V_LO] = p->bw * p->med * blo, v[V_HI] = p->bw * p->med * bhi;
         return 1;
     case MBX_RPT_SPREAD:
         v[V_Y] = v[V_LO] = v[V_HI] = 100.0 * p->spread;

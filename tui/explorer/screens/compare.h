@@ -20,6 +20,7 @@ typedef struct mbx_ex_sig {
     int ok;        /* 0: no test (no observations, or the test failed) */
     size_t strata; /* levels the test was stratified by; 0: all passes as one */
     size_t cut;    /* passes left out: outside the span both were measured in */
+    double ratio;  /* B/A the test weighed (mbx_compare_tested_ratio); NAN: none */
     mbx_cmp_point cp;
 } mbx_ex_sig;
 
@@ -55,6 +56,10 @@ void mbx_ex_draw_sig_row(explorer *x, const mbx_ex_xaxis *xa, int y, int px, int
 /* The Wilcoxon test of A's point a against B's point b on their pass
  * medians (cached); NULL when there is none (fewer than 2 passes). */
 const mbx_cmp_point *mbx_ex_compare_test(explorer *x, const mbx_ex_point *a, const mbx_ex_point *b);
+/* The ratio B/A that test weighed, beside its verdict in the list: the
+ * Hodges-Lehmann ratio of the passes it used (by level when it was
+ * stratified); NAN when there is no test. */
+double mbx_ex_compare_tested_ratio(explorer *x, const mbx_ex_point *a, const mbx_ex_point *b);
 void mbx_ex_compare_forget(explorer *x); /* the run's points change */
 /* "interleaved: fair; Wilcoxon 5% on pass medians: A faster at 3 x, ..." */
 void mbx_ex_compare_summary(explorer *x, char *buf, size_t len);

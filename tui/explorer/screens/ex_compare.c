@@ -254,6 +254,7 @@ const mbx_cmp_point *mbx_ex_compare_test(explorer *x, const mbx_ex_point *a, con
     g->ok = v && na >= 2 && nb >= 2 &&
             mbx_compare_samples_leveled(v, la, na, v + a->npm, lb, nb, EX_ALPHA, &g->cp,
                                         &g->strata) >= 0;
+    g->ratio = g->ok ? mbx_compare_tested_ratio(v, la, na, v + a->npm, lb, nb) : NAN;
     free(la);
     free(lb);
     free(t);
@@ -268,6 +269,13 @@ static const mbx_ex_sig *sig_of(const explorer *x, const mbx_ex_point *a, const 
         if (x->cmp.sig[i].a == a && x->cmp.sig[i].b == b)
             return &x->cmp.sig[i];
     return NULL;
+}
+
+double mbx_ex_compare_tested_ratio(explorer *x, const mbx_ex_point *a, const mbx_ex_point *b)
+{
+    const mbx_cmp_point *c = mbx_ex_compare_test(x, a, b);
+    const mbx_ex_sig *g = c ? sig_of(x, a, b) : NULL;
+    return g ? g->ratio : NAN;
 }
 
 /* The role of a verdict: A faster ok, A slower warning, else dim. */
@@ -341,7 +349,9 @@ void mbx_ex_draw_ratio_table(explorer *x, const mbx_rect *r)
     const mbx_ex_point *pa[256], *pb[256];
     int n = mbx_ex_compare_ratios(x, xs, ra, pa, pb, 256), wide = r->w - 1 >= 39;
     mbx_ex_put(x, r->y, r->x + 1, r->w - 1, MBX_ROLE_NORMAL,
-               n ? "B/A, p (pass medians)" : "B/A: no common x yet");
+               !n     ? "B/A: no common x yet"
+               : wide ? "B/A tested (HL of passes), p"
+                      : "B/A tested (HL), p");
     int top = r->y + 1, x0 = r->x + 1;
     /* Columns: x, [A, B,] B/A, p, stars, verdict. */
     int wx = 6, wv = wide ? 7 : 0, wr = 5, wp = 5, ws = 3; /* 39 columns wide, 23 narrow */
@@ -374,6 +384,10 @@ void mbx_ex_draw_ratio_table(explorer *x, const mbx_rect *r)
             break;
         }
         const mbx_cmp_point *c = mbx_ex_compare_test(x, pa[i], pb[i]);
+        /* The ratio beside the verdict is the one its test weighed (the
+         * passes of the common span, level by level): the curves' medians
+         * (A, B) are of all passes and may point the other way. */
+        double tr = mbx_ex_compare_tested_ratio(x, pa[i], pb[i]);
         /* Within 5 % of equal and not significant is dimmed: the eye goes
          * to real differences. */
         int same = c ? c->verdict == '=' : fabs(log(ra[i])) < log(1.05);
@@ -386,7 +400,10 @@ void mbx_ex_draw_ratio_table(explorer *x, const mbx_rect *r)
             put_right(x, y, ca, wv, role, va);
             put_right(x, y, cb, wv, role, vb);
         }
-        snprintf(rv, sizeof rv, ra[i] < 10 ? "%.3f" : ra[i] < 100 ? "%.1f" : "%.0f", ra[i]);
+        if (isfinite(tr))
+            snprintf(rv, sizeof rv, tr < 10 ? "%.3f" : tr < 100 ? "%.1f" : "%.0f", tr);
+        else
+            snprintf(rv, sizeof rv, "-");
         put_right(x, y, cr, wr, role, rv);
         p_text(c, pv, sizeof pv);
         put_right(x, y, cp, wp, role, pv);

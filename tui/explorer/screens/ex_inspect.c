@@ -14,6 +14,7 @@
 #include "ex_keys.h"
 #include "explorer.h"
 #include "mbx/bench.h"
+#include "mbx/rowview.h"
 #include "screens/run_int.h"
 
 /* ---- the cursor ---- */
@@ -209,14 +210,26 @@ static int panel_text(explorer *x, const mbx_rect *r, const mbx_ex_view *v, int 
         snprintf(t + strlen(t), sizeof t - strlen(t), " %s=%lld", bn->param_name,
                  (long long)(p->param ? p->param : bn->param_default));
     mbx_ex_put_cut(x, y++, x0, w, MBX_ROLE_SERIES1 + s % MBX_NSERIES, t);
+    /* The row's numbers as the results screen and the CSV have them
+     * (mbx/rowview.h): a row that mixes levels it tells apart has no
+     * interval and no err to show. */
+    char na[32];
+    int done = p->state == EX_DONE;
+    const char *nat = done ? mbx_row_ci_na(p->r.status, p->r.levels, na, sizeof na) : NULL;
     mbx_axis_format(p->r.s.median, MBX_AXIS_SECONDS, x->utf8, a, sizeof a);
     mbx_axis_format(p->r.s.ci_lo, MBX_AXIS_SECONDS, x->utf8, b, sizeof b);
     mbx_axis_format(p->r.s.ci_hi, MBX_AXIS_SECONDS, x->utf8, c, sizeof c);
-    snprintf(t, sizeof t, "median %s CI95 %s..%s", a, b, c);
+    if (nat)
+        snprintf(t, sizeof t, "median %s CI95 %s", a, nat);
+    else
+        snprintf(t, sizeof t, "median %s CI95 %s..%s", a, b, c);
     mbx_ex_put_cut(x, y++, x0, w, MBX_ROLE_NORMAL, t);
     char err[16] = "-"; /* one pass: no between-pass error yet */
-    if (isfinite(p->rel))
-        snprintf(err, sizeof err, "%.2f%%", 100 * p->rel);
+    double rel = done && p->r.passes && p->r.s.median > 0 ? p->r.s.stderr_ / p->r.s.median : p->rel;
+    if (nat)
+        snprintf(err, sizeof err, "n/a");
+    else if (isfinite(rel))
+        snprintf(err, sizeof err, "%.2f%%", 100 * rel);
     snprintf(t, sizeof t, "err %s  n %zu  %zu pass%s %.2fs", err, (size_t)p->r.s.n, p->passes,
              p->passes == 1 ? "" : "es", isfinite(p->r.pass_span) ? p->r.pass_span : 0.0);
     mbx_ex_put_cut(x, y++, x0, w, MBX_ROLE_NORMAL, t);
@@ -230,6 +243,10 @@ static int panel_text(explorer *x, const mbx_rect *r, const mbx_ex_view *v, int 
     if (p->r.remeasured)
         snprintf(t + k, sizeof t - (size_t)k, ", measured again");
     mbx_ex_put_cut(x, y++, x0, w, status_role(p), t);
+    /* A flagged point says what to do, in the batch table's words. */
+    const char *advice = done ? mbx_row_advice(p->r.status, p->r.status_reason) : NULL;
+    if (advice && y < r->y + r->h - 1)
+        mbx_ex_put_cut(x, y++, x0, w, MBX_ROLE_DIM, advice);
     return y;
 }
 

@@ -12,6 +12,7 @@
 #include "core/axis.h"
 #include "mbx/ascii.h"
 #include "mbx/levels.h"
+#include "mbx/rowview.h"
 #include "screens/rescols.h"
 
 /* The screen's columns, in order. Status comes before the optional
@@ -127,10 +128,13 @@ static int plain_has(const mbx_result *r)
     return isfinite(r->plain);
 }
 
-/* ci95: the interval's two ends (ci95_lo_us, ci95_hi_us) as one cell. */
+/* ci95: the interval's two ends (ci95_lo_us, ci95_hi_us) as one cell;
+ * "n/a, 2 levels" where the row has no interval to show (mbx/rowview.h). */
 static void ci_cell(const explorer *x, const mbx_ex_point *p, char *buf, size_t len)
 {
     char a[16], b[16];
+    if (mbx_row_ci_na(p->r.status, p->r.levels, buf, len))
+        return;
     seconds_text(x, p->r.s.ci_lo, a, sizeof a);
     seconds_text(x, p->r.s.ci_hi, b, sizeof b);
     if (isfinite(p->r.s.ci_lo) || isfinite(p->r.s.ci_hi))
@@ -147,8 +151,11 @@ static double ci_key(const mbx_ex_point *p)
 static void err_cell(const explorer *x, const mbx_ex_point *p, char *buf, size_t len)
 {
     double e = row_err(p);
+    char na[32];
     (void)x;
-    if ((!p->r.passes && p->r.stop.kind == MBX_STOP_FIXED) || !isfinite(e))
+    if (mbx_row_ci_na(p->r.status, p->r.levels, na, sizeof na))
+        snprintf(buf, len, "n/a");
+    else if ((!p->r.passes && p->r.stop.kind == MBX_STOP_FIXED) || !isfinite(e))
         snprintf(buf, len, "-");
     else
         snprintf(buf, len, "%.2f%%", 100 * e);

@@ -16,6 +16,7 @@
 #include "ex_keys.h"
 #include "explorer.h"
 #include "mbx/bench.h"
+#include "mbx/rowview.h"
 #include "screens/run_int.h"
 #include "screens/screen.h"
 
@@ -201,12 +202,16 @@ void mbx_ex_draw_canvas(explorer *x, mbx_canvas *cv, int py, int px)
         }
 }
 
-/* The 95 % interval of each point of a curve as a vertical bar (E). */
+/* The 95 % interval of each point of a curve as a vertical bar (E); none
+ * where the row has no interval to show (mbx/rowview.h). */
 static void error_bars(const explorer *x, const mbx_ex_view *v, mbx_canvas *cv,
                        const mbx_ex_point **pts, size_t n, int owner)
 {
     for (size_t i = 0; i < n; i++) {
         int dx, dy;
+        char na[32];
+        if (mbx_row_ci_na(pts[i]->r.status, pts[i]->r.levels, na, sizeof na))
+            continue;
         double lo = as_plotted(x, pts[i], pts[i]->r.s.ci_lo),
                hi = as_plotted(x, pts[i], pts[i]->r.s.ci_hi);
         if (!mbx_ex_view_dot(x, v, pts[i], &dx, &dy) || !(lo > 0) || !(hi > 0) || !isfinite(lo) ||

@@ -8,6 +8,7 @@
 #include "core/axis.h"
 #include "explorer.h"
 #include "mbx/bench.h"
+#include "mbx/rowview.h"
 #include "screens/run_int.h"
 
 /* The passes a point needs at least (the scheduler's R). */
@@ -99,18 +100,26 @@ static void point_line(const explorer *x, const mbx_ex_point *p, int w, char *li
                  minp);
     else
         snprintf(when, sizeof when, "pass %zu/%zu", p->passes, minp);
-    /* As much as fits: the interval goes first, then the full name. */
-    snprintf(line, len, "%s %sB %s: %s median %s CI95 [%s, %s] between passes, err %.2f%%", name,
-             sz, rk, when, med, lo, hi, err);
+    /* As much as fits: the interval goes first, then the full name. A
+     * finished row with no interval to show says so (mbx/rowview.h). */
+    char na[32], et[16];
+    int nat = p->state == EX_DONE && mbx_row_ci_na(p->r.status, p->r.levels, na, sizeof na);
+    snprintf(et, sizeof et, nat ? "n/a" : "%.2f%%", err);
+    if (nat)
+        snprintf(line, len, "%s %sB %s: %s median %s CI95 %s, err n/a", name, sz, rk, when, med,
+                 na);
+    else
+        snprintf(line, len, "%s %sB %s: %s median %s CI95 [%s, %s] between passes, err %s", name,
+                 sz, rk, when, med, lo, hi, et);
     /* An overlap point: its percentage, when the line has room. */
     double pct = p->r.overlap ? mbx_overlap_pct(p->r.s.median, p->r.compute, p->r.plain) : NAN;
     size_t used = strlen(line);
     if (isfinite(pct) && (int)used + 15 <= w)
         snprintf(line + used, len - used, ", overlap %.1f%%", pct);
     if ((int)strlen(line) > w)
-        snprintf(line, len, "%s %sB %s: %s median %s err %.2f%%", name, sz, rk, when, med, err);
+        snprintf(line, len, "%s %sB %s: %s median %s err %s", name, sz, rk, when, med, et);
     if ((int)strlen(line) > w)
-        snprintf(line, len, "%s %sB: %s %s err %.1f%%", dot ? dot + 1 : name, sz, when, med, err);
+        snprintf(line, len, "%s %sB: %s %s err %s", dot ? dot + 1 : name, sz, when, med, et);
 }
 
 void mbx_ex_draw_status(explorer *x, const mbx_rect *r)
