@@ -318,6 +318,34 @@ static int same_unit(const mbx_passes *p, int levels, const mbx_pass *f, const m
     return levels;
 }
 
+/* Whether the point's levels matter for its error: 1 when the medians of
+ * its passes at two of its levels differ by more than the target eps
+ * (relative). Levels that the point's own times do not follow (a level
+ * of the monitor's probe that the point does not feel, or one within its
+ * precision) cannot bias the value beyond the target, so its passes stay
+ * units of their own instead of being pooled into a few level visits
+ * (docs/algorithms.md, "Between-pass error"). */
+static int levels_matter(const mbx_passes *p)
+{
+    size_t nl = 0;
+    if (mbx_passes_levels(p, NULL, 0, &nl) != MBX_OK || nl < 2)
+        return nl >= 2; /* out of memory: stay on the cautious side */
+    mbx_passes_level *lv = malloc(nl * sizeof *lv);
+    if (lv == NULL)
+        return 1;
+    int matter = 1;
+    if (mbx_passes_levels(p, lv, nl, &nl) == MBX_OK) {
+        double lo = lv[0].median, hi = lv[0].median;
+        for (size_t i = 1; i < nl; i++) {
+            lo = lv[i].median < lo ? lv[i].median : lo;
+            hi = lv[i].median > hi ? lv[i].median : hi;
+        }
+        matter = hi > lo * (1.0 + p->o.eps);
+    }
+    free(lv);
+    return matter;
+}
+
 /* The between-pass statistics of p into r->b, with m holding 2 p->n
  * doubles. The units are the groups of same_unit (a pass without a level
  * id is a level of its own); the spread is taken over unit medians, while
@@ -327,7 +355,7 @@ static int between_units(const mbx_passes *p, double *m, mbx_passes_result *r)
     for (size_t i = 0; i < p->n; i++)
         m[i] = p->pass[i].median;
     r->units = p->n;
-    int levels = r->nlevels >= 2;
+    int levels = r->nlevels >= 2 && levels_matter(p);
     if (!levels && !(p->o.tau > 0.0))
         return between_res(m, p->n, p->o.resolution, 0.95, m + p->n, &r->b);
     mbx_between all;

@@ -11,8 +11,8 @@
  * autocorrelated, and one burst agrees with itself, not with the run).
  *
  * The passes form units (each pass, or with tau > 0 the passes within tau
- * of a unit's first start, or with two or more level ids the runs on one
- * level); a unit's value is the median of its pass medians. With
+ * of a unit's first start, or with two or more level ids whose pass
+ * medians differ by more than eps the runs on one level); a unit's value is the median of its pass medians. With
  * u(1) <= ... <= u(K) the sorted unit values:
  *  - value  = median of all pass medians (type 7, as mbx/stats.h);
  *  - CI     = the order-statistic interval of the median of the u at its

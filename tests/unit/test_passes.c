@@ -381,6 +381,30 @@ static void tau_and_levels(void **state)
     mbx_passes_free(p);
 }
 
+/* Levels the point does not follow are not its units: eight passes
+ * alternating between two probe levels, visits of two passes, give 8
+ * units when the point's medians at the two levels are 0.5 % apart
+ * (under eps 3 %) and 4 visits when they are 2x apart. */
+static void levels_the_point_does_not_feel(void **state)
+{
+    (void)state;
+    static const double slow[] = {1.005, 2.0};
+    static const size_t want[] = {8, 4};
+    for (int k = 0; k < 2; k++) {
+        mbx_passes *p;
+        assert_int_equal(mbx_passes_create(NULL, &p), MBX_OK);
+        for (int i = 0; i < 8; i++) {
+            int lv = (i / 2) % 2;
+            mbx_pass q = pass_at((lv ? slow[k] : 1.0) * 1e-6 + i * 1e-10, 0.5 * i, lv);
+            assert_int_equal(mbx_passes_add(p, &q), MBX_OK);
+        }
+        mbx_passes_result r = result_of(p);
+        assert_int_equal(r.nlevels, 2);
+        assert_int_equal(r.units, want[k]);
+        mbx_passes_free(p);
+    }
+}
+
 /* Each stop kind watches its own figure: twelve passes 0.95 .. 1.06 us
  * have relerr about 1.5 %, a CI half-width about 2.9 % and a units'
  * spread (cv) about 4.8 %, so at eps 2 % only stderr settles, and at
@@ -444,12 +468,12 @@ static void resolution_floor(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(five_passes),      cmocka_unit_test(eight_passes_outlier),
-        cmocka_unit_test(twenty_passes),    cmocka_unit_test(degenerate),
-        cmocka_unit_test(verdicts),         cmocka_unit_test(bad_input),
-        cmocka_unit_test(levels),           cmocka_unit_test(tau_units),
-        cmocka_unit_test(tau_and_levels),   cmocka_unit_test(stop_kinds),
-        cmocka_unit_test(resolution_floor),
+        cmocka_unit_test(five_passes),    cmocka_unit_test(eight_passes_outlier),
+        cmocka_unit_test(twenty_passes),  cmocka_unit_test(degenerate),
+        cmocka_unit_test(verdicts),       cmocka_unit_test(bad_input),
+        cmocka_unit_test(levels),         cmocka_unit_test(tau_units),
+        cmocka_unit_test(tau_and_levels), cmocka_unit_test(levels_the_point_does_not_feel),
+        cmocka_unit_test(stop_kinds),     cmocka_unit_test(resolution_floor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
