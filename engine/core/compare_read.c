@@ -446,7 +446,10 @@ int mbx_compare_load_side(struct side *s, const char *path, char *msg, size_t ms
         mbx_msgf(msg, msglen, "cannot read '%s': %s", path, strerror(errno));
         return MBX_E_IO;
     }
-    if (S_ISDIR(sb.st_mode))
+    s->dev = (unsigned long long)sb.st_dev;
+    s->ino = (unsigned long long)sb.st_ino;
+    s->dir = S_ISDIR(sb.st_mode);
+    if (s->dir)
         return load_launches(s, path, msg, msglen);
     s->kind = "observations";
     int rc = read_results(s, path, add_obs_point, msg, msglen);
