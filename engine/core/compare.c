@@ -312,7 +312,7 @@ static mbx_compare_scope scope_of(const struct side *a, const struct side *b, co
     if (a->dir && b->dir)
         return MBX_CMP_SCOPE_LAUNCHES;
     int one_file = !a->dir && !b->dir && a->dev == b->dev && a->ino == b->ino;
-    if (one_file && strcmp(a->kind, "pass medians") == 0)
+    if (one_file && a->kind && strcmp(a->kind, "pass medians") == 0)
         return MBX_CMP_SCOPE_ONE_JOB;
     if (one_file)
         *why = "no machine-level verdict: the file was measured before passes, so its points "
@@ -468,9 +468,10 @@ int mbx_compare_load_opts(const char *path_a, const char *path_b, const mbx_comp
     c->sum.kind_a = c->s[0].kind;
     c->sum.kind_b = c->s[1].kind;
     c->sum.delta = o.delta;
-    c->sum.scope = scope_of(&c->s[0], &c->s[1], &c->sum.why_none);
-    if (rc == MBX_OK)
+    if (rc == MBX_OK) {
+        c->sum.scope = scope_of(&c->s[0], &c->s[1], &c->sum.why_none);
         rc = decide(c, &o);
+    }
     if (rc == MBX_OK && c->npt == 0) {
         mbx_msgf(msg, msglen,
                  "'%s' and '%s' have no point in common (%zu and %zu points with values)", path_a,

@@ -60,15 +60,15 @@ rma_sync)
     # --ignore rma_sync compares them: fence slower, A's mode shown.
     run_compare "$dir/ign" "$dir/fence" "$dir/lock_all" --ignore rma_sync -o "$dir/ign.csv"
     [ "$code" -eq 0 ] || fail "--ignore rma_sync: exit $code, want 0"
-    grep -Eq '^rma\.put fence +2 +8 B .* A slower$' "$dir/ign.txt" || fail "no 'rma.put fence ... A slower' row"
+    grep -Eq '^rma\.put fence +2 +8 B .* A slower \(q [0-9.e-]+\)$' "$dir/ign.txt" || fail "no 'rma.put fence ... A slower' row"
     grep -q '; matched without the rma_sync$' "$dir/ign.txt" || fail "summary does not say rma_sync was ignored"
-    [ "$(head -1 "$dir/ign.csv" | awk -F, '{ print $NF }')" = rma_sync ] || fail "CSV: rma_sync is not the last column"
-    [ "$(sed -n 2p "$dir/ign.csv" | awk -F, '{ print $1, $NF }')" = "rma.put fence" ] || fail "CSV: row is not A's rma.put fence"
+    [ "$(head -1 "$dir/ign.csv" | awk -F, '{ print $21 }')" = rma_sync ] || fail "CSV: rma_sync is not column 21"
+    [ "$(sed -n 2p "$dir/ign.csv" | awk -F, '{ print $1, $21 }')" = "rma.put fence" ] || fail "CSV: row is not A's rma.put fence"
 
     # An earlier version's file: no column reads as empty.
     run_compare "$dir/oldpp" "$dir/old_pp" "$dir/new_pp"
     [ "$code" -eq 0 ] || fail "old ping-pong against new: exit $code, want 0 (empty matches empty)"
-    grep -Eq '^pingpong\.send_recv +2 +8 B .* A faster$' "$dir/oldpp.txt" || fail "old/new ping-pong not matched"
+    grep -Eq '^pingpong\.send_recv +2 +8 B .* A faster \(q [0-9.e-]+\)$' "$dir/oldpp.txt" || fail "old/new ping-pong not matched"
     run_compare "$dir/oldput" "$dir/old_put" "$dir/lock_all"
     [ "$code" -eq 2 ] || fail "old rma.put against lock_all: exit $code, want 2 (mode unknown is not lock_all)"
     grep -q "have no point in common" "$dir/oldput.err" || fail "old rma.put: wrong message"
