@@ -14,11 +14,11 @@
 #include "msg.h"
 
 const char *const mbx_compare_columns[MBX_COMPARE_NCOLS] = {
-    "benchmark", "label",   "procs",    "bytes",       "root",        "op",
-    "param",     "n_a",     "n_b",      "median_a_us", "median_b_us", "ratio_b_over_a",
-    "shift_us",  "w",       "z",        "p_two_sided", "p_less",      "p_greater",
-    "exact",     "verdict", "rma_sync",    "compare_scope", "hl_ratio",    "hl_lo",
-    "hl_hi",     "q_bh",    "equiv",       "equiv_delta",
+    "benchmark", "label",   "procs",    "bytes",         "root",        "op",
+    "param",     "n_a",     "n_b",      "median_a_us",   "median_b_us", "ratio_b_over_a",
+    "shift_us",  "w",       "z",        "p_two_sided",   "p_less",      "p_greater",
+    "exact",     "verdict", "rma_sync", "compare_scope", "hl_ratio",    "hl_lo",
+    "hl_hi",     "q_bh",    "equiv",    "equiv_delta",
 };
 
 static void side_free(struct side *s)
@@ -229,37 +229,51 @@ static void key_name(const struct ckey *k, char *out, size_t len)
              k->text[T_RMA_SYNC][0] ? " rma_sync=" : "", k->text[T_RMA_SYNC]);
 }
 
-/* The key of s with a sample that matches text; NULL when none. */
+/* The key of s with a sample that matches text; NULL when none. With one
+ * file on both sides (self: the key being matched), a key never matches
+ * itself: its sections are compared with each other. */
 static const struct ckey *find_sampled(const struct side *s, const char *const *text,
-                                       unsigned long long procs, unsigned long long bytes)
+                                       unsigned long long procs, unsigned long long bytes,
+                                       const struct ckey *self)
 {
     for (size_t i = 0; i < s->n; i++)
-        if (s->key[i].nv > 0 && mbx_compare_key_is(&s->key[i], text, procs, bytes))
+        if (s->key[i].nv > 0 && mbx_compare_key_is(&s->key[i], text, procs, bytes) &&
+            !(self && strcmp(self->id, s->key[i].id) == 0))
             return &s->key[i];
     return NULL;
 }
 
-/* With parts of the key ignored, two points of B must not become one. */
-static int check_unique(const struct side *b, unsigned ignore, const char *path, char *msg,
-                        size_t msglen)
+/* Whether both sides are one file (or one directory). */
+static int one_input(const struct side *a, const struct side *b)
+{
+    return a->dev == b->dev && a->ino == b->ino;
+}
+
+/* With parts of the key ignored, two points of B must not become one (one
+ * file on both sides: a point and its one other section may). */
+static int check_unique(const struct side *b, unsigned ignore, int self, const char *path,
+                        char *msg, size_t msglen)
 {
     for (size_t i = 0; ignore && i < b->n; i++) {
         const struct ckey *k = &b->key[i];
         const char *text[NTEXT];
         masked(k, ignore, text);
-        for (size_t j = i + 1; k->nv > 0 && j < b->n; j++) {
+        size_t others = 0;
+        for (size_t j = 0; k->nv > 0 && j < b->n; j++) {
             const struct ckey *o = &b->key[j];
-            if (o->nv > 0 && mbx_compare_key_is(o, text, k->procs, k->bytes)) {
-                char parts[48], kn[160], on[160];
-                ignored_names(ignore, parts, sizeof parts);
-                key_name(k, kn, sizeof kn);
-                key_name(o, on, sizeof on);
-                mbx_msgf(msg, msglen,
-                         "'%s': with the %s ignored, %s and %s at %llu procs, %llu bytes are one "
-                         "point; compare inputs with one %s each",
-                         path, parts, kn, on, k->procs, k->bytes, parts);
-                return MBX_E_INVAL;
-            }
+            if (j == i || o->nv == 0 || !mbx_compare_key_is(o, text, k->procs, k->bytes))
+                continue;
+            if (self && ++others < 2)
+                continue;
+            char parts[48], kn[160], on[160];
+            ignored_names(ignore, parts, sizeof parts);
+            key_name(k, kn, sizeof kn);
+            key_name(o, on, sizeof on);
+            mbx_msgf(msg, msglen,
+                     "'%s': with the %s ignored, %s and %s at %llu procs, %llu bytes are one "
+                     "point; compare inputs with one %s each",
+                     path, parts, kn, on, k->procs, k->bytes, parts);
+            return MBX_E_INVAL;
         }
     }
     return MBX_OK;
@@ -311,7 +325,7 @@ static mbx_compare_scope scope_of(const struct side *a, const struct side *b, co
     *why = NULL;
     if (a->dir && b->dir)
         return MBX_CMP_SCOPE_LAUNCHES;
-    int one_file = !a->dir && !b->dir && a->dev == b->dev && a->ino == b->ino;
+    int one_file = !a->dir && !b->dir && one_input(a, b);
     if (one_file && a->kind && strcmp(a->kind, "pass medians") == 0)
         return MBX_CMP_SCOPE_ONE_JOB;
     if (one_file)
@@ -329,6 +343,7 @@ static mbx_compare_scope scope_of(const struct side *a, const struct side *b, co
 static int test_points(mbx_compare *c, const mbx_compare_opts *o, char *msg, size_t msglen)
 {
     struct side *a = &c->s[0], *b = &c->s[1];
+    int self = one_input(a, b) && o->ignore != 0;
     struct tested *t = calloc(a->n ? a->n : 1, sizeof *t);
     size_t nt = 0;
     if (t == NULL)
@@ -338,9 +353,9 @@ static int test_points(mbx_compare *c, const mbx_compare_opts *o, char *msg, siz
         const struct ckey *ka = &a->key[i];
         const char *text[NTEXT];
         masked(ka, o->ignore, text);
-        const struct ckey *kb = find_sampled(b, text, ka->procs, ka->bytes);
-        if (ka->nv == 0)
-            continue;
+        const struct ckey *kb = find_sampled(b, text, ka->procs, ka->bytes, self ? ka : NULL);
+        if (ka->nv == 0 || (self && kb && strcmp(ka->id, kb->id) > 0))
+            continue; /* one file: each pair of sections once */
         if (kb == NULL) {
             c->sum.only_a++;
             continue;
@@ -353,13 +368,15 @@ static int test_points(mbx_compare *c, const mbx_compare_opts *o, char *msg, siz
             mbx_msgf(msg, msglen, "%s, %llu bytes: the test failed: %s", ka->text[T_BENCH],
                      ka->bytes, mbx_strerror(rc));
         fill_key(p, ka);
-        t[nt++].s = (struct cmp_sample){ka->v, kb->v, ka->nv, kb->nv};
+        t[nt++].s = (struct cmp_sample){
+            ka->v, kb->v, ka->nv, kb->nv, a->dir ? ka->pass : NULL, b->dir ? kb->pass : NULL};
     }
     for (size_t i = 0; rc == MBX_OK && i < b->n; i++) {
         const struct ckey *kb = &b->key[i];
         const char *text[NTEXT];
         masked(kb, o->ignore, text);
-        c->sum.only_b += kb->nv > 0 && find_sampled(a, text, kb->procs, kb->bytes) == NULL;
+        c->sum.only_b +=
+            kb->nv > 0 && find_sampled(a, text, kb->procs, kb->bytes, self ? kb : NULL) == NULL;
     }
     if (rc == MBX_OK && nt > 0)
         qsort(t, nt, sizeof *t, by_tested);
@@ -462,7 +479,7 @@ int mbx_compare_load_opts(const char *path_a, const char *path_b, const mbx_comp
     if (rc == MBX_OK)
         rc = mbx_compare_load_side(&c->s[1], path_b, msg, msglen);
     if (rc == MBX_OK)
-        rc = check_unique(&c->s[1], ignore, path_b, msg, msglen);
+        rc = check_unique(&c->s[1], ignore, one_input(&c->s[0], &c->s[1]), path_b, msg, msglen);
     if (rc == MBX_OK)
         rc = test_points(c, &o, msg, msglen);
     c->sum.kind_a = c->s[0].kind;

@@ -33,18 +33,20 @@ struct ckey {
 };
 
 struct side {
-    const char *kind; /* "launches", "pass medians" or "observations" */
-    int dir;          /* a directory of launches */
+    const char *kind;            /* "launches", "pass medians" or "observations" */
+    int dir;                     /* a directory of launches */
     unsigned long long dev, ino; /* of the file or directory: one file on both sides */
     struct ckey *key;
     size_t n, cap;
-    size_t hint; /* where the last lookup hit: files list their points in one order */
+    size_t hint;   /* where the last lookup hit: files list their points in one order */
+    size_t launch; /* a directory: the launch being read (its values' pass field) */
 };
 
 /* A tested point's two samples (the sides' own arrays). */
 struct cmp_sample {
     const double *a, *b;
     size_t na, nb;
+    const unsigned long long *la, *lb; /* each value's launch (directories); NULL: none */
 };
 
 struct mbx_compare {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compare_int.h"
+#include "mbx/stats.h"
 
 int mbx_compare_bh(const double *p, size_t m, double *q)
 {
@@ -118,10 +119,78 @@ static int same_curve(const mbx_cmp_point *x, const mbx_cmp_point *y)
            strcmp(x->rma_sync ? x->rma_sync : "", y->rma_sync ? y->rma_sync : "") == 0;
 }
 
-/* The stratified test of curve cv: its points' samples, one stratum a
- * size; its ratio the geometric mean of the points' HL ratios. */
+static int cmp_dbl(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* Adds side's values of sample s (launch ids l) to the launches' score
+ * sums: log(v) - center. */
+static void add_scores(const double *v, const unsigned long long *l, size_t n, double center,
+                       double *sum, size_t *cnt, size_t nl)
+{
+    for (size_t j = 0; j < n; j++)
+        if (l[j] < nl && v[j] > 0)
+            sum[l[j]] += log(v[j]) - center, cnt[l[j]]++;
+}
+
+/* One score per launch and side: the mean over the curve's sizes of the
+ * launch's log median less that size's pooled median. A launch moves all
+ * its points together (one launch factor), so the sizes of one launch are
+ * not independent draws: the launches are the units of the curve test. */
+static int launch_scores(const mbx_compare *c, const size_t *members, size_t nm, mbx_cmp_curve *cv)
+{
+    size_t nl[2] = {0, 0}, most = 0;
+    for (size_t i = 0; i < nm; i++) {
+        const struct cmp_sample *s = &c->sa[members[i]];
+        for (size_t j = 0; j < s->na; j++)
+            nl[0] = s->la[j] + 1 > nl[0] ? s->la[j] + 1 : nl[0];
+        for (size_t j = 0; j < s->nb; j++)
+            nl[1] = s->lb[j] + 1 > nl[1] ? s->lb[j] + 1 : nl[1];
+        most = s->na + s->nb > most ? s->na + s->nb : most;
+    }
+    double *sum = calloc(nl[0] + nl[1], sizeof *sum), *pool = malloc((most + 1) * sizeof *pool);
+    size_t *cnt = calloc(nl[0] + nl[1], sizeof *cnt);
+    int rc = sum && pool && cnt ? MBX_OK : MBX_E_NOMEM;
+    for (size_t i = 0; rc == MBX_OK && i < nm; i++) {
+        const struct cmp_sample *s = &c->sa[members[i]];
+        size_t np = 0;
+        for (size_t j = 0; j < s->na + s->nb; j++) {
+            double v = j < s->na ? s->a[j] : s->b[j - s->na];
+            if (v > 0)
+                pool[np++] = log(v);
+        }
+        qsort(pool, np, sizeof *pool, cmp_dbl);
+        double center = np ? mbx_stats_quantile_sorted(pool, np, 0.5) : 0;
+        add_scores(s->a, s->la, s->na, center, sum, cnt, nl[0]);
+        add_scores(s->b, s->lb, s->nb, center, sum + nl[0], cnt + nl[0], nl[1]);
+    }
+    size_t n[2] = {0, 0};
+    for (size_t j = 0; rc == MBX_OK && j < nl[0] + nl[1]; j++) {
+        int side = j >= nl[0];
+        if (cnt[j] > 0)
+            sum[(side ? nl[0] : 0) + n[side]++] = sum[j] / (double)cnt[j];
+    }
+    if (rc == MBX_OK && (n[0] == 0 || n[1] == 0))
+        rc = MBX_E_INVAL;
+    if (rc == MBX_OK)
+        rc = mbx_wilcoxon_test(sum, n[0], sum + nl[0], n[1], &cv->w);
+    if (rc == MBX_OK)
+        cv->ratio = exp(-cv->w.shift);
+    free(sum);
+    free(pool);
+    free(cnt);
+    return rc;
+}
+
+/* The test of curve cv: over launch scores when its sides are launches,
+ * else stratified by size (one stratum a size), its ratio the geometric
+ * mean of the points' HL ratios. */
 static int test_curve(const mbx_compare *c, mbx_cmp_curve *cv, const size_t *members, size_t nm)
 {
+    if (c->sa[members[0]].la != NULL && c->sa[members[0]].lb != NULL)
+        return launch_scores(c, members, nm, cv);
     size_t na = 0, nb = 0;
     for (size_t i = 0; i < nm; i++)
         na += c->sa[members[i]].na, nb += c->sa[members[i]].nb;
@@ -161,12 +230,12 @@ int mbx_compare_curves(mbx_compare *c, double alpha)
         for (size_t j = i; j < c->npt; j++)
             if (!done[j] && same_curve(&c->pt[i], &c->pt[j]))
                 members[nm++] = j, done[j] = 1;
-        /* The stratified test is always exact: its cost grows with each
-         * size's sample, so large ones (many passes) get no curve test. */
+        /* The stratified test (passes) is always exact: its cost grows
+         * with each size's sample, so large ones get no curve test. */
         int small = 1;
         for (size_t j = 0; j < nm; j++)
             small &= c->sa[members[j]].na + c->sa[members[j]].nb <= MBX_WILCOXON_EXACT_MAX;
-        if (!small)
+        if (!small && c->sa[i].la == NULL)
             continue;
         mbx_cmp_curve *cv = &c->cv[c->ncv];
         cv->first = i;

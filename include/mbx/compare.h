@@ -75,10 +75,10 @@ typedef struct mbx_cmp_point {
  * over their sizes (mbx_wilcoxon_stratified, each size a stratum), with
  * BH q-values over the curves. */
 typedef struct mbx_cmp_curve {
-    size_t first;  /* index (mbx_compare_get) of its first point: its key */
-    size_t sizes;  /* its points */
+    size_t first;   /* index (mbx_compare_get) of its first point: its key */
+    size_t sizes;   /* its points */
     mbx_wilcoxon w; /* w.shift NAN */
-    double ratio;  /* geometric mean of its points' hl_ratio */
+    double ratio;   /* geometric mean of its points' hl_ratio */
     double q;
     char verdict; /* '<', '>' or '=' at q < alpha */
 } mbx_cmp_curve;
@@ -92,13 +92,13 @@ typedef struct mbx_compare_summary {
     size_t only_a, only_b;       /* points on one side only */
     const char *kind_a, *kind_b; /* "launches", "pass medians" or "observations" */
     mbx_compare_scope scope;
-    size_t k;                    /* scope launches: the fewest launches of a point */
-    const char *why_none;        /* scope none: why, and what to run instead (one line) */
-    size_t equivalent;           /* not different, and equiv 'y' */
-    double q_max;                /* the largest q of the points called different; 0: none */
-    double expected_false;       /* q_max x (faster + slower): BH's bound on false calls */
-    double delta;                /* the equivalence margin */
-    size_t curves;               /* mbx_compare_curve_count */
+    size_t k;              /* scope launches: the fewest launches of a point */
+    const char *why_none;  /* scope none: why, and what to run instead (one line) */
+    size_t equivalent;     /* not different, and equiv 'y' */
+    double q_max;          /* the largest q of the points called different; 0: none */
+    double expected_false; /* q_max x (faster + slower): BH's bound on false calls */
+    double delta;          /* the equivalence margin */
+    size_t curves;         /* mbx_compare_curve_count */
 } mbx_compare_summary;
 
 /* How to compare (mbx_compare_load_opts). */

@@ -184,7 +184,6 @@ static void print_curves(FILE *f, const mbx_compare *c)
     }
 }
 
-
 static void print_summary(FILE *f, const mbx_compare *c, const opts *o)
 {
     mbx_compare_summary s;
@@ -192,17 +191,18 @@ static void print_summary(FILE *f, const mbx_compare *c, const opts *o)
     char scope[48];
     mbx_compare_scope_text(s.scope, s.k, scope, sizeof scope);
     if (s.scope == MBX_CMP_SCOPE_NONE) {
-        fprintf(f, "%zu point%s, ratios of medians only (launch-scoped); only in A: %zu, only in B: %zu\n",
-                s.tested, s.tested == 1 ? "" : "s", s.only_a, s.only_b);
+        fprintf(
+            f,
+            "%zu point%s, ratios of medians only (launch-scoped); only in A: %zu, only in B: %zu\n",
+            s.tested, s.tested == 1 ? "" : "s", s.only_a, s.only_b);
         fprintf(f, "%s\n", s.why_none);
     } else {
         fprintf(f,
                 "%zu point%s: A faster at %zu, slower at %zu (BH q < %g: about %.2g of these calls "
                 "false), same within +/-%g%% at %zu, not distinguishable at %zu; only in A: %zu, "
                 "only in B: %zu\n",
-                s.tested, s.tested == 1 ? "" : "s", s.faster, s.slower, o->alpha,
-                s.expected_false, 100 * s.delta, s.equivalent, s.same - s.equivalent, s.only_a,
-                s.only_b);
+                s.tested, s.tested == 1 ? "" : "s", s.faster, s.slower, o->alpha, s.expected_false,
+                100 * s.delta, s.equivalent, s.same - s.equivalent, s.only_a, s.only_b);
     }
     static const char *const part[] = {"benchmark", "label", "rma_sync"};
     char without[80] = "";
@@ -213,8 +213,9 @@ static void print_summary(FILE *f, const mbx_compare *c, const opts *o)
     mbx_tprintf(f, "scope %s; alpha %g; A: %s (%s), B: %s (%s)%s\n", scope, o->alpha, o->in[0],
                 s.kind_a, o->in[1], s.kind_b, without);
     if (s.scope == MBX_CMP_SCOPE_LAUNCHES && s.k < 10)
-        fprintf(f, "%zu launches a side: take 10 or more (mpibex repeat -k 10) for verdicts and "
-                   "equivalence that can hold\n",
+        fprintf(f,
+                "%zu launches a side: take 10 or more (mpibex repeat -k 10) for verdicts and "
+                "equivalence that can hold\n",
                 s.k);
 }
 
@@ -367,9 +368,9 @@ static int on_equiv(mbx_opt_parser *p, const mbx_opt *o, const char *name, const
     if (pct)
         d /= 100, end++;
     if (v == NULL || end == v || *end != '\0' || errno != 0 || !(d > 0 && d < 1))
-        return mbx_opt_bad(&p->out,
-                           "--equiv: expected a margin 0%% < D < 100%% (such as 5%% or 0.05), got %s",
-                           v && *v ? v : "nothing");
+        return mbx_opt_bad(
+            &p->out, "--equiv: expected a margin 0%% < D < 100%% (such as 5%% or 0.05), got %s",
+            v && *v ? v : "nothing");
     c->delta = d;
     return 0;
 }
