@@ -48,8 +48,8 @@ static void bh_known_vectors(void **state)
     for (size_t i = 0; i < 15; i++)
         rejected += q[i] < 0.05;
     assert_int_equal(rejected, 4);
-    assert_float_equal(q[0], 0.0015, 1e-12);    /* 15 x 0.0001 / 1 = 0.0015 */
-    assert_float_equal(q[3], 0.035625, 1e-12);  /* 15 x 0.0095 / 4 */
+    assert_float_equal(q[0], 0.0015, 1e-12);   /* 15 x 0.0001 / 1 = 0.0015 */
+    assert_float_equal(q[3], 0.035625, 1e-12); /* 15 x 0.0095 / 4 */
     assert_float_equal(q[14], 1.0, 1e-12);
 
     const double p[4] = {0.01, 0.04, 0.03, 0.005};
@@ -315,8 +315,8 @@ static void scope_by_inputs(void **state)
         fprintf(f, "pingpong.send_recv,2,8,%g,x,%d\n", 1.5 + 0.01 * p, p);
     fclose(f);
     o.ignore = 0;
-    assert_int_equal(mbx_compare_load_opts(tmp("one.csv"), tmp("copy.csv"), &o, &c, msg, sizeof msg),
-                     0);
+    assert_int_equal(
+        mbx_compare_load_opts(tmp("one.csv"), tmp("copy.csv"), &o, &c, msg, sizeof msg), 0);
     mbx_compare_summarize(c, &s);
     assert_int_equal(s.scope, MBX_CMP_SCOPE_NONE);
     assert_non_null(strstr(s.why_none, "mpibex repeat -k 10"));
@@ -328,7 +328,9 @@ static void scope_by_inputs(void **state)
     mbx_compare_free(c);
     /* a directory against one launch: launches apart too */
     f = fopen(tmp("single.csv"), "w");
-    fprintf(f, "benchmark,procs,bytes,median_us,status,label\npingpong.send_recv,2,1,1.0,SETTLED,cli\n");
+    fprintf(
+        f,
+        "benchmark,procs,bytes,median_us,status,label\npingpong.send_recv,2,1,1.0,SETTLED,cli\n");
     fclose(f);
     f = fopen(tmp("single.obs.csv"), "w");
     fprintf(f, "benchmark,procs,bytes,time_us,label,pass\n");
@@ -358,10 +360,8 @@ static int setup(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(bh_known_vectors),
-        cmocka_unit_test(order_statistic_coverage),
-        cmocka_unit_test(hl_ratio_and_equivalence),
-        cmocka_unit_test(scope_by_inputs),
+        cmocka_unit_test(bh_known_vectors),         cmocka_unit_test(order_statistic_coverage),
+        cmocka_unit_test(hl_ratio_and_equivalence), cmocka_unit_test(scope_by_inputs),
         cmocka_unit_test(launch_effects),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

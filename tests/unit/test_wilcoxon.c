@@ -469,14 +469,22 @@ static void hl_interval_normal(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(hand_case),           cmocka_unit_test(single_values),
-        cmocka_unit_test(exact_equal_sizes),   cmocka_unit_test(exact_unequal_sizes),
-        cmocka_unit_test(exact_at_limit),      cmocka_unit_test(normal_no_ties),
-        cmocka_unit_test(normal_with_ties),    cmocka_unit_test(exact_with_ties),
-        cmocka_unit_test(swap_symmetry),       cmocka_unit_test(one_sided),
-        cmocka_unit_test(shift_matches_naive), cmocka_unit_test(all_identical),
-        cmocka_unit_test(bad_input),           cmocka_unit_test(stars_and_names),
-        cmocka_unit_test(hl_interval_textbook), cmocka_unit_test(hl_interval_normal),
+        cmocka_unit_test(hand_case),
+        cmocka_unit_test(single_values),
+        cmocka_unit_test(exact_equal_sizes),
+        cmocka_unit_test(exact_unequal_sizes),
+        cmocka_unit_test(exact_at_limit),
+        cmocka_unit_test(normal_no_ties),
+        cmocka_unit_test(normal_with_ties),
+        cmocka_unit_test(exact_with_ties),
+        cmocka_unit_test(swap_symmetry),
+        cmocka_unit_test(one_sided),
+        cmocka_unit_test(shift_matches_naive),
+        cmocka_unit_test(all_identical),
+        cmocka_unit_test(bad_input),
+        cmocka_unit_test(stars_and_names),
+        cmocka_unit_test(hl_interval_textbook),
+        cmocka_unit_test(hl_interval_normal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
