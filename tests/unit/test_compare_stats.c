@@ -247,6 +247,24 @@ static void launch_effects(void **state)
     }
 }
 
+/* NAME.csv and NAME.obs.csv: a run with one point of `bytes` per label,
+ * 6 passes of one observation each, base[i] + 0.01 pass us. */
+static void write_run(const char *name, int bytes, const char *const *label, const double *base,
+                      int nlabels)
+{
+    FILE *f = fopen(tmp("%s.csv", name), "w"), *g = fopen(tmp("%s.obs.csv", name), "w");
+    assert_true(f && g);
+    fprintf(f, "benchmark,procs,bytes,median_us,status,label\n");
+    fprintf(g, "benchmark,procs,bytes,time_us,label,pass\n");
+    for (int i = 0; i < nlabels; i++) {
+        fprintf(f, "pingpong.send_recv,2,%d,%g,SETTLED,%s\n", bytes, base[i], label[i]);
+        for (int p = 0; p < 6; p++)
+            fprintf(g, "pingpong.send_recv,2,%d,%g,%s,%d\n", bytes, base[i] + 0.01 * p, label[i],
+                    p);
+    }
+    assert_int_equal(fclose(f) | fclose(g), 0);
+}
+
 /* The scope follows the inputs: two directories compare launches; one
  * file on both sides its interleaved sections; two files (or a file and
  * a directory) are launches apart and get no verdict, with the line that
@@ -273,18 +291,9 @@ static void scope_by_inputs(void **state)
     mbx_compare_free(c);
 
     /* a launch's results file with its pass-tagged observations */
-    FILE *f = fopen(tmp("one.csv"), "w");
-    assert_non_null(f);
-    fprintf(f, "benchmark,procs,bytes,median_us,status,label\n"
-               "pingpong.send_recv,2,8,1.0,SETTLED,x\npingpong.send_recv,2,8,2.0,SETTLED,y\n");
-    fclose(f);
-    f = fopen(tmp("one.obs.csv"), "w");
-    assert_non_null(f);
-    fprintf(f, "benchmark,procs,bytes,time_us,label,pass\n");
-    for (int p = 0; p < 6; p++)
-        fprintf(f, "pingpong.send_recv,2,8,%g,x,%d\npingpong.send_recv,2,8,%g,y,%d\n",
-                1.0 + 0.01 * p, p, 2.0 + 0.01 * p, p);
-    fclose(f);
+    const char *xy[2] = {"x", "y"}, *cli[1] = {"cli"};
+    const double base[2] = {1.0, 2.0}, mid[1] = {1.5};
+    write_run("one", 8, xy, base, 2);
     mbx_compare_opts o = {.alpha = 0.05, .ignore = MBX_COMPARE_IGNORE_LABEL};
     assert_int_equal(mbx_compare_load_opts(tmp("one.csv"), tmp("one.csv"), &o, &c, msg, sizeof msg),
                      0);
@@ -305,15 +314,7 @@ static void scope_by_inputs(void **state)
     mbx_compare_free(c);
 
     /* a copy is another launch as far as compare can tell */
-    f = fopen(tmp("copy.csv"), "w");
-    fprintf(f, "benchmark,procs,bytes,median_us,status,label\n"
-               "pingpong.send_recv,2,8,1.0,SETTLED,x\n");
-    fclose(f);
-    f = fopen(tmp("copy.obs.csv"), "w");
-    fprintf(f, "benchmark,procs,bytes,time_us,label,pass\n");
-    for (int p = 0; p < 6; p++)
-        fprintf(f, "pingpong.send_recv,2,8,%g,x,%d\n", 1.5 + 0.01 * p, p);
-    fclose(f);
+    write_run("copy", 8, xy, mid, 1);
     o.ignore = 0;
     assert_int_equal(
         mbx_compare_load_opts(tmp("one.csv"), tmp("copy.csv"), &o, &c, msg, sizeof msg), 0);
@@ -327,16 +328,7 @@ static void scope_by_inputs(void **state)
     assert_string_equal(mbx_compare_point_word(mbx_compare_get(c, 0)), "none");
     mbx_compare_free(c);
     /* a directory against one launch: launches apart too */
-    f = fopen(tmp("single.csv"), "w");
-    fprintf(
-        f,
-        "benchmark,procs,bytes,median_us,status,label\npingpong.send_recv,2,1,1.0,SETTLED,cli\n");
-    fclose(f);
-    f = fopen(tmp("single.obs.csv"), "w");
-    fprintf(f, "benchmark,procs,bytes,time_us,label,pass\n");
-    for (int p = 0; p < 6; p++)
-        fprintf(f, "pingpong.send_recv,2,1,%g,cli,%d\n", 1.0 + 0.01 * p, p);
-    fclose(f);
+    write_run("single", 1, cli, base, 1);
     assert_int_equal(mbx_compare_load_opts(tmp("dA"), tmp("single.csv"), &o, &c, msg, sizeof msg),
                      0);
     mbx_compare_summarize(c, &s);
