@@ -342,36 +342,38 @@ static int overwrites(const char *out, const char *in)
     return hit;
 }
 
+/* v as a number in (0, 1) into *out (with pct, "5%" is 0.05 too); -1
+ * when it is not one. */
+static int fraction(const char *v, int pct, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double x = v ? mbx_strtod(v, &end) : NAN;
+    if (pct && end && end != v && *end == '%')
+        x /= 100, end++;
+    if (v == NULL || end == v || *end != '\0' || errno != 0 || !(x > 0 && x < 1))
+        return -1;
+    *out = x;
+    return 0;
+}
+
 static int on_alpha(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
 {
-    opts *c = p->dst;
-    char *end = NULL;
     (void)o, (void)name;
-    errno = 0;
-    double a = v ? mbx_strtod(v, &end) : NAN;
-    if (v == NULL || end == v || *end != '\0' || errno != 0 || !(a > 0 && a < 1))
+    if (fraction(v, 0, &((opts *)p->dst)->alpha) < 0)
         return mbx_opt_bad(&p->out, "--alpha: expected 0 < ALPHA < 1, got %s",
                            v && *v ? v : "nothing");
-    c->alpha = a;
     return 0;
 }
 
 /* --equiv 5% or --equiv 0.05: the margin of the equivalence test. */
 static int on_equiv(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
 {
-    opts *c = p->dst;
-    char *end = NULL;
     (void)o, (void)name;
-    errno = 0;
-    double d = v ? mbx_strtod(v, &end) : NAN;
-    int pct = end && end != v && *end == '%';
-    if (pct)
-        d /= 100, end++;
-    if (v == NULL || end == v || *end != '\0' || errno != 0 || !(d > 0 && d < 1))
+    if (fraction(v, 1, &((opts *)p->dst)->delta) < 0)
         return mbx_opt_bad(
             &p->out, "--equiv: expected a margin 0%% < D < 100%% (such as 5%% or 0.05), got %s",
             v && *v ? v : "nothing");
-    c->delta = d;
     return 0;
 }
 
