@@ -33,18 +33,36 @@ struct ckey {
 };
 
 struct side {
-    const char *kind;
+    const char *kind;            /* "launches", "pass medians" or "observations" */
+    int dir;                     /* a directory of launches */
+    unsigned long long dev, ino; /* of the file or directory: one file on both sides */
     struct ckey *key;
     size_t n, cap;
-    size_t hint; /* where the last lookup hit: files list their points in one order */
+    size_t hint;   /* where the last lookup hit: files list their points in one order */
+    size_t launch; /* a directory: the launch being read (its values' pass field) */
+};
+
+/* A tested point's two samples (the sides' own arrays). */
+struct cmp_sample {
+    const double *a, *b;
+    size_t na, nb;
+    const unsigned long long *la, *lb; /* each value's launch (directories); NULL: none */
 };
 
 struct mbx_compare {
     struct side s[2];
     mbx_cmp_point *pt;
+    struct cmp_sample *sa; /* beside pt */
     size_t npt;
+    mbx_cmp_curve *cv;
+    size_t ncv;
     mbx_compare_summary sum;
 };
+
+/* The curves of c's points (every part of the key but bytes), each tested
+ * stratified over its sizes (c->cv, c->ncv), with BH q-values over the
+ * curves and verdicts at alpha. MBX_OK or MBX_E_NOMEM. */
+MBX_NODISCARD int mbx_compare_curves(mbx_compare *c, double alpha);
 
 /* Whether key k matches (text, procs, bytes); a NULL text part matches
  * anything. 1 or 0. */

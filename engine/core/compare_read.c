@@ -171,7 +171,8 @@ static int add_launch_row(struct side *s, const char *const *text, unsigned long
     struct ckey *k = find_or_add(s, text, procs, bytes);
     if (k == NULL)
         return MBX_E_NOMEM;
-    return usable && !isnan(median) ? push(k, median * 1e-6) : MBX_OK;
+    /* the launch kept beside the value: a curve's launches are its units */
+    return usable && !isnan(median) ? push_pass(k, median * 1e-6, s->launch) : MBX_OK;
 }
 
 /* A row of a results file whose observations form the samples. */
@@ -430,8 +431,10 @@ static int load_launches(struct side *s, const char *dir, char *msg, size_t msgl
                  dir, n, n == 1 ? "" : "es", dir);
         rc = MBX_E_INVAL;
     }
-    for (size_t i = 0; rc == MBX_OK && i < n; i++)
+    for (size_t i = 0; rc == MBX_OK && i < n; i++) {
+        s->launch = i;
         rc = read_results(s, names[i], add_launch_row, msg, msglen);
+    }
     for (size_t i = 0; i < n; i++)
         free(names[i]);
     free(names);
@@ -446,7 +449,10 @@ int mbx_compare_load_side(struct side *s, const char *path, char *msg, size_t ms
         mbx_msgf(msg, msglen, "cannot read '%s': %s", path, strerror(errno));
         return MBX_E_IO;
     }
-    if (S_ISDIR(sb.st_mode))
+    s->dev = (unsigned long long)sb.st_dev;
+    s->ino = (unsigned long long)sb.st_ino;
+    s->dir = S_ISDIR(sb.st_mode);
+    if (s->dir)
         return load_launches(s, path, msg, msglen);
     s->kind = "observations";
     int rc = read_results(s, path, add_obs_point, msg, msglen);

@@ -29,10 +29,33 @@ static int cmp_double(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
+static int all_finite(const double *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(x[i]))
+            return 0;
+    return 1;
+}
+
 /* Standard normal CDF. */
 static double phi(double x)
 {
     return 0.5 * erfc(-x / sqrt(2.0));
+}
+
+/* The p-quantile of the standard normal (0 < p < 1), by bisection on phi:
+ * a few microseconds, called once per interval. */
+static double norm_quantile(double p)
+{
+    double lo = -40.0, hi = 40.0;
+    for (int i = 0; i < 200 && hi - lo > 1e-12; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (phi(mid) < p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
 }
 
 /* Order-preserving map between doubles (not NaN) and unsigned integers. */
@@ -84,6 +107,94 @@ static double hodges_lehmann(const double *a, size_t n1, const double *b, size_t
         return kth_diff(a, n1, b, n2, m / 2 + 1);
     double lo = kth_diff(a, n1, b, n2, m / 2), hi = kth_diff(a, n1, b, n2, m / 2 + 1);
     return 0.5 * lo + 0.5 * hi + 0.0;
+}
+
+/* The exact null distribution of the Mann-Whitney count U (pairs with
+ * a_i > b_j, no ties) for sizes n1, n2, as counts: u[0..n1 n2], malloc'd.
+ * f(u; m, n) = f(u - n; m - 1, n) + f(u; m, n - 1) (the largest of the
+ * m + n values is an a or a b), kept as one row per m over n. */
+static double *u_counts(size_t n1, size_t n2)
+{
+    size_t top = n1 * n2;
+    double *f = calloc((n1 + 1) * (top + 1), sizeof *f);
+    if (f == NULL)
+        return NULL;
+    /* f[m][u] for the current n, n from 0 up: with n = 0 only u = 0. */
+    for (size_t m = 0; m <= n1; m++)
+        f[m * (top + 1)] = 1.0;
+    for (size_t n = 1; n <= n2; n++)
+        for (size_t m = 1; m <= n1; m++) { /* f(.; m, n) from f(.; m-1, n) and f(.; m, n-1) */
+            double *row = f + m * (top + 1);
+            const double *prev = f + (m - 1) * (top + 1);
+            for (size_t u = m * n; u >= n; u--)
+                row[u] += prev[u - n];
+        }
+    double *out = malloc((top + 1) * sizeof *out);
+    if (out != NULL)
+        memcpy(out, f + n1 * (top + 1), (top + 1) * sizeof *out);
+    free(f);
+    return out;
+}
+
+/* The largest k >= 1 with P(U <= k - 1) <= tail (0: none), and 1 - 2 P(U
+ * <= k - 1): the order statistics D_(k), D_(n1 n2 + 1 - k) of the
+ * differences bound the shift with that confidence. */
+static int hl_rank(size_t n1, size_t n2, double tail, size_t *k, double *conf)
+{
+    size_t m = n1 * n2;
+    *k = 0;
+    *conf = 1.0;
+    if (n1 + n2 > MBX_WILCOXON_EXACT_MAX) {
+        /* Normal approximation with continuity correction (U symmetric
+         * about m / 2, variance m (n1 + n2 + 1) / 12). */
+        double sd = sqrt((double)m * (double)(n1 + n2 + 1) / 12.0);
+        double z = norm_quantile(tail);
+        double kk = floor((double)m / 2.0 + z * sd + 0.5);
+        if (kk >= 1) {
+            *k = (size_t)kk;
+            *conf = 1.0 - 2.0 * phi(((double)*k - 1.0 - (double)m / 2.0 + 0.5) / sd);
+        }
+        return MBX_OK;
+    }
+    double *u = u_counts(n1, n2);
+    if (u == NULL)
+        return MBX_E_NOMEM;
+    double total = 0.0, cum = 0.0;
+    for (size_t i = 0; i <= m; i++)
+        total += u[i];
+    for (size_t i = 0; i <= m / 2 && (cum + u[i]) / total <= tail; i++) {
+        cum += u[i];
+        *k = i + 1;
+        *conf = 1.0 - 2.0 * cum / total;
+    }
+    free(u);
+    return MBX_OK;
+}
+
+int mbx_wilcoxon_hl_ci(const double *a, size_t n1, const double *b, size_t n2, double conf,
+                       mbx_hl *out)
+{
+    if (!a || !b || !out || n1 == 0 || n2 == 0 || n1 > SIZE_MAX / 2 / n2 || !(conf > 0) ||
+        !(conf < 1) || !all_finite(a, n1) || !all_finite(b, n2))
+        return MBX_E_INVAL;
+    double *s = malloc((n1 + n2) * sizeof *s);
+    if (s == NULL)
+        return MBX_E_NOMEM;
+    memcpy(s, a, n1 * sizeof *s);
+    memcpy(s + n1, b, n2 * sizeof *s);
+    qsort(s, n1, sizeof *s, cmp_double);
+    qsort(s + n1, n2, sizeof *s, cmp_double);
+    size_t k;
+    mbx_hl r = {.exact = n1 + n2 <= MBX_WILCOXON_EXACT_MAX};
+    int rc = hl_rank(n1, n2, (1.0 - conf) / 2.0, &k, &r.conf);
+    if (rc == MBX_OK) {
+        r.est = hodges_lehmann(s, n1, s + n1, n2);
+        r.lo = k ? kth_diff(s, n1, s + n1, n2, k) : -INFINITY;
+        r.hi = k ? kth_diff(s, n1, s + n1, n2, n1 * n2 + 1 - k) : INFINITY;
+        *out = r;
+    }
+    free(s);
+    return rc;
 }
 
 /* The exact null distribution of the sum W2 of n1 of the n doubled ranks
@@ -201,14 +312,6 @@ static void moments(size_t n1, size_t n2, double tie_sum, size_t groups, double 
     *var = groups <= 1 ? 0.0 : dn1 * dn2 / 12.0 * ((dn + 1.0) - tie_sum / (dn * (dn - 1.0)));
 }
 
-static int all_finite(const double *x, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(x[i]))
-            return 0;
-    return 1;
-}
-
 int mbx_wilcoxon_test(const double *a, size_t n1, const double *b, size_t n2, mbx_wilcoxon *out)
 {
     return mbx_wilcoxon_test_ex(a, n1, b, n2, 1, out);
@@ -310,6 +413,13 @@ static int add_stratum(strata_acc *acc, double *va, size_t n1, size_t n2, double
     int rc = exact_dist(rank2, n1 + n2, n1, &sd, &smax);
     if (rc != MBX_OK)
         return rc;
+    /* As probabilities: the counts of many strata multiply past a double
+     * (C(20, 10)^60 > 1e308) and tails() only needs their ratios. */
+    double total = 0.0;
+    for (size_t y = 0; y <= smax; y++)
+        total += sd[y];
+    for (size_t y = 0; y <= smax; y++)
+        sd[y] /= total;
     if (!(conv = calloc(acc->dmax + smax + 1, sizeof *conv))) {
         free(sd);
         return MBX_E_NOMEM;

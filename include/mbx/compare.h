@@ -23,14 +23,28 @@
 #include "mbx/status.h"
 #include "mbx/wilcoxon.h"
 
-#define MBX_COMPARE_NCOLS 21
+#define MBX_COMPARE_NCOLS 28
 /* benchmark,label,procs,bytes,root,op,param,n_a,n_b,median_a_us,median_b_us,
  * ratio_b_over_a,shift_us,w,z,p_two_sided,p_less,p_greater,exact,verdict,
- * rma_sync (appended: files of earlier versions end at verdict) */
+ * rma_sync (appended: files of earlier versions end at verdict),
+ * compare_scope,hl_ratio,hl_lo,hl_hi,q_bh,equiv,equiv_delta (appended:
+ * files of earlier versions end at rma_sync) */
 extern const char *const mbx_compare_columns[MBX_COMPARE_NCOLS];
 
-/* The verdict column's word for verdict v: "<", ">" or "same" (not a bare
- * "=", which a spreadsheet opening the CSV would take for a formula). */
+/* Default equivalence margin: B/A within [1/1.05, 1.05] is "the same". */
+#define MBX_COMPARE_DELTA_DEFAULT 0.05
+
+/* What a comparison's samples are, and so what its verdicts are about
+ * (docs/user-guide.md, "Comparing: compare"). */
+typedef enum mbx_compare_scope {
+    MBX_CMP_SCOPE_NONE = 0,     /* two separate launches: no machine-level verdict */
+    MBX_CMP_SCOPE_LAUNCHES = 1, /* launch medians, K against K (`launches:K`) */
+    MBX_CMP_SCOPE_ONE_JOB = 2,  /* pass medians of interleaved points of one job */
+} mbx_compare_scope;
+
+/* The verdict column's word for verdict v: "<", ">", "same" (not a bare
+ * "=", which a spreadsheet opening the CSV would take for a formula) or
+ * "none" ('?': no verdict). */
 const char *mbx_compare_verdict_word(char v);
 
 typedef struct mbx_cmp_point {
@@ -44,9 +58,30 @@ typedef struct mbx_cmp_point {
     double median_a, median_b; /* medians of the two samples, seconds */
     double ratio;              /* median_b / median_a */
     mbx_wilcoxon w;            /* w.shift in seconds */
-    char verdict;              /* '<', '>' or '=' */
+    char verdict;              /* '<', '>', '=' or '?' (scope none: no verdict) */
     const char *stars;         /* of the two-sided p: "***", "**", "*" or "" */
+    /* The Hodges-Lehmann ratio B/A (on the log scale) and its 95 % CI
+     * (hl_conf: its achieved confidence; 0 and infinity: too few values),
+     * its 90 % CI (eq_lo, eq_hi) and the equivalence test on it: equiv
+     * 'y' when [eq_lo, eq_hi] lies in [1/(1+delta), 1+delta], 'n' when
+     * not, 0 without a ratio (a value <= 0). NAN when not computed. */
+    double hl_ratio, hl_lo, hl_hi, hl_conf, eq_lo, eq_hi;
+    char equiv;
+    double q; /* Benjamini-Hochberg q-value over the table; the explorer's: p */
+    mbx_compare_scope scope;
 } mbx_cmp_point;
+
+/* A curve: the points of one key but bytes, tested together stratified
+ * over their sizes (mbx_wilcoxon_stratified, each size a stratum), with
+ * BH q-values over the curves. */
+typedef struct mbx_cmp_curve {
+    size_t first;   /* index (mbx_compare_get) of its first point: its key */
+    size_t sizes;   /* its points */
+    mbx_wilcoxon w; /* w.shift NAN */
+    double ratio;   /* geometric mean of its points' hl_ratio */
+    double q;
+    char verdict; /* '<', '>' or '=' at q < alpha */
+} mbx_cmp_curve;
 
 typedef struct mbx_compare mbx_compare;
 
@@ -56,7 +91,22 @@ typedef struct mbx_compare_summary {
     size_t same;                 /* not distinguishable ('=') */
     size_t only_a, only_b;       /* points on one side only */
     const char *kind_a, *kind_b; /* "launches", "pass medians" or "observations" */
+    mbx_compare_scope scope;
+    size_t k;              /* scope launches: the fewest launches of a point */
+    const char *why_none;  /* scope none: why, and what to run instead (one line) */
+    size_t equivalent;     /* not different, and equiv 'y' */
+    double q_max;          /* the largest q of the points called different; 0: none */
+    double expected_false; /* q_max x (faster + slower): BH's bound on false calls */
+    double delta;          /* the equivalence margin */
+    size_t curves;         /* mbx_compare_curve_count */
 } mbx_compare_summary;
+
+/* How to compare (mbx_compare_load_opts). */
+typedef struct mbx_compare_opts {
+    double alpha;    /* 0 < alpha < 1: the BH level (q < alpha: different) */
+    unsigned ignore; /* MBX_COMPARE_IGNORE_* */
+    double delta;    /* 0 < delta < 1: the equivalence margin; 0: the default */
+} mbx_compare_opts;
 
 /* Load both sides and test every common point at level alpha (0 < alpha <
  * 1). Errors with one line in msg (naming the file and, where it applies,
@@ -81,6 +131,50 @@ void mbx_compare_free(mbx_compare *c);
 MBX_NODISCARD int mbx_compare_load_ex(const char *path_a, const char *path_b, double alpha,
                                       unsigned ignore, mbx_compare **out, char *msg, size_t msglen);
 
+/* mbx_compare_load_ex with options o. The scope (mbx_compare_summary)
+ * follows from the inputs: two directories of launches compare launches;
+ * one results file on both sides (the same file: sections of one job,
+ * measured interleaved in passes) compares pass medians; anything else is
+ * two separate launches and gets no verdict (verdict '?', q NAN): a
+ * difference between two launches may be the launches'. Errors: as
+ * mbx_compare_load, and MBX_E_INVAL for delta outside (0, 1). */
+MBX_NODISCARD int mbx_compare_load_opts(const char *path_a, const char *path_b,
+                                        const mbx_compare_opts *o, mbx_compare **out, char *msg,
+                                        size_t msglen);
+
+/* The CSV's compare_scope word of scope with k launches: "launches:K",
+ * "passes-of-one-job" or "none", into buf. */
+void mbx_compare_scope_text(mbx_compare_scope scope, size_t k, char *buf, size_t len);
+
+/* A point's verdict as a word: "<", ">", "same" (not different and
+ * equivalent within delta), "not_distinguishable" or "none". */
+const char *mbx_compare_point_word(const mbx_cmp_point *p);
+
+/* The curves of a comparison (none when its scope is none). */
+size_t mbx_compare_curve_count(const mbx_compare *c);
+const mbx_cmp_curve *mbx_compare_curve_get(const mbx_compare *c, size_t i);
+
+/* Benjamini-Hochberg q-values of p[0..m): q_(i) = min over j >= i of
+ * m p_(j) / j, at most 1 (p sorted ascending). Errors: MBX_E_INVAL (NULL,
+ * a p outside [0, 1]), MBX_E_NOMEM. */
+MBX_NODISCARD int mbx_compare_bh(const double *p, size_t m, double *q);
+
+/* The HL ratio B/A, its 95 % and 90 % CIs and the equivalence verdict at
+ * margin delta (0 < delta < 1) of samples a and b (positive values) into
+ * out's hl_*, eq_* and equiv (NAN and 0 when a value is <= 0). Errors:
+ * MBX_E_INVAL (NULL, an empty sample, bad delta), MBX_E_NOMEM. */
+MBX_NODISCARD int mbx_compare_shift(const double *a, size_t na, const double *b, size_t nb,
+                                    double delta, mbx_cmp_point *out);
+
+/* The coverage of [x_(l), x_(k+1-l)] of k exchangeable values for their
+ * median: 1 - 2 P(B <= l - 1), B ~ Bin(k, 1/2); NAN when l is 0 or past
+ * the middle. */
+double mbx_compare_os_coverage(size_t k, size_t l);
+
+/* The largest l whose interval covers with at least conf, else 1 (the
+ * range); *coverage (may be NULL) gets its coverage. */
+size_t mbx_compare_os_rank(size_t k, double conf, double *coverage);
+
 /* tested points, sorted by benchmark, label, procs, bytes, root, op, param,
  * rma_sync */
 size_t mbx_compare_count(const mbx_compare *c);
@@ -88,7 +182,9 @@ const mbx_cmp_point *mbx_compare_get(const mbx_compare *c, size_t i);
 void mbx_compare_summarize(const mbx_compare *c, mbx_compare_summary *out);
 
 /* Test two samples directly (the explorer's comparison uses this): fills
- * n, medians, ratio, w, verdict and stars; leaves the key fields alone.
+ * n, medians, ratio, w, verdict and stars, the HL ratio and equivalence at
+ * the default delta, q = the two-sided p and scope one job; leaves the key
+ * fields alone.
  * Errors: as mbx_wilcoxon_test. */
 MBX_NODISCARD int mbx_compare_samples(const double *a, size_t na, const double *b, size_t nb,
                                       double alpha, mbx_cmp_point *out);

@@ -65,6 +65,27 @@ MBX_NODISCARD int mbx_wilcoxon_stratified(const double *a, const int *la, size_t
                                           const double *b, const int *lb, size_t nb,
                                           mbx_wilcoxon *out, size_t *strata);
 
+/* A Hodges-Lehmann shift with its confidence interval. */
+typedef struct mbx_hl {
+    double est;    /* median of the n1 n2 differences a_i - b_j */
+    double lo, hi; /* D_(k) and D_(n1 n2 + 1 - k); -INFINITY, INFINITY when no k reaches */
+    double conf;   /* the interval's achieved confidence, >= the one asked for */
+    int exact;     /* 1: k from the exact distribution of U; 0: normal approximation */
+} mbx_hl;
+
+/* The Hodges-Lehmann estimate of the shift A - B and its confidence
+ * interval by inverting the rank-sum test (docs/algorithms.md, "Comparing
+ * launches"): the differences D_(1) <= ... <= D_(n1 n2), k the largest
+ * with P(U <= k - 1) <= (1 - conf) / 2 under H0 (U the Mann-Whitney count,
+ * exact without ties for n1 + n2 <= MBX_WILCOXON_EXACT_MAX, else normal
+ * with continuity correction), and [D_(k), D_(n1 n2 + 1 - k)] covers the
+ * shift with probability conf_achieved = 1 - 2 P(U <= k - 1) >= conf
+ * when A and B differ by a shift. Too few values for conf (k = 0): the
+ * whole line. Errors: MBX_E_INVAL (NULL, an empty sample, a NaN or
+ * infinite value, conf outside (0, 1)), MBX_E_NOMEM. */
+MBX_NODISCARD int mbx_wilcoxon_hl_ci(const double *a, size_t n1, const double *b, size_t n2,
+                                     double conf, mbx_hl *out);
+
 /* The p-value of one alternative (an unknown alt gives p_two_sided). */
 double mbx_wilcoxon_p(const mbx_wilcoxon *w, mbx_alternative alt);
 

@@ -75,6 +75,10 @@
     {"compare.bad.alpha", COMPARE, 0, NULL, 2,
      "^mpibex compare: --alpha: expected 0 < ALPHA < 1, got 2$",
      {"@/noobs.csv", "@/noobs.csv", "--alpha", "2", "-o", "@/out.csv"}},
+    {"compare.bad.equiv", COMPARE, 0, NULL, 2,
+     "^mpibex compare: --equiv: expected a margin 0% < D < 100% \\(such as 5% or 0\\.05\\), got "
+     "150%$",
+     {"@/noobs.csv", "@/noobs.csv", "--equiv", "150%", "-o", "@/out.csv"}},
     {"compare.bad.missing", COMPARE, 0, NULL, 2,
      "^mpibex compare: cannot read '.*/nope\\.csv': No such file or directory$",
      {"@/nope.csv", "@/noobs.csv", "-o", "@/out.csv"}},

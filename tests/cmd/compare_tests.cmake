@@ -8,3 +8,6 @@ set_tests_properties(compare.rma_sync PROPERTIES TIMEOUT 30 LABELS "cmd;compare"
 add_test(NAME compare.rma_sync_resume_merge
          COMMAND bash ${MBX_COMPARE_CHECK} resume_merge $<TARGET_FILE:mpibex> ${MBX_OUT}/compare_rma_resume)
 set_tests_properties(compare.rma_sync_resume_merge PROPERTIES TIMEOUT 60 LABELS "cmd;compare;merge")
+add_test(NAME compare.launches
+         COMMAND bash ${MBX_COMPARE_CHECK} launches $<TARGET_FILE:mpibex> ${MBX_OUT}/compare_launches)
+set_tests_properties(compare.launches PROPERTIES TIMEOUT 60 LABELS "cmd;compare")

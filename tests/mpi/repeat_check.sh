@@ -37,6 +37,10 @@ real)
     [ ! -e "$rep/launch-04.csv" ] || fail "a fourth launch"
     grep -q "^merged 3 launches into $rep/merged.csv: 3 points" "$dir/out.txt" ||
         fail "no merge summary"
+    grep -qx "interval over 3 launches: launch medians 1..3 (order statistics) cover the median launch with 75.0%; take -k 10 or more (ReproMPI's minimum)" \
+        "$dir/out.txt" || fail "repeat: no coverage line"
+    grep -q "^repeat: -k 3: fewer than 10 launches" "$dir/out.txt" || fail "repeat: no -k < 10 note"
+    grep -q '^os_coverage,0.750000$' "$rep/repeat.csv" || fail "repeat.csv: no os_coverage"
     [ "$(col "$rep/merged.csv" runs | sort -u)" = 3 ] || fail "merged.csv: runs is not 3 everywhere"
     [ "$(col "$rep/merged.csv" bytes | sort -n | tr '\n' ' ')" = "1 64 1024 " ] ||
         fail "merged.csv: wrong sizes"
@@ -47,32 +51,37 @@ real)
         "$rep/repeat.csv" || fail "repeat.csv: no command of launch 2"
     [ "$(grep -c '^launch.0[123].exit,0$' "$rep/repeat.csv")" -eq 3 ] || fail "repeat.csv: exit codes"
 
-    # The same launches against themselves: nothing differs, p = 1.
+    # The same launches against themselves: nothing differs, p = 1; 3
+    # launches a side cannot show equivalence (no 95 % interval).
     "$mpibex" compare "$rep" "$rep" -o "$dir/self.csv" >"$dir/self.txt" 2>&1 ||
         fail "compare DIR DIR exited $?"
     cat "$dir/self.txt"
-    grep -qx '3 points: A faster at 0, slower at 0, not distinguishable at 3; only in A: 0, only in B: 0' \
+    grep -qx '3 points: A faster at 0, slower at 0 (BH q < 0.05: about 0 of these calls false), same within +/-5% at 0, not distinguishable at 3; only in A: 0, only in B: 0' \
         "$dir/self.txt" || fail "compare DIR DIR: wrong summary"
-    grep -q "^alpha 0.05; A: $rep (launches), B: $rep (launches)$" "$dir/self.txt" ||
-        fail "compare DIR DIR: no alpha and kinds line"
-    [ "$(grep -c ' same$' "$dir/self.txt")" -eq 3 ] || fail "compare DIR DIR: not 3 'same' rows"
+    grep -q "^scope launches:3; alpha 0.05; A: $rep (launches), B: $rep (launches)$" "$dir/self.txt" ||
+        fail "compare DIR DIR: no scope, alpha and kinds line"
+    grep -q "^3 launches a side: take 10 or more" "$dir/self.txt" || fail "compare DIR DIR: no K note"
+    [ "$(grep -c ' not distinguishable$' "$dir/self.txt")" -eq 3 ] || fail "compare DIR DIR: not 3 'not distinguishable' rows"
     [ "$(head -1 "$dir/self.csv")" = \
-        "benchmark,label,procs,bytes,root,op,param,n_a,n_b,median_a_us,median_b_us,ratio_b_over_a,shift_us,w,z,p_two_sided,p_less,p_greater,exact,verdict,rma_sync" ] ||
+        "benchmark,label,procs,bytes,root,op,param,n_a,n_b,median_a_us,median_b_us,ratio_b_over_a,shift_us,w,z,p_two_sided,p_less,p_greater,exact,verdict,rma_sync,compare_scope,hl_ratio,hl_lo,hl_hi,q_bh,equiv,equiv_delta" ] ||
         fail "compare CSV: wrong header"
     [ "$(col "$dir/self.csv" p_two_sided | sort -u)" = 1 ] || fail "compare CSV: p is not 1"
     [ "$(col "$dir/self.csv" n_a | sort -u)" = 3 ] || fail "compare CSV: n_a is not 3"
-    [ "$(col "$dir/self.csv" verdict | sort -u)" = "same" ] || fail "compare CSV: verdicts"
+    [ "$(col "$dir/self.csv" verdict | sort -u)" = "not_distinguishable" ] || fail "compare CSV: verdicts"
+    [ "$(col "$dir/self.csv" compare_scope | sort -u)" = "launches:3" ] || fail "compare CSV: scope"
 
-    # Two launches by their observations: some verdict, a summary, exit 0.
+    # Two single launches: no machine-level verdict, the line that says
+    # what to run instead, exit 0.
     "$mpibex" compare "$rep/launch-01.csv" "$rep/launch-02.csv" >"$dir/obs.txt" 2>&1 ||
         fail "compare launch-01 launch-02 exited $?"
     cat "$dir/obs.txt"
-    grep -Eq '^3 points: A faster at [0-3], slower at [0-3], not distinguishable at [0-3]; only in A: 0, only in B: 0$' \
+    grep -Eq '^3 points, ratios of medians only \(launch-scoped\); only in A: 0, only in B: 0$' \
         "$dir/obs.txt" || fail "obs compare: wrong summary"
+    grep -q "^no machine-level verdict: " "$dir/obs.txt" || fail "obs compare: no line saying why"
     grep -q "(pass medians), B: .* (pass medians)$" "$dir/obs.txt" || fail "obs compare: kinds (pass medians)"
-    # -q: the summary only
-    [ "$("$mpibex" compare -q "$rep" "$rep/launch-03.csv" | wc -l)" -eq 2 ] ||
-        fail "compare -q is not two lines"
+    # -q: the summary only (a directory against one launch: no verdict)
+    [ "$("$mpibex" compare -q "$rep" "$rep/launch-03.csv" | wc -l)" -eq 3 ] ||
+        fail "compare -q is not three lines"
 
     # DIR holds launches: refused without --force, nothing touched.
     sums=$(md5sum "$rep"/*)

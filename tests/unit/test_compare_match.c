@@ -102,7 +102,7 @@ static void ignoring_key_parts(void **state)
                      MBX_OK);
     assert_int_equal(mbx_compare_count(c), 1);
     assert_string_equal(mbx_compare_get(c, 0)->benchmark, "pingpong.send_recv"); /* A's key */
-    assert_int_equal(mbx_compare_get(c, 0)->verdict, '<');
+    assert_int_equal(mbx_compare_get(c, 0)->verdict, '?');
     mbx_compare_free(c);
 
     /* B with two benchmarks at one size: ambiguous without the benchmark */
@@ -292,7 +292,7 @@ static void rma_sync_apart(void **state)
     assert_non_null(p->key);
     assert_non_null(strstr(p->key, "\x1f"
                                    "fence\x1f"));
-    assert_int_equal(p->verdict, '>');
+    assert_int_equal(p->verdict, '?');
     mbx_compare_free(c);
 
     /* Files of an earlier version: the column reads as empty. */
@@ -303,7 +303,7 @@ static void rma_sync_apart(void **state)
                      MBX_OK);
     assert_int_equal(mbx_compare_count(c), 1);
     assert_null(mbx_compare_get(c, 0)->rma_sync);
-    assert_int_equal(mbx_compare_get(c, 0)->verdict, '<');
+    assert_int_equal(mbx_compare_get(c, 0)->verdict, '?');
     mbx_compare_free(c);
     mbx_result put = row("rma.put", 8, 1.0, OK); /* its mode unknown */
     old_point_file(tmp("R5.csv"), &put, 10, 1.0);
@@ -325,7 +325,20 @@ static void rma_sync_apart(void **state)
     assert_string_equal(mbx_compare_get(c, 0)->rma_sync, "fence"); /* sorted by mode */
     assert_string_equal(mbx_compare_get(c, 1)->rma_sync, "lock_all");
     mbx_compare_free(c);
+    /* One directory on both sides: its two modes against each other, once. */
     assert_int_equal(mbx_compare_load_ex(tmp("both"), tmp("both"), 0.05,
+                                         MBX_COMPARE_IGNORE_RMA_SYNC, &c, msg, sizeof msg),
+                     MBX_OK);
+    assert_int_equal(mbx_compare_count(c), 1);
+    assert_string_equal(mbx_compare_get(c, 0)->rma_sync, "fence");
+    mbx_compare_free(c);
+    /* Another directory as B: its two modes would be one point. */
+    make_dir(tmp("both2"));
+    for (int i = 1; i <= 3; i++) {
+        mbx_result r[2] = {fence, lock_all};
+        write_results(tmp("both2/launch-%02d.csv", i), r, 2);
+    }
+    assert_int_equal(mbx_compare_load_ex(tmp("both"), tmp("both2"), 0.05,
                                          MBX_COMPARE_IGNORE_RMA_SYNC, &c, msg, sizeof msg),
                      MBX_E_INVAL);
     if (strstr(msg, "with the rma_sync ignored, rma.put [cli] rma_sync=fence and rma.put [cli] "

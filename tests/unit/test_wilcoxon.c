@@ -418,16 +418,73 @@ static void stars_and_names(void **state)
     assert_int_equal(mbx_wilcoxon_alt_parse("less", NULL), MBX_E_INVAL);
 }
 
+/* The Hodges-Lehmann interval on the permeability data of Hollander &
+ * Wolfe (R's wilcox.test example: HL estimate 0.305): by enumerating the
+ * C(15, 5) = 3003 rank orders, P(U <= 8) <= 0.025 < P(U <= 9), so the 95 %
+ * interval is [D_(9), D_(42)] = [-0.15, 0.76] with achieved confidence
+ * 1 - 2 x 60 / 3003 = 96.0 %; at 90 %, [D_(12), D_(39)] = [-0.08, 0.72]. */
+static void hl_interval_textbook(void **state)
+{
+    (void)state;
+    const double x[10] = {0.80, 0.83, 1.89, 1.04, 1.45, 1.38, 1.91, 1.64, 0.73, 1.46};
+    const double y[5] = {1.15, 0.88, 0.90, 0.74, 1.21};
+    mbx_hl h;
+    assert_int_equal(mbx_wilcoxon_hl_ci(x, 10, y, 5, 0.95, &h), MBX_OK);
+    assert_float_equal(h.est, 0.305, 1e-12);
+    assert_float_equal(h.lo, -0.15, 1e-12);
+    assert_float_equal(h.hi, 0.76, 1e-12);
+    assert_float_equal(h.conf, 0.9600399600399601, 1e-12);
+    assert_int_equal(h.exact, 1);
+    assert_int_equal(mbx_wilcoxon_hl_ci(x, 10, y, 5, 0.90, &h), MBX_OK);
+    assert_float_equal(h.lo, -0.08, 1e-12);
+    assert_float_equal(h.hi, 0.72, 1e-12);
+    assert_float_equal(h.conf, 0.9007659007659008, 1e-12);
+    /* 3 against 3: no interval reaches 95 % */
+    assert_int_equal(mbx_wilcoxon_hl_ci(x, 3, y, 3, 0.95, &h), MBX_OK);
+    assert_true(isinf(h.lo) && h.lo < 0 && isinf(h.hi) && h.hi > 0);
+    assert_int_equal(mbx_wilcoxon_hl_ci(x, 10, y, 5, 1.0, &h), MBX_E_INVAL);
+    assert_int_equal(mbx_wilcoxon_hl_ci(x, 0, y, 5, 0.95, &h), MBX_E_INVAL);
+}
+
+/* Past the exact limit (30 against 30) the normal approximation: a shift
+ * of 5 is inside the interval and the achieved confidence within half a
+ * point of 95 %, as the exact one at 25 against 25 is. */
+static void hl_interval_normal(void **state)
+{
+    (void)state;
+    double a[30], b[30];
+    for (int i = 0; i < 30; i++)
+        a[i] = 5.0 + i * 0.37 - (i % 7) * 0.5, b[i] = i * 0.37 - (i % 5) * 0.4;
+    mbx_hl h;
+    assert_int_equal(mbx_wilcoxon_hl_ci(a, 30, b, 30, 0.95, &h), MBX_OK);
+    assert_int_equal(h.exact, 0);
+    assert_true(h.lo < 5.0 && 5.0 < h.hi && h.lo <= h.est && h.est <= h.hi);
+    assert_true(h.conf >= 0.95 && h.conf < 0.955);
+    mbx_hl e;
+    assert_int_equal(mbx_wilcoxon_hl_ci(a, 25, b, 25, 0.95, &e), MBX_OK);
+    assert_int_equal(e.exact, 1);
+    assert_true(e.conf >= 0.95 && e.conf < 0.955);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(hand_case),           cmocka_unit_test(single_values),
-        cmocka_unit_test(exact_equal_sizes),   cmocka_unit_test(exact_unequal_sizes),
-        cmocka_unit_test(exact_at_limit),      cmocka_unit_test(normal_no_ties),
-        cmocka_unit_test(normal_with_ties),    cmocka_unit_test(exact_with_ties),
-        cmocka_unit_test(swap_symmetry),       cmocka_unit_test(one_sided),
-        cmocka_unit_test(shift_matches_naive), cmocka_unit_test(all_identical),
-        cmocka_unit_test(bad_input),           cmocka_unit_test(stars_and_names),
+        cmocka_unit_test(hand_case),
+        cmocka_unit_test(single_values),
+        cmocka_unit_test(exact_equal_sizes),
+        cmocka_unit_test(exact_unequal_sizes),
+        cmocka_unit_test(exact_at_limit),
+        cmocka_unit_test(normal_no_ties),
+        cmocka_unit_test(normal_with_ties),
+        cmocka_unit_test(exact_with_ties),
+        cmocka_unit_test(swap_symmetry),
+        cmocka_unit_test(one_sided),
+        cmocka_unit_test(shift_matches_naive),
+        cmocka_unit_test(all_identical),
+        cmocka_unit_test(bad_input),
+        cmocka_unit_test(stars_and_names),
+        cmocka_unit_test(hl_interval_textbook),
+        cmocka_unit_test(hl_interval_normal),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

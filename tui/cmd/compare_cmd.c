@@ -22,22 +22,30 @@
 
 void mbx_compare_usage(void)
 {
-    printf("Usage: mpibex compare A B [--alpha 0.05] [--ignore PARTS] [-o OUT.csv] [-q]\n"
+    printf("Usage: mpibex compare A B [--alpha 0.05] [--equiv 5%%] [--ignore PARTS] [-o OUT.csv]\n"
+           "                      [-q]\n"
            "\n"
-           "Tell, point by point, whether setting A is faster than B, slower, or not\n"
-           "distinguishable (Wilcoxon rank-sum test; Hunold & Carpen-Amarie). A and B\n"
-           "are each\n"
+           "Tell, point by point, whether setting A is faster than B, slower, the same\n"
+           "within a margin, or not distinguishable (Wilcoxon rank-sum test; Hunold &\n"
+           "Carpen-Amarie). A and B are each\n"
            "  - a directory of launches written by 'mpibex repeat' (DIR/launch-*.csv, at\n"
            "    least 2): a point's sample is its median in each launch; or\n"
            "  - a results CSV of 'mpibex run --raw' with OUT.obs.csv beside it: a point's\n"
            "    sample is its pass medians (its observations, for a file written\n"
            "    before passes).\n"
+           "Only launches are units of the machine: two directories give verdicts\n"
+           "(scope launches:K; take K >= 10 a side), one file on both sides compares its\n"
+           "interleaved sections (scope passes-of-one-job, with --ignore label), and\n"
+           "anything else (two single runs) gets no verdict, only the ratio of medians.\n"
            "A point (benchmark, label, procs, bytes, root, op, param, rma_sync) is tested\n"
            "when both sides have it; an UNRELIABLE point contributes nothing. A column a\n"
            "file lacks (an earlier version's) reads as empty.\n"
            "\n"
            "Options:\n"
-           "  --alpha ALPHA       significance level, 0 < ALPHA < 1 (default 0.05)\n"
+           "  --alpha ALPHA       false discovery rate, 0 < ALPHA < 1 (default 0.05)\n"
+           "  --equiv D           equivalence margin, 0%% < D < 100%% (default 5%%; also\n"
+           "                      a fraction such as 0.05): 'same' when the 90 %% CI\n"
+           "                      of B/A lies within 1/(1+D) .. 1+D\n"
            "  --ignore PARTS      match points without benchmark, label, rma_sync or a\n"
            "                      comma list of them (benchmark,label): compare\n"
            "                      send_recv in A with ssend_recv in B, or rma.put under\n"
@@ -48,11 +56,14 @@ void mbx_compare_usage(void)
            "  -q, --quiet         only the summary, no table\n"
            "  -h, --help          this text\n"
            "\n"
-           "Verdicts: when the two-sided p is below ALPHA, 'A faster' or 'A slower' (the\n"
-           "one-sided test 'A less than B' or 'A greater than B' with the smaller p),\n"
-           "else 'same'. * p < 0.05, ** p < 0.01, *** p < 0.001. Columns:\n"
+           "Verdicts: 'A faster' or 'A slower' when the Benjamini-Hochberg q-value over\n"
+           "the table is below ALPHA (the direction from the one-sided tests); else\n"
+           "'same within +/-D' when the equivalence test says so, else 'not\n"
+           "distinguishable'. B/A is the Hodges-Lehmann ratio with its 95 %% CI. Each\n"
+           "curve (a key over its sizes) gets a verdict too. Columns:\n"
            "docs/csv-format.md.\n"
-           "Exit status: 0 compared, 1 writing the output failed, 2 bad input.\n");
+           "Exit status: 0 compared (also without a verdict), 1 writing the output\n"
+           "failed, 2 bad input.\n");
 }
 
 /* Bad input: "mpibex compare: " and one line on stderr (exit 2). */
@@ -87,15 +98,40 @@ static void time_text(double s, char *buf, size_t len)
         snprintf(buf, len, us < 1000 ? "%.3f" : "%.1f", us);
 }
 
-static const char *verdict_text(char v)
+typedef struct opts {
+    const char *in[2], *out;
+    size_t nin;
+    double alpha, delta;
+    unsigned ignore;
+    int quiet, help, force;
+} opts;
+
+/* "A faster (q 0.008)", "same within +/-5%", "not distinguishable", "-". */
+static void verdict_text(const mbx_cmp_point *p, double delta, char *buf, size_t len)
 {
-    return v == '<' ? "A faster" : v == '>' ? "A slower" : "same";
+    if (p->verdict == '<' || p->verdict == '>')
+        snprintf(buf, len, "A %s (q %.2g)", p->verdict == '<' ? "faster" : "slower", p->q);
+    else if (p->verdict == '=' && p->equiv == 'y')
+        snprintf(buf, len, "same within +/-%g%%", 100 * delta);
+    else
+        snprintf(buf, len, "%s", p->verdict == '=' ? "not distinguishable" : "-");
 }
 
-static void print_table(const mbx_compare *c)
+/* "1.02..1.08"; "-" when the interval is not finite (too few values). */
+static void ci_text(const mbx_cmp_point *p, char *buf, size_t len)
+{
+    if (isfinite(p->hl_lo) && isfinite(p->hl_hi) && p->hl_lo > 0)
+        snprintf(buf, len, "%.3f..%.3f", p->hl_lo, p->hl_hi);
+    else
+        snprintf(buf, len, "-");
+}
+
+static void print_table(const mbx_compare *c, const opts *o)
 {
     size_t n = mbx_compare_count(c);
-    int with_label = 0, w = 9;
+    mbx_compare_summary s;
+    mbx_compare_summarize(c, &s);
+    int with_label = 0, w = 9, none = s.scope == MBX_CMP_SCOPE_NONE;
     for (size_t i = 1; i < n && !with_label; i++)
         with_label = strcmp(mbx_compare_get(c, i)->label, mbx_compare_get(c, 0)->label) != 0;
     for (size_t i = 0; i < n; i++) {
@@ -103,49 +139,84 @@ static void print_table(const mbx_compare *c)
         point_name(mbx_compare_get(c, i), with_label, name, sizeof name);
         w = (int)strlen(name) > w ? (int)strlen(name) : w;
     }
-    printf("%-*s %5s %9s %12s %12s %7s %11s  %s\n", w, "benchmark", "procs", "bytes", "median A us",
-           "median B us", "B/A", "p", "verdict");
+    if (none)
+        printf("%-*s %5s %9s %12s %12s %12s\n", w, "benchmark", "procs", "bytes", "median A us",
+               "median B us", "B/A launch");
+    else
+        printf("%-*s %5s %9s %12s %12s %7s %13s %8s  %s\n", w, "benchmark", "procs", "bytes",
+               "median A us", "median B us", "B/A", "95% CI", "p", "verdict");
     for (size_t i = 0; i < n; i++) {
         const mbx_cmp_point *p = mbx_compare_get(c, i);
-        char name[NAME_LEN], sz[24], ma[24], mb[24], ratio[24], pv[32];
+        char name[NAME_LEN], sz[24], ma[24], mb[24], ratio[24], pv[32], ci[48], vt[64];
         point_name(p, with_label, name, sizeof name);
         mbx_size_text(p->bytes, sz, sizeof sz);
         time_text(p->median_a, ma, sizeof ma);
         time_text(p->median_b, mb, sizeof mb);
-        if (isfinite(p->ratio))
-            snprintf(ratio, sizeof ratio, "%.3f", p->ratio);
-        else
-            snprintf(ratio, sizeof ratio, "-");
+        double r = none || !isfinite(p->hl_ratio) ? p->ratio : p->hl_ratio;
+        snprintf(ratio, sizeof ratio, isfinite(r) ? "%.3f" : "-", r);
+        if (none) {
+            printf("%-*s %5d %9s %12s %12s %12s\n", w, name, p->procs, sz, ma, mb, ratio);
+            continue;
+        }
         snprintf(pv, sizeof pv, "%.2g%s", p->w.p_two_sided, p->stars);
-        printf("%-*s %5d %9s %12s %12s %7s %11s  %s\n", w, name, p->procs, sz, ma, mb, ratio, pv,
-               verdict_text(p->verdict));
+        ci_text(p, ci, sizeof ci);
+        verdict_text(p, o->delta, vt, sizeof vt);
+        printf("%-*s %5d %9s %12s %12s %7s %13s %8s  %s\n", w, name, p->procs, sz, ma, mb, ratio,
+               ci, pv, vt);
     }
 }
 
-typedef struct opts {
-    const char *in[2], *out;
-    size_t nin;
-    double alpha;
-    unsigned ignore;
-    int quiet, help, force;
-} opts;
+/* One line per curve: its verdict over its sizes (stratified test). */
+static void print_curves(FILE *f, const mbx_compare *c)
+{
+    for (size_t i = 0; i < mbx_compare_curve_count(c); i++) {
+        const mbx_cmp_curve *cv = mbx_compare_curve_get(c, i);
+        char name[NAME_LEN], ratio[32] = "";
+        point_name(mbx_compare_get(c, cv->first), 1, name, sizeof name);
+        if (isfinite(cv->ratio))
+            snprintf(ratio, sizeof ratio, ", B/A %.3f", cv->ratio);
+        fprintf(f, "curve %s, %d procs, %zu size%s: %s (q %.2g)%s\n", name,
+                mbx_compare_get(c, cv->first)->procs, cv->sizes, cv->sizes == 1 ? "" : "s",
+                cv->verdict == '<'   ? "A faster"
+                : cv->verdict == '>' ? "A slower"
+                                     : "not distinguishable",
+                cv->q, ratio);
+    }
+}
 
 static void print_summary(FILE *f, const mbx_compare *c, const opts *o)
 {
     mbx_compare_summary s;
     mbx_compare_summarize(c, &s);
-    fprintf(f,
-            "%zu point%s: A faster at %zu, slower at %zu, not distinguishable at %zu; "
-            "only in A: %zu, only in B: %zu\n",
-            s.tested, s.tested == 1 ? "" : "s", s.faster, s.slower, s.same, s.only_a, s.only_b);
+    char scope[48];
+    mbx_compare_scope_text(s.scope, s.k, scope, sizeof scope);
+    if (s.scope == MBX_CMP_SCOPE_NONE) {
+        fprintf(
+            f,
+            "%zu point%s, ratios of medians only (launch-scoped); only in A: %zu, only in B: %zu\n",
+            s.tested, s.tested == 1 ? "" : "s", s.only_a, s.only_b);
+        fprintf(f, "%s\n", s.why_none);
+    } else {
+        fprintf(f,
+                "%zu point%s: A faster at %zu, slower at %zu (BH q < %g: about %.2g of these calls "
+                "false), same within +/-%g%% at %zu, not distinguishable at %zu; only in A: %zu, "
+                "only in B: %zu\n",
+                s.tested, s.tested == 1 ? "" : "s", s.faster, s.slower, o->alpha, s.expected_false,
+                100 * s.delta, s.equivalent, s.same - s.equivalent, s.only_a, s.only_b);
+    }
     static const char *const part[] = {"benchmark", "label", "rma_sync"};
     char without[80] = "";
     for (unsigned i = 0, used = 0; i < 3; i++)
         if (o->ignore & (1u << i))
             used += (unsigned)snprintf(without + used, sizeof without - used, "%s%s",
                                        used ? " and " : "; matched without the ", part[i]);
-    mbx_tprintf(f, "alpha %g; A: %s (%s), B: %s (%s)%s\n", o->alpha, o->in[0], s.kind_a, o->in[1],
-                s.kind_b, without);
+    mbx_tprintf(f, "scope %s; alpha %g; A: %s (%s), B: %s (%s)%s\n", scope, o->alpha, o->in[0],
+                s.kind_a, o->in[1], s.kind_b, without);
+    if (s.scope == MBX_CMP_SCOPE_LAUNCHES && s.k < 10)
+        fprintf(f,
+                "%zu launches a side: take 10 or more (mpibex repeat -k 10) for verdicts and "
+                "equivalence that can hold\n",
+                s.k);
 }
 
 static void put(char store[48], const char **field, const char *fmt, double x)
@@ -159,7 +230,7 @@ static void put(char store[48], const char **field, const char *fmt, double x)
 }
 
 /* One point as the fields of mbx_compare_columns. */
-static void format_row(const mbx_cmp_point *p, char store[][48], const char **f)
+static void format_row(const mbx_cmp_point *p, double delta, char store[][48], const char **f)
 {
     f[0] = p->benchmark;
     f[1] = p->label;
@@ -186,11 +257,24 @@ static void format_row(const mbx_cmp_point *p, char store[][48], const char **f)
     put(store[16], &f[16], "%.6g", p->w.p_less);
     put(store[17], &f[17], "%.6g", p->w.p_greater);
     f[18] = p->w.exact ? "yes" : "no";
-    f[19] = mbx_compare_verdict_word(p->verdict);
+    f[19] = mbx_compare_point_word(p);
     f[20] = p->rma_sync ? p->rma_sync : "";
+    mbx_compare_scope_text(p->scope, p->n_a < p->n_b ? p->n_a : p->n_b, store[21], 48);
+    f[21] = store[21];
+    put(store[22], &f[22], "%.6f", p->hl_ratio);
+    put(store[23], &f[23], "%.6f", p->hl_lo);
+    put(store[24], &f[24], "%.6f", p->hl_hi);
+    put(store[25], &f[25], "%.6g", p->q);
+    f[26] = p->equiv == 'y' ? "yes" : p->equiv == 'n' ? "no" : "";
+    put(store[27], &f[27], "%g", delta);
+    if (p->scope == MBX_CMP_SCOPE_NONE) /* no claim about the machine: no test's figures */
+        for (int i = 12; i <= 18; i++)
+            f[i] = "";
+    if (p->scope == MBX_CMP_SCOPE_NONE || p->equiv == 0)
+        f[22] = f[23] = f[24] = f[26] = f[27] = "";
 }
 
-static int write_csv(const mbx_compare *c, const char *out)
+static int write_csv(const mbx_compare *c, const char *out, double delta)
 {
     int to_stdout = strcmp(out, "-") == 0, rc = MBX_OK;
     mbx_csv_writer *w = NULL;
@@ -205,7 +289,7 @@ static int write_csv(const mbx_compare *c, const char *out)
     for (size_t i = 0; rc == MBX_OK && i < mbx_compare_count(c); i++) {
         char store[MBX_COMPARE_NCOLS][48];
         const char *f[MBX_COMPARE_NCOLS];
-        format_row(mbx_compare_get(c, i), store, f);
+        format_row(mbx_compare_get(c, i), delta, store, f);
         /* The text cells come from the input files: a formula in them is
          * defused (docs/hardening.md, "Hostile CSV"). */
         static const int text[] = {0, 1, 5, 20};
@@ -258,17 +342,38 @@ static int overwrites(const char *out, const char *in)
     return hit;
 }
 
+/* v as a number in (0, 1) into *out (with pct, "5%" is 0.05 too); -1
+ * when it is not one. */
+static int fraction(const char *v, int pct, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double x = v ? mbx_strtod(v, &end) : NAN;
+    if (pct && end && end != v && *end == '%')
+        x /= 100, end++;
+    if (v == NULL || end == v || *end != '\0' || errno != 0 || !(x > 0 && x < 1))
+        return -1;
+    *out = x;
+    return 0;
+}
+
 static int on_alpha(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
 {
-    opts *c = p->dst;
-    char *end = NULL;
     (void)o, (void)name;
-    errno = 0;
-    double a = v ? mbx_strtod(v, &end) : NAN;
-    if (v == NULL || end == v || *end != '\0' || errno != 0 || !(a > 0 && a < 1))
+    if (fraction(v, 0, &((opts *)p->dst)->alpha) < 0)
         return mbx_opt_bad(&p->out, "--alpha: expected 0 < ALPHA < 1, got %s",
                            v && *v ? v : "nothing");
-    c->alpha = a;
+    return 0;
+}
+
+/* --equiv 5% or --equiv 0.05: the margin of the equivalence test. */
+static int on_equiv(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    (void)o, (void)name;
+    if (fraction(v, 1, &((opts *)p->dst)->delta) < 0)
+        return mbx_opt_bad(
+            &p->out, "--equiv: expected a margin 0%% < D < 100%% (such as 5%% or 0.05), got %s",
+            v && *v ? v : "nothing");
     return 0;
 }
 
@@ -308,6 +413,7 @@ static const mbx_opt compare_opts[] = {
     {"--quiet", "-q", NULL, 0, NULL, offsetof(opts, quiet)},
     {"--force", NULL, NULL, 0, NULL, offsetof(opts, force)},
     {"--alpha", NULL, "ALPHA", 0, on_alpha, 0},
+    {"--equiv", NULL, "D", 0, on_equiv, 0},
     {"--ignore", NULL, "PARTS", 0, on_ignore, 0},
     {"--output", "-o", "FILE", 0, mbx_opt_output, offsetof(opts, out)},
 };
@@ -337,7 +443,7 @@ static int parse(int argc, char **argv, opts *o)
 
 int mbx_compare_cmd(int argc, char **argv)
 {
-    opts o = {.alpha = DEFAULT_ALPHA};
+    opts o = {.alpha = DEFAULT_ALPHA, .delta = MBX_COMPARE_DELTA_DEFAULT};
     int rc = parse(argc, argv, &o);
     if (rc != 0 || o.help) {
         if (o.help)
@@ -360,17 +466,21 @@ int mbx_compare_cmd(int argc, char **argv)
     rc = 0;
     if (claim.kind == MBX_OUTPUT_DISCARD)
         o.out = NULL;
-    if (mbx_compare_load_ex(o.in[0], o.in[1], o.alpha, o.ignore, &c, msg, sizeof msg) < 0) {
+    mbx_compare_opts co = {.alpha = o.alpha, .ignore = o.ignore, .delta = o.delta};
+    if (mbx_compare_load_opts(o.in[0], o.in[1], &co, &c, msg, sizeof msg) < 0) {
         mbx_output_release(&claim);
         return mbx_opt_bad(&said, "%s", msg);
     }
     int csv_stdout = o.out && strcmp(o.out, "-") == 0;
     if (o.out)
-        rc = write_csv(c, o.out);
+        rc = write_csv(c, o.out, o.delta);
     if (rc == 0) {
+        FILE *f = csv_stdout ? stderr : stdout;
         if (!o.quiet && !csv_stdout)
-            print_table(c);
-        print_summary(csv_stdout ? stderr : stdout, c, &o);
+            print_table(c, &o);
+        if (!o.quiet)
+            print_curves(f, c);
+        print_summary(f, c, &o);
     }
     mbx_compare_free(c);
     mbx_output_release(&claim);

@@ -74,6 +74,10 @@ static int run_all(rep *r)
     const mbx_repeat_opts *o = r->o;
     long done = 0;
     int code = 0;
+    if (o->k < 10)
+        printf("repeat: -k %ld: fewer than 10 launches (ReproMPI's minimum); compare and the "
+               "interval over launches need 10 to hold\n",
+               o->k);
     for (long i = 1; i <= o->k && code == 0 && !mbx_repeat_signal(); i++) {
         if ((code = one_launch(r, i)) == 0)
             done = i;

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "mbx/ascii.h"
+#include "mbx/compare.h"
 #include "mbx/dir.h"
 #include "mbx/merge.h"
 #include "mbx/result.h"
@@ -245,6 +246,24 @@ void mbx_repeat_undo(rep *r)
     close(fd);
 }
 
+/* What an interval over the n launches covers: the order statistics l
+ * and n + 1 - l of the launch medians cover their median with
+ * 1 - 2 P(B <= l - 1), B ~ Bin(n, 1/2) (docs/user-guide.md, `mpibex
+ * repeat`); ReproMPI asks for 10 launches at least. */
+static void print_coverage(rep *r, long n)
+{
+    if (n < 2)
+        return;
+    double cov;
+    size_t l = mbx_compare_os_rank((size_t)n, 0.95, &cov);
+    printf("interval over %ld launches: launch medians %zu..%ld (order statistics) cover the "
+           "median launch with %.1f%%%s\n",
+           n, l, n + 1 - (long)l, 100 * cov,
+           n < 10 ? "; take -k 10 or more (ReproMPI's minimum)" : "");
+    mbx_repeat_note(r, "os_interval", "%zu..%ld", l, n + 1 - (long)l);
+    mbx_repeat_note(r, "os_coverage", "%.6f", cov);
+}
+
 /* Merge launches 1..n into DIR/merged.csv and print the summary. */
 int mbx_repeat_merge_launches(rep *r, long n)
 {
@@ -295,6 +314,7 @@ int mbx_repeat_merge_launches(rep *r, long n)
                 wf.field[15], wf.field[16]);
         }
         printf("\n");
+        print_coverage(r, n);
         mbx_repeat_note(r, "merged", "%s", out);
         mbx_repeat_note(r, "worst_spread_rel", "%.6f", worst);
     }
