@@ -63,13 +63,13 @@ typedef struct mbx_refine mbx_refine;
 #define MBX_REFINE_MIN_RATIO 1.05
 
 typedef struct mbx_refine_opts {
-    double eps;       /* stop when no splittable segment's error is >= eps and outside
-                         its noise (see above); > 0 */
-    size_t budget;    /* at most this many points proposed by mbx_refine_next */
-    uint64_t align;   /* proposed x are multiples of align; 0 is taken as 1 */
-    int geometric;    /* 1: split at sqrt(a b) (message sizes); 0: at (a + b) / 2 */
-    double min_ratio; /* > 1: a segment with b < a * min_ratio is not split; 0: no limit */
-    double alpha;     /* family level of the t tests of one round, in [0, 1); 0: 0.05 */
+    double eps;        /* stop when no splittable segment's error is >= eps and outside
+                          its noise (see above); > 0 */
+    size_t budget;     /* at most this many points proposed by mbx_refine_next */
+    uint64_t align;    /* proposed x are multiples of align; 0 is taken as 1 */
+    int geometric;     /* 1: split at sqrt(a b) (message sizes); 0: at (a + b) / 2 */
+    double min_ratio;  /* > 1: a segment with b < a * min_ratio is not split; 0: no limit */
+    double alpha;      /* family level of the t tests of one round, in [0, 1); 0: 0.05 */
     size_t min_passes; /* R: passes an estimated point needs to be judged; 0: 5 */
 } mbx_refine_opts;
 
@@ -101,8 +101,8 @@ MBX_NODISCARD int mbx_refine_add_se(mbx_refine *r, uint64_t x, double y, double 
  * >= min_passes (before that its segments are not split). se finite and
  * >= 0; else MBX_E_INVAL and nothing changes. A repeated x replaces the
  * point, as above. */
-MBX_NODISCARD int mbx_refine_add_est(mbx_refine *r, uint64_t x, double y, double se,
-                                     size_t passes, double df);
+MBX_NODISCARD int mbx_refine_add_est(mbx_refine *r, uint64_t x, double y, double se, size_t passes,
+                                     double df);
 
 /* The one interpolation criterion of refinement and of the benchmarks:
  * the value at x of the straight line in (log x, log y) through (x0, y0)

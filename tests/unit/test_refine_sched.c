@@ -19,8 +19,7 @@
 
 #define TRIALS 200
 
-static const uint64_t grid4[] = {1,    4,     16,    64,     256,    1024,
-                                 4096, 16384, 65536, 262144, 1048576};
+static const uint64_t grid4[] = {1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576};
 
 static double line_s(double x)
 {
