@@ -96,41 +96,44 @@ static void print_share(const char *what, size_t k, double lo, double hi)
            what, 100 * lo, 100 * hi, k, TRIALS, 100.0 * (double)k / TRIALS, 100 * wl, 100 * wh);
 }
 
-/* A straight log-log line, 5 passes a point, errors estimated: a false
- * split in at most 5 % of the trials, at every noise band. */
-static void straight_line_rarely_splits(void **state)
+/* Curve f at each noise band: the false splits (knee 0) or the trials
+ * that found the knee (knee 1), printed with their Wilson interval. A
+ * straight line splits in at most 5 % of the trials at every band. The
+ * knee: with 5 passes and no more (the scheduler gives noisy points
+ * more), the Bonferroni threshold over about 21 tested points at 4
+ * degrees of freedom needs the knee well outside the noise: found nearly
+ * always at 1-3 % pass noise, in about half of the trials at 5-10 %
+ * (test_refine_sched: through the scheduler, which measures such points
+ * until they settle, it is found in every run). */
+static void bands(curve_fn f, uint64_t seed, int knee)
 {
-    (void)state;
     static const double band[][2] = {{0.01, 0.10}, {0.01, 0.03}, {0.05, 0.10}};
     for (size_t b = 0; b < sizeof band / sizeof band[0]; b++) {
-        size_t split, knee;
-        trials(rsim_line, band[b][0], band[b][1], 1 + b, &split, &knee);
-        print_share("straight line, eps 5 %: false splits", split, band[b][0], band[b][1]);
+        size_t split, found;
+        trials(f, band[b][0], band[b][1], seed + b, &split, &found);
+        size_t k = knee ? found : split;
+        print_share(knee ? "knee 2x at 12 KiB: found (power)"
+                         : "straight line, eps 5 %: false splits",
+                    k, band[b][0], band[b][1]);
         double wl, wh;
-        rsim_wilson(split, TRIALS, &wl, &wh);
-        assert_true(wh <= 0.05);
+        rsim_wilson(k, TRIALS, &wl, &wh);
+        if (knee)
+            assert_true(wl >= (band[b][1] <= 0.03 ? 0.95 : 0.40));
+        else
+            assert_true(wh <= 0.05);
     }
 }
 
-/* The knee (2x at 12 KiB) is found: a proposal inside its grid segment.
- * With 5 passes and no more (the scheduler gives noisy points more), the
- * Bonferroni threshold over about 21 tested points at 4 degrees of
- * freedom needs the knee well outside the noise: found nearly always at
- * 1-3 % pass noise, in about half of the trials at 5-10 %
- * (test_refine_sched: through the scheduler, which measures such points
- * until they settle, it is found in every run). */
+static void straight_line_rarely_splits(void **state)
+{
+    (void)state;
+    bands(rsim_line, 1, 0);
+}
+
 static void knee_is_found(void **state)
 {
     (void)state;
-    static const double band[][2] = {{0.01, 0.10}, {0.01, 0.03}, {0.05, 0.10}};
-    for (size_t b = 0; b < sizeof band / sizeof band[0]; b++) {
-        size_t split, knee;
-        trials(rsim_knee, band[b][0], band[b][1], 101 + b, &split, &knee);
-        print_share("knee 2x at 12 KiB: found (power)", knee, band[b][0], band[b][1]);
-        double wl, wh;
-        rsim_wilson(knee, TRIALS, &wl, &wh);
-        assert_true(wl >= (band[b][1] <= 0.03 ? 0.95 : 0.40));
-    }
+    bands(rsim_knee, 101, 1);
 }
 
 /* Points 1, 4, 16 (w = 1/2): the log-log line through 1 and 16 predicts

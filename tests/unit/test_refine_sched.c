@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "mbx/refine.h"
 #include "refine_sim.h"
 #include "sched_sim.h"
 
@@ -40,13 +41,12 @@ static size_t one_run(double (*f)(double), double sigma, uint64_t seed, int *at_
     o.seed = seed;
     mbx_sched *s;
     assert_int_equal(mbx_sched_create(&o, &s), MBX_OK);
-    mbx_sched_curve c = {.grid = grid4,
-                         .ngrid = sizeof grid4 / sizeof grid4[0],
-                         .refine_eps = 0.05,
-                         .budget = 32,
-                         .align = 1,
-                         .geometric = 1,
-                         .min_ratio = 1.05};
+    /* Sizes: geometric splits, aligned to 1 B, no segment under 5 %. */
+    mbx_sched_curve c = {.grid = grid4, .ngrid = sizeof grid4 / sizeof grid4[0], .budget = 32};
+    c.refine_eps = 0.05;
+    c.geometric = 1;
+    c.align = 1;
+    c.min_ratio = MBX_REFINE_MIN_RATIO;
     size_t id;
     assert_int_equal(mbx_sched_add_curve(s, &c, &id), MBX_OK);
     sim m = {.rng = seed, .noise = 0.01, .curve_scale = {1}, .pass_noise = sigma, .curve = f};
