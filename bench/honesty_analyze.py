@@ -344,7 +344,7 @@ def main(argv):
     with tempfile.TemporaryDirectory(prefix="honesty-cmp-") as tmp:
         analyse_compare(fresh, o["mpibex"], tmp, TABLE, o["reps"])
     analyse_time(o["dir"], TABLE)
-    analyse_refine(o["dir"], TABLE)
+    analyse_refine(o["dir"], TABLE, o["mpibex"])
     print("== Summary (value [95 % interval])")
     w = [max(len(t[i]) for t in TABLE) for i in range(3)]
     for row in [("figure", "value", "target", "met?")] + TABLE:

@@ -7,6 +7,8 @@ import math
 import os
 import re
 import statistics
+import subprocess
+import tempfile
 
 from honesty_io import fmt_size, launch_level_value, num, pct, points, read_rows
 
@@ -126,36 +128,29 @@ def analyse_time(d, table):
                   "<= 1.00", "n/a" if ratio is None else ("yes" if ratio <= 1.0 else "no")))
 
 
-def interp_errors(curve, ref):
-    """Relative errors of log-log linear interpolation of `curve` (sorted
-    (bytes, us)) at the reference points inside its range; a reference size
-    the curve measured is compared with the curve's own value."""
-    xs = [p[0] for p in curve]
-    errs = []
-    for x, y in ref:
-        if x < xs[0] or x > xs[-1] or y <= 0:
-            continue
-        j = 0
-        while j < len(xs) and xs[j] < x:
-            j += 1
-        if xs[j] == x:
-            yi = curve[j][1]
-        else:
-            (x0, y0), (x1, y1) = curve[j - 1], curve[j]
-            if y0 <= 0 or y1 <= 0:
-                continue
-            t = (math.log(x) - math.log(x0)) / (math.log(x1) - math.log(x0))
-            yi = math.exp(math.log(y0) + t * (math.log(y1) - math.log(y0)))
-        errs.append(abs(yi - y) / y)
-    return sorted(errs)
+def interp_errors(curve, ref, tool):
+    """Relative errors of `curve` (sorted (bytes, us)) at the reference
+    points inside its range, ascending, by refinement's own log-log
+    criterion: the C function itself, through `tool` (mbx_interp_errors,
+    bench/interp_errors.c)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = []
+        for name, c in (("curve", curve), ("ref", ref)):
+            paths.append(os.path.join(tmp, name))
+            with open(paths[-1], "w") as f:
+                f.writelines("%d %r\n" % (x, y) for x, y in c)
+        out = subprocess.run([tool] + paths, check=True, capture_output=True, text=True).stdout
+    return [float(v) for v in out.split()]
 
 
-def analyse_refine(d, table):
+def analyse_refine(d, table, mpibex):
     path = os.path.join(d, "refine.csv")
+    tool = os.path.join(os.path.dirname(mpibex), "mbx_interp_errors") if mpibex else None
     print("== Refinement: refined 1 B - 4 MiB pingpong curve at 5 % against a fixed sqrt(2)"
           " grid, worst log-log interpolation error against a dense curve of the same job")
-    if not os.path.exists(path):
-        print("refinement: n/a")
+    if not os.path.exists(path) or not tool or not os.access(tool, os.X_OK):
+        print("refinement: n/a (%s)" % ("no refine.csv" if not os.path.exists(path) else
+                                        "needs --mpibex with mbx_interp_errors beside it"))
         table.append(("refinement", "n/a", "fewer points, worst err <= 1.1x", "n/a"))
         return
     curves = {}
@@ -172,7 +167,7 @@ def analyse_refine(d, table):
         if len(c) < 2 or not ref:
             print("%s: n/a" % lab)
             continue
-        e = interp_errors(c, ref)
+        e = interp_errors(c, ref, tool)
         res[lab] = (len(c), e[-1], e[int(0.95 * (len(e) - 1))])
         print("%s: %d points, worst interpolation error %s, 95th percentile %s (%d dense points)"
               % (lab, len(c), pct(e[-1]), pct(res[lab][2]), len(e)))

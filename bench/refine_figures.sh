@@ -2,13 +2,16 @@
 # Adaptive refinement against a fixed sqrt(2) grid, 1 B - 4 MiB Send/Recv on
 # 2 ranks: points, wall time, the worst segment prediction error each run
 # reports, and the worst (and 95th percentile) interpolation error against a
-# dense reference curve (factor 1.1) measured in the same session.
+# dense reference curve (factor 1.1) measured in the same session, by
+# refinement's own log-log criterion (mbx_interp_errors).
 # usage: bench/refine_figures.sh [BUILD_DIR] [ROUNDS]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 rounds=${2:-2}
 mpibex=$build/mpibex
+interp=$build/mbx_interp_errors
+[ -x "$interp" ] || { echo "refine_figures: $interp missing (build it)" >&2; exit 2; }
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 common=(run --bench pingpong.send_recv -q)
@@ -29,9 +32,9 @@ for r in $(seq 1 "$rounds"); do
     run "sqrt2$r" --sizes 1:4MiB:sqrt2
 done
 
-python3 - "$dir" "$rounds" <<'EOF'
-import bisect, csv, re, sys
-d, rounds = sys.argv[1], int(sys.argv[2])
+python3 - "$dir" "$rounds" "$interp" <<'EOF'
+import csv, re, subprocess, sys
+d, rounds, interp = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 
 def curve(path):
     rows = list(csv.DictReader(open(path)))
@@ -39,19 +42,14 @@ def curve(path):
     return pts, sum(float(r["wall_s"]) for r in rows)
 
 def interp_errors(pts, ref):
-    xs = [p[0] for p in pts]
-    errs = []
-    for x, y in ref:
-        i = bisect.bisect_left(xs, x)
-        if i < len(xs) and xs[i] == x:
-            yi = pts[i][1]
-        elif 0 < i < len(xs):
-            (x0, y0), (x1, y1) = pts[i - 1], pts[i]
-            yi = y0 + (y1 - y0) * (x - x0) / (x1 - x0)
-        else:
-            continue
-        errs.append(abs(yi - y) / y)
-    errs.sort()
+    # refinement's criterion, the C function itself (bench/interp_errors.c)
+    paths = []
+    for name, c in (("curve", pts), ("ref", ref)):
+        paths.append(f"{d}/{name}.txt")
+        with open(paths[-1], "w") as f:
+            f.writelines(f"{x} {y!r}\n" for x, y in c)
+    out = subprocess.run([interp] + paths, check=True, capture_output=True, text=True).stdout
+    errs = [float(v) for v in out.split()]
     return errs[-1], errs[int(0.95 * (len(errs) - 1))]
 
 import statistics

@@ -10,3 +10,14 @@ add_test(NAME tui.refine_min_ratio
                  ${CMAKE_CURRENT_SOURCE_DIR}/tui/keys/refine_ratio.keys
                  ${CMAKE_CURRENT_BINARY_DIR}/refine-ratio)
 set_tests_properties(tui.refine_min_ratio PROPERTIES TIMEOUT 60 LABELS tui)
+
+# Refinement through the real scheduler on noisy straight and kneed
+# log-log curves: false splits and power, seeded.
+mbx_cmocka_test(unit test_refine_sched mbx_sched unit/sched_sim.c)
+
+# The benchmarks' interpolation errors come from refinement's criterion
+# (bench/interp_errors.c): known values, and bad input refused.
+add_test(NAME bench.interp_errors
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/bench/interp_errors_check.sh
+                 $<TARGET_FILE:mbx_interp_errors> ${CMAKE_CURRENT_BINARY_DIR}/out/interp_errors)
+set_tests_properties(bench.interp_errors PROPERTIES TIMEOUT 30 LABELS "bench;quick")

@@ -161,7 +161,8 @@ int mbx_sched_add_curve(mbx_sched *s, const mbx_sched_curve *c, size_t *id)
                               .budget = c->budget,
                               .align = c->align,
                               .geometric = c->geometric,
-                              .min_ratio = c->min_ratio};
+                              .min_ratio = c->min_ratio,
+                              .min_passes = k->po.min_passes};
         if ((rc = mbx_refine_create(&ro, &k->rf)) < 0) {
             free(k->grid);
             return rc;

@@ -59,21 +59,22 @@ static double due_at(const mbx_sched *s, const spoint *p)
     return p->pass[p->npass - 1].t_start + gap;
 }
 
-/* Refinement between rounds: each curve whose every live point has a
- * value (two passes, or final with a value) feeds them and takes all the
- * proposals it has. */
+/* Refinement between rounds: each curve whose every live point is final
+ * or has R passes feeds its points with R passes or more (or settled) and
+ * takes all the proposals it has. A split cannot be taken back, so it is
+ * made on settled errors only: two-pass errors split a straight line in
+ * most runs (docs/algorithms.md, "Refinement with uncertainty"). */
 static int refine_round(mbx_sched *s)
 {
     for (size_t c = 0; c < s->ncv; c++) {
         scurve *k = &s->cv[c];
         if (!k->rf)
             continue;
+        size_t R = k->po.min_passes;
         int ready = 1;
         for (size_t i = 0; i < s->npt && ready; i++) {
             const spoint *p = &s->pt[i];
-            if (p->curve != c || p->kept)
-                continue;
-            if (p->npass < 2 && !(p->final && p->npass >= 1) && !(p->final && p->failed))
+            if (p->curve == c && !p->kept && !p->final && p->npass < R)
                 ready = 0;
         }
         if (!ready)
@@ -86,13 +87,17 @@ static int refine_round(mbx_sched *s)
             int rc = mbx_sched_point_state(s, p, &r);
             if (rc)
                 return rc;
-            if (r.b.value > 0 && isfinite(r.b.value)) {
-                /* The between-pass error: a split must beat the noise. */
-                double se = r.b.r >= 2 && isfinite(r.b.se) ? r.b.se : NAN;
-                if ((rc = mbx_refine_add_se(k->rf, p->x, r.b.value, se)) < 0 && rc != MBX_E_INVAL)
-                    return rc;
-                p->fed = 1;
-            }
+            size_t units = r.visits ? r.visits : r.b.r;
+            int settled = r.verdict == MBX_PASSES_SETTLED;
+            if (!(r.b.value > 0) || !isfinite(r.b.value) || !isfinite(r.b.se) || units < 2 ||
+                (p->npass < R && !settled))
+                continue;
+            /* The between-pass error with its degrees of freedom. */
+            rc = mbx_refine_add_est(k->rf, p->x, r.b.value, r.b.se, settled ? SIZE_MAX : p->npass,
+                                    (double)(units - 1));
+            if (rc < 0 && rc != MBX_E_INVAL)
+                return rc;
+            p->fed = 1;
         }
         uint64_t x;
         while (mbx_refine_next(k->rf, &x, NULL) == 1) {

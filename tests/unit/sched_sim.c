@@ -32,6 +32,8 @@ double mbx_sim_level_now(const sim *m)
 /* The true time of one observation of curve c at x, on the fast level. */
 double mbx_sim_truth(const sim *m, size_t c, uint64_t x)
 {
+    if (m->curve != NULL)
+        return m->curve_scale[c] * m->curve((double)x);
     /* A protocol switch above 64 KiB doubles the time: not a line. */
     return m->curve_scale[c] * (1e-6 + 1e-9 * (double)x) * (x > 65536 ? 2.0 : 1.0);
 }
@@ -58,6 +60,11 @@ int mbx_sim_step(mbx_sched *s, sim *m, mbx_sched_req *rq)
     } else if (k == MBX_SCHED_PASS) {
         assert_true(rq->nobs >= 1 && rq->nobs <= 20000);
         double t0 = m->now, base = mbx_sim_truth(m, rq->curve, rq->x);
+        if (m->pass_noise > 0) { /* the whole pass off by a normal factor (Box-Muller) */
+            double u = 1.0 - mbx_sim_urand(m), v = mbx_sim_urand(m);
+            double z = sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
+            base *= 1.0 + m->pass_noise * (z < -5.0 ? -5.0 : z);
+        }
         for (size_t i = 0; i < rq->nobs; i++) {
             m->obs[i] = base * mbx_sim_level_now(m) * (1.0 + m->noise * (mbx_sim_urand(m) - 0.5));
             m->now += m->obs[i];

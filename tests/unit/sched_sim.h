@@ -20,6 +20,8 @@ typedef struct sim {
     double curve_scale[8];
     double obs[20000];
     size_t probes, waits;
+    double pass_noise;         /* relative sd of a whole pass (normal); 0: none, no draw */
+    double (*curve)(double x); /* the true time at x in seconds; NULL: the built-in curve */
 } sim;
 
 /* A uniform draw in [0, 1) from the simulation's seed. */
