@@ -10,11 +10,17 @@
  *   test_warmbuf all       under mpiexec: every benchmark of the registry
  *                          that fits the job, at 4032 B past a page
  *                          boundary, with --validate where it has a check
+ *   test_warmbuf redraw    under mpiexec: over 20 measurements of a point,
+ *                          rank 0's buffer addresses, pool sets and
+ *                          receive offsets (drawn apart from the send
+ *                          offset) vary, each on a duplicated communicator
+ *                          unless duplicates are off
  *   test_warmbuf bad       under mpiexec: an offset that is not a multiple
  *                          of 64 or above 4032, and warm_light 2, are
  *                          MBX_E_INVAL, and the engine still measures
  *
  * Properties only, never a time. Any failed check aborts the job. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -61,7 +67,12 @@ static void point(mbx_engine *e, const char *name, uint64_t bytes, int light, ui
     mbx_engine_buffer_offsets(e, &lo, &hi);
     printf("%-20s %6llu B  warm %-5s  offset %4u: buffers at %d..%d  median %.3f us\n", name,
            (unsigned long long)bytes, light ? "light" : "full", offset, lo, hi, r.s.median * 1e6);
-    require(lo == (int)offset && hi == (int)offset, "every rank's buffers start at the offset");
+    mbx_buffer_place pl;
+    mbx_engine_buffer_place(e, &pl);
+    int ro = (int)pl.recv_offset, so = (int)offset;
+    require(pl.send_offset == offset, "the send buffer at the asked offset");
+    require(lo == (so < ro ? so : ro) && hi == (so > ro ? so : ro),
+            "every rank's buffers start at the send and the drawn receive offset");
 }
 
 static void measure_case(mbx_engine *e)
@@ -134,6 +145,70 @@ static void all_case(mbx_engine *e)
     require(ran > 0, "some benchmark ran");
 }
 
+/* Values in v[0..n) that differ from v[0]. */
+static int varied(const uintptr_t *v, int n)
+{
+    int d = 0;
+    for (int i = 1; i < n; i++)
+        d += v[i] != v[0];
+    return d;
+}
+
+/* What a measurement re-draws: over REDRAW_N measurements of one point
+ * (light warm-up, as a point's later passes), rank 0's buffer addresses and
+ * sets take more than one value, the receive offset is drawn apart from the
+ * send offset, every rank's buffers are where rank 0 drew them, each
+ * measurement ran on a communicator duplicated for it, and the data checks
+ * out in every set. Then with duplicates off: none. */
+#define REDRAW_N 20
+static void redraw_case(mbx_engine *e)
+{
+    uintptr_t sb[REDRAW_N], rb[REDRAW_N], set[REDRAW_N], roff[REDRAW_N];
+    int apart = 0;
+    mbx_warmup_info w0, w1;
+    mbx_engine_warmup_info(e, &w0);
+    for (int i = 0; i < REDRAW_N; i++) {
+        uint32_t off = (uint32_t)(64 * ((7 * i) % 64));
+        point(e, "pingpong.send_recv", 1, i > 0, off);
+        mbx_buffer_place pl;
+        mbx_engine_buffer_place(e, &pl);
+        printf("measurement %2d: set %d of %d, send +%4u at %p, recv +%4u at %p, dup %d\n", i,
+               pl.set, pl.sets, pl.send_offset, pl.sbuf, pl.recv_offset, pl.rbuf, pl.comm_dup);
+        require(pl.sets >= 1 && pl.sets <= MBX_BUF_SETS && pl.set >= 0 && pl.set < pl.sets,
+                "a set of the pool");
+        require((uintptr_t)pl.sbuf % 4096 == pl.send_offset &&
+                    (uintptr_t)pl.rbuf % 4096 == pl.recv_offset,
+                "rank 0's buffers at the drawn offsets");
+        require(pl.comm_dup == 1, "a duplicated communicator by default");
+        sb[i] = (uintptr_t)pl.sbuf / 4096; /* the page: offsets alone do not count */
+        rb[i] = (uintptr_t)pl.rbuf / 4096;
+        set[i] = (uintptr_t)pl.set;
+        roff[i] = pl.recv_offset;
+        apart += pl.recv_offset != pl.send_offset;
+    }
+    mbx_engine_warmup_info(e, &w1);
+    printf("pages: send %d, recv %d of %d differ from the first; sets %d, recv offsets %d; "
+           "offsets apart %d; fewest sets %d\n",
+           varied(sb, REDRAW_N), varied(rb, REDRAW_N), REDRAW_N - 1, varied(set, REDRAW_N),
+           varied(roff, REDRAW_N), apart, w1.buf_sets_min);
+    require(varied(sb, REDRAW_N) > 0 && varied(rb, REDRAW_N) > 0,
+            "rank 0's buffers' pages take more than one value");
+    require(w1.buf_sets_min < 2 || varied(set, REDRAW_N) > 0, "more than one set is drawn");
+    require(varied(roff, REDRAW_N) > 0 && apart > 0, "the receive offset is drawn apart");
+    require(w1.comm_dups - w0.comm_dups == REDRAW_N, "every measurement counted a duplicate");
+    require(w1.buf_sets_min >= 1 && w1.buf_sets_min <= MBX_BUF_SETS &&
+                (w1.buf_sets_min == MBX_BUF_SETS) == (w1.buf_fewer == 0),
+            "the pool's record: fewer sets only with measurements counted short");
+
+    require(mbx_engine_set_comm_dup(e, 0) == MBX_OK, "duplicates off");
+    require(mbx_engine_set_comm_dup(e, -1) == MBX_E_INVAL, "a negative period is refused");
+    point(e, "coll.allreduce", 1024, 1, 128);
+    mbx_buffer_place pl;
+    mbx_engine_buffer_place(e, &pl);
+    mbx_engine_warmup_info(e, &w0);
+    require(pl.comm_dup == 0 && w0.comm_dups == w1.comm_dups, "no duplicate when off");
+}
+
 static void bad_case(mbx_engine *e)
 {
     static const uint32_t bad_offsets[] = {1, 32, 100, 4033, 4096, 65536};
@@ -156,8 +231,9 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     const char *mode = argc > 1 ? argv[1] : "";
-    require(strcmp(mode, "measure") == 0 || strcmp(mode, "all") == 0 || strcmp(mode, "bad") == 0,
-            "mode measure, all or bad");
+    require(strcmp(mode, "measure") == 0 || strcmp(mode, "all") == 0 || strcmp(mode, "bad") == 0 ||
+                strcmp(mode, "redraw") == 0,
+            "mode measure, all, bad or redraw");
     mbx_engine *e;
     require(mbx_engine_create(MPI_COMM_WORLD, &e) == MBX_OK, "create");
     if (mbx_engine_rank(e) == 0) {
@@ -168,6 +244,8 @@ int main(int argc, char **argv)
             measure_case(e);
         else if (strcmp(mode, "all") == 0)
             all_case(e);
+        else if (strcmp(mode, "redraw") == 0)
+            redraw_case(e);
         else
             bad_case(e);
         require(mbx_engine_quit(e, 0) == MBX_OK, "quit");

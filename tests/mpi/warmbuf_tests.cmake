@@ -6,6 +6,9 @@
 add_executable(test_warmbuf mpi/test_warmbuf.c)
 target_link_libraries(test_warmbuf PRIVATE mbx_engine)
 mbx_mpi_test(mpi.warmbuf.n2 2 60 $<TARGET_FILE:test_warmbuf> measure)
+# What a measurement re-draws: buffer addresses, pool sets, receive
+# offsets apart from send offsets, a duplicated communicator.
+mbx_mpi_test(mpi.warmbuf.redraw.n2 2 60 $<TARGET_FILE:test_warmbuf> redraw)
 mbx_mpi_test(badinput.buf_offset 2 60 $<TARGET_FILE:test_warmbuf> bad)
 set_tests_properties(badinput.buf_offset PROPERTIES LABELS "mpi;badinput")
 # Every benchmark of the registry at 4032 B past a page boundary, validated
