@@ -15,14 +15,21 @@
  *                          receive offsets (drawn apart from the send
  *                          offset) vary, each on a duplicated communicator
  *                          unless duplicates are off
+ *   test_warmbuf short     under mpiexec, a made-up /proc with 2 MiB
+ *                          available (MBX_TEST_MEMROOT): large points keep
+ *                          fewer buffer sets, at least one, and say so
  *   test_warmbuf bad       under mpiexec: an offset that is not a multiple
  *                          of 64 or above 4032, and warm_light 2, are
  *                          MBX_E_INVAL, and the engine still measures
  *
  * Properties only, never a time. Any failed check aborts the job. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "mbx/bench.h"
 #include "mbx/engine.h"
@@ -209,6 +216,56 @@ static void redraw_case(mbx_engine *e)
     require(pl.comm_dup == 0 && w0.comm_dups == w1.comm_dups, "no duplicate when off");
 }
 
+/* Memory made short (MBX_TEST_MEMROOT: 2 MiB available, so 1 MiB a rank
+ * on 2 ranks and the pool half of it): a 1 B point keeps all sets, 64 KiB
+ * fewer, 4 MiB one; the record counts the measurements short, and the
+ * data still checks out. */
+static void short_case(mbx_engine *e)
+{
+    mbx_warmup_info w;
+    mbx_buffer_place pl;
+    point(e, "pingpong.send_recv", 1, 0, 0);
+    mbx_engine_warmup_info(e, &w);
+    mbx_engine_buffer_place(e, &pl);
+    require(pl.sets == MBX_BUF_SETS && w.buf_fewer == 0, "all sets for 1 B");
+    point(e, "pingpong.send_recv", 65536, 0, 64);
+    mbx_engine_warmup_info(e, &w);
+    mbx_engine_buffer_place(e, &pl);
+    printf("64 KiB: %d sets, fewest %d, %zu short\n", pl.sets, w.buf_sets_min, w.buf_fewer);
+    require(pl.sets > 1 && pl.sets < MBX_BUF_SETS, "fewer sets for 64 KiB");
+    require(w.buf_sets_min == pl.sets && w.buf_fewer == 1, "counted short once");
+    point(e, "pingpong.send_recv", 4 << 20, 1, 128);
+    mbx_engine_warmup_info(e, &w);
+    mbx_engine_buffer_place(e, &pl);
+    require(pl.sets == 1 && pl.set == 0 && w.buf_sets_min == 1 && w.buf_fewer == 2,
+            "one set, at least, for 4 MiB");
+}
+
+/* Rank-private made-up /proc with 2 MiB available, for short_case. */
+static void short_memory(char *dir, size_t len)
+{
+    snprintf(dir, len, "%s/mbx_memroot_%ld", MBX_TMP_DIR, (long)getpid());
+    char p[512];
+    snprintf(p, sizeof p, "%s/proc", dir);
+    require((mkdir(dir, 0700) == 0 || errno == EEXIST) && (mkdir(p, 0700) == 0 || errno == EEXIST),
+            "made-up /proc");
+    snprintf(p, sizeof p, "%s/proc/meminfo", dir);
+    FILE *f = fopen(p, "w");
+    require(f && fprintf(f, "MemTotal: 4096 kB\nMemAvailable: 2048 kB\n") > 0 && fclose(f) == 0,
+            "made-up meminfo");
+    require(setenv("MBX_TEST_MEMROOT", dir, 1) == 0, "setenv");
+}
+
+static void short_cleanup(const char *dir)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/proc/meminfo", dir);
+    remove(p);
+    snprintf(p, sizeof p, "%s/proc", dir);
+    remove(p);
+    remove(dir);
+}
+
 static void bad_case(mbx_engine *e)
 {
     static const uint32_t bad_offsets[] = {1, 32, 100, 4033, 4096, 65536};
@@ -232,8 +289,11 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     const char *mode = argc > 1 ? argv[1] : "";
     require(strcmp(mode, "measure") == 0 || strcmp(mode, "all") == 0 || strcmp(mode, "bad") == 0 ||
-                strcmp(mode, "redraw") == 0,
-            "mode measure, all, bad or redraw");
+                strcmp(mode, "redraw") == 0 || strcmp(mode, "short") == 0,
+            "mode measure, all, bad, redraw or short");
+    char memroot[256] = "";
+    if (strcmp(mode, "short") == 0)
+        short_memory(memroot, sizeof memroot);
     mbx_engine *e;
     require(mbx_engine_create(MPI_COMM_WORLD, &e) == MBX_OK, "create");
     if (mbx_engine_rank(e) == 0) {
@@ -246,6 +306,8 @@ int main(int argc, char **argv)
             all_case(e);
         else if (strcmp(mode, "redraw") == 0)
             redraw_case(e);
+        else if (strcmp(mode, "short") == 0)
+            short_case(e);
         else
             bad_case(e);
         require(mbx_engine_quit(e, 0) == MBX_OK, "quit");
@@ -254,6 +316,8 @@ int main(int argc, char **argv)
         require(mbx_engine_serve(e, &code) == MBX_OK && code == 0, "serve");
     }
     mbx_engine_destroy(e);
+    if (memroot[0])
+        short_cleanup(memroot);
     MPI_Barrier(MPI_COMM_WORLD); /* see tui/cmd/job.c: MPICH 4.0.2 + UCX/TCP finalize */
     MPI_Finalize();
     return 0;
