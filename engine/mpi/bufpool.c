@@ -119,8 +119,10 @@ void mbx_bufpool_draw(mbx_engine *e, mbx_point_params *p)
     p->rbuf_offset =
         MBX_BUF_OFFSET_STEP * (uint32_t)(x % (MBX_BUF_OFFSET_MAX / MBX_BUF_OFFSET_STEP + 1));
     p->buf_set = (int32_t)((x >> 16) % MBX_BUF_SETS);
-    p->comm_dup = e->comm_dup_every > 0 && e->place_n % (size_t)e->comm_dup_every == 0;
-    e->place_n++;
+    /* The budget: each duplicate's time is owed, and each measurement's
+     * time pays MBX_COMM_DUP_SHARE of it back (mbx_bufpool_paid). */
+    p->comm_dup = e->dup_mode == MBX_COMM_DUP_ALWAYS ||
+                  (e->dup_mode == MBX_COMM_DUP_BUDGET && e->dup_debt <= 0.0);
 }
 
 void mbx_engine_buffer_offsets(const mbx_engine *e, int *lo, int *hi)
@@ -140,10 +142,19 @@ void mbx_engine_buffer_place(const mbx_engine *e, mbx_buffer_place *out)
         *out = e->place;
 }
 
-int mbx_engine_set_comm_dup(mbx_engine *e, int every)
+void mbx_bufpool_paid(mbx_engine *e, double dup_s, double wall_s)
 {
-    if (!e || e->rank != 0 || every < 0 || every > 1000000)
+    e->dup_debt += dup_s > 0.0 ? dup_s : 0.0;
+    e->dup_debt -= MBX_COMM_DUP_SHARE * (wall_s > 0.0 ? wall_s : 0.0);
+    if (e->dup_debt < -MBX_COMM_DUP_SHARE) /* no saving up: at most a second's worth */
+        e->dup_debt = -MBX_COMM_DUP_SHARE;
+}
+
+int mbx_engine_set_comm_dup(mbx_engine *e, mbx_comm_dup_mode mode)
+{
+    if (!e || e->rank != 0 ||
+        (mode != MBX_COMM_DUP_NEVER && mode != MBX_COMM_DUP_ALWAYS && mode != MBX_COMM_DUP_BUDGET))
         return MBX_E_INVAL;
-    e->comm_dup_every = every;
+    e->dup_mode = mode;
     return MBX_OK;
 }

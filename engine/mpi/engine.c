@@ -54,7 +54,7 @@ int mbx_engine_create(MPI_Comm comm, mbx_engine **out)
     e->warm.calls = MBX_WARMUP_CALLS;
     e->buf_off_lo = e->buf_off_hi = -1;
     e->pass_comm = MPI_COMM_NULL;
-    e->comm_dup_every = MBX_COMM_DUP_EVERY;
+    e->dup_mode = MBX_COMM_DUP_BUDGET;
     e->cache_budget = UINT64_MAX;
     *out = e;
     return MBX_OK;

@@ -76,8 +76,9 @@ struct mbx_engine {
     int buf_off_lo, buf_off_hi;
     mbx_buffer_place place;
     uint64_t place_rng;
-    size_t place_n;     /* measurements so far */
-    int comm_dup_every; /* duplicate the communicator every n-th (0: never) */
+    mbx_comm_dup_mode dup_mode;
+    double dup_debt; /* rank 0: the duplicates' seconds not yet paid back */
+    double dup_s;    /* rank 0: what the last POINT_BEGIN's duplicate took */
 
     mbx_job_info job;
     int have_job;
@@ -126,6 +127,8 @@ void mbx_bufpool_free(mbx_engine *e);
 /* Rank 0, bufpool.c: the receive offset, the set and the duplicate of the
  * next measurement, drawn into p (its buf_offset already set). */
 void mbx_bufpool_draw(mbx_engine *e, mbx_point_params *p);
+/* Rank 0, after a measurement: its duplicate took dup_s, it all wall_s. */
+void mbx_bufpool_paid(mbx_engine *e, double dup_s, double wall_s);
 
 /* Handlers in measure_point.c */
 int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd, const void *payload);

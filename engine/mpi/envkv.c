@@ -260,7 +260,9 @@ static int method_kv(mbx_kvlist *out, const mbx_engine *e)
     TRY(mbx_kv_addf(out, "buffer_placement", "%s",
                     "a pool set and send and receive offsets k*64 B, k in 0..63, drawn apart per "
                     "measurement"));
-    TRY(mbx_kv_addf(out, "comm_dup_every", "%d", e->comm_dup_every));
+    static const char *const dup[] = {"never", "always", "budget"};
+    TRY(mbx_kv_addf(out, "comm_dup", "%s", dup[e->dup_mode]));
+    TRY(mbx_kv_addf(out, "comm_dup_share", "%g", MBX_COMM_DUP_SHARE));
     return MBX_OK;
 }
 

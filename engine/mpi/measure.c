@@ -535,6 +535,7 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, double compani
     if (rc < 0 && rc != MBX_E_VALIDATE)
         return rc;
     point_result(e, r, out);
+    mbx_bufpool_paid(e, e->place.comm_dup ? e->dup_s : 0.0, out->wall);
     if (rc == MBX_E_VALIDATE) /* times of operations that moved wrong data: none kept */
         failed_check(out, "received data was wrong");
     if (obs)

@@ -239,7 +239,9 @@ int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd, const void *payload)
     if (!err && e->member && a.comm_dup) {
         /* A communicator of this measurement's own: no state an MPI
          * library keeps per communicator carries over from the last. */
+        double t0 = MPI_Wtime();
         int mrc = MPI_Comm_dup(comm, &e->pass_comm);
+        e->dup_s = MPI_Wtime() - t0;
         if (mrc != MPI_SUCCESS) {
             (void)MBX_MPI_FAIL(e, mrc, "MPI_Comm_dup");
             err = 1;

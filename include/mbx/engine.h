@@ -306,13 +306,19 @@ typedef struct mbx_buffer_place {
 } mbx_buffer_place;
 void mbx_engine_buffer_place(const mbx_engine *e, mbx_buffer_place *out);
 
-/* The point's communicator is duplicated for every n-th measurement
- * (MPI_Comm_dup at POINT_BEGIN, freed at POINT_END); 0: never. The default,
- * MBX_COMM_DUP_EVERY, and what it costs: docs/algorithms.md, "One point".
- * Rank 0 only; local. Errors: MBX_E_INVAL off rank 0 or outside
- * 0..1000000. */
-#define MBX_COMM_DUP_EVERY 1
-MBX_NODISCARD int mbx_engine_set_comm_dup(mbx_engine *e, int every);
+/* When the point's communicator is duplicated for a measurement
+ * (MPI_Comm_dup at POINT_BEGIN, freed at POINT_END): never, always, or (the
+ * default) while the duplicates take at most MBX_COMM_DUP_SHARE of the
+ * measurements' time, a budget rank 0 keeps from what both really took
+ * (docs/algorithms.md, "One point"). Rank 0 only; local. Errors:
+ * MBX_E_INVAL off rank 0 or for another mode. */
+typedef enum mbx_comm_dup_mode {
+    MBX_COMM_DUP_NEVER = 0,
+    MBX_COMM_DUP_ALWAYS = 1,
+    MBX_COMM_DUP_BUDGET = 2
+} mbx_comm_dup_mode;
+#define MBX_COMM_DUP_SHARE 0.02
+MBX_NODISCARD int mbx_engine_set_comm_dup(mbx_engine *e, mbx_comm_dup_mode mode);
 
 typedef struct mbx_progress {
     const mbx_point_spec *spec;

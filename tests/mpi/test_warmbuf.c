@@ -13,8 +13,9 @@
  *   test_warmbuf redraw    under mpiexec: over 20 measurements of a point,
  *                          rank 0's buffer addresses, pool sets and
  *                          receive offsets (drawn apart from the send
- *                          offset) vary, each on a duplicated communicator
- *                          unless duplicates are off
+ *                          offset) vary; the communicator is duplicated
+ *                          for the first by default, for each when always,
+ *                          for none when never
  *   test_warmbuf short     under mpiexec, a made-up /proc with 2 MiB
  *                          available (MBX_TEST_MEMROOT): large points keep
  *                          fewer buffer sets, at least one, and say so
@@ -173,10 +174,16 @@ static void redraw_case(mbx_engine *e)
     uintptr_t sb[REDRAW_N], rb[REDRAW_N], set[REDRAW_N], roff[REDRAW_N];
     int apart = 0;
     mbx_warmup_info w0, w1;
+    /* The default, a time budget, owes nothing before the first. */
+    point(e, "pingpong.send_recv", 1, 0, 0);
+    mbx_buffer_place first;
+    mbx_engine_buffer_place(e, &first);
+    require(first.comm_dup == 1, "the first measurement on a duplicate by default");
+    require(mbx_engine_set_comm_dup(e, MBX_COMM_DUP_ALWAYS) == MBX_OK, "duplicates always");
     mbx_engine_warmup_info(e, &w0);
     for (int i = 0; i < REDRAW_N; i++) {
         uint32_t off = (uint32_t)(64 * ((7 * i) % 64));
-        point(e, "pingpong.send_recv", 1, i > 0, off);
+        point(e, "pingpong.send_recv", 1, 1, off);
         mbx_buffer_place pl;
         mbx_engine_buffer_place(e, &pl);
         printf("measurement %2d: set %d of %d, send +%4u at %p, recv +%4u at %p, dup %d\n", i,
@@ -186,7 +193,7 @@ static void redraw_case(mbx_engine *e)
         require((uintptr_t)pl.sbuf % 4096 == pl.send_offset &&
                     (uintptr_t)pl.rbuf % 4096 == pl.recv_offset,
                 "rank 0's buffers at the drawn offsets");
-        require(pl.comm_dup == 1, "a duplicated communicator by default");
+        require(pl.comm_dup == 1, "a duplicated communicator, always");
         sb[i] = (uintptr_t)pl.sbuf / 4096; /* the page: offsets alone do not count */
         rb[i] = (uintptr_t)pl.rbuf / 4096;
         set[i] = (uintptr_t)pl.set;
@@ -207,8 +214,9 @@ static void redraw_case(mbx_engine *e)
                 (w1.buf_sets_min == MBX_BUF_SETS) == (w1.buf_fewer == 0),
             "the pool's record: fewer sets only with measurements counted short");
 
-    require(mbx_engine_set_comm_dup(e, 0) == MBX_OK, "duplicates off");
-    require(mbx_engine_set_comm_dup(e, -1) == MBX_E_INVAL, "a negative period is refused");
+    require(mbx_engine_set_comm_dup(e, MBX_COMM_DUP_NEVER) == MBX_OK, "duplicates off");
+    require(mbx_engine_set_comm_dup(e, (mbx_comm_dup_mode)3) == MBX_E_INVAL,
+            "an unknown mode is refused");
     point(e, "coll.allreduce", 1024, 1, 128);
     mbx_buffer_place pl;
     mbx_engine_buffer_place(e, &pl);
