@@ -246,10 +246,13 @@ int mbx_point_params_check(const mbx_point_params *p, char *why, size_t len)
             return pp_refuse(why, len, MBX_E_INVAL,
                              "point parameter %s: %d is outside 0..%d (procs %d)", rank_name[i],
                              (int)rank[i], (int)p->procs - 1, (int)p->procs);
-    if (p->buf_offset % MBX_BUF_OFFSET_STEP != 0)
-        return pp_refuse(why, len, MBX_E_INVAL,
-                         "point parameter buf_offset: %u is not a multiple of %d",
-                         (unsigned)p->buf_offset, MBX_BUF_OFFSET_STEP);
+    const uint32_t off[] = {p->buf_offset, p->rbuf_offset};
+    static const char *const off_name[] = {"buf_offset", "rbuf_offset"};
+    for (int i = 0; i < 2; i++)
+        if (off[i] % MBX_BUF_OFFSET_STEP != 0)
+            return pp_refuse(why, len, MBX_E_INVAL,
+                             "point parameter %s: %u is not a multiple of %d", off_name[i],
+                             (unsigned)off[i], MBX_BUF_OFFSET_STEP);
     return MBX_OK;
 }
 

@@ -53,6 +53,8 @@ int mbx_engine_create(MPI_Comm comm, mbx_engine **out)
     e->stop_rank = -1;
     e->warm.calls = MBX_WARMUP_CALLS;
     e->buf_off_lo = e->buf_off_hi = -1;
+    e->pass_comm = MPI_COMM_NULL;
+    e->dup_mode = MBX_COMM_DUP_BUDGET;
     e->cache_budget = UINT64_MAX;
     *out = e;
     return MBX_OK;
@@ -70,6 +72,7 @@ void mbx_engine_destroy(mbx_engine *e)
             if (e->subcomm[p] != MPI_COMM_NULL && e->subcomm[p] != MPI_COMM_SELF)
                 MPI_Comm_free(&e->subcomm[p]);
     free(e->subcomm);
+    mbx_bufpool_free(e);
     if (e->node != MPI_COMM_NULL)
         MPI_Comm_free(&e->node);
     if (e->cmd != MPI_COMM_NULL)

@@ -10,6 +10,12 @@
 /* The engine's message buffer: the last MPI failure on this rank. */
 #define MBX_ENGINE_WHY_LEN 256
 
+/* One set of the buffer pool: two mappings of len bytes each. */
+typedef struct mbx_bufset {
+    void *s, *r;
+    size_t len;
+} mbx_bufset;
+
 struct mbx_engine {
     MPI_Comm cmd;  /* the command communicator (a duplicate) */
     MPI_Comm node; /* ranks sharing this rank's node */
@@ -58,11 +64,21 @@ struct mbx_engine {
     size_t warm_cap;
     int64_t warm_done; /* every rank: the last POINT_BEGIN's warm-up calls */
     int warm_capped;   /* every rank: 1 if the time cap stopped it early */
-    /* Every rank: the allocations behind ctx.sbuf and ctx.rbuf, which start
-     * buf_offset bytes into them (free these, not the context's). */
-    void *sbuf_base, *rbuf_base;
-    /* Rank 0: the last point's buffer offsets seen by its ranks (-1: none). */
+    /* Every rank: the buffer pool (bufpool.c); ctx.sbuf and ctx.rbuf start
+     * their offsets into set pool_set. pool_len: each mapping's bytes;
+     * pool_sets: the sets memory allows at that length. */
+    mbx_bufset pool[MBX_BUF_SETS];
+    size_t pool_len;
+    int pool_sets, pool_set;
+    MPI_Comm pass_comm; /* every member: the point's duplicate, or MPI_COMM_NULL */
+    /* Rank 0: the last point's buffer offsets seen by its ranks (-1: none),
+     * how it placed them, and the draws' state (measure.c). */
     int buf_off_lo, buf_off_hi;
+    mbx_buffer_place place;
+    uint64_t place_rng;
+    mbx_comm_dup_mode dup_mode;
+    double dup_debt; /* rank 0: the duplicates' seconds not yet paid back */
+    double dup_s;    /* rank 0: what the last POINT_BEGIN's duplicate took */
 
     mbx_job_info job;
     int have_job;
@@ -101,6 +117,18 @@ void mbx_engine_stop_note(mbx_engine *e, double carried);
 void mbx_point_params_of(const mbx_engine *e, const mbx_point_spec *spec, const mbx_bench *b,
                          size_t nmax, mbx_point_params *p);
 MBX_NODISCARD int mbx_point_params_submit(mbx_engine *e, const mbx_point_params *p);
+
+/* In bufpool.c, every rank: point ctx.sbuf and ctx.rbuf at offsets soff
+ * and roff into the pool's set `set` (modulo the sets this rank may keep)
+ * of at least len bytes each, filled with the benchmarks' starting
+ * contents; MBX_E_NOMEM. mbx_bufpool_free unmaps every set. */
+int mbx_bufpool_take(mbx_engine *e, size_t len, uint32_t soff, uint32_t roff, int set);
+void mbx_bufpool_free(mbx_engine *e);
+/* Rank 0, bufpool.c: the receive offset, the set and the duplicate of the
+ * next measurement, drawn into p (its buf_offset already set). */
+void mbx_bufpool_draw(mbx_engine *e, mbx_point_params *p);
+/* Rank 0, after a measurement: its duplicate took dup_s, it all wall_s. */
+void mbx_bufpool_paid(mbx_engine *e, double dup_s, double wall_s);
 
 /* Handlers in measure_point.c */
 int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd, const void *payload);

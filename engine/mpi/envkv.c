@@ -255,6 +255,14 @@ static int method_kv(mbx_kvlist *out, const mbx_engine *e)
                         e->flusher ? (unsigned long long)((mbx_cache_flusher *)e->flusher)->bytes
                                    : 0ull,
                         m->cache_bytes ? " (--cache cold:SIZE)" : " (last-level cache, hwloc)"));
+    /* What each measurement re-draws (docs/algorithms.md, "One point"). */
+    TRY(mbx_kv_addf(out, "buffer_pool_sets", "%d", MBX_BUF_SETS));
+    TRY(mbx_kv_addf(out, "buffer_placement", "%s",
+                    "a pool set and send and receive offsets k*64 B, k in 0..63, drawn apart per "
+                    "measurement"));
+    static const char *const dup[] = {"never", "always", "budget"};
+    TRY(mbx_kv_addf(out, "comm_dup", "%s", dup[e->dup_mode]));
+    TRY(mbx_kv_addf(out, "comm_dup_share", "%g", MBX_COMM_DUP_SHARE));
     return MBX_OK;
 }
 

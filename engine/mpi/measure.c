@@ -146,14 +146,6 @@ static const mbx_bench *spec_bench(const mbx_engine *e, const mbx_point_spec *sp
     return b;
 }
 
-void mbx_engine_buffer_offsets(const mbx_engine *e, int *lo, int *hi)
-{
-    if (lo)
-        *lo = e ? e->buf_off_lo : -1;
-    if (hi)
-        *hi = e ? e->buf_off_hi : -1;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -269,6 +261,7 @@ static int point_open(mbx_engine *e, point_run *r)
     /* A benchmark with a companion gets the companion's median on every
      * rank, before its set-up (mbx_bench_ctx.companion_median). */
     p.companion = r->companion;
+    mbx_bufpool_draw(e, &p);
     if ((rc = mbx_point_params_submit(e, &p)) < 0)
         return rc;
     r->compute = e->ctx.compute;
@@ -542,6 +535,7 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, double compani
     if (rc < 0 && rc != MBX_E_VALIDATE)
         return rc;
     point_result(e, r, out);
+    mbx_bufpool_paid(e, e->place.comm_dup ? e->dup_s : 0.0, out->wall);
     if (rc == MBX_E_VALIDATE) /* times of operations that moved wrong data: none kept */
         failed_check(out, "received data was wrong");
     if (obs)

@@ -36,43 +36,6 @@ int mbx_measure_grow(double **a, double **b, size_t *cap, size_t need)
     return MBX_OK;
 }
 
-static void free_buffers(mbx_engine *e)
-{
-    free(e->sbuf_base);
-    free(e->rbuf_base);
-    e->sbuf_base = e->rbuf_base = NULL;
-    e->ctx.sbuf = e->ctx.rbuf = NULL;
-}
-
-/* Both buffers start `offset` bytes after a page boundary (a multiple of 64,
- * so every benchmark's element types stay aligned); each is a fresh
- * allocation per point. */
-static int alloc_buffers(mbx_engine *e, size_t len, size_t offset)
-{
-    /* Never a zero-size buffer: MPI calls with count 0 still get a pointer. */
-    size_t n = len ? len : 64;
-    if (n > SIZE_MAX - offset)
-        return MBX_E_NOMEM;
-    void *s = NULL, *r = NULL;
-    if (posix_memalign(&s, 4096, n + offset) != 0)
-        s = NULL;
-    if (posix_memalign(&r, 4096, n + offset) != 0)
-        r = NULL;
-    e->sbuf_base = s;
-    e->rbuf_base = r;
-    if (!s || !r) {
-        free_buffers(e);
-        return MBX_E_NOMEM;
-    }
-    e->ctx.sbuf = (char *)s + offset;
-    e->ctx.rbuf = (char *)r + offset;
-    /* Touch every page now so first-touch faults are not timed. */
-    memset(e->ctx.sbuf, 0x5a, n);
-    memset(e->ctx.rbuf, 0, n);
-    e->ctx.buf_len = n;
-    return MBX_OK;
-}
-
 /* Bytes from the last page boundary to p. */
 static int page_offset(const void *p)
 {
@@ -185,7 +148,8 @@ static int point_setup(mbx_engine *e, const mbx_bench *b, const mbx_point_params
     e->ctx.root = a->root;
     e->ctx.rma_sync = a->rma_sync;
     e->ctx.companion_median = a->companion;
-    if (alloc_buffers(e, (size_t)b->buf_bytes(a->bytes, a->procs), a->buf_offset) < 0)
+    if (mbx_bufpool_take(e, (size_t)b->buf_bytes(a->bytes, a->procs), a->buf_offset, a->rbuf_offset,
+                         a->buf_set) < 0)
         return 1;
     /* A setup that cannot run in this job (e.g. pingpong.mt without
      * MPI_THREAD_MULTIPLE) says so with MPI_ERR_UNSUPPORTED_OPERATION. */
@@ -201,19 +165,39 @@ static int point_setup(mbx_engine *e, const mbx_bench *b, const mbx_point_params
     return 0;
 }
 
+/* Rank 0: how this measurement placed its buffers (mbx_buffer_place), and
+ * the pool's record; sets_min is the fewest sets any member rank kept. */
+static void place_record(mbx_engine *e, const mbx_point_params *a, int sets_min)
+{
+    e->place = (mbx_buffer_place){.set = e->pool_set,
+                                  .sets = e->pool_sets,
+                                  .send_offset = a->buf_offset,
+                                  .recv_offset = a->rbuf_offset,
+                                  .sbuf = e->ctx.sbuf,
+                                  .rbuf = e->ctx.rbuf,
+                                  .comm_dup = a->comm_dup};
+    if (e->warm.buf_sets_min == 0 || sets_min < e->warm.buf_sets_min)
+        e->warm.buf_sets_min = sets_min;
+    e->warm.buf_fewer += sets_min < MBX_BUF_SETS;
+    e->warm.comm_dups += (size_t)a->comm_dup;
+}
+
 /* Every rank: the largest error flag of any rank; rank 0 also keeps the
- * range of the buffers' page offsets its ranks saw (-1 after an error). */
-static int point_agree(mbx_engine *e, int err)
+ * range of the buffers' page offsets its ranks saw (-1 after an error) and
+ * the placement's record. */
+static int point_agree(mbx_engine *e, int err, const mbx_point_params *a)
 {
     /* With the error flag, the buffers' page offsets as this rank sees them
-     * (highest and negated lowest; a rank without buffers cannot win). */
-    int v[3] = {err, -4096, -4096}, all[3] = {1, -1, 1};
+     * (highest and negated lowest; a rank without buffers cannot win) and
+     * its pool's sets, negated. */
+    int v[4] = {err, -4096, -4096, -MBX_BUF_SETS}, all[4] = {1, -1, 1, -MBX_BUF_SETS};
     if (!err && e->member && e->ctx.sbuf && e->ctx.rbuf) {
         int so = page_offset(e->ctx.sbuf), ro = page_offset(e->ctx.rbuf);
         v[1] = so > ro ? so : ro;
         v[2] = -(so < ro ? so : ro);
+        v[3] = -e->pool_sets;
     }
-    int mrc = MPI_Allreduce(v, all, 3, MPI_INT, MPI_MAX, e->cmd);
+    int mrc = MPI_Allreduce(v, all, 4, MPI_INT, MPI_MAX, e->cmd);
     if (mrc != MPI_SUCCESS) {
         (void)MBX_MPI_FAIL(e, mrc, "MPI_Allreduce");
         all[0] = 1;
@@ -222,6 +206,8 @@ static int point_agree(mbx_engine *e, int err)
     if (e->rank == 0) {
         e->buf_off_lo = anyerr ? -1 : -all[2];
         e->buf_off_hi = anyerr ? -1 : all[1];
+        if (!anyerr)
+            place_record(e, a, -all[3]);
     }
     return anyerr;
 }
@@ -250,9 +236,22 @@ int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd, const void *payload)
     e->bench = b;
     e->member = comm != MPI_COMM_NULL;
     e->in_point = 1;
+    if (!err && e->member && a.comm_dup) {
+        /* A communicator of this measurement's own: no state an MPI
+         * library keeps per communicator carries over from the last. */
+        double t0 = MPI_Wtime();
+        int mrc = MPI_Comm_dup(comm, &e->pass_comm);
+        e->dup_s = MPI_Wtime() - t0;
+        if (mrc != MPI_SUCCESS) {
+            (void)MBX_MPI_FAIL(e, mrc, "MPI_Comm_dup");
+            err = 1;
+        } else {
+            comm = e->pass_comm;
+        }
+    }
     if (!err && e->member)
         err = point_setup(e, b, &a, comm);
-    int anyerr = point_agree(e, err);
+    int anyerr = point_agree(e, err, &a);
     if (anyerr) {
         (void)mbx_point_end(e);
         return anyerr == 2 ? MBX_E_UNSUPPORTED : MBX_E_MPI;
@@ -389,7 +388,9 @@ int mbx_point_end(mbx_engine *e)
 {
     if (e->in_point && e->member && e->bench && e->bench->teardown)
         e->bench->teardown(&e->ctx);
-    free_buffers(e);
+    e->ctx.sbuf = e->ctx.rbuf = NULL; /* the pool keeps the sets */
+    if (e->pass_comm != MPI_COMM_NULL)
+        MPI_Comm_free(&e->pass_comm);
     e->in_point = 0;
     e->member = 0;
     e->bench = NULL;

@@ -237,6 +237,13 @@ typedef struct mbx_warmup_info {
      * calls (and floor) were done: huge messages, or a loaded machine. */
     size_t capped;
     size_t redone; /* timed batches that page-faulted and were measured again */
+    /* The buffer pool (mbx_buffer_place): the fewest sets any rank could
+     * keep for a measurement (MBX_BUF_SETS when memory never was short; 0
+     * before the first), the measurements at which some rank had fewer,
+     * and the measurements on a communicator duplicated for them. */
+    int buf_sets_min;
+    size_t buf_fewer;
+    size_t comm_dups;
 } mbx_warmup_info;
 
 /* Set, before the first point, the warm-up calls per point (0: the default)
@@ -265,10 +272,12 @@ typedef struct mbx_point_spec {
     /* 0: the full warm-up (MBX_WARMUP_CALLS, MBX_WARMUP_FLOOR_S); 1: the light
      * one, for a later pass of a point whose first pass already ran. */
     int warm_light;
-    /* Bytes by which the send and receive buffers start after a page
-     * boundary on every rank of the point, a multiple of MBX_BUF_OFFSET_STEP
-     * up to MBX_BUF_OFFSET_MAX (0: page-aligned). A scheduler varies it per
-     * pass so that where the buffers land is re-drawn, not fixed at launch. */
+    /* Bytes by which the send buffer starts after a page boundary on every
+     * rank of the point, a multiple of MBX_BUF_OFFSET_STEP up to
+     * MBX_BUF_OFFSET_MAX (0: page-aligned). A scheduler varies it per pass
+     * so that where the buffers land is re-drawn, not fixed at launch; the
+     * engine draws the receive buffer's offset and the pool's set apart
+     * (mbx_buffer_place). */
     uint32_t buf_offset;
     /* The first batch's size when larger than the engine's own start (8,
      * doubling): a pass of known length in one batch. 0: the default. */
@@ -280,6 +289,36 @@ typedef struct mbx_point_spec {
  * buffers of every rank of the point, as the ranks saw their addresses;
  * both -1 before the first point. */
 void mbx_engine_buffer_offsets(const mbx_engine *e, int *lo, int *hi);
+
+/* Rank 0: how the last measurement placed its buffers and on which
+ * communicator it ran (docs/algorithms.md, "One point"). Every rank keeps
+ * a pool of MBX_BUF_SETS buffer sets, each in mappings of its own; rank 0
+ * draws per measurement the set (each rank takes it modulo the sets its
+ * memory allows), the receive buffer's page offset apart from the send
+ * buffer's (spec.buf_offset), and whether the point's communicator is
+ * duplicated for it. sbuf and rbuf are rank 0's addresses, to compare,
+ * never to use; all zero before the first measurement. */
+typedef struct mbx_buffer_place {
+    int set, sets;                     /* rank 0's set, of its `sets` */
+    uint32_t send_offset, recv_offset; /* bytes after a page boundary */
+    const void *sbuf, *rbuf;
+    int comm_dup; /* 1: a duplicate made for this measurement */
+} mbx_buffer_place;
+void mbx_engine_buffer_place(const mbx_engine *e, mbx_buffer_place *out);
+
+/* When the point's communicator is duplicated for a measurement
+ * (MPI_Comm_dup at POINT_BEGIN, freed at POINT_END): never, always, or (the
+ * default) while the duplicates take at most MBX_COMM_DUP_SHARE of the
+ * measurements' time, a budget rank 0 keeps from what both really took
+ * (docs/algorithms.md, "One point"). Rank 0 only; local. Errors:
+ * MBX_E_INVAL off rank 0 or for another mode. */
+typedef enum mbx_comm_dup_mode {
+    MBX_COMM_DUP_NEVER = 0,
+    MBX_COMM_DUP_ALWAYS = 1,
+    MBX_COMM_DUP_BUDGET = 2
+} mbx_comm_dup_mode;
+#define MBX_COMM_DUP_SHARE 0.02
+MBX_NODISCARD int mbx_engine_set_comm_dup(mbx_engine *e, mbx_comm_dup_mode mode);
 
 typedef struct mbx_progress {
     const mbx_point_spec *spec;

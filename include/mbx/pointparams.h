@@ -22,32 +22,38 @@
 
 /* Bump with every change of the list: ranks of a mixed build refuse the
  * record instead of misreading it. */
-#define MBX_POINT_PARAMS_VERSION 2
+#define MBX_POINT_PARAMS_VERSION 3
 
 /* Where the send and receive buffers may start after a page boundary
- * (mbx_point_spec.buf_offset). */
+ * (mbx_point_spec.buf_offset; the receive buffer's is drawn apart). */
 #define MBX_BUF_OFFSET_STEP 64
 #define MBX_BUF_OFFSET_MAX 4032
+/* Buffer sets in a rank's pool, each its own mappings; a measurement
+ * uses one, drawn by rank 0 (docs/algorithms.md, "One point"). */
+#define MBX_BUF_SETS 8
 
 /* X(TYPE, name, lo, hi): a field of wire type I32, U32, I64, U64 or F64
  * (F64N: F64, or NaN for "none"), and the closed range decoding accepts.
  * Ranges that depend on another field are checked in engine/core/command.c
- * (ranks below procs, the buffer offset's step). */
+ * (ranks below procs, the buffer offsets' step). */
 #define MBX_POINT_PARAMS(X)                                                                        \
-    X(I32, bench_id, 0, INT32_MAX)            /* the registry's index (mbx/bench.h) */             \
-    X(I32, procs, 1, INT32_MAX)               /* the first procs ranks take part */                \
-    X(U64, bytes, 0, INT32_MAX)               /* message size */                                   \
-    X(I64, param, 0, INT64_MAX)               /* MBX_BENCH_PARAM's value (resolved) */             \
-    X(I32, pair_a, 0, INT32_MAX)              /* ping-pong pair, ranks of the point */             \
-    X(I32, pair_b, 0, INT32_MAX)              /*   (resolved: never "equal = default") */          \
-    X(I32, root, 0, INT32_MAX)                /* rooted benchmarks' root */                        \
-    X(I32, rma_sync, 0, MBX_RMA_COUNT_ - 1)   /* mbx_rma_sync, resolved; 0 for non-RMA */          \
-    X(I32, resync, 0, 1)                      /* window sync: sync the clocks first */             \
-    X(I64, warm_calls, 1, 1000000)            /* warm-up calls, at least */                        \
-    X(F64, warm_floor_s, 0.0, 1.0)            /* warm-up time, at least */                         \
-    X(F64, warm_cap_s, 0.0, 60.0)             /* warm-up time, at most (MBX_WARMUP_CAP_S) */       \
-    X(U32, buf_offset, 0, MBX_BUF_OFFSET_MAX) /* a multiple of MBX_BUF_OFFSET_STEP */              \
-    X(F64N, companion, 0.0, 1e9)              /* companion's median, s (NaN: none) */
+    X(I32, bench_id, 0, INT32_MAX)             /* the registry's index (mbx/bench.h) */            \
+    X(I32, procs, 1, INT32_MAX)                /* the first procs ranks take part */               \
+    X(U64, bytes, 0, INT32_MAX)                /* message size */                                  \
+    X(I64, param, 0, INT64_MAX)                /* MBX_BENCH_PARAM's value (resolved) */            \
+    X(I32, pair_a, 0, INT32_MAX)               /* ping-pong pair, ranks of the point */            \
+    X(I32, pair_b, 0, INT32_MAX)               /*   (resolved: never "equal = default") */         \
+    X(I32, root, 0, INT32_MAX)                 /* rooted benchmarks' root */                       \
+    X(I32, rma_sync, 0, MBX_RMA_COUNT_ - 1)    /* mbx_rma_sync, resolved; 0 for non-RMA */         \
+    X(I32, resync, 0, 1)                       /* window sync: sync the clocks first */            \
+    X(I64, warm_calls, 1, 1000000)             /* warm-up calls, at least */                       \
+    X(F64, warm_floor_s, 0.0, 1.0)             /* warm-up time, at least */                        \
+    X(F64, warm_cap_s, 0.0, 60.0)              /* warm-up time, at most (MBX_WARMUP_CAP_S) */      \
+    X(U32, buf_offset, 0, MBX_BUF_OFFSET_MAX)  /* send buffer's; a multiple of the step */         \
+    X(U32, rbuf_offset, 0, MBX_BUF_OFFSET_MAX) /* receive buffer's; likewise */                    \
+    X(I32, buf_set, 0, MBX_BUF_SETS - 1)       /* the pool's set (modulo a rank's own sets) */     \
+    X(I32, comm_dup, 0, 1)                     /* 1: a duplicate of the communicator */            \
+    X(F64N, companion, 0.0, 1e9)               /* companion's median, s (NaN: none) */
 
 #define MBX_PP_CTYPE_I32 int32_t
 #define MBX_PP_CTYPE_U32 uint32_t

@@ -181,7 +181,11 @@ static void params_round_trip(mbx_engine *e, const char *name, int root, int pai
                 r.status != MBX_POINT_INVALID,
             "a point with its parameters set runs and its data checks pass");
     mbx_engine_buffer_offsets(e, &lo, &hi);
-    require(lo == (int)offset && hi == (int)offset, "every rank's buffers at the offset sent");
+    mbx_buffer_place pl;
+    mbx_engine_buffer_place(e, &pl);
+    int so = (int)offset, ro = (int)pl.recv_offset;
+    require(pl.send_offset == offset && lo == (so < ro ? so : ro) && hi == (so > ro ? so : ro),
+            "every rank's buffers at the offsets sent");
     printf("%-20s params: root %d pair %d,%d rma_sync %d offset %u: %s\n", name, root, pair_a,
            size - 1, rma_sync, offset, mbx_point_status_name(r.status));
 }

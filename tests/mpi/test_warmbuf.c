@@ -10,13 +10,27 @@
  *   test_warmbuf all       under mpiexec: every benchmark of the registry
  *                          that fits the job, at 4032 B past a page
  *                          boundary, with --validate where it has a check
+ *   test_warmbuf redraw    under mpiexec: over 20 measurements of a point,
+ *                          rank 0's buffer addresses, pool sets and
+ *                          receive offsets (drawn apart from the send
+ *                          offset) vary; the communicator is duplicated
+ *                          for the first by default, for each when always,
+ *                          for none when never
+ *   test_warmbuf short     under mpiexec, a made-up /proc with 2 MiB
+ *                          available (MBX_TEST_MEMROOT): large points keep
+ *                          fewer buffer sets, at least one, and say so
  *   test_warmbuf bad       under mpiexec: an offset that is not a multiple
  *                          of 64 or above 4032, and warm_light 2, are
  *                          MBX_E_INVAL, and the engine still measures
  *
  * Properties only, never a time. Any failed check aborts the job. */
+#include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "mbx/bench.h"
 #include "mbx/engine.h"
@@ -61,7 +75,12 @@ static void point(mbx_engine *e, const char *name, uint64_t bytes, int light, ui
     mbx_engine_buffer_offsets(e, &lo, &hi);
     printf("%-20s %6llu B  warm %-5s  offset %4u: buffers at %d..%d  median %.3f us\n", name,
            (unsigned long long)bytes, light ? "light" : "full", offset, lo, hi, r.s.median * 1e6);
-    require(lo == (int)offset && hi == (int)offset, "every rank's buffers start at the offset");
+    mbx_buffer_place pl;
+    mbx_engine_buffer_place(e, &pl);
+    int ro = (int)pl.recv_offset, so = (int)offset;
+    require(pl.send_offset == offset, "the send buffer at the asked offset");
+    require(lo == (so < ro ? so : ro) && hi == (so > ro ? so : ro),
+            "every rank's buffers start at the send and the drawn receive offset");
 }
 
 static void measure_case(mbx_engine *e)
@@ -134,6 +153,127 @@ static void all_case(mbx_engine *e)
     require(ran > 0, "some benchmark ran");
 }
 
+/* Values in v[0..n) that differ from v[0]. */
+static int varied(const uintptr_t *v, int n)
+{
+    int d = 0;
+    for (int i = 1; i < n; i++)
+        d += v[i] != v[0];
+    return d;
+}
+
+/* What a measurement re-draws: over REDRAW_N measurements of one point
+ * (light warm-up, as a point's later passes), rank 0's buffer addresses and
+ * sets take more than one value, the receive offset is drawn apart from the
+ * send offset, every rank's buffers are where rank 0 drew them, each
+ * measurement ran on a communicator duplicated for it, and the data checks
+ * out in every set. Then with duplicates off: none. */
+#define REDRAW_N 20
+static void redraw_case(mbx_engine *e)
+{
+    uintptr_t sb[REDRAW_N], rb[REDRAW_N], set[REDRAW_N], roff[REDRAW_N];
+    int apart = 0;
+    mbx_warmup_info w0, w1;
+    /* The default, a time budget, owes nothing before the first. */
+    point(e, "pingpong.send_recv", 1, 0, 0);
+    mbx_buffer_place first;
+    mbx_engine_buffer_place(e, &first);
+    require(first.comm_dup == 1, "the first measurement on a duplicate by default");
+    require(mbx_engine_set_comm_dup(e, MBX_COMM_DUP_ALWAYS) == MBX_OK, "duplicates always");
+    mbx_engine_warmup_info(e, &w0);
+    for (int i = 0; i < REDRAW_N; i++) {
+        uint32_t off = (uint32_t)(64 * ((7 * i) % 64));
+        point(e, "pingpong.send_recv", 1, 1, off);
+        mbx_buffer_place pl;
+        mbx_engine_buffer_place(e, &pl);
+        printf("measurement %2d: set %d of %d, send +%4u at %p, recv +%4u at %p, dup %d\n", i,
+               pl.set, pl.sets, pl.send_offset, pl.sbuf, pl.recv_offset, pl.rbuf, pl.comm_dup);
+        require(pl.sets >= 1 && pl.sets <= MBX_BUF_SETS && pl.set >= 0 && pl.set < pl.sets,
+                "a set of the pool");
+        require((uintptr_t)pl.sbuf % 4096 == pl.send_offset &&
+                    (uintptr_t)pl.rbuf % 4096 == pl.recv_offset,
+                "rank 0's buffers at the drawn offsets");
+        require(pl.comm_dup == 1, "a duplicated communicator, always");
+        sb[i] = (uintptr_t)pl.sbuf / 4096; /* the page: offsets alone do not count */
+        rb[i] = (uintptr_t)pl.rbuf / 4096;
+        set[i] = (uintptr_t)pl.set;
+        roff[i] = pl.recv_offset;
+        apart += pl.recv_offset != pl.send_offset;
+    }
+    mbx_engine_warmup_info(e, &w1);
+    printf("pages: send %d, recv %d of %d differ from the first; sets %d, recv offsets %d; "
+           "offsets apart %d; fewest sets %d\n",
+           varied(sb, REDRAW_N), varied(rb, REDRAW_N), REDRAW_N - 1, varied(set, REDRAW_N),
+           varied(roff, REDRAW_N), apart, w1.buf_sets_min);
+    require(varied(sb, REDRAW_N) > 0 && varied(rb, REDRAW_N) > 0,
+            "rank 0's buffers' pages take more than one value");
+    require(w1.buf_sets_min < 2 || varied(set, REDRAW_N) > 0, "more than one set is drawn");
+    require(varied(roff, REDRAW_N) > 0 && apart > 0, "the receive offset is drawn apart");
+    require(w1.comm_dups - w0.comm_dups == REDRAW_N, "every measurement counted a duplicate");
+    require(w1.buf_sets_min >= 1 && w1.buf_sets_min <= MBX_BUF_SETS &&
+                (w1.buf_sets_min == MBX_BUF_SETS) == (w1.buf_fewer == 0),
+            "the pool's record: fewer sets only with measurements counted short");
+
+    require(mbx_engine_set_comm_dup(e, MBX_COMM_DUP_NEVER) == MBX_OK, "duplicates off");
+    require(mbx_engine_set_comm_dup(e, (mbx_comm_dup_mode)3) == MBX_E_INVAL,
+            "an unknown mode is refused");
+    point(e, "coll.allreduce", 1024, 1, 128);
+    mbx_buffer_place pl;
+    mbx_engine_buffer_place(e, &pl);
+    mbx_engine_warmup_info(e, &w0);
+    require(pl.comm_dup == 0 && w0.comm_dups == w1.comm_dups, "no duplicate when off");
+}
+
+/* Memory made short (MBX_TEST_MEMROOT: 2 MiB available, so 1 MiB a rank
+ * on 2 ranks and the pool half of it): a 1 B point keeps all sets, 64 KiB
+ * fewer, 4 MiB one; the record counts the measurements short, and the
+ * data still checks out. */
+static void short_case(mbx_engine *e)
+{
+    mbx_warmup_info w;
+    mbx_buffer_place pl;
+    point(e, "pingpong.send_recv", 1, 0, 0);
+    mbx_engine_warmup_info(e, &w);
+    mbx_engine_buffer_place(e, &pl);
+    require(pl.sets == MBX_BUF_SETS && w.buf_fewer == 0, "all sets for 1 B");
+    point(e, "pingpong.send_recv", 65536, 0, 64);
+    mbx_engine_warmup_info(e, &w);
+    mbx_engine_buffer_place(e, &pl);
+    printf("64 KiB: %d sets, fewest %d, %zu short\n", pl.sets, w.buf_sets_min, w.buf_fewer);
+    require(pl.sets > 1 && pl.sets < MBX_BUF_SETS, "fewer sets for 64 KiB");
+    require(w.buf_sets_min == pl.sets && w.buf_fewer == 1, "counted short once");
+    point(e, "pingpong.send_recv", 4 << 20, 1, 128);
+    mbx_engine_warmup_info(e, &w);
+    mbx_engine_buffer_place(e, &pl);
+    require(pl.sets == 1 && pl.set == 0 && w.buf_sets_min == 1 && w.buf_fewer == 2,
+            "one set, at least, for 4 MiB");
+}
+
+/* Rank-private made-up /proc with 2 MiB available, for short_case. */
+static void short_memory(char *dir, size_t len)
+{
+    snprintf(dir, len, "%s/mbx_memroot_%ld", MBX_TMP_DIR, (long)getpid());
+    char p[512];
+    snprintf(p, sizeof p, "%s/proc", dir);
+    require((mkdir(dir, 0700) == 0 || errno == EEXIST) && (mkdir(p, 0700) == 0 || errno == EEXIST),
+            "made-up /proc");
+    snprintf(p, sizeof p, "%s/proc/meminfo", dir);
+    FILE *f = fopen(p, "w");
+    require(f && fprintf(f, "MemTotal: 4096 kB\nMemAvailable: 2048 kB\n") > 0 && fclose(f) == 0,
+            "made-up meminfo");
+    require(setenv("MBX_TEST_MEMROOT", dir, 1) == 0, "setenv");
+}
+
+static void short_cleanup(const char *dir)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/proc/meminfo", dir);
+    remove(p);
+    snprintf(p, sizeof p, "%s/proc", dir);
+    remove(p);
+    remove(dir);
+}
+
 static void bad_case(mbx_engine *e)
 {
     static const uint32_t bad_offsets[] = {1, 32, 100, 4033, 4096, 65536};
@@ -156,8 +296,12 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     const char *mode = argc > 1 ? argv[1] : "";
-    require(strcmp(mode, "measure") == 0 || strcmp(mode, "all") == 0 || strcmp(mode, "bad") == 0,
-            "mode measure, all or bad");
+    require(strcmp(mode, "measure") == 0 || strcmp(mode, "all") == 0 || strcmp(mode, "bad") == 0 ||
+                strcmp(mode, "redraw") == 0 || strcmp(mode, "short") == 0,
+            "mode measure, all, bad, redraw or short");
+    char memroot[256] = "";
+    if (strcmp(mode, "short") == 0)
+        short_memory(memroot, sizeof memroot);
     mbx_engine *e;
     require(mbx_engine_create(MPI_COMM_WORLD, &e) == MBX_OK, "create");
     if (mbx_engine_rank(e) == 0) {
@@ -168,6 +312,10 @@ int main(int argc, char **argv)
             measure_case(e);
         else if (strcmp(mode, "all") == 0)
             all_case(e);
+        else if (strcmp(mode, "redraw") == 0)
+            redraw_case(e);
+        else if (strcmp(mode, "short") == 0)
+            short_case(e);
         else
             bad_case(e);
         require(mbx_engine_quit(e, 0) == MBX_OK, "quit");
@@ -176,6 +324,8 @@ int main(int argc, char **argv)
         require(mbx_engine_serve(e, &code) == MBX_OK && code == 0, "serve");
     }
     mbx_engine_destroy(e);
+    if (memroot[0])
+        short_cleanup(memroot);
     MPI_Barrier(MPI_COMM_WORLD); /* see tui/cmd/job.c: MPICH 4.0.2 + UCX/TCP finalize */
     MPI_Finalize();
     return 0;

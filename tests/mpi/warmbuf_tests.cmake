@@ -5,7 +5,13 @@
 # tests/mpi/mpi_tests.cmake.
 add_executable(test_warmbuf mpi/test_warmbuf.c)
 target_link_libraries(test_warmbuf PRIVATE mbx_engine)
+target_compile_definitions(test_warmbuf PRIVATE MBX_TMP_DIR="${CMAKE_CURRENT_BINARY_DIR}")
 mbx_mpi_test(mpi.warmbuf.n2 2 60 $<TARGET_FILE:test_warmbuf> measure)
+# What a measurement re-draws: buffer addresses, pool sets, receive
+# offsets apart from send offsets, a duplicated communicator.
+mbx_mpi_test(mpi.warmbuf.redraw.n2 2 60 $<TARGET_FILE:test_warmbuf> redraw)
+# Memory made short (a made-up /proc, MBX_TEST_MEMROOT): fewer sets, said.
+mbx_mpi_test(mpi.warmbuf.short.n2 2 60 $<TARGET_FILE:test_warmbuf> short)
 mbx_mpi_test(badinput.buf_offset 2 60 $<TARGET_FILE:test_warmbuf> bad)
 set_tests_properties(badinput.buf_offset PROPERTIES LABELS "mpi;badinput")
 # Every benchmark of the registry at 4032 B past a page boundary, validated

@@ -145,6 +145,9 @@ static mbx_point_params params_sample(void)
                               .warm_calls = 128,
                               .warm_floor_s = 1e-3,
                               .buf_offset = 192,
+                              .rbuf_offset = 4032,
+                              .buf_set = 5,
+                              .comm_dup = 1,
                               .companion = 2.5e-6};
 }
 
@@ -283,6 +286,14 @@ static void params_reject_cross_field(void **state)
     p.buf_offset = 100;
     assert_int_equal(mbx_point_params_check(&p, why, sizeof why), MBX_E_INVAL);
     assert_string_equal(why, "point parameter buf_offset: 100 is not a multiple of 64");
+    p = params_sample();
+    p.rbuf_offset = 4000;
+    assert_int_equal(mbx_point_params_check(&p, why, sizeof why), MBX_E_INVAL);
+    assert_string_equal(why, "point parameter rbuf_offset: 4000 is not a multiple of 64");
+    p = params_sample();
+    p.buf_set = MBX_BUF_SETS;
+    assert_int_equal(mbx_point_params_check(&p, why, sizeof why), MBX_E_INVAL);
+    assert_string_equal(why, "point parameter buf_set: 8 is outside 0..7");
     p = params_sample();
     p.rma_sync = MBX_RMA_COUNT_;
     assert_int_equal(mbx_point_params_encode(&p, buf, why, sizeof why), MBX_E_INVAL);

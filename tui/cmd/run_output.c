@@ -366,6 +366,10 @@ void mbx_run_warmup_report(run_state *st)
            (long long)w.point_min, (long long)w.point_max, w.points, w.points == 1 ? "" : "s",
            light, st->done, st->done == 1 ? "" : "s", (long long)w.calls, w.pairs,
            w.pairs == 1 ? "" : "s", pre, w.redone, w.redone == 1 ? "" : "es");
+    if (w.buf_fewer)
+        printf("# buffers: memory was short for %zu measurement%s; some rank kept %d of %d buffer "
+               "sets, so less of where buffers land was re-drawn\n",
+               w.buf_fewer, w.buf_fewer == 1 ? "" : "s", w.buf_sets_min, MBX_BUF_SETS);
     if (!st->env_path)
         return;
     mbx_kvlist kv = {0};
@@ -392,6 +396,12 @@ void mbx_run_warmup_report(run_state *st)
         rc = mbx_kv_addf(&kv, "warmup_light_max", "%lld", (long long)w.light_max);
     if (rc >= 0)
         rc = mbx_kv_addf(&kv, "warmup_capped", "%zu", w.capped);
+    if (rc >= 0)
+        rc = mbx_kv_addf(&kv, "buffer_sets_fewest", "%d", w.buf_sets_min);
+    if (rc >= 0)
+        rc = mbx_kv_addf(&kv, "buffer_sets_short", "%zu", w.buf_fewer);
+    if (rc >= 0)
+        rc = mbx_kv_addf(&kv, "comm_dups", "%zu", w.comm_dups);
     mbx_run_env_append(st, &kv, rc, "the warm-up");
 }
 
