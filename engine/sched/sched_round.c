@@ -87,7 +87,7 @@ static int refine_round(mbx_sched *s)
             int rc = mbx_sched_point_state(s, p, &r);
             if (rc)
                 return rc;
-            size_t units = r.visits ? r.visits : r.b.r;
+            size_t units = r.units ? r.units : r.b.r;
             int settled = r.verdict == MBX_PASSES_SETTLED;
             if (!(r.b.value > 0) || !isfinite(r.b.value) || !isfinite(r.b.se) || units < 2 ||
                 (p->npass < R && !settled))
