@@ -116,8 +116,8 @@ static int add_row(mbx_profile_builder *b, size_t launch, char *const *c, const 
     return MBX_OK;
 }
 
-int mbx_profile_builder_add_file(mbx_profile_builder *b, size_t launch, const char *path,
-                                 char *msg, size_t len)
+int mbx_profile_builder_add_file(mbx_profile_builder *b, size_t launch, const char *path, char *msg,
+                                 size_t len)
 {
     mbx_csv_table t;
     int rc = launch < b->k ? mbx_csv_read_file(path, &t) : MBX_E_INVAL;
@@ -127,10 +127,9 @@ int mbx_profile_builder_add_file(mbx_profile_builder *b, size_t launch, const ch
         return rc;
     }
     int col[MBX_RESULT_NCOLS], pid[MBX_PID_NTEXT];
-    const char *missing =
-        t.nrows ? mbx_result_find_cols((const char *const *)t.cell[0], t.ncols[0], MBX_READ_MERGE,
-                                       col)
-                : "benchmark";
+    const char *missing = t.nrows ? mbx_result_find_cols((const char *const *)t.cell[0], t.ncols[0],
+                                                         MBX_READ_MERGE, col)
+                                  : "benchmark";
     if (missing != NULL) {
         mbx_msgf(msg, len, "'%s' is not an mpibex results CSV: no '%s' column", path, missing);
         mbx_csv_table_free(&t);
@@ -143,8 +142,7 @@ int mbx_profile_builder_add_file(mbx_profile_builder *b, size_t launch, const ch
                      t.ncols[r], t.ncols[0]);
             rc = MBX_E_PROTO;
         } else if ((rc = add_row(b, launch, t.cell[r], col, pid)) == MBX_E_PROTO) {
-            mbx_msgf(msg, len, "%s:%zu: procs or bytes: expected a whole number", path,
-                     t.line[r]);
+            mbx_msgf(msg, len, "%s:%zu: procs or bytes: expected a whole number", path, t.line[r]);
         } else if (rc == MBX_E_RANGE) {
             mbx_msgf(msg, len,
                      "%s:%zu: ci_scope: expected launch (got 'profile': a run widened by a "

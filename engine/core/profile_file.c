@@ -17,8 +17,8 @@
 
 #define NENTRY 10
 static const char *const entry_cols[NENTRY] = {
-    "benchmark", "procs", "class_lo_bytes", "class_hi_bytes", "points",
-    "df",        "sigma_rel", "sigma_lo_rel", "sigma_hi_rel", "within_rel"};
+    "benchmark", "procs",     "class_lo_bytes", "class_hi_bytes", "points",
+    "df",        "sigma_rel", "sigma_lo_rel",   "sigma_hi_rel",   "within_rel"};
 
 static void num(char *b, size_t n, const char *fmt, double x)
 {
@@ -114,8 +114,8 @@ static int bad(char *msg, size_t len, const char *path, size_t line, const char 
     return MBX_E_PROTO;
 }
 
-static int read_entry(char *const *c, size_t n, const char *path, size_t line,
-                      mbx_profile_entry *e, char *msg, size_t len)
+static int read_entry(char *const *c, size_t n, const char *path, size_t line, mbx_profile_entry *e,
+                      char *msg, size_t len)
 {
     double v[NENTRY];
     static const double hi[NENTRY] = {0, INT_MAX, 9.3e18, 0, 1e9, 1e6, 10, 10, 10, 10};
@@ -182,10 +182,12 @@ static int read_table(const mbx_csv_table *t, const char *path, mbx_profile *p, 
         rc = read_kv(t->cell[r], t->ncols[r], path, t->line[r], p, msg, len);
     if (rc != MBX_OK)
         return rc;
-    const char *need = !p->host[0] ? "host" : !p->mpi[0] ? "mpi" : !p->created ? "created_s"
-                                          : !p->k         ? "launches"
-                                          : r == t->nrows ? "benchmark"
-                                                          : NULL;
+    const char *need = !p->host[0]     ? "host"
+                       : !p->mpi[0]    ? "mpi"
+                       : !p->created   ? "created_s"
+                       : !p->k         ? "launches"
+                       : r == t->nrows ? "benchmark"
+                                       : NULL;
     if (need != NULL) {
         mbx_msgf(msg, len, "%s: no '%s' row; expected a profile file written by mpibex calibrate",
                  path, need);
@@ -210,8 +212,9 @@ int mbx_profile_read(const char *path, mbx_profile *p, char *msg, size_t len)
         return rc;
     }
     if (rc != MBX_OK) {
-        mbx_msgf(msg, len, "%s: not a profile file (not CSV); expected one written by mpibex "
-                           "calibrate",
+        mbx_msgf(msg, len,
+                 "%s: not a profile file (not CSV); expected one written by mpibex "
+                 "calibrate",
                  path);
         return MBX_E_PROTO;
     }

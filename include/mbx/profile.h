@@ -13,7 +13,7 @@
 
 #include "mbx/result.h"
 
-#define MBX_PROFILE_VERSION 1      /* the file's first row: mpibex_profile,1 */
+#define MBX_PROFILE_VERSION 1       /* the file's first row: mpibex_profile,1 */
 #define MBX_PROFILE_MAX_AGE_DAYS 30 /* older: refused (docs/user-guide.md) */
 #define MBX_PROFILE_MIN_K 3         /* launches a profile needs at least */
 #define MBX_PROFILE_Z 1.959963985   /* the 97.5 % normal quantile */
@@ -23,17 +23,17 @@
 typedef struct mbx_profile_entry {
     char bench[64];
     int procs;
-    uint64_t class_lo; /* size class [class_lo, 4 class_lo); 0: 0 bytes only */
-    size_t points;     /* sizes pooled */
-    size_t df;         /* degrees of freedom of the CI: launches - 1 */
-    double sigma;      /* sigma_L, relative; >= 0 */
+    uint64_t class_lo;         /* size class [class_lo, 4 class_lo); 0: 0 bytes only */
+    size_t points;             /* sizes pooled */
+    size_t df;                 /* degrees of freedom of the CI: launches - 1 */
+    double sigma;              /* sigma_L, relative; >= 0 */
     double sigma_lo, sigma_hi; /* its 95 % CI */
-    double within;     /* root mean within-launch relative error^2 */
+    double within;             /* root mean within-launch relative error^2 */
 } mbx_profile_entry;
 
 typedef struct mbx_profile {
-    char host[256]; /* the host of rank 0 */
-    char mpi[128];  /* the MPI library (first line of its version string) */
+    char host[256];    /* the host of rank 0 */
+    char mpi[128];     /* the MPI library (first line of its version string) */
     long long created; /* seconds since the epoch, UTC */
     size_t k;          /* launches */
     mbx_profile_entry *e;

@@ -18,8 +18,8 @@ void mbx_profile_builder_free(mbx_profile_builder *b);
  * launch median. MBX_E_IO, MBX_E_PROTO (not a results file, a bad row,
  * a row a profile widened: ci_scope profile)
  * or MBX_E_NOMEM, with one line in msg. */
-int mbx_profile_builder_add_file(mbx_profile_builder *b, size_t launch, const char *path,
-                                 char *msg, size_t len);
+int mbx_profile_builder_add_file(mbx_profile_builder *b, size_t launch, const char *path, char *msg,
+                                 size_t len);
 
 /* One entry in p per benchmark, rank count and size class that two
  * launches or more measured (mbx_profile_estimate); p->k set. Host, MPI

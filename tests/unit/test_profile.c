@@ -26,8 +26,14 @@ static mbx_profile sample(void)
     mbx_profile p = {.created = 1700000000, .k = 10};
     snprintf(p.host, sizeof p.host, "node1");
     snprintf(p.mpi, sizeof p.mpi, "MPICH Version: 4.0.2, with \"quotes\", commas");
-    mbx_profile_entry e = {.procs = 2, .class_lo = 16, .points = 2, .df = 9, .sigma = 0.05,
-                           .sigma_lo = 0.03, .sigma_hi = 0.09, .within = 0.01};
+    mbx_profile_entry e = {.procs = 2,
+                           .class_lo = 16,
+                           .points = 2,
+                           .df = 9,
+                           .sigma = 0.05,
+                           .sigma_lo = 0.03,
+                           .sigma_hi = 0.09,
+                           .within = 0.01};
     snprintf(e.bench, sizeof e.bench, "pingpong.send_recv");
     assert_int_equal(mbx_profile_add(&p, &e), MBX_OK);
     e.class_lo = 0, e.sigma_hi = INFINITY, e.sigma = 0;
@@ -54,7 +60,8 @@ static void round_trip(void **state)
         assert_int_equal(q.e[i].class_lo, p.e[i].class_lo);
         assert_int_equal(q.e[i].df, p.e[i].df);
         assert_true(fabs(q.e[i].sigma - p.e[i].sigma) < 1e-6);
-        assert_true(q.e[i].sigma_hi == p.e[i].sigma_hi || fabs(q.e[i].sigma_hi - p.e[i].sigma_hi) < 1e-6);
+        assert_true(q.e[i].sigma_hi == p.e[i].sigma_hi ||
+                    fabs(q.e[i].sigma_hi - p.e[i].sigma_hi) < 1e-6);
     }
     assert_non_null(mbx_profile_find(&q, "pingpong.send_recv", 2, 63));
     assert_null(mbx_profile_find(&q, "pingpong.send_recv", 2, 64));
@@ -92,15 +99,16 @@ static int read_text(const char *name, const char *text, char *msg, size_t len)
 }
 
 #define HEAD "mpibex_profile,1\nhost,n\nmpi,m\ncreated_s,1700000000\nlaunches,10\n"
-#define COLS "benchmark,procs,class_lo_bytes,class_hi_bytes,points,df,sigma_rel,sigma_lo_rel,sigma_hi_rel,within_rel\n"
+#define COLS                                                                                       \
+    "benchmark,procs,class_lo_bytes,class_hi_bytes,points,df,sigma_rel,sigma_lo_rel,sigma_hi_rel," \
+    "within_rel\n"
 
 static void bad_files_refused(void **state)
 {
     (void)state;
     char msg[512];
-    assert_int_equal(read_text("ok.csv", HEAD COLS "a,2,4,15,1,9,0.1,0.05,0.2,0.01\n", msg,
-                               sizeof msg),
-                     MBX_OK);
+    assert_int_equal(
+        read_text("ok.csv", HEAD COLS "a,2,4,15,1,9,0.1,0.05,0.2,0.01\n", msg, sizeof msg), MBX_OK);
     assert_int_equal(read_text("notprofile.csv", "benchmark,procs\n", msg, sizeof msg),
                      MBX_E_PROTO);
     assert_non_null(strstr(msg, "mpibex_profile"));
@@ -109,14 +117,14 @@ static void bad_files_refused(void **state)
     assert_int_equal(read_text("nohost.csv", "mpibex_profile,1\nmpi,m\n" COLS, msg, sizeof msg),
                      MBX_E_PROTO);
     assert_non_null(strstr(msg, "'host'"));
-    assert_int_equal(read_text("sigma.csv", HEAD COLS "a,2,4,15,1,9,-0.1,0,0.2,0.01\n", msg,
-                               sizeof msg),
-                     MBX_E_PROTO);
+    assert_int_equal(
+        read_text("sigma.csv", HEAD COLS "a,2,4,15,1,9,-0.1,0,0.2,0.01\n", msg, sizeof msg),
+        MBX_E_PROTO);
     assert_non_null(strstr(msg, "sigma_rel"));
     assert_non_null(strstr(msg, ":7:"));
-    assert_int_equal(read_text("class.csv", HEAD COLS "a,2,5,15,1,9,0.1,0,0.2,0.01\n", msg,
-                               sizeof msg),
-                     MBX_E_PROTO);
+    assert_int_equal(
+        read_text("class.csv", HEAD COLS "a,2,5,15,1,9,0.1,0,0.2,0.01\n", msg, sizeof msg),
+        MBX_E_PROTO);
     assert_non_null(strstr(msg, "class_lo_bytes"));
     assert_int_equal(read_text("k.csv",
                                "mpibex_profile,1\nhost,n\nmpi,m\ncreated_s,1\nlaunches,2\n" COLS,
@@ -141,8 +149,7 @@ static void foreign_and_stale_refused(void **state)
     printf("# foreign MPI: %s\n", msg);
     assert_non_null(strstr(msg, "Open MPI v4.1"));
     now = p.created + 31 * 86400;
-    assert_int_equal(mbx_profile_check(&p, "node1", p.mpi, now, 30, msg, sizeof msg),
-                     MBX_E_RANGE);
+    assert_int_equal(mbx_profile_check(&p, "node1", p.mpi, now, 30, msg, sizeof msg), MBX_E_RANGE);
     printf("# stale: %s\n", msg);
     assert_non_null(strstr(msg, "31 days old"));
     mbx_profile_free(&p);
@@ -217,7 +224,7 @@ static void estimate_needs_two_launches(void **state)
 static void quantiles(void **state)
 {
     (void)state;
-    static const double t[][2] = {{1, 12.706}, {2, 4.303}, {3, 3.182}, {4, 2.776},
+    static const double t[][2] = {{1, 12.706}, {2, 4.303},  {3, 3.182},   {4, 2.776},
                                   {9, 2.262},  {29, 2.045}, {1000, 1.962}};
     for (size_t i = 0; i < sizeof t / sizeof *t; i++)
         assert_true(fabs(mbx_profile_t_quantile(0.975, t[i][0]) / t[i][1] - 1) < 2e-3);
@@ -258,14 +265,10 @@ static void widen_row(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(round_trip),
-        cmocka_unit_test(size_classes),
-        cmocka_unit_test(bad_files_refused),
-        cmocka_unit_test(foreign_and_stale_refused),
-        cmocka_unit_test(estimate_covers),
-        cmocka_unit_test(estimate_needs_two_launches),
-        cmocka_unit_test(quantiles),
-        cmocka_unit_test(widen_row),
+        cmocka_unit_test(round_trip),        cmocka_unit_test(size_classes),
+        cmocka_unit_test(bad_files_refused), cmocka_unit_test(foreign_and_stale_refused),
+        cmocka_unit_test(estimate_covers),   cmocka_unit_test(estimate_needs_two_launches),
+        cmocka_unit_test(quantiles),         cmocka_unit_test(widen_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

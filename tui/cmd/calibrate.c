@@ -130,10 +130,9 @@ static void launch_identity(const char *csv, char *host, size_t hl, char *mpi, s
 
 static void print_profile(const mbx_profile *p, const char *path)
 {
-    mbx_tprintf(stdout, "# profile of host %s, MPI %s, %zu launches: %s\n", p->host, p->mpi,
-                p->k, path);
-    printf("%-28s %5s %22s %9s %19s\n", "benchmark", "procs", "sizes", "sigma_L",
-           "95% CI");
+    mbx_tprintf(stdout, "# profile of host %s, MPI %s, %zu launches: %s\n", p->host, p->mpi, p->k,
+                path);
+    printf("%-28s %5s %22s %9s %19s\n", "benchmark", "procs", "sizes", "sigma_L", "95% CI");
     for (size_t i = 0; i < p->n; i++) {
         const mbx_profile_entry *e = &p->e[i];
         char lo[24], hi[24], sz[56];
@@ -213,8 +212,9 @@ int mbx_calibrate_cmd(int argc, char **argv)
     if (rc == 0 && k < 0)
         return 2;
     if (rc == 0 && k < MBX_PROFILE_MIN_K)
-        rc = mbx_opt_bad(&said, "'%s' has %d launch%s (launch-NN.csv); expected at least %d "
-                                "(mpibex repeat -k 10)",
+        rc = mbx_opt_bad(&said,
+                         "'%s' has %d launch%s (launch-NN.csv); expected at least %d "
+                         "(mpibex repeat -k 10)",
                          a.dir, k, k == 1 ? "" : "es", MBX_PROFILE_MIN_K);
     mbx_profile p = {0};
     if (rc == 0)

@@ -84,13 +84,14 @@ int mbx_profile_use_open(mbx_profile_use *u, const char *opt, int fake, long lon
             snprintf(why + strlen(why), sizeof why - strlen(why), " (%.300s)", u->path);
     }
     if (named) {
-        snprintf(u->note, sizeof u->note, "--profile: %s; allowed a profile of this host and "
-                                          "MPI at most %d days old (mpibex calibrate), auto or none",
+        snprintf(u->note, sizeof u->note,
+                 "--profile: %s; allowed a profile of this host and "
+                 "MPI at most %d days old (mpibex calibrate), auto or none",
                  why, MBX_PROFILE_MAX_AGE_DAYS);
         return 2;
     }
-    snprintf(u->note, sizeof u->note, "intervals are launch-scoped: profile not used: %s; %s",
-             why, MBX_PROFILE_HOWTO);
+    snprintf(u->note, sizeof u->note, "intervals are launch-scoped: profile not used: %s; %s", why,
+             MBX_PROFILE_HOWTO);
     return 0;
 }
 

@@ -10,9 +10,9 @@
 
 typedef struct mbx_profile_use {
     mbx_profile p;
-    int loaded;       /* 1: p widens the rows */
-    char path[4200];  /* the profile's file (also when none was there) */
-    char note[1400];   /* one line: which profile and how old, or why none */
+    int loaded;      /* 1: p widens the rows */
+    char path[4200]; /* the profile's file (also when none was there) */
+    char note[1400]; /* one line: which profile and how old, or why none */
 } mbx_profile_use;
 
 /* This process's host and MPI library as a profile names them: the host

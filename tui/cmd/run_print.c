@@ -408,9 +408,13 @@ void mbx_run_pass_summary(run_state *st, const mbx_sched *sch)
            st->sched_span);
     /* What one launch cannot bound (calibration): the passes
      * re-draw buffer offsets and time, not what a launch fixes. */
-    printf("# the CI is between the passes of this launch: what a launch fixes (where buffers "
-           "and transport segments land in memory, the machine level of the job) is outside "
-           "it; 'mpibex repeat -k 5' gives a CI over launches\n");
+    if (st->prof.loaded)
+        printf("# the CI of a ci_scope launch row is between the passes of this launch; a "
+               "ci_scope profile row's adds the launch-to-launch component of the profile\n");
+    else
+        printf("# the CI is between the passes of this launch: what a launch fixes (where "
+               "buffers and transport segments land in memory, the machine level of the job) "
+               "is outside it; 'mpibex repeat -k 10' gives a CI over launches\n");
     fflush(stdout);
 }
 
