@@ -70,6 +70,7 @@ enum {
     K_RMA_SYNC,
     K_REFINED,
     K_REMEASURED,
+    K_SCOPE,
     NK
 };
 /* A results file's columns, by the column table's ids (mbx/result.h);
@@ -93,7 +94,8 @@ static const int results_ids[NK] = {MBX_COL_BENCHMARK,
                                     MBX_COL_PASSES,
                                     MBX_COL_RMA_SYNC,
                                     MBX_COL_REFINED,
-                                    MBX_COL_REMEASURED};
+                                    MBX_COL_REMEASURED,
+                                    MBX_COL_CI_SCOPE};
 /* A merged file has no passes, refined or remeasured (NULL). */
 static const char *const merged_cols[NK] = {"benchmark",
                                             "procs",
@@ -114,7 +116,8 @@ static const char *const merged_cols[NK] = {"benchmark",
                                             NULL,
                                             "rma_sync",
                                             NULL,
-                                            NULL};
+                                            NULL,
+                                            "ci_scope"};
 /* Without the columns the column table marks MBX_READ_REPORT (a merged
  * file has them too, under the same names) the file is not one of ours;
  * the rest read as empty. */
@@ -183,6 +186,7 @@ static void free_point(mbx_rpt_point *p)
     free(p->param_name);
     free(p->status);
     free(p->rma_sync);
+    free(p->scope);
 }
 
 /* Check and append one row (fields by the table's columns). */
@@ -247,8 +251,9 @@ static int add_row(mbx_rpt_input *in, const char *const *f, const int *col, cons
     p.param_name = dup_field(f, col, K_PARAM_NAME);
     p.status = dup_field(f, col, K_STATUS);
     p.rma_sync = dup_field(f, col, K_RMA_SYNC);
+    p.scope = dup_field(f, col, K_SCOPE);
     if (!p.bench || !p.label || !p.root || !p.op || !p.param || !p.param_name || !p.status ||
-        !p.rma_sync)
+        !p.rma_sync || !p.scope)
         goto nomem;
     in->pt[in->npt++] = p;
     in->passes |= p.passes > 0;
