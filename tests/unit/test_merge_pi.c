@@ -69,7 +69,8 @@ static void scope_and_pi_by_hand(void **state)
     for (int i = 0; i < 4; i++)
         s2 += (log(med[i]) - mean) * (log(med[i]) - mean);
     double h = 3.182446 * sqrt(s2 / 3) * sqrt(1 + 0.25); /* t(3, 0.975) */
-    double lo = strtod(f.field[col("pi95_lo_us")], NULL), hi = strtod(f.field[col("pi95_hi_us")], NULL);
+    double lo = strtod(f.field[col("pi95_lo_us")], NULL),
+           hi = strtod(f.field[col("pi95_hi_us")], NULL);
     printf("# launches 2, 4, 3, 2.5 us: PI %.4f .. %.4f (by hand %.4f .. %.4f)\n", lo, hi,
            exp(mean - h), exp(mean + h));
     assert_true(fabs(lo / exp(mean - h) - 1) < 2e-3);
