@@ -74,6 +74,7 @@ int mbx_profile_use_open(mbx_profile_use *u, const char *opt, int fake, long lon
                  MBX_PROFILE_HOWTO);
         return 0;
     }
+    u->found = 1;
     int rc = mbx_profile_read(u->path, &u->p, why, sizeof why);
     if (rc == MBX_OK) {
         rc = mbx_profile_check(&u->p, host, mpi, now, MBX_PROFILE_MAX_AGE_DAYS, why, sizeof why);

@@ -11,6 +11,7 @@
 typedef struct mbx_profile_use {
     mbx_profile p;
     int loaded;      /* 1: p widens the rows */
+    int found;       /* 1: a file was there (loaded, or refused) */
     char path[4200]; /* the profile's file (also when none was there) */
     char note[1400]; /* one line: which profile and how old, or why none */
 } mbx_profile_use;
