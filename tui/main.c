@@ -15,6 +15,7 @@
 #if MBX_HAVE_EXPLORER
 #include "explore.h"
 #endif
+#include "calibrate.h"
 #include "idle.h"
 #include "launcher.h"
 #include "mbx/bench.h"
@@ -89,9 +90,10 @@ static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
 } commands[] = {
-    {"list", mbx_list_cmd},       {"run", mbx_batch_run}, {"beffio", mbx_beffio_cmd},
-    {"beff", mbx_beff_cmd},       {"idle", mbx_idle_run}, {"merge", mbx_merge_cmd},
-    {"compare", mbx_compare_cmd}, {"repeat", repeat_cmd}, {"report", report_cmd},
+    {"list", mbx_list_cmd},           {"run", mbx_batch_run}, {"beffio", mbx_beffio_cmd},
+    {"beff", mbx_beff_cmd},           {"idle", mbx_idle_run}, {"merge", mbx_merge_cmd},
+    {"compare", mbx_compare_cmd},     {"repeat", repeat_cmd}, {"report", report_cmd},
+    {"calibrate", mbx_calibrate_cmd},
 };
 
 static int dispatch(int argc, char **argv)

@@ -13,6 +13,7 @@
 #include "mbx/csvio.h"
 #include "mbx/grow.h"
 #include "mbx/pointid.h"
+#include "mbx/profile.h"
 #include "mbx/result.h"
 #include "mbx/stats.h"
 #include "msg.h"
@@ -24,7 +25,7 @@ const char *const mbx_merge_columns[MBX_MERGE_NCOLS] = {
     "settled_runs",   "status",     "median_us",  "median_min_us",
     "median_max_us",  "spread_rel", "tmean_us",   "n_total",
     "bandwidth_MBps", "stderr_us",  "ci95_lo_us", "ci95_hi_us",
-    "rma_sync",
+    "rma_sync",       "ci_scope",   "pi95_lo_us", "pi95_hi_us",
 };
 
 /* A results table's columns are the column table's (mbx/result.h): the
@@ -472,6 +473,25 @@ static void put_u(mbx_merge_fields *o, int i, unsigned long long v)
     o->field[i] = o->store[i];
 }
 
+/* Where another launch's median is expected, 95 %, from the K launch
+ * medians: on the log scale, mean +- t(K-1) s sqrt(1 + 1/K)
+ * (docs/algorithms.md, "Prediction interval over launches"). */
+static void merge_pi(const double *med, size_t k, mbx_merge_fields *o)
+{
+    double sum = 0, ss = 0;
+    if (k < 2 || !(med[0] > 0))
+        return;
+    for (size_t i = 0; i < k; i++)
+        sum += log(med[i]);
+    double mean = sum / (double)k;
+    for (size_t i = 0; i < k; i++)
+        ss += (log(med[i]) - mean) * (log(med[i]) - mean);
+    double s = sqrt(ss / (double)(k - 1));
+    double h = mbx_profile_t_quantile(0.975, (double)(k - 1)) * s * sqrt(1 + 1.0 / (double)k);
+    put(o, 26, "%.4f", exp(mean - h));
+    put(o, 27, "%.4f", exp(mean + h));
+}
+
 void mbx_merge_format(const mbx_merge *m, size_t i, mbx_merge_fields *o)
 {
     const struct mkey *k = &m->keys[i];
@@ -510,6 +530,7 @@ void mbx_merge_format(const mbx_merge *m, size_t i, mbx_merge_fields *o)
      * between-pass rules of one run applied over launches. */
     o->field[21] = o->field[22] = o->field[23] = "";
     o->field[24] = k->text[T_RMA_SYNC];
+    o->field[25] = o->field[26] = o->field[27] = "";
     if (k->nmed >= 2) {
         double *scratch = malloc(k->nmed * sizeof *scratch);
         mbx_between b;
@@ -518,8 +539,11 @@ void mbx_merge_format(const mbx_merge *m, size_t i, mbx_merge_fields *o)
             put(o, 21, "%.4f", b.se);
             put(o, 22, "%.4f", b.ci_lo > 0 ? b.ci_lo : 0.0);
             put(o, 23, "%.4f", b.ci_hi);
+            snprintf(o->store[25], sizeof o->store[25], "launches:%zu", k->nmed);
+            o->field[25] = o->store[25];
         }
         free(scratch);
+        merge_pi(k->med, k->nmed, o);
     }
 }
 

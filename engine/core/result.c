@@ -296,13 +296,20 @@ static const char *col_overlap_pct(const mbx_result *r, char *b)
 }
 
 /* What the row's interval covers (docs/csv-format.md, ci_scope): a row
- * with one has passes (or observations) as its units, never launches. */
+ * with one has this launch's passes (or observations) as its units, unless
+ * a machine profile widened it (mbx/profile.h). */
 static const char *col_ci_scope(const mbx_result *r, char *b)
 {
     (void)b;
     int lo = isfinite(r->s.ci_lo) && r->s.ci_lo >= 0, hi = isfinite(r->s.ci_hi) && r->s.ci_hi >= 0;
-    return lo && hi ? "launch" : "";
+    if (!(lo && hi))
+        return "";
+    return r->ci_scope == MBX_SCOPE_PROFILE ? "profile" : "launch";
 }
+
+/* The prediction interval for another launch: only a profile gives one. */
+COL_US(col_pi_lo, r->ci_scope == MBX_SCOPE_PROFILE ? r->pi_lo : NAN)
+COL_US(col_pi_hi, r->ci_scope == MBX_SCOPE_PROFILE ? r->pi_hi : NAN)
 
 #define COL_ENTRY_(id, name, unit, since, readers, fmt) {name, unit, since, readers},
 const mbx_result_column mbx_result_cols[MBX_RESULT_NCOLS] = {MBX_RESULT_COLUMNS(COL_ENTRY_)};

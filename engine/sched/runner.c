@@ -204,6 +204,14 @@ static int do_pass(mbx_runner *rn, const mbx_sched_req *rq)
     return MBX_SCHED_PASS;
 }
 
+int mbx_runner_result(const mbx_runner *rn, size_t i, mbx_result *out)
+{
+    int rc = mbx_sched_result(rn->sched, i, out);
+    if (rc == MBX_OK && rn->profile != NULL)
+        (void)mbx_profile_widen(rn->profile, out); /* 0: no entry, the row stays launch-scoped */
+    return rc;
+}
+
 int mbx_runner_take_finals(mbx_runner *rn)
 {
     size_t idx[64], n;

@@ -22,8 +22,10 @@ typedef struct mbx_merge mbx_merge; /* opaque accumulator */
  * the units (mbx_passes_between over the runs' medians; empty below two
  * runs with a value): a CI over launches, for `mpibex repeat`. 24: rma_sync
  * (one-sided benchmarks' sync mode, empty for others and for inputs without
- * the column). */
-#define MBX_MERGE_NCOLS 25
+ * the column). 25: ci_scope, launches:K (K the runs with a value) beside
+ * such a CI. 26..27: pi95_lo_us, pi95_hi_us, where another launch's median
+ * is expected, 95 % (docs/algorithms.md; empty below two runs). */
+#define MBX_MERGE_NCOLS 28
 extern const char *const mbx_merge_columns[MBX_MERGE_NCOLS];
 
 /* Create an empty merge. Errors: MBX_E_NOMEM. */

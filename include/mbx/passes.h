@@ -12,8 +12,8 @@
  *
  * The passes form units (each pass, or with tau > 0 the passes within tau
  * of a unit's first start, or with two or more level ids whose pass
- * medians differ by more than eps the runs on one level); a unit's value is the median of its pass medians. With
- * u(1) <= ... <= u(K) the sorted unit values:
+ * medians differ by more than eps the runs on one level); a unit's value is the median of its pass
+ * medians. With u(1) <= ... <= u(K) the sorted unit values:
  *  - value  = median of all pass medians (type 7, as mbx/stats.h);
  *  - CI     = the order-statistic interval of the median of the u at its
  *             achieved level: [u(1), u(K)] (level 1 - 2^(1-K)) below 6

@@ -56,6 +56,12 @@ typedef struct mbx_window_stats {
     int gave_up; /* 1: stopped at its time bound or drop limit, not by its rule */
 } mbx_window_stats;
 
+/* What a row's interval covers (docs/csv-format.md, ci_scope). */
+typedef enum mbx_ci_scope {
+    MBX_SCOPE_LAUNCH = 0, /* this launch's long-run median, from its passes */
+    MBX_SCOPE_PROFILE = 1 /* widened by a machine profile's launch component */
+} mbx_ci_scope;
+
 typedef struct mbx_result {
     const char *benchmark; /* registry name (not owned) */
     const char *label;     /* plan section (not owned) */
@@ -134,6 +140,12 @@ typedef struct mbx_result {
      * when SETTLED or unknown. */
     size_t seq;
     char status_reason[40];
+    /* What the interval covers (column ci_scope; docs/csv-format.md):
+     * LAUNCH, the default, or PROFILE after mbx_profile_widen, which also
+     * sets pi_lo, pi_hi (columns pi95_lo_us, pi95_hi_us, seconds): where
+     * another launch's median is expected, 95 %. Read only under PROFILE. */
+    mbx_ci_scope ci_scope;
+    double pi_lo, pi_hi;
 } mbx_result;
 
 /* The results columns, in file order: the one table of them
@@ -216,7 +228,9 @@ typedef struct mbx_result {
     X(COMPUTE_US, "compute_us", "µs", 3, 0, col_compute)                                           \
     X(OVERALL_US, "overall_us", "µs", 3, 0, col_overall)                                           \
     X(OVERLAP_PCT, "overlap_pct", "%", 3, 0, col_overlap_pct)                                      \
-    X(CI_SCOPE, "ci_scope", "", 3, 0, col_ci_scope)
+    X(CI_SCOPE, "ci_scope", "", 3, 0, col_ci_scope)                                                \
+    X(PI95_LO_US, "pi95_lo_us", "µs", 4, 0, col_pi_lo)                                             \
+    X(PI95_HI_US, "pi95_hi_us", "µs", 4, 0, col_pi_hi)
 
 #define MBX_RESULT_COL_ID_(id, name, unit, since, readers, fmt) MBX_COL_##id,
 enum { MBX_RESULT_COLUMNS(MBX_RESULT_COL_ID_) MBX_RESULT_NCOLS };

@@ -23,6 +23,7 @@
 #include "mbx/bench.h"
 #include "mbx/monitor.h"
 #include "mbx/plan.h"
+#include "mbx/profile.h"
 #include "mbx/sched.h"
 #include "mbx/thrinfo.h"
 
@@ -97,6 +98,10 @@ typedef struct mbx_runner {
     int thr_seen; /* failed thread binds seen so far (mbx_thrinfo_binding_news) */
     /* The last thread-binding gather (thrinfo.h; NULL: none or failed). */
     const mbx_thread_bind *thr;
+    /* The machine profile that widens rows (mbx/profile.h), set by the
+     * front end after mbx_runner_init once it has checked it; NULL: none
+     * (rows are launch-scoped). Not owned. */
+    const mbx_profile *profile;
 } mbx_runner;
 
 /* A runner over sched and be; mon may be NULL (no monitor). */
@@ -108,6 +113,12 @@ void mbx_runner_init(mbx_runner *rn, mbx_backend *be, mbx_sched *sched, mbx_moni
  * stopped (progress asked), MBX_RUNNER_HOOK_STOP when a hook ended it, or
  * another negative mbx_status after an MBX_RUNNER_FAILED note. */
 int mbx_runner_step(mbx_runner *rn);
+
+/* Point i's row (mbx_sched_result), its interval widened by rn->profile
+ * where that has the point's benchmark, ranks and size class
+ * (mbx_profile_widen, ci_scope profile): the one row both front ends show
+ * and write, final or not. An mbx_status as mbx_sched_result's. */
+int mbx_runner_result(const mbx_runner *rn, size_t i, mbx_result *out);
 
 /* Hand on the points that became final (hooks.row): 0 or the hook's stop. */
 int mbx_runner_take_finals(mbx_runner *rn);

@@ -65,3 +65,9 @@ include(cmd/csv_widths_tests.cmake)
 # before MPI).
 mbx_cmocka_test(cmd test_run_keys mbx_cmd)
 target_compile_definitions(test_run_keys PRIVATE MBX_TMP_DIR="${CMAKE_CURRENT_BINARY_DIR}")
+# The machine profile end to end on the fake back end (calibrate, auto
+# and named --profile, refusals, merge's launches:K; tests/cmd/profile_check.sh).
+add_test(NAME badinput.profile
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cmd/profile_check.sh $<TARGET_FILE:mpibex>
+                 ${MBX_OUT}/profile)
+set_tests_properties(badinput.profile PROPERTIES TIMEOUT 60 LABELS "badinput;merge")

@@ -41,11 +41,11 @@ stdout)
     grep -qx 'merged 2 files: 3 points, 2 keys; 1 key in only some files' "$dir/err.txt" ||
         fail "wrong summary line"
     [ "$(printf '%s\n' "$out" | head -1)" = \
-        "benchmark,procs,bytes,label,root,op,param,param_name,ranks,runs,files,runs_without_value,settled_runs,status,median_us,median_min_us,median_max_us,spread_rel,tmean_us,n_total,bandwidth_MBps,stderr_us,ci95_lo_us,ci95_hi_us,rma_sync" ] ||
+        "benchmark,procs,bytes,label,root,op,param,param_name,ranks,runs,files,runs_without_value,settled_runs,status,median_us,median_min_us,median_max_us,spread_rel,tmean_us,n_total,bandwidth_MBps,stderr_us,ci95_lo_us,ci95_hi_us,rma_sync,ci_scope,pi95_lo_us,pi95_hi_us" ] ||
         fail "wrong header"
-    printf '%s\n' "$out" | grep -qxE 'pingpong.send_recv,2,8,cli,,,,,0-1,2,2,0,1,UNSETTLED,3.0000,2.0000,4.0000,1.000000,3.0000,32,2.667,[0-9.]*,2\.0000,4\.0000,' ||
+    printf '%s\n' "$out" | grep -qxE 'pingpong.send_recv,2,8,cli,,,,,0-1,2,2,0,1,UNSETTLED,3.0000,2.0000,4.0000,1.000000,3.0000,32,2.667,[0-9.]*,2\.0000,4\.0000,,launches:2,0\.0014,5808\.28[0-9]*' ||
         fail "wrong merged row for 8 bytes"
-    printf '%s\n' "$out" | grep -qx 'pingpong.send_recv,2,64,cli,,,,,0-1,1,1,0,1,SETTLED,3.0000,3.0000,3.0000,0.000000,3.0000,16,21.333,,,,' ||
+    printf '%s\n' "$out" | grep -qx 'pingpong.send_recv,2,64,cli,,,,,0-1,1,1,0,1,SETTLED,3.0000,3.0000,3.0000,0.000000,3.0000,16,21.333,,,,,,,' ||
         fail "wrong merged row for 64 bytes"
     [ "$(printf '%s\n' "$out" | wc -l)" -eq 3 ] || fail "expected a header and 2 rows"
     ;;

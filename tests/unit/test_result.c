@@ -270,6 +270,27 @@ static void ci_scope_names_the_launch(void **state)
     assert_string_equal(f.field[col("ci_scope")], "");
 }
 
+/* A row a machine profile widened (mbx/profile.h) says so, and only it
+ * has a prediction interval (format 4's last columns). */
+static void ci_scope_names_a_profile(void **state)
+{
+    (void)state;
+    assert_int_equal(col("pi95_lo_us"), 60);
+    assert_int_equal(col("pi95_hi_us"), 61);
+    assert_int_equal(mbx_result_cols[col("pi95_lo_us")].since, 4);
+    mbx_result r = sample();
+    mbx_result_fields f;
+    r.pi_lo = 1e-6, r.pi_hi = 9e-6;
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("pi95_lo_us")], "");
+    assert_string_equal(f.field[col("pi95_hi_us")], "");
+    r.ci_scope = MBX_SCOPE_PROFILE;
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("ci_scope")], "profile");
+    assert_string_equal(f.field[col("pi95_lo_us")], "1.0000");
+    assert_string_equal(f.field[col("pi95_hi_us")], "9.0000");
+}
+
 static void round_trip_through_libcsv(void **state)
 {
     (void)state;
@@ -359,6 +380,7 @@ int main(void)
         cmocka_unit_test(msg_rate_and_moved_bytes),
         cmocka_unit_test(rma_sync_is_appended_and_empty_elsewhere),
         cmocka_unit_test(ci_scope_names_the_launch),
+        cmocka_unit_test(ci_scope_names_a_profile),
         cmocka_unit_test(round_trip_through_libcsv),
         cmocka_unit_test(seq_and_reason),
         cmocka_unit_test(kv_values_stay_on_one_line),

@@ -47,6 +47,9 @@ typedef struct mbx_run_opts {
      * keys of the whole run so that its options win. */
     int argc;
     char **argv;
+    /* --profile PATH|auto|none: the machine profile that widens the rows
+     * (profile_use.h); NULL: auto. */
+    const char *profile;
     int fake;  /* --fake N: N simulated ranks in one process, no MPI (0: MPI) */
     int quiet; /* no progress on stderr */
     int help;

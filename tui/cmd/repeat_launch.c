@@ -84,6 +84,15 @@ int mbx_repeat_build_argv(rep *r, const char *self)
     r->argv[k++] = "-o";
     r->argv[k++] = r->csv; /* each launch's name is written there */
     r->argv[k++] = "--raw";
+    /* A launch's interval is its own: the launches are what a profile
+     * is made of (mpibex calibrate), never widened by one. */
+    int named = 0;
+    for (int i = 0; i < o->nrun; i++)
+        named |= strncmp(o->run[i], "--profile", 9) == 0;
+    if (!named) {
+        r->argv[k++] = "--profile";
+        r->argv[k++] = "none";
+    }
     r->argv[k] = NULL;
     r->width = o->k < 100 ? 2 : 3;
     return 0;

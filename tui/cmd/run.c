@@ -244,6 +244,7 @@ static int start_run(run_state *st, int nranks)
         return mbx_run_write_failure(st, st->journal_path, rc);
     mbx_run_rma_check(st);
     fputs(st->notes, stdout);
+    mbx_run_print_scope(st);
     mbx_run_print_header(st);
     st->tty = isatty(STDERR_FILENO);
     if (st->be->set_warmup &&
@@ -276,6 +277,11 @@ static int root_run(mbx_engine *e, int argc, char **argv, run_state *st)
         mbx_run_fail(msg);
         return rc;
     }
+    if ((rc = mbx_profile_use_open(&st->prof, st->opt.profile, st->be->fake,
+                                   (long long)time(NULL))) != 0) {
+        mbx_run_fail(st->prof.note);
+        return rc;
+    }
     if ((rc = start_run(st, nranks)) != 0)
         return rc;
     rc = mbx_run_measure_all(st);
@@ -293,6 +299,7 @@ int mbx_batch_root(mbx_engine *e, int argc, char **argv)
     (void)mbx_outfit_stop();
     int csv_bad = mbx_csv_writer_close(st.csv) < 0, obs_bad = mbx_csv_writer_close(st.obs) < 0;
     mbx_obs_spool_free(st.spool);
+    mbx_profile_use_free(&st.prof);
     if ((csv_bad || obs_bad) && !st.write_failed) {
         fprintf(stderr, "mpibex: closing '%s' failed: %s\n", csv_bad ? st.opt.output : st.obs_path,
                 strerror(errno));

@@ -22,6 +22,7 @@
 #include "mbx/runner.h"
 #include "mbx/sched.h"
 #include "mbx/threads.h"
+#include "profile_use.h"
 
 #define MSG_LEN 512
 /* Round trips of one monitor probe (after one warm-up). */
@@ -121,6 +122,10 @@ typedef struct run_state {
      * rows they made (run_check.c); NULL: none so far. */
     size_t *badcheck;
     struct run_watch *watch; /* the passes' watchdog (run_watch.c); NULL: none */
+    /* The machine profile (--profile; profile_use.h) and the runner whose
+     * rows it widens (mbx_runner_result) while the points run. */
+    mbx_profile_use prof;
+    const struct mbx_runner *rn;
 } run_state;
 
 typedef struct acc_row {
@@ -179,6 +184,9 @@ void mbx_run_print_header(const run_state *st);
 void mbx_run_print_row(const run_state *st, const mbx_result *r);
 int mbx_run_keep_row(run_state *st, const mbx_result *r);
 void mbx_run_print_table(run_state *st);
+/* The "# " line of what the intervals cover: the profile used and its
+ * age, or launch-scoped and how to get a profile. */
+void mbx_run_print_scope(const run_state *st);
 void mbx_run_progress_line(run_state *st, int force);
 int mbx_run_interrupted(const run_state *st);
 void mbx_run_accurate_summary(run_state *st);

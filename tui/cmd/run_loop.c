@@ -171,8 +171,7 @@ static int hk_row(void *ud, size_t idx)
     run_state *st = ud;
     mbx_sched_point_info in;
     mbx_result r;
-    if (mbx_sched_point_info_get(st->sched, idx, &in) < 0 ||
-        mbx_sched_result(st->sched, idx, &r) < 0)
+    if (mbx_sched_point_info_get(st->sched, idx, &in) < 0 || mbx_runner_result(st->rn, idx, &r) < 0)
         return 0; /* a pass that failed: reported when it did */
     /* Curves were added in series order: a curve's index is its series'. */
     pointref p = {&st->ser[in.curve], in.x, in.refined};
@@ -360,9 +359,12 @@ static int run_points(run_state *st)
     mbx_runner_hooks h = hooks;
     h.ud = st;
     mbx_runner_init(&rn, st->be, sch, &st->mon, PROBE_ROUNDS, &h);
+    rn.profile = st->prof.loaded ? &st->prof.p : NULL;
+    st->rn = &rn;
     if (!code)
         code = run_steps(st, &rn);
     st->thr = rn.thr;
+    st->rn = NULL;
     for (size_t i = 0; !code && i < st->nser; i++) {
         size_t pts, refined;
         double worst;

@@ -16,6 +16,7 @@
 #include "mbx/thrinfo.h"
 #include "mbx/version.h"
 #include "sig.h"
+#include "tprint.h"
 
 int mbx_run_on_progress(void *ud, const mbx_progress *p)
 {
@@ -202,11 +203,23 @@ static int cmp_rows(const void *a, const void *b)
  * (a table in measuring order zig-zags), then forgotten. */
 void mbx_run_print_table(run_state *st)
 {
+    size_t widened = 0;
     if (st->nrows > 1)
         qsort(st->rows, st->nrows, sizeof *st->rows, cmp_rows);
-    for (size_t i = 0; i < st->nrows; i++)
+    for (size_t i = 0; i < st->nrows; i++) {
         mbx_run_print_row(st, &st->rows[i]);
+        widened += st->rows[i].ci_scope == MBX_SCOPE_PROFILE;
+    }
+    if (st->nrows > 0 && st->prof.loaded)
+        printf("# ci_scope: %zu of %zu rows profile (this launch widened by %s), the rest "
+               "launch (the profile has no entry for their benchmark, ranks and size)\n",
+               widened, st->nrows, st->prof.path);
     st->nrows = 0;
+}
+
+void mbx_run_print_scope(const run_state *st)
+{
+    mbx_tprintf(stdout, "# %s\n", st->prof.note);
 }
 
 void mbx_run_progress_line(run_state *st, int force)
@@ -406,9 +419,13 @@ void mbx_run_pass_summary(run_state *st, const mbx_sched *sch)
            st->sched_span);
     /* What one launch cannot bound (calibration): the passes
      * re-draw buffer offsets and time, not what a launch fixes. */
-    printf("# the CI is between the passes of this launch: what a launch fixes (where buffers "
-           "and transport segments land in memory, the machine level of the job) is outside "
-           "it; 'mpibex repeat -k 5' gives a CI over launches\n");
+    if (st->prof.loaded)
+        printf("# the CI of a ci_scope launch row is between the passes of this launch; a "
+               "ci_scope profile row's adds the launch-to-launch component of the profile\n");
+    else
+        printf("# the CI is between the passes of this launch: what a launch fixes (where "
+               "buffers and transport segments land in memory, the machine level of the job) "
+               "is outside it; 'mpibex repeat -k 10' gives a CI over launches\n");
     fflush(stdout);
 }
 

@@ -84,7 +84,7 @@ static int point_refresh(explorer *x, mbx_ex_point *p)
     if ((p->passes == 0 && !in.final) || p->state == EX_DROPPED)
         return 0;
     mbx_result r;
-    if (mbx_sched_result(x->sched, p->sp, &r) < 0)
+    if (mbx_runner_result(&x->runner, p->sp, &r) < 0)
         return 0;
     r.label = mbx_ex_point_label(p);
     r.refined = p->origin != EX_GRID;
@@ -445,6 +445,13 @@ void mbx_ex_runner_init(explorer *x)
     mbx_runner_hooks h = hooks;
     h.ud = x;
     mbx_runner_init(&x->runner, x->be, x->sched, &x->mon, EX_PROBE_ROUNDS, &h);
+    if (!x->prof_tried) {
+        x->prof_tried = 1;
+        (void)mbx_profile_use_open(&x->prof, NULL, x->be->fake, (long long)time(NULL));
+        if (x->prof.found) /* one found: used, or why not */
+            mbx_ex_set_msg(x, x->prof.loaded ? MBX_ROLE_OK : MBX_ROLE_WARNING, "%s", x->prof.note);
+    }
+    x->runner.profile = x->prof.loaded ? &x->prof.p : NULL;
 }
 
 double mbx_ex_sched_step(explorer *x)

@@ -366,6 +366,7 @@ static void teardown(explorer *x)
     x->cmp.capsig = 0;
     mbx_monitor_free(&x->mon);
     mbx_ex_sched_free(x);
+    mbx_profile_use_free(&x->prof);
     free(x->lat);
     x->lat = NULL;
 }

@@ -25,6 +25,7 @@
 #include "mbx/refine.h"
 #include "mbx/runner.h"
 #include "mbx/sched.h"
+#include "profile_use.h"
 #include "screens/beff.h"
 #include "screens/compare.h"
 #include "screens/params.h"
@@ -144,6 +145,10 @@ typedef struct explorer {
      * and the seconds its last request said to idle */
     mbx_runner runner;
     double step_wait;
+    /* the machine profile that widens the rows (auto: this host's and
+     * MPI's, profile_use.h), looked for once, at the first run */
+    mbx_profile_use prof;
+    int prof_tried;
 
     /* the machine-state monitor of this run (jobs of 2 ranks or more) */
     mbx_monitor mon;

@@ -22,6 +22,7 @@ typedef struct mbx_rpt_point {
     char *bench, *label, *root, *op, *param, *param_name, *status; /* as in the CSV */
     char *rma_sync; /* as in the CSV; "" when the file has no such column */
     char *reason;   /* status_reason as in the CSV; "" when the file has none */
+    char *scope;    /* ci_scope: what lo..hi covers (launch, profile, launches:K); "" unknown */
     long long procs;
     unsigned long long bytes;
     double med, lo, hi; /* lo..hi: the CI (results) or the launches' min..max */

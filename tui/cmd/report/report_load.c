@@ -72,6 +72,7 @@ enum {
     K_REMEASURED,
     K_LEVELS,
     K_REASON,
+    K_SCOPE,
     NK
 };
 /* A results file's columns, by the column table's ids (mbx/result.h);
@@ -97,7 +98,9 @@ static const int results_ids[NK] = {MBX_COL_BENCHMARK,
                                     MBX_COL_REFINED,
                                     MBX_COL_REMEASURED,
                                     MBX_COL_LEVELS,
-                                    MBX_COL_STATUS_REASON};
+                                    MBX_COL_STATUS_REASON,
+
+                                    MBX_COL_CI_SCOPE};
 /* A merged file has no passes, refined or remeasured (NULL). */
 static const char *const merged_cols[NK] = {"benchmark",
                                             "procs",
@@ -120,7 +123,9 @@ static const char *const merged_cols[NK] = {"benchmark",
                                             NULL,
                                             NULL,
                                             NULL,
-                                            NULL};
+                                            NULL,
+
+                                            "ci_scope"};
 /* Without the columns the column table marks MBX_READ_REPORT (a merged
  * file has them too, under the same names) the file is not one of ours;
  * the rest read as empty. */
@@ -190,6 +195,7 @@ static void free_point(mbx_rpt_point *p)
     free(p->status);
     free(p->rma_sync);
     free(p->reason);
+    free(p->scope);
 }
 
 /* Check and append one row (fields by the table's columns). */
@@ -260,8 +266,9 @@ static int add_row(mbx_rpt_input *in, const char *const *f, const int *col, cons
     p.status = dup_field(f, col, K_STATUS);
     p.rma_sync = dup_field(f, col, K_RMA_SYNC);
     p.reason = dup_field(f, col, K_REASON);
+    p.scope = dup_field(f, col, K_SCOPE);
     if (!p.bench || !p.label || !p.root || !p.op || !p.param || !p.param_name || !p.status ||
-        !p.rma_sync || !p.reason)
+        !p.rma_sync || !p.reason || !p.scope)
         goto nomem;
     in->pt[in->npt++] = p;
     in->passes |= p.passes > 0;

@@ -237,9 +237,9 @@ static void status_cell(const mbx_rpt_point *p, int res, char lo[32], char hi[32
 
 static void results(mbx_rpt_doc *d, const mbx_rpt *r)
 {
-    static const char *const rh[] = {
-        "benchmark", "label",      "procs",      "bytes",          "params", "n",
-        "median_us", "ci95_lo_us", "ci95_hi_us", "bandwidth_MBps", "status"};
+    static const char *const rh[] = {"benchmark",  "label",    "procs",          "bytes",
+                                     "params",     "n",        "median_us",      "ci95_lo_us",
+                                     "ci95_hi_us", "ci_scope", "bandwidth_MBps", "status"};
     static const char *const mh[] = {"benchmark", "label",          "procs",     "bytes",  "params",
                                      "runs",      "n_total",        "median_us", "min_us", "max_us",
                                      "spread_%",  "bandwidth_MBps", "status"};
@@ -253,12 +253,19 @@ static void results(mbx_rpt_doc *d, const mbx_rpt *r)
         if (!res)
             mbx_rpt_para(d,
                          "median_us is the median of the launches' medians; min_us and max_us are "
-                         "the smallest and largest launch median.");
+                         "the smallest and largest launch median. The merged CSV's interval has "
+                         "the launches as units (ci_scope launches:K), and pi95_lo_us .. "
+                         "pi95_hi_us say where another launch's median is expected.");
         else if (in->passes)
             mbx_rpt_para(d,
                          "Points measured in passes: median_us is the median of the pass medians, "
                          "ci95_lo_us .. ci95_hi_us the 95 %% confidence interval between passes.");
-        mbx_rpt_table_begin(d, res ? rh : mh, res ? "lllrlrrrrrl" : "lllrlrrrrrrrl");
+        if (res)
+            mbx_rpt_para(d, "ci_scope says what the interval covers: launch, this launch's own "
+                            "median (nothing about another launch); profile, widened by a "
+                            "machine profile's launch-to-launch component; empty, a file "
+                            "written before the column.");
+        mbx_rpt_table_begin(d, res ? rh : mh, res ? "lllrlrrrrlrl" : "lllrlrrrrrrrl");
         size_t *idx = mbx_rpt_sorted(r, i);
         for (size_t k = 0; k < in->npt; k++) {
             const mbx_rpt_point *p = &in->pt[idx ? idx[k] : k];
@@ -277,8 +284,8 @@ static void results(mbx_rpt_doc *d, const mbx_rpt *r)
             mbx_rpt_fmt(sp, sizeof sp, 100.0 * p->spread, "%.1f");
             status_cell(p, res, lo, hi, st, sizeof st);
             if (res) {
-                const char *cell[] = {p->bench, p->label, procs, bytes, params, n,
-                                      med,      lo,       hi,    bw,    st};
+                const char *cell[] = {p->bench, p->label, procs, bytes,    params, n,
+                                      med,      lo,       hi,    p->scope, bw,     st};
                 mbx_rpt_row(d, cell);
             } else {
                 const char *cell[] = {p->bench, p->label, procs, bytes, params, runs, n,

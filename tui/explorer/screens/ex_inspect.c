@@ -219,10 +219,11 @@ static int panel_text(explorer *x, const mbx_rect *r, const mbx_ex_view *v, int 
     mbx_axis_format(p->r.s.median, MBX_AXIS_SECONDS, x->utf8, a, sizeof a);
     mbx_axis_format(p->r.s.ci_lo, MBX_AXIS_SECONDS, x->utf8, b, sizeof b);
     mbx_axis_format(p->r.s.ci_hi, MBX_AXIS_SECONDS, x->utf8, c, sizeof c);
+    const char *sc = p->r.ci_scope == MBX_SCOPE_PROFILE ? " profile" : "";
     if (nat)
-        snprintf(t, sizeof t, "median %s CI95 %s", a, nat);
+        snprintf(t, sizeof t, "median %s CI95 %s%s", a, nat, sc);
     else
-        snprintf(t, sizeof t, "median %s CI95 %s..%s", a, b, c);
+        snprintf(t, sizeof t, "median %s CI95 %s..%s%s", a, b, c, sc);
     mbx_ex_put_cut(x, y++, x0, w, MBX_ROLE_NORMAL, t);
     char err[16] = "-"; /* one pass: no between-pass error yet */
     double rel = done && p->r.passes && p->r.s.median > 0 ? p->r.s.stderr_ / p->r.s.median : p->rel;

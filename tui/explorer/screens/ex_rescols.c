@@ -18,9 +18,10 @@
 /* The screen's columns, in order. Status comes before the optional
  * columns so it stays visible on 80-100 column terminals. */
 static const char *const shown[] = {
-    "benchmark",  "bytes",       "n",       "median_us", "ci95",           "err",   "status",
-    "plain_us",   "overlap_pct", "procs",   "ranks",     "root",           "param", "refined",
-    "remeasured", "probe_us",    "invalid", "tmean_us",  "bandwidth_MBps", "events"};
+    "benchmark", "bytes",          "n",        "median_us",   "ci95",     "err",
+    "status",    "ci_scope",       "plain_us", "overlap_pct", "procs",    "ranks",
+    "root",      "param",          "refined",  "remeasured",  "probe_us", "invalid",
+    "tmean_us",  "bandwidth_MBps", "events"};
 #define NSHOWN (sizeof shown / sizeof *shown)
 _Static_assert(NSHOWN <= MBX_EX_RESCOLS_MAX, "more names than the screen plans for");
 
@@ -325,6 +326,22 @@ static double bw_key(const mbx_ex_point *p)
     return mbx_result_bandwidth(&p->r);
 }
 
+/* ci_scope: shown when a machine profile widened a row (the run's message
+ * line named it); without one every interval is the launch's. */
+static void scope_cell(const explorer *x, const mbx_ex_point *p, char *buf, size_t len)
+{
+    (void)x;
+    snprintf(buf, len, "%s", p->r.ci_scope == MBX_SCOPE_PROFILE ? "profile" : "launch");
+}
+static double scope_key(const mbx_ex_point *p)
+{
+    return (double)p->r.ci_scope;
+}
+static int scope_has(const mbx_result *r)
+{
+    return r->ci_scope == MBX_SCOPE_PROFILE;
+}
+
 /* The looks: name, head, width, csv, cell, key, text, has, role. csv is
  * 0 for a column of the file (its index is looked up by name) and -1 for
  * a display entry (ci95, err), which names no column of the file; its
@@ -337,6 +354,7 @@ static const mbx_ex_rescol looks[] = {
     {"ci95", "ci95", 16, -1, ci_cell, ci_key, NULL, NULL, NULL},
     {"err", "err", 6, -1, err_cell, row_err, NULL, NULL, NULL},
     {"status", "status", 10, 0, status_cell, status_key, NULL, NULL, status_role},
+    {"ci_scope", "scope", 7, 0, scope_cell, scope_key, NULL, scope_has, NULL},
     {"plain_us", "plain", 8, 0, plain_cell, plain_key, NULL, plain_has, NULL},
     {"overlap_pct", "overlap%", 8, 0, overlap_cell, overlap_key, NULL, overlap_has, NULL},
     {"procs", "procs", 5, 0, procs_cell, procs_key, NULL, NULL, NULL},

@@ -1,0 +1,274 @@
+/* The machine profile (engine/core/profile*.c): the file's round trip;
+ * bad, foreign and stale profiles refused with one line; the random-effects
+ * estimate on seeded launches with a known launch component (coverage of
+ * its CI, with a Wilson interval); the widening of a row. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "mbx/profile.h"
+#include "mbx/status.h"
+
+static void tmp_path(char *buf, size_t len, const char *name)
+{
+    snprintf(buf, len, "%s/profile-test-%s", MBX_TMP_DIR, name);
+}
+
+static mbx_profile sample(void)
+{
+    mbx_profile p = {.created = 1700000000, .k = 10};
+    snprintf(p.host, sizeof p.host, "node1");
+    snprintf(p.mpi, sizeof p.mpi, "MPICH Version: 4.0.2, with \"quotes\", commas");
+    mbx_profile_entry e = {.procs = 2,
+                           .class_lo = 16,
+                           .points = 2,
+                           .df = 9,
+                           .sigma = 0.05,
+                           .sigma_lo = 0.03,
+                           .sigma_hi = 0.09,
+                           .within = 0.01};
+    snprintf(e.bench, sizeof e.bench, "pingpong.send_recv");
+    assert_int_equal(mbx_profile_add(&p, &e), MBX_OK);
+    e.class_lo = 0, e.sigma_hi = INFINITY, e.sigma = 0;
+    assert_int_equal(mbx_profile_add(&p, &e), MBX_OK);
+    return p;
+}
+
+static void round_trip(void **state)
+{
+    (void)state;
+    char path[512], msg[512];
+    tmp_path(path, sizeof path, "rt.csv");
+    mbx_profile p = sample(), q;
+    assert_int_equal(mbx_profile_write(&p, path), MBX_OK);
+    assert_int_equal(mbx_profile_read(path, &q, msg, sizeof msg), MBX_OK);
+    assert_string_equal(q.host, p.host);
+    assert_string_equal(q.mpi, p.mpi);
+    assert_int_equal(q.created, p.created);
+    assert_int_equal(q.k, p.k);
+    assert_int_equal(q.n, 2);
+    for (size_t i = 0; i < 2; i++) {
+        assert_string_equal(q.e[i].bench, p.e[i].bench);
+        assert_int_equal(q.e[i].procs, p.e[i].procs);
+        assert_int_equal(q.e[i].class_lo, p.e[i].class_lo);
+        assert_int_equal(q.e[i].df, p.e[i].df);
+        assert_true(fabs(q.e[i].sigma - p.e[i].sigma) < 1e-6);
+        assert_true(q.e[i].sigma_hi == p.e[i].sigma_hi ||
+                    fabs(q.e[i].sigma_hi - p.e[i].sigma_hi) < 1e-6);
+    }
+    assert_non_null(mbx_profile_find(&q, "pingpong.send_recv", 2, 63));
+    assert_null(mbx_profile_find(&q, "pingpong.send_recv", 2, 64));
+    assert_null(mbx_profile_find(&q, "pingpong.send_recv", 4, 16));
+    assert_non_null(mbx_profile_find(&q, "pingpong.send_recv", 2, 0));
+    mbx_profile_free(&p);
+    mbx_profile_free(&q);
+}
+
+static void size_classes(void **state)
+{
+    (void)state;
+    assert_int_equal(mbx_profile_class(0), 0);
+    assert_int_equal(mbx_profile_class(1), 1);
+    assert_int_equal(mbx_profile_class(3), 1);
+    assert_int_equal(mbx_profile_class(4), 4);
+    assert_int_equal(mbx_profile_class(1048575), 262144);
+    assert_int_equal(mbx_profile_class(1048576), 1048576);
+}
+
+/* Write text at path and read it as a profile: its status and line. */
+static int read_text(const char *name, const char *text, char *msg, size_t len)
+{
+    char path[512];
+    tmp_path(path, sizeof path, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    mbx_profile p;
+    int rc = mbx_profile_read(path, &p, msg, len);
+    printf("# %s: %s\n", name, rc == MBX_OK ? "(read)" : msg);
+    mbx_profile_free(&p);
+    return rc;
+}
+
+#define HEAD "mpibex_profile,1\nhost,n\nmpi,m\ncreated_s,1700000000\nlaunches,10\n"
+#define COLS                                                                                       \
+    "benchmark,procs,class_lo_bytes,class_hi_bytes,points,df,sigma_rel,sigma_lo_rel,sigma_hi_rel," \
+    "within_rel\n"
+
+static void bad_files_refused(void **state)
+{
+    (void)state;
+    char msg[512];
+    assert_int_equal(
+        read_text("ok.csv", HEAD COLS "a,2,4,15,1,9,0.1,0.05,0.2,0.01\n", msg, sizeof msg), MBX_OK);
+    assert_int_equal(read_text("notprofile.csv", "benchmark,procs\n", msg, sizeof msg),
+                     MBX_E_PROTO);
+    assert_non_null(strstr(msg, "mpibex_profile"));
+    assert_int_equal(read_text("version.csv", "mpibex_profile,9\n", msg, sizeof msg), MBX_E_PROTO);
+    assert_non_null(strstr(msg, "version 1"));
+    assert_int_equal(read_text("nohost.csv", "mpibex_profile,1\nmpi,m\n" COLS, msg, sizeof msg),
+                     MBX_E_PROTO);
+    assert_non_null(strstr(msg, "'host'"));
+    assert_int_equal(
+        read_text("sigma.csv", HEAD COLS "a,2,4,15,1,9,-0.1,0,0.2,0.01\n", msg, sizeof msg),
+        MBX_E_PROTO);
+    assert_non_null(strstr(msg, "sigma_rel"));
+    assert_non_null(strstr(msg, ":7:"));
+    assert_int_equal(
+        read_text("class.csv", HEAD COLS "a,2,5,15,1,9,0.1,0,0.2,0.01\n", msg, sizeof msg),
+        MBX_E_PROTO);
+    assert_non_null(strstr(msg, "class_lo_bytes"));
+    assert_int_equal(read_text("k.csv",
+                               "mpibex_profile,1\nhost,n\nmpi,m\ncreated_s,1\nlaunches,2\n" COLS,
+                               msg, sizeof msg),
+                     MBX_E_PROTO);
+    assert_non_null(strstr(msg, "launches"));
+}
+
+static void foreign_and_stale_refused(void **state)
+{
+    (void)state;
+    char msg[512];
+    mbx_profile p = sample();
+    long long now = p.created + 86400;
+    assert_int_equal(mbx_profile_check(&p, "node1", p.mpi, now, 30, msg, sizeof msg), MBX_OK);
+    assert_int_equal(mbx_profile_check(&p, "node2", p.mpi, now, 30, msg, sizeof msg),
+                     MBX_E_UNSUPPORTED);
+    printf("# foreign host: %s\n", msg);
+    assert_non_null(strstr(msg, "host 'node1'"));
+    assert_int_equal(mbx_profile_check(&p, "node1", "Open MPI v4.1", now, 30, msg, sizeof msg),
+                     MBX_E_UNSUPPORTED);
+    printf("# foreign MPI: %s\n", msg);
+    assert_non_null(strstr(msg, "Open MPI v4.1"));
+    now = p.created + 31 * 86400;
+    assert_int_equal(mbx_profile_check(&p, "node1", p.mpi, now, 30, msg, sizeof msg), MBX_E_RANGE);
+    printf("# stale: %s\n", msg);
+    assert_non_null(strstr(msg, "31 days old"));
+    mbx_profile_free(&p);
+}
+
+/* xorshift64* and Box-Muller: seeded normal draws. */
+static uint64_t rng = 88172645463325252ULL;
+static double unif(void)
+{
+    rng ^= rng >> 12, rng ^= rng << 25, rng ^= rng >> 27;
+    return ((double)((rng * 2685821657736338717ULL) >> 11) + 0.5) / 9007199254740992.0;
+}
+static double gauss(void)
+{
+    return sqrt(-2 * log(unif())) * cos(6.283185307179586 * unif());
+}
+
+/* Wilson 95 % interval of x successes in n. */
+static void wilson(double x, double n, double *lo, double *hi)
+{
+    double z = 1.96, p = x / n, d = 1 + z * z / n, c = p + z * z / (2 * n);
+    double h = z * sqrt(p * (1 - p) / n + z * z / (4 * n * n));
+    *lo = (c - h) / d;
+    *hi = (c + h) / d;
+}
+
+/* K launches of 3 sizes in one class: a launch effect N(0, sL) shared by
+ * the sizes, each size's launch median off by N(0, e) with e known to
+ * the launch (its within error). The estimate's CI covers sL. */
+static void estimate_covers(void **state)
+{
+    (void)state;
+    enum { K = 10, J = 3, TRIALS = 2000 };
+    static const double sigmas[] = {0.0, 0.03, 0.10};
+    for (size_t s = 0; s < sizeof sigmas / sizeof *sigmas; s++) {
+        double sl = sigmas[s], e = 0.02, hit = 0, mean = 0;
+        for (int t = 0; t < TRIALS; t++) {
+            double y[J * K], w[J * K];
+            for (int i = 0; i < K; i++) {
+                double l = sl * gauss();
+                for (int j = 0; j < J; j++) {
+                    y[j * K + i] = log(5e-6 * (j + 1)) + l + e * gauss();
+                    w[j * K + i] = e * e;
+                }
+            }
+            mbx_profile_entry en = {0};
+            assert_int_equal(mbx_profile_estimate(y, w, J, K, &en), MBX_OK);
+            assert_int_equal(en.df, K - 1);
+            assert_true(en.sigma_lo <= en.sigma && en.sigma <= en.sigma_hi);
+            hit += en.sigma_lo <= sl && sl <= en.sigma_hi;
+            mean += en.sigma / TRIALS;
+        }
+        double lo, hi;
+        wilson(hit, TRIALS, &lo, &hi);
+        printf("# sigma_L %.2f, within %.2f, K %d: CI covers %.1f %% (Wilson 95 %% %.1f..%.1f), "
+               "mean estimate %.4f\n",
+               sl, e, K, 100 * hit / TRIALS, 100 * lo, 100 * hi, mean);
+        assert_true(lo >= 0.93); /* a 95 % interval, not less (floored at 0: more) */
+        if (sl > 0)
+            assert_true(mean > 0.75 * sl && mean < 1.15 * sl);
+    }
+}
+
+static void estimate_needs_two_launches(void **state)
+{
+    (void)state;
+    double y[3] = {1, NAN, NAN}, w[3] = {0, 0, 0};
+    mbx_profile_entry e;
+    assert_int_equal(mbx_profile_estimate(y, w, 1, 3, &e), MBX_E_RANGE);
+}
+
+static void quantiles(void **state)
+{
+    (void)state;
+    static const double t[][2] = {{1, 12.706}, {2, 4.303},  {3, 3.182},   {4, 2.776},
+                                  {9, 2.262},  {29, 2.045}, {1000, 1.962}};
+    for (size_t i = 0; i < sizeof t / sizeof *t; i++)
+        assert_true(fabs(mbx_profile_t_quantile(0.975, t[i][0]) / t[i][1] - 1) < 2e-3);
+    /* chi-square: 2.700 and 19.023 at 9 df; 16.047 and 45.722 at 29 df */
+    assert_true(fabs(mbx_profile_chi2_quantile(0.025, 9) / 2.700 - 1) < 0.01);
+    assert_true(fabs(mbx_profile_chi2_quantile(0.975, 9) / 19.023 - 1) < 0.01);
+    assert_true(fabs(mbx_profile_chi2_quantile(0.025, 29) / 16.047 - 1) < 0.01);
+    assert_true(fabs(mbx_profile_chi2_quantile(0.975, 29) / 45.722 - 1) < 0.01);
+}
+
+static void widen_row(void **state)
+{
+    (void)state;
+    mbx_profile p = sample();
+    mbx_result r = {.benchmark = "pingpong.send_recv", .procs = 2, .bytes = 32};
+    r.s.median = 10e-6;
+    r.s.stderr_ = 0.1e-6; /* 1 % */
+    r.s.ci_lo = 9.8e-6;
+    r.s.ci_hi = 10.2e-6;
+    assert_int_equal(mbx_profile_widen(&p, &r), 1);
+    assert_int_equal(r.ci_scope, MBX_SCOPE_PROFILE);
+    double v = 0.01 * 0.01 + 0.05 * 0.05, h = 1.959963985 * sqrt(v);
+    assert_true(fabs(r.s.ci_lo - 10e-6 * exp(-h)) < 1e-12);
+    assert_true(fabs(r.s.ci_hi - 10e-6 * exp(h)) < 1e-12);
+    assert_true(fabs(r.s.stderr_ - 10e-6 * sqrt(v)) < 1e-12);
+    assert_true(r.pi_lo < r.s.ci_lo && r.pi_hi > r.s.ci_hi);
+    /* no entry (another size class), no interval: as it was */
+    mbx_result q = {.benchmark = "pingpong.send_recv", .procs = 2, .bytes = 64};
+    q.s.median = 10e-6, q.s.stderr_ = 0.1e-6, q.s.ci_lo = 9.8e-6, q.s.ci_hi = 10.2e-6;
+    assert_int_equal(mbx_profile_widen(&p, &q), 0);
+    assert_int_equal(q.ci_scope, MBX_SCOPE_LAUNCH);
+    assert_true(q.s.ci_lo == 9.8e-6);
+    q.bytes = 32, q.s.ci_lo = NAN;
+    assert_int_equal(mbx_profile_widen(&p, &q), 0);
+    mbx_profile_free(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(round_trip),        cmocka_unit_test(size_classes),
+        cmocka_unit_test(bad_files_refused), cmocka_unit_test(foreign_and_stale_refused),
+        cmocka_unit_test(estimate_covers),   cmocka_unit_test(estimate_needs_two_launches),
+        cmocka_unit_test(quantiles),         cmocka_unit_test(widen_row),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
