@@ -18,7 +18,7 @@
  * pass columns (44..51) follow faults. 2: the events column; n counts the
  * observations used (events left out), and no time is written negative.
  * 1: before. */
-#define MBX_FORMAT_VERSION 3
+#define MBX_FORMAT_VERSION 4
 
 typedef enum mbx_point_status {
     MBX_POINT_SETTLED = 0,    /* the stop rule was met */

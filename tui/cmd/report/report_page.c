@@ -372,14 +372,18 @@ static void tested(mbx_rpt_doc *d, const mbx_rpt *r, const mbx_rpt_cmp *c)
     mbx_compare_summary s;
     size_t n = mbx_compare_count(c->c), hopeless = 0;
     mbx_compare_summarize(c->c, &s);
-    mbx_rpt_para(
-        d,
-        "Wilcoxon rank-sum test per point at alpha = %g; samples: %s (A), %s (%s). Tested %zu "
-        "%s: A faster at %zu, A slower at %zu, not distinguishable at %zu; %zu only in A, "
-        "%zu only in %s. Marks: two-sided p < 0.05 *, < 0.01 **, < 0.001 ***.",
-        r->alpha, s.kind_a ? s.kind_a : "?", s.kind_b ? s.kind_b : "?", r->in[c->b].letter,
-        s.tested, mbx_rpt_pl(s.tested, "point", "points"), s.faster, s.slower, s.same, s.only_a,
-        s.only_b, r->in[c->b].letter);
+    if (s.scope == MBX_CMP_SCOPE_NONE)
+        mbx_rpt_para(d, "No machine-level verdict: %s. The table gives the ratio of medians only.",
+                     s.why_none ? s.why_none : "A and B are separate launches");
+    else
+        mbx_rpt_para(
+            d,
+            "Wilcoxon rank-sum test per point at alpha = %g; samples: %s (A), %s (%s). Tested %zu "
+            "%s: A faster at %zu, A slower at %zu, not distinguishable at %zu; %zu only in A, "
+            "%zu only in %s. Marks: two-sided p < 0.05 *, < 0.01 **, < 0.001 ***.",
+            r->alpha, s.kind_a ? s.kind_a : "?", s.kind_b ? s.kind_b : "?", r->in[c->b].letter,
+            s.tested, mbx_rpt_pl(s.tested, "point", "points"), s.faster, s.slower, s.same, s.only_a,
+            s.only_b, r->in[c->b].letter);
     if (s.kind_a && s.kind_b && strcmp(s.kind_a, s.kind_b) != 0)
         mbx_rpt_para(
             d,
