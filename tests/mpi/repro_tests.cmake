@@ -32,10 +32,12 @@ mbx_run_and_check(mpi.monitor.n1 1 60 ${MBX_OUT}/monitor1.csv
 # The probe reads 1 us, then 3 us from half a second after its first reading
 # (test hook, fixed values):
 # every point's passes (over 3 s: enough probes to tell a level) straddle
-# the two levels, and its row says so.
+# the probe's two levels, but the points' own times do not follow them, so
+# no row reports a level split (a shift nobody can see in the point is
+# not its shift: docs/algorithms.md, "Between-pass error").
 mbx_run_and_check(mpi.monitor.shifted.n2 2 120 ${MBX_OUT}/monitor_shift.csv
   RUN run --bench pingpong.send_recv --sizes 1,1K --span 3 -q -o ${MBX_OUT}/monitor_shift.csv
-  CHECK "--rows 2 --col levels=2 --col status=SHIFTED --col remeasured=0")
+  CHECK "--rows 2 --col levels=1 --col remeasured=0")
 set_tests_properties(mpi.monitor.shifted.n2 PROPERTIES ENVIRONMENT MBX_TEST_PROBE_SHIFT=1)
 
 # Order: one seed, one order; another seed, another; --order plan, the
