@@ -349,7 +349,10 @@ static mbx_compare_scope scope_of(const struct side *a, const struct side *b, co
     int one_file = !a->dir && !b->dir && one_input(a, b);
     if (one_file && a->kind && strcmp(a->kind, "pass medians") == 0)
         return MBX_CMP_SCOPE_ONE_JOB;
-    if (one_file)
+    if (one_file && a->kind && strcmp(a->kind, "row medians") == 0)
+        *why = "no verdict: the file has no observations beside it (OUT.obs.csv) to test its "
+               "interleaved sections; run it again with --raw";
+    else if (one_file)
         *why = "no machine-level verdict: the file was measured before passes, so its points "
                "were not interleaved; compare directories of 'mpibex repeat -k 10' instead";
     else

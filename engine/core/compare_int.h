@@ -30,10 +30,11 @@ struct ckey {
     double *v;  /* the sample, seconds */
     size_t nv, cap;
     unsigned long long *pass; /* an observation file's pass column, beside v; NULL: none */
+    double row_median;        /* the results row's median_us, seconds (NaN: none, or several) */
 };
 
 struct side {
-    const char *kind;            /* "launches", "pass medians" or "observations" */
+    const char *kind;            /* "launches", "pass medians", "observations" or "row medians" */
     int dir;                     /* a directory of launches */
     unsigned long long dev, ino; /* of the file or directory: one file on both sides */
     struct ckey *key;

@@ -82,10 +82,6 @@
     {"compare.bad.missing", COMPARE, 0, NULL, 2,
      "^mpibex compare: cannot read '.*/nope\\.csv': No such file or directory$",
      {"@/nope.csv", "@/noobs.csv", "-o", "@/out.csv"}},
-    {"compare.bad.no_obs", COMPARE, 0, NULL, 2,
-     "^mpibex compare: .*/noobs\\.csv: no observations beside it \\(.*/noobs\\.obs\\.csv\\); run"
-     " with --raw, or compare directories of launches from mpibex repeat$",
-     {"@/noobs.csv", "@/noobs.csv", "-o", "@/out.csv"}},
     {"compare.bad.not_a_table", COMPARE, 0, NULL, 2,
      "^mpibex compare: '.*/env\\.csv' is not an mpibex results CSV: no 'benchmark' column$",
      {"@/env.csv", "@/noobs.csv", "-o", "@/out.csv"}},

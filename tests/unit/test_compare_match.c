@@ -83,6 +83,35 @@ static void launch_directories(void **state)
     mbx_compare_free(c);
 }
 
+/* Two single runs without observation files (no --raw): the ratio of their
+ * rows' medians, and no verdict, never a refusal. */
+static void two_runs_without_observations(void **state)
+{
+    (void)state;
+    mbx_result r[2] = {row("pingpong.send_recv", 8, 1.0, OK),
+                       row("pingpong.send_recv", 64, 3.0, OK)};
+    write_results(tmp("noobsA.csv"), r, 2);
+    r[0].s.median = 1.5e-6;
+    r[1].s.median = 3.0e-6;
+    write_results(tmp("noobsB.csv"), r, 2);
+    mbx_compare *c = NULL;
+    char msg[512] = "";
+    if (mbx_compare_load(tmp("noobsA.csv"), tmp("noobsB.csv"), 0.05, &c, msg, sizeof msg) != MBX_OK)
+        fail_msg("%s", msg);
+    mbx_compare_summary s;
+    mbx_compare_summarize(c, &s);
+    assert_string_equal(s.kind_a, "row medians");
+    assert_int_equal(s.scope, MBX_CMP_SCOPE_NONE);
+    assert_non_null(strstr(s.why_none, "no machine-level verdict"));
+    assert_int_equal(mbx_compare_count(c), 2);
+    const mbx_cmp_point *p = mbx_compare_get(c, 0);
+    assert_int_equal(p->bytes, 8);
+    assert_float_equal(p->ratio, 1.5, 1e-9);
+    assert_int_equal(p->verdict, '?');
+    assert_float_equal(mbx_compare_get(c, 1)->ratio, 1.0, 1e-9);
+    mbx_compare_free(c);
+}
+
 /* Without the benchmark in the key: send_recv in A against ssend_recv in B. */
 static void ignoring_key_parts(void **state)
 {
@@ -152,14 +181,6 @@ static void refuses_bad_input(void **state)
     write_text(tmp("empty.csv"), "");
     refuse(tmp("A.csv"), tmp("empty.csv"), 0.05, MBX_E_PROTO, "the file is empty");
 
-    mbx_result r = row("pingpong.send_recv", 8, 1.0, OK);
-    write_results(tmp("noobs.csv"), &r, 1);
-    refuse(tmp("noobs.csv"), tmp("A.csv"), 0.05, MBX_E_IO,
-           "noobs.csv: no observations beside it (");
-    refuse(tmp("A.csv"), tmp("noobs.csv"), 0.05, MBX_E_IO,
-           "noobs.obs.csv); run with --raw, or compare directories of launches from mpibex "
-           "repeat");
-
     /* malformed fields, by file and line */
     const char *head = "benchmark,procs,bytes,median_us,status,label\n";
     char text[512];
@@ -189,6 +210,7 @@ static void refuses_bad_input(void **state)
     refuse(tmp("noobscol.csv"), tmp("A.csv"), 0.05, MBX_E_PROTO, "no 'time_us' column");
 
     /* directories: fewer than 2 launches, a launch that is no table */
+    mbx_result r = row("pingpong.send_recv", 8, 1.0, OK);
     make_dir(tmp("empty"));
     refuse(tmp("empty"), tmp("A.csv"), 0.05, MBX_E_INVAL, "empty: 0 launches (" /* ... */);
     make_dir(tmp("one"));
@@ -351,7 +373,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(launch_directories), cmocka_unit_test(ignoring_key_parts),
         cmocka_unit_test(refuses_bad_input),  cmocka_unit_test(point_identity),
-        cmocka_unit_test(rma_sync_apart),
+        cmocka_unit_test(rma_sync_apart),     cmocka_unit_test(two_runs_without_observations),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
