@@ -409,7 +409,8 @@ void mbx_run_pass_summary(run_state *st, const mbx_sched *sch)
             rc = mbx_kv_addf(&kv, "passes_rounds", "%zu", ss.rounds);
         if (rc >= 0)
             rc = mbx_kv_addf(&kv, "passes_buffer_offsets", "%s",
-                             "random k*64 B, k in 0..63, per pass");
+                             "a buffer set of the pool and send and receive offsets k*64 B, k in "
+                             "0..63, drawn apart, per pass");
         mbx_run_env_append(st, &kv, rc, "the passes");
     }
     printf("# passes: %zu in %zu rounds over %.2f s (%zu to %zu per point, the shortest point "
@@ -417,15 +418,17 @@ void mbx_run_pass_summary(run_state *st, const mbx_sched *sch)
            "below the target\n",
            ss.passes, ss.rounds, ss.elapsed, minp, maxp, minspan, st->sched_min_passes,
            st->sched_span);
-    /* What one launch cannot bound (calibration): the passes
-     * re-draw buffer offsets and time, not what a launch fixes. */
+    /* What one launch cannot bound (calibration): the passes re-draw
+     * buffer sets, offsets, communicators and time, not what a launch
+     * fixes (docs/algorithms.md, "What each measurement re-draws"). */
     if (st->prof.loaded)
         printf("# the CI of a ci_scope launch row is between the passes of this launch; a "
                "ci_scope profile row's adds the launch-to-launch component of the profile\n");
     else
-        printf("# the CI is between the passes of this launch: what a launch fixes (where "
-               "buffers and transport segments land in memory, the machine level of the job) "
-               "is outside it; 'mpibex repeat -k 10' gives a CI over launches\n");
+        printf("# the CI is between the passes of this launch: what a launch fixes (rank "
+               "placement, the addresses of its 8 buffer sets and of the transport's segments, "
+               "the machine's state while the job runs) is outside it; 'mpibex repeat -k 10' "
+               "gives a CI over launches\n");
     fflush(stdout);
 }
 
