@@ -448,8 +448,9 @@ void mbx_ex_runner_init(explorer *x)
     if (!x->prof_tried) {
         x->prof_tried = 1;
         (void)mbx_profile_use_open(&x->prof, NULL, x->be->fake, (long long)time(NULL));
-        if (x->prof.found) /* one found: used, or why not */
-            mbx_ex_set_msg(x, x->prof.loaded ? MBX_ROLE_OK : MBX_ROLE_WARNING, "%s", x->prof.note);
+        /* Used, or why not, or that the intervals are this launch's
+         * and how to get a profile. */
+        mbx_ex_set_msg(x, x->prof.loaded ? MBX_ROLE_OK : MBX_ROLE_WARNING, "%s", x->prof.note);
     }
     x->runner.profile = x->prof.loaded ? &x->prof.p : NULL;
 }

@@ -219,11 +219,10 @@ static int panel_text(explorer *x, const mbx_rect *r, const mbx_ex_view *v, int 
     mbx_axis_format(p->r.s.median, MBX_AXIS_SECONDS, x->utf8, a, sizeof a);
     mbx_axis_format(p->r.s.ci_lo, MBX_AXIS_SECONDS, x->utf8, b, sizeof b);
     mbx_axis_format(p->r.s.ci_hi, MBX_AXIS_SECONDS, x->utf8, c, sizeof c);
-    const char *sc = p->r.ci_scope == MBX_SCOPE_PROFILE ? " profile" : "";
     if (nat)
-        snprintf(t, sizeof t, "median %s CI95 %s%s", a, nat, sc);
+        snprintf(t, sizeof t, "median %s CI95 %s", a, nat);
     else
-        snprintf(t, sizeof t, "median %s CI95 %s..%s%s", a, b, c, sc);
+        snprintf(t, sizeof t, "median %s CI95 %s..%s", a, b, c);
     mbx_ex_put_cut(x, y++, x0, w, MBX_ROLE_NORMAL, t);
     char err[16] = "-"; /* one pass: no between-pass error yet */
     double rel = done && p->r.passes && p->r.s.median > 0 ? p->r.s.stderr_ / p->r.s.median : p->rel;
@@ -244,6 +243,13 @@ static int panel_text(explorer *x, const mbx_rect *r, const mbx_ex_view *v, int 
     if (p->r.remeasured)
         snprintf(t + k, sizeof t - (size_t)k, ", measured again");
     mbx_ex_put_cut(x, y++, x0, w, status_role(p), t);
+    /* Every interval names what it covers (docs/user-guide.md, "Every
+     * interval says what it covers"). */
+    if (done && y < r->y + r->h - 1)
+        mbx_ex_put_cut(x, y++, x0, w, MBX_ROLE_DIM,
+                       p->r.ci_scope == MBX_SCOPE_PROFILE
+                           ? "scope profile: this launch + launch spread"
+                           : "scope launch: this job's passes only");
     /* A flagged point says what to do, in the batch table's words. */
     const char *advice = done ? mbx_row_advice(p->r.status, p->r.status_reason) : NULL;
     if (advice && y < r->y + r->h - 1)
