@@ -141,16 +141,20 @@ int mbx_profile_widen(const mbx_profile *p, mbx_result *r)
     const mbx_profile_entry *e = mbx_profile_find(p, r->benchmark, r->procs, r->bytes);
     if (e == NULL)
         return 0;
-    /* Relative, on the log scale: launch effects multiply a time. */
-    double rel = se / m, v = rel * rel + e->sigma * e->sigma, h = MBX_PROFILE_Z * sqrt(v);
+    /* Relative, on the log scale: launch effects multiply a time. Each
+     * side adds the launch component to its own log distance, so a
+     * one-sided launch interval (a median at its lowest pass) is not
+     * mirrored below the data (docs/algorithms.md). */
+    double rel = se / m, v = rel * rel + e->sigma * e->sigma, zl = MBX_PROFILE_Z * e->sigma;
+    double dlo = log(m / fmin(lo, m)), dhi = log(fmax(hi, m) / m);
+    double hlo = sqrt(dlo * dlo + zl * zl), hhi = sqrt(dhi * dhi + zl * zl);
     r->s.stderr_ = m * sqrt(v);
-    r->s.ci_lo = fmin(lo, m * exp(-h));
-    r->s.ci_hi = fmax(hi, m * exp(h));
+    r->s.ci_lo = m * exp(-hlo);
+    r->s.ci_hi = m * exp(hhi);
     /* Another launch: its own error and its own launch effect besides
      * this one's. */
-    double hp = MBX_PROFILE_Z * sqrt(2 * v);
-    r->pi_lo = m * exp(-hp);
-    r->pi_hi = m * exp(hp);
+    r->pi_lo = m * exp(-sqrt(2.0) * hlo);
+    r->pi_hi = m * exp(sqrt(2.0) * hhi);
     r->ci_scope = MBX_SCOPE_PROFILE;
     return 1;
 }

@@ -84,8 +84,12 @@ static struct bpoint *point_of(mbx_profile_builder *b, char *id, const char *ben
     return p;
 }
 
-/* One data row: kept when it has a positive median and a finite error
- * (an INVALID, HUNG or UNRELIABLE row has no launch median to give). */
+/* One data row: kept when it is SETTLED or FIXED, with a positive median
+ * and a finite error. An INVALID, HUNG or UNRELIABLE row has no launch
+ * median to give; an UNSETTLED or SHIFTED row's err is not the error of
+ * its median (a launch at a 4 ms level for seconds gave err 300-660 %
+ * beside a median as steady as the other launches'), and one such w
+ * swamps the spread of the medians (docs/algorithms.md). */
 static int add_row(mbx_profile_builder *b, size_t launch, char *const *c, const int *col,
                    const int *pid)
 {
@@ -100,7 +104,7 @@ static int add_row(mbx_profile_builder *b, size_t launch, char *const *c, const 
     if (col[MBX_COL_CI_SCOPE] >= 0 && strcmp(c[col[MBX_COL_CI_SCOPE]], "profile") == 0)
         return MBX_E_RANGE;
     if (col[MBX_COL_STDERR_US] < 0 || !mbx_point_status_parse(c[col[MBX_COL_STATUS]], &st) ||
-        st == MBX_POINT_UNRELIABLE || st == MBX_POINT_INVALID || st == MBX_POINT_HUNG)
+        (st != MBX_POINT_SETTLED && st != MBX_POINT_FIXED))
         return MBX_OK;
     if (mbx_csv_time_us(c[col[MBX_COL_MEDIAN_US]], 1, &med) < 0 ||
         mbx_csv_time_us(c[col[MBX_COL_STDERR_US]], 1, &se) < 0 || !(med > 0) || !(se >= 0))

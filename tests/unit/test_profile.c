@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "mbx/profile.h"
+#include "mbx/profile_build.h"
 #include "mbx/status.h"
 
 static void tmp_path(char *buf, size_t len, const char *name)
@@ -246,11 +247,24 @@ static void widen_row(void **state)
     r.s.ci_hi = 10.2e-6;
     assert_int_equal(mbx_profile_widen(&p, &r), 1);
     assert_int_equal(r.ci_scope, MBX_SCOPE_PROFILE);
-    double v = 0.01 * 0.01 + 0.05 * 0.05, h = 1.959963985 * sqrt(v);
-    assert_true(fabs(r.s.ci_lo - 10e-6 * exp(-h)) < 1e-12);
-    assert_true(fabs(r.s.ci_hi - 10e-6 * exp(h)) < 1e-12);
+    /* each side: its own log distance and the launch component */
+    double v = 0.01 * 0.01 + 0.05 * 0.05, zl = 1.959963985 * 0.05;
+    double hlo = sqrt(pow(log(10 / 9.8), 2) + zl * zl),
+           hhi = sqrt(pow(log(10.2 / 10), 2) + zl * zl);
+    assert_true(fabs(r.s.ci_lo - 10e-6 * exp(-hlo)) < 1e-12);
+    assert_true(fabs(r.s.ci_hi - 10e-6 * exp(hhi)) < 1e-12);
     assert_true(fabs(r.s.stderr_ - 10e-6 * sqrt(v)) < 1e-12);
+    assert_true(fabs(r.pi_lo - 10e-6 * exp(-sqrt(2.0) * hlo)) < 1e-12);
     assert_true(r.pi_lo < r.s.ci_lo && r.pi_hi > r.s.ci_hi);
+    /* A one-sided launch interval (the median at the lowest pass, one
+     * pass 6500x slower): the lower end moves by the launch component
+     * only, never mirrored from the upper side below the data. */
+    mbx_result u = {.benchmark = "pingpong.send_recv", .procs = 2, .bytes = 32};
+    u.s.median = 0.61e-6, u.s.ci_lo = 0.61e-6, u.s.ci_hi = 4000e-6;
+    u.s.stderr_ = 0.61e-6 * log(4000 / 0.61) / 2 / 1.96;
+    assert_int_equal(mbx_profile_widen(&p, &u), 1);
+    assert_true(fabs(u.s.ci_lo - 0.61e-6 * exp(-zl)) < 1e-15);
+    assert_true(u.s.ci_hi > 4000e-6 && u.pi_lo > 0.5e-6);
     /* no entry (another size class), no interval: as it was */
     mbx_result q = {.benchmark = "pingpong.send_recv", .procs = 2, .bytes = 64};
     q.s.median = 10e-6, q.s.stderr_ = 0.1e-6, q.s.ci_lo = 9.8e-6, q.s.ci_hi = 10.2e-6;
@@ -262,13 +276,58 @@ static void widen_row(void **state)
     mbx_profile_free(&p);
 }
 
+/* Calibration from 10 launch files with a 5 % launch effect: launch 3's
+ * 8-byte point is UNSETTLED with err 650 % (it spent seconds at a 4 ms
+ * level; its median is as steady as the others'). Its err is no error of
+ * its median, so it must not swamp the launch spread (it floored sigma_L
+ * at 0 in a real calibration). */
+static void calibration_uses_settled_rows(void **state)
+{
+    (void)state;
+    static const double effect[10] = {0.04,  -0.06, 0.07, -0.02, 0.05,
+                                      -0.08, 0.01,  0.03, -0.05, 0.01};
+    mbx_profile_builder *b = NULL;
+    assert_int_equal(mbx_profile_builder_new(10, &b), MBX_OK);
+    for (size_t i = 0; i < 10; i++) {
+        char path[512], msg[256] = "";
+        tmp_path(path, sizeof path, "launch.csv");
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fprintf(f, "benchmark,procs,bytes,n,tmean_us,median_us,stderr_us,status,label\n");
+        for (int bytes = 4; bytes < 16; bytes *= 2) {
+            double m = 1.0 * exp(effect[i]), se = 0.01 * m;
+            const char *st = "SETTLED";
+            if (i == 3 && bytes == 8)
+                se = 6.5 * m, st = "UNSETTLED";
+            fprintf(f, "pingpong.send_recv,2,%d,100,%.6f,%.6f,%.6f,%s,cli\n", bytes, m, m, se, st);
+        }
+        assert_int_equal(fclose(f), 0);
+        if (mbx_profile_builder_add_file(b, i, path, msg, sizeof msg) != MBX_OK)
+            fail_msg("%s", msg);
+    }
+    mbx_profile p = {0};
+    assert_int_equal(mbx_profile_builder_finish(b, &p), MBX_OK);
+    mbx_profile_builder_free(b);
+    const mbx_profile_entry *e = mbx_profile_find(&p, "pingpong.send_recv", 2, 8);
+    assert_non_null(e);
+    /* the effects' sample sd is 0.050; the within error 1 % */
+    if (!(e->sigma > 0.04 && e->sigma < 0.06))
+        fail_msg("sigma_L %.4f, want about 0.05", e->sigma);
+    mbx_profile_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(round_trip),        cmocka_unit_test(size_classes),
-        cmocka_unit_test(bad_files_refused), cmocka_unit_test(foreign_and_stale_refused),
-        cmocka_unit_test(estimate_covers),   cmocka_unit_test(estimate_needs_two_launches),
-        cmocka_unit_test(quantiles),         cmocka_unit_test(widen_row),
+        cmocka_unit_test(round_trip),
+        cmocka_unit_test(size_classes),
+        cmocka_unit_test(bad_files_refused),
+        cmocka_unit_test(foreign_and_stale_refused),
+        cmocka_unit_test(estimate_covers),
+        cmocka_unit_test(estimate_needs_two_launches),
+        cmocka_unit_test(quantiles),
+        cmocka_unit_test(widen_row),
+        cmocka_unit_test(calibration_uses_settled_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
