@@ -134,6 +134,10 @@ typedef struct mbx_result {
      * when SETTLED or unknown. */
     size_t seq;
     char status_reason[40];
+    /* Columns level_share_lo and level_share_hi: the share of the run's
+     * time (the monitor's probes) at its fastest and slowest level, when
+     * the probes showed two levels or more; 0: unknown (empty fields). */
+    double level_share_lo, level_share_hi;
 } mbx_result;
 
 /* The results columns, in file order: the one table of them
@@ -216,7 +220,9 @@ typedef struct mbx_result {
     X(COMPUTE_US, "compute_us", "µs", 3, 0, col_compute)                                           \
     X(OVERALL_US, "overall_us", "µs", 3, 0, col_overall)                                           \
     X(OVERLAP_PCT, "overlap_pct", "%", 3, 0, col_overlap_pct)                                      \
-    X(CI_SCOPE, "ci_scope", "", 3, 0, col_ci_scope)
+    X(CI_SCOPE, "ci_scope", "", 3, 0, col_ci_scope)                                                \
+    X(LEVEL_SHARE_LO, "level_share_lo", "share", 4, 0, col_level_share_lo)                         \
+    X(LEVEL_SHARE_HI, "level_share_hi", "share", 4, 0, col_level_share_hi)
 
 #define MBX_RESULT_COL_ID_(id, name, unit, since, readers, fmt) MBX_COL_##id,
 enum { MBX_RESULT_COLUMNS(MBX_RESULT_COL_ID_) MBX_RESULT_NCOLS };

@@ -1,0 +1,106 @@
+/* The scheduler's pacing from the machine's own memory (see mbx/sched.h
+ * and mbx/pacing.h; docs/algorithms.md, "The scheduler", Pacing): the
+ * estimates from the monitor's probes, kept up to date during the run,
+ * each point's gap, least span and due time, and what a front end reads
+ * of them. */
+#include <math.h>
+#include <string.h>
+
+#include "sched_int.h"
+
+/* Probes between two estimates: levels and tau cost O(n log^2 n) and
+ * O(n tau) a time, and the machine's memory does not change per probe. */
+#define EST_EVERY 8
+
+int mbx_sched_pace_update(mbx_sched *s, int force)
+{
+    if (s->nprobe < MBX_PACING_MIN_PROBES || s->est_n == s->nprobe ||
+        (!force && s->nprobe < s->est_n + EST_EVERY))
+        return MBX_OK;
+    const mbx_levels *lv = mbx_sched_levels_now(s);
+    double tau;
+    int rc = mbx_pacing_tau(s->pt_t, s->pt_v, s->nprobe, lv, &tau);
+    mbx_pacing_dwell dw;
+    if (rc == MBX_OK && lv)
+        rc = mbx_pacing_dwell_get(s->pt_t, s->nprobe, lv, &dw);
+    if (rc == MBX_E_NOMEM)
+        return rc;
+    if (rc == MBX_OK) {
+        s->tau = tau;
+        if (lv)
+            s->dw = dw;
+    }
+    s->est_n = s->nprobe;
+    return MBX_OK;
+}
+
+void mbx_sched_pace_of(const mbx_sched *s, const spoint *p, mbx_pacing *out, int *user)
+{
+    double cap = s->o.max_span > 0 ? s->o.max_span : MBX_SCHED_MAX_SPAN_S;
+    int by_user = 0;
+    if (s->o.time_limit > 0 && p && p->npass > 0) {
+        double left = s->o.time_limit - p->pass[0].t_start;
+        if (left < cap) {
+            cap = left > 0 ? left : 0;
+            by_user = 1;
+        }
+    }
+    mbx_pacing_in in = {.span = s->o.passes.min_span,
+                        .passes = s->o.passes.min_passes,
+                        .tau = s->tau,
+                        .dwell = s->dw.mean,
+                        .switching = s->dw.changes >= 1 && !s->dw.censored,
+                        .span_cap = cap > 0 ? cap : 1e-9};
+    mbx_pacing_rule(&in, out);
+    if (user)
+        *user = by_user;
+}
+
+void mbx_sched_passes_opts(const mbx_sched *s, const spoint *p, mbx_passes_opts *o)
+{
+    *o = s->cv[p->curve].po;
+    mbx_pacing pc;
+    mbx_sched_pace_of(s, p, &pc, NULL);
+    o->min_span = fmax(o->min_span, pc.span);
+}
+
+double mbx_sched_due_at(const mbx_sched *s, const spoint *p)
+{
+    if (p->npass == 0 || s->o.passes.min_passes < 2)
+        return -INFINITY;
+    mbx_pacing pc;
+    mbx_sched_pace_of(s, p, &pc, NULL);
+    const mbx_pass *last = &p->pass[p->npass - 1];
+    double reached = last->t_start - p->pass[0].t_start;
+    double gap = reached < pc.span ? pc.first_gap : pc.gap;
+    size_t idx = (size_t)(p - s->pt);
+    return last->t_start + gap * mbx_pacing_jitter(s->o.seed, idx, p->npass);
+}
+
+double mbx_sched_pass_gap(const mbx_sched *s)
+{
+    if (!s)
+        return 0.0;
+    mbx_pacing pc;
+    mbx_sched_pace_of(s, NULL, &pc, NULL);
+    return pc.gap;
+}
+
+void mbx_sched_pacing_get(const mbx_sched *s, mbx_sched_pacing *out)
+{
+    memset(out, 0, sizeof *out);
+    out->tau = NAN;
+    out->dwell = NAN;
+    if (!s)
+        return;
+    mbx_pacing pc;
+    mbx_sched_pace_of(s, NULL, &pc, NULL);
+    out->tau = s->tau;
+    out->gap = pc.gap;
+    out->span = pc.span;
+    out->need = pc.need;
+    out->cannot_cover = pc.cannot_cover;
+    out->changes = s->dw.changes;
+    out->dwell = s->dw.changes ? s->dw.mean : NAN;
+    out->probes = s->est_n;
+}
