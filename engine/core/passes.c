@@ -140,6 +140,13 @@ void mbx_passes_opts_init(mbx_passes_opts *o)
     o->eps = MBX_PASSES_DEFAULT_EPS;
     o->min_passes = MBX_PASSES_DEFAULT_MIN;
     o->min_span = MBX_PASSES_DEFAULT_SPAN;
+    o->tau = 0.0;
+    o->resolution = 0.0;
+}
+
+static int nonneg(double x)
+{
+    return isfinite(x) && x >= 0.0;
 }
 
 int mbx_passes_create(const mbx_passes_opts *o, mbx_passes **out)
@@ -152,7 +159,7 @@ int mbx_passes_create(const mbx_passes_opts *o, mbx_passes **out)
     if (o != NULL)
         d = *o;
     if (!(d.eps > 0.0 && d.eps < 1.0) || d.min_passes < 1 || d.min_passes > MBX_PASSES_MAX ||
-        !isfinite(d.min_span) || !(d.min_span >= 0.0))
+        !nonneg(d.min_span) || !nonneg(d.tau) || !nonneg(d.resolution))
         return MBX_E_INVAL;
     mbx_passes *p = calloc(1, sizeof *p);
     if (p == NULL)
@@ -168,6 +175,14 @@ void mbx_passes_free(mbx_passes *p)
         return;
     free(p->pass);
     free(p);
+}
+
+int mbx_passes_set_tau(mbx_passes *p, double tau)
+{
+    if (p == NULL || !nonneg(tau))
+        return MBX_E_INVAL;
+    p->o.tau = tau;
+    return MBX_OK;
 }
 
 int mbx_passes_add(mbx_passes *p, const mbx_pass *pass)
@@ -195,21 +210,32 @@ static int cmp_pass_time(const void *a, const void *b)
     return (x->t_start > y->t_start) - (x->t_start < y->t_start);
 }
 
+/* Whether pass q (later in time) joins the unit that starts with pass f.
+ * With tau > 0, passes within tau of the unit's first start share the
+ * machine's state and are one unit; with several levels, a unit never
+ * spans a level change, and with tau == 0 it is a whole visit (maximal
+ * run of passes on one level): the level persists for seconds, so passes
+ * close in time share it and count as one draw of the run's level mix. */
+static int same_unit(const mbx_passes *p, int levels, const mbx_pass *f, const mbx_pass *q)
+{
+    if (levels && q->level != f->level)
+        return 0;
+    if (p->o.tau > 0.0)
+        return q->t_start - f->t_start < p->o.tau;
+    return levels;
+}
+
 /* The between-pass statistics of p into r->b, with m holding 2 p->n
- * doubles. Passes on one machine level are independent enough to be the
- * units; passes on several levels are not: the level persists for seconds,
- * so passes close in time share it and the spread of R pass medians
- * understates how much the run's level mix could have differed. Then the
- * units are the visits (maximal runs of passes, in time order, on one
- * level; a pass without a level id is a level of its own): the spread is
- * taken over visit medians, while the value stays the median of all
- * pass medians. */
+ * doubles. The units are the groups of same_unit (a pass without a level
+ * id is a level of its own); the spread is taken over unit medians, while
+ * the value stays the median of all pass medians. */
 static int between_units(const mbx_passes *p, double *m, mbx_passes_result *r)
 {
     for (size_t i = 0; i < p->n; i++)
         m[i] = p->pass[i].median;
-    r->visits = p->n;
-    if (r->nlevels < 2)
+    r->units = p->n;
+    int levels = r->nlevels >= 2;
+    if (!levels && !(p->o.tau > 0.0))
         return mbx_passes_between(m, p->n, m + p->n, &r->b);
     mbx_between all;
     int rc = mbx_passes_between(m, p->n, m + p->n, &all);
@@ -222,8 +248,8 @@ static int between_units(const mbx_passes *p, double *m, mbx_passes_result *r)
     qsort(t, p->n, sizeof *t, cmp_pass_time);
     size_t nv = 0;
     for (size_t b = 0; b < p->n;) {
-        size_t e = b;
-        while (e < p->n && t[e].level == t[b].level)
+        size_t e = b + 1;
+        while (e < p->n && same_unit(p, levels, &t[b], &t[e]))
             e++;
         for (size_t i = b; i < e; i++)
             m[p->n + i - b] = t[i].median;
@@ -237,7 +263,7 @@ static int between_units(const mbx_passes *p, double *m, mbx_passes_result *r)
         b = e;
     }
     free(t);
-    r->visits = nv;
+    r->units = nv;
     rc = mbx_passes_between(m, nv, m + p->n, &r->b);
     if (rc != MBX_OK)
         return rc;
@@ -260,8 +286,8 @@ static double priority_of(const mbx_passes *p, const mbx_passes_result *r)
         return INFINITY;
     double ratio = r->b.relerr / p->o.eps;
     double pr = ratio > 1.0 ? ratio : 1.0;
-    if (p->n < p->o.min_passes)
-        pr += (double)(p->o.min_passes - p->n);
+    if (r->units < p->o.min_passes)
+        pr += (double)(p->o.min_passes - r->units);
     return pr;
 }
 
@@ -315,7 +341,7 @@ int mbx_passes_result_get(const mbx_passes *p, mbx_passes_result *out)
     if (rc != MBX_OK)
         return rc;
 
-    if (p->n < p->o.min_passes)
+    if (r.units < p->o.min_passes)
         r.verdict = MBX_PASSES_FEW;
     else if (!(r.span >= p->o.min_span))
         r.verdict = MBX_PASSES_SHORT;
@@ -357,8 +383,8 @@ size_t mbx_passes_needed(const mbx_passes *p, const mbx_passes_result *r)
             total = (double)MBX_PASSES_MAX;
         need = total > (double)r->b.r ? (size_t)total - r->b.r : 1;
     }
-    if (p->n < p->o.min_passes && p->o.min_passes - p->n > need)
-        need = p->o.min_passes - p->n;
+    if (r->units < p->o.min_passes && p->o.min_passes - r->units > need)
+        need = p->o.min_passes - r->units;
     if (need == 0)
         need = 1; /* only the span is missing: one later pass */
     return need;

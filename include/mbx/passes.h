@@ -57,8 +57,16 @@ typedef struct mbx_pass {
 
 typedef struct mbx_passes_opts {
     double eps;        /* target relative error, 0 < eps < 1 */
-    size_t min_passes; /* R >= 1 */
+    size_t min_passes; /* R >= 1, counted in units */
     double min_span;   /* S >= 0, seconds */
+    /* Decorrelation time of the machine, seconds; 0 = passes independent.
+     * With tau > 0, passes in time order form units: a pass starting less
+     * than tau after the start of the current unit's first pass joins it
+     * (docs/algorithms.md, "Between-pass error"). Finite, >= 0. */
+    double tau;
+    /* Timer resolution, seconds; 0 = none. Floors the interval's
+     * half-width. Finite, >= 0. */
+    double resolution;
 } mbx_passes_opts;
 
 typedef enum mbx_passes_verdict {
@@ -84,7 +92,7 @@ typedef struct mbx_between {
 
 typedef struct mbx_passes_result {
     mbx_between b;      /* value, se, CI, relerr (b.r = passes) */
-    size_t visits;      /* units of the error: passes, or visits to levels */
+    size_t units;       /* units of the error: passes, tau groups, level visits */
     size_t n_obs;       /* observations over all passes */
     double first_start; /* earliest t_start (NAN with no pass) */
     double last_end;    /* latest t_end (NAN with no pass) */
@@ -119,6 +127,12 @@ MBX_NODISCARD int mbx_passes_between(const double *m, size_t r, double *scratch,
  * NULL on error. Free with mbx_passes_free (NULL is fine). */
 MBX_NODISCARD int mbx_passes_create(const mbx_passes_opts *o, mbx_passes **out);
 void mbx_passes_free(mbx_passes *p);
+
+/* Set the decorrelation time tau (seconds, finite, >= 0; 0 = passes
+ * independent) for the next mbx_passes_result_get; the passes already held
+ * are regrouped then. Errors: MBX_E_INVAL (NULL p, tau negative or not
+ * finite); p is then unchanged. */
+MBX_NODISCARD int mbx_passes_set_tau(mbx_passes *p, double tau);
 
 /* Append one pass (copied). Passes may arrive in any time order. Errors:
  * MBX_E_INVAL (NULL, a field outside the ranges of mbx_pass), MBX_E_RANGE

@@ -259,7 +259,7 @@ static void levels(void **state)
     /* Visits in time order: 2 | 0 | 2 | 0 | none | 2 | 0 0. The value is
      * over all eight passes, the spread over the seven visit medians
      * .1455 .15 .16 .2 .68 .7 .72 (order-statistic CI of 7: [x(1), x(7)]). */
-    assert_int_equal(r.visits, 7);
+    assert_int_equal(r.units, 7);
     assert_int_equal(r.b.r, 8);
     near(r.b.value, 0.18e-6);
     near(r.b.se_os, (0.72e-6 - 0.1455e-6) / (2 * 1.959963984540054));
@@ -283,13 +283,84 @@ static void levels(void **state)
     mbx_passes_free(p);
 }
 
+/* tau groups passes into units by the START of the unit's first pass:
+ * starts 0 .3 .6 | 1.0 1.2 | 2.5 | 3.4 3.9 with tau = 1 give 4 units with
+ * medians 2 (of 1 2 3), 4.5 (of 4 5), 6 and 7.5 (of 7 8); a pass is not
+ * chained on from its neighbour (.6 -> 1.0 is .4 apart but 1.0 is not
+ * < 0 + 1). The value stays the median of all eight passes (4.5); min
+ * passes counts units, so 4 units are FEW at R = 5 even with 8 passes.
+ * Setting tau back to 0 makes every pass a unit again. */
+static void tau_units(void **state)
+{
+    (void)state;
+    mbx_passes *p;
+    assert_int_equal(mbx_passes_create(NULL, &p), MBX_OK);
+    const double t0[] = {0, .3, .6, 1.0, 1.2, 2.5, 3.4, 3.9};
+    const double m[] = {2, 1, 3, 4, 5, 6, 8, 7};
+    for (size_t i = 0; i < 8; i++) {
+        /* Added out of time order: grouping sorts by start. */
+        size_t k = 7 - i;
+        mbx_pass q = pass_at(m[k] * 1e-6, t0[k], MBX_PASSES_NO_LEVEL);
+        assert_int_equal(mbx_passes_add(p, &q), MBX_OK);
+    }
+    assert_int_equal(mbx_passes_set_tau(p, 1.0), MBX_OK);
+    mbx_passes_result r = result_of(p);
+    assert_int_equal(r.units, 4);
+    assert_int_equal(r.b.r, 8);
+    near(r.b.value, 4.5e-6);
+    assert_true(r.b.ci_lo <= 2e-6 && r.b.ci_hi >= 7.5e-6);
+    assert_int_equal(r.verdict, MBX_PASSES_FEW);
+    assert_int_equal(mbx_passes_set_tau(p, 0.0), MBX_OK);
+    r = result_of(p);
+    assert_int_equal(r.units, 8);
+    assert_int_not_equal(r.verdict, MBX_PASSES_FEW);
+    /* Bad tau: refused, the old one kept. */
+    assert_int_equal(mbx_passes_set_tau(p, -1.0), MBX_E_INVAL);
+    assert_int_equal(mbx_passes_set_tau(p, NAN), MBX_E_INVAL);
+    assert_int_equal(mbx_passes_set_tau(p, INFINITY), MBX_E_INVAL);
+    assert_int_equal(mbx_passes_set_tau(NULL, 1.0), MBX_E_INVAL);
+    assert_int_equal(result_of(p).units, 8);
+    mbx_passes_free(p);
+    /* The same through the options, and bad options refused. */
+    mbx_passes_opts o;
+    mbx_passes_opts_init(&o);
+    assert_true(o.tau == 0.0 && o.resolution == 0.0);
+    o.tau = -0.5;
+    assert_int_equal(mbx_passes_create(&o, &p), MBX_E_INVAL);
+    o.tau = 0.0;
+    o.resolution = NAN;
+    assert_int_equal(mbx_passes_create(&o, &p), MBX_E_INVAL);
+}
+
+/* With levels AND tau, a unit ends at a level change or at tau: level 0
+ * from 0 to 2.5 s in 6 passes .5 s apart with tau = 1 gives units
+ * {0 .5} {1 1.5} {2 2.5}, then level 1 at 3 and 3.5 gives {3 3.5}. */
+static void tau_and_levels(void **state)
+{
+    (void)state;
+    mbx_passes *p;
+    mbx_passes_opts o;
+    mbx_passes_opts_init(&o);
+    o.tau = 1.0;
+    assert_int_equal(mbx_passes_create(&o, &p), MBX_OK);
+    for (int i = 0; i < 8; i++) {
+        mbx_pass q = pass_at((i < 6 ? 1.0 : 2.0) * 1e-6 + i * 1e-9, 0.5 * i, i < 6 ? 0 : 1);
+        assert_int_equal(mbx_passes_add(p, &q), MBX_OK);
+    }
+    mbx_passes_result r = result_of(p);
+    assert_int_equal(r.nlevels, 2);
+    assert_int_equal(r.units, 4);
+    mbx_passes_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(five_passes),   cmocka_unit_test(eight_passes_outlier),
-        cmocka_unit_test(twenty_passes), cmocka_unit_test(degenerate),
-        cmocka_unit_test(verdicts),      cmocka_unit_test(bad_input),
-        cmocka_unit_test(levels),
+        cmocka_unit_test(five_passes),    cmocka_unit_test(eight_passes_outlier),
+        cmocka_unit_test(twenty_passes),  cmocka_unit_test(degenerate),
+        cmocka_unit_test(verdicts),       cmocka_unit_test(bad_input),
+        cmocka_unit_test(levels),         cmocka_unit_test(tau_units),
+        cmocka_unit_test(tau_and_levels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
