@@ -32,8 +32,8 @@ static double median_spacing(const double *t, size_t n, double *scratch)
 }
 
 /* The log of each value less its segment's log median (the whole
- * series' mean when there are no segments), centred. */
-static void residuals(const double *v, size_t n, const mbx_levels *lv, double *r)
+ * series' median when there are no segments). */
+static void residuals(const double *v, size_t n, const mbx_levels *lv, double *r, double *scratch)
 {
     for (size_t i = 0; i < n; i++)
         r[i] = log(v[i]);
@@ -41,10 +41,34 @@ static void residuals(const double *v, size_t n, const mbx_levels *lv, double *r
         for (size_t g = 0; g < lv->nseg; g++)
             for (size_t i = lv->seg[g].begin; i < lv->seg[g].end && i < n; i++)
                 r[i] -= log(lv->seg[g].median);
+        return;
     }
-    double mean = 0;
+    memcpy(scratch, r, n * sizeof *r);
+    qsort(scratch, n, sizeof *scratch, cmp_d);
+    double m = mbx_stats_quantile_sorted(scratch, n, 0.5);
     for (size_t i = 0; i < n; i++)
+        r[i] -= m;
+}
+
+/* Residuals past 4 robust standard deviations from their median (a probe
+ * a level boundary put on the wrong side, a single stall) are cut there,
+ * then all are centred: a few such values would dominate the variance
+ * and, through the mean, lend every other residual a common offset that
+ * reads as memory at every lag. */
+static void winsorize(double *r, size_t n, double *scratch)
+{
+    memcpy(scratch, r, n * sizeof *r);
+    qsort(scratch, n, sizeof *scratch, cmp_d);
+    double med = mbx_stats_quantile_sorted(scratch, n, 0.5);
+    for (size_t i = 0; i < n; i++)
+        scratch[i] = fabs(r[i] - med);
+    qsort(scratch, n, sizeof *scratch, cmp_d);
+    double lim = 4 * 1.4826 * mbx_stats_quantile_sorted(scratch, n, 0.5), mean = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (lim > 0)
+            r[i] = med + fmax(-lim, fmin(lim, r[i] - med));
         mean += r[i];
+    }
     mean /= (double)n;
     for (size_t i = 0; i < n; i++)
         r[i] -= mean;
@@ -82,19 +106,6 @@ static double sokal_tau(const double *r, size_t n, double c0, double rho1)
     return tau;
 }
 
-/* Residuals past 4 robust standard deviations (a probe a level boundary
- * put on the wrong side, a single stall) are cut there: a few such
- * values would dominate the variance and read as a short memory. */
-static void winsorize(double *r, size_t n, double *scratch)
-{
-    for (size_t i = 0; i < n; i++)
-        scratch[i] = fabs(r[i]);
-    qsort(scratch, n, sizeof *scratch, cmp_d);
-    double lim = 4 * 1.4826 * mbx_stats_quantile_sorted(scratch, n, 0.5);
-    for (size_t i = 0; lim > 0 && i < n; i++)
-        r[i] = fmax(-lim, fmin(lim, r[i]));
-}
-
 int mbx_pacing_tau(const double *t, const double *v, size_t n, const mbx_levels *lv, double *tau)
 {
     if (!t || !v || !tau || !times_ok(t, n))
@@ -109,7 +120,7 @@ int mbx_pacing_tau(const double *t, const double *v, size_t n, const mbx_levels 
     if (!r)
         return MBX_E_NOMEM;
     double dt = median_spacing(t, n, r);
-    residuals(v, n, lv, r);
+    residuals(v, n, lv, r, r + n);
     winsorize(r, n, r + n);
     double c0 = autocov(r, n, 0);
     if (c0 > 1e-24 && dt > 0) {

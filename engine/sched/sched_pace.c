@@ -8,6 +8,17 @@
 
 #include "sched_int.h"
 
+/* The probes must have watched this many times tau before a point may
+ * settle. A series of T seconds reads any memory longer than about T / 20
+ * as about T / 10 (centring it takes out the slow part); a memory of
+ * T / 20 or less it reads within about 20 % (tests/unit/test_pacing.c).
+ * Until then the pacing assumes a memory of T / 20 at least, so the
+ * passes of a point slow down with the run instead of running out. */
+#define HORIZON_TAUS 20.0
+/* And at least this many probes (3.2 s at the default 0.05 s): below
+ * that the series reads almost any memory as a probe spacing or two. */
+#define HORIZON_PROBES 64
+
 /* Probes between two estimates: levels and tau cost O(n log^2 n) and
  * O(n tau) a time, and the machine's memory does not change per probe. */
 #define EST_EVERY 8
@@ -34,6 +45,33 @@ int mbx_sched_pace_update(mbx_sched *s, int force)
     return MBX_OK;
 }
 
+/* Seconds the probes have watched (as of the last estimate). */
+static double seen(const mbx_sched *s)
+{
+    return s->est_n >= 2 ? s->pt_t[s->est_n - 1] - s->pt_t[0] : 0;
+}
+
+/* The probes have watched long enough to judge the memory they show
+ * (always, with the monitor off: there is nothing to wait for). */
+static int mature(const mbx_sched *s)
+{
+    if (s->o.probe_every < 0)
+        return 1;
+    if (s->est_n < HORIZON_PROBES)
+        return 0;
+    return !isfinite(s->tau) || seen(s) >= HORIZON_TAUS * s->tau;
+}
+
+/* The tau the pacing and the units use: the estimate, and while it is not
+ * mature at least what the series cannot rule out. */
+static double tau_used(const mbx_sched *s)
+{
+    if (mature(s))
+        return s->tau;
+    double least = seen(s) / HORIZON_TAUS;
+    return isfinite(s->tau) ? fmax(s->tau, least) : (least > 0 ? least : NAN);
+}
+
 void mbx_sched_pace_of(const mbx_sched *s, const spoint *p, mbx_pacing *out, int *user)
 {
     double cap = s->o.max_span > 0 ? s->o.max_span : MBX_SCHED_MAX_SPAN_S;
@@ -47,7 +85,7 @@ void mbx_sched_pace_of(const mbx_sched *s, const spoint *p, mbx_pacing *out, int
     }
     mbx_pacing_in in = {.span = s->o.passes.min_span,
                         .passes = s->o.passes.min_passes,
-                        .tau = s->tau,
+                        .tau = tau_used(s),
                         .dwell = s->dw.mean,
                         .switching = s->dw.changes >= 1 && !s->dw.censored,
                         .span_cap = cap > 0 ? cap : 1e-9};
@@ -56,12 +94,19 @@ void mbx_sched_pace_of(const mbx_sched *s, const spoint *p, mbx_pacing *out, int
         *user = by_user;
 }
 
+/* Until the estimate is mature no point settles: its least span is out
+ * of reach (finite, as mbx_passes asks). */
+#define UNREACHABLE_SPAN 1e9
+
 void mbx_sched_passes_opts(const mbx_sched *s, const spoint *p, mbx_passes_opts *o)
 {
     *o = s->cv[p->curve].po;
     mbx_pacing pc;
     mbx_sched_pace_of(s, p, &pc, NULL);
-    o->min_span = fmax(o->min_span, pc.span);
+    o->min_span = mature(s) ? fmax(o->min_span, pc.span) : UNREACHABLE_SPAN;
+    double tau = tau_used(s);
+    o->tau = isfinite(tau) ? tau : 0;
+    o->resolution = s->o.resolution;
 }
 
 double mbx_sched_due_at(const mbx_sched *s, const spoint *p)
@@ -95,7 +140,8 @@ void mbx_sched_pacing_get(const mbx_sched *s, mbx_sched_pacing *out)
         return;
     mbx_pacing pc;
     mbx_sched_pace_of(s, NULL, &pc, NULL);
-    out->tau = s->tau;
+    out->tau = tau_used(s);
+    out->mature = mature(s);
     out->gap = pc.gap;
     out->span = pc.span;
     out->need = pc.need;

@@ -357,6 +357,8 @@ double mbx_sched_pass_gap(const mbx_sched *s);
 /* The pacing as it stands (for the `# passes:` line and the env file). */
 typedef struct mbx_sched_pacing {
     double tau;       /* the probes' correlation time, s; NAN: not known yet */
+    int mature;       /* 1: the probes span 20 tau (before, tau is at least span / 20
+                         and no point settles) */
     size_t probes;    /* the probes it is from */
     size_t changes;   /* level changes the probes showed */
     double dwell;     /* mean dwell of a level, s; NAN with no change */

@@ -132,6 +132,29 @@ static void tau_within_levels(void **state)
     mbx_levels_free(&lv);
 }
 
+/* Levels 16 probes long with a one-probe dip back in every slow stay
+ * (the fake back end's probe): the dips are too short to be segments and
+ * must not read as memory. With the mean taken before the residuals were
+ * cut, their common offset gave a tau that grew with the series (6.5 s
+ * at 520 probes). */
+static void single_probe_dips_are_not_memory(void **state)
+{
+    (void)state;
+    static double t[520], v[520];
+    rng_state = 23;
+    for (size_t i = 0; i < 520; i++) {
+        int high = (i / 16) % 2 == 1 && i % 32 != 27;
+        t[i] = DT * (double)i;
+        v[i] = (high ? 0.7e-6 : 0.2e-6) * (1 + 0.04 * (urand() - 0.5));
+    }
+    mbx_levels lv = {0};
+    assert_int_equal(mbx_levels_detect(v, 520, NULL, &lv), MBX_OK);
+    double tau;
+    assert_int_equal(mbx_pacing_tau(t, v, 520, &lv, &tau), MBX_OK);
+    assert_true(tau <= 2 * DT);
+    mbx_levels_free(&lv);
+}
+
 static void dwell_of_known_segments(void **state)
 {
     (void)state;
@@ -228,7 +251,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(tau_of_an_ou_series),  cmocka_unit_test(tau_is_at_least_the_spacing),
-        cmocka_unit_test(tau_within_levels),    cmocka_unit_test(dwell_of_known_segments),
+        cmocka_unit_test(tau_within_levels),    cmocka_unit_test(single_probe_dips_are_not_memory),
+        cmocka_unit_test(dwell_of_known_segments),
         cmocka_unit_test(the_rule),             cmocka_unit_test(jitter_has_no_period),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

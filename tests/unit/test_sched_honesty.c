@@ -86,6 +86,12 @@ static void one_run(const model *md, uint64_t seed, tally *t, double *elapsed)
         assert_int_equal(mbx_sched_result(s, i, &r), MBX_OK);
         double truth = mbx_sim_long_run_median(&m, 0, grid4[i]);
         int cov = r.s.ci_lo <= truth && truth <= r.s.ci_hi, fl = flagged(&r);
+        if (getenv("MBX_HONESTY_DEBUG"))
+            print_message("  x %8llu st %d reason '%s' passes %zu span %.1f levels %zu med %.3g "
+                          "ci %.3g..%.3g truth %.3g %s\n",
+                          (unsigned long long)grid4[i], (int)r.status, r.status_reason, r.passes,
+                          r.pass_span, r.levels, r.s.median, r.s.ci_lo, r.s.ci_hi, truth,
+                          cov ? "" : "MISS");
         t->rows++;
         t->covered += (size_t)cov;
         t->flagged += (size_t)fl;
