@@ -15,9 +15,12 @@
  * Until then the pacing assumes a memory of T / 20 at least, so the
  * passes of a point slow down with the run instead of running out. */
 #define HORIZON_TAUS 20.0
-/* And at least this many probes (3.2 s at the default 0.05 s): below
- * that the series reads almost any memory as a probe spacing or two. */
-#define HORIZON_PROBES 64
+/* And at least this many times the plan's span S (3 s, 60 probes, at the
+ * defaults): a short series reads almost any memory as a probe spacing or
+ * two, so the first estimates cannot be trusted to be short. The span is
+ * the time scale the plan asks about: a plan of short spans (a test's)
+ * waits less. */
+#define HORIZON_SPANS 3.0
 
 /* Probes between two estimates: levels and tau cost O(n log^2 n) and
  * O(n tau) a time, and the machine's memory does not change per probe. */
@@ -45,10 +48,10 @@ int mbx_sched_pace_update(mbx_sched *s, int force)
     return MBX_OK;
 }
 
-/* Seconds the probes have watched (as of the last estimate). */
+/* Seconds the probes have watched. */
 static double seen(const mbx_sched *s)
 {
-    return s->est_n >= 2 ? s->pt_t[s->est_n - 1] - s->pt_t[0] : 0;
+    return s->nprobe >= 2 ? s->pt_t[s->nprobe - 1] - s->pt_t[0] : 0;
 }
 
 /* The probes have watched long enough to judge the memory they show
@@ -57,9 +60,10 @@ static int mature(const mbx_sched *s)
 {
     if (s->o.probe_every < 0)
         return 1;
-    if (s->est_n < HORIZON_PROBES)
+    double t = seen(s);
+    if (t < HORIZON_SPANS * s->o.passes.min_span)
         return 0;
-    return !isfinite(s->tau) || seen(s) >= HORIZON_TAUS * s->tau;
+    return !isfinite(s->tau) || t >= HORIZON_TAUS * s->tau;
 }
 
 /* The tau the pacing and the units use: the estimate, and while it is not
@@ -119,7 +123,13 @@ double mbx_sched_due_at(const mbx_sched *s, const spoint *p)
     double reached = last->t_start - p->pass[0].t_start;
     double gap = reached < pc.span ? pc.first_gap : pc.gap;
     size_t idx = (size_t)(p - s->pt);
-    return last->t_start + gap * mbx_pacing_jitter(s->o.seed, idx, p->npass);
+    double due = last->t_start + gap * mbx_pacing_jitter(s->o.seed, idx, p->npass);
+    /* A point with the passes it needs waits for the probes to have
+     * watched long enough, rather than spend --max-passes before any
+     * point may settle. */
+    if (p->npass >= s->o.passes.min_passes && s->nprobe > 0 && !mature(s))
+        due = fmax(due, s->pt_t[0] + HORIZON_SPANS * s->o.passes.min_span);
+    return due;
 }
 
 double mbx_sched_pass_gap(const mbx_sched *s)
