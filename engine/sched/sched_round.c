@@ -191,7 +191,8 @@ static int due_point(mbx_sched *s, double now, size_t *i)
         while (s->qpos < s->nq) {
             const spoint *p = &s->pt[s->queue[s->qpos]];
             /* A pilot is followed at once by the point's first pass. */
-            if (!p->final && ((p->per_pass > 0 && p->npass == 0) || mbx_sched_due_at(s, p) <= now)) {
+            if (!p->final &&
+                ((p->per_pass > 0 && p->npass == 0) || mbx_sched_due_at(s, p) <= now)) {
                 *i = s->queue[s->qpos];
                 return MBX_SCHED_PASS;
             }

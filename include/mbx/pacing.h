@@ -52,15 +52,15 @@ MBX_NODISCARD int mbx_pacing_tau(const double *t, const double *v, size_t n, con
 /* How long the machine stays on a level, from the probe times t[0..n)
  * and the levels of their values. */
 typedef struct mbx_pacing_dwell {
-    size_t changes;      /* level changes seen (adjacent segments on different levels) */
-    double exposure;     /* seconds the series covers: t[n-1] - t[0] */
-    double mean;         /* exposure / changes: the exponential MLE, which counts
-                            the censored first and last stays; with no change,
-                            exposure (a lower bound only) */
-    int censored;        /* 1: no change seen, mean is a lower bound */
-    double median;       /* median of the complete stays (between two changes);
-                            NAN with none */
-    size_t nlevel;       /* levels (lv->nlevel, at most MBX_PACING_MAX_LEVELS counted) */
+    size_t changes;  /* level changes seen (adjacent segments on different levels) */
+    double exposure; /* seconds the series covers: t[n-1] - t[0] */
+    double mean;     /* exposure / changes: the exponential MLE, which counts
+                        the censored first and last stays; with no change,
+                        exposure (a lower bound only) */
+    int censored;    /* 1: no change seen, mean is a lower bound */
+    double median;   /* median of the complete stays (between two changes);
+                        NAN with none */
+    size_t nlevel;   /* levels (lv->nlevel, at most MBX_PACING_MAX_LEVELS counted) */
     double level[MBX_PACING_MAX_LEVELS]; /* their values, ascending */
     double share[MBX_PACING_MAX_LEVELS]; /* share of exposure at each level */
 } mbx_pacing_dwell;
@@ -73,12 +73,12 @@ MBX_NODISCARD int mbx_pacing_dwell_get(const double *t, size_t n, const mbx_leve
 
 /* What the rule is given. */
 typedef struct mbx_pacing_in {
-    double span;      /* S: the plan's least span, seconds (>= 0) */
-    size_t passes;    /* R: the plan's least passes */
-    double tau;       /* mbx_pacing_tau; NAN: unknown */
-    double dwell;     /* mean dwell (mbx_pacing_dwell.mean); NAN or censored: no switch seen */
-    int switching;    /* 1: the levels were seen to switch (changes >= 1) */
-    double span_cap;  /* the most a point's passes may span, seconds; 0: no cap */
+    double span;     /* S: the plan's least span, seconds (>= 0) */
+    size_t passes;   /* R: the plan's least passes */
+    double tau;      /* mbx_pacing_tau; NAN: unknown */
+    double dwell;    /* mean dwell (mbx_pacing_dwell.mean); NAN or censored: no switch seen */
+    int switching;   /* 1: the levels were seen to switch (changes >= 1) */
+    double span_cap; /* the most a point's passes may span, seconds; 0: no cap */
 } mbx_pacing_in;
 
 /* What it gives: the gap between a point's passes and the span they must

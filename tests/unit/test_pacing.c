@@ -161,8 +161,8 @@ static void dwell_of_known_segments(void **state)
     double t[40];
     for (size_t i = 0; i < 40; i++)
         t[i] = 0.5 * (double)i; /* 0 .. 19.5 s */
-    mbx_segment seg[4] = {{0, 10, 1e-6, 0}, {10, 14, 3e-6, 1}, {14, 30, 1e-6, 0},
-                          {30, 40, 1e-6, 0}};
+    mbx_segment seg[4] = {
+        {0, 10, 1e-6, 0}, {10, 14, 3e-6, 1}, {14, 30, 1e-6, 0}, {30, 40, 1e-6, 0}};
     double level[2] = {1e-6, 3e-6};
     mbx_levels lv = {seg, 4, level, 2};
     mbx_pacing_dwell dw;
@@ -206,13 +206,10 @@ static void the_rule(void **state)
     mbx_pacing_rule(&(mbx_pacing_in){.span = 1, .passes = 5, .tau = 0.1, .dwell = 30}, &p);
     assert_true(fabs(p.span - 1) < 1e-12 && !p.cannot_cover);
     /* a cap of 5 s: the span stops there and the point cannot cover */
-    mbx_pacing_rule(&(mbx_pacing_in){.span = 1,
-                                     .passes = 5,
-                                     .tau = 0.5,
-                                     .dwell = 2,
-                                     .switching = 1,
-                                     .span_cap = 5},
-                    &p);
+    mbx_pacing_rule(
+        &(mbx_pacing_in){
+            .span = 1, .passes = 5, .tau = 0.5, .dwell = 2, .switching = 1, .span_cap = 5},
+        &p);
     assert_true(p.cannot_cover && fabs(p.span - 5) < 1e-12 && fabs(p.need - 6) < 1e-12);
     assert_true(fabs(p.gap - 1) < 1e-12 && fabs(p.first_gap - 1.25) < 1e-12);
     /* a long tau under a cap: the gap stops at cap / (R - 1) */
@@ -250,10 +247,13 @@ static void jitter_has_no_period(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(tau_of_an_ou_series),  cmocka_unit_test(tau_is_at_least_the_spacing),
-        cmocka_unit_test(tau_within_levels),    cmocka_unit_test(single_probe_dips_are_not_memory),
+        cmocka_unit_test(tau_of_an_ou_series),
+        cmocka_unit_test(tau_is_at_least_the_spacing),
+        cmocka_unit_test(tau_within_levels),
+        cmocka_unit_test(single_probe_dips_are_not_memory),
         cmocka_unit_test(dwell_of_known_segments),
-        cmocka_unit_test(the_rule),             cmocka_unit_test(jitter_has_no_period),
+        cmocka_unit_test(the_rule),
+        cmocka_unit_test(jitter_has_no_period),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

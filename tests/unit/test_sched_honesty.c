@@ -26,11 +26,12 @@ static const uint64_t grid4[4] = {1, 4096, 65536, 1048576};
 
 typedef struct model {
     const char *name;
-    double rho;     /* between passes 0.25 s apart: ou_tau = -0.25 / ln rho */
-    double ou_sd;   /* of the state, log scale */
-    size_t nlev;    /* 0: one level */
+    double rho;   /* between passes 0.25 s apart: ou_tau = -0.25 / ln rho */
+    double ou_sd; /* of the state, log scale */
+    size_t nlev;  /* 0: one level */
     double factor[3], dwell[3];
     double tick;
+    int holds; /* 1: the target holds (asserted); 0: printed, an open target */
 } model;
 
 typedef struct tally {
@@ -123,9 +124,13 @@ static void run_model(const model *md, size_t runs)
                   t.open ? 100.0 * (double)t.open_covered / (double)t.open : NAN, 100 * olo,
                   100 * ohi, t.open, 100.0 * (double)t.flagged / (double)t.rows, t.settled, ratio,
                   elapsed / (double)runs);
-    /* What pacing answers for: a row that does not flag itself covers, up
-     * to the estimator's own rule (its figures are printed above). */
     assert_true(t.rows == 4 * runs);
+    /* Where the target holds, rows that do not flag themselves cover at
+     * least 93 % (not excluded by the Wilson interval). Long memory and
+     * level stays longer than a run are open: docs/algorithms.md, "The
+     * scheduler", gives their figures. */
+    if (md->holds && runs >= 50)
+        assert_true(ohi >= 0.93);
 }
 
 static size_t runs_per_model(void)
@@ -135,15 +140,15 @@ static size_t runs_per_model(void)
 }
 
 static const model models[] = {
-    {"independent passes", 0, 0, 0, {0}, {0}, 0},
-    {"AR rho 0.5", 0.5, 0.05, 0, {0}, {0}, 0},
-    {"AR rho 0.8", 0.8, 0.05, 0, {0}, {0}, 0},
-    {"2 levels, stays 1 s", 0.2, 0.02, 2, {1, 3}, {1, 0.5}, 0},
-    {"2 levels, stays 5 s", 0.2, 0.02, 2, {1, 3}, {5, 2.5}, 0},
-    {"2 levels, stays 20 s", 0.2, 0.02, 2, {1, 3}, {20, 10}, 0},
-    {"3 levels, stays 3 s", 0.2, 0.02, 3, {1, 1.6, 3}, {3, 1.5, 1}, 0},
-    {"AR 0.5, 20 ns tick", 0.5, 0.05, 0, {0}, {0}, 20e-9},
-    {"AR 0.5, 1 us tick", 0.5, 0.05, 0, {0}, {0}, 1e-6},
+    {"independent passes", 0, 0, 0, {0}, {0}, 0, 1},
+    {"AR rho 0.5", 0.5, 0.05, 0, {0}, {0}, 0, 1},
+    {"AR rho 0.8", 0.8, 0.05, 0, {0}, {0}, 0, 0},
+    {"2 levels, stays 1 s", 0.2, 0.02, 2, {1, 3}, {1, 0.5}, 0, 1},
+    {"2 levels, stays 5 s", 0.2, 0.02, 2, {1, 3}, {5, 2.5}, 0, 0},
+    {"2 levels, stays 20 s", 0.2, 0.02, 2, {1, 3}, {20, 10}, 0, 0},
+    {"3 levels, stays 3 s", 0.2, 0.02, 3, {1, 1.6, 3}, {3, 1.5, 1}, 0, 0},
+    {"AR 0.5, 20 ns tick", 0.5, 0.05, 0, {0}, {0}, 20e-9, 1},
+    {"AR 0.5, 1 us tick", 0.5, 0.05, 0, {0}, {0}, 1e-6, 1},
 };
 
 static void honesty_at_the_defaults(void **state)

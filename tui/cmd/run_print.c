@@ -362,8 +362,8 @@ static void print_pacing(const mbx_sched *sch)
     if (isfinite(pc.tau))
         snprintf(tau, sizeof tau, "%.3f s from %zu probes", pc.tau, pc.probes);
     if (pc.changes > 0)
-        snprintf(lv, sizeof lv, "; levels changed %zu times, a stay %.2f s on average",
-                 pc.changes, pc.dwell);
+        snprintf(lv, sizeof lv, "; levels changed %zu times, a stay %.2f s on average", pc.changes,
+                 pc.dwell);
     printf("# pacing: passes of a point %.3f s apart (jittered 0.5-1.5x), tau %s%s; a point's "
            "least span %.2f s%s\n",
            pc.gap, tau, lv, pc.span,
