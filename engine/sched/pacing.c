@@ -87,11 +87,11 @@ static double autocov(const double *r, size_t n, size_t k)
  * autocorrelation has first fallen to rho_1 / e^2 (about 2 tau for an
  * exponential decay, past which the terms add little but noise), and the
  * exponential tail beyond it is added. */
-static double sokal_tau(const double *r, size_t n, double c0, double rho1)
+static double sokal_tau(const double *r, size_t n, double c0, double b)
 {
-    double sum = 0, tau = 0.5;
+    double sum = 0, tau = 0.5, rho1 = (autocov(r, n, 1) / c0 + b) / (1 + b);
     for (size_t w = 1; w <= n / 4; w++) {
-        double rho = autocov(r, n, w) / c0;
+        double rho = (autocov(r, n, w) / c0 + b) / (1 + b);
         sum += rho;
         tau = sum / rho1 - 0.5;
         if ((double)w >= MBX_PACING_SOKAL_C * tau)
@@ -104,6 +104,20 @@ static double sokal_tau(const double *r, size_t n, double c0, double rho1)
         }
     }
     return tau;
+}
+
+/* Centring a series of n probes takes its own mean out: every sample
+ * autocorrelation reads about (2 tau + 1) / n low (tau in spacings), so a
+ * short series cut its window early and read a memory of a tenth of the
+ * series as a third of that or less (tests/unit/test_pacing.c). The
+ * offset is added back, from the uncorrected tau, within CENTRE_MAX so a series of mostly memory
+ * cannot run away. */
+#define CENTRE_MAX 0.2
+
+static double centred_tau(const double *r, size_t n, double c0)
+{
+    double k = sokal_tau(r, n, c0, 0);
+    return sokal_tau(r, n, c0, fmin(CENTRE_MAX, (2 * fmax(k, 0.5) + 1) / (double)n));
 }
 
 int mbx_pacing_tau(const double *t, const double *v, size_t n, const mbx_levels *lv, double *tau)
@@ -125,7 +139,7 @@ int mbx_pacing_tau(const double *t, const double *v, size_t n, const mbx_levels 
     double c0 = autocov(r, n, 0);
     if (c0 > 1e-24 && dt > 0) {
         double rho1 = autocov(r, n, 1) / c0;
-        double k = rho1 > 2 / sqrt((double)n) ? sokal_tau(r, n, c0, rho1) : 1.0;
+        double k = rho1 > 2 / sqrt((double)n) ? centred_tau(r, n, c0) : 1.0;
         *tau = dt * fmax(1.0, k);
     }
     free(r);
@@ -203,7 +217,7 @@ void mbx_pacing_rule(const mbx_pacing_in *in, mbx_pacing *out)
     out->gap = r >= 2 ? fmax(base, two_tau) : 0;
     if (r >= 2 && isfinite(cap))
         out->gap = fmin(out->gap, fmax(base, cap / (double)(r - 1)));
-    out->need = fmax(s, r >= 2 ? (double)(r - 1) * two_tau : 0);
+    out->need = fmax(s, r >= 2 ? (double)(r - 1) * 0.5 * two_tau : 0); /* units tau apart */
     if (sw)
         out->need = fmax(out->need, 3 * in->dwell);
     out->span = fmax(s, fmin(out->need, cap));

@@ -119,6 +119,8 @@ void mbx_sched_pace_of(const mbx_sched *s, const spoint *p, mbx_pacing *out, int
 
 /* When point p's next pass is due (-INFINITY: at once). */
 double mbx_sched_due_at(const mbx_sched *s, const spoint *p);
+/* Widen r's interval by the passes' design effect under tau (sched_pace.c). */
+void mbx_sched_widen(const mbx_sched *s, const spoint *p, mbx_passes_result *r);
 
 /* The options of point p's passes: the curve's, with the least span the
  * pacing asks and the effective-pass tau. */

@@ -80,6 +80,8 @@ int mbx_sched_point_state(const mbx_sched *s, const spoint *p, mbx_passes_result
         return rc;
     rc = mbx_passes_result_get(ps, r);
     mbx_passes_free(ps);
+    if (rc == MBX_OK)
+        mbx_sched_widen(s, p, r);
     return rc;
 }
 
@@ -142,6 +144,8 @@ static int result_levels(mbx_sched *s, const spoint *p, mbx_passes_result *r,
     int rc = passes_of(s, p, mbx_sched_levels_now(s), &ps);
     if (rc == MBX_OK)
         rc = mbx_passes_result_get(ps, r);
+    if (rc == MBX_OK)
+        mbx_sched_widen(s, p, r);
     if (rc == MBX_OK && r->nlevels > 0) {
         mbx_passes_level *all = malloc(r->nlevels * sizeof *all);
         if (!all)

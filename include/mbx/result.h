@@ -234,7 +234,7 @@ typedef struct mbx_result {
     X(OVERLAP_PCT, "overlap_pct", "%", 3, 0, col_overlap_pct)                                      \
     X(CI_SCOPE, "ci_scope", "", 3, 0, col_ci_scope)                                                \
     X(PI95_LO_US, "pi95_lo_us", "µs", 4, 0, col_pi_lo)                                             \
-    X(PI95_HI_US, "pi95_hi_us", "µs", 4, 0, col_pi_hi)                                                                                  \
+    X(PI95_HI_US, "pi95_hi_us", "µs", 4, 0, col_pi_hi)                                             \
     X(LEVEL_SHARE_LO, "level_share_lo", "share", 4, 0, col_level_share_lo)                         \
     X(LEVEL_SHARE_HI, "level_share_hi", "share", 4, 0, col_level_share_hi)
 
