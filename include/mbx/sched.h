@@ -60,9 +60,10 @@
  * points (MBX_SCHED_MAX_PASSES passes of MBX_SCHED_PASS_NMAX). */
 #define MBX_SCHED_KEEP_OBS ((size_t)MBX_SCHED_MAX_PASSES * MBX_SCHED_PASS_NMAX)
 #define MBX_SCHED_PROBE_EVERY_S 0.05 /* run seconds between monitor probes */
-/* The most a point's passes are made to span by default, seconds: the
- * pacing asks for three dwell times of the machine's levels, and a point
- * whose machine needs more says so in its row instead (mbx/pacing.h). */
+/* The most a point's passes are ever made to span by default, seconds:
+ * the default cap is 3 S within it; the pacing asks for three dwell
+ * times of the machine's levels, and a point whose machine needs more
+ * says so in its row instead (mbx/pacing.h). */
 #define MBX_SCHED_MAX_SPAN_S 10.0
 #define MBX_SCHED_NO_POINT ((size_t)-1)
 
@@ -73,8 +74,8 @@ typedef struct mbx_sched_opts {
     size_t pass_nmax;       /* 0: MBX_SCHED_PASS_NMAX; >= pass_nmin */
     size_t max_passes;      /* per point; 0: MBX_SCHED_MAX_PASSES; >= min_passes */
     double time_limit;      /* run seconds after which no pass starts; 0: none */
-    /* The most the pacing stretches a point's span to, seconds (0:
-     * MBX_SCHED_MAX_SPAN_S); never below min_span. */
+    /* The most the pacing stretches a point's span to, seconds (0: 3 S
+     * within MBX_SCHED_MAX_SPAN_S); never below min_span. */
     double max_span;
     /* Seconds a point's passes may take in all (the sum of their durations,
      * t_end - t_start, preloaded ones included): a point past it gets no
@@ -358,8 +359,8 @@ double mbx_sched_pass_gap(const mbx_sched *s);
 /* The pacing as it stands (for the `# passes:` line and the env file). */
 typedef struct mbx_sched_pacing {
     double tau;       /* the probes' correlation time, s; NAN: not known yet */
-    int mature;       /* 1: the probes span 20 tau (before, tau is at least span / 20
-                         and no point settles) */
+    int mature;       /* 1: the probes span 20 tau (before, tau is at least span / 20;
+                         no point settles before they span 3 S) */
     size_t probes;    /* the probes it is from */
     size_t changes;   /* level changes the probes showed */
     double dwell;     /* mean dwell of a level, s; NAN with no change */
