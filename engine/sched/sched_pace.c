@@ -23,6 +23,10 @@
  * memory outlasts it cannot stretch the run without bound: its rows say
  * so (mbx_sched_result). Only runs shorter than 3 S pay for it. */
 #define HORIZON_SPANS 3.0
+/* But never longer than this, seconds, nor shorter than S: 60 probes read
+ * the memory the horizon is for, and a plan of long spans (--span 3)
+ * should not wait 9 s before any point may settle. */
+#define HORIZON_MAX_S 3.0
 /* The most a point's passes span by default, in S (afford). */
 #define AFFORD_SPANS 3.0
 
@@ -68,9 +72,15 @@ static int mature(const mbx_sched *s)
 }
 
 /* The probes have watched the horizon a point waits for (HORIZON_SPANS). */
+static double horizon(const mbx_sched *s)
+{
+    double sp = s->o.passes.min_span;
+    return fmax(sp, fmin(HORIZON_SPANS * sp, HORIZON_MAX_S));
+}
+
 static int watched(const mbx_sched *s)
 {
-    return s->o.probe_every < 0 || seen(s) >= HORIZON_SPANS * s->o.passes.min_span;
+    return s->o.probe_every < 0 || seen(s) >= horizon(s);
 }
 
 /* The tau the pacing and the units use: the estimate, and while it is not
@@ -145,7 +155,7 @@ double mbx_sched_due_at(const mbx_sched *s, const spoint *p)
      * watched long enough, rather than spend --max-passes before any
      * point may settle. */
     if (p->npass >= s->o.passes.min_passes && s->nprobe > 0 && !watched(s))
-        due = fmax(due, s->pt_t[0] + HORIZON_SPANS * s->o.passes.min_span);
+        due = fmax(due, s->pt_t[0] + horizon(s));
     return due;
 }
 
