@@ -220,8 +220,10 @@ void mbx_pacing_rule(const mbx_pacing_in *in, mbx_pacing *out)
     out->need = fmax(s, r >= 2 ? (double)(r - 1) * 0.5 * two_tau : 0); /* units tau apart */
     if (sw)
         out->need = fmax(out->need, 3 * in->dwell);
-    out->span = fmax(s, fmin(out->need, cap));
-    out->cannot_cover = out->need > out->span;
+    /* A point that cannot cover its states within the cap is flagged
+     * either way: stretching it to the cap would only make the run longer. */
+    out->cannot_cover = out->need > fmax(s, cap);
+    out->span = out->cannot_cover ? s : fmax(s, out->need);
     out->first_gap = r >= 2 ? fmax(out->gap, out->span / (double)(r - 1)) : 0;
 }
 

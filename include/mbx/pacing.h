@@ -87,8 +87,8 @@ typedef struct mbx_pacing {
     double gap;       /* max(S / (R - 1), 2 tau), at most span_cap / (R - 1) */
     double first_gap; /* the gap while the span is not reached: max(gap, span / (R - 1)) */
     double need;      /* the span the machine asks: max(S, (R - 1) tau, 3 dwell when switching) */
-    double span;      /* min(need, span_cap): a point's least span */
-    int cannot_cover; /* 1: need > span_cap: the states outlast what a point may span */
+    double span;      /* a point's least span: max(S, need), S when it cannot cover */
+    int cannot_cover; /* 1: need > max(S, span_cap): the states outlast what a point may span */
     double states;    /* how long a state lasts: max(2 tau, dwell when switching), s */
 } mbx_pacing;
 
