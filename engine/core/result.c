@@ -311,6 +311,22 @@ static const char *col_ci_scope(const mbx_result *r, char *b)
 COL_US(col_pi_lo, r->ci_scope == MBX_SCOPE_PROFILE ? r->pi_lo : NAN)
 COL_US(col_pi_hi, r->ci_scope == MBX_SCOPE_PROFILE ? r->pi_hi : NAN)
 
+/* A share of the run's time at a level (0: unknown, empty). */
+static const char *share(const mbx_result *r, double v, char *b)
+{
+    return r->passes && r->levels > 0 && v > 0 && v <= 1 ? fixed(b, "%.3f", v) : "";
+}
+
+static const char *col_level_share_lo(const mbx_result *r, char *b)
+{
+    return share(r, r->level_share_lo, b);
+}
+
+static const char *col_level_share_hi(const mbx_result *r, char *b)
+{
+    return share(r, r->level_share_hi, b);
+}
+
 #define COL_ENTRY_(id, name, unit, since, readers, fmt) {name, unit, since, readers},
 const mbx_result_column mbx_result_cols[MBX_RESULT_NCOLS] = {MBX_RESULT_COLUMNS(COL_ENTRY_)};
 

@@ -50,7 +50,8 @@ int mbx_sched_create(const mbx_sched_opts *o, mbx_sched **out)
         d.pass_nmax < d.pass_nmin || d.max_passes < d.passes.min_passes ||
         d.max_passes > MBX_PASSES_MAX || !(d.time_limit >= 0) || !(d.point_time >= 0) ||
         !isfinite(d.point_time) || !isfinite(d.probe_every) || !(d.resolution >= 0) ||
-        !isfinite(d.resolution) || d.nranks < 0 || !(d.settle >= 0) || !isfinite(d.settle))
+        !isfinite(d.resolution) || d.nranks < 0 || !(d.settle >= 0) || !isfinite(d.settle) ||
+        !(d.max_span >= 0) || !isfinite(d.max_span))
         return MBX_E_INVAL;
     if (d.nranks == 0)
         d.nranks = 2;
@@ -60,6 +61,7 @@ int mbx_sched_create(const mbx_sched_opts *o, mbx_sched **out)
     s->o = d;
     s->rng = d.seed;
     s->last_probe_t = -INFINITY;
+    s->tau = NAN;
     s->pair_b = d.nranks - 1;
     s->settled = !(d.settle > 0);
     *out = s;
@@ -450,7 +452,7 @@ int mbx_sched_probe_done(mbx_sched *s, double t, double value)
     s->capprobe = c1 < c2 ? c1 : c2;
     s->pt_t[s->nprobe] = t;
     s->pt_v[s->nprobe++] = value;
-    return MBX_OK;
+    return mbx_sched_pace_update(s, 0);
 }
 
 void mbx_sched_stop(mbx_sched *s)

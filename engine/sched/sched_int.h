@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "mbx/levels.h"
+#include "mbx/pacing.h"
 #include "mbx/passes.h"
 #include "mbx/refine.h"
 #include "mbx/sched.h"
@@ -85,6 +86,11 @@ struct mbx_sched {
     mbx_levels lv;      /* the levels of the first lv_n probes (lv_ok: detected) */
     size_t lv_n;
     int lv_ok;
+    /* The machine's memory from the probes (sched_pace.c): tau (NAN:
+     * unknown yet) and the levels' dwell times, as of est_n probes. */
+    double tau;
+    mbx_pacing_dwell dw;
+    size_t est_n;
 };
 
 /* The index of curve's point at x, or -1 when there is none. */
@@ -97,5 +103,27 @@ MBX_NODISCARD int mbx_sched_add_point(mbx_sched *s, size_t curve, uint64_t x, in
 
 /* The between-pass state of point p, without levels (sched_rows.c). */
 MBX_NODISCARD int mbx_sched_point_state(const mbx_sched *s, const spoint *p, mbx_passes_result *r);
+
+/* The levels of the probes so far, detected once per probe count; NULL
+ * with fewer than 2 probes or when detection failed (sched_rows.c). */
+const mbx_levels *mbx_sched_levels_now(mbx_sched *s);
+
+/* Pacing (sched_pace.c). Estimate tau and the dwell times again when
+ * enough probes came since the last estimate. MBX_OK or MBX_E_NOMEM. */
+MBX_NODISCARD int mbx_sched_pace_update(mbx_sched *s, int force);
+
+/* The pacing rule for point p now (its span cap: the scheduler's max_span,
+ * less what the time limit leaves after its first pass); *user 1 when the
+ * time limit is the cap that binds (may be NULL). */
+void mbx_sched_pace_of(const mbx_sched *s, const spoint *p, mbx_pacing *out, int *user);
+
+/* When point p's next pass is due (-INFINITY: at once). */
+double mbx_sched_due_at(const mbx_sched *s, const spoint *p);
+/* Widen r's interval by the passes' design effect under tau (sched_pace.c). */
+void mbx_sched_widen(const mbx_sched *s, const spoint *p, mbx_passes_result *r);
+
+/* The options of point p's passes: the curve's, with the least span the
+ * pacing asks and the effective-pass tau. */
+void mbx_sched_passes_opts(const mbx_sched *s, const spoint *p, mbx_passes_opts *o);
 
 #endif

@@ -35,30 +35,6 @@ static void shuffle(size_t *a, size_t n, uint64_t *state)
     }
 }
 
-/* When the point's next pass is due: R passes spread evenly over S, and
- * every later pass at least S / (R - 1) after the one before. Without the
- * pacing, the last few open points of a run got their passes back to back
- * (a dozen within 0.15 s): one machine state counted as a dozen
- * independent passes, and a point that ran on alone after its twin had
- * finished saw states its twin never did (the explorer's Send vs Send). */
-double mbx_sched_pass_gap(const mbx_sched *s)
-{
-    if (!s || s->o.passes.min_passes < 2 || !(s->o.passes.min_span > 0))
-        return 0.0;
-    return s->o.passes.min_span / (double)(s->o.passes.min_passes - 1);
-}
-
-static double due_at(const mbx_sched *s, const spoint *p)
-{
-    if (p->npass == 0 || s->o.passes.min_passes < 2)
-        return -INFINITY;
-    size_t r = s->o.passes.min_passes;
-    double gap = mbx_sched_pass_gap(s);
-    if (p->npass < r)
-        return p->pass[0].t_start + (double)p->npass * gap;
-    return p->pass[p->npass - 1].t_start + gap;
-}
-
 /* Refinement between rounds: each curve whose every live point is final
  * or has R passes feeds its points with R passes or more (or settled) and
  * takes all the proposals it has. A split cannot be taken back, so it is
@@ -220,7 +196,8 @@ static int due_point(mbx_sched *s, double now, size_t *i)
         while (s->qpos < s->nq) {
             const spoint *p = &s->pt[s->queue[s->qpos]];
             /* A pilot is followed at once by the point's first pass. */
-            if (!p->final && ((p->per_pass > 0 && p->npass == 0) || due_at(s, p) <= now)) {
+            if (!p->final &&
+                ((p->per_pass > 0 && p->npass == 0) || mbx_sched_due_at(s, p) <= now)) {
                 *i = s->queue[s->qpos];
                 return MBX_SCHED_PASS;
             }
@@ -249,7 +226,7 @@ static double wait_for(mbx_sched *s, double now)
     double t = INFINITY;
     for (size_t k = 0; k < s->nq; k++)
         if (!s->pt[s->queue[k]].final) {
-            double d = due_at(s, &s->pt[s->queue[k]]);
+            double d = mbx_sched_due_at(s, &s->pt[s->queue[k]]);
             t = d < t ? d : t;
         }
     double w = t - now;

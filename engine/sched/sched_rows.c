@@ -15,7 +15,7 @@
 /* The levels of the probes so far, detected once per probe count (rows
  * and the explorer's comparisons ask for them point after point); NULL
  * with fewer than 2 probes or when detection failed. */
-static const mbx_levels *levels_now(mbx_sched *s)
+const mbx_levels *mbx_sched_levels_now(mbx_sched *s)
 {
     if (s->nprobe < 2)
         return NULL;
@@ -57,7 +57,9 @@ static double pass_mid(const mbx_pass *q)
 /* The between-pass state of a point, levels from the probes when known. */
 static int passes_of(const mbx_sched *s, const spoint *p, const mbx_levels *lv, mbx_passes **out)
 {
-    int rc = mbx_passes_create(&s->cv[p->curve].po, out);
+    mbx_passes_opts po;
+    mbx_sched_passes_opts(s, p, &po);
+    int rc = mbx_passes_create(&po, out);
     for (size_t k = 0; rc == MBX_OK && k < p->npass; k++) {
         mbx_pass ps = p->pass[k];
         ps.level = level_at(s, lv, pass_mid(&ps));
@@ -78,6 +80,8 @@ int mbx_sched_point_state(const mbx_sched *s, const spoint *p, mbx_passes_result
         return rc;
     rc = mbx_passes_result_get(ps, r);
     mbx_passes_free(ps);
+    if (rc == MBX_OK)
+        mbx_sched_widen(s, p, r);
     return rc;
 }
 
@@ -137,9 +141,11 @@ static int result_levels(mbx_sched *s, const spoint *p, mbx_passes_result *r,
                          mbx_passes_level lvl[2], size_t *nl)
 {
     mbx_passes *ps;
-    int rc = passes_of(s, p, levels_now(s), &ps);
+    int rc = passes_of(s, p, mbx_sched_levels_now(s), &ps);
     if (rc == MBX_OK)
         rc = mbx_passes_result_get(ps, r);
+    if (rc == MBX_OK)
+        mbx_sched_widen(s, p, r);
     if (rc == MBX_OK && r->nlevels > 0) {
         mbx_passes_level *all = malloc(r->nlevels * sizeof *all);
         if (!all)
@@ -292,6 +298,28 @@ static void reason_of(const mbx_sched *s, const spoint *p, mbx_result *out)
         snprintf(b, n, "stopped");
 }
 
+/* A point whose machine states outlast what its passes may span
+ * (mbx_pacing.cannot_cover): its passes saw a part of the states only,
+ * so the row is not SETTLED, its CI reaches the medians of every level
+ * its passes saw, and its reason says how long the states last against
+ * the span, naming the time limit when that was the cap. */
+static void cannot_cover(const mbx_pacing *pc, int user, const mbx_passes_level lvl[2], size_t nl,
+                         mbx_result *out)
+{
+    if (out->status == MBX_POINT_SETTLED)
+        out->status = MBX_POINT_UNSETTLED;
+    for (size_t k = 0; k < 2 && nl >= 2; k++) {
+        out->s.ci_lo = fmin(out->s.ci_lo, lvl[k].median);
+        out->s.ci_hi = fmax(out->s.ci_hi, lvl[k].median);
+    }
+    char *b = out->status_reason;
+    size_t n = sizeof out->status_reason;
+    if (user)
+        mbx_snprintf_c(b, n, "span %.3g s capped; states last ~%.2g s", pc->span, pc->states);
+    else
+        mbx_snprintf_c(b, n, "states ~%.2g s outlast span %.3g s", pc->states, pc->span);
+}
+
 int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
 {
     if (!s || !out || i >= s->npt)
@@ -335,7 +363,7 @@ int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
     /* Passes at two or more machine levels that this point's own medians
      * tell apart: the value mixes them, and the row says so (the per-level
      * medians are beside it). Levels it cannot tell apart are one. */
-    int apart = nl >= 2 ? levels_apart(s, p, levels_now(s)) : 0;
+    int apart = nl >= 2 ? levels_apart(s, p, mbx_sched_levels_now(s)) : 0;
     if (apart < 0)
         return apart;
     if (!apart && nl > 1)
@@ -350,6 +378,15 @@ int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
     out->probe_after = probe_before(s, p->pass[p->npass - 1].t_end);
     out->remeasured = 0;
     reason_of(s, p, out);
+    if (s->dw.changes >= 1 && s->dw.nlevel >= 2) {
+        out->level_share_lo = s->dw.share[0];
+        out->level_share_hi = s->dw.share[s->dw.nlevel - 1];
+    }
+    mbx_pacing pc;
+    int user = 0;
+    mbx_sched_pace_of(s, p, &pc, &user);
+    if (pc.cannot_cover && !p->cut && s->cv[p->curve].fixed_n == 0)
+        cannot_cover(&pc, user, lvl, nl, out);
     return MBX_OK;
 }
 
@@ -407,7 +444,7 @@ size_t mbx_sched_pass_levels(const mbx_sched *s, size_t i, int *out, size_t cap)
         return 0;
     const spoint *p = &s->pt[i];
     /* the cache of levels is the object's own, like the scratch */
-    const mbx_levels *lv = levels_now((mbx_sched *)s);
+    const mbx_levels *lv = mbx_sched_levels_now((mbx_sched *)s);
     size_t n = p->npass < cap ? p->npass : cap;
     for (size_t k = 0; k < n; k++)
         out[k] = level_at(s, lv, pass_mid(&p->pass[k]));

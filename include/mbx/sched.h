@@ -60,6 +60,11 @@
  * points (MBX_SCHED_MAX_PASSES passes of MBX_SCHED_PASS_NMAX). */
 #define MBX_SCHED_KEEP_OBS ((size_t)MBX_SCHED_MAX_PASSES * MBX_SCHED_PASS_NMAX)
 #define MBX_SCHED_PROBE_EVERY_S 0.05 /* run seconds between monitor probes */
+/* The most a point's passes are ever made to span by default, seconds:
+ * the default cap is 3 S within it; the pacing asks for three dwell
+ * times of the machine's levels, and a point whose machine needs more
+ * says so in its row instead (mbx/pacing.h). */
+#define MBX_SCHED_MAX_SPAN_S 10.0
 #define MBX_SCHED_NO_POINT ((size_t)-1)
 
 typedef struct mbx_sched_opts {
@@ -69,6 +74,9 @@ typedef struct mbx_sched_opts {
     size_t pass_nmax;       /* 0: MBX_SCHED_PASS_NMAX; >= pass_nmin */
     size_t max_passes;      /* per point; 0: MBX_SCHED_MAX_PASSES; >= min_passes */
     double time_limit;      /* run seconds after which no pass starts; 0: none */
+    /* The most the pacing stretches a point's span to, seconds (0: 3 S
+     * within MBX_SCHED_MAX_SPAN_S); never below min_span. */
+    double max_span;
     /* Seconds a point's passes may take in all (the sum of their durations,
      * t_end - t_start, preloaded ones included): a point past it gets no
      * more passes and, not settled, is UNSETTLED with the reason
@@ -341,11 +349,28 @@ const double *mbx_sched_pass_medians(const mbx_sched *s, size_t i, size_t *n);
  * Writes at most cap ids; returns how many it wrote. */
 size_t mbx_sched_pass_levels(const mbx_sched *s, size_t i, int *out, size_t cap);
 
-/* The least run time between two passes of one point (the pacing): S /
- * (R - 1) of s's pass options, seconds; 0 when passes are not paced (R < 2
- * or S = 0). Pass k < R of a point is due k gaps after its first, every
- * later pass one gap after the one before. */
+/* The run time between two passes of one point now (the pacing,
+ * mbx/pacing.h): max(S / (R - 1), 2 tau) with tau the probes' correlation
+ * time so far, seconds; 0 when passes are not paced (R < 2 or S = 0 and
+ * no tau). A point's passes come a jittered gap (0.5 to 1.5 of it) apart,
+ * a longer one while they have not spanned their least span. */
 double mbx_sched_pass_gap(const mbx_sched *s);
+
+/* The pacing as it stands (for the `# passes:` line and the env file). */
+typedef struct mbx_sched_pacing {
+    double tau;       /* the probes' correlation time, s; NAN: not known yet */
+    int mature;       /* 1: the probes span 20 tau (before, tau is at least span / 20;
+                         no point settles before they span 3 S) */
+    size_t probes;    /* the probes it is from */
+    size_t changes;   /* level changes the probes showed */
+    double dwell;     /* mean dwell of a level, s; NAN with no change */
+    double gap;       /* mbx_sched_pass_gap */
+    double span;      /* a point's least span now (no time limit) */
+    double need;      /* the span the machine asks for */
+    int cannot_cover; /* 1: need > the most a point may span (max_span) */
+} mbx_sched_pacing;
+
+void mbx_sched_pacing_get(const mbx_sched *s, mbx_sched_pacing *out);
 
 /* The run time of each of point i's passes (the order of
  * mbx_sched_pass_medians): the middle of its batch, in the clock of

@@ -6,7 +6,8 @@
 # err and status appear in the CSV, the batch table, the report, and the
 # explorer's results screen and inspector (against its own autosave):
 #  - 2 B is SHIFTED with "n/a, 2 levels" and err n/a in every view, and
-#    says what to do;
+#    says what to do (or, under a seed that leaves too few of its paced
+#    passes on one level, UNSETTLED with an interval over both);
 #  - 1 B, whose passes straddle the probe's levels with no level of its
 #    own, is not SHIFTED and has one level;
 #  - every other number agrees to the digits each view prints.
@@ -21,7 +22,6 @@ export MBX_TEST_FAKE_PLANT=1 LC_ALL=C.UTF-8
 # 6 passes it takes to be told apart); the fake's time is simulated.
 unset MPIBEX_RUN_OPTIONS
 what=(--bench pingpong.send_recv --sizes 1,2,4)
-
 "$mpibex" run --fake 2 "${what[@]}" -q -o "$work/b.csv" --force >"$work/table" 2>"$work/err" ||
     die "run failed: $(cat "$work/err")"
 "$mpibex" report "$work/b.csv" -o "$work/rep" -q 2>"$work/err" || die "report failed: $(cat "$work/err")"
@@ -75,8 +75,16 @@ def check(view, b, r, median, lo, hi, err, status, digits):
 batch = rows(f"{work}/b.csv")
 if sorted(batch) != [1, 2, 4]:
     sys.exit(f"FAIL: batch CSV points {sorted(batch)}")
+def two_levels(r):
+    """2 B tells its two levels apart (SHIFTED), or, when the jittered
+    pacing left fewer than 6 of its passes on a level (a seed in six),
+    is UNSETTLED with an interval that reaches both (1.48 and 2.22 us)."""
+    if r["status"] == "SHIFTED":
+        return r["levels"] == "2"
+    return (r["status"] == "UNSETTLED" and float(r["ci95_lo_us"]) <= 1.5
+            and float(r["ci95_hi_us"]) >= 2.2)
 # The planted stories, in the CSV.
-if batch[2]["status"] != "SHIFTED" or batch[2]["levels"] != "2":
+if not two_levels(batch[2]):
     bad.append(f"CSV 2 B (levels 1.5x apart): {batch[2]['status']}, levels {batch[2]['levels']}")
 if batch[1]["status"] == "SHIFTED" or batch[1]["levels"] != "1":
     bad.append(f"CSV 1 B (no level of its own): {batch[1]['status']}, levels {batch[1]['levels']}")
@@ -144,7 +152,7 @@ for b in (1, 2, 4):
         bad.append(f"inspector {b} B: SHIFTED without advice")
 if seen != {1, 2, 4}:
     bad.append(f"results screen shows {sorted(seen)}")
-if exr[2]["status"] != "SHIFTED" or exr[1]["status"] == "SHIFTED":
+if not two_levels(exr[2]) or exr[1]["status"] == "SHIFTED":
     bad.append(f"explorer: 2 B {exr[2]['status']}, 1 B {exr[1]['status']}")
 for m in bad:
     print("FAIL:", m)

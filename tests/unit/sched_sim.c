@@ -29,6 +29,69 @@ double mbx_sim_level_now(const sim *m)
     return ((long)(m->now / m->level_period) % 2) ? m->level_factor : 1.0;
 }
 
+static double gauss(sim *m)
+{
+    double u = mbx_sim_urand(m), v = mbx_sim_urand(m);
+    return sqrt(-2 * log(1 - u)) * cos(6.283185307179586 * v);
+}
+
+double mbx_sim_state(sim *m)
+{
+    if (m->ou_sd <= 0 && m->nlev < 2)
+        return mbx_sim_level_now(m);
+    if (!m->started) {
+        m->started = 1;
+        m->ou_t = m->now;
+        m->ou_x = m->ou_sd > 0 ? m->ou_sd * gauss(m) : 0;
+        /* the first stay: a level drawn by its share, its rest exponential */
+        double tot = 0, u, acc = 0;
+        for (size_t l = 0; l < m->nlev; l++)
+            tot += m->lev_dwell[l];
+        u = mbx_sim_urand(m) * tot;
+        for (m->lev = 0; m->nlev >= 2 && m->lev + 1 < m->nlev; m->lev++)
+            if ((acc += m->lev_dwell[m->lev]) > u)
+                break;
+        m->lev_until = m->nlev >= 2 ? m->now - m->lev_dwell[m->lev] * log(1 - mbx_sim_urand(m)) : 0;
+    }
+    if (m->ou_sd > 0 && m->now > m->ou_t) {
+        double a = exp(-(m->now - m->ou_t) / m->ou_tau);
+        m->ou_x = a * m->ou_x + m->ou_sd * sqrt(1 - a * a) * gauss(m);
+        m->ou_t = m->now;
+    }
+    while (m->nlev >= 2 && m->now >= m->lev_until) {
+        m->lev = (m->lev + 1) % m->nlev; /* they take turns */
+        m->lev_until -= m->lev_dwell[m->lev] * log(1 - mbx_sim_urand(m));
+    }
+    return (m->nlev >= 2 ? m->lev_factor[m->lev] : 1.0) * exp(m->ou_x);
+}
+
+static double mix_cdf(const sim *m, double y)
+{
+    double tot = 0, p = 0;
+    size_t nl = m->nlev >= 2 ? m->nlev : 1;
+    for (size_t l = 0; l < nl; l++) {
+        double w = m->nlev >= 2 ? m->lev_dwell[l] : 1, f = m->nlev >= 2 ? m->lev_factor[l] : 1;
+        double z = m->ou_sd > 0 ? (log(y) - log(f)) / m->ou_sd : (y >= f ? INFINITY : -INFINITY);
+        tot += w;
+        p += w * 0.5 * erfc(-z / sqrt(2.0));
+    }
+    return p / tot;
+}
+
+double mbx_sim_long_run_median(const sim *m, size_t c, uint64_t x)
+{
+    double lo = 1e-3, hi = 1e3;
+    for (int i = 0; i < 200; i++) {
+        double mid = sqrt(lo * hi);
+        if (mix_cdf(m, mid) < 0.5)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    double t = mbx_sim_truth(m, c, x) * hi;
+    return m->tick > 0 ? m->tick * fmax(1, round(t / m->tick)) : t;
+}
+
 /* The true time of one observation of curve c at x, on the fast level. */
 double mbx_sim_truth(const sim *m, size_t c, uint64_t x)
 {
@@ -52,7 +115,7 @@ int mbx_sim_step(mbx_sched *s, sim *m, mbx_sched_req *rq)
     if (k == MBX_SCHED_PROBE) {
         m->probes++;
         double f = m->probe_noise > 0 ? 1 + m->probe_noise * (mbx_sim_urand(m) - 0.5) : 1;
-        assert_int_equal(mbx_sched_probe_done(s, m->now, 2e-7 * mbx_sim_level_now(m) * f), MBX_OK);
+        assert_int_equal(mbx_sched_probe_done(s, m->now, 2e-7 * mbx_sim_state(m) * f), MBX_OK);
     } else if (k == MBX_SCHED_WAIT) {
         m->waits++;
         assert_true(rq->wait > 0 && rq->wait <= 0.05 + 1e-12);
@@ -65,9 +128,14 @@ int mbx_sim_step(mbx_sched *s, sim *m, mbx_sched_req *rq)
             double z = sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
             base *= 1.0 + m->pass_noise * (z < -5.0 ? -5.0 : z);
         }
+        int model = m->ou_sd > 0 || m->nlev >= 2;
+        double state = model ? mbx_sim_state(m) : 1; /* a pass is short: one state */
         for (size_t i = 0; i < rq->nobs; i++) {
-            m->obs[i] = base * mbx_sim_level_now(m) * (1.0 + m->noise * (mbx_sim_urand(m) - 0.5));
+            double f = model ? state : mbx_sim_level_now(m);
+            m->obs[i] = base * f * (1.0 + m->noise * (mbx_sim_urand(m) - 0.5));
             m->now += m->obs[i];
+            if (m->tick > 0)
+                m->obs[i] = m->tick * round(m->obs[i] / m->tick);
         }
         m->now += 2e-5; /* the command's cost */
         double *sorted = malloc(rq->nobs * sizeof *sorted);
@@ -103,23 +171,24 @@ mbx_sched *mbx_sim_make(const mbx_sched_opts *o, size_t ncurves, const uint64_t 
 
 const uint64_t mbx_sim_grid8[8] = {1, 8, 64, 512, 4096, 32768, 262144, 1048576};
 
-/* The pacing of point i: pass k of the first R at least k S / (R - 1)
- * after the first, every later one at least S / (R - 1) after the one
- * before (no burst of passes at one machine state). Returns its passes. */
+/* The pacing of point i: no two passes closer than half the least gap
+ * S / (R - 1) (the jitter draws 0.5 to 1.5 of a gap that is never below
+ * it), and no fixed period: with three gaps or more they differ. Returns
+ * its passes. */
 size_t mbx_sim_check_paced(const mbx_sched *s, const mbx_sched_opts *o, size_t i)
 {
     double t[256];
     size_t n = mbx_sched_pass_times(s, i, t, 256), r = o->passes.min_passes;
     /* pass times are middles: a pass here lasts well under 0.1 s */
-    double gap = o->passes.min_span / (double)(r - 1), slack = 0.05;
+    double gap = o->passes.min_span / (double)(r - 1), slack = 0.05, lo = INFINITY, hi = 0;
     for (size_t k = 1; k < n; k++) {
         assert_true(t[k] > t[k - 1]);
-        if (k < r)
-            assert_true(t[k] - t[0] >= (double)k * gap - slack);
-        else {
-            assert_true(t[k] - t[k - 1] >= gap - slack);
-        }
+        assert_true(t[k] - t[k - 1] >= 0.5 * gap - slack);
+        lo = fmin(lo, t[k] - t[k - 1]);
+        hi = fmax(hi, t[k] - t[k - 1]);
     }
+    if (n >= 4)
+        assert_true(hi > 1.1 * lo);
     return n;
 }
 

@@ -1,7 +1,10 @@
 /* The simulated machine of the scheduler's unit tests (test_sched.c,
- * test_sched_rows.c; sched_sim.c): a clock that advances only by what is
- * "measured", two machine levels, seeded noise, and helpers that carry out
- * the scheduler's requests. */
+ * test_sched_rows.c, test_sched_honesty.c; sched_sim.c): a clock that
+ * advances only by what is "measured", machine levels (two at a fixed
+ * period, or two or three with exponential stays), a machine state with
+ * memory (an Ornstein-Uhlenbeck process in run seconds), a quantized
+ * timer, seeded noise, and helpers that carry out the scheduler's
+ * requests. */
 #ifndef MBX_SCHED_SIM_H
 #define MBX_SCHED_SIM_H
 
@@ -22,6 +25,17 @@ typedef struct sim {
     size_t probes, waits;
     double pass_noise;         /* relative sd of a whole pass (normal); 0: none, no draw */
     double (*curve)(double x); /* the true time at x in seconds; NULL: the built-in curve */
+    /* The machine models (all 0: off, and no draws for them). */
+    double ou_sd;  /* stationary sd of the log-scale machine state */
+    double ou_tau; /* its correlation time, run seconds */
+    size_t nlev;   /* 2 or 3: levels with exponential stays (level_period unused) */
+    double lev_factor[3], lev_dwell[3]; /* each level's factor and mean stay, s */
+    double tick;                        /* the timer's tick, s: observations rounded to it */
+    /* the models' state */
+    double ou_x, ou_t;
+    size_t lev;
+    double lev_until;
+    int started;
 } sim;
 
 /* A uniform draw in [0, 1) from the simulation's seed. */
@@ -32,6 +46,16 @@ double mbx_sim_level_now(const sim *m);
 
 /* The true time of one observation of curve c at x, on the fast level. */
 double mbx_sim_truth(const sim *m, size_t c, uint64_t x);
+
+/* The machine's factor now (level times exp(state)), advancing the
+ * models to m->now; mbx_sim_level_now when no model is on. */
+double mbx_sim_state(sim *m);
+
+/* The long-run median of a pass median of curve c at x under the models:
+ * the median of the stationary mix of levels (shares in proportion to
+ * their mean stays: they take turns) with the log-normal state, rounded
+ * to the tick. */
+double mbx_sim_long_run_median(const sim *m, size_t c, uint64_t x);
 
 /* Carry out one request; returns its kind. */
 int mbx_sim_step(mbx_sched *s, sim *m, mbx_sched_req *rq);

@@ -454,7 +454,7 @@ static double feed_passes(mbx_sched *s, size_t passes, double *lo, double *hi)
         r.s.median = obs[8];
         mbx_sched_pass_report rep = {&r, obs, 16, t, t + 0.01};
         assert_int_equal(mbx_sched_pass_done(s, &rep), MBX_OK);
-        t += 0.02;
+        t += 0.03; /* past the longest jittered gap, 1.5 S / (R - 1) with R = 60 */
     }
     return sum;
 }

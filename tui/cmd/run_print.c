@@ -375,6 +375,25 @@ void mbx_run_curve_summary(const series *s, size_t points, size_t refined, doubl
     fflush(stdout);
 }
 
+/* The pacing the run ended with: the gap, the machine's memory it came
+ * from (tau of the monitor's probes, the levels' dwell) and the span a
+ * point was asked for (docs/algorithms.md, "The scheduler", Pacing). */
+static void print_pacing(const mbx_sched *sch)
+{
+    mbx_sched_pacing pc;
+    mbx_sched_pacing_get(sch, &pc);
+    char tau[48] = "not known: too few probes", lv[96] = "";
+    if (isfinite(pc.tau))
+        snprintf(tau, sizeof tau, "%.3f s from %zu probes", pc.tau, pc.probes);
+    if (pc.changes > 0)
+        snprintf(lv, sizeof lv, "; levels changed %zu times, a stay %.2f s on average", pc.changes,
+                 pc.dwell);
+    printf("# pacing: passes of a point %.3f s apart (jittered 0.5-1.5x), tau %s%s; a point's "
+           "least span %.2f s%s\n",
+           pc.gap, tau, lv, pc.span,
+           pc.cannot_cover ? " (the machine asks for more: its rows say so)" : "");
+}
+
 /* What the passes did: counts, and what SETTLED asked for. */
 void mbx_run_pass_summary(run_state *st, const mbx_sched *sch)
 {
@@ -418,6 +437,7 @@ void mbx_run_pass_summary(run_state *st, const mbx_sched *sch)
            "below the target\n",
            ss.passes, ss.rounds, ss.elapsed, minp, maxp, minspan, st->sched_min_passes,
            st->sched_span);
+    print_pacing(sch);
     /* What one launch cannot bound (calibration): the passes re-draw
      * buffer sets, offsets, communicators and time, not what a launch
      * fixes (docs/algorithms.md, "What each measurement re-draws"). */

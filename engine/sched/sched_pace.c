@@ -1,0 +1,234 @@
+/* The scheduler's pacing from the machine's own memory (see mbx/sched.h
+ * and mbx/pacing.h; docs/algorithms.md, "The scheduler", Pacing): the
+ * estimates from the monitor's probes, kept up to date during the run,
+ * each point's gap, least span and due time, and what a front end reads
+ * of them. */
+#include <math.h>
+#include <string.h>
+
+#include "sched_int.h"
+
+/* The probes must have watched this many times tau before a point may
+ * settle. A series of T seconds reads any memory longer than about T / 20
+ * as about T / 10 (centring it takes out the slow part); a memory of
+ * T / 20 or less it reads within about 20 % (tests/unit/test_pacing.c).
+ * Until then the pacing assumes a memory of T / 20 at least, so the
+ * passes of a point slow down with the run instead of running out. */
+#define HORIZON_TAUS 20.0
+/* A point may settle once the probes have watched this many times the
+ * plan's span S (3 s at the defaults), whatever tau they show then: a
+ * short series reads almost any memory as a probe spacing or two
+ * (tests/unit/test_sched_honesty.c at rho 0.5: 84 % after 1.5 S, 88 %
+ * after 2 S, 91 % after 3 S). The wait is bounded, so a machine whose
+ * memory outlasts it cannot stretch the run without bound: its rows say
+ * so (mbx_sched_result). Only runs shorter than 3 S pay for it. */
+#define HORIZON_SPANS 3.0
+/* But never longer than this, seconds, nor shorter than S: 60 probes read
+ * the memory the horizon is for, and a plan of long spans (--span 3)
+ * should not wait 9 s before any point may settle. */
+#define HORIZON_MAX_S 3.0
+/* The most a point's passes span by default, in S (afford). */
+#define AFFORD_SPANS 3.0
+
+/* Probes between two estimates: levels and tau cost O(n log^2 n) and
+ * O(n tau) a time, and the machine's memory does not change per probe. */
+#define EST_EVERY 8
+
+int mbx_sched_pace_update(mbx_sched *s, int force)
+{
+    if (s->nprobe < MBX_PACING_MIN_PROBES || s->est_n == s->nprobe ||
+        (!force && s->nprobe < s->est_n + EST_EVERY))
+        return MBX_OK;
+    const mbx_levels *lv = mbx_sched_levels_now(s);
+    double tau;
+    int rc = mbx_pacing_tau(s->pt_t, s->pt_v, s->nprobe, lv, &tau);
+    mbx_pacing_dwell dw;
+    if (rc == MBX_OK && lv)
+        rc = mbx_pacing_dwell_get(s->pt_t, s->nprobe, lv, &dw);
+    if (rc == MBX_E_NOMEM)
+        return rc;
+    if (rc == MBX_OK) {
+        s->tau = tau;
+        if (lv)
+            s->dw = dw;
+    }
+    s->est_n = s->nprobe;
+    return MBX_OK;
+}
+
+/* Seconds the probes have watched. */
+static double seen(const mbx_sched *s)
+{
+    return s->nprobe >= 2 ? s->pt_t[s->nprobe - 1] - s->pt_t[0] : 0;
+}
+
+/* The probes have watched long enough to judge the memory they show
+ * (always, with the monitor off: there is nothing to wait for). */
+static int mature(const mbx_sched *s)
+{
+    if (s->o.probe_every < 0)
+        return 1;
+    return !isfinite(s->tau) || seen(s) >= HORIZON_TAUS * s->tau;
+}
+
+/* The probes have watched the horizon a point waits for (HORIZON_SPANS). */
+static double horizon(const mbx_sched *s)
+{
+    double sp = s->o.passes.min_span;
+    return fmax(sp, fmin(HORIZON_SPANS * sp, HORIZON_MAX_S));
+}
+
+static int watched(const mbx_sched *s)
+{
+    return s->o.probe_every < 0 || seen(s) >= horizon(s);
+}
+
+/* The tau the pacing and the units use: the estimate, and while it is not
+ * mature at least what the series cannot rule out. */
+static double tau_used(const mbx_sched *s)
+{
+    if (mature(s))
+        return s->tau;
+    double least = seen(s) / HORIZON_TAUS;
+    return isfinite(s->tau) ? fmax(s->tau, least) : (least > 0 ? least : NAN);
+}
+
+/* The most a point's passes span by default: AFFORD_SPANS times S,
+ * within MBX_SCHED_MAX_SPAN_S. Stretching further would make a plain
+ * curve's run several times longer on a machine with long states, and
+ * still not cover states that outlast the run: the row says so. */
+static double afford(const mbx_sched *s)
+{
+    double s3 = AFFORD_SPANS * s->o.passes.min_span;
+    return s3 > 0 ? fmin(MBX_SCHED_MAX_SPAN_S, s3) : MBX_SCHED_MAX_SPAN_S;
+}
+
+void mbx_sched_pace_of(const mbx_sched *s, const spoint *p, mbx_pacing *out, int *user)
+{
+    double cap = s->o.max_span > 0 ? s->o.max_span : afford(s);
+    int by_user = 0;
+    if (s->o.time_limit > 0 && p && p->npass > 0) {
+        double left = s->o.time_limit - p->pass[0].t_start;
+        if (left < cap) {
+            cap = left > 0 ? left : 0;
+            by_user = 1;
+        }
+    }
+    mbx_pacing_in in = {.span = s->o.passes.min_span,
+                        .passes = s->o.passes.min_passes,
+                        .tau = tau_used(s),
+                        .dwell = s->dw.mean,
+                        .switching = s->dw.changes >= 1 && !s->dw.censored,
+                        .span_cap = cap > 0 ? cap : 1e-9};
+    mbx_pacing_rule(&in, out);
+    if (user)
+        *user = by_user;
+}
+
+/* Until the estimate is mature no point settles: its least span is out
+ * of reach (finite, as mbx_passes asks). */
+#define UNREACHABLE_SPAN 1e9
+
+void mbx_sched_passes_opts(const mbx_sched *s, const spoint *p, mbx_passes_opts *o)
+{
+    *o = s->cv[p->curve].po;
+    mbx_pacing pc;
+    mbx_sched_pace_of(s, p, &pc, NULL);
+    o->min_span = watched(s) ? fmax(o->min_span, pc.span) : UNREACHABLE_SPAN;
+    double tau = tau_used(s);
+    o->tau = isfinite(tau) ? tau : 0;
+    o->resolution = s->o.resolution;
+}
+
+double mbx_sched_due_at(const mbx_sched *s, const spoint *p)
+{
+    if (p->npass == 0 || s->o.passes.min_passes < 2)
+        return -INFINITY;
+    mbx_pacing pc;
+    mbx_sched_pace_of(s, p, &pc, NULL);
+    const mbx_pass *last = &p->pass[p->npass - 1];
+    double reached = last->t_start - p->pass[0].t_start;
+    double gap = reached < pc.span ? pc.first_gap : pc.gap;
+    size_t idx = (size_t)(p - s->pt);
+    double due = last->t_start + gap * mbx_pacing_jitter(s->o.seed, idx, p->npass);
+    /* A point with the passes it needs waits for the probes to have
+     * watched long enough, rather than spend --max-passes before any
+     * point may settle. */
+    if (p->npass >= s->o.passes.min_passes && s->nprobe > 0 && !watched(s))
+        due = fmax(due, s->pt_t[0] + horizon(s));
+    return due;
+}
+
+double mbx_sched_pass_gap(const mbx_sched *s)
+{
+    if (!s)
+        return 0.0;
+    mbx_pacing pc;
+    mbx_sched_pace_of(s, NULL, &pc, NULL);
+    return pc.gap;
+}
+
+void mbx_sched_pacing_get(const mbx_sched *s, mbx_sched_pacing *out)
+{
+    memset(out, 0, sizeof *out);
+    out->tau = NAN;
+    out->dwell = NAN;
+    if (!s)
+        return;
+    mbx_pacing pc;
+    mbx_sched_pace_of(s, NULL, &pc, NULL);
+    out->tau = tau_used(s);
+    out->mature = mature(s);
+    out->gap = pc.gap;
+    out->span = pc.span;
+    out->need = pc.need;
+    out->cannot_cover = pc.cannot_cover;
+    out->changes = s->dw.changes;
+    out->dwell = s->dw.changes ? s->dw.mean : NAN;
+    out->probes = s->est_n;
+}
+
+/* The passes' units are counted as independent, but units at least tau
+ * apart still share some of the machine's state: an exponential memory
+ * leaves exp(-gap / tau) between them, and the jittered gaps run from
+ * tau to 3 tau. Over the pass start times t_i, the effective count is
+ * n^2 / sum_ij exp(-|t_i - t_j| / tau) (Kish's design effect); where it
+ * is below the units, the interval widens on the log scale by
+ * sqrt(units / effective) and a SETTLED point whose watched figure then
+ * reaches eps is NOISY again (docs/algorithms.md, "The scheduler",
+ * Pacing). */
+/* The widening takes tau at twice its estimate: a probe series of ten
+ * taus or so (a run of a few seconds) reads a memory of 0.36 s anywhere
+ * from 0.15 to 0.55 s, and a short read makes the interval too narrow
+ * where a long one only makes it wider (tests/unit/test_sched_honesty.c:
+ * 1 gives 88 % at rho 0.5, 2 gives 92 % with 12 % of the rows flagged, 3
+ * flags 22 %). */
+#define TAU_DOUBT 2.0
+
+static double effective(const spoint *p, double tau)
+{
+    double sum = 0;
+    for (size_t i = 0; i < p->npass; i++)
+        for (size_t j = 0; j < p->npass; j++)
+            sum += exp(-fabs(p->pass[i].t_start - p->pass[j].t_start) / tau);
+    return (double)p->npass * (double)p->npass / sum;
+}
+
+void mbx_sched_widen(const mbx_sched *s, const spoint *p, mbx_passes_result *r)
+{
+    double tau = TAU_DOUBT * tau_used(s);
+    if (!(tau > 0) || !isfinite(tau) || r->units < 2 || !(r->b.value > 0))
+        return;
+    double f = sqrt((double)r->units / effective(p, tau));
+    if (!(f > 1) || !isfinite(r->b.relerr))
+        return;
+    mbx_between *b = &r->b;
+    b->ci_lo = b->value * pow(b->ci_lo / b->value, f);
+    b->ci_hi = b->value * pow(b->ci_hi / b->value, f);
+    b->relerr *= f;
+    b->se = b->relerr * b->value;
+    b->cirel = (b->ci_hi - b->ci_lo) / (2 * b->value);
+    const mbx_passes_opts *po = &s->cv[p->curve].po;
+    if (r->verdict == MBX_PASSES_SETTLED && !(mbx_passes_watched(po->kind, b) < po->eps))
+        r->verdict = MBX_PASSES_NOISY;
+}
