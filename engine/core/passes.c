@@ -413,16 +413,26 @@ static size_t pilot_need(const mbx_passes *p, double *m)
 {
     mbx_passes q = *p;
     mbx_passes_result r;
-    memset(&r, 0, sizeof r);
-    for (size_t k = 1; k <= p->n; k++) {
-        q.n = k; /* passes arrive in time order: the pilot is a prefix */
+    /* Units only grow as passes are added in time order: the pilot is
+     * the shortest prefix with min_passes units, found by bisection. */
+    size_t lo = p->o.min_passes, hi = p->n;
+    while (lo < hi) {
+        q.n = lo + (hi - lo) / 2;
         memset(&r, 0, sizeof r);
         if (between_units(&q, m, &r) != MBX_OK)
             return SIZE_MAX;
         if (r.units >= p->o.min_passes)
-            break;
+            hi = q.n;
+        else
+            lo = q.n + 1;
     }
-    double w = mbx_passes_watched(p->o.kind, &r.b);
+    q.n = lo;
+    memset(&r, 0, sizeof r);
+    if (between_units(&q, m, &r) != MBX_OK)
+        return SIZE_MAX;
+    /* The ci kind reads the pilot's half-width even where its level is
+     * not exact yet: the final verdict still asks for an exact one. */
+    double w = p->o.kind == MBX_STOP_CI ? r.b.cirel : mbx_passes_watched(p->o.kind, &r.b);
     if (!(w >= 0.0))
         return SIZE_MAX;
     double ratio = w / p->o.eps;
@@ -501,8 +511,9 @@ int mbx_passes_result_get(const mbx_passes *p, mbx_passes_result *out)
         r.verdict = MBX_PASSES_FEW;
     else if (!(r.span >= p->o.min_span))
         r.verdict = MBX_PASSES_SHORT;
-    else if (p->o.kind == MBX_STOP_CV ? !(mbx_passes_watched(p->o.kind, &r.b) < p->o.eps)
-                                      : r.units < r.pilot_need)
+    else if (p->o.kind == MBX_STOP_CV
+                 ? !(mbx_passes_watched(p->o.kind, &r.b) < p->o.eps)
+                 : r.units < r.pilot_need || !(mbx_passes_watched(p->o.kind, &r.b) >= 0.0))
         r.verdict = MBX_PASSES_NOISY;
     else
         r.verdict = MBX_PASSES_SETTLED;
