@@ -402,6 +402,44 @@ static int between_units(const mbx_passes *p, double *m, mbx_passes_result *r)
     return MBX_OK;
 }
 
+/* The two-stage stop rule (docs/algorithms.md, "Optional stopping"):
+ * the first min_passes units are the pilot, and their watched figure w
+ * fixes once the units the point needs, R (w / eps)^2 (relerr and the CI
+ * half-width shrink as 1 / sqrt(units)). Later units never move that
+ * count, so a point does not stop on the look where its own error
+ * estimate happened to dip under the target: stopping there selects the
+ * points whose spread was under-estimated. m holds 2 p->n doubles. */
+static size_t pilot_need(const mbx_passes *p, double *m)
+{
+    mbx_passes q = *p;
+    mbx_passes_result r;
+    /* Units only grow as passes are added in time order: the pilot is
+     * the shortest prefix with min_passes units, found by bisection. */
+    size_t lo = p->o.min_passes, hi = p->n;
+    while (lo < hi) {
+        q.n = lo + (hi - lo) / 2;
+        memset(&r, 0, sizeof r);
+        if (between_units(&q, m, &r) != MBX_OK)
+            return SIZE_MAX;
+        if (r.units >= p->o.min_passes)
+            hi = q.n;
+        else
+            lo = q.n + 1;
+    }
+    q.n = lo;
+    memset(&r, 0, sizeof r);
+    if (between_units(&q, m, &r) != MBX_OK)
+        return SIZE_MAX;
+    /* The ci kind reads the pilot's half-width even where its level is
+     * not exact yet: the final verdict still asks for an exact one. */
+    double w = p->o.kind == MBX_STOP_CI ? r.b.cirel : mbx_passes_watched(p->o.kind, &r.b);
+    if (!(w >= 0.0))
+        return SIZE_MAX;
+    double ratio = w / p->o.eps;
+    double need = ratio < 1.0 ? (double)r.units : ceil((double)r.units * ratio * ratio);
+    return need > (double)MBX_PASSES_MAX ? MBX_PASSES_MAX : (size_t)need;
+}
+
 /* Priority from a finished result (see the header). */
 static double priority_of(const mbx_passes *p, const mbx_passes_result *r)
 {
@@ -463,6 +501,8 @@ int mbx_passes_result_get(const mbx_passes *p, mbx_passes_result *out)
     r.straddles = r.nlevels >= 2;
     free(lv);
     int rc = between_units(p, m, &r);
+    if (rc == MBX_OK && r.units >= p->o.min_passes && p->o.kind != MBX_STOP_CV)
+        r.pilot_need = pilot_need(p, m);
     free(m);
     if (rc != MBX_OK)
         return rc;
@@ -471,7 +511,9 @@ int mbx_passes_result_get(const mbx_passes *p, mbx_passes_result *out)
         r.verdict = MBX_PASSES_FEW;
     else if (!(r.span >= p->o.min_span))
         r.verdict = MBX_PASSES_SHORT;
-    else if (!(mbx_passes_watched(p->o.kind, &r.b) < p->o.eps))
+    else if (p->o.kind == MBX_STOP_CV
+                 ? !(mbx_passes_watched(p->o.kind, &r.b) < p->o.eps)
+                 : r.units < r.pilot_need || !(mbx_passes_watched(p->o.kind, &r.b) >= 0.0))
         r.verdict = MBX_PASSES_NOISY;
     else
         r.verdict = MBX_PASSES_SETTLED;
@@ -513,6 +555,8 @@ size_t mbx_passes_needed(const mbx_passes *p, const mbx_passes_result *r)
     }
     if (r->units < p->o.min_passes && p->o.min_passes - r->units > need)
         need = p->o.min_passes - r->units;
+    if (p->o.kind != MBX_STOP_CV && r->pilot_need > r->units && r->pilot_need != SIZE_MAX)
+        need = r->pilot_need - r->units;
     if (need == 0)
         need = 1; /* only the span is missing: one later pass */
     return need;

@@ -107,7 +107,8 @@ typedef struct mbx_passes_result {
     size_t nlevels;     /* distinct level ids among the passes */
     int straddles;      /* 1 if nlevels >= 2 */
     mbx_passes_verdict verdict;
-    double priority; /* mbx_passes_priority of this state */
+    double priority;   /* mbx_passes_priority of this state */
+    size_t pilot_need; /* units the pilot fixed (two-stage rule); 0 before it */
 } mbx_passes_result;
 
 /* Per-level summary of the passes that carry one level id. */

@@ -5,7 +5,7 @@
  * (5 units, span 1 s, eps 3 %, at most 15 units, passes 0.25 s apart).
  *
  * Models of one pass median m_k (log scale, truth 1 us):
- *  - independent: log m_k ~ N(0, s^2), s the pass spread 1-12 %;
+ *  - independent: log m_k ~ N(0, s^2), s the pass spread 1-16 %;
  *  - AR(1): passes 0.25 s apart with lag-1 correlation rho, tau set to the
  *    true integrated autocorrelation time 0.25 (1 + rho) / (1 - rho), and
  *    up to 15 units of passes;
@@ -127,13 +127,14 @@ static tally run_model(const char *name, const model *md, const mbx_passes_opts 
 
 /* The properties asserted: the Wilson lower bound of the coverage of the
  * long-run median at least cov_lo, and for settled points (when enough
- * settle to tell) a true/reported err within [0.75, ratio_hi]. The
- * targets are 93 % and [0.8, 1.25]; where the figures fall short (the
- * stop rule binding at spreads of 8 % and more, AR(1) units shorter than
- * the memory) the bounds pin today's figures, as docs/algorithms.md
+ * settle to tell) a true/reported err within [ratio_lo, ratio_hi]. True
+ * error is the RMS of log(value / long-run median) over the settled
+ * points, reported err the RMS of their err. The targets are 93 % and
+ * [0.8, 1.25]; where the figures fall short (AR(1) units shorter than the
+ * memory) the bounds pin today's figures, as docs/algorithms.md
  * ("Coverage at the defaults") records, so they cannot get worse
  * unnoticed. */
-static void check(const tally *t, double cov_lo, double ratio_hi)
+static void check(const tally *t, double cov_lo, double ratio_lo, double ratio_hi)
 {
     if (getenv("MBX_PASSES_NOCHECK") != NULL)
         return; /* exploring */
@@ -142,7 +143,7 @@ static void check(const tally *t, double cov_lo, double ratio_hi)
     assert_true(lo >= cov_lo || t->n < 1000);
     if (ratio_hi > 0.0 && t->n >= 1000 && t->settled >= t->n / 20 && t->settled >= 50) {
         double ratio = sqrt(t->sq_true / t->sq_rep);
-        assert_true(ratio >= 0.75 && ratio <= ratio_hi);
+        assert_true(ratio >= ratio_lo && ratio <= ratio_hi);
     }
 }
 
@@ -151,13 +152,15 @@ static void independent(void **state)
     (void)state;
     mbx_passes_opts o;
     mbx_passes_opts_init(&o);
-    static const double spread[] = {0.01, 0.02, 0.04, 0.06, 0.08, 0.10, 0.12};
+    static const double spread[] = {0.01, 0.02, 0.04, 0.06, 0.08, 0.10, 0.12, 0.16};
     for (size_t i = 0; i < sizeof spread / sizeof spread[0]; i++) {
         model md = {spread[i], 0.0, 0.0, 0.0};
         char name[64];
         snprintf(name, sizeof name, "independent, spread %2.0f %%", 100.0 * spread[i]);
         tally t = run_model(name, &md, &o, 100 + i);
-        check(&t, 0.90, spread[i] <= 0.08 ? 1.25 : 1.75);
+        /* The two-stage stop rule keeps settled points honest at every
+         * spread (docs/algorithms.md, "Optional stopping"). */
+        check(&t, 0.90, 0.8, 1.25);
     }
 }
 
@@ -179,7 +182,7 @@ static void ar1_with_tau(void **state)
             snprintf(name, sizeof name, "AR(1) rho %.1f, spread %2.0f %%, %s", rho[i],
                      100.0 * spread[j % 2], j >= 2 ? "paced" : "grouped");
             tally t = run_model(name, &md, &o, 200 + 10 * j + i);
-            check(&t, j >= 2 ? 0.85 : 0.80, 1.5);
+            check(&t, j >= 2 ? 0.85 : 0.80, 0.75, 1.5);
         }
 }
 
@@ -197,7 +200,7 @@ static void quantized(void **state)
     tally t = run_model("quantized, tick 5 %, spread 1 %", &md, &o, 300);
     /* Coverage only: the floor is a bound, not an estimate of the error
      * (the value is exact when every pass reads one tick). */
-    check(&t, 0.95, 0.0);
+    check(&t, 0.95, 0.0, 0.0);
     /* Identical pass medians: never a zero-width CI. */
     mbx_passes *p;
     assert_int_equal(mbx_passes_create(&o, &p), MBX_OK);
