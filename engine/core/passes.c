@@ -513,7 +513,8 @@ int mbx_passes_result_get(const mbx_passes *p, mbx_passes_result *out)
         r.verdict = MBX_PASSES_SHORT;
     else if (p->o.kind == MBX_STOP_CV
                  ? !(mbx_passes_watched(p->o.kind, &r.b) < p->o.eps)
-                 : r.units < r.pilot_need || !(mbx_passes_watched(p->o.kind, &r.b) >= 0.0))
+                 : r.units < r.pilot_need ||
+                       !(mbx_passes_watched(p->o.kind, &r.b) < MBX_PASSES_SETTLED_GUARD * p->o.eps))
         r.verdict = MBX_PASSES_NOISY;
     else
         r.verdict = MBX_PASSES_SETTLED;

@@ -46,6 +46,10 @@
 #define MBX_PASSES_DEFAULT_SPAN 1.0 /* S, seconds of run time */
 #define MBX_PASSES_NO_LEVEL (-1)    /* a pass without a level id */
 #define MBX_PASSES_MAX 1000000      /* passes one point may hold */
+/* A settled point's watched figure stays under this many times EPS: a
+ * guard for a pilot of 2 or 3 units, whose figure is rough (at the
+ * default 5 it never binds in the simulations; docs/algorithms.md). */
+#define MBX_PASSES_SETTLED_GUARD 3.0
 
 /* One pass of one point. median in seconds (finite, > 0); n >= 1;
  * t_start <= t_end, both finite, in seconds since the run started; level
