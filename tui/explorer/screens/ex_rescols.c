@@ -283,34 +283,25 @@ static int probe_has(const mbx_result *r)
     return isfinite(r->probe);
 }
 
-/* invalid observations and events (100x the median, left out). */
-static void invalid_cell(const explorer *x, const mbx_ex_point *p, char *buf, size_t len)
-{
-    (void)x;
-    snprintf(buf, len, "%zu", p->r.invalid);
-}
-static double invalid_key(const mbx_ex_point *p)
-{
-    return (double)p->r.invalid;
-}
-static int invalid_has(const mbx_result *r)
-{
-    return r->invalid != 0;
-}
-
-static void events_cell(const explorer *x, const mbx_ex_point *p, char *buf, size_t len)
-{
-    (void)x;
-    snprintf(buf, len, "%zu", p->r.events);
-}
-static double events_key(const mbx_ex_point *p)
-{
-    return (double)p->r.events;
-}
-static int events_has(const mbx_result *r)
-{
-    return r->events != 0;
-}
+/* A count column of a result: its cell, its sort key and whether a row
+ * has a non-zero count. invalid: observations left out; events: those
+ * 100x the median, left out. */
+#define COUNT_COLUMN(name, field)                                                                  \
+    static void name##_cell(const explorer *x, const mbx_ex_point *p, char *buf, size_t len)       \
+    {                                                                                              \
+        (void)x;                                                                                   \
+        snprintf(buf, len, "%zu", p->r.field);                                                     \
+    }                                                                                              \
+    static double name##_key(const mbx_ex_point *p)                                                \
+    {                                                                                              \
+        return (double)p->r.field;                                                                 \
+    }                                                                                              \
+    static int name##_has(const mbx_result *r)                                                     \
+    {                                                                                              \
+        return r->field != 0;                                                                      \
+    }
+COUNT_COLUMN(invalid, invalid)
+COUNT_COLUMN(events, events)
 
 static void bw_cell(const explorer *x, const mbx_ex_point *p, char *buf, size_t len)
 {
