@@ -7,11 +7,9 @@
 #include "run_int.h"
 
 #include <math.h>
-#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "watchdog.h"
 
@@ -146,9 +144,6 @@ void mbx_run_watch_end(void *ud, double out)
             st->opt.output ? "; continue with --resume, which skips the HUNG point "
                              "(--retry-hung measures it again)"
                            : "");
-    fflush(stdout);
-    fflush(stderr);
     mbx_output_release(&st->out);
-    MPI_Abort(MPI_COMM_WORLD, MBX_WATCHDOG_EXIT);
-    _exit(MBX_WATCHDOG_EXIT);
+    mbx_watchdog_abort();
 }

@@ -1,12 +1,14 @@
 #include "watchdog.h"
 
 #include <math.h>
+#include <mpi.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mbx/ascii.h"
 #include "mbx/bench.h"
@@ -234,4 +236,15 @@ void mbx_watchdog_hung_row(mbx_result *r, const char *why)
     r->events = 0;
     r->status = MBX_POINT_HUNG;
     snprintf(r->status_reason, sizeof r->status_reason, "%s", why);
+}
+
+_Noreturn void mbx_watchdog_abort(void)
+{
+    fflush(stdout);
+    fflush(stderr);
+    struct timespec drain = {0, (long)(MBX_WATCHDOG_DRAIN_S * 1e9)};
+    while (nanosleep(&drain, &drain) != 0)
+        ;
+    MPI_Abort(MPI_COMM_WORLD, MBX_WATCHDOG_EXIT);
+    _exit(MBX_WATCHDOG_EXIT);
 }

@@ -67,6 +67,14 @@ int mbx_watchdog_parse(const char *v, double *floor_s, double *mult);
  * bytes" (and the parameter of a benchmark that has one). */
 void mbx_watchdog_pass_name(const mbx_point_spec *spec, char *buf, size_t len);
 
+/* The end of an end hook, after its note went to stderr: flush, wait
+ * MBX_WATCHDOG_DRAIN_S so the launcher forwards the note (hydra stops
+ * forwarding a rank's output once it handles the abort, and a note still
+ * in the pipe is lost on a loaded machine), then MPI_Abort every rank with
+ * MBX_WATCHDOG_EXIT. Never returns. */
+#define MBX_WATCHDOG_DRAIN_S 0.5
+_Noreturn void mbx_watchdog_abort(void);
+
 /* r as a HUNG row: no numbers (a pass that hung measured the hang), the
  * reason in status_reason. */
 void mbx_watchdog_hung_row(mbx_result *r, const char *why);

@@ -5,11 +5,9 @@
  * bound cannot be cancelled, so the explorer ends: the terminal reset
  * first (the user gets a sane shell whatever happens next), one note of
  * what was kept, then MPI_Abort, which ends every rank. */
-#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "ex_watch.h"
 #include "explorer.h"
@@ -146,8 +144,6 @@ static void watch_end(void *ud, double out)
         fflush(tty);
     }
     fprintf(stderr, "%s\n", note);
-    fflush(stderr);
     mbx_term_write_status(MBX_WATCHDOG_EXIT);
-    MPI_Abort(MPI_COMM_WORLD, MBX_WATCHDOG_EXIT);
-    _exit(MBX_WATCHDOG_EXIT);
+    mbx_watchdog_abort();
 }
