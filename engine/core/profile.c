@@ -114,13 +114,32 @@ int mbx_profile_add(mbx_profile *p, const mbx_profile_entry *e)
     return MBX_OK;
 }
 
+int mbx_profile_add_center(mbx_profile *p, const mbx_profile_center *c)
+{
+    if (mbx_grow((void **)&p->c, &p->ccap, p->nc + 1, sizeof *p->c) != MBX_OK)
+        return MBX_E_NOMEM;
+    p->c[p->nc++] = *c;
+    return MBX_OK;
+}
+
 void mbx_profile_free(mbx_profile *p)
 {
     if (p == NULL)
         return;
     free(p->e);
+    free(p->c);
     p->e = NULL;
-    p->n = p->cap = 0;
+    p->c = NULL;
+    p->n = p->cap = p->nc = p->ccap = 0;
+}
+
+const mbx_profile_center *mbx_profile_find_center(const mbx_profile *p, const char *bench,
+                                                  int procs, uint64_t bytes)
+{
+    for (size_t i = 0; p != NULL && bench != NULL && i < p->nc; i++)
+        if (p->c[i].procs == procs && p->c[i].bytes == bytes && strcmp(p->c[i].bench, bench) == 0)
+            return &p->c[i];
+    return NULL;
 }
 
 const mbx_profile_entry *mbx_profile_find(const mbx_profile *p, const char *bench, int procs,
@@ -141,11 +160,27 @@ int mbx_profile_widen(const mbx_profile *p, mbx_result *r)
     const mbx_profile_entry *e = mbx_profile_find(p, r->benchmark, r->procs, r->bytes);
     if (e == NULL)
         return 0;
+    /* sigma_L is estimated from K launches: its multiplier is Student's t
+     * with K - 1 degrees of freedom, as in the prediction interval over
+     * launches (merge.c), not the normal 1.96 (docs/algorithms.md). */
+    double q = e->df >= 1 ? mbx_profile_t_quantile(0.975, (double)e->df) : MBX_PROFILE_Z;
+    double rel = se / m, v = rel * rel + e->sigma * e->sigma;
+    /* Held against where the profile's launches were: this launch's
+     * median less their mean, on the log scale, has the variance of one
+     * launch (sigma^2 + e^2) plus that of the mean of n (docs/algorithms.md,
+     * "A launch outside its profile"). */
+    const mbx_profile_center *c = mbx_profile_find_center(p, r->benchmark, r->procs, r->bytes);
+    if (c != NULL) {
+        r->profile_ratio = m / c->median;
+        double sd = sqrt(v + (e->sigma * e->sigma + e->within * e->within) / (double)c->n);
+        if (fabs(log(r->profile_ratio)) > q * sd)
+            return MBX_PROFILE_OUTSIDE;
+    }
     /* Relative, on the log scale: launch effects multiply a time. Each
      * side adds the launch component to its own log distance, so a
      * one-sided launch interval (a median at its lowest pass) is not
      * mirrored below the data (docs/algorithms.md). */
-    double rel = se / m, v = rel * rel + e->sigma * e->sigma, zl = MBX_PROFILE_Z * e->sigma;
+    double zl = q * e->sigma;
     double dlo = log(m / fmin(lo, m)), dhi = log(fmax(hi, m) / m);
     double hlo = sqrt(dlo * dlo + zl * zl), hhi = sqrt(dhi * dhi + zl * zl);
     r->s.stderr_ = m * sqrt(v);

@@ -84,12 +84,18 @@ static struct bpoint *point_of(mbx_profile_builder *b, char *id, const char *ben
     return p;
 }
 
-/* One data row: kept when it is SETTLED or FIXED, with a positive median
- * and a finite error. An INVALID, HUNG or UNRELIABLE row has no launch
- * median to give; an UNSETTLED or SHIFTED row's err is not the error of
- * its median (a launch at a 4 ms level for seconds gave err 300-660 %
- * beside a median as steady as the other launches'), and one such w
- * swamps the spread of the medians (docs/algorithms.md). */
+/* One data row: its median kept when the row measured in passes (SETTLED,
+ * FIXED, UNSETTLED or SHIFTED) and is positive; its error only when the
+ * row is SETTLED or FIXED. An INVALID, HUNG or UNRELIABLE row has no
+ * launch median to give. An UNSETTLED or SHIFTED row's median is what
+ * that launch would have reported, so it counts in the spread of the
+ * launch medians: leaving it out kept a machine's long states out of the
+ * profile (two levels with 5 s stays gave sigma_L 0 where the launches
+ * differ threefold). Its err is no error of its median, though (a launch
+ * at a 4 ms level for seconds gave err 300-660 % beside a median as
+ * steady as the other launches'), and one such w swamps the spread, so
+ * the within-launch part comes from the settled rows alone
+ * (docs/algorithms.md). */
 static int add_row(mbx_profile_builder *b, size_t launch, char *const *c, const int *col,
                    const int *pid)
 {
@@ -104,10 +110,15 @@ static int add_row(mbx_profile_builder *b, size_t launch, char *const *c, const 
     if (col[MBX_COL_CI_SCOPE] >= 0 && strcmp(c[col[MBX_COL_CI_SCOPE]], "profile") == 0)
         return MBX_E_RANGE;
     if (col[MBX_COL_STDERR_US] < 0 || !mbx_point_status_parse(c[col[MBX_COL_STATUS]], &st) ||
-        (st != MBX_POINT_SETTLED && st != MBX_POINT_FIXED))
+        (st != MBX_POINT_SETTLED && st != MBX_POINT_FIXED && st != MBX_POINT_UNSETTLED &&
+         st != MBX_POINT_SHIFTED))
         return MBX_OK;
-    if (mbx_csv_time_us(c[col[MBX_COL_MEDIAN_US]], 1, &med) < 0 ||
-        mbx_csv_time_us(c[col[MBX_COL_STDERR_US]], 1, &se) < 0 || !(med > 0) || !(se >= 0))
+    int settled = st == MBX_POINT_SETTLED || st == MBX_POINT_FIXED;
+    if (mbx_csv_time_us(c[col[MBX_COL_MEDIAN_US]], 1, &med) < 0 || !(med > 0))
+        return MBX_OK;
+    if (mbx_csv_time_us(c[col[MBX_COL_STDERR_US]], 1, &se) < 0 || !(se >= 0))
+        se = NAN;
+    if (settled && !isfinite(se))
         return MBX_OK;
     const char *idt[MBX_PID_NTEXT];
     mbx_pid_texts(c, pid, idt);
@@ -116,7 +127,7 @@ static int add_row(mbx_profile_builder *b, size_t launch, char *const *c, const 
     if (p == NULL)
         return MBX_E_NOMEM;
     p->y[launch] = log(med);
-    p->w[launch] = (se / med) * (se / med);
+    p->w[launch] = settled ? (se / med) * (se / med) : NAN;
     return MBX_OK;
 }
 
@@ -190,6 +201,30 @@ static int class_entry(mbx_profile_builder *b, size_t first, char *done, mbx_pro
     return rc;
 }
 
+/* Where point pt's launches were: exp of the mean of their log medians,
+ * when two launches or more gave one. A run tells its rows apart by
+ * benchmark, ranks and size alone, so a point that shares them with
+ * another (another label, root or parameter) gets no center. */
+static int point_center(const mbx_profile_builder *b, const struct bpoint *pt, mbx_profile *p)
+{
+    for (size_t i = 0; i < b->n; i++)
+        if (&b->pt[i] != pt && b->pt[i].procs == pt->procs && b->pt[i].bytes == pt->bytes &&
+            strcmp(b->pt[i].bench, pt->bench) == 0)
+            return MBX_OK;
+    mbx_profile_center c = {0};
+    double sum = 0;
+    for (size_t i = 0; i < b->k; i++)
+        if (isfinite(pt->y[i]))
+            sum += pt->y[i], c.n++;
+    if (c.n < 2)
+        return MBX_OK;
+    snprintf(c.bench, sizeof c.bench, "%s", pt->bench);
+    c.procs = pt->procs;
+    c.bytes = pt->bytes;
+    c.median = exp(sum / (double)c.n) * 1e-6; /* y is of microseconds */
+    return mbx_profile_add_center(p, &c);
+}
+
 int mbx_profile_builder_finish(mbx_profile_builder *b, mbx_profile *p)
 {
     char *done = calloc(b->n ? b->n : 1, 1);
@@ -197,6 +232,10 @@ int mbx_profile_builder_finish(mbx_profile_builder *b, mbx_profile *p)
     for (size_t i = 0; rc == MBX_OK && i < b->n; i++)
         if (!done[i])
             rc = class_entry(b, i, done, p);
+    /* A center only where the point's class has an entry to judge by. */
+    for (size_t i = 0; rc == MBX_OK && i < b->n; i++)
+        if (mbx_profile_find(p, b->pt[i].bench, b->pt[i].procs, b->pt[i].bytes))
+            rc = point_center(b, &b->pt[i], p);
     free(done);
     if (rc == MBX_OK)
         p->k = b->k;

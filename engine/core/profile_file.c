@@ -1,5 +1,6 @@
 /* The machine profile's file (docs/csv-format.md, "Profile file"): a
- * CSV of key,value rows, then a header row and one row per entry. */
+ * CSV of key,value rows, then a header row and one row per entry, then
+ * (version 2) a header row and one row per point's center. */
 #include "mbx/profile.h"
 
 #include <errno.h>
@@ -19,6 +20,11 @@
 static const char *const entry_cols[NENTRY] = {
     "benchmark", "procs",     "class_lo_bytes", "class_hi_bytes", "points",
     "df",        "sigma_rel", "sigma_lo_rel",   "sigma_hi_rel",   "within_rel"};
+
+/* Version 2: after the entries, where each point's launches were. */
+#define NCENTER 6
+static const char *const center_cols[NCENTER] = {"kind",  "benchmark", "procs",
+                                                 "bytes", "center_us", "launches"};
 
 static void num(char *b, size_t n, const char *fmt, double x)
 {
@@ -54,6 +60,21 @@ static int write_entry(FILE *f, const mbx_profile_entry *e)
     return mbx_csv_fputrow(f, row, NENTRY);
 }
 
+static int write_center(FILE *f, const mbx_profile_center *c)
+{
+    char s[NCENTER][64];
+    const char *row[NCENTER];
+    snprintf(s[0], sizeof s[0], "center");
+    snprintf(s[1], sizeof s[1], "%s", c->bench);
+    snprintf(s[2], sizeof s[2], "%d", c->procs);
+    snprintf(s[3], sizeof s[3], "%llu", (unsigned long long)c->bytes);
+    num(s[4], sizeof s[4], "%.6g", c->median * 1e6);
+    snprintf(s[5], sizeof s[5], "%zu", c->n);
+    for (int i = 0; i < NCENTER; i++)
+        row[i] = s[i];
+    return mbx_csv_fputrow(f, row, NCENTER);
+}
+
 int mbx_profile_write(const mbx_profile *p, const char *path)
 {
     char tmp[4200], v[64], date[32];
@@ -79,6 +100,10 @@ int mbx_profile_write(const mbx_profile *p, const char *path)
     rc = rc ? rc : mbx_csv_fputrow(f, entry_cols, NENTRY);
     for (size_t i = 0; rc == MBX_OK && i < p->n; i++)
         rc = write_entry(f, &p->e[i]);
+    if (p->nc > 0)
+        rc = rc ? rc : mbx_csv_fputrow(f, center_cols, NCENTER);
+    for (size_t i = 0; rc == MBX_OK && i < p->nc; i++)
+        rc = write_center(f, &p->c[i]);
     int err = errno;
     if (fclose(f) != 0 && rc == MBX_OK)
         rc = MBX_E_IO, err = errno;
@@ -145,6 +170,32 @@ static int read_entry(char *const *c, size_t n, const char *path, size_t line, m
     return MBX_OK;
 }
 
+/* A center row of version 2: center,BENCH,PROCS,BYTES,CENTER_US,LAUNCHES. */
+static int read_center(char *const *c, size_t n, const char *path, size_t line,
+                       mbx_profile_center *ce, char *msg, size_t len)
+{
+    double v[NCENTER];
+    if (n != NCENTER || strcmp(c[0], "center") != 0)
+        return bad(msg, len, path, line, "center", "center and 5 fields", c[0]);
+    if (c[1][0] == '\0' || strlen(c[1]) >= sizeof ce->bench)
+        return bad(msg, len, path, line, "benchmark", "a benchmark name", c[1]);
+    if (!get_num(c[2], 1, INT_MAX, 0, &v[2]) || v[2] != floor(v[2]))
+        return bad(msg, len, path, line, "procs", "a whole number >= 1", c[2]);
+    if (!get_num(c[3], 0, 9.3e18, 0, &v[3]) || v[3] != floor(v[3]))
+        return bad(msg, len, path, line, "bytes", "a whole number", c[3]);
+    if (!get_num(c[4], 1e-6, 1e12, 0, &v[4]))
+        return bad(msg, len, path, line, "center_us", "a time in 1e-6..1e12 us", c[4]);
+    if (!get_num(c[5], 2, 1e6, 0, &v[5]) || v[5] != floor(v[5]))
+        return bad(msg, len, path, line, "launches", "a whole number >= 2", c[5]);
+    memset(ce, 0, sizeof *ce);
+    snprintf(ce->bench, sizeof ce->bench, "%s", c[1]);
+    ce->procs = (int)v[2];
+    ce->bytes = (uint64_t)v[3];
+    ce->median = v[4] * 1e-6;
+    ce->n = (size_t)v[5];
+    return MBX_OK;
+}
+
 /* A key,value row before the entries. */
 static int read_kv(char *const *c, size_t n, const char *path, size_t line, mbx_profile *p,
                    char *msg, size_t len)
@@ -174,8 +225,9 @@ static int read_table(const mbx_csv_table *t, const char *path, mbx_profile *p, 
     if (t->nrows == 0 || t->ncols[0] != 2 || strcmp(t->cell[0][0], "mpibex_profile") != 0)
         return bad(msg, len, path, 1, "mpibex_profile", "a profile file (mpibex calibrate)",
                    t->nrows ? t->cell[0][0] : "");
-    if (strcmp(t->cell[0][1], "1") != 0)
-        return bad(msg, len, path, 1, "mpibex_profile", "version 1", t->cell[0][1]);
+    int version = strcmp(t->cell[0][1], "1") == 0 ? 1 : strcmp(t->cell[0][1], "2") == 0 ? 2 : 0;
+    if (version == 0)
+        return bad(msg, len, path, 1, "mpibex_profile", "version 1 or 2", t->cell[0][1]);
     size_t r = 1;
     int rc = MBX_OK;
     for (; rc == MBX_OK && r < t->nrows && strcmp(t->cell[r][0], "benchmark") != 0; r++)
@@ -193,11 +245,22 @@ static int read_table(const mbx_csv_table *t, const char *path, mbx_profile *p, 
                  path, need);
         return MBX_E_PROTO;
     }
+    int centers = 0; /* past the centers' header (version 2) */
     for (r++; rc == MBX_OK && r < t->nrows; r++) {
-        mbx_profile_entry e;
-        rc = read_entry(t->cell[r], t->ncols[r], path, t->line[r], &e, msg, len);
-        if (rc == MBX_OK)
-            rc = mbx_profile_add(p, &e);
+        char *const *c = t->cell[r];
+        if (!centers && version >= 2 && strcmp(c[0], "kind") == 0) {
+            centers = 1;
+        } else if (centers) {
+            mbx_profile_center ce;
+            rc = read_center(c, t->ncols[r], path, t->line[r], &ce, msg, len);
+            if (rc == MBX_OK)
+                rc = mbx_profile_add_center(p, &ce);
+        } else {
+            mbx_profile_entry e;
+            rc = read_entry(c, t->ncols[r], path, t->line[r], &e, msg, len);
+            if (rc == MBX_OK)
+                rc = mbx_profile_add(p, &e);
+        }
     }
     return rc;
 }

@@ -311,6 +311,13 @@ static const char *col_ci_scope(const mbx_result *r, char *b)
 COL_US(col_pi_lo, r->ci_scope == MBX_SCOPE_PROFILE ? r->pi_lo : NAN)
 COL_US(col_pi_hi, r->ci_scope == MBX_SCOPE_PROFILE ? r->pi_hi : NAN)
 
+/* This launch against its machine profile's launches (0: no center). */
+static const char *col_profile_ratio(const mbx_result *r, char *b)
+{
+    return r->profile_ratio > 0 && isfinite(r->profile_ratio) ? fixed(b, "%.4f", r->profile_ratio)
+                                                              : "";
+}
+
 /* A share of the run's time at a level (0: unknown, empty). */
 static const char *share(const mbx_result *r, double v, char *b)
 {

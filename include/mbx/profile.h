@@ -13,7 +13,7 @@
 
 #include "mbx/result.h"
 
-#define MBX_PROFILE_VERSION 1       /* the file's first row: mpibex_profile,1 */
+#define MBX_PROFILE_VERSION 2       /* the file's first row: mpibex_profile,2 (1 is read) */
 #define MBX_PROFILE_MAX_AGE_DAYS 30 /* older: refused (docs/user-guide.md) */
 #define MBX_PROFILE_MIN_K 3         /* launches a profile needs at least */
 #define MBX_PROFILE_Z 1.959963985   /* the 97.5 % normal quantile */
@@ -31,6 +31,16 @@ typedef struct mbx_profile_entry {
     double within;             /* root mean within-launch relative error^2 */
 } mbx_profile_entry;
 
+/* Where one point's launches were: the center a later launch is held
+ * against (version 2; docs/algorithms.md, "A launch outside its profile"). */
+typedef struct mbx_profile_center {
+    char bench[64];
+    int procs;
+    uint64_t bytes;
+    double median; /* exp(mean log launch median), seconds; > 0 */
+    size_t n;      /* launches with a median, >= 2 */
+} mbx_profile_center;
+
 typedef struct mbx_profile {
     char host[256];    /* the host of rank 0 */
     char mpi[128];     /* the MPI library (first line of its version string) */
@@ -38,6 +48,8 @@ typedef struct mbx_profile {
     size_t k;          /* launches */
     mbx_profile_entry *e;
     size_t n, cap;
+    mbx_profile_center *c; /* none in a version-1 file */
+    size_t nc, ccap;
 } mbx_profile;
 
 /* The size class of bytes: 0 for 0, else the largest power of 4 <= bytes. */
@@ -53,13 +65,18 @@ uint64_t mbx_profile_class(uint64_t bytes);
 int mbx_profile_estimate(const double *y, const double *w, size_t npts, size_t k,
                          mbx_profile_entry *e);
 
-/* Append a copy of e (MBX_E_NOMEM). */
+/* Append a copy of e, or of c (MBX_E_NOMEM). */
 int mbx_profile_add(mbx_profile *p, const mbx_profile_entry *e);
-void mbx_profile_free(mbx_profile *p); /* its entries; p itself is the caller's */
+int mbx_profile_add_center(mbx_profile *p, const mbx_profile_center *c);
+void mbx_profile_free(mbx_profile *p); /* its entries and centers; p itself is the caller's */
 
 /* The entry for (bench, procs, class of bytes), or NULL. */
 const mbx_profile_entry *mbx_profile_find(const mbx_profile *p, const char *bench, int procs,
                                           uint64_t bytes);
+
+/* The center of (bench, procs, bytes), or NULL. */
+const mbx_profile_center *mbx_profile_find_center(const mbx_profile *p, const char *bench,
+                                                  int procs, uint64_t bytes);
 
 /* Write p at path (through path.tmp, then renamed). MBX_E_IO, errno set. */
 int mbx_profile_write(const mbx_profile *p, const char *path);
@@ -81,12 +98,22 @@ int mbx_profile_check(const mbx_profile *p, const char *host, const char *mpi, l
  * mpi). MBX_E_RANGE when it does not fit. */
 int mbx_profile_path(const char *dir, const char *host, const char *mpi, char *out, size_t len);
 
-/* Widen r's interval by its entry's component: on the log scale, half
- * width z sqrt(e^2 + sigma^2) with e = stderr / median, never narrower
- * than the launch's own; stderr becomes median sqrt(e^2 + sigma^2), and the
+/* Widen r's interval by its entry's component: on the log scale, each
+ * side's half width sqrt(d^2 + (t sigma)^2), d that side of the launch's
+ * own interval and t Student's 97.5 % quantile with the entry's df
+ * (launches - 1), so never narrower
+ * than the launch's own; with e = stderr / median, stderr becomes
+ * median sqrt(e^2 + sigma^2), and the
  * prediction interval for another launch's median half width
- * z sqrt(2 (e^2 + sigma^2)); ci_scope becomes profile. Returns 1 when r
- * was widened; 0 (r as it was) when it has no interval or p no entry. */
+ * sqrt(2) times each side's; ci_scope becomes profile. Returns 1 when r
+ * was widened; 0 (r as it was) when it has no interval or p no entry.
+ * When p has a center for r's point, r->profile_ratio becomes median /
+ * center first, and a median the profile's launches make unlikely (its
+ * log distance from the center over t sqrt((sigma^2 + e^2) + (sigma^2 +
+ * within^2) / n) beyond 1) is not widened: the machine is not as it was
+ * calibrated, so the profile says nothing about it. That returns
+ * MBX_PROFILE_OUTSIDE, r's interval as it was (ci_scope launch). */
+#define MBX_PROFILE_OUTSIDE 2
 int mbx_profile_widen(const mbx_profile *p, mbx_result *r);
 
 /* Quantiles used above (exposed for the tests): Student's t at p with df

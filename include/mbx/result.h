@@ -146,6 +146,9 @@ typedef struct mbx_result {
      * another launch's median is expected, 95 %. Read only under PROFILE. */
     mbx_ci_scope ci_scope;
     double pi_lo, pi_hi;
+    /* Column profile_ratio: median / the machine profile's center for this
+     * point (mbx_profile_widen); 0: no profile center, empty. */
+    double profile_ratio;
     /* Columns level_share_lo and level_share_hi: the share of the run's
      * time (the monitor's probes) at its fastest and slowest level, when
      * the probes showed two levels or more; 0: unknown (empty fields). */
@@ -236,7 +239,8 @@ typedef struct mbx_result {
     X(PI95_LO_US, "pi95_lo_us", "µs", 4, 0, col_pi_lo)                                             \
     X(PI95_HI_US, "pi95_hi_us", "µs", 4, 0, col_pi_hi)                                             \
     X(LEVEL_SHARE_LO, "level_share_lo", "share", 4, 0, col_level_share_lo)                         \
-    X(LEVEL_SHARE_HI, "level_share_hi", "share", 4, 0, col_level_share_hi)
+    X(LEVEL_SHARE_HI, "level_share_hi", "share", 4, 0, col_level_share_hi)                         \
+    X(PROFILE_RATIO, "profile_ratio", "ratio", 4, 0, col_profile_ratio)
 
 #define MBX_RESULT_COL_ID_(id, name, unit, since, readers, fmt) MBX_COL_##id,
 enum { MBX_RESULT_COLUMNS(MBX_RESULT_COL_ID_) MBX_RESULT_NCOLS };

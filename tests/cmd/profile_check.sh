@@ -5,6 +5,8 @@
 #   a profile; calibrate over 4 launches writes one to the state directory;
 #   a later run uses it (auto: ci_scope profile, pi95 columns, which profile
 #   and its age); a profile with a known component widens every interval;
+#   one whose centers are moved 3x leaves every row launch-scoped, with its
+#   profile_ratio and a line counting the rows outside the profile;
 #   a bad, foreign or stale profile named is refused in one line (exit 2),
 #   under auto it is not used and said so; calibrate refuses a widened
 #   launch; merge of the launches names launches:4 and gives the PI.
@@ -58,12 +60,13 @@ import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
 i = [r[0] for r in rows].index("benchmark")
 for r in rows[i + 1:]:
-    r[6], r[7], r[8] = "0.05", "0.03", "0.1"
+    if len(r) == 10:  # the entries, not the centers after them
+        r[6], r[7], r[8] = "0.05", "0.03", "0.1"
 csv.writer(open(sys.argv[2], "w"), lineterminator="\n").writerows(rows)
 EOF
 run --seed 7 --profile "$dir/known.csv" -o "$dir/known_run.csv" >/dev/null 2>&1 ||
     die "run with a named profile failed"
-python3 - "$dir/none.csv" "$dir/known_run.csv" <<'EOF' && pass "known 5 %: every CI and PI wider than the launch's, by 1.96 sqrt(e^2 + 0.05^2)" || fail "known 5 %: not widened as documented"
+python3 - "$dir/none.csv" "$dir/known_run.csv" <<'EOF' && pass "known 5 %: every CI and PI wider than the launch's, by t(3) sqrt(e^2 + 0.05^2)" || fail "known 5 %: not widened as documented"
 import csv, math, sys
 a = list(csv.DictReader(open(sys.argv[1])))
 b = list(csv.DictReader(open(sys.argv[2])))
@@ -74,7 +77,10 @@ for r in b:
     o = a[key(r)]
     m, lo, hi = float(r["median_us"]), float(r["ci95_lo_us"]), float(r["ci95_hi_us"])
     e = float(o["stderr_us"]) / float(o["median_us"])
-    h = 1.959963985 * math.sqrt(e * e + 0.0025)
+    # each side sqrt(d^2 + (t 0.05)^2), d = 1.96 e for a symmetric launch
+    # interval; t with the 4 launches' 3 degrees of freedom
+    d = math.log(float(o["ci95_hi_us"]) / m)
+    h = math.sqrt(d * d + (3.182446 * 0.05) ** 2)
     ok &= r["ci_scope"] == "profile" and m == float(o["median_us"])
     ok &= hi - lo > float(o["ci95_hi_us"]) - float(o["ci95_lo_us"])
     ok &= abs(hi / m - math.exp(h)) < 2e-3 * math.exp(h)
@@ -83,6 +89,35 @@ for r in b:
           "PI", r["pi95_lo_us"], r["pi95_hi_us"])
 sys.exit(0 if ok else 1)
 EOF
+
+# A machine not as it was calibrated: the same profile with every center
+# put 3x slower. Each row's median is then a third of where the profile's
+# launches were, far beyond what their spread allows: not widened
+# (ci_scope launch, no PI), profile_ratio says how far, a line counts them.
+python3 - "$prof" "$dir/moved.csv" <<'EOF'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+for r in rows:
+    if r[0] == "center":
+        r[4] = "%.6g" % (3 * float(r[4]))
+csv.writer(open(sys.argv[2], "w"), lineterminator="\n").writerows(rows)
+EOF
+run --seed 7 --profile "$dir/moved.csv" -o "$dir/moved_run.csv" >"$dir/moved.out" 2>&1 ||
+    die "run with a moved profile failed"
+[ "$(col "$dir/moved_run.csv" ci_scope | sort -u)" = launch ] &&
+    [ -z "$(col "$dir/moved_run.csv" pi95_lo_us | sort -u)" ] &&
+    pass "moved centers: rows stay launch-scoped, no PI" ||
+    fail "moved centers: ci_scope $(col "$dir/moved_run.csv" ci_scope | sort -u | tr '\n' ' ')"
+col "$dir/moved_run.csv" profile_ratio |
+    awk '{ if ($1 < 0.32 || $1 > 0.35) bad = 1 } END { exit bad || NR != 7 }' &&
+    pass "moved centers: profile_ratio about 1/3 on all 7 rows" ||
+    fail "moved centers: profile_ratio $(col "$dir/moved_run.csv" profile_ratio | tr '\n' ' ')"
+grep -q '^# outside the profile: 7 rows, median 0\.3[0-9]*\.\.0\.3[0-9]*x where' "$dir/moved.out" &&
+    pass "moved centers: the table says 7 rows are outside" ||
+    fail "moved centers: $(grep -i outside "$dir/moved.out")"
+[ "$(col "$dir/auto.csv" profile_ratio | awk '$1 > 0.97 && $1 < 1.03' | wc -l)" -eq 7 ] &&
+    pass "auto: profile_ratio near 1 on all 7 rows, the machine as calibrated" ||
+    fail "auto: profile_ratio $(col "$dir/auto.csv" profile_ratio | tr '\n' ' ')"
 
 # Refusals: named, in one line and exit 2; under auto, not used and said.
 refused() { # NAME FILE REGEX

@@ -39,6 +39,9 @@ static mbx_profile sample(void)
     assert_int_equal(mbx_profile_add(&p, &e), MBX_OK);
     e.class_lo = 0, e.sigma_hi = INFINITY, e.sigma = 0;
     assert_int_equal(mbx_profile_add(&p, &e), MBX_OK);
+    mbx_profile_center c = {.procs = 2, .bytes = 32, .median = 10e-6, .n = 10};
+    snprintf(c.bench, sizeof c.bench, "pingpong.send_recv");
+    assert_int_equal(mbx_profile_add_center(&p, &c), MBX_OK);
     return p;
 }
 
@@ -68,8 +71,63 @@ static void round_trip(void **state)
     assert_null(mbx_profile_find(&q, "pingpong.send_recv", 2, 64));
     assert_null(mbx_profile_find(&q, "pingpong.send_recv", 4, 16));
     assert_non_null(mbx_profile_find(&q, "pingpong.send_recv", 2, 0));
+    assert_int_equal(q.nc, 1);
+    const mbx_profile_center *c = mbx_profile_find_center(&q, "pingpong.send_recv", 2, 32);
+    assert_non_null(c);
+    assert_true(fabs(c->median / 10e-6 - 1) < 1e-5 && c->n == 10);
+    assert_null(mbx_profile_find_center(&q, "pingpong.send_recv", 2, 16));
     mbx_profile_free(&p);
     mbx_profile_free(&q);
+}
+
+/* A version-1 file (no centers) is still read: its entries widen, and no
+ * row is held against a center. */
+static void version_1_read(void **state)
+{
+    (void)state;
+    char path[512], msg[512];
+    tmp_path(path, sizeof path, "v1.csv");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("mpibex_profile,1\nhost,node1\nmpi,MPICH\ncreated_s,1700000000\nlaunches,10\n"
+          "benchmark,procs,class_lo_bytes,class_hi_bytes,points,df,sigma_rel,sigma_lo_rel,"
+          "sigma_hi_rel,within_rel\n"
+          "pingpong.send_recv,2,16,63,2,9,0.05,0.03,0.09,0.01\n",
+          f);
+    assert_int_equal(fclose(f), 0);
+    mbx_profile q;
+    if (mbx_profile_read(path, &q, msg, sizeof msg) != MBX_OK)
+        fail_msg("%s", msg);
+    assert_int_equal(q.n, 1);
+    assert_int_equal(q.nc, 0);
+    mbx_result r = {.benchmark = "pingpong.send_recv", .procs = 2, .bytes = 32};
+    r.s.median = 30e-6, r.s.stderr_ = 0.3e-6, r.s.ci_lo = 29.4e-6, r.s.ci_hi = 30.6e-6;
+    assert_int_equal(mbx_profile_widen(&q, &r), 1);
+    assert_true(r.profile_ratio == 0);
+    mbx_profile_free(&q);
+}
+
+/* Against the center of its point: a median 10 % off the profile's
+ * launches is within what sigma_L 5 % allows (t(9) sqrt(0.05^2 + 0.01^2 +
+ * (0.05^2 + 0.01^2) / 10) = 0.121 on the log scale) and is widened; one 30
+ * % off (log 1.3 = 0.262) is outside: left as it was, launch-scoped, its
+ * profile_ratio set. */
+static void widen_holds_a_launch_against_the_center(void **state)
+{
+    (void)state;
+    mbx_profile p = sample();
+    mbx_result near = {.benchmark = "pingpong.send_recv", .procs = 2, .bytes = 32};
+    near.s.median = 11e-6, near.s.stderr_ = 0.11e-6, near.s.ci_lo = 10.8e-6, near.s.ci_hi = 11.2e-6;
+    mbx_result far = near;
+    far.s.median = 13e-6, far.s.stderr_ = 0.13e-6, far.s.ci_lo = 12.75e-6, far.s.ci_hi = 13.25e-6;
+    assert_int_equal(mbx_profile_widen(&p, &near), 1);
+    assert_int_equal(near.ci_scope, MBX_SCOPE_PROFILE);
+    assert_true(fabs(near.profile_ratio - 1.1) < 1e-9);
+    assert_int_equal(mbx_profile_widen(&p, &far), MBX_PROFILE_OUTSIDE);
+    assert_int_equal(far.ci_scope, MBX_SCOPE_LAUNCH);
+    assert_true(fabs(far.profile_ratio - 1.3) < 1e-9);
+    assert_true(far.s.ci_lo == 12.75e-6 && far.s.ci_hi == 13.25e-6 && far.s.stderr_ == 0.13e-6);
+    mbx_profile_free(&p);
 }
 
 static void size_classes(void **state)
@@ -247,14 +305,15 @@ static void widen_row(void **state)
     r.s.ci_hi = 10.2e-6;
     assert_int_equal(mbx_profile_widen(&p, &r), 1);
     assert_int_equal(r.ci_scope, MBX_SCOPE_PROFILE);
-    /* each side: its own log distance and the launch component */
-    double v = 0.01 * 0.01 + 0.05 * 0.05, zl = 1.959963985 * 0.05;
+    /* each side: its own log distance and the launch component, at
+     * Student's t with the entry's 9 degrees of freedom (2.262) */
+    double v = 0.01 * 0.01 + 0.05 * 0.05, zl = 2.262157 * 0.05;
     double hlo = sqrt(pow(log(10 / 9.8), 2) + zl * zl),
            hhi = sqrt(pow(log(10.2 / 10), 2) + zl * zl);
-    assert_true(fabs(r.s.ci_lo - 10e-6 * exp(-hlo)) < 1e-12);
-    assert_true(fabs(r.s.ci_hi - 10e-6 * exp(hhi)) < 1e-12);
+    assert_true(fabs(r.s.ci_lo / (10e-6 * exp(-hlo)) - 1) < 1e-4);
+    assert_true(fabs(r.s.ci_hi / (10e-6 * exp(hhi)) - 1) < 1e-4);
     assert_true(fabs(r.s.stderr_ - 10e-6 * sqrt(v)) < 1e-12);
-    assert_true(fabs(r.pi_lo - 10e-6 * exp(-sqrt(2.0) * hlo)) < 1e-12);
+    assert_true(fabs(r.pi_lo / (10e-6 * exp(-sqrt(2.0) * hlo)) - 1) < 1e-4);
     assert_true(r.pi_lo < r.s.ci_lo && r.pi_hi > r.s.ci_hi);
     /* A one-sided launch interval (the median at the lowest pass, one
      * pass 6500x slower): the lower end moves by the launch component
@@ -263,7 +322,7 @@ static void widen_row(void **state)
     u.s.median = 0.61e-6, u.s.ci_lo = 0.61e-6, u.s.ci_hi = 4000e-6;
     u.s.stderr_ = 0.61e-6 * log(4000 / 0.61) / 2 / 1.96;
     assert_int_equal(mbx_profile_widen(&p, &u), 1);
-    assert_true(fabs(u.s.ci_lo - 0.61e-6 * exp(-zl)) < 1e-15);
+    assert_true(fabs(u.s.ci_lo / (0.61e-6 * exp(-zl)) - 1) < 1e-4);
     assert_true(u.s.ci_hi > 4000e-6 && u.pi_lo > 0.5e-6);
     /* no entry (another size class), no interval: as it was */
     mbx_result q = {.benchmark = "pingpong.send_recv", .procs = 2, .bytes = 64};
@@ -316,6 +375,47 @@ static void calibration_uses_settled_rows(void **state)
     mbx_profile_free(&p);
 }
 
+/* Calibration from 10 launch files where 3 launches spent their point at
+ * a level three times slower: their rows are UNSETTLED with a large err,
+ * and their medians are what those launches reported. The profile keeps
+ * them: sigma_L is the spread of all 10 launch medians (0.53 on the log
+ * scale) less the settled rows' 1 % within-launch error, not the 0 of the
+ * 7 settled launches alone. */
+static void calibration_counts_unsettled_medians(void **state)
+{
+    (void)state;
+    mbx_profile_builder *b = NULL;
+    assert_int_equal(mbx_profile_builder_new(10, &b), MBX_OK);
+    for (size_t i = 0; i < 10; i++) {
+        char path[512], msg[256] = "";
+        tmp_path(path, sizeof path, "launch.csv");
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fprintf(f, "benchmark,procs,bytes,n,tmean_us,median_us,stderr_us,status,label\n");
+        int slow = i % 3 == 1; /* launches 1, 4, 7 */
+        double m = slow ? 3.0 : 1.0, se = slow ? 2.0 * m : 0.01 * m;
+        fprintf(f, "pingpong.send_recv,2,8,100,%.6f,%.6f,%.6f,%s,cli\n", m, m, se,
+                slow ? "UNSETTLED" : "SETTLED");
+        assert_int_equal(fclose(f), 0);
+        if (mbx_profile_builder_add_file(b, i, path, msg, sizeof msg) != MBX_OK)
+            fail_msg("%s", msg);
+    }
+    mbx_profile p = {0};
+    assert_int_equal(mbx_profile_builder_finish(b, &p), MBX_OK);
+    mbx_profile_builder_free(b);
+    const mbx_profile_entry *e = mbx_profile_find(&p, "pingpong.send_recv", 2, 8);
+    assert_non_null(e);
+    /* sd of {0 x7, ln 3 x3} = 1.0986 sqrt(0.3 x 0.7 x 10 / 9) = 0.531 */
+    if (!(fabs(e->sigma - 0.531) < 0.005) || !(fabs(e->within - 0.01) < 1e-4))
+        fail_msg("sigma_L %.4f, within %.4f; want 0.531 and 0.01", e->sigma, e->within);
+    /* where the 10 launches were: exp(mean log median) = 3^0.3 us */
+    const mbx_profile_center *c = mbx_profile_find_center(&p, "pingpong.send_recv", 2, 8);
+    assert_non_null(c);
+    if (!(fabs(c->median / (pow(3, 0.3) * 1e-6) - 1) < 1e-4) || c->n != 10)
+        fail_msg("center %.6g s over %zu launches; want 1.390e-06 over 10", c->median, c->n);
+    mbx_profile_free(&p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -328,6 +428,9 @@ int main(void)
         cmocka_unit_test(quantiles),
         cmocka_unit_test(widen_row),
         cmocka_unit_test(calibration_uses_settled_rows),
+        cmocka_unit_test(calibration_counts_unsettled_medians),
+        cmocka_unit_test(version_1_read),
+        cmocka_unit_test(widen_holds_a_launch_against_the_center),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,14 @@
  * scheduler", Pacing). Where the target holds it asserts that 93 % is not
  * excluded, and where the machine has little memory that at most a fifth
  * of the rows flag and true/err lies in [0.8, 1.25].
+ * Each run's rows also go to a results CSV. In groups of MBX_HONESTY_K
+ * runs (10 by default), each group's rows are widened (mbx_profile_widen,
+ * ci_scope profile) by the profile `mpibex calibrate`'s builder makes of
+ * the next group's files: a fresh profile of K launches for every group.
+ * It prints their coverage of the long-run median, which in these models
+ * every launch shares: what a run with a profile claims (docs/algorithms.md,
+ * "Launch variance and the machine profile"), and asserts 93 % is not
+ * excluded in every model.
  * MBX_HONESTY_RUNS sets the runs per model (200 by default). */
 #include <math.h>
 #include <setjmp.h>
@@ -20,9 +28,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
+#include "mbx/csvio.h"
+#include "mbx/profile.h"
+#include "mbx/profile_build.h"
 #include "sched_sim.h"
 
 static const uint64_t grid4[4] = {1, 4096, 65536, 1048576};
@@ -41,6 +53,8 @@ typedef struct model {
 typedef struct tally {
     size_t rows, covered, flagged, open, open_covered, settled;
     double true2, err2;
+    size_t widened, widened_covered; /* the rows a profile widened */
+    size_t outside;                  /* the rows it left launch-scoped: outside the profile */
 } tally;
 
 /* Wilson's 95 % interval of k in n. */
@@ -60,12 +74,22 @@ static void wilson(size_t k, size_t n, double *lo, double *hi)
 
 /* A row says it is not to be trusted as a settled CI: not SETTLED, with
  * a reason (the states outlast its span, max-passes, ...). */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 static int flagged(const mbx_result *r)
 {
     return r->status != MBX_POINT_SETTLED && r->status_reason[0] != '\0';
 }
 
-static void one_run(const model *md, uint64_t seed, tally *t, double *elapsed)
+/* One seeded run of the 4-point curve: its rows tallied, kept in
+ * rows[0..3] with the long-run medians in truth[0..3], and written to the
+ * results CSV csv. */
+static void one_run(const model *md, uint64_t seed, tally *t, double *elapsed, const char *csv,
+                    mbx_result *rows, double *truth)
 {
     mbx_sched_opts o;
     mbx_sched_opts_init(&o);
@@ -93,16 +117,24 @@ static void one_run(const model *md, uint64_t seed, tally *t, double *elapsed)
         print_message(" tau %.3g (true %.3g) mature %d dwell %.3g need %.3g span %.3g\n", pg.tau,
                       m.ou_tau, pg.mature, pg.dwell, pg.need, pg.span);
     }
+    mbx_csv_writer *w = NULL;
+    assert_int_equal(mbx_csv_writer_open(csv, mbx_result_columns, MBX_RESULT_NCOLS, &w), MBX_OK);
     for (size_t i = 0; i < 4; i++) {
         mbx_result r;
         assert_int_equal(mbx_sched_result(s, i, &r), MBX_OK);
-        double truth = mbx_sim_long_run_median(&m, 0, grid4[i]);
-        int cov = r.s.ci_lo <= truth && truth <= r.s.ci_hi, fl = flagged(&r);
+        r.procs = 2;
+        r.bytes = grid4[i]; /* as the runner names its row */
+        truth[i] = mbx_sim_long_run_median(&m, 0, grid4[i]);
+        mbx_result_fields f;
+        mbx_result_format(&r, &f);
+        assert_int_equal(mbx_csv_writer_row(w, f.field), MBX_OK);
+        rows[i] = r;
+        int cov = r.s.ci_lo <= truth[i] && truth[i] <= r.s.ci_hi, fl = flagged(&r);
         if (getenv("MBX_HONESTY_DEBUG"))
             print_message("  x %8llu st %d reason '%s' passes %zu span %.1f levels %zu med %.3g "
                           "ci %.3g..%.3g truth %.3g %s\n",
                           (unsigned long long)grid4[i], (int)r.status, r.status_reason, r.passes,
-                          r.pass_span, r.levels, r.s.median, r.s.ci_lo, r.s.ci_hi, truth,
+                          r.pass_span, r.levels, r.s.median, r.s.ci_lo, r.s.ci_hi, truth[i],
                           cov ? "" : "MISS");
         t->rows++;
         t->covered += (size_t)cov;
@@ -111,12 +143,36 @@ static void one_run(const model *md, uint64_t seed, tally *t, double *elapsed)
         t->open_covered += (size_t)(cov && !fl);
         if (r.status == MBX_POINT_SETTLED) {
             t->settled++;
-            double e = (r.s.median - truth) / truth, se = r.s.stderr_ / r.s.median;
+            double e = (r.s.median - truth[i]) / truth[i], se = r.s.stderr_ / r.s.median;
             t->true2 += e * e;
             t->err2 += se * se;
         }
     }
+    assert_int_equal(mbx_csv_writer_close(w), MBX_OK);
     mbx_sched_free(s);
+}
+
+/* The results file of run `run` (0-based) in dir. */
+static void run_path(const char *dir, size_t run, char *out, size_t len)
+{
+    snprintf(out, len, "%s/launch-%04zu.csv", dir, run);
+}
+
+/* A profile from runs first .. first + k - 1 as launches, through the
+ * files and the builder `mpibex calibrate` uses. */
+static void build_profile(const char *dir, size_t first, size_t k, mbx_profile *p)
+{
+    char path[96], msg[256];
+    mbx_profile_builder *b;
+    assert_int_equal(mbx_profile_builder_new(k, &b), MBX_OK);
+    for (size_t i = 0; i < k; i++) {
+        run_path(dir, first + i, path, sizeof path);
+        if (mbx_profile_builder_add_file(b, i, path, msg, sizeof msg) != MBX_OK)
+            fail_msg("%s", msg);
+    }
+    memset(p, 0, sizeof *p);
+    assert_int_equal(mbx_profile_builder_finish(b, p), MBX_OK);
+    mbx_profile_builder_free(b);
 }
 
 /* One share with its Wilson 95 % interval, in per cent. */
@@ -128,20 +184,78 @@ static void share(const char *what, size_t k, size_t n, double *lo)
                   n ? 100.0 * (double)k / (double)n : NAN, 100 * *lo, 100 * hi, n);
 }
 
-static void run_model(const model *md, size_t runs)
+/* The runs in groups of k: group g's rows widened by the profile of group
+ * g + 1's runs (the last group's by the first's), so every profile is a
+ * fresh draw of k launches, independent of the rows it widens. */
+static void profile_scope(const char *dir, size_t runs, size_t k, const mbx_result *rows,
+                          const double *truth, tally *t, double *sigma_med)
+{
+    size_t groups = runs / k, nsig = 0;
+    double *sig = calloc(groups * 4 + 1, sizeof *sig);
+    assert_non_null(sig);
+    for (size_t g = 0; groups >= 2 && g < groups; g++) {
+        mbx_profile prof;
+        build_profile(dir, ((g + 1) % groups) * k, k, &prof);
+        for (size_t e = 0; e < prof.n; e++)
+            sig[nsig++] = prof.e[e].sigma;
+        for (size_t i = g * k * 4; i < (g + 1) * k * 4; i++) {
+            mbx_result pr = rows[i];
+            int w = mbx_profile_widen(&prof, &pr);
+            if (w == 1) {
+                t->widened++;
+                t->widened_covered += (size_t)(pr.s.ci_lo <= truth[i] && truth[i] <= pr.s.ci_hi);
+            }
+            t->outside += (size_t)(w == MBX_PROFILE_OUTSIDE);
+        }
+        mbx_profile_free(&prof);
+    }
+    qsort(sig, nsig, sizeof *sig, cmp_double);
+    *sigma_med = nsig ? sig[nsig / 2] : NAN;
+    free(sig);
+}
+
+static void run_model(const model *md, size_t runs, size_t k)
 {
     tally t = {0};
-    double elapsed = 0;
-    for (uint64_t seed = 1; seed <= runs; seed++)
-        one_run(md, seed, &t, &elapsed);
+    double elapsed = 0, sigma_med = NAN;
+    char dir[] = "/tmp/mbx_honesty_XXXXXX", path[96];
+    assert_non_null(mkdtemp(dir));
+    mbx_result *rows = calloc(4 * runs, sizeof *rows);
+    double *truth = calloc(4 * runs, sizeof *truth);
+    assert_true(rows && truth);
+    for (size_t run = 0; run < runs; run++) {
+        run_path(dir, run, path, sizeof path);
+        one_run(md, run + 1, &t, &elapsed, path, rows + 4 * run, truth + 4 * run);
+    }
     assert_true(t.rows == 4 * runs);
-    double ratio = t.settled ? sqrt(t.true2 / t.err2) : NAN, lo, hi, flo, olo;
+    profile_scope(dir, runs, k, rows, truth, &t, &sigma_med);
+    for (size_t run = 0; run < runs; run++) {
+        run_path(dir, run, path, sizeof path);
+        assert_int_equal(remove(path), 0);
+    }
+    assert_int_equal(rmdir(dir), 0);
+    free(rows);
+    free(truth);
+    double ratio = t.settled ? sqrt(t.true2 / t.err2) : NAN, lo, hi, flo, olo, plo, phi;
     size_t ok = t.open_covered + t.flagged;
     print_message("%s: %.1f s a run, %zu settled rows, true/err %.2f\n", md->name,
                   elapsed / (double)runs, t.settled, ratio);
     share("covered or flagged", ok, t.rows, &lo);
     share("covered, not flagged", t.open_covered, t.open, &olo);
     share("flagged", t.flagged, t.rows, &flo);
+    print_message("  profiles of %zu launches: median sigma_L %.1f %%\n", k, 100 * sigma_med);
+    size_t judged = t.widened + t.outside, pok = t.widened_covered + t.outside;
+    share("profile: covered or outside", pok, judged, &plo);
+    share("profile: covered, widened", t.widened_covered, t.widened, &plo);
+    share("profile: outside it", t.outside, judged, &plo);
+    wilson(pok, judged, &plo, &phi);
+    /* A run with a profile covers the median every launch shares or says
+     * its row is outside the profile, in every model (93 % not excluded),
+     * once most rows have an entry; and it says so of few rows. */
+    if (runs >= 50 && judged >= t.rows / 2) {
+        assert_true(phi >= 0.93);
+        assert_true((double)t.outside <= 0.2 * (double)judged);
+    }
     wilson(ok, t.rows, &lo, &hi);
     if (!md->holds || runs < 50)
         return; /* open: docs/algorithms.md, "The scheduler", Pacing */
@@ -155,10 +269,10 @@ static void run_model(const model *md, size_t runs)
         assert_true(t.settled < 50 || (ratio >= 0.8 && ratio <= 1.25));
 }
 
-static size_t runs_per_model(void)
+static size_t env_count(const char *name, size_t dflt)
 {
-    const char *env = getenv("MBX_HONESTY_RUNS");
-    return env && atoi(env) > 0 ? (size_t)atoi(env) : 200;
+    const char *env = getenv(name);
+    return env && atoi(env) > 0 ? (size_t)atoi(env) : dflt;
 }
 
 static const model models[] = {
@@ -176,9 +290,9 @@ static const model models[] = {
 static void honesty_at_the_defaults(void **state)
 {
     (void)state;
-    size_t runs = runs_per_model();
-    for (size_t k = 0; k < sizeof models / sizeof *models; k++)
-        run_model(&models[k], runs);
+    size_t runs = env_count("MBX_HONESTY_RUNS", 200), k = env_count("MBX_HONESTY_K", 10);
+    for (size_t i = 0; i < sizeof models / sizeof *models; i++)
+        run_model(&models[i], runs, k);
 }
 
 int main(void)

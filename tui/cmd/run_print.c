@@ -203,17 +203,29 @@ static int cmp_rows(const void *a, const void *b)
  * (a table in measuring order zig-zags), then forgotten. */
 void mbx_run_print_table(run_state *st)
 {
-    size_t widened = 0;
+    size_t widened = 0, outside = 0;
+    double rlo = INFINITY, rhi = 0;
     if (st->nrows > 1)
         qsort(st->rows, st->nrows, sizeof *st->rows, cmp_rows);
     for (size_t i = 0; i < st->nrows; i++) {
-        mbx_run_print_row(st, &st->rows[i]);
-        widened += st->rows[i].ci_scope == MBX_SCOPE_PROFILE;
+        const mbx_result *r = &st->rows[i];
+        mbx_run_print_row(st, r);
+        widened += r->ci_scope == MBX_SCOPE_PROFILE;
+        if (r->ci_scope != MBX_SCOPE_PROFILE && r->profile_ratio > 0) { /* mbx/profile.h */
+            outside++;
+            rlo = fmin(rlo, r->profile_ratio);
+            rhi = fmax(rhi, r->profile_ratio);
+        }
     }
     if (st->nrows > 0 && st->prof.loaded)
         printf("# ci_scope: %zu of %zu rows profile (this launch widened by %s), the rest "
-               "launch (the profile has no entry for their benchmark, ranks and size)\n",
-               widened, st->nrows, st->prof.path);
+               "launch (the profile has no entry for their benchmark, ranks and size%s)\n",
+               widened, st->nrows, st->prof.path, outside ? ", or they are outside it" : "");
+    if (outside > 0)
+        printf("# outside the profile: %zu rows, median %.3g..%.3gx where the profile's launches "
+               "were (profile_ratio): the machine is not as it was calibrated, so these rows "
+               "stay launch-scoped; calibrate again if it stays so\n",
+               outside, rlo, rhi);
     st->nrows = 0;
 }
 

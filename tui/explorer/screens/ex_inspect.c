@@ -245,11 +245,17 @@ static int panel_text(explorer *x, const mbx_rect *r, const mbx_ex_view *v, int 
     mbx_ex_put_cut(x, y++, x0, w, status_role(p), t);
     /* Every interval names what it covers (docs/user-guide.md, "Every
      * interval says what it covers"). */
-    if (done && y < r->y + r->h - 1)
-        mbx_ex_put_cut(x, y++, x0, w, MBX_ROLE_DIM,
-                       p->r.ci_scope == MBX_SCOPE_PROFILE
-                           ? "scope profile: this launch + launch spread"
-                           : "scope launch: this job's passes only");
+    if (done && y < r->y + r->h - 1) {
+        char sc[96];
+        if (p->r.ci_scope == MBX_SCOPE_PROFILE)
+            snprintf(sc, sizeof sc, "scope profile: this launch + launch spread");
+        else if (p->r.profile_ratio > 0) /* left launch-scoped: mbx/profile.h */
+            snprintf(sc, sizeof sc, "scope launch: %.2fx the profile's launches, outside it",
+                     p->r.profile_ratio);
+        else
+            snprintf(sc, sizeof sc, "scope launch: this job's passes only");
+        mbx_ex_put_cut(x, y++, x0, w, MBX_ROLE_DIM, sc);
+    }
     /* A flagged point says what to do, in the batch table's words. */
     const char *advice = done ? mbx_row_advice(p->r.status, p->r.status_reason) : NULL;
     if (advice && y < r->y + r->h - 1)
