@@ -214,9 +214,25 @@ def test_tost():
     check(same / 300 >= 0.9 and shift == 0, "TOST: identical equivalent, 10 % shift not")
 
 
+def test_outside_pairs():
+    """Three launches at 1.0, 1.02 and 3.0 us, the third outside the
+    profile (no pi95): launch 0's and 1's intervals hold each other, not
+    launch 2; with launch 2 flagged every pair counts as covered, while the
+    plain pi95 figure counts 2 of 4 pairs."""
+    import honesty_analyze as ha
+    ivs = [(0.95, 1.05), (0.97, 1.07), None]
+    meds = [1.0, 1.02, 3.0]
+    h, p = hs.pair_matrix([v and v[0] for v in ivs], [v and v[1] for v in ivs], meds)
+    plain = (sum(map(sum, h)), sum(map(sum, p)))
+    h, p = ha.flagged_matrix(ivs, meds, [False, False, True])
+    flagged = (sum(map(sum, h)), sum(map(sum, p)))
+    check(plain == (2, 4) and flagged == (6, 6),
+          "a launch outside the profile flags its pairs (plain %s, flagged %s)" % (plain, flagged))
+
+
 def main():
     for t in (test_old_repeat_invariant, test_loo_reference, test_sigma_recovery, test_pairs,
-              test_split_half, test_tost):
+              test_split_half, test_tost, test_outside_pairs):
         t()
     if FAILS:
         print("%d properties failed" % len(FAILS))
