@@ -335,16 +335,10 @@ static void widen_row(void **state)
     mbx_profile_free(&p);
 }
 
-/* Calibration from 10 launch files with a 5 % launch effect: launch 3's
- * 8-byte point is UNSETTLED with err 650 % (it spent seconds at a 4 ms
- * level; its median is as steady as the others'). Its err is no error of
- * its median, so it must not swamp the launch spread (it floored sigma_L
- * at 0 in a real calibration). */
-static void calibration_uses_settled_rows(void **state)
+/* A profile from 10 launch files, each a header and what rows() writes
+ * for its launch, through mpibex calibrate's builder. */
+static void calibrate_10(void (*rows)(FILE *f, size_t launch), mbx_profile *p)
 {
-    (void)state;
-    static const double effect[10] = {0.04,  -0.06, 0.07, -0.02, 0.05,
-                                      -0.08, 0.01,  0.03, -0.05, 0.01};
     mbx_profile_builder *b = NULL;
     assert_int_equal(mbx_profile_builder_new(10, &b), MBX_OK);
     for (size_t i = 0; i < 10; i++) {
@@ -353,26 +347,57 @@ static void calibration_uses_settled_rows(void **state)
         FILE *f = fopen(path, "w");
         assert_non_null(f);
         fprintf(f, "benchmark,procs,bytes,n,tmean_us,median_us,stderr_us,status,label\n");
-        for (int bytes = 4; bytes < 16; bytes *= 2) {
-            double m = 1.0 * exp(effect[i]), se = 0.01 * m;
-            const char *st = "SETTLED";
-            if (i == 3 && bytes == 8)
-                se = 6.5 * m, st = "UNSETTLED";
-            fprintf(f, "pingpong.send_recv,2,%d,100,%.6f,%.6f,%.6f,%s,cli\n", bytes, m, m, se, st);
-        }
+        rows(f, i);
         assert_int_equal(fclose(f), 0);
         if (mbx_profile_builder_add_file(b, i, path, msg, sizeof msg) != MBX_OK)
             fail_msg("%s", msg);
     }
-    mbx_profile p = {0};
-    assert_int_equal(mbx_profile_builder_finish(b, &p), MBX_OK);
+    memset(p, 0, sizeof *p);
+    assert_int_equal(mbx_profile_builder_finish(b, p), MBX_OK);
     mbx_profile_builder_free(b);
+}
+
+/* A 5 % launch effect at 4 and 8 bytes; launch 3's 8-byte point is
+ * UNSETTLED with err 650 %. */
+static void effect_rows(FILE *f, size_t i)
+{
+    static const double effect[10] = {0.04,  -0.06, 0.07, -0.02, 0.05,
+                                      -0.08, 0.01,  0.03, -0.05, 0.01};
+    for (int bytes = 4; bytes < 16; bytes *= 2) {
+        double m = 1.0 * exp(effect[i]), se = 0.01 * m;
+        const char *st = "SETTLED";
+        if (i == 3 && bytes == 8)
+            se = 6.5 * m, st = "UNSETTLED";
+        fprintf(f, "pingpong.send_recv,2,%d,100,%.6f,%.6f,%.6f,%s,cli\n", bytes, m, m, se, st);
+    }
+}
+
+/* Calibration from 10 launch files with a 5 % launch effect: launch 3's
+ * 8-byte point is UNSETTLED with err 650 % (it spent seconds at a 4 ms
+ * level; its median is as steady as the others'). Its err is no error of
+ * its median, so it must not swamp the launch spread (it floored sigma_L
+ * at 0 in a real calibration). */
+static void calibration_uses_settled_rows(void **state)
+{
+    (void)state;
+    mbx_profile p;
+    calibrate_10(effect_rows, &p);
     const mbx_profile_entry *e = mbx_profile_find(&p, "pingpong.send_recv", 2, 8);
     assert_non_null(e);
     /* the effects' sample sd is 0.050; the within error 1 % */
     if (!(e->sigma > 0.04 && e->sigma < 0.06))
         fail_msg("sigma_L %.4f, want about 0.05", e->sigma);
     mbx_profile_free(&p);
+}
+
+/* Launches 1, 4 and 7 at a level three times slower, UNSETTLED with a
+ * large err; the others at 1 us, SETTLED, 1 %. */
+static void level_rows(FILE *f, size_t i)
+{
+    int slow = i % 3 == 1;
+    double m = slow ? 3.0 : 1.0, se = slow ? 2.0 * m : 0.01 * m;
+    fprintf(f, "pingpong.send_recv,2,8,100,%.6f,%.6f,%.6f,%s,cli\n", m, m, se,
+            slow ? "UNSETTLED" : "SETTLED");
 }
 
 /* Calibration from 10 launch files where 3 launches spent their point at
@@ -384,25 +409,8 @@ static void calibration_uses_settled_rows(void **state)
 static void calibration_counts_unsettled_medians(void **state)
 {
     (void)state;
-    mbx_profile_builder *b = NULL;
-    assert_int_equal(mbx_profile_builder_new(10, &b), MBX_OK);
-    for (size_t i = 0; i < 10; i++) {
-        char path[512], msg[256] = "";
-        tmp_path(path, sizeof path, "launch.csv");
-        FILE *f = fopen(path, "w");
-        assert_non_null(f);
-        fprintf(f, "benchmark,procs,bytes,n,tmean_us,median_us,stderr_us,status,label\n");
-        int slow = i % 3 == 1; /* launches 1, 4, 7 */
-        double m = slow ? 3.0 : 1.0, se = slow ? 2.0 * m : 0.01 * m;
-        fprintf(f, "pingpong.send_recv,2,8,100,%.6f,%.6f,%.6f,%s,cli\n", m, m, se,
-                slow ? "UNSETTLED" : "SETTLED");
-        assert_int_equal(fclose(f), 0);
-        if (mbx_profile_builder_add_file(b, i, path, msg, sizeof msg) != MBX_OK)
-            fail_msg("%s", msg);
-    }
-    mbx_profile p = {0};
-    assert_int_equal(mbx_profile_builder_finish(b, &p), MBX_OK);
-    mbx_profile_builder_free(b);
+    mbx_profile p;
+    calibrate_10(level_rows, &p);
     const mbx_profile_entry *e = mbx_profile_find(&p, "pingpong.send_recv", 2, 8);
     assert_non_null(e);
     /* sd of {0 x7, ln 3 x3} = 1.0986 sqrt(0.3 x 0.7 x 10 / 9) = 0.531 */
