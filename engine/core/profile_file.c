@@ -97,6 +97,9 @@ int mbx_profile_write(const mbx_profile *p, const char *path)
     rc = rc ? rc : kv_row(f, "created_s", v);
     snprintf(v, sizeof v, "%zu", p->k);
     rc = rc ? rc : kv_row(f, "launches", v);
+    snprintf(v, sizeof v, "%lld", p->span_s);
+    if (p->span_s >= 0)
+        rc = rc ? rc : kv_row(f, "launches_span_s", v);
     rc = rc ? rc : mbx_csv_fputrow(f, entry_cols, NENTRY);
     for (size_t i = 0; rc == MBX_OK && i < p->n; i++)
         rc = write_entry(f, &p->e[i]);
@@ -215,6 +218,10 @@ static int read_kv(char *const *c, size_t n, const char *path, size_t line, mbx_
         if (!get_num(c[1], MBX_PROFILE_MIN_K, 1e6, 0, &x) || x != floor(x))
             return bad(msg, len, path, line, "launches", "a whole number >= 3", c[1]);
         p->k = (size_t)x;
+    } else if (strcmp(c[0], "launches_span_s") == 0) {
+        if (!get_num(c[1], 0, 4e12, 0, &x) || x != floor(x))
+            return bad(msg, len, path, line, "launches_span_s", "whole seconds >= 0", c[1]);
+        p->span_s = (long long)x;
     } /* other keys (created_utc) are for the reader of the file */
     return MBX_OK;
 }
@@ -281,6 +288,7 @@ int mbx_profile_read(const char *path, mbx_profile *p, char *msg, size_t len)
                  path);
         return MBX_E_PROTO;
     }
+    p->span_s = -1; /* a version-1 file does not say */
     rc = read_table(&t, path, p, msg, len);
     mbx_csv_table_free(&t);
     if (rc != MBX_OK)

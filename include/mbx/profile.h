@@ -46,6 +46,7 @@ typedef struct mbx_profile {
     char mpi[128];     /* the MPI library (first line of its version string) */
     long long created; /* seconds since the epoch, UTC */
     size_t k;          /* launches */
+    long long span_s;  /* the first launch's start to the last's, s; -1: unknown */
     mbx_profile_entry *e;
     size_t n, cap;
     mbx_profile_center *c; /* none in a version-1 file */

@@ -37,6 +37,11 @@ grep -q '^# intervals are launch-scoped (no machine profile for this host and MP
 for i in 1 2 3 4; do
     run --seed "$i" -o "$dir/rep/launch-0$i.csv" >/dev/null 2>&1 || die "launch $i failed"
 done
+# The fake's environment files carry no date: give the launches start
+# times 20 s apart, as MPI launches' date_utc would be.
+for i in 1 2 3 4; do
+    printf 'date_utc,2026-01-31T23:59:%02dZ\n' $((i * 20 - 20)) >>"$dir/rep/launch-0$i.env.csv"
+done
 "$mpibex" calibrate "$dir/rep" >"$dir/cal.out" 2>&1 || die "calibrate failed: $(cat "$dir/cal.out")"
 prof=$(ls "$dir/state/mpibex/"profile-*.csv 2>/dev/null | head -1)
 [ -n "$prof" ] && grep -q '^mpi,fake back end$' "$prof" && grep -q '^launches,4$' "$prof" &&
@@ -44,6 +49,12 @@ prof=$(ls "$dir/state/mpibex/"profile-*.csv 2>/dev/null | head -1)
     fail "calibrate wrote no profile: $(cat "$dir/cal.out")"
 grep -q 'fewer than the 10 recommended' "$dir/cal.out" && pass "calibrate: 4 < 10 said" ||
     fail "calibrate: no word on 4 launches"
+# the launches' span, from their environment files' date_utc: said and kept
+span=$(sed -n 's/^launches_span_s,\([0-9]*\)$/\1/p' "$prof")
+[ "$span" = 60 ] &&
+    grep -q "^# the launches started over $span s: sigma_L is how much the machine varied" \
+        "$dir/cal.out" && pass "calibrate: the launches' span, $span s, said and kept" ||
+    fail "calibrate: span '$span': $(grep -i span "$dir/cal.out")"
 
 run --seed 7 -o "$dir/auto.csv" >"$dir/auto.out" 2>&1 || die "run with the auto profile failed"
 grep -q "^# intervals widened by the machine profile .*profile-.*(4 launches, 0.0 days old)" \

@@ -24,7 +24,7 @@ static void tmp_path(char *buf, size_t len, const char *name)
 
 static mbx_profile sample(void)
 {
-    mbx_profile p = {.created = 1700000000, .k = 10};
+    mbx_profile p = {.created = 1700000000, .k = 10, .span_s = 600};
     snprintf(p.host, sizeof p.host, "node1");
     snprintf(p.mpi, sizeof p.mpi, "MPICH Version: 4.0.2, with \"quotes\", commas");
     mbx_profile_entry e = {.procs = 2,
@@ -57,6 +57,7 @@ static void round_trip(void **state)
     assert_string_equal(q.mpi, p.mpi);
     assert_int_equal(q.created, p.created);
     assert_int_equal(q.k, p.k);
+    assert_int_equal(q.span_s, 600);
     assert_int_equal(q.n, 2);
     for (size_t i = 0; i < 2; i++) {
         assert_string_equal(q.e[i].bench, p.e[i].bench);
@@ -100,6 +101,7 @@ static void version_1_read(void **state)
         fail_msg("%s", msg);
     assert_int_equal(q.n, 1);
     assert_int_equal(q.nc, 0);
+    assert_int_equal(q.span_s, -1); /* not said */
     mbx_result r = {.benchmark = "pingpong.send_recv", .procs = 2, .bytes = 32};
     r.s.median = 30e-6, r.s.stderr_ = 0.3e-6, r.s.ci_lo = 29.4e-6, r.s.ci_hi = 30.6e-6;
     assert_int_equal(mbx_profile_widen(&q, &r), 1);

@@ -128,6 +128,41 @@ static void launch_identity(const char *csv, char *host, size_t hl, char *mpi, s
     free(env);
 }
 
+/* Seconds since 1970 of a "YYYY-MM-DDTHH:MM:SSZ" time (the launch's
+ * environment file, date_utc), or -1. */
+static long long utc_seconds(const char *v)
+{
+    int y, mo, d, h, mi, se;
+    char z;
+    if (sscanf(v, "%4d-%2d-%2dT%2d:%2d:%2d%c", &y, &mo, &d, &h, &mi, &se, &z) != 7 || z != 'Z' ||
+        mo < 1 || mo > 12 || d < 1 || d > 31)
+        return -1;
+    /* days from 1970-01-01 to y-mo-d (the proleptic Gregorian calendar) */
+    long long yy = y - (mo <= 2), era = (yy >= 0 ? yy : yy - 399) / 400;
+    long long yoe = yy - era * 400, mp = (mo + 9) % 12;
+    long long doy = (153 * mp + 2) / 5 + d - 1, doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    long long days = era * 146097 + doe - 719468;
+    return days * 86400 + h * 3600 + mi * 60 + se;
+}
+
+/* When launch csv started: its environment file's date_utc, or -1. */
+static long long launch_start(const char *csv)
+{
+    char *env = mbx_csv_sidecar(csv, ".env.csv");
+    mbx_csv_table t;
+    long long at = -1;
+    if (env == NULL || mbx_csv_read_file(env, &t) != MBX_OK) {
+        free(env);
+        return -1;
+    }
+    for (size_t r = 0; r < t.nrows; r++)
+        if (t.ncols[r] == 2 && strcmp(t.cell[r][0], "date_utc") == 0)
+            at = utc_seconds(t.cell[r][1]);
+    mbx_csv_table_free(&t);
+    free(env);
+    return at;
+}
+
 static void print_profile(const mbx_profile *p, const char *path)
 {
     mbx_tprintf(stdout, "# profile of host %s, MPI %s, %zu launches: %s\n", p->host, p->mpi, p->k,
@@ -151,15 +186,22 @@ static int build(const char *dir, char **names, int k, mbx_profile *p)
     if (mbx_profile_builder_new((size_t)k, &b) != MBX_OK)
         return mbx_opt_bad(&said, "out of memory");
     int rc = 0;
+    long long first = -1, last = -1;
     for (int i = 0; rc == 0 && i < k; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         if (i == 0)
             launch_identity(path, p->host, sizeof p->host, p->mpi, sizeof p->mpi);
+        long long at = launch_start(path);
+        if (at >= 0) {
+            first = first < 0 || at < first ? at : first;
+            last = at > last ? at : last;
+        }
         if (mbx_profile_builder_add_file(b, (size_t)i, path, msg, sizeof msg) != MBX_OK)
             rc = mbx_opt_bad(&said, "%s", msg);
     }
     if (rc == 0 && mbx_profile_builder_finish(b, p) != MBX_OK)
         rc = mbx_opt_bad(&said, "out of memory");
+    p->span_s = first >= 0 && last > first ? last - first : first >= 0 ? 0 : -1;
     mbx_profile_builder_free(b);
     if (rc == 0 && p->mpi[0] == '\0')
         rc = mbx_opt_bad(&said, "%s/%s: its environment file names no MPI library (mpi_library)",
@@ -232,6 +274,12 @@ int mbx_calibrate_cmd(int argc, char **argv)
         print_profile(&p, out);
     if (rc == 0 && k < 10)
         printf("# %d launches: fewer than the 10 recommended; sigma_L's CI is wide\n", k);
+    if (rc == 0 && p.span_s >= 0)
+        printf("# the launches started over %lld s: sigma_L is how much the machine varied "
+               "between launches in that time; a machine that drifts over longer times shows it "
+               "as rows outside the profile (profile_ratio), so calibrate from launches spread "
+               "over the time the profile will serve (mpibex repeat --gap SEC)\n",
+               p.span_s);
     mbx_profile_free(&p);
     return rc;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "launcher.h"
 #include "repeat_int.h"
@@ -69,6 +70,19 @@ static int one_launch(rep *r, long i)
     return 0;
 }
 
+/* --gap: the pause before launch i, cut short by a signal. */
+static void wait_gap(const rep *r, long i)
+{
+    if (!r->o->quiet) {
+        printf("repeat: waiting %ld s before launch %ld/%ld (--gap)\n", r->o->gap, i, r->o->k);
+        fflush(stdout);
+    }
+    double until = mbx_repeat_now_s() + (double)r->o->gap;
+    struct timespec nap = {0, 100000000L};
+    while (!mbx_repeat_signal() && mbx_repeat_now_s() < until)
+        nanosleep(&nap, NULL);
+}
+
 static int run_all(rep *r)
 {
     const mbx_repeat_opts *o = r->o;
@@ -78,7 +92,13 @@ static int run_all(rep *r)
         printf("repeat: -k %ld: fewer than 10 launches (ReproMPI's minimum); compare and the "
                "interval over launches need 10 to hold\n",
                o->k);
+    if (o->gap > 0)
+        mbx_repeat_note(r, "gap_s", "%ld", o->gap);
     for (long i = 1; i <= o->k && code == 0 && !mbx_repeat_signal(); i++) {
+        if (i > 1 && o->gap > 0)
+            wait_gap(r, i);
+        if (mbx_repeat_signal())
+            break;
         if ((code = one_launch(r, i)) == 0)
             done = i;
     }

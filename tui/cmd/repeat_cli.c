@@ -27,6 +27,10 @@ void mbx_repeat_usage(void)
            "Options (before '--'; the run's own options, 'mpibex run --help', after it):\n"
            "  -k K                launches, 1..%d (required)\n"
            "  -n N                ranks per launch, 1..%d (default 2)\n"
+           "  --gap SEC           wait SEC seconds, 0..86400, between one launch's end\n"
+           "                      and the next one's start (default 0): launches\n"
+           "                      spread over the time a machine profile is to serve\n"
+           "                      (mpibex calibrate) see how the machine drifts in it\n"
            "  --mpiexec PATH      the MPI launcher program (default $MBX_LAUNCHER, else\n"
            "                      %s, the one mpibex was built for);\n"
            "                      \"-n N\" is appended\n"
@@ -84,6 +88,12 @@ static int on_n(mbx_opt_parser *p, const mbx_opt *o, const char *name, const cha
     return whole("-n", v, 1, MBX_REPEAT_MAX_RANKS, "ranks", &((mbx_repeat_opts *)p->dst)->n);
 }
 
+static int on_gap(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
+{
+    (void)o, (void)name;
+    return whole("--gap", v, 0, 86400, "seconds", &((mbx_repeat_opts *)p->dst)->gap);
+}
+
 static int on_mpiexec(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
 {
     (void)o, (void)name;
@@ -121,6 +131,7 @@ static const mbx_opt repeat_opts[] = {
     {"--help", "-h", NULL, 0, mbx_opt_help, 0},
     {NULL, "-k", "K", MBX_OPT_GLUED, on_k, 0},
     {NULL, "-n", "N", MBX_OPT_GLUED, on_n, 0},
+    {"--gap", NULL, "SEC", MBX_OPT_EQ, on_gap, 0},
     {"--mpiexec", NULL, "PATH", MBX_OPT_EQ, on_mpiexec, 0},
     {"--launcher", NULL, "CMD", MBX_OPT_EQ, on_launcher, 0},
     {"--force", NULL, NULL, 0, NULL, offsetof(mbx_repeat_opts, force)},

@@ -14,6 +14,7 @@
 
 typedef struct mbx_repeat_opts {
     long k, n;
+    long gap; /* --gap: seconds between one launch's end and the next one's start */
     const char *mpiexec, *launcher, *dir;
     int force, quiet, help;
     char **run; /* the run's arguments, without -o and --raw; argc + 1 slots */

@@ -221,11 +221,16 @@ void mbx_run_print_table(run_state *st)
         printf("# ci_scope: %zu of %zu rows profile (this launch widened by %s), the rest "
                "launch (the profile has no entry for their benchmark, ranks and size%s)\n",
                widened, st->nrows, st->prof.path, outside ? ", or they are outside it" : "");
-    if (outside > 0)
+    if (outside > 0) {
+        char span[64] = "";
+        if (st->prof.p.span_s >= 0)
+            snprintf(span, sizeof span, " (its launches started over %lld s)", st->prof.p.span_s);
         printf("# outside the profile: %zu rows, median %.3g..%.3gx where the profile's launches "
-               "were (profile_ratio): the machine is not as it was calibrated, so these rows "
-               "stay launch-scoped; calibrate again if it stays so\n",
-               outside, rlo, rhi);
+               "were (profile_ratio): the machine is not as it was calibrated%s, so these rows "
+               "stay launch-scoped; if it stays so, calibrate again from launches spread over "
+               "time (mpibex repeat --gap SEC)\n",
+               outside, rlo, rhi, span);
+    }
     st->nrows = 0;
 }
 
