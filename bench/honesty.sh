@@ -31,6 +31,9 @@ usage: bench/honesty.sh [options]
   --out DIR          where every file goes (default ./honesty-YYYYmmdd-HHMMSS);
                      must not hold results already
   --mpiexec PATH     the launcher (default: mpiexec)
+  --gap SEC          seconds between launches, 0..3600 (default 0): the
+                     profile's (mpibex repeat --gap) and the fresh ones', so
+                     both see how the machine drifts over the same time
   --analyze DIR      only analyse a directory an earlier run left
   -h, --help         this text
 Every launch runs 2 ranks with mpibex's default settings and --raw. The
@@ -48,7 +51,7 @@ die() { # status message
 }
 
 mpibex=$root/build/mpibex
-osu="" imb="" out="" mpiexec=mpiexec analyze="" reps=1000
+osu="" imb="" out="" mpiexec=mpiexec analyze="" reps=1000 gap=0
 nprof="" nfresh="" sizes="" full=0 do_time=0 do_refine=0
 while [ $# -gt 0 ]; do
     case $1 in
@@ -57,7 +60,7 @@ while [ $# -gt 0 ]; do
     --time) do_time=1; shift; continue ;;
     --refine) do_refine=1; shift; continue ;;
     --mpibex | --osu | --imb | --profile-launches | --fresh | --sizes | --reps | --out | \
-        --mpiexec | --analyze)
+        --mpiexec | --analyze | --gap)
         [ $# -ge 2 ] || die 2 "$1: expected a value"
         case $1 in
         --mpibex) mpibex=$2 ;;
@@ -70,6 +73,7 @@ while [ $# -gt 0 ]; do
         --out) out=$2 ;;
         --mpiexec) mpiexec=$2 ;;
         --analyze) analyze=$2 ;;
+        --gap) gap=$2 ;;
         esac
         shift 2 ;;
     *) die 2 "unknown option '$1' (see --help)" ;;
@@ -94,6 +98,9 @@ if ! [[ $nprof =~ ^[0-9]{1,4}$ ]] || [ "$nprof" -lt 2 ] || [ "$nprof" -gt 1000 ]
 fi
 if ! [[ $nfresh =~ ^[0-9]{1,4}$ ]] || [ "$nfresh" -lt 4 ] || [ "$nfresh" -gt 1000 ]; then
     die 2 "--fresh: expected a whole number in 4..1000 (got '$nfresh')"
+fi
+if ! [[ $gap =~ ^[0-9]{1,4}$ ]] || [ "$gap" -gt 3600 ]; then
+    die 2 "--gap: expected whole seconds in 0..3600 (got '$gap')"
 fi
 if ! [[ $sizes =~ ^[0-9A-Za-z,:.]+$ ]]; then
     die 2 "--sizes: expected a size list such as 1,64,4K,64K,1M (got '$sizes')"
@@ -174,7 +181,9 @@ echo "honesty: $nprof profile + $nfresh fresh launches at sizes $sizes into $out
     "(mpibex $mpibex${osu:+, osu $osu}${imb:+, imb $imb})" >&2
 t_start=$(now)
 echo "honesty: profile: mpibex repeat -k $nprof" >&2
-"$mpibex" repeat -k "$nprof" --mpiexec "$mpiexec" -n 2 -q -- "$out/plan.ini" -q \
+gapopt=()
+[ "$gap" -gt 0 ] && gapopt=(--gap "$gap") # an mpibex before --gap takes none
+"$mpibex" repeat -k "$nprof" "${gapopt[@]}" --mpiexec "$mpiexec" -n 2 -q -- "$out/plan.ini" -q \
     -o "$out/profile" >&2 || die 1 "the profile's repeat failed; files in $out/profile"
 # A stored profile (ci_scope=profile, pi95_* columns) when this mpibex can
 # make one; the analysis computes its own from the CSVs either way.
@@ -193,6 +202,7 @@ fi
 # and IMB follow in the same round so every tool sees the same machine states.
 for k in $(seq 1 "$nfresh"); do
     nn=$(printf '%02d' "$k")
+    [ "$k" -gt 1 ] && [ "$gap" -gt 0 ] && sleep "$gap"
     echo "honesty: fresh launch $k/$nfresh" >&2
     timed "fresh/launch-$nn" "$mpiexec" -n 2 "$mpibex" run "$out/plan.ini" -q --raw \
         -o "$out/fresh/launch-$nn.csv" || die 1 "fresh launch $k failed; files in $out"
