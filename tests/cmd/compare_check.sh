@@ -14,7 +14,9 @@
 #   launches   planted directories of 10 launches: identical settings give
 #              at most 1 of 12 points different and 'same within +/-5%';
 #              a 20 % shift is found at every point and for the curve; two
-#              single runs of the fake back end get no verdict (exit 0)
+#              single runs of the fake back end get no verdict (exit 0);
+#              repeat records of two series one after the other add the
+#              time-order line, of series over the same time not
 set -u
 . "$(dirname "$0")/../lib.sh"
 mode=$1 mpibex=$2 dir=$3
@@ -144,6 +146,26 @@ launches)
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 print(len(rows), sorted(set(r["compare_scope"] for r in rows)), all(float(r["hl_lo"]) <= float(r["hl_ratio"]) <= float(r["hl_hi"]) for r in rows), sorted(set(r["equiv_delta"] for r in rows)))' "$dir/ab.csv")
     [ "$cols" = "12 ['launches:10'] True ['0.05']" ] || fail "identical CSV: '$cols'"
+    # Time order: repeat records that put every launch of a before every
+    # launch of b (10 minutes apart, one with a UTC offset) get the line
+    # that a drift between the series reads as a difference; launches that
+    # alternate over the same time do not.
+    record() { # DIR FIRST_MINUTE OFFSET
+        { echo "key,value"
+          for l in 1 2 3 4 5 6 7 8 9 10; do
+              printf 'launch.%02d.start,2026-03-01T%02d:%02d:%02d%s\n' "$l" $((10 + ${3:0:3})) \
+                  "$2" $((l * 5)) "${3:3}"
+          done; } >"$1/repeat.csv"
+    }
+    record "$dir/a" 0 "+00+0000"
+    record "$dir/b" 10 "+01+0100" # 11:10 at +0100 is 10:10 UTC
+    run_compare "$dir/order" "$dir/a" "$dir/b"
+    grep -q "^time order: A's launches all started before B's (555 s between the two series): a drift" \
+        "$dir/order.txt" || fail "sequential series: no time-order line: $(grep -i order "$dir/order.txt")"
+    record "$dir/b" 0 "+00+0000"
+    run_compare "$dir/order2" "$dir/a" "$dir/b"
+    ! grep -q '^time order' "$dir/order2.txt" || fail "series over the same time: a time-order line"
+    rm -f "$dir/a/repeat.csv" "$dir/b/repeat.csv"
     # A planted 20 % shift: every point and the curve A faster.
     run_compare "$dir/ac" "$dir/a" "$dir/c" --equiv 10%
     [ "$code" -eq 0 ] || fail "shifted: exit $code, want 0"

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "core/opt.h"
+#include "isotime.h"
 #include "mbx/ascii.h"
 #include "mbx/csvio.h"
 #include "mbx/dir.h"
@@ -128,23 +129,6 @@ static void launch_identity(const char *csv, char *host, size_t hl, char *mpi, s
     free(env);
 }
 
-/* Seconds since 1970 of a "YYYY-MM-DDTHH:MM:SSZ" time (the launch's
- * environment file, date_utc), or -1. */
-static long long utc_seconds(const char *v)
-{
-    int y, mo, d, h, mi, se;
-    char z;
-    if (sscanf(v, "%4d-%2d-%2dT%2d:%2d:%2d%c", &y, &mo, &d, &h, &mi, &se, &z) != 7 || z != 'Z' ||
-        mo < 1 || mo > 12 || d < 1 || d > 31)
-        return -1;
-    /* days from 1970-01-01 to y-mo-d (the proleptic Gregorian calendar) */
-    long long yy = y - (mo <= 2), era = (yy >= 0 ? yy : yy - 399) / 400;
-    long long yoe = yy - era * 400, mp = (mo + 9) % 12;
-    long long doy = (153 * mp + 2) / 5 + d - 1, doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    long long days = era * 146097 + doe - 719468;
-    return days * 86400 + h * 3600 + mi * 60 + se;
-}
-
 /* When launch csv started: its environment file's date_utc, or -1. */
 static long long launch_start(const char *csv)
 {
@@ -157,7 +141,7 @@ static long long launch_start(const char *csv)
     }
     for (size_t r = 0; r < t.nrows; r++)
         if (t.ncols[r] == 2 && strcmp(t.cell[r][0], "date_utc") == 0)
-            at = utc_seconds(t.cell[r][1]);
+            at = mbx_iso_seconds(t.cell[r][1]);
     mbx_csv_table_free(&t);
     free(env);
     return at;

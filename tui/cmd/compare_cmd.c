@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "core/opt.h"
+#include "isotime.h"
 #include "mbx/ascii.h"
 #include "mbx/compare.h"
 #include "mbx/csvio.h"
@@ -184,6 +185,24 @@ static void print_curves(FILE *f, const mbx_compare *c)
     }
 }
 
+/* Launches are the units only if time is not a second factor: when the
+ * repeat records say all of A's launches started before all of B's (or
+ * after), a drift of the machine between the two series reads as a
+ * difference of A and B (docs/user-guide.md, "Comparing runs"). */
+static void print_time_order(FILE *f, const opts *o)
+{
+    long long a0, a1, b0, b1;
+    if (mbx_repeat_window(o->in[0], &a0, &a1) != 0 || mbx_repeat_window(o->in[1], &b0, &b1) != 0 ||
+        (a1 >= b0 && b1 >= a0))
+        return;
+    long long gap = a1 < b0 ? b0 - a1 : a0 - b1;
+    fprintf(f,
+            "time order: %s's launches all started before %s's (%lld s between the two series): "
+            "a drift of the machine between them reads as a difference of A and B; for a "
+            "verdict on the settings alone, alternate their launches over the same time\n",
+            a1 < b0 ? "A" : "B", a1 < b0 ? "B" : "A", gap);
+}
+
 static void print_summary(FILE *f, const mbx_compare *c, const opts *o)
 {
     mbx_compare_summary s;
@@ -217,6 +236,8 @@ static void print_summary(FILE *f, const mbx_compare *c, const opts *o)
                 "%zu launches a side: take 10 or more (mpibex repeat -k 10) for verdicts and "
                 "equivalence that can hold\n",
                 s.k);
+    if (s.scope == MBX_CMP_SCOPE_LAUNCHES)
+        print_time_order(f, o);
 }
 
 static void put(char store[48], const char **field, const char *fmt, double x)
