@@ -188,7 +188,8 @@ static void print_curves(FILE *f, const mbx_compare *c)
 /* Launches are the units only if time is not a second factor: when the
  * repeat records say all of A's launches started before all of B's (or
  * after), a drift of the machine between the two series reads as a
- * difference of A and B (docs/user-guide.md, "Comparing runs"). */
+ * difference of A and B (docs/user-guide.md, "Comparing two settings
+ * fairly"). */
 static void print_time_order(FILE *f, const opts *o)
 {
     long long a0, a1, b0, b1;
