@@ -390,9 +390,25 @@ static int between_units(const mbx_passes *p, double *m, mbx_passes_result *r)
         return rc;
     r->b.r = p->n;
     r->b.value = all.value;
-    if (nv < 2) {
+    if (nv < 2 && p->n < 2) {
         r->b.ci_lo = r->b.ci_hi = all.value;
         return MBX_OK;
+    }
+    if (nv < 2) {
+        /* Every pass within one unit (a fixed count run faster than the
+         * machine's memory): no spread between units to read, so the
+         * passes' own spread stands in, for the interval only. It
+         * understates (they share the unit's state); the scheduler widens
+         * it by the passes' design effect, and a point cannot settle on
+         * it (units < R). Before, the row had a zero-width CI and no err. */
+        for (size_t i = 0; i < p->n; i++)
+            m[i] = p->pass[i].median;
+        rc = between_res(m, p->n, p->o.resolution, 0.95, m + p->n, &r->b);
+        if (rc != MBX_OK)
+            return rc;
+        r->b.r = p->n;
+        r->b.value = all.value;
+        nv = p->n;
     }
     if (r->b.ci_lo > all.value)
         r->b.ci_lo = all.value;

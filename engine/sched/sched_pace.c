@@ -217,9 +217,11 @@ static double effective(const spoint *p, double tau)
 void mbx_sched_widen(const mbx_sched *s, const spoint *p, mbx_passes_result *r)
 {
     double tau = TAU_DOUBT * tau_used(s);
-    if (!(tau > 0) || !isfinite(tau) || r->units < 2 || !(r->b.value > 0))
+    /* One unit whose passes stand in for units (passes.c): count those. */
+    size_t u = r->units >= 2 ? r->units : r->b.r;
+    if (!(tau > 0) || !isfinite(tau) || u < 2 || !(r->b.value > 0))
         return;
-    double f = sqrt((double)r->units / effective(p, tau));
+    double f = sqrt((double)u / effective(p, tau));
     if (!(f > 1) || !isfinite(r->b.relerr))
         return;
     mbx_between *b = &r->b;

@@ -342,6 +342,17 @@ static void tau_units(void **state)
     r = result_of(p);
     assert_int_equal(r.units, 8);
     assert_int_not_equal(r.verdict, MBX_PASSES_FEW);
+    /* Every pass within one unit (tau longer than the whole series): the
+     * passes' own spread stands in for the interval, never a zero-width
+     * CI without an err; the point stays FEW (one unit). */
+    assert_int_equal(mbx_passes_set_tau(p, 100.0), MBX_OK);
+    r = result_of(p);
+    assert_int_equal(r.units, 1);
+    near(r.b.value, 4.5e-6);
+    assert_true(r.b.ci_lo < r.b.value && r.b.ci_hi > r.b.value);
+    assert_true(isfinite(r.b.se) && r.b.se > 0);
+    assert_int_equal(r.verdict, MBX_PASSES_FEW);
+    assert_int_equal(mbx_passes_set_tau(p, 0.0), MBX_OK);
     /* Bad tau: refused, the old one kept. */
     assert_int_equal(mbx_passes_set_tau(p, -1.0), MBX_E_INVAL);
     assert_int_equal(mbx_passes_set_tau(p, NAN), MBX_E_INVAL);
