@@ -64,14 +64,21 @@ def launch_files(d):
 
 
 def value(row):
-    """(median, err) of a usable row, else None. err is stderr_us, else the
-    CI's half-width / 1.96, else None (one pass: no error)."""
+    """(median, err) of a usable row, else None. err is the launch-scoped
+    error: stderr_launch_us, else stderr_us of a launch-scoped row, else
+    the CI's half-width / 1.96, else None (one pass: no error). A profile
+    row of a file without stderr_launch_us has no launch-scoped err (its
+    stderr_us holds the profile's launch component too): None."""
     if row is None or row.get("status") in BAD:
         return None
     m = num(row.get("median_us"))
     if m is None or m <= 0:
         return None
-    e = num(row.get("stderr_us"))
+    e = num(row.get("stderr_launch_us"))
+    if e is None and "stderr_launch_us" not in row and row.get("ci_scope") == "profile":
+        return m, None
+    if e is None:
+        e = num(row.get("stderr_us"))
     if e is None:
         lo, hi = num(row.get("ci95_lo_us")), num(row.get("ci95_hi_us"))
         if lo is not None and hi is not None and hi > lo:

@@ -14,7 +14,8 @@ uncertainty and asserts properties, never exact values:
   covers ~83 % of ordered pairs, as it should);
 * the split-half check of a launch's own err is near 95 % with honest
   errors and falls when passes are autocorrelated;
-* TOST calls identical settings equivalent and a 10 % shift not.
+* TOST calls identical settings equivalent and a 10 % shift not;
+* a profile row's err is read launch-scoped (stderr_launch_us).
 
 Trials of one simulated case are independent, so their shares carry a
 Wilson 95 % interval. usage: honesty_selftest.py (exit 0: all properties
@@ -230,9 +231,24 @@ def test_outside_pairs():
           "a launch outside the profile flags its pairs (plain %s, flagged %s)" % (plain, flagged))
 
 
+def test_launch_err():
+    """A profile row's stderr_us holds the profile's launch component: the
+    within-launch and sigma_L figures read stderr_launch_us, and a profile
+    row of an older file (no such column) gives no err rather than the
+    widened one; a launch row's err is its stderr_us."""
+    import honesty_io as hio
+    base = {"status": "SETTLED", "median_us": "1.0000", "ci95_lo_us": "0.5", "ci95_hi_us": "2.0"}
+    prof = dict(base, ci_scope="profile", stderr_us="0.3000", stderr_launch_us="0.0100")
+    old = dict(base, ci_scope="profile", stderr_us="0.3000")
+    launch = dict(base, ci_scope="launch", stderr_us="0.0200")
+    got = (hio.value(prof), hio.value(old), hio.value(launch))
+    check(got == ((1.0, 0.01), (1.0, None), (1.0, 0.02)),
+          "a row's err is launch-scoped (profile, old profile, launch rows: %s)" % (got,))
+
+
 def main():
     for t in (test_old_repeat_invariant, test_loo_reference, test_sigma_recovery, test_pairs,
-              test_split_half, test_tost, test_outside_pairs):
+              test_split_half, test_tost, test_outside_pairs, test_launch_err):
         t()
     if FAILS:
         print("%d properties failed" % len(FAILS))

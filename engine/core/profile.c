@@ -183,6 +183,7 @@ int mbx_profile_widen(const mbx_profile *p, mbx_result *r)
     double zl = q * e->sigma;
     double dlo = log(m / fmin(lo, m)), dhi = log(fmax(hi, m) / m);
     double hlo = sqrt(dlo * dlo + zl * zl), hhi = sqrt(dhi * dhi + zl * zl);
+    r->launch_err = se;
     r->s.stderr_ = m * sqrt(v);
     r->s.ci_lo = m * exp(-hlo);
     r->s.ci_hi = m * exp(hhi);

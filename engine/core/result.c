@@ -318,6 +318,9 @@ static const char *col_profile_ratio(const mbx_result *r, char *b)
                                                               : "";
 }
 
+/* The launch-scoped err: before a profile widened stderr_us. */
+COL_US(col_stderr_launch, r->ci_scope == MBX_SCOPE_PROFILE ? r->launch_err : r->s.stderr_)
+
 /* A share of the run's time at a level (0: unknown, empty). */
 static const char *share(const mbx_result *r, double v, char *b)
 {

@@ -149,6 +149,11 @@ typedef struct mbx_result {
     /* Column profile_ratio: median / the machine profile's center for this
      * point (mbx_profile_widen); 0: no profile center, empty. */
     double profile_ratio;
+    /* Column stderr_launch_us: the launch-scoped err, seconds. Under
+     * PROFILE, what stderr_us was before mbx_profile_widen added the
+     * launch component (the within-launch error a reader checks against
+     * the launch's own passes); under LAUNCH, stderr_us itself. */
+    double launch_err;
     /* Columns level_share_lo and level_share_hi: the share of the run's
      * time (the monitor's probes) at its fastest and slowest level, when
      * the probes showed two levels or more; 0: unknown (empty fields). */
@@ -240,7 +245,8 @@ typedef struct mbx_result {
     X(PI95_HI_US, "pi95_hi_us", "µs", 4, 0, col_pi_hi)                                             \
     X(LEVEL_SHARE_LO, "level_share_lo", "share", 4, 0, col_level_share_lo)                         \
     X(LEVEL_SHARE_HI, "level_share_hi", "share", 4, 0, col_level_share_hi)                         \
-    X(PROFILE_RATIO, "profile_ratio", "ratio", 4, 0, col_profile_ratio)
+    X(PROFILE_RATIO, "profile_ratio", "ratio", 4, 0, col_profile_ratio)                            \
+    X(STDERR_LAUNCH_US, "stderr_launch_us", "µs", 4, 0, col_stderr_launch)
 
 #define MBX_RESULT_COL_ID_(id, name, unit, since, readers, fmt) MBX_COL_##id,
 enum { MBX_RESULT_COLUMNS(MBX_RESULT_COL_ID_) MBX_RESULT_NCOLS };

@@ -315,6 +315,12 @@ static void widen_row(void **state)
     assert_true(fabs(r.s.ci_lo / (10e-6 * exp(-hlo)) - 1) < 1e-4);
     assert_true(fabs(r.s.ci_hi / (10e-6 * exp(hhi)) - 1) < 1e-4);
     assert_true(fabs(r.s.stderr_ - 10e-6 * sqrt(v)) < 1e-12);
+    /* the launch-scoped err stays readable (column stderr_launch_us) */
+    assert_true(r.launch_err == 0.1e-6);
+    mbx_result_fields f;
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[MBX_COL_STDERR_LAUNCH_US], "0.1000");
+    assert_string_equal(f.field[MBX_COL_STDERR_US], "0.5099");
     assert_true(fabs(r.pi_lo / (10e-6 * exp(-sqrt(2.0) * hlo)) - 1) < 1e-4);
     assert_true(r.pi_lo < r.s.ci_lo && r.pi_hi > r.s.ci_hi);
     /* A one-sided launch interval (the median at the lowest pass, one
