@@ -14,6 +14,10 @@ set_tests_properties(tui.refine_min_ratio PROPERTIES TIMEOUT 60 LABELS tui)
 # Refinement through the real scheduler on noisy straight and kneed
 # log-log curves: false splits and power, seeded.
 mbx_cmocka_test(unit test_refine_sched mbx_sched unit/sched_sim.c)
+if(MBX_VALGRIND) # memcheck at ~50x: a few trials check memory, the plain runs the figures
+  set_tests_properties(valgrind.test_refine_sched valgrind.test_refine_noise
+                       PROPERTIES ENVIRONMENT MBX_REFINE_TRIALS=8)
+endif()
 
 # The benchmarks' interpolation errors come from refinement's criterion
 # (bench/interp_errors.c): known values, and bad input refused.

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #define KNEE_AT 12288u /* 12 KiB: inside the factor-2 grid's [8 KiB, 16 KiB] */
 
@@ -46,6 +47,16 @@ static inline double rsim_knee(double x)
 }
 
 /* Wilson's 95 % interval of k successes in n trials. */
+/* The trials a test runs: MBX_REFINE_TRIALS when set (valgrind's run
+ * checks memory, not the figures, with a few), else dflt. A test asserts
+ * its figures only at dflt trials, where they have the power it needs. */
+static inline size_t rsim_trials(size_t dflt)
+{
+    const char *e = getenv("MBX_REFINE_TRIALS");
+    long v = e ? strtol(e, NULL, 10) : 0;
+    return v > 0 ? (size_t)v : dflt;
+}
+
 static inline void rsim_wilson(size_t k, size_t n, double *lo, double *hi)
 {
     double z = 1.959963984540054, p = (double)k / (double)n, d = 1.0 + z * z / (double)n;
