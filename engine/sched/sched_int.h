@@ -116,6 +116,9 @@ MBX_NODISCARD int mbx_sched_pace_update(mbx_sched *s, int force);
  * less what the time limit leaves after its first pass); *user 1 when the
  * time limit is the cap that binds (may be NULL). */
 void mbx_sched_pace_of(const mbx_sched *s, const spoint *p, mbx_pacing *out, int *user);
+/* 1: the probes have watched long enough to measure the memory they show
+ * (20 tau); until then tau, and a point's need, are lower bounds. */
+int mbx_sched_memory_known(const mbx_sched *s);
 
 /* When point p's next pass is due (-INFINITY: at once). */
 double mbx_sched_due_at(const mbx_sched *s, const spoint *p);

@@ -71,6 +71,11 @@ static int mature(const mbx_sched *s)
     return !isfinite(s->tau) || seen(s) >= HORIZON_TAUS * s->tau;
 }
 
+int mbx_sched_memory_known(const mbx_sched *s)
+{
+    return mature(s);
+}
+
 /* The probes have watched the horizon a point waits for (HORIZON_SPANS). */
 static double horizon(const mbx_sched *s)
 {

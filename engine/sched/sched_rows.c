@@ -298,11 +298,25 @@ static void reason_of(const mbx_sched *s, const spoint *p, mbx_result *out)
         snprintf(b, n, "stopped");
 }
 
-/* A point whose machine states outlast what its passes may span
- * (mbx_pacing.cannot_cover): its passes saw a part of the states only,
- * so the row is not SETTLED, its CI reaches the medians of every level
- * its passes saw, and its reason says how long the states last against
- * the span, naming the time limit when that was the cap. */
+/* Seconds in a few characters: two digits below 10 s, whole seconds
+ * above (status_reason is short). */
+static void secs(char *b, size_t n, double x)
+{
+    if (x < 10)
+        mbx_snprintf_c(b, n, "%.2g", x);
+    else
+        mbx_snprintf_c(b, n, "%.0f", x);
+}
+
+/* A point whose machine states outlast what its passes spanned
+ * (mbx_pacing.cannot_cover, and its passes short of the span it needs):
+ * its passes saw a part of the states only, so the row is not SETTLED,
+ * its CI reaches the medians of every level its passes saw, and its
+ * reason says how long the states last against the span the passes
+ * had (pass_span_s) and the span they needed, naming the time limit
+ * when that was the cap; or, when the passes spanned that need but the
+ * probes have not watched long enough to measure the memory, that the
+ * states last longer than the estimate. */
 static void cannot_cover(const mbx_pacing *pc, int user, const mbx_passes_level lvl[2], size_t nl,
                          mbx_result *out)
 {
@@ -312,12 +326,18 @@ static void cannot_cover(const mbx_pacing *pc, int user, const mbx_passes_level 
         out->s.ci_lo = fmin(out->s.ci_lo, lvl[k].median);
         out->s.ci_hi = fmax(out->s.ci_hi, lvl[k].median);
     }
+    char d[16], sp[16], need[16];
+    secs(d, sizeof d, pc->states);
+    secs(sp, sizeof sp, out->pass_span);
+    secs(need, sizeof need, pc->need);
     char *b = out->status_reason;
     size_t n = sizeof out->status_reason;
     if (user)
-        mbx_snprintf_c(b, n, "span %.3g s capped; states last ~%.2g s", pc->span, pc->states);
-    else
-        mbx_snprintf_c(b, n, "states ~%.2g s outlast span %.3g s", pc->states, pc->span);
+        mbx_snprintf_c(b, n, "span %s s capped; states last ~%s s", sp, d);
+    else if (out->pass_span < pc->need)
+        mbx_snprintf_c(b, n, "states ~%s s; spanned %s of %s s", d, sp, need);
+    else /* the probes have not yet watched long enough to measure them */
+        mbx_snprintf_c(b, n, "states >~%s s; probes too short", d);
 }
 
 int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
@@ -385,7 +405,12 @@ int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
     mbx_pacing pc;
     int user = 0;
     mbx_sched_pace_of(s, p, &pc, &user);
-    if (pc.cannot_cover && !p->cut && s->cv[p->curve].fixed_n == 0)
+    /* Passes that spanned what the states need anyway (interleaved with
+     * many other points' passes over a long run) saw them as any point
+     * may, once the probes have measured the memory (before, the need is
+     * a lower bound): the row's status and interval say what they saw. */
+    int spanned = out->pass_span >= pc.need && mbx_sched_memory_known(s);
+    if (pc.cannot_cover && !spanned && !p->cut && s->cv[p->curve].fixed_n == 0)
         cannot_cover(&pc, user, lvl, nl, out);
     return MBX_OK;
 }
