@@ -46,7 +46,6 @@ static inline double rsim_knee(double x)
     return rsim_line(x) * (x >= KNEE_AT ? 2.0 : 1.0);
 }
 
-/* Wilson's 95 % interval of k successes in n trials. */
 /* The trials a test runs: MBX_REFINE_TRIALS when set (valgrind's run
  * checks memory, not the figures, with a few), else dflt. A test asserts
  * its figures only at dflt trials, where they have the power it needs. */
@@ -57,6 +56,7 @@ static inline size_t rsim_trials(size_t dflt)
     return v > 0 ? (size_t)v : dflt;
 }
 
+/* Wilson's 95 % interval of k successes in n trials. */
 static inline void rsim_wilson(size_t k, size_t n, double *lo, double *hi)
 {
     double z = 1.959963984540054, p = (double)k / (double)n, d = 1.0 + z * z / (double)n;
