@@ -226,7 +226,7 @@ static int between_units(const mbx_passes *p, double *m, mbx_passes_result *r)
         r->b.ci_lo = all.value;
     if (r->b.ci_hi < all.value)
         r->b.ci_hi = all.value;
-    mbx_passes_set_errors(&r->b, nv);
+    mbx_passes_set_errors(&r->b, nv, p->o.resolution);
     return MBX_OK;
 }
 

@@ -14,7 +14,8 @@
 int mbx_passes_between_res(const double *m, size_t r, double res, double want, double *scratch,
                            mbx_between *out);
 /* err, relerr, the relative CI half-width and the units' cv of b, from
- * its interval, value and MAD over r >= 2 units. */
-void mbx_passes_set_errors(mbx_between *b, size_t r);
+ * its interval, value and MAD over r >= 2 units; the sd is floored at
+ * the timer resolution res (seconds, 0: none) as the interval is. */
+void mbx_passes_set_errors(mbx_between *b, size_t r, double res);
 
 #endif

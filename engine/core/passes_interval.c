@@ -13,6 +13,7 @@
 #include "passes_int.h"
 
 #define SQRT2 1.4142135623730951
+#define SQRT12 3.4641016151377544
 #define MAD_TO_SD 1.482602218505602 /* 1 / Phi^-1(3/4): MAD of a normal = 0.6745 sd */
 
 static int cmp_double(const void *a, const void *b)
@@ -88,10 +89,11 @@ static double z_of(double lv)
 }
 
 /* err, relerr, the relative CI half-width and the units' cv of b, from
- * its interval, value and MAD over r >= 2 units. The half-width is taken
- * on the log scale: the interval is asymmetric around the median, and its
- * log width is a relative error whatever the skew. */
-void mbx_passes_set_errors(mbx_between *b, size_t r)
+ * its interval, value and MAD over r >= 2 units, with the timer
+ * resolution res (0: none). The half-width is taken on the log scale: the
+ * interval is asymmetric around the median, and its log width is a
+ * relative error whatever the skew. */
+void mbx_passes_set_errors(mbx_between *b, size_t r, double res)
 {
     /* From 5 units on the range is read as the 95 % interval it nearly
      * is (93.75 % at 5); fewer units never settle at the defaults, and
@@ -99,6 +101,12 @@ void mbx_passes_set_errors(mbx_between *b, size_t r)
      * own z. */
     double lv = r < 5 ? b->level : 0.95;
     b->sd = MAD_TO_SD * mad_factor(r) * b->mad;
+    /* The spread's floor, as the interval's: units equal to the timer's
+     * step (MAD 0) differ by up to a step the timer cannot show, the sd
+     * of a rounding error, res / sqrt(12). Without it they read cv 0
+     * and settle any cv: target. */
+    if (res > 0.0 && b->sd < res / SQRT12)
+        b->sd = res / SQRT12;
     b->cv = b->sd / b->value;
     b->relerr = log(b->ci_hi / b->ci_lo) / (2.0 * z_of(lv));
     b->se = b->relerr * b->value;
@@ -134,7 +142,7 @@ static void interval_of(const double *s, size_t r, double res, double want, mbx_
     os_interval(s, r, want, &b->ci_lo, &b->ci_hi, &b->level);
     floor_interval(res, &b->ci_lo, &b->ci_hi);
     b->ci_exact = b->level >= 0.95;
-    mbx_passes_set_errors(b, r);
+    mbx_passes_set_errors(b, r, res);
 }
 
 /* MAD of sorted s[0..r) around its median v: the deviations are taken in

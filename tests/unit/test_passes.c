@@ -476,15 +476,45 @@ static void resolution_floor(void **state)
     mbx_passes_free(p);
 }
 
+/* The same floor under cv: units equal to the timer's step have a spread
+ * of a rounding error, res / sqrt(12), not 0, so a cv: target below it
+ * never settles them. */
+static void resolution_floors_cv(void **state)
+{
+    (void)state;
+    mbx_passes_opts o;
+    mbx_passes_opts_init(&o);
+    o.kind = MBX_STOP_CV;
+    o.eps = 0.01;
+    o.resolution = 20e-9;
+    mbx_passes *p;
+    assert_int_equal(mbx_passes_create(&o, &p), MBX_OK);
+    for (int i = 0; i < 6; i++) {
+        mbx_pass q = pass_at(12.7e-9, 0.25 * i, MBX_PASSES_NO_LEVEL);
+        assert_int_equal(mbx_passes_add(p, &q), MBX_OK);
+    }
+    mbx_passes_result r = result_of(p);
+    near(r.b.cv, 20e-9 / sqrt(12.0) / 12.7e-9);
+    assert_true(r.verdict != MBX_PASSES_SETTLED);
+    mbx_passes_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(five_passes),    cmocka_unit_test(eight_passes_outlier),
-        cmocka_unit_test(twenty_passes),  cmocka_unit_test(degenerate),
-        cmocka_unit_test(verdicts),       cmocka_unit_test(bad_input),
-        cmocka_unit_test(levels),         cmocka_unit_test(tau_units),
-        cmocka_unit_test(tau_and_levels), cmocka_unit_test(levels_the_point_does_not_feel),
-        cmocka_unit_test(stop_kinds),     cmocka_unit_test(resolution_floor),
+        cmocka_unit_test(five_passes),
+        cmocka_unit_test(eight_passes_outlier),
+        cmocka_unit_test(twenty_passes),
+        cmocka_unit_test(degenerate),
+        cmocka_unit_test(verdicts),
+        cmocka_unit_test(bad_input),
+        cmocka_unit_test(levels),
+        cmocka_unit_test(tau_units),
+        cmocka_unit_test(tau_and_levels),
+        cmocka_unit_test(levels_the_point_does_not_feel),
+        cmocka_unit_test(stop_kinds),
+        cmocka_unit_test(resolution_floor),
+        cmocka_unit_test(resolution_floors_cv),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
