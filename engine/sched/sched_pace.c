@@ -27,6 +27,18 @@
  * the memory the horizon is for, and a plan of long spans (--span 3)
  * should not wait 9 s before any point may settle. */
 #define HORIZON_MAX_S 3.0
+/* Past the horizon a point settles only once the probes have bounded the
+ * memory: the longest tau they cannot rule out (mbx_pacing_tau_bound, a
+ * 75 % bound) is at most 1/HORIZON_TAUS of what they watched. Until then
+ * it waits, up to BOUND_SPANS times S (10 s at the defaults), at most
+ * BOUND_MAX_S, never less than the horizon. Over 3 s of probes a memory
+ * of 0.36 s and one of 1.1 s read alike (0.1-0.4 s); over 10 s they do
+ * not (tests/unit/test_sched_honesty.c at rho 0.8: 82 % covered or
+ * flagged with the 3 s horizon alone, 94 % now). A machine whose probes
+ * show no memory bounds it within the horizon and waits no longer
+ * (independent passes: 3.3 s a run, as before). */
+#define BOUND_SPANS 10.0
+#define BOUND_MAX_S 10.0
 /* The most a point's passes span by default, in S (afford). */
 #define AFFORD_SPANS 3.0
 
@@ -71,6 +83,12 @@ static int mature(const mbx_sched *s)
     return !isfinite(s->tau) || seen(s) >= HORIZON_TAUS * s->tau;
 }
 
+/* The probes have bounded the memory (BOUND_SPANS). */
+static int bounded(const mbx_sched *s)
+{
+    return !isfinite(s->tau) || seen(s) >= HORIZON_TAUS * mbx_pacing_tau_bound(s->tau, seen(s));
+}
+
 int mbx_sched_memory_known(const mbx_sched *s)
 {
     return mature(s);
@@ -83,9 +101,19 @@ static double horizon(const mbx_sched *s)
     return fmax(sp, fmin(HORIZON_SPANS * sp, HORIZON_MAX_S));
 }
 
+/* The longest a point waits for the probes to bound the memory. */
+static double horizon_max(const mbx_sched *s)
+{
+    double sp = s->o.passes.min_span;
+    return fmax(horizon(s), fmin(BOUND_SPANS * sp, BOUND_MAX_S));
+}
+
+/* The probes have watched the horizon and bounded the memory, or watched
+ * as long as a point waits for that (BOUND_SPANS). */
 static int watched(const mbx_sched *s)
 {
-    return s->o.probe_every < 0 || seen(s) >= horizon(s);
+    return s->o.probe_every < 0 ||
+           (seen(s) >= horizon(s) && (bounded(s) || seen(s) >= horizon_max(s)));
 }
 
 /* The tau the pacing and the units use: the estimate, and while it is not
@@ -160,7 +188,7 @@ double mbx_sched_due_at(const mbx_sched *s, const spoint *p)
      * watched long enough, rather than spend --max-passes before any
      * point may settle. */
     if (p->npass >= s->o.passes.min_passes && s->nprobe > 0 && !watched(s))
-        due = fmax(due, s->pt_t[0] + horizon(s));
+        due = fmax(due, s->pt_t[0] + (seen(s) >= horizon(s) ? horizon_max(s) : horizon(s)));
     return due;
 }
 
@@ -202,14 +230,15 @@ void mbx_sched_pacing_get(const mbx_sched *s, mbx_sched_pacing *out)
  * sqrt(units / effective) and a SETTLED point whose watched figure then
  * reaches eps is NOISY again (docs/algorithms.md, "The scheduler",
  * Pacing). */
-/* The widening takes tau at twice its estimate: a probe series of ten
- * taus or so (a run of a few seconds) reads a memory of 0.36 s anywhere
- * from 0.15 to 0.55 s, and a short read makes the interval too narrow
- * where a long one only makes it wider (tests/unit/test_sched_honesty.c:
- * 1 gives 88 % at rho 0.5, 2 gives 92 % with 12 % of the rows flagged, 3
- * flags 22 %). */
-#define TAU_DOUBT 2.0
-
+/* The widening takes the longest memory the probes cannot rule out
+ * (mbx_pacing_tau_bound), not the estimate: a series of a few seconds
+ * reads a memory of 1.1 s as 0.15-0.8 s, and a short read makes the
+ * interval too narrow where a long one only makes it wider. The bound is
+ * near the estimate over a long series and infinite over one too short
+ * to bound the memory at all; the passes then count as one effective
+ * unit. (Before, twice the estimate: about the bound at tau = seen / 20,
+ * too little below that line of maturity's reading, and too much over
+ * long series.) */
 static double effective(const spoint *p, double tau)
 {
     double sum = 0;
@@ -221,10 +250,10 @@ static double effective(const spoint *p, double tau)
 
 void mbx_sched_widen(const mbx_sched *s, const spoint *p, mbx_passes_result *r)
 {
-    double tau = TAU_DOUBT * tau_used(s);
+    double tau = mbx_pacing_tau_bound(s->tau, seen(s));
     /* One unit whose passes stand in for units (passes.c): count those. */
     size_t u = r->units >= 2 ? r->units : r->b.r;
-    if (!(tau > 0) || !isfinite(tau) || u < 2 || !(r->b.value > 0))
+    if (!(tau > 0) || u < 2 || !(r->b.value > 0))
         return;
     double f = sqrt((double)u / effective(p, tau));
     if (!(f > 1) || !isfinite(r->b.relerr))

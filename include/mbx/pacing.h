@@ -49,6 +49,18 @@
 MBX_NODISCARD int mbx_pacing_tau(const double *t, const double *v, size_t n, const mbx_levels *lv,
                                  double *tau);
 
+/* The longest memory a probe series of `seen` seconds that read tau
+ * (mbx_pacing_tau) cannot rule out: the tau whose series of that length
+ * read tau or more in at least a quarter of cases (a one-sided 75 %
+ * bound). A short series reads a long memory short (centring takes out
+ * the slow part: any memory reads below seen / 7), so the bound grows
+ * faster than tau as tau / seen grows, and is INFINITY from tau / seen
+ * >= 0.1015 on: such a series cannot bound the memory at all. The
+ * quantiles are those of mbx_pacing_tau itself over simulated series
+ * (probes 0.05 s apart, 100-400 of them; docs/algorithms.md, Pacing). NAN
+ * when tau or seen is not positive and finite. */
+double mbx_pacing_tau_bound(double tau, double seen);
+
 /* How long the machine stays on a level, from the probe times t[0..n)
  * and the levels of their values. */
 typedef struct mbx_pacing_dwell {

@@ -127,6 +127,60 @@ static void tau_is_at_least_the_spacing(void **state)
     assert_int_equal(mbx_pacing_tau(t, v, 1000, NULL, &tau), MBX_E_INVAL);
 }
 
+/* The bound on tau as a function: NAN for bad input, near the estimate
+ * for a long series, growing faster than it as tau / seen grows, and
+ * unbounded from tau / seen = 0.1015 on. */
+static void tau_bound_shape(void **state)
+{
+    (void)state;
+    assert_true(isnan(mbx_pacing_tau_bound(NAN, 10)));
+    assert_true(isnan(mbx_pacing_tau_bound(0.1, 0)));
+    assert_true(isnan(mbx_pacing_tau_bound(-1, 10)));
+    assert_true(isnan(mbx_pacing_tau_bound(0.1, INFINITY)));
+    double b = mbx_pacing_tau_bound(0.05, 100); /* 2000 probes of no memory */
+    assert_true(b > 0.05 && b < 0.07);
+    assert_true(isinf(mbx_pacing_tau_bound(1.0, 9.0)));
+    assert_true(isinf(mbx_pacing_tau_bound(1.02, 10.0)));
+    double prev = 0, ratio = 1;
+    for (double y = 0.001; y < 0.1015; y *= 1.05) {
+        double bb = mbx_pacing_tau_bound(y * 10, 10);
+        assert_true(isfinite(bb) && bb >= prev && bb >= y * 10);
+        assert_true(bb / (y * 10) >= ratio * (1 - 1e-9)); /* the doubt only grows */
+        prev = bb;
+        ratio = bb / (y * 10);
+    }
+    /* the table's own points: a reading of 0.0311 seen is 0.05 seen */
+    assert_true(fabs(mbx_pacing_tau_bound(0.311, 10) - 0.5) < 1e-9);
+}
+
+/* The bound holds what it says, through mbx_pacing_tau itself: over 6 s
+ * and 12 s series it reaches the true memory in about three series of
+ * four (75 % one-sided), for short and long memories. */
+static void tau_bound_covers(void **state)
+{
+    (void)state;
+    static double t[240], v[240];
+    const double taus[] = {0.15, 0.36, 1.12};
+    const size_t lens[] = {120, 240};
+    for (size_t l = 0; l < 2; l++)
+        for (size_t k = 0; k < 3; k++) {
+            size_t n = lens[l], hit = 0, runs = 200;
+            for (uint64_t seed = 1; seed <= runs; seed++) {
+                rng_state = seed * 131 + k * 7 + l;
+                series(t, v, n, taus[k], 0.05, 0.006, 1, NULL, NULL);
+                double tau;
+                assert_int_equal(mbx_pacing_tau(t, v, n, NULL, &tau), MBX_OK);
+                hit += mbx_pacing_tau_bound(tau, t[n - 1] - t[0]) >= taus[k];
+            }
+            double p = (double)hit / (double)runs;
+            print_message("tau %.2f s over %.0f s: bound reaches it in %.1f %% of %zu series\n",
+                          taus[k], (double)n * DT, 100 * p, runs);
+            /* 75 %, within the binomial noise of 200 series and the
+             * table's own (it was measured on other seeds) */
+            assert_true(p >= 0.65 && p <= 0.88);
+        }
+}
+
 /* Levels 3x apart that last seconds: taken as memory, they would make tau
  * seconds long (and the gap with it); within the detected levels tau is
  * the OU's. */
@@ -277,6 +331,8 @@ int main(void)
         cmocka_unit_test(tau_of_an_ou_series),
         cmocka_unit_test(tau_of_a_short_series),
         cmocka_unit_test(tau_is_at_least_the_spacing),
+        cmocka_unit_test(tau_bound_shape),
+        cmocka_unit_test(tau_bound_covers),
         cmocka_unit_test(tau_within_levels),
         cmocka_unit_test(single_probe_dips_are_not_memory),
         cmocka_unit_test(dwell_of_known_segments),

@@ -114,8 +114,9 @@ static void one_run(const model *md, uint64_t seed, tally *t, double *elapsed, c
     if (getenv("MBX_HONESTY_DEBUG")) {
         mbx_sched_pacing pg;
         mbx_sched_pacing_get(s, &pg);
-        print_message(" tau %.3g (true %.3g) mature %d dwell %.3g need %.3g span %.3g\n", pg.tau,
-                      m.ou_tau, pg.mature, pg.dwell, pg.need, pg.span);
+        print_message(
+            " tau %.3g (true %.3g) mature %d dwell %.3g need %.3g span %.3g probes %zu now %.2f\n",
+            pg.tau, m.ou_tau, pg.mature, pg.dwell, pg.need, pg.span, pg.probes, m.now);
     }
     mbx_csv_writer *w = NULL;
     assert_int_equal(mbx_csv_writer_open(csv, mbx_result_columns, MBX_RESULT_NCOLS, &w), MBX_OK);
@@ -278,7 +279,7 @@ static size_t env_count(const char *name, size_t dflt)
 static const model models[] = {
     {"independent passes", 0, 0, 0, {0}, {0}, 0, 1, 1},
     {"AR rho 0.5", 0.5, 0.05, 0, {0}, {0}, 0, 1, 1},
-    {"AR rho 0.8", 0.8, 0.05, 0, {0}, {0}, 0, 0, 0},
+    {"AR rho 0.8", 0.8, 0.05, 0, {0}, {0}, 0, 1, 0},
     {"2 levels, stays 1 s", 0.2, 0.02, 2, {1, 3}, {1, 0.5}, 0, 1, 0},
     {"2 levels, stays 5 s", 0.2, 0.02, 2, {1, 3}, {5, 2.5}, 0, 0, 0},
     {"2 levels, stays 20 s", 0.2, 0.02, 2, {1, 3}, {20, 10}, 0, 0, 0},
