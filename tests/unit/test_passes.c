@@ -453,27 +453,36 @@ static void stop_kinds(void **state)
     assert_int_equal(mbx_passes_create(&o, &p), MBX_E_INVAL);
 }
 
+/* n passes 0.25 s apart, every median equal to v, under stop kind kind at
+ * 1 % on a timer of resolution res: their result. */
+static mbx_passes_result equal_units(int kind, double res, double v, int n)
+{
+    mbx_passes_opts o;
+    mbx_passes_opts_init(&o);
+    o.kind = kind;
+    o.eps = 0.01;
+    o.resolution = res;
+    mbx_passes *p;
+    assert_int_equal(mbx_passes_create(&o, &p), MBX_OK);
+    for (int i = 0; i < n; i++) {
+        mbx_pass q = pass_at(v, 0.25 * i, MBX_PASSES_NO_LEVEL);
+        assert_int_equal(mbx_passes_add(p, &q), MBX_OK);
+    }
+    mbx_passes_result r = result_of(p);
+    mbx_passes_free(p);
+    return r;
+}
+
 /* The timer floor: five identical pass medians on a 50 ns timer give a CI
  * one tick wide around the value, never a point, and no SETTLED at 1 %. */
 static void resolution_floor(void **state)
 {
     (void)state;
-    mbx_passes_opts o;
-    mbx_passes_opts_init(&o);
-    o.eps = 0.01;
-    o.resolution = 50e-9;
-    mbx_passes *p;
-    assert_int_equal(mbx_passes_create(&o, &p), MBX_OK);
-    for (int i = 0; i < 5; i++) {
-        mbx_pass q = pass_at(1e-6, 0.25 * i, MBX_PASSES_NO_LEVEL);
-        assert_int_equal(mbx_passes_add(p, &q), MBX_OK);
-    }
-    mbx_passes_result r = result_of(p);
+    mbx_passes_result r = equal_units(MBX_STOP_STDERR, 50e-9, 1e-6, 5);
     near(r.b.ci_lo, 0.975e-6);
     near(r.b.ci_hi, 1.025e-6);
     near(r.b.relerr, log(1.025 / 0.975) / (2 * 1.959963984540054));
     assert_int_equal(r.verdict, MBX_PASSES_NOISY);
-    mbx_passes_free(p);
 }
 
 /* The same floor under cv: units equal to the timer's step have a spread
@@ -482,21 +491,9 @@ static void resolution_floor(void **state)
 static void resolution_floors_cv(void **state)
 {
     (void)state;
-    mbx_passes_opts o;
-    mbx_passes_opts_init(&o);
-    o.kind = MBX_STOP_CV;
-    o.eps = 0.01;
-    o.resolution = 20e-9;
-    mbx_passes *p;
-    assert_int_equal(mbx_passes_create(&o, &p), MBX_OK);
-    for (int i = 0; i < 6; i++) {
-        mbx_pass q = pass_at(12.7e-9, 0.25 * i, MBX_PASSES_NO_LEVEL);
-        assert_int_equal(mbx_passes_add(p, &q), MBX_OK);
-    }
-    mbx_passes_result r = result_of(p);
+    mbx_passes_result r = equal_units(MBX_STOP_CV, 20e-9, 12.7e-9, 6);
     near(r.b.cv, 20e-9 / sqrt(12.0) / 12.7e-9);
     assert_true(r.verdict != MBX_PASSES_SETTLED);
-    mbx_passes_free(p);
 }
 
 int main(void)
