@@ -70,17 +70,23 @@ static void wilson(size_t k, size_t n, double *lo, double *hi)
     *hi = c + h;
 }
 
-/* A row says it is not to be trusted as a settled CI: not SETTLED, with
- * a reason (the states outlast its span, max-passes, ...). */
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
+/* A row says it is not to be trusted as a settled CI: not SETTLED, with
+ * a reason (the states outlast its span, max-passes, ...). */
 static int flagged(const mbx_result *r)
 {
     return r->status != MBX_POINT_SETTLED && r->status_reason[0] != '\0';
+}
+
+/* The row's CI holds truth. */
+static int covers(const mbx_result *r, double truth)
+{
+    return r->s.ci_lo <= truth && truth <= r->s.ci_hi;
 }
 
 /* One seeded run of the 4-point curve: its rows tallied, kept in
@@ -128,7 +134,7 @@ static void one_run(const model *md, uint64_t seed, tally *t, double *elapsed, c
         mbx_result_format(&r, &f);
         assert_int_equal(mbx_csv_writer_row(w, f.field), MBX_OK);
         rows[i] = r;
-        int cov = r.s.ci_lo <= truth[i] && truth[i] <= r.s.ci_hi, fl = flagged(&r);
+        int cov = covers(&r, truth[i]), fl = flagged(&r);
         if (getenv("MBX_HONESTY_DEBUG"))
             print_message("  x %8llu st %d reason '%s' passes %zu span %.1f levels %zu med %.3g "
                           "ci %.3g..%.3g truth %.3g %s\n",
@@ -195,8 +201,7 @@ static void by_runs(const mbx_result *rows, const double *truth, size_t runs, do
     assert_true(ok && share_b);
     for (size_t r = 0; r < runs; r++)
         for (size_t i = 4 * r; i < 4 * r + 4; i++)
-            ok[r] += (size_t)((rows[i].s.ci_lo <= truth[i] && truth[i] <= rows[i].s.ci_hi) ||
-                              flagged(&rows[i]));
+            ok[r] += (size_t)(covers(&rows[i], truth[i]) || flagged(&rows[i]));
     uint64_t z = 0x2545f4914f6cdd1dull;
     for (size_t b = 0; b < nb; b++) {
         size_t k = 0;
@@ -234,7 +239,7 @@ static void profile_scope(const char *dir, size_t runs, size_t k, const mbx_resu
             int w = mbx_profile_widen(&prof, &pr);
             if (w == 1) {
                 t->widened++;
-                t->widened_covered += (size_t)(pr.s.ci_lo <= truth[i] && truth[i] <= pr.s.ci_hi);
+                t->widened_covered += (size_t)covers(&pr, truth[i]);
             }
             t->outside += (size_t)(w == MBX_PROFILE_OUTSIDE);
         }
