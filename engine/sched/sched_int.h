@@ -103,6 +103,10 @@ MBX_NODISCARD int mbx_sched_add_point(mbx_sched *s, size_t curve, uint64_t x, in
 
 /* The between-pass state of point p, without levels (sched_rows.c). */
 MBX_NODISCARD int mbx_sched_point_state(const mbx_sched *s, const spoint *p, mbx_passes_result *r);
+/* The same, and in *spread (may be NULL) the result before the widening
+ * for the machine's memory: the passes' own scatter. */
+MBX_NODISCARD int mbx_sched_point_state2(const mbx_sched *s, const spoint *p, mbx_passes_result *r,
+                                         mbx_passes_result *spread);
 
 /* The levels of the probes so far, detected once per probe count; NULL
  * with fewer than 2 probes or when detection failed (sched_rows.c). */

@@ -59,17 +59,21 @@ static int refine_round(mbx_sched *s)
             spoint *p = &s->pt[i];
             if (p->curve != c || p->kept || p->bad || p->failed || p->npass == 0)
                 continue;
-            mbx_passes_result r;
-            int rc = mbx_sched_point_state(s, p, &r);
+            mbx_passes_result r, sp;
+            int rc = mbx_sched_point_state2(s, p, &r, &sp);
             if (rc)
                 return rc;
-            size_t units = r.units ? r.units : r.b.r;
+            size_t units = sp.units ? sp.units : sp.b.r;
             int settled = r.verdict == MBX_PASSES_SETTLED;
-            if (!(r.b.value > 0) || !isfinite(r.b.value) || !isfinite(r.b.se) || units < 2 ||
+            if (!(sp.b.value > 0) || !isfinite(sp.b.value) || !isfinite(sp.b.se) || units < 2 ||
                 (p->npass < R && !settled))
                 continue;
-            /* The between-pass error with its degrees of freedom. */
-            rc = mbx_refine_add_est(k->rf, p->x, r.b.value, r.b.se, settled ? SIZE_MAX : p->npass,
+            /* The passes' own error with its degrees of freedom, not the
+             * error widened for the machine's memory: that part is shared
+             * by neighbours measured in the same rounds and cancels in the
+             * contrast refinement tests (docs/algorithms.md, "Refinement
+             * with uncertainty"). */
+            rc = mbx_refine_add_est(k->rf, p->x, sp.b.value, sp.b.se, settled ? SIZE_MAX : p->npass,
                                     (double)(units - 1));
             if (rc < 0 && rc != MBX_E_INVAL)
                 return rc;

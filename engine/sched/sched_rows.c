@@ -72,7 +72,8 @@ static int passes_of(const mbx_sched *s, const spoint *p, const mbx_levels *lv, 
     return rc;
 }
 
-int mbx_sched_point_state(const mbx_sched *s, const spoint *p, mbx_passes_result *r)
+int mbx_sched_point_state2(const mbx_sched *s, const spoint *p, mbx_passes_result *r,
+                           mbx_passes_result *spread)
 {
     mbx_passes *ps;
     int rc = passes_of(s, p, NULL, &ps);
@@ -80,9 +81,16 @@ int mbx_sched_point_state(const mbx_sched *s, const spoint *p, mbx_passes_result
         return rc;
     rc = mbx_passes_result_get(ps, r);
     mbx_passes_free(ps);
+    if (rc == MBX_OK && spread)
+        *spread = *r;
     if (rc == MBX_OK)
         mbx_sched_widen(s, p, r);
     return rc;
+}
+
+int mbx_sched_point_state(const mbx_sched *s, const spoint *p, mbx_passes_result *r)
+{
+    return mbx_sched_point_state2(s, p, r, NULL);
 }
 
 size_t mbx_sched_points(const mbx_sched *s)
