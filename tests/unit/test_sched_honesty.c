@@ -318,7 +318,7 @@ static size_t env_count(const char *name, size_t dflt)
 static const model models[] = {
     {"independent passes", 0, 0, 0, {0}, {0}, 0, 1, 1},
     {"AR rho 0.5", 0.5, 0.05, 0, {0}, {0}, 0, 1, 1},
-    {"AR rho 0.8", 0.8, 0.05, 0, {0}, {0}, 0, 1, 0},
+    {"AR rho 0.8", 0.8, 0.05, 0, {0}, {0}, 0, 0, 0},
     {"2 levels, stays 1 s", 0.2, 0.02, 2, {1, 3}, {1, 0.5}, 0, 1, 0},
     {"2 levels, stays 5 s", 0.2, 0.02, 2, {1, 3}, {5, 2.5}, 0, 0, 0},
     {"2 levels, stays 20 s", 0.2, 0.02, 2, {1, 3}, {20, 10}, 0, 0, 0},
