@@ -57,6 +57,11 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
+# One session lives for the whole test: each case kills its own, and a
+# server whose last session went exits with no handshake, so the next
+# case's new-session could reach it while it goes ("server exited
+# unexpectedly", seen once in CI).
+T new-session -d -s keep "sleep 86400" || die "tmux would not start"
 
 check() { # DESCRIPTION COMMAND...
     local what=$1
