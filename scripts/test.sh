@@ -29,11 +29,14 @@ else
 fi
 cd "$dir"
 # The 30 longest tests of the run just made (CTest's cost file, in
-# seconds), so that a CI log says where a stage's time went.
+# seconds), so that a CI log says where a stage's time went. sed reads
+# to the end: head would leave sort writing to a closed pipe, SIGPIPE,
+# and under pipefail a run whose tests all passed would fail (seen in 3
+# of 10 tries of this list).
 longest() {
   echo "the 30 longest tests:"
   awk '/^---/ { exit } NF == 3 { printf "%8.1f s  %s\n", $3, $1 }' \
-    Testing/Temporary/CTestCostData.txt | sort -rn | head -n 30
+    Testing/Temporary/CTestCostData.txt | sort -rn | sed -n '1,30p'
 }
 if [ "${1:-}" = "--quick" ]; then
   exec ctest --output-on-failure -j 2 -L quick
