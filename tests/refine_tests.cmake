@@ -14,6 +14,9 @@ set_tests_properties(tui.refine_min_ratio PROPERTIES TIMEOUT 60 LABELS tui)
 # Refinement through the real scheduler on noisy straight and kneed
 # log-log curves: false splits and power, seeded.
 mbx_cmocka_test(unit test_refine_sched mbx_sched unit/sched_sim.c)
+# About 30 s of CPU plain (860 seeded runs of the scheduler), 60-90 s
+# under AddressSanitizer.
+set_tests_properties(unit.test_refine_sched PROPERTIES TIMEOUT 300)
 if(MBX_VALGRIND) # memcheck at ~50x: a few trials check memory, the plain runs the figures
   set_tests_properties(valgrind.test_refine_sched valgrind.test_refine_noise
                        PROPERTIES ENVIRONMENT MBX_REFINE_TRIALS=8)
