@@ -146,32 +146,47 @@ int mbx_pacing_tau(const double *t, const double *v, size_t n, const mbx_levels 
     return MBX_OK;
 }
 
-/* The lower quartile of tau's estimate / seen (y) for a true memory of x
- * seen (mbx_pacing_tau over 600 simulated OU series with a 0.6 % probe
- * nugget at x seen / 0.05 s probes, averaged over series of 5, 10 and
- * 20 s: scale-free within their noise). It flattens towards 0.1 as x
- * grows: the estimate of a memory longer than the series stops growing. */
+/* The lower quartile (bound_y75) and the lower 5 % point (bound_y95) of
+ * tau's estimate / seen (y) for a true memory of x seen (mbx_pacing_tau
+ * over simulated OU series with a 0.6 % probe nugget at x seen / 0.05 s
+ * probes, averaged over series of 5, 10 and 20 s: scale-free within
+ * their noise; 600 series a cell for the quartile, 3000 for the 5 %
+ * point). Both flatten as x grows: the estimate of a memory longer than
+ * the series stops growing. */
 static const double bound_x[] = {0.01, 0.02, 0.03, 0.05, 0.07, 0.1, 0.15,
                                  0.2,  0.3,  0.5,  1.0,  2.0,  5.0};
-static const double bound_y[] = {0.0082, 0.015,  0.0208, 0.0311, 0.0393, 0.0494, 0.0616,
-                                 0.0651, 0.0768, 0.0877, 0.0923, 0.0978, 0.1015};
+static const double bound_y75[] = {0.0082, 0.015,  0.0208, 0.0311, 0.0393, 0.0494, 0.0616,
+                                   0.0651, 0.0768, 0.0877, 0.0923, 0.0978, 0.1015};
+static const double bound_y95[] = {0.0074, 0.0107, 0.0142, 0.0207, 0.0250, 0.0309, 0.0361,
+                                   0.0398, 0.0428, 0.0482, 0.0529, 0.0530, 0.0531};
 
-double mbx_pacing_tau_bound(double tau, double seen)
+/* The x whose quantile of y (table yq) is the y read: the bound. */
+static double bound_of(double tau, double seen, const double *yq)
 {
     if (!(tau > 0) || !(seen > 0) || !isfinite(tau) || !isfinite(seen))
         return NAN;
     size_t n = sizeof bound_x / sizeof *bound_x;
     double y = tau / seen;
-    if (y <= bound_y[0]) /* short memories read about in proportion */
-        return tau * bound_x[0] / bound_y[0];
-    if (y >= bound_y[n - 1])
+    if (y <= yq[0]) /* short memories read about in proportion */
+        return tau * bound_x[0] / yq[0];
+    if (y >= yq[n - 1])
         return INFINITY;
     size_t i = 1;
-    while (bound_y[i] < y)
+    while (yq[i] < y)
         i++;
     /* log-log between the two table points around y */
-    double a = log(y / bound_y[i - 1]) / log(bound_y[i] / bound_y[i - 1]);
+    double a = log(y / yq[i - 1]) / log(yq[i] / yq[i - 1]);
     return seen * bound_x[i - 1] * exp(a * log(bound_x[i] / bound_x[i - 1]));
+}
+
+double mbx_pacing_tau_bound(double tau, double seen)
+{
+    return bound_of(tau, seen, bound_y75);
+}
+
+double mbx_pacing_tau_bound95(double tau, double seen)
+{
+    return bound_of(tau, seen, bound_y95);
 }
 
 /* The level of sample i under lv; -1 when no segment holds it. */

@@ -61,6 +61,13 @@ MBX_NODISCARD int mbx_pacing_tau(const double *t, const double *v, size_t n, con
  * when tau or seen is not positive and finite. */
 double mbx_pacing_tau_bound(double tau, double seen);
 
+/* The same at one-sided 95 %: the tau whose series read tau or more in at
+ * least 5 % of cases. INFINITY from tau / seen >= 0.0531 on. What a
+ * decision that must not be taken on a short read uses (the scheduler's
+ * wait before a point may settle); mbx_pacing_tau_bound is what the
+ * interval's widening uses. */
+double mbx_pacing_tau_bound95(double tau, double seen);
+
 /* How long the machine stays on a level, from the probe times t[0..n)
  * and the levels of their values. */
 typedef struct mbx_pacing_dwell {

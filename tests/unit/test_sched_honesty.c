@@ -53,6 +53,8 @@ typedef struct tally {
     double true2, err2;
     size_t widened, widened_covered; /* the rows a profile widened */
     size_t outside;                  /* the rows it left launch-scoped: outside the profile */
+    size_t blind, blind_missed;      /* rows of runs whose probes saw no level change; of them
+                                        those that neither cover nor flag */
 } tally;
 
 /* Wilson's 95 % interval of k in n. */
@@ -115,9 +117,9 @@ static void one_run(const model *md, uint64_t seed, tally *t, double *elapsed, c
     if (m.ou_sd <= 0 && m.nlev < 2)
         m.ou_tau = 0;
     *elapsed += mbx_sim_run_all(s, &m);
+    mbx_sched_pacing pg;
+    mbx_sched_pacing_get(s, &pg);
     if (getenv("MBX_HONESTY_DEBUG")) {
-        mbx_sched_pacing pg;
-        mbx_sched_pacing_get(s, &pg);
         print_message(
             " tau %.3g (true %.3g) mature %d dwell %.3g need %.3g span %.3g probes %zu now %.2f\n",
             pg.tau, m.ou_tau, pg.mature, pg.dwell, pg.need, pg.span, pg.probes, m.now);
@@ -146,6 +148,10 @@ static void one_run(const model *md, uint64_t seed, tally *t, double *elapsed, c
         t->flagged += (size_t)fl;
         t->open += (size_t)!fl;
         t->open_covered += (size_t)(cov && !fl);
+        if (md->nlev >= 2 && pg.changes == 0) {
+            t->blind++;
+            t->blind_missed += (size_t)(!cov && !fl);
+        }
         if (r.status == MBX_POINT_SETTLED) {
             t->settled++;
             double e = (r.s.median - truth[i]) / truth[i], se = r.s.stderr_ / r.s.median;
@@ -283,6 +289,10 @@ static void run_model(const model *md, size_t runs, size_t k)
                   100 * bhi, runs);
     share("covered, not flagged", t.open_covered, t.open, &olo);
     share("flagged", t.flagged, t.rows, &flo);
+    if (md->nlev >= 2) /* what no estimator over one run's probes can know */
+        print_message("  rows of runs that saw no level change: %zu, of them %zu missed unflagged"
+                      " (of %zu misses unflagged)\n",
+                      t.blind, t.blind_missed, t.rows - ok);
     print_message("  profiles of %zu launches: median sigma_L %.1f %%\n", k, 100 * sigma_med);
     size_t judged = t.widened + t.outside, pok = t.widened_covered + t.outside;
     share("profile: covered or outside", pok, judged, &plo);
@@ -318,12 +328,12 @@ static size_t env_count(const char *name, size_t dflt)
 static const model models[] = {
     {"independent passes", 0, 0, 0, {0}, {0}, 0, 1, 1},
     {"AR rho 0.5", 0.5, 0.05, 0, {0}, {0}, 0, 1, 1},
-    {"AR rho 0.8", 0.8, 0.05, 0, {0}, {0}, 0, 0, 0},
+    {"AR rho 0.8", 0.8, 0.05, 0, {0}, {0}, 0, 1, 0},
     {"2 levels, stays 1 s", 0.2, 0.02, 2, {1, 3}, {1, 0.5}, 0, 1, 0},
     {"2 levels, stays 5 s", 0.2, 0.02, 2, {1, 3}, {5, 2.5}, 0, 0, 0},
     {"2 levels, stays 20 s", 0.2, 0.02, 2, {1, 3}, {20, 10}, 0, 0, 0},
     {"3 levels, stays 3 s", 0.2, 0.02, 3, {1, 1.6, 3}, {3, 1.5, 1}, 0, 0, 0},
-    {"AR 0.5, 20 ns tick", 0.5, 0.05, 0, {0}, {0}, 20e-9, 0, 0},
+    {"AR 0.5, 20 ns tick", 0.5, 0.05, 0, {0}, {0}, 20e-9, 1, 0},
     {"AR 0.5, 1 us tick", 0.5, 0.05, 0, {0}, {0}, 1e-6, 1, 0},
 };
 
