@@ -176,8 +176,12 @@ int mbx_beff_cart_grid(int procs, int ndims, int *dims, int *grid)
 
 /* ---- patterns ---- */
 
+/* pt NULL (next_pat found the table full): MBX_E_INVAL, not a write
+ * through NULL. */
 static int pat_alloc(mbx_beff_pattern *pt, const char *name, int kind, int procs)
 {
+    if (!pt)
+        return MBX_E_INVAL;
     memset(pt, 0, sizeof *pt);
     snprintf(pt->name, sizeof pt->name, "%s", name);
     pt->kind = kind;
