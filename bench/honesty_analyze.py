@@ -132,8 +132,12 @@ def fresh_intervals(fresh, key, s):
             continue
         m, e = v
         r = (e or 0.0) / m
-        kinds["prediction (analysis)"].append(hs.interval(m, hs.predict_half(r, s)))
-        kinds["reproducibility CI (analysis)"].append(hs.interval(m, hs.repro_half(r, s)))
+        # the analysis's own intervals need its sigma_L (2 settled profile
+        # launches at least); mpibex's are judged whether or not it has one
+        kinds["prediction (analysis)"].append(
+            hs.interval(m, hs.predict_half(r, s)) if s is not None else None)
+        kinds["reproducibility CI (analysis)"].append(
+            hs.interval(m, hs.repro_half(r, s)) if s is not None else None)
         p = (num(row.get("pi95_lo_us")), num(row.get("pi95_hi_us")))
         kinds["mpibex pi95"].append(p if None not in p else None)
         c = (num(row.get("ci95_lo_us")), num(row.get("ci95_hi_us")))
@@ -182,15 +186,18 @@ def analyse_pairs(fresh, sigma, reps):
           " sigma_L^2))), r = err/median; the CI of the launches' median (1.96 sqrt(r^2 +"
           " sigma_L^2)) covers ~83 % of pairs when honest")
     n = len(fresh)
-    if n < 2 or not sigma:
+    if n < 2:
         print("pairs: n/a (%d fresh launches, %d profiled points)" % (n, len(sigma)))
         TABLE.append(("reproducibility pairs", "n/a", ">= 90 % at every size", "n/a"))
         return
     acc = {}  # (size, kind) -> [hits, pairs]
     loo = {}  # size -> [(los, his, meds) per key]
     outs = {}  # size -> [launch rows outside the profile, launch rows]
-    for key in sort_keys(set(sigma) & set().union(*[set(x["pts"]) for x in fresh])):
-        kinds, meds, outside = fresh_intervals(fresh, key, sigma[key])
+    # every point of the fresh launches: a point the analysis has no sigma_L
+    # for (fewer than 2 settled profile launches) is still judged on
+    # mpibex's own intervals
+    for key in sort_keys(set().union(*[set(x["pts"]) for x in fresh])):
+        kinds, meds, outside = fresh_intervals(fresh, key, sigma.get(key))
         size = int(key[3] or 0)
         for kind, ivs in kinds.items():
             if not any(ivs):
@@ -208,8 +215,16 @@ def analyse_pairs(fresh, sigma, reps):
             o[0] += sum(outside)
             o[1] += sum(1 for m in meds if m is not None)
         ivs = kinds["reproducibility CI (analysis)"]
-        loo.setdefault(size, []).append(([v and v[0] for v in ivs], [v and v[1] for v in ivs],
-                                         meds))
+        if any(ivs):
+            loo.setdefault((size, LOO_ANALYSIS), []).append(
+                ([v and v[0] for v in ivs], [v and v[1] for v in ivs], meds))
+        ivs = kinds["mpibex ci95, scope profile"]
+        if any(ivs) or any(outside):
+            # a row outside the profile says the profile's claim does not
+            # reach it: an interval that holds anything, as in the pairs
+            los = [0.0 if outside[i] else ivs[i] and ivs[i][0] for i in range(n)]
+            his = [math.inf if outside[i] else ivs[i] and ivs[i][1] for i in range(n)]
+            loo.setdefault((size, LOO_MPIBEX), []).append((los, his, meds))
     main = FLAGGED if any(k == FLAGGED for _, k in acc) else "prediction (analysis)"
     for size in sorted(outs):
         print("outside the profile at %s: %d of %d launch rows (profile_ratio, ci_scope launch)"
@@ -228,17 +243,25 @@ def analyse_pairs(fresh, sigma, reps):
     analyse_loo(loo, n, reps)
 
 
+LOO_MPIBEX = "mpibex ci95 (scope profile), or outside the profile"
+LOO_ANALYSIS = "the analysis's CI (its own sigma_L)"
+
+
 def analyse_loo(loo, n, reps):
     """Each fresh launch's CI of the launches' median against the median of
     the OTHER fresh launches; the old reference (all launches, the judged
-    one included) beside it."""
+    one included) beside it. Judged: mpibex's own ci95 where its row is
+    profile-scoped, a row outside the profile counting as flagged (as in the
+    pairs); the analysis's CI, from the sigma_L this script computes over
+    the settled profile launches, is a figure beside it."""
     print("== Leave-one-out: each fresh launch's CI of the launches' median (profile scope)"
           " against the median of the other fresh launches (honest: ~94 % at 20 launches,"
           " the reference being a median of 19 noisy launches)")
-    for size in sorted(loo):
+    judged = LOO_MPIBEX if any(k == LOO_MPIBEX for _, k in loo) else LOO_ANALYSIS
+    for (size, kind) in sorted(loo):
         def share(c, leave_out=True):
             h = t = 0
-            for los, his, meds in loo[size]:
+            for los, his, meds in loo[(size, kind)]:
                 ok = [i for i in range(n) if meds[i] is not None]
                 cc = [c[i] if i in ok else 0 for i in range(n)]
                 a, b = hs.loo_share(los, his, [m if m is not None else 0 for m in meds], cc,
@@ -249,10 +272,12 @@ def analyse_loo(loo, n, reps):
 
         s = share([1] * n)
         lo, hi = hs.bootstrap_counts(n, share, reps, seed=4)
-        print("leave-one-out at %s: %s; judged launch included (the old reference): %s"
-              % (fmt_size(size), ci_text(s, lo, hi), pct(share([1] * n, False))))
-        TABLE.append(("leave-one-out at %s (profile CI)" % fmt_size(size), ci_text(s, lo, hi),
-                      ">= 90 %", met(s, 0.90)))
+        print("leave-one-out at %s, %s: %s; judged launch included (the old reference): %s"
+              % (fmt_size(size), kind, ci_text(s, lo, hi), pct(share([1] * n, False))))
+        if kind == judged:
+            TABLE.append(("leave-one-out at %s (%s)" % (fmt_size(size), "mpibex ci95, or outside"
+                                                         if kind == LOO_MPIBEX else "analysis CI"),
+                          ci_text(s, lo, hi), ">= 90 %", met(s, 0.90)))
 
 
 def analyse_within(launches, reps):
@@ -294,7 +319,10 @@ def analyse_within(launches, reps):
     (cv, cmet), (r, rmet) = res if any(zs) else every
     tag = "" if any(zs) else " (every row)"
     TABLE.append(("within-launch: |z| <= 1.96" + tag, cv, "~95 % (>= 93 %)", cmet))
-    TABLE.append(("within-launch: true / reported err" + tag, r, "0.8 .. 1.25", rmet))
+    # An err honest for the launch's long-run median reads below 0.8 here
+    # when passes remember (the two halves share machine states that the
+    # long run does not): only an err stated too small shows, above 1.25.
+    TABLE.append(("within-launch: true / reported err" + tag, r, "<= 1.25 (< 0.8: memory)", rmet))
 
 
 def within_line(what, zs, size, reps):
@@ -329,7 +357,7 @@ def within_line(what, zs, size, reps):
         print("within-launch %s: |z| <= 1.96 at %s of %d points; rms z (true / reported err) %s"
               % (what, ci_text(cv, clo, chi), pts, rt))
     return ((ci_text(cv, clo, chi), met(cv, 0.93)),
-            (rt, "n/a" if r is None else ("yes" if 0.8 <= r <= 1.25 else "no")))
+            (rt, "n/a" if r is None else ("yes" if r <= 1.25 else "no")))
 
 
 def parse_args(argv):

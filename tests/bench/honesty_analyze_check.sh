@@ -58,7 +58,7 @@ expect "$dir/a.txt" "sigma_L pingpong.send_recv honesty 1 B: 9.1 % ["
 expect "$dir/a.txt" "over 3 settled launches (1 not settled left out)"
 expect "$dir/a.txt" "pairs at 1 B, prediction (analysis): 50.0 % ["
 expect "$dir/a.txt" "of 12 ordered pairs (>= 90 %)"
-expect "$dir/a.txt" "leave-one-out at 1 B: 75.0 % ["
+expect "$dir/a.txt" "leave-one-out at 1 B, the analysis's CI (its own sigma_L): 75.0 % ["
 expect "$dir/a.txt" "identical settings, 2 vs 2 launches: 0.0 % of 1 points shown equivalent"
 expect_re "$dir/a.txt" "^pairs at 1 B \(prediction \(analysis\)\) +50\.0 % \[.*\] +>= 90 % +no$" \
     "summary row of the pairs"
@@ -75,6 +75,11 @@ python3 "$analyzer" "$dir/b" --reps 200 >"$dir/b.txt" 2>&1 || fail "pi95: exit $
 expect "$dir/b.txt" "pairs at 1 B, mpibex pi95: 75.0 % ["
 expect "$dir/b.txt" "pairs at 1 B, mpibex ci95, scope profile: 50.0 % ["
 expect_re "$dir/b.txt" "^pairs at 1 B \(mpibex pi95, or outside the profile\) +75\.0 %" "the summary judges mpibex's pi95"
+# Leave-one-out on mpibex's own ci95 (scope profile), [m, m]: launches 1-3
+# hold the others' median 1, launch 4 ([2, 2]) does not: 3 of 4, judged.
+expect "$dir/b.txt" "leave-one-out at 1 B, mpibex ci95 (scope profile), or outside the profile: 75.0 % ["
+expect_re "$dir/b.txt" "^leave-one-out at 1 B \(mpibex ci95, or outside\) +75\.0 %" \
+    "the summary judges mpibex's own ci95 in the leave-one-out"
 
 # Split half: 4 passes of one observation each, err 0.05, so the halves'
 # difference has sd 0.05 sqrt(2 + 2) = 0.1. Launch 1: 1.0 1.0 | 1.2 1.2,
@@ -102,7 +107,16 @@ expect "$dir/c.txt" "within-launch settled, at 1 B: |z| <= 1.96 at 50.0 % ["
 expect "$dir/c.txt" "] of 2 points; rms z (true / reported err) 1.58"
 expect "$dir/c.txt" "within-launch every row (SHIFTED, UNSETTLED too): |z| <= 1.96 at 66.7 % ["
 expect "$dir/c.txt" "] of 3 points; rms z (true / reported err) 1.29"
-expect "$dir/c.txt" "pairs: n/a (3 fresh launches, 0 profiled points)"
+# No profile, so no sigma_L of the analysis: the points are still judged
+# on mpibex's own intervals (ci95 [m, m] of medians 1.1, 1.05, 1.0: none
+# holds another's median), and the analysis's own intervals are left out.
+expect "$dir/c.txt" "pairs at 1 B, mpibex ci95, scope launch: 0.0 % ["
+expect "$dir/c.txt" "of 6 ordered pairs (a figure)"
+if grep -q "prediction (analysis)" "$dir/c.txt"; then
+    fail "no sigma_L, yet the analysis's prediction interval was judged"
+else
+    pass "no sigma_L: no interval of the analysis judged"
+fi
 
 # bad input: one line, exit 2
 for args in "$dir/none" "$dir/a --reps 5" "$dir/a --fresh $dir/none"; do
