@@ -37,7 +37,7 @@
  * stops at the horizon on a short read has every row on the same few
  * machine states, and those rows miss together (at rho 0.8 on the 75 %
  * bound, runs of 3-5 s whose probes read 0.09-0.15 s for a memory of
- * 1.1 s; tests/unit/test_sched_honesty.c: rho 0.5 92.0 -> 94.8 %, rho
+ * 1.1 s; tests/unit/test_sched_honesty.c: rho 0.5 92.0 -> 95.0 %, rho
  * 0.8 90.6 -> 93.5 % covered or flagged). A machine whose probes show no
  * memory bounds it within the horizon and waits no longer (independent
  * passes: 3.3 s a run, as before). */
