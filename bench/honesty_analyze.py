@@ -191,7 +191,7 @@ def analyse_pairs(fresh, sigma, reps):
         TABLE.append(("reproducibility pairs", "n/a", ">= 90 % at every size", "n/a"))
         return
     acc = {}  # (size, kind) -> [hits, pairs]
-    loo = {}  # size -> [(los, his, meds) per key]
+    loo = {}  # (size, LOO_MPIBEX or LOO_ANALYSIS) -> [(los, his, meds) per key]
     outs = {}  # size -> [launch rows outside the profile, launch rows]
     # every point of the fresh launches: a point the analysis has no sigma_L
     # for (fewer than 2 settled profile launches) is still judged on
@@ -245,6 +245,7 @@ def analyse_pairs(fresh, sigma, reps):
 
 LOO_MPIBEX = "mpibex ci95 (scope profile), or outside the profile"
 LOO_ANALYSIS = "the analysis's CI (its own sigma_L)"
+LOO_SHORT = {LOO_MPIBEX: "mpibex ci95, or outside", LOO_ANALYSIS: "analysis CI"}
 
 
 def analyse_loo(loo, n, reps):
@@ -275,8 +276,7 @@ def analyse_loo(loo, n, reps):
         print("leave-one-out at %s, %s: %s; judged launch included (the old reference): %s"
               % (fmt_size(size), kind, ci_text(s, lo, hi), pct(share([1] * n, False))))
         if kind == judged:
-            TABLE.append(("leave-one-out at %s (%s)" % (fmt_size(size), "mpibex ci95, or outside"
-                                                         if kind == LOO_MPIBEX else "analysis CI"),
+            TABLE.append(("leave-one-out at %s (%s)" % (fmt_size(size), LOO_SHORT[kind]),
                           ci_text(s, lo, hi), ">= 90 %", met(s, 0.90)))
 
 
