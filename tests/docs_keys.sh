@@ -45,7 +45,7 @@ done
 # Every option of `run` is a plan key of the same name ('-' as '_') and
 # every key an option, but for these, which belong to one command line
 # (its files, its terminal, its back end), as docs/user-guide.md says.
-exceptions="--help --output --force --resume --retry-hung --fake --profile --quiet"
+exceptions="--help --output --force --resume --retry-hung --fake --profile --history --quiet"
 for o in $opts; do
     case " $exceptions " in *" $o "*) continue ;; esac
     k=$(echo "${o#--}" | tr - _)

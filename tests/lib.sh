@@ -23,6 +23,14 @@ mbx_one_line() {
     grep -Eq -- "$2" "$1" || { cat "$1"; die "stderr does not match: $2"; }
 }
 
+# mbx_col FILE NAME: the CSV column NAME of every data row, one a line
+# (Python's csv reader: quoted fields as a spreadsheet reads them).
+mbx_col() {
+    python3 -c 'import csv,sys
+r=list(csv.DictReader(open(sys.argv[1])))
+print("\n".join(x[sys.argv[2]] for x in r))' "$1" "$2"
+}
+
 # wait_for REGEX SECONDS: poll screen() every 0.1 s until a line matches
 # (SECONDS is a whole number).
 wait_for() {

@@ -15,6 +15,7 @@
 #include "mbx/csvio.h"
 #include "mbx/status.h"
 #include "msg.h"
+#include "statefile.h"
 
 #define NENTRY 10
 static const char *const entry_cols[NENTRY] = {
@@ -316,7 +317,8 @@ int mbx_profile_check(const mbx_profile *p, const char *host, const char *mpi, l
     return MBX_OK;
 }
 
-int mbx_profile_path(const char *dir, const char *host, const char *mpi, char *out, size_t len)
+int mbx_state_file_path(const char *dir, const char *kind, const char *host, const char *mpi,
+                        char *out, size_t len)
 {
     char safe[64];
     size_t i = 0;
@@ -328,6 +330,11 @@ int mbx_profile_path(const char *dir, const char *host, const char *mpi, char *o
     uint32_t h = 2166136261u; /* FNV-1a of the MPI library's line */
     for (const char *s = mpi; *s; s++)
         h = (h ^ (unsigned char)*s) * 16777619u;
-    int n = snprintf(out, len, "%s/profile-%s-%08x.csv", dir, safe, (unsigned)h);
+    int n = snprintf(out, len, "%s/%s-%s-%08x.csv", dir, kind, safe, (unsigned)h);
     return n > 0 && (size_t)n < len ? MBX_OK : MBX_E_RANGE;
+}
+
+int mbx_profile_path(const char *dir, const char *host, const char *mpi, char *out, size_t len)
+{
+    return mbx_state_file_path(dir, "profile", host, mpi, out, len);
 }

@@ -42,6 +42,9 @@ const char *mbx_row_advice(mbx_point_status st, const char *reason)
                "or mpibex repeat -k 10";
     if (says(reason, "pass cut short"))
         return "passes cut short: a longer --sync-span, or --sync barrier";
+    if (says(reason, "host state"))
+        return "an unusual state of this host (its probe against earlier runs): run again "
+               "later, or mpibex repeat -k 10";
     if (says(reason, "stopped"))
         return "stopped before it settled: run it again (--resume)";
     return "not settled: run longer (--span), bind ranks (mpiexec -bind-to core), "

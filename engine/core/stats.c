@@ -84,6 +84,14 @@ double mbx_stats_quantile_sorted(const double *sorted, size_t n, double p)
     return sorted[i] + f * (sorted[i + 1] - sorted[i]);
 }
 
+double mbx_stats_median_sort(double *x, size_t n)
+{
+    if (x == NULL || n == 0)
+        return NAN;
+    qsort(x, n, sizeof *x, cmp_double);
+    return mbx_stats_quantile_sorted(x, n, 0.5);
+}
+
 /* P(B <= k) for B ~ Binomial(n, 1/2), k < n.
  *
  * Method: the pmf at k is anchored in log space with lgamma (no overflow or

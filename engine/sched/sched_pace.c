@@ -162,6 +162,14 @@ void mbx_sched_pace_of(const mbx_sched *s, const spoint *p, mbx_pacing *out, int
                         .dwell = s->dw.mean,
                         .switching = s->dw.changes >= 1 && !s->dw.censored,
                         .span_cap = cap > 0 ? cap : 1e-9};
+    /* Probes that have seen no level change cannot tell a machine of one
+     * state from one whose states outlast them; this host's earlier runs
+     * can (mbx_hosthist_dwell, with the seconds watched here). */
+    double host = in.switching ? NAN : mbx_hosthist_dwell(&s->o.host, seen(s));
+    if (isfinite(host)) {
+        in.dwell = host;
+        in.switching = 1;
+    }
     mbx_pacing_rule(&in, out);
     if (user)
         *user = by_user;
@@ -215,6 +223,7 @@ void mbx_sched_pacing_get(const mbx_sched *s, mbx_sched_pacing *out)
     memset(out, 0, sizeof *out);
     out->tau = NAN;
     out->dwell = NAN;
+    out->host_dwell = NAN;
     if (!s)
         return;
     mbx_pacing pc;
@@ -227,6 +236,8 @@ void mbx_sched_pacing_get(const mbx_sched *s, mbx_sched_pacing *out)
     out->cannot_cover = pc.cannot_cover;
     out->changes = s->dw.changes;
     out->dwell = s->dw.changes ? s->dw.mean : NAN;
+    out->host_dwell =
+        s->dw.changes >= 1 && !s->dw.censored ? NAN : mbx_hosthist_dwell(&s->o.host, seen(s));
     out->probes = s->est_n;
 }
 

@@ -47,6 +47,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mbx/hosthist.h"
 #include "mbx/passes.h"
 #include "mbx/result.h"
 #include "mbx/status.h"
@@ -103,6 +104,12 @@ typedef struct mbx_sched_opts {
     size_t fixed_n;
     int nranks;    /* ranks of the job: the pair scan and the default pair; 0: 2 */
     double settle; /* seconds of untimed traffic before the first probe; 0: none */
+    /* What this host's earlier runs' probes read (mbx/hosthist.h; runs 0:
+     * no history): a point that would be SETTLED while the probes over its
+     * passes read an unusual state of the host is UNSETTLED, with the
+     * reason "host state Rx usual (N runs)" (docs/algorithms.md, "A launch
+     * in an unusual state of its host"). */
+    mbx_hosthist_ref host;
 } mbx_sched_opts;
 
 /* One curve: points along one axis x (message size, process count or a
@@ -358,19 +365,28 @@ double mbx_sched_pass_gap(const mbx_sched *s);
 
 /* The pacing as it stands (for the `# passes:` line and the env file). */
 typedef struct mbx_sched_pacing {
-    double tau;       /* the probes' correlation time, s; NAN: not known yet */
-    int mature;       /* 1: the probes span 20 tau (before, tau is at least span / 20;
-                         no point settles before they span 3 S) */
-    size_t probes;    /* the probes it is from */
-    size_t changes;   /* level changes the probes showed */
-    double dwell;     /* mean dwell of a level, s; NAN with no change */
-    double gap;       /* mbx_sched_pass_gap */
-    double span;      /* a point's least span now (no time limit) */
-    double need;      /* the span the machine asks for */
-    int cannot_cover; /* 1: need > the most a point may span (max_span) */
+    double tau;        /* the probes' correlation time, s; NAN: not known yet */
+    int mature;        /* 1: the probes span 20 tau (before, tau is at least span / 20;
+                          no point settles before they span 3 S) */
+    size_t probes;     /* the probes it is from */
+    size_t changes;    /* level changes the probes showed */
+    double dwell;      /* mean dwell of a level, s; NAN with no change */
+    double host_dwell; /* with no change: the stay the host's history shows, which the pacing
+                          takes (mbx_hosthist_dwell); NAN: none */
+    double gap;        /* mbx_sched_pass_gap */
+    double span;       /* a point's least span now (no time limit) */
+    double need;       /* the span the machine asks for */
+    int cannot_cover;  /* 1: need > the most a point may span (max_span) */
 } mbx_sched_pacing;
 
 void mbx_sched_pacing_get(const mbx_sched *s, mbx_sched_pacing *out);
+
+/* This run as a row of the host's history (mbx/hosthist.h): its probes,
+ * their span, the level changes they showed and their median, for a job of
+ * procs ranks ending at time now (seconds since the epoch). 1 when the run
+ * has one to record (at least MBX_PACING_MIN_PROBES probes over
+ * MBX_HOSTHIST_MIN_SPAN_S), else 0 and *out untouched. */
+int mbx_sched_host_record(mbx_sched *s, int procs, long long now, mbx_hosthist_rec *out);
 
 /* The run time of each of point i's passes (the order of
  * mbx_sched_pass_medians): the middle of its batch, in the clock of

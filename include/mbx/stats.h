@@ -55,6 +55,9 @@ MBX_NODISCARD int mbx_stats_summarize_events(const double *x, size_t n, double r
 /* Quantile p in [0,1] of an ascending array (type 7). n >= 1. */
 double mbx_stats_quantile_sorted(const double *sorted, size_t n, double p);
 
+/* The median of x[0..n), sorting x in place; NAN when n is 0. */
+double mbx_stats_median_sort(double *x, size_t n);
+
 /* 1-based order-statistic indices (lo, hi) of the 95 % CI of the median
  * for n observations; returns 1 if exact (coverage >= 95 %), 0 if the
  * interval had to fall back to [1, n]. */

@@ -71,3 +71,9 @@ add_test(NAME badinput.profile
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cmd/profile_check.sh $<TARGET_FILE:mpibex>
                  ${MBX_OUT}/profile)
 set_tests_properties(badinput.profile PROPERTIES TIMEOUT 60 LABELS "badinput;merge")
+# The host's history end to end on the fake back end (written, read, an
+# unusual state flagged, --history none, refusals; tests/cmd/history_check.sh).
+add_test(NAME badinput.history
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cmd/history_check.sh $<TARGET_FILE:mpibex>
+                 ${MBX_OUT}/history)
+set_tests_properties(badinput.history PROPERTIES TIMEOUT 60 LABELS "badinput;quick")

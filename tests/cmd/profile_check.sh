@@ -18,20 +18,13 @@ mkdir -p "$dir/home" "$dir/state" "$dir/rep"
 export HOME=$dir/home XDG_STATE_HOME=$dir/state
 run() { "$mpibex" run --fake 2 --bench pingpong.send_recv --sizes 1:64 -q --force "$@"; }
 
-# col FILE NAME: the column NAME of every data row, one a line.
-col() {
-    python3 -c 'import csv,sys
-r=list(csv.DictReader(open(sys.argv[1])))
-print("\n".join(x[sys.argv[2]] for x in r))' "$1" "$2"
-}
-
 run --seed 7 -o "$dir/none.csv" >"$dir/none.out" 2>&1 || die "run without a profile failed"
 grep -q '^# intervals are launch-scoped (no machine profile for this host and MPI); .*mpibex calibrate DIR' \
     "$dir/none.out" && pass "no profile: launch-scoped, and how to get one" ||
     fail "no profile: no launch-scoped line: $(head -12 "$dir/none.out")"
-[ "$(col "$dir/none.csv" ci_scope | sort -u)" = launch ] && pass "no profile: ci_scope launch" ||
-    fail "no profile: ci_scope $(col "$dir/none.csv" ci_scope | sort -u | tr '\n' ' ')"
-[ -z "$(col "$dir/none.csv" pi95_lo_us | sort -u)" ] && pass "no profile: no PI" ||
+[ "$(mbx_col "$dir/none.csv" ci_scope | sort -u)" = launch ] && pass "no profile: ci_scope launch" ||
+    fail "no profile: ci_scope $(mbx_col "$dir/none.csv" ci_scope | sort -u | tr '\n' ' ')"
+[ -z "$(mbx_col "$dir/none.csv" pi95_lo_us | sort -u)" ] && pass "no profile: no PI" ||
     fail "no profile: a PI without a profile"
 
 for i in 1 2 3 4; do
@@ -60,8 +53,8 @@ run --seed 7 -o "$dir/auto.csv" >"$dir/auto.out" 2>&1 || die "run with the auto 
 grep -q "^# intervals widened by the machine profile .*profile-.*(4 launches, 0.0 days old)" \
     "$dir/auto.out" && pass "auto: which profile and how old" ||
     fail "auto: no profile line: $(grep '^# int' "$dir/auto.out")"
-[ "$(col "$dir/auto.csv" ci_scope | sort -u)" = profile ] && pass "auto: ci_scope profile" ||
-    fail "auto: ci_scope $(col "$dir/auto.csv" ci_scope | sort -u | tr '\n' ' ')"
+[ "$(mbx_col "$dir/auto.csv" ci_scope | sort -u)" = profile ] && pass "auto: ci_scope profile" ||
+    fail "auto: ci_scope $(mbx_col "$dir/auto.csv" ci_scope | sort -u | tr '\n' ' ')"
 grep -q '^# ci_scope: 7 of 7 rows profile' "$dir/auto.out" && pass "auto: the table counts them" ||
     fail "auto: no count line"
 
@@ -115,20 +108,20 @@ csv.writer(open(sys.argv[2], "w"), lineterminator="\n").writerows(rows)
 EOF
 run --seed 7 --profile "$dir/moved.csv" -o "$dir/moved_run.csv" >"$dir/moved.out" 2>&1 ||
     die "run with a moved profile failed"
-[ "$(col "$dir/moved_run.csv" ci_scope | sort -u)" = launch ] &&
-    [ -z "$(col "$dir/moved_run.csv" pi95_lo_us | sort -u)" ] &&
+[ "$(mbx_col "$dir/moved_run.csv" ci_scope | sort -u)" = launch ] &&
+    [ -z "$(mbx_col "$dir/moved_run.csv" pi95_lo_us | sort -u)" ] &&
     pass "moved centers: rows stay launch-scoped, no PI" ||
-    fail "moved centers: ci_scope $(col "$dir/moved_run.csv" ci_scope | sort -u | tr '\n' ' ')"
-col "$dir/moved_run.csv" profile_ratio |
+    fail "moved centers: ci_scope $(mbx_col "$dir/moved_run.csv" ci_scope | sort -u | tr '\n' ' ')"
+mbx_col "$dir/moved_run.csv" profile_ratio |
     awk '{ if ($1 < 0.32 || $1 > 0.35) bad = 1 } END { exit bad || NR != 7 }' &&
     pass "moved centers: profile_ratio about 1/3 on all 7 rows" ||
-    fail "moved centers: profile_ratio $(col "$dir/moved_run.csv" profile_ratio | tr '\n' ' ')"
+    fail "moved centers: profile_ratio $(mbx_col "$dir/moved_run.csv" profile_ratio | tr '\n' ' ')"
 grep -q '^# outside the profile: 7 rows, median 0\.3[0-9]*\.\.0\.3[0-9]*x where' "$dir/moved.out" &&
     pass "moved centers: the table says 7 rows are outside" ||
     fail "moved centers: $(grep -i outside "$dir/moved.out")"
-[ "$(col "$dir/auto.csv" profile_ratio | awk '$1 > 0.97 && $1 < 1.03' | wc -l)" -eq 7 ] &&
+[ "$(mbx_col "$dir/auto.csv" profile_ratio | awk '$1 > 0.97 && $1 < 1.03' | wc -l)" -eq 7 ] &&
     pass "auto: profile_ratio near 1 on all 7 rows, the machine as calibrated" ||
-    fail "auto: profile_ratio $(col "$dir/auto.csv" profile_ratio | tr '\n' ' ')"
+    fail "auto: profile_ratio $(mbx_col "$dir/auto.csv" profile_ratio | tr '\n' ' ')"
 
 # Refusals: named, in one line and exit 2; under auto, not used and said.
 refused() { # NAME FILE REGEX
@@ -150,7 +143,7 @@ refused "missing" "$dir/nothere.csv" "cannot read '.*nothere.csv'"
 cp "$dir/stale.csv" "$prof"
 run --seed 7 -o "$dir/auto_stale.csv" >"$dir/as.out" 2>&1 && grep -q \
     '^# intervals are launch-scoped: profile not used: the profile is [0-9]* days old' "$dir/as.out" &&
-    [ "$(col "$dir/auto_stale.csv" ci_scope | sort -u)" = launch ] &&
+    [ "$(mbx_col "$dir/auto_stale.csv" ci_scope | sort -u)" = launch ] &&
     pass "auto, stale: not used, launch-scoped, said" ||
     fail "auto, stale: $(grep '^# int' "$dir/as.out")"
 
@@ -168,8 +161,8 @@ rc=$?
 
 # The launches merged: launches:4 and a PI around the median of medians.
 "$mpibex" merge "$dir"/rep/launch-0?.csv -o "$dir/merged.csv" --force 2>/dev/null || die "merge failed"
-[ "$(col "$dir/merged.csv" ci_scope | sort -u)" = launches:4 ] && pass "merge: ci_scope launches:4" ||
-    fail "merge: ci_scope $(col "$dir/merged.csv" ci_scope | sort -u | tr '\n' ' ')"
+[ "$(mbx_col "$dir/merged.csv" ci_scope | sort -u)" = launches:4 ] && pass "merge: ci_scope launches:4" ||
+    fail "merge: ci_scope $(mbx_col "$dir/merged.csv" ci_scope | sort -u | tr '\n' ' ')"
 python3 - "$dir/merged.csv" <<'EOF' && pass "merge: PI around every median" || fail "merge: PI missing or misplaced"
 import csv, sys
 ok = True

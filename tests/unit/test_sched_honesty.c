@@ -11,13 +11,16 @@
  * scheduler", Pacing). The first share also gets an interval by a
  * bootstrap over runs, whose rows are not independent. Where the target
  * holds it asserts that 93 % is not excluded by that interval, and where the machine has little
- * memory that at most a fifth of the rows flag and true/err lies in [0.8, 1.25]. Each run's rows
+ * memory that at most a fifth of the rows flag and true/err lies in [0.8, 1.25]. The runs of a
+ * model are one host's: each reads the history (mbx/hosthist.h) the runs before it wrote to a
+ * file, as `mpibex run` does, and adds its own; the first 5 have none. Each run's rows
  * also go to a results CSV. In groups of MBX_HONESTY_K runs (10 by default), each group's rows are
  * widened (mbx_profile_widen, ci_scope profile) by the profile `mpibex calibrate`'s builder makes
  * of the next group's files: a fresh profile of K launches for every group. It prints their
  * coverage of the long-run median, which in these models every launch shares: what a run with a
  * profile claims (docs/algorithms.md, "Launch variance and the machine profile"), and asserts 93 %
  * is not excluded in every model. MBX_HONESTY_RUNS sets the runs per model (200 by default). */
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -31,11 +34,13 @@
 #include <cmocka.h>
 
 #include "mbx/csvio.h"
+#include "mbx/hosthist.h"
 #include "mbx/profile.h"
 #include "mbx/profile_build.h"
 #include "sched_sim.h"
 
 static const uint64_t grid4[4] = {1, 4096, 65536, 1048576};
+#define SIM_EPOCH 1795000000LL /* the runs' clock, seconds since 1970 */
 
 typedef struct model {
     const char *name;
@@ -55,6 +60,8 @@ typedef struct tally {
     size_t outside;                  /* the rows it left launch-scoped: outside the profile */
     size_t blind, blind_missed;      /* rows of runs whose probes saw no level change; of them
                                         those that neither cover nor flag */
+    size_t by_host;                  /* rows the host's history flagged as an unusual state */
+    size_t host_paced;               /* rows of runs paced by the stay of the host's history */
 } tally;
 
 /* Wilson's 95 % interval of k in n. */
@@ -95,12 +102,19 @@ static int covers(const mbx_result *r, double truth)
  * rows[0..3] with the long-run medians in truth[0..3], and written to the
  * results CSV csv. */
 static void one_run(const model *md, uint64_t seed, tally *t, double *elapsed, const char *csv,
-                    mbx_result *rows, double *truth)
+                    const char *hist, mbx_result *rows, double *truth)
 {
     mbx_sched_opts o;
     mbx_sched_opts_init(&o);
     o.seed = seed;
     o.resolution = md->tick;
+    /* The host's history of the runs before this one, through its file,
+     * as a run reads it (a run a minute). */
+    long long now = SIM_EPOCH + 60 * (long long)seed;
+    char msg[256];
+    int hrc = mbx_hosthist_read(hist, "sim", "sim", 2, now, &o.host, msg, sizeof msg);
+    if (hrc != MBX_OK && hrc != MBX_E_IO)
+        fail_msg("%s", msg);
     mbx_sched *s = mbx_sim_make(&o, 1, grid4, 4);
     sim m = {.rng = seed * 7919 + 1,
              .noise = 0.02,
@@ -119,6 +133,9 @@ static void one_run(const model *md, uint64_t seed, tally *t, double *elapsed, c
     *elapsed += mbx_sim_run_all(s, &m);
     mbx_sched_pacing pg;
     mbx_sched_pacing_get(s, &pg);
+    mbx_hosthist_rec rec;
+    if (mbx_sched_host_record(s, 2, now, &rec))
+        assert_int_equal(mbx_hosthist_append(hist, "sim", "sim", &rec), MBX_OK);
     if (getenv("MBX_HONESTY_DEBUG")) {
         print_message(
             " tau %.3g (true %.3g) mature %d dwell %.3g need %.3g span %.3g probes %zu now %.2f\n",
@@ -139,15 +156,17 @@ static void one_run(const model *md, uint64_t seed, tally *t, double *elapsed, c
         int cov = covers(&r, truth[i]), fl = flagged(&r);
         if (getenv("MBX_HONESTY_DEBUG"))
             print_message("  x %8llu st %d reason '%s' passes %zu span %.1f levels %zu med %.3g "
-                          "ci %.3g..%.3g truth %.3g %s\n",
+                          "ci %.3g..%.3g truth %.3g probe %.3g host %.3g (%zu) %s\n",
                           (unsigned long long)grid4[i], (int)r.status, r.status_reason, r.passes,
                           r.pass_span, r.levels, r.s.median, r.s.ci_lo, r.s.ci_hi, truth[i],
-                          cov ? "" : "MISS");
+                          r.probe, o.host.center, o.host.runs, cov ? "" : "MISS");
         t->rows++;
         t->covered += (size_t)cov;
         t->flagged += (size_t)fl;
         t->open += (size_t)!fl;
         t->open_covered += (size_t)(cov && !fl);
+        t->by_host += (size_t)(strncmp(r.status_reason, "host state", 10) == 0);
+        t->host_paced += (size_t)isfinite(pg.host_dwell);
         if (md->nlev >= 2 && pg.changes == 0) {
             t->blind++;
             t->blind_missed += (size_t)(!cov && !fl);
@@ -260,15 +279,18 @@ static void run_model(const model *md, size_t runs, size_t k)
 {
     tally t = {0};
     double elapsed = 0, sigma_med = NAN;
-    char dir[] = "/tmp/mbx_honesty_XXXXXX", path[96];
+    char dir[] = "/tmp/mbx_honesty_XXXXXX", path[96], hist[96];
     assert_non_null(mkdtemp(dir));
     mbx_result *rows = calloc(4 * runs, sizeof *rows);
     double *truth = calloc(4 * runs, sizeof *truth);
     assert_true(rows && truth);
+    snprintf(hist, sizeof hist, "%s/history.csv", dir);
     for (size_t run = 0; run < runs; run++) {
         run_path(dir, run, path, sizeof path);
-        one_run(md, run + 1, &t, &elapsed, path, rows + 4 * run, truth + 4 * run);
+        one_run(md, run + 1, &t, &elapsed, path, hist, rows + 4 * run, truth + 4 * run);
     }
+    if (runs > 0 && remove(hist) != 0)
+        assert_int_equal(errno, ENOENT);
     assert_true(t.rows == 4 * runs);
     profile_scope(dir, runs, k, rows, truth, &t, &sigma_med);
     for (size_t run = 0; run < runs; run++) {
@@ -289,7 +311,9 @@ static void run_model(const model *md, size_t runs, size_t k)
                   100 * bhi, runs);
     share("covered, not flagged", t.open_covered, t.open, &olo);
     share("flagged", t.flagged, t.rows, &flo);
-    if (md->nlev >= 2) /* what no estimator over one run's probes can know */
+    share("host history: unusual state", t.by_host, t.rows, &flo);
+    share("host history: its stays", t.host_paced, t.rows, &flo);
+    if (md->nlev >= 2) /* what one run's probes cannot know, and the host's history can */
         print_message("  rows of runs that saw no level change: %zu, of them %zu missed unflagged"
                       " (of %zu misses unflagged)\n",
                       t.blind, t.blind_missed, t.rows - ok);
@@ -330,9 +354,9 @@ static const model models[] = {
     {"AR rho 0.5", 0.5, 0.05, 0, {0}, {0}, 0, 1, 1},
     {"AR rho 0.8", 0.8, 0.05, 0, {0}, {0}, 0, 1, 0},
     {"2 levels, stays 1 s", 0.2, 0.02, 2, {1, 3}, {1, 0.5}, 0, 1, 0},
-    {"2 levels, stays 5 s", 0.2, 0.02, 2, {1, 3}, {5, 2.5}, 0, 0, 0},
-    {"2 levels, stays 20 s", 0.2, 0.02, 2, {1, 3}, {20, 10}, 0, 0, 0},
-    {"3 levels, stays 3 s", 0.2, 0.02, 3, {1, 1.6, 3}, {3, 1.5, 1}, 0, 0, 0},
+    {"2 levels, stays 5 s", 0.2, 0.02, 2, {1, 3}, {5, 2.5}, 0, 1, 0},
+    {"2 levels, stays 20 s", 0.2, 0.02, 2, {1, 3}, {20, 10}, 0, 1, 0},
+    {"3 levels, stays 3 s", 0.2, 0.02, 3, {1, 1.6, 3}, {3, 1.5, 1}, 0, 1, 0},
     {"AR 0.5, 20 ns tick", 0.5, 0.05, 0, {0}, {0}, 20e-9, 1, 0},
     {"AR 0.5, 1 us tick", 0.5, 0.05, 0, {0}, {0}, 1e-6, 1, 0},
 };
@@ -341,8 +365,10 @@ static void honesty_at_the_defaults(void **state)
 {
     (void)state;
     size_t runs = env_count("MBX_HONESTY_RUNS", 200), k = env_count("MBX_HONESTY_K", 10);
+    const char *only = getenv("MBX_HONESTY_MODEL"); /* a part of a model's name: that one only */
     for (size_t i = 0; i < sizeof models / sizeof *models; i++)
-        run_model(&models[i], runs, k);
+        if (!only || strstr(models[i].name, only))
+            run_model(&models[i], runs, k);
 }
 
 int main(void)

@@ -272,6 +272,7 @@ static const mbx_opt run_opts[] = {
     {"--thread-level", NULL, "L", 0, on_thread_level, 0},
     {"--timer", NULL, "clock|wtime|tsc", 0, on_timer, 0},
     TEXT("--profile", NULL, "PATH|auto|none", profile),
+    TEXT("--history", NULL, "auto|none", history),
 };
 
 static int parse_run_words(int argc, char **argv, mbx_run_opts *o, char *msg, size_t len)

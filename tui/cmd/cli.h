@@ -50,6 +50,9 @@ typedef struct mbx_run_opts {
     /* --profile PATH|auto|none: the machine profile that widens the rows
      * (profile_use.h); NULL: auto. */
     const char *profile;
+    /* --history auto|none: read this host's earlier runs and add this one
+     * (history_use.h); NULL: auto. */
+    const char *history;
     int fake;  /* --fake N: N simulated ranks in one process, no MPI (0: MPI) */
     int quiet; /* no progress on stderr */
     int help;

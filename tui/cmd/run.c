@@ -282,6 +282,11 @@ static int root_run(mbx_engine *e, int argc, char **argv, run_state *st)
         mbx_run_fail(st->prof.note);
         return rc;
     }
+    if ((rc = mbx_history_use_open(&st->hist, st->opt.history, st->be->fake, nranks,
+                                   (long long)time(NULL))) != 0) {
+        mbx_run_fail(st->hist.note);
+        return rc;
+    }
     if ((rc = start_run(st, nranks)) != 0)
         return rc;
     rc = mbx_run_measure_all(st);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "history_use.h"
 #include "mbx/backend.h"
 #include "mbx/bench.h"
 #include "mbx/csvio.h"
@@ -125,6 +126,7 @@ typedef struct run_state {
     /* The machine profile (--profile; profile_use.h) and the runner whose
      * rows it widens (mbx_runner_result) while the points run. */
     mbx_profile_use prof;
+    mbx_history_use hist;
     const struct mbx_runner *rn;
 } run_state;
 

@@ -9,9 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "mbx/thrinfo.h"
 #include "sig.h"
+#include "tprint.h"
 #include "watchdog.h"
 
 /* The run's clock in seconds: MPI_Wtime for the engine; for the fake its
@@ -98,6 +100,7 @@ static void sched_opts_of(run_state *st, mbx_sched_opts *o)
     o->order_plan = st->opt.order_plan;
     o->nranks = st->be->nranks;
     o->settle = st->opt.settle;
+    o->host = st->hist.ref;
     /* --raw writes every observation of a point after its row: they go
      * to disk pass by pass, not into memory (docs/hardening.md, "Scale"). */
     if (st->spool) {
@@ -376,6 +379,8 @@ static int run_points(run_state *st)
     mbx_run_watch_free(st);
     /* The table of the points, sorted, however the run ended. */
     mbx_run_print_table(st);
+    if (mbx_history_use_record(&st->hist, sch, (long long)time(NULL)) < 0)
+        mbx_tprintf(stdout, "# %s\n", st->hist.note);
     st->sched = NULL;
     mbx_sched_free(sch);
     free(cs);

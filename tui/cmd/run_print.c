@@ -237,6 +237,7 @@ void mbx_run_print_table(run_state *st)
 void mbx_run_print_scope(const run_state *st)
 {
     mbx_tprintf(stdout, "# %s\n", st->prof.note);
+    mbx_tprintf(stdout, "# %s\n", st->hist.note);
 }
 
 void mbx_run_progress_line(run_state *st, int force)
@@ -405,6 +406,11 @@ static void print_pacing(const mbx_sched *sch)
     if (pc.changes > 0)
         snprintf(lv, sizeof lv, "; levels changed %zu times, a stay %.2f s on average", pc.changes,
                  pc.dwell);
+    else if (isfinite(pc.host_dwell))
+        snprintf(lv, sizeof lv,
+                 "; no level change seen, this host's states last ~%.2g s (its "
+                 "history)",
+                 pc.host_dwell);
     printf("# pacing: passes of a point %.3f s apart (jittered 0.5-1.5x), tau %s%s; a point's "
            "least span %.2f s%s\n",
            pc.gap, tau, lv, pc.span,
@@ -447,6 +453,15 @@ void mbx_run_pass_summary(run_state *st, const mbx_sched *sch)
             rc = mbx_kv_addf(&kv, "passes_buffer_offsets", "%s",
                              "a buffer set of the pool and send and receive offsets k*64 B, k in "
                              "0..63, drawn apart, per pass");
+        /* The host's history the rows were judged by (mbx/hosthist.h). */
+        const mbx_hosthist_ref *h = &st->hist.ref;
+        if (rc >= 0)
+            rc = mbx_kv_addf(&kv, "history_runs", "%zu", st->hist.on ? h->runs : 0);
+        if (rc >= 0 && h->runs > 0)
+            rc = mbx_kv_addf(&kv, "history_probe_us", "%.4g", h->center * 1e6);
+        double hd = mbx_hosthist_dwell(h, 0);
+        if (rc >= 0 && isfinite(hd))
+            rc = mbx_kv_addf(&kv, "history_stay_s", "%.3g", hd);
         mbx_run_env_append(st, &kv, rc, "the passes");
     }
     printf("# passes: %zu in %zu rounds over %.2f s (%zu to %zu per point, the shortest point "

@@ -13,6 +13,8 @@
 
 void mbx_ex_sched_free(explorer *x)
 {
+    if (x->sched) /* a run that cannot be kept is not the explorer's to stop over */
+        (void)mbx_history_use_record(&x->hist, x->sched, (long long)time(NULL));
     mbx_sched_free(x->sched);
     x->sched = NULL;
     free(x->curves);
@@ -76,6 +78,7 @@ static void sched_opts(const explorer *x, mbx_sched_opts *o)
     /* The fake has no slow start to settle (and its clock is the golden
      * screens' time). */
     o->settle = x->be->fake ? 0 : x->settle;
+    o->host = x->hist.ref;
     /* Headless runs on the fake replay the same order (golden screens);
      * a terminal, and real ranks, get a fresh one each run. */
     o->seed = x->headless && x->be->fake ? 0x6d6278u + x->runs
@@ -182,6 +185,7 @@ int mbx_ex_sched_begin(explorer *x)
         return 0;
     }
     group_curves(x);
+    (void)mbx_history_use_open(&x->hist, NULL, x->be->fake, x->be->nranks, (long long)time(NULL));
     mbx_sched_opts o;
     sched_opts(x, &o);
     x->sopt = o;

@@ -20,6 +20,7 @@
 #include "core/theme.h"
 #include "ex_export.h"
 #include "ex_model.h"
+#include "history_use.h"
 #include "mbx/backend.h"
 #include "mbx/monitor.h"
 #include "mbx/refine.h"
@@ -149,6 +150,9 @@ typedef struct explorer {
      * MPI's, profile_use.h), looked for once, at the first run */
     mbx_profile_use prof;
     int prof_tried;
+    /* the host's history (history_use.h): read as each run begins, which
+     * then adds its row when it is freed */
+    mbx_history_use hist;
 
     /* the machine-state monitor of this run (jobs of 2 ranks or more) */
     mbx_monitor mon;
