@@ -17,7 +17,7 @@
 #include "statefile.h"
 
 #define NCOLS 6
-static const char *const cols[NCOLS] = {"end_s",   "procs",   "probes",
+static const char *const cols[NCOLS] = {"end_s",  "procs",   "probes",
                                         "span_s", "changes", "probe_median_us"};
 
 void mbx_hosthist_reference(double *logs, size_t n, mbx_hosthist_ref *ref)
@@ -152,8 +152,10 @@ typedef struct reader {
 
 static int bad(reader *rd, size_t line, const char *field, const char *want, const char *got)
 {
-    mbx_msgf(rd->msg, rd->len, "%s:%zu: %s: expected %s (got '%.40s'); delete the file to start a "
-             "new history", rd->path, line, field, want, got);
+    mbx_msgf(rd->msg, rd->len,
+             "%s:%zu: %s: expected %s (got '%.40s'); delete the file to start a "
+             "new history",
+             rd->path, line, field, want, got);
     return MBX_E_PROTO;
 }
 
@@ -224,13 +226,13 @@ static int on_row(void *ctx, char *const *c, size_t n, size_t line)
     return data_row(rd, c, n, line);
 }
 
-int mbx_hosthist_read(const char *path, const char *host, const char *mpi, int procs,
-                      long long now, mbx_hosthist_ref *ref, char *msg, size_t len)
+int mbx_hosthist_read(const char *path, const char *host, const char *mpi, int procs, long long now,
+                      mbx_hosthist_ref *ref, char *msg, size_t len)
 {
     memset(ref, 0, sizeof *ref);
     ref->center = ref->spread = NAN;
-    reader rd = {.path = path, .host = host, .mpi = mpi, .procs = procs, .now = now, .msg = msg,
-                 .len = len};
+    reader rd = {
+        .path = path, .host = host, .mpi = mpi, .procs = procs, .now = now, .msg = msg, .len = len};
     mbx_csv_why why = {0};
     int rc = mbx_csv_read_rows_why(path, on_row, &rd, &why);
     if (rc == MBX_E_IO) {

@@ -348,6 +348,27 @@ static void cannot_cover(const mbx_pacing *pc, int user, const mbx_passes_level 
         mbx_snprintf_c(b, n, "states >~%s s; probes too short", d);
 }
 
+/* The other levels must hold this share of the probes' time for a point
+ * whose passes all ran on one level to be flagged. */
+#define OTHER_LEVELS_SHARE 0.1
+
+/* A point that would be SETTLED while all its passes ran on one machine
+ * level (level: its id) of a run whose probes show the machine at others
+ * a tenth of the time or more: its interval covers that level, and the
+ * launch's long run mixes them. With states short enough for its span
+ * this is chance (2 levels of 1 s: 5 passes on the one level of two
+ * thirds of the time, 13 %); its row says so. */
+static void one_level_only(const mbx_sched *s, int level, mbx_result *out)
+{
+    const mbx_pacing_dwell *d = &s->dw;
+    if (out->status != MBX_POINT_SETTLED || level < 0 || d->changes < 1 || d->nlevel < 2 ||
+        (size_t)level >= d->nlevel || !(1 - d->share[level] >= OTHER_LEVELS_SHARE))
+        return;
+    out->status = MBX_POINT_UNSETTLED;
+    mbx_snprintf_c(out->status_reason, sizeof out->status_reason, "passes on 1 of %zu levels",
+                   d->nlevel);
+}
+
 /* The median of the probes taken from t0 to t1, or of all the run's when
  * fewer than 3 fall there; NAN without probes or memory. */
 static double probes_median(const mbx_sched *s, double t0, double t1)
@@ -447,6 +468,7 @@ int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
     /* Passes at two or more machine levels that this point's own medians
      * tell apart: the value mixes them, and the row says so (the per-level
      * medians are beside it). Levels it cannot tell apart are one. */
+    int one_level = nl == 1 ? lvl[0].level : MBX_PASSES_NO_LEVEL;
     int apart = nl >= 2 ? levels_apart(s, p, mbx_sched_levels_now(s)) : 0;
     if (apart < 0)
         return apart;
@@ -476,6 +498,7 @@ int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
     int spanned = out->pass_span >= pc.need && mbx_sched_memory_known(s);
     if (pc.cannot_cover && !spanned && !p->cut && s->cv[p->curve].fixed_n == 0)
         cannot_cover(&pc, user, lvl, nl, out);
+    one_level_only(s, one_level, out);
     host_state(s, p, out);
     return MBX_OK;
 }

@@ -14,9 +14,9 @@
 
 #include "mbx/status.h"
 
-#define MBX_HOSTHIST_VERSION 1    /* the file's first row: mpibex_history,1 */
-#define MBX_HOSTHIST_MIN_RUNS 5   /* earlier runs a reference needs */
-#define MBX_HOSTHIST_USE_RUNS 50  /* the most recent runs it is from */
+#define MBX_HOSTHIST_VERSION 1       /* the file's first row: mpibex_history,1 */
+#define MBX_HOSTHIST_MIN_RUNS 5      /* earlier runs a reference needs */
+#define MBX_HOSTHIST_USE_RUNS 50     /* the most recent runs it is from */
 #define MBX_HOSTHIST_MAX_AGE_DAYS 30 /* older runs are not used */
 #define MBX_HOSTHIST_MIN_SPAN_S 1.0  /* a run records itself after this many seconds of probes */
 /* A probe this many robust standard deviations (1.4826 MAD of the log
@@ -82,7 +82,7 @@ int mbx_hosthist_append(const char *path, const char *host, const char *mpi,
  * cannot be read (errno; ENOENT: no history yet), MBX_E_PROTO for a bad
  * file or one of another host or MPI, with one line in msg naming the
  * line and the field. */
-int mbx_hosthist_read(const char *path, const char *host, const char *mpi, int procs,
-                      long long now, mbx_hosthist_ref *ref, char *msg, size_t len);
+int mbx_hosthist_read(const char *path, const char *host, const char *mpi, int procs, long long now,
+                      mbx_hosthist_ref *ref, char *msg, size_t len);
 
 #endif

@@ -66,9 +66,9 @@ static void unusual_needs_both_bounds(void **state)
     double ratio = 0;
     assert_int_equal(mbx_hosthist_unusual(&r, 1.25e-6, &ratio), 1); /* 25 %, 22 sds */
     assert_true(fabs(ratio - 1.25) < 1e-12);
-    assert_int_equal(mbx_hosthist_unusual(&r, 0.7e-6, &ratio), 1); /* faster counts too */
+    assert_int_equal(mbx_hosthist_unusual(&r, 0.7e-6, &ratio), 1);  /* faster counts too */
     assert_int_equal(mbx_hosthist_unusual(&r, 1.15e-6, &ratio), 0); /* under a level shift */
-    r.spread = 0.1; /* log 1.25 = 0.223 < 3 sds */
+    r.spread = 0.1;                                                 /* log 1.25 = 0.223 < 3 sds */
     assert_int_equal(mbx_hosthist_unusual(&r, 1.25e-6, &ratio), 0);
     assert_int_equal(mbx_hosthist_unusual(&r, 3e-6, &ratio), 1);
     r.runs = MBX_HOSTHIST_MIN_RUNS - 1;
@@ -279,8 +279,7 @@ static void sched_paces_by_the_hosts_stays(void **state)
     mbx_sched_pacing pg;
     mbx_hosthist_rec hr;
     int recorded;
-    mbx_hosthist_ref h = {.runs = 10, .center = 2e-7, .spread = 0.02, .seconds = 100,
-                          .changes = 5};
+    mbx_hosthist_ref h = {.runs = 10, .center = 2e-7, .spread = 0.02, .seconds = 100, .changes = 5};
     run_with(&h, rows, &pg, &hr, &recorded);
     assert_int_equal(pg.changes, 0);
     assert_true(pg.host_dwell >= 20 && pg.host_dwell < 30); /* (100 + the run's) / 5 */

@@ -62,6 +62,8 @@ typedef struct tally {
                                         those that neither cover nor flag */
     size_t by_host;                  /* rows the host's history flagged as an unusual state */
     size_t host_paced;               /* rows of runs paced by the stay of the host's history */
+    size_t settled_h;                /* SETTLED rows of runs with a history (5 runs before) */
+    double true2_h, err2_h;
 } tally;
 
 /* Wilson's 95 % interval of k in n. */
@@ -176,6 +178,11 @@ static void one_run(const model *md, uint64_t seed, tally *t, double *elapsed, c
             double e = (r.s.median - truth[i]) / truth[i], se = r.s.stderr_ / r.s.median;
             t->true2 += e * e;
             t->err2 += se * se;
+            if (o.host.runs >= MBX_HOSTHIST_MIN_RUNS) {
+                t->settled_h++;
+                t->true2_h += e * e;
+                t->err2_h += se * se;
+            }
         }
     }
     assert_int_equal(mbx_csv_writer_close(w), MBX_OK);
@@ -304,8 +311,10 @@ static void run_model(const model *md, size_t runs, size_t k)
     free(truth);
     double ratio = t.settled ? sqrt(t.true2 / t.err2) : NAN, lo, flo, olo, plo, phi;
     size_t ok = t.open_covered + t.flagged;
-    print_message("%s: %.1f s a run, %zu settled rows, true/err %.2f\n", md->name,
-                  elapsed / (double)runs, t.settled, ratio);
+    print_message("%s: %.1f s a run, %zu settled rows, true/err %.2f; of runs with a host "
+                  "history %zu, true/err %.2f\n",
+                  md->name, elapsed / (double)runs, t.settled, ratio, t.settled_h,
+                  t.settled_h ? sqrt(t.true2_h / t.err2_h) : NAN);
     share("covered or flagged", ok, t.rows, &lo);
     print_message("  %-26s       [%4.1f, %4.1f] by a bootstrap over %zu runs\n", "", 100 * blo,
                   100 * bhi, runs);

@@ -99,8 +99,7 @@ int mbx_history_use_record(mbx_history_use *u, mbx_sched *s, long long now)
     int fd = -1;
     if (mbx_dir_state_path(getenv("XDG_STATE_HOME"), getenv("HOME"), dir, sizeof dir) != MBX_OK ||
         mbx_dir_make(dir, MBX_DIR_PRIVATE, &fd, &why) != MBX_OK) {
-        snprintf(u->note, sizeof u->note, "host history: this run not kept: %s (%.300s)", why,
-                 dir);
+        snprintf(u->note, sizeof u->note, "host history: this run not kept: %s (%.300s)", why, dir);
         return -1;
     }
     close(fd);

@@ -25,8 +25,7 @@ typedef struct mbx_history_use {
  * history that cannot be read or is not one is not used, and said so. The
  * fake back end (fake) keeps one only when opt is "auto", under its own
  * MPI name. */
-int mbx_history_use_open(mbx_history_use *u, const char *opt, int fake, int procs,
-                         long long now);
+int mbx_history_use_open(mbx_history_use *u, const char *opt, int fake, int procs, long long now);
 
 /* Append the run of scheduler s (mbx_sched_host_record) at time now:
  * 0, or -1 with u->note saying why it was not kept (nothing to record is
