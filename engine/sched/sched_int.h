@@ -1,7 +1,9 @@
 /* Private to the scheduler (sched.c: creating it, its curves and points,
  * the reports of requests; sched_round.c: the order of passes, rounds,
  * pacing and refinement between rounds; sched_rows.c: the between-pass
- * state of a point and what a front end reads of it, rows first): the
+ * state of a point and what a front end reads of it, rows first;
+ * sched_host.c: a row's flags from the machine's levels and the host's
+ * history; sched_pace.c: the pacing): the
  * scheduler's state and the helpers its files share. */
 #ifndef MBX_SCHED_INT_H
 #define MBX_SCHED_INT_H
@@ -132,5 +134,14 @@ void mbx_sched_widen(const mbx_sched *s, const spoint *p, mbx_passes_result *r);
 /* The options of point p's passes: the curve's, with the least span the
  * pacing asks and the effective-pass tau. */
 void mbx_sched_passes_opts(const mbx_sched *s, const spoint *p, mbx_passes_opts *o);
+
+/* sched_host.c: a SETTLED row whose passes all ran on machine level
+ * `level` (MBX_PASSES_NO_LEVEL: none, or several) of a run whose probes
+ * show others a tenth of the time or more becomes UNSETTLED "passes on 1
+ * of N levels"; one whose probes over its passes read an unusual state
+ * of the host (s->o.host) becomes UNSETTLED "host state Rx usual (N
+ * runs)". */
+void mbx_sched_one_level_only(const mbx_sched *s, int level, mbx_result *out);
+void mbx_sched_host_state(const mbx_sched *s, const spoint *p, mbx_result *out);
 
 #endif

@@ -348,83 +348,6 @@ static void cannot_cover(const mbx_pacing *pc, int user, const mbx_passes_level 
         mbx_snprintf_c(b, n, "states >~%s s; probes too short", d);
 }
 
-/* The other levels must hold this share of the probes' time for a point
- * whose passes all ran on one level to be flagged. */
-#define OTHER_LEVELS_SHARE 0.1
-
-/* A point that would be SETTLED while all its passes ran on one machine
- * level (level: its id) of a run whose probes show the machine at others
- * a tenth of the time or more: its interval covers that level, and the
- * launch's long run mixes them. With states short enough for its span
- * this is chance (2 levels of 1 s: 5 passes on the one level of two
- * thirds of the time, 13 %); its row says so. */
-static void one_level_only(const mbx_sched *s, int level, mbx_result *out)
-{
-    const mbx_pacing_dwell *d = &s->dw;
-    if (out->status != MBX_POINT_SETTLED || level < 0 || d->changes < 1 || d->nlevel < 2 ||
-        (size_t)level >= d->nlevel || !(1 - d->share[level] >= OTHER_LEVELS_SHARE))
-        return;
-    out->status = MBX_POINT_UNSETTLED;
-    mbx_snprintf_c(out->status_reason, sizeof out->status_reason, "passes on 1 of %zu levels",
-                   d->nlevel);
-}
-
-/* The median of the probes taken from t0 to t1, or of all the run's when
- * fewer than 3 fall there; NAN without probes or memory. */
-static double probes_median(const mbx_sched *s, double t0, double t1)
-{
-    size_t a = 0;
-    while (a < s->nprobe && s->pt_t[a] < t0)
-        a++;
-    size_t b = a;
-    while (b < s->nprobe && s->pt_t[b] <= t1)
-        b++;
-    if (b - a < 3)
-        a = 0, b = s->nprobe;
-    double *v = b > a ? malloc((b - a) * sizeof *v) : NULL;
-    if (!v)
-        return NAN;
-    memcpy(v, s->pt_v + a, (b - a) * sizeof *v);
-    double m = mbx_stats_median_sort(v, b - a);
-    free(v);
-    return m;
-}
-
-/* A point that would be SETTLED while the probes over its passes read a
- * state of the machine this host's earlier runs seldom read
- * (mbx_hosthist_unusual): its passes, and any others of a run that never
- * leaves that state, cannot see the states the launch's long run would
- * be in, so its interval covers this state only. The row says so. */
-static void host_state(const mbx_sched *s, const spoint *p, mbx_result *out)
-{
-    double ratio = NAN;
-    if (out->status != MBX_POINT_SETTLED || s->o.host.runs < MBX_HOSTHIST_MIN_RUNS ||
-        !mbx_hosthist_unusual(
-            &s->o.host, probes_median(s, p->pass[0].t_start, p->pass[p->npass - 1].t_end), &ratio))
-        return;
-    out->status = MBX_POINT_UNSETTLED;
-    mbx_snprintf_c(out->status_reason, sizeof out->status_reason,
-                   "host state %.2gx usual (%zu runs)", ratio, s->o.host.runs);
-}
-
-int mbx_sched_host_record(mbx_sched *s, int procs, long long now, mbx_hosthist_rec *out)
-{
-    if (!s || !out || s->nprobe < MBX_PACING_MIN_PROBES ||
-        s->pt_t[s->nprobe - 1] - s->pt_t[0] < MBX_HOSTHIST_MIN_SPAN_S)
-        return 0;
-    double m = probes_median(s, -INFINITY, INFINITY);
-    if (!(m > 0) || mbx_sched_pace_update(s, 1) == MBX_E_NOMEM)
-        return 0;
-    memset(out, 0, sizeof *out);
-    out->when = now;
-    out->procs = procs;
-    out->probes = s->nprobe;
-    out->span = s->pt_t[s->nprobe - 1] - s->pt_t[0];
-    out->changes = s->dw.changes;
-    out->probe_median = m;
-    return 1;
-}
-
 int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
 {
     if (!s || !out || i >= s->npt)
@@ -498,8 +421,8 @@ int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
     int spanned = out->pass_span >= pc.need && mbx_sched_memory_known(s);
     if (pc.cannot_cover && !spanned && !p->cut && s->cv[p->curve].fixed_n == 0)
         cannot_cover(&pc, user, lvl, nl, out);
-    one_level_only(s, one_level, out);
-    host_state(s, p, out);
+    mbx_sched_one_level_only(s, one_level, out);
+    mbx_sched_host_state(s, p, out);
     return MBX_OK;
 }
 
