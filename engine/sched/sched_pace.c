@@ -145,6 +145,21 @@ static double afford(const mbx_sched *s)
     return s3 > 0 ? fmin(MBX_SCHED_MAX_SPAN_S, s3) : MBX_SCHED_MAX_SPAN_S;
 }
 
+/* The run's probes show the levels switch (their stay is the pacing's). */
+static int switching(const mbx_sched *s)
+{
+    return s->dw.changes >= 1 && !s->dw.censored;
+}
+
+/* Probes that have seen no level change cannot tell a machine of one
+ * state from one whose states outlast them; this host's earlier runs can:
+ * their stay (mbx_hosthist_dwell, with the seconds watched here), or NAN
+ * when the probes saw a change or the history shows no stay. */
+static double host_stay(const mbx_sched *s)
+{
+    return switching(s) ? NAN : mbx_hosthist_dwell(&s->o.host, seen(s));
+}
+
 void mbx_sched_pace_of(const mbx_sched *s, const spoint *p, mbx_pacing *out, int *user)
 {
     double cap = s->o.max_span > 0 ? s->o.max_span : afford(s);
@@ -160,12 +175,9 @@ void mbx_sched_pace_of(const mbx_sched *s, const spoint *p, mbx_pacing *out, int
                         .passes = s->o.passes.min_passes,
                         .tau = tau_used(s),
                         .dwell = s->dw.mean,
-                        .switching = s->dw.changes >= 1 && !s->dw.censored,
+                        .switching = switching(s),
                         .span_cap = cap > 0 ? cap : 1e-9};
-    /* Probes that have seen no level change cannot tell a machine of one
-     * state from one whose states outlast them; this host's earlier runs
-     * can (mbx_hosthist_dwell, with the seconds watched here). */
-    double host = in.switching ? NAN : mbx_hosthist_dwell(&s->o.host, seen(s));
+    double host = host_stay(s);
     if (isfinite(host)) {
         in.dwell = host;
         in.switching = 1;
@@ -236,8 +248,7 @@ void mbx_sched_pacing_get(const mbx_sched *s, mbx_sched_pacing *out)
     out->cannot_cover = pc.cannot_cover;
     out->changes = s->dw.changes;
     out->dwell = s->dw.changes ? s->dw.mean : NAN;
-    out->host_dwell =
-        s->dw.changes >= 1 && !s->dw.censored ? NAN : mbx_hosthist_dwell(&s->o.host, seen(s));
+    out->host_dwell = host_stay(s);
     out->probes = s->est_n;
 }
 
