@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "mbx/grow.h"
+#include "mbx/profile.h"
 #include "mbx/stats.h"
 #include "passes_int.h"
 
@@ -116,45 +117,132 @@ static int cmp_pass_time(const void *a, const void *b)
 }
 
 /* Whether pass q (later in time) joins the unit that starts with pass f.
- * With tau > 0, passes within tau of the unit's first start share the
- * machine's state and are one unit; with several levels, a unit never
- * spans a level change, and with tau == 0 it is a whole visit (maximal
- * run of passes on one level): the level persists for seconds, so passes
- * close in time share it and count as one draw of the run's level mix. */
+ * With several levels the point follows, a unit is a whole visit (a
+ * maximal run of passes on one level), whatever tau: the level persists
+ * for its stay, so passes in one visit share it and count as one draw of
+ * the run's level mix. A tau read off the probes measures the wobble
+ * within a level (0.05 s where the stays last a second), and units of it
+ * counted a visit's passes as draws: 8 passes in one visit of the slow
+ * level outvoted the fast level the run spent two thirds of its time on,
+ * and settled there. Without levels, passes within tau of the unit's
+ * first start share the machine's state and are one unit. */
 static int same_unit(const mbx_passes *p, int levels, const mbx_pass *f, const mbx_pass *q)
 {
-    if (levels && q->level != f->level)
-        return 0;
-    if (p->o.tau > 0.0)
-        return q->t_start - f->t_start < p->o.tau;
-    return levels;
+    if (levels)
+        return q->level == f->level;
+    return p->o.tau > 0.0 && q->t_start - f->t_start < p->o.tau;
 }
 
-/* Whether the point's levels matter for its error: 1 when the medians of
- * its passes at two of its levels differ by more than the target eps
- * (relative). Levels that the point's own times do not follow (a level
- * of the monitor's probe that the point does not feel, or one within its
- * precision) cannot bias the value beyond the target, so its passes stay
- * units of their own instead of being pooled into a few level visits
- * (docs/algorithms.md, "Between-pass error"). */
+/* A pass's level id and log median. */
+typedef struct lvlog {
+    int level;
+    double y;
+} lvlog;
+
+static int cmp_lvlog(const void *a, const void *b)
+{
+    const lvlog *x = a, *y = b;
+    if (x->level != y->level)
+        return (x->level > y->level) - (x->level < y->level);
+    return (x->y > y->y) - (x->y < y->y);
+}
+
+/* One level's passes: their count and the median of their log medians. */
+typedef struct lvgroup {
+    size_t n;
+    double med;
+} lvgroup;
+
+/* The groups of v[0..n) (sorted by cmp_lvlog) into g, their count
+ * returned; *sd is the passes' pooled sd within levels (the root mean
+ * square of their logs about their level's median over the *dof degrees
+ * of freedom; a MAD of 3 passes is 0 when two of them agree), NAN when
+ * no level holds two passes. t holds n doubles. */
+static size_t level_groups(const lvlog *v, size_t n, double *t, lvgroup *g, double *sd, size_t *dof)
+{
+    size_t ng = 0, df = 0;
+    double ss = 0;
+    for (size_t b = 0, e; b < n; b = e) {
+        for (e = b; e < n && v[e].level == v[b].level; e++)
+            t[e - b] = v[e].y;
+        size_t k = e - b;
+        double med = mbx_stats_quantile_sorted(t, k, 0.5);
+        g[ng++] = (lvgroup){k, med};
+        for (size_t i = 0; i < k; i++)
+            ss += (t[i] - med) * (t[i] - med);
+        df += k - 1;
+    }
+    *sd = df > 0 ? sqrt(ss / (double)df) : NAN;
+    *dof = df;
+    return ng;
+}
+
+/* Whether the point's levels matter for its error: 1 when the medians
+ * of its passes at two of its levels differ by more than the target eps
+ * (relative) and by more than Student's t (97.5 %, the pooled degrees of
+ * freedom) standard errors of that difference (a median's, sqrt(pi / 2)
+ * s / sqrt(n), s the passes' pooled spread within levels; with no level
+ * of two passes, by eps alone). Levels that the point's own times do not
+ * follow (a level of the monitor's probe that the point does not feel,
+ * or one within its precision) cannot bias the value beyond the target,
+ * so its passes stay units of their own instead of being pooled into a
+ * few level visits (docs/algorithms.md, "Between-pass error"): 3 %
+ * between two levels of 3 passes each, where one pass median spreads
+ * 3 %, is their noise (t 2.78 on 4 degrees of freedom). The passes also
+ * follow levels when they themselves spread over a level's least step
+ * (MBX_PASSES_FELT_SHIFT; the second least and second greatest median:
+ * one slow pass is a spike, not a stay), whatever ids they carry: a probe
+ * segmentation that missed a stay labels its passes with the level
+ * around it. */
 static int levels_matter(const mbx_passes *p)
 {
-    size_t nl = 0;
-    if (mbx_passes_levels(p, NULL, 0, &nl) != MBX_OK || nl < 2)
-        return nl >= 2; /* out of memory: stay on the cautious side */
-    mbx_passes_level *lv = malloc(nl * sizeof *lv);
-    if (lv == NULL)
+    lvlog *v = malloc(p->n * sizeof *v);
+    double *t = malloc(p->n * sizeof *t);
+    lvgroup *g = malloc(p->n * sizeof *g);
+    if (!v || !t || !g) { /* out of memory: stay on the cautious side */
+        free(v);
+        free(t);
+        free(g);
         return 1;
-    int matter = 1;
-    if (mbx_passes_levels(p, lv, nl, &nl) == MBX_OK) {
-        double lo = lv[0].median, hi = lv[0].median;
-        for (size_t i = 1; i < nl; i++) {
-            lo = lv[i].median < lo ? lv[i].median : lo;
-            hi = lv[i].median > hi ? lv[i].median : hi;
-        }
-        matter = hi > lo * (1.0 + p->o.eps);
     }
-    free(lv);
+    size_t n = 0;
+    for (size_t i = 0; i < p->n; i++)
+        if (p->pass[i].level != MBX_PASSES_NO_LEVEL)
+            v[n++] = (lvlog){p->pass[i].level, log(p->pass[i].median)};
+    qsort(v, n, sizeof *v, cmp_lvlog);
+    double sd;
+    size_t df;
+    size_t ng = level_groups(v, n, t, g, &sd, &df);
+    double q = df > 0 ? mbx_profile_t_quantile(0.975, (double)df) : 0;
+    int matter = 0;
+    for (size_t i = 0; i < ng && !matter; i++)
+        for (size_t j = i + 1; j < ng && !matter; j++) {
+            double d = fabs(g[j].med - g[i].med);
+            double se = 1.2533 * sd * sqrt(1.0 / (double)g[i].n + 1.0 / (double)g[j].n);
+            matter = d > log1p(p->o.eps) && !(d <= q * se);
+        }
+    free(v);
+    free(t);
+    free(g);
+    if (!matter && p->n >= 4) {
+        double lo[2] = {INFINITY, INFINITY}, hi[2] = {0, 0};
+        for (size_t i = 0; i < p->n; i++) {
+            double m = p->pass[i].median;
+            if (m < lo[0]) {
+                lo[1] = lo[0];
+                lo[0] = m;
+            } else if (m < lo[1]) {
+                lo[1] = m;
+            }
+            if (m > hi[0]) {
+                hi[1] = hi[0];
+                hi[0] = m;
+            } else if (m > hi[1]) {
+                hi[1] = m;
+            }
+        }
+        matter = hi[1] >= lo[1] * (1.0 + MBX_PASSES_FELT_SHIFT);
+    }
     return matter;
 }
 

@@ -45,6 +45,9 @@ const char *mbx_row_advice(mbx_point_status st, const char *reason)
     if (says(reason, "host state"))
         return "an unusual state of this host (its probe against earlier runs): run again "
                "later, or mpibex repeat -k 10";
+    if (says(reason, "states unknown"))
+        return "the first runs on a host learn how long its states last: run again "
+               "(from 5 runs on, the host's history says), or mpibex repeat -k 10";
     if (says(reason, "stopped"))
         return "stopped before it settled: run it again (--resume)";
     return "not settled: run longer (--span), bind ranks (mpiexec -bind-to core), "

@@ -56,10 +56,24 @@ static double probes_median(const mbx_sched *s, double t0, double t1)
  * state of the machine this host's earlier runs seldom read
  * (mbx_hosthist_unusual): its passes, and any others of a run that never
  * leaves that state, cannot see the states the launch's long run would
- * be in, so its interval covers this state only. The row says so. */
+ * be in, so its interval covers this state only. The row says so. Before
+ * the history has MBX_HOSTHIST_MIN_RUNS runs, a run that saw no level
+ * change says that it cannot know (sched_int.h). */
 void mbx_sched_host_state(const mbx_sched *s, const spoint *p, mbx_result *out)
 {
     double ratio = NAN;
+    if (out->status == MBX_POINT_SETTLED && s->o.host_kept &&
+        s->o.host.runs < MBX_HOSTHIST_MIN_RUNS && !mbx_sched_switching(s)) {
+        /* A run whose probes saw no level change cannot tell a machine of
+         * one state from one whose states outlast it (on this project's
+         * VMs they last 7 to 40 s), and the host's history cannot tell it
+         * yet: the first runs on a host learn that. */
+        out->status = MBX_POINT_UNSETTLED;
+        mbx_snprintf_c(out->status_reason, sizeof out->status_reason,
+                       "states unknown (host history %zu of %d)", s->o.host.runs,
+                       MBX_HOSTHIST_MIN_RUNS);
+        return;
+    }
     if (out->status != MBX_POINT_SETTLED || s->o.host.runs < MBX_HOSTHIST_MIN_RUNS ||
         !mbx_hosthist_unusual(
             &s->o.host, probes_median(s, p->pass[0].t_start, p->pass[p->npass - 1].t_end), &ratio))

@@ -134,13 +134,17 @@ void mbx_sched_widen(const mbx_sched *s, const spoint *p, mbx_passes_result *r);
 /* The options of point p's passes: the curve's, with the least span the
  * pacing asks and the effective-pass tau. */
 void mbx_sched_passes_opts(const mbx_sched *s, const spoint *p, mbx_passes_opts *o);
+/* The run's probes show the levels switch (their stay is the pacing's). */
+int mbx_sched_switching(const mbx_sched *s);
 
 /* sched_host.c: a SETTLED row whose passes all ran on machine level
  * `level` (MBX_PASSES_NO_LEVEL: none, or several) of a run whose probes
  * show others a tenth of the time or more becomes UNSETTLED "passes on 1
  * of N levels"; one whose probes over its passes read an unusual state
  * of the host (s->o.host) becomes UNSETTLED "host state Rx usual (N
- * runs)". */
+ * runs)"; one of a run that saw no level change while the host's kept
+ * history is too young to say how long its states last becomes
+ * UNSETTLED "states unknown (host history N of 5)". */
 void mbx_sched_one_level_only(const mbx_sched *s, int level, mbx_result *out);
 void mbx_sched_host_state(const mbx_sched *s, const spoint *p, mbx_result *out);
 

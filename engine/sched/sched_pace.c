@@ -145,8 +145,7 @@ static double afford(const mbx_sched *s)
     return s3 > 0 ? fmin(MBX_SCHED_MAX_SPAN_S, s3) : MBX_SCHED_MAX_SPAN_S;
 }
 
-/* The run's probes show the levels switch (their stay is the pacing's). */
-static int switching(const mbx_sched *s)
+int mbx_sched_switching(const mbx_sched *s)
 {
     return s->dw.changes >= 1 && !s->dw.censored;
 }
@@ -157,7 +156,7 @@ static int switching(const mbx_sched *s)
  * when the probes saw a change or the history shows no stay. */
 static double host_stay(const mbx_sched *s)
 {
-    return switching(s) ? NAN : mbx_hosthist_dwell(&s->o.host, seen(s));
+    return mbx_sched_switching(s) ? NAN : mbx_hosthist_dwell(&s->o.host, seen(s));
 }
 
 void mbx_sched_pace_of(const mbx_sched *s, const spoint *p, mbx_pacing *out, int *user)
@@ -175,7 +174,7 @@ void mbx_sched_pace_of(const mbx_sched *s, const spoint *p, mbx_pacing *out, int
                         .passes = s->o.passes.min_passes,
                         .tau = tau_used(s),
                         .dwell = s->dw.mean,
-                        .switching = switching(s),
+                        .switching = mbx_sched_switching(s),
                         .span_cap = cap > 0 ? cap : 1e-9};
     double host = host_stay(s);
     if (isfinite(host)) {

@@ -45,7 +45,11 @@
 #define MBX_PASSES_DEFAULT_MIN 5    /* R */
 #define MBX_PASSES_DEFAULT_SPAN 1.0 /* S, seconds of run time */
 #define MBX_PASSES_NO_LEVEL (-1)    /* a pass without a level id */
-#define MBX_PASSES_MAX 1000000      /* passes one point may hold */
+/* Pass medians this far apart (the second greatest over the second
+ * least, minus 1) felt the probes' levels, whatever level ids the passes
+ * carry: the levels' own least step (mbx/levels.h, min_rel). */
+#define MBX_PASSES_FELT_SHIFT 0.2
+#define MBX_PASSES_MAX 1000000 /* passes one point may hold */
 /* A settled point's watched figure stays under this many times EPS: a
  * guard for a pilot of 2 or 3 units, whose figure is rough (at the
  * default 5 it never binds in the simulations; docs/algorithms.md). */

@@ -110,6 +110,13 @@ typedef struct mbx_sched_opts {
      * reason "host state Rx usual (N runs)" (docs/algorithms.md, "A launch
      * in an unusual state of its host"). */
     mbx_hosthist_ref host;
+    /* 1: host is read from a history this host keeps (however few its
+     * runs). Until it holds MBX_HOSTHIST_MIN_RUNS runs, a point that would
+     * be SETTLED in a run whose probes saw no level change is UNSETTLED
+     * "states unknown (host history N of 5)": neither the run nor the
+     * history can say yet whether the host's states outlast the run. 0:
+     * no history (--history none, the fake back end). */
+    int host_kept;
 } mbx_sched_opts;
 
 /* One curve: points along one axis x (message size, process count or a

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "mbx/hosthist.h"
+#include "mbx/rowview.h"
 #include "sched_sim.h"
 
 #define NOW 1795000000LL
@@ -213,15 +214,18 @@ static void bad_records_and_links_are_refused(void **state)
 }
 
 /* A 2-point curve over a quiet simulated machine (probes 0.2 us) judged
- * by host, seed 1: its rows and the pacing as the run ends. */
+ * by host (a kept history; NULL: none kept), seed 1: its rows and the
+ * pacing as the run ends. */
 static void run_with(const mbx_hosthist_ref *host, mbx_result rows[2], mbx_sched_pacing *pg,
                      mbx_hosthist_rec *out, int *recorded)
 {
     mbx_sched_opts o;
     mbx_sched_opts_init(&o);
     o.seed = 1;
-    if (host)
+    if (host) {
         o.host = *host;
+        o.host_kept = 1;
+    }
     mbx_sched *s = mbx_sim_make(&o, 1, mbx_sim_grid8, 2);
     sim m = {.rng = 5, .noise = 0.01, .probe_noise = 0.02, .curve_scale = {1}};
     mbx_sim_run_all(s, &m);
@@ -262,9 +266,18 @@ static void sched_flags_an_unusual_state(void **state)
         assert_int_equal(rows[i].status, MBX_POINT_UNSETTLED);
         assert_string_equal(rows[i].status_reason, "host state 3x usual (10 runs)");
     }
-    /* Four earlier runs judge nothing. */
+    /* Four earlier runs judge no state; and a run that saw no level
+     * change cannot know yet how long the host's states last. */
     fast.runs = MBX_HOSTHIST_MIN_RUNS - 1;
     run_with(&fast, rows, &pg, &hr, &recorded);
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(rows[i].status, MBX_POINT_UNSETTLED);
+        assert_string_equal(rows[i].status_reason, "states unknown (host history 4 of 5)");
+    }
+    assert_non_null(strstr(mbx_row_advice(rows[0].status, rows[0].status_reason), "run again"));
+    /* Without a kept history (--history none) the run takes the machine
+     * for what its probes saw: one state. */
+    run_with(NULL, rows, &pg, &hr, &recorded);
     for (size_t i = 0; i < 2; i++)
         assert_int_equal(rows[i].status, MBX_POINT_SETTLED);
 }

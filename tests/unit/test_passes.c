@@ -371,10 +371,12 @@ static void tau_units(void **state)
     assert_int_equal(mbx_passes_create(&o, &p), MBX_E_INVAL);
 }
 
-/* With levels AND tau, a unit ends at a level change or at tau: level 0
- * from 0 to 2.5 s in 6 passes .5 s apart with tau = 1 gives units
- * {0 .5} {1 1.5} {2 2.5}, then level 1 at 3 and 3.5 gives {3 3.5}. */
-static void tau_and_levels(void **state)
+/* With levels the point follows, a unit is a whole visit whatever tau:
+ * level 0 from 0 to 2.5 s in 6 passes .5 s apart with tau = 1, then
+ * level 1 at 3 and 3.5, give 2 units (with units of tau inside a visit
+ * they were 4: a tau of the probes' wobble counted a visit's passes as
+ * draws of the level mix). */
+static void levels_make_visits_whatever_tau(void **state)
 {
     (void)state;
     mbx_passes *p;
@@ -388,8 +390,35 @@ static void tau_and_levels(void **state)
     }
     mbx_passes_result r = result_of(p);
     assert_int_equal(r.nlevels, 2);
-    assert_int_equal(r.units, 4);
+    assert_int_equal(r.units, 2);
     mbx_passes_free(p);
+}
+
+/* Passes that felt a shift count in visits even when their level ids
+ * hide it (a probe segmentation that missed a stay): level 0 holds
+ * 3 fast and 5 slow passes (3x), level 1 holds 5 slow ones, so the two
+ * levels' medians agree; the passes' own 3x spread makes the 2 visits
+ * the units, and the point cannot settle on them. Below 20 % apart
+ * (MBX_PASSES_FELT_SHIFT) they stay passes. */
+static void a_felt_shift_makes_visits(void **state)
+{
+    (void)state;
+    for (int felt = 0; felt < 2; felt++) {
+        mbx_passes *p;
+        assert_int_equal(mbx_passes_create(NULL, &p), MBX_OK);
+        double slow = felt ? 3.0 : 1.1;
+        for (int i = 0; i < 13; i++) {
+            double m = (i >= 5 && i < 8) ? 1.0 : slow;
+            mbx_pass q = pass_at(m * 1e-6 * (1 + 1e-4 * i), 0.5 * i, i < 5 ? 1 : 0);
+            assert_int_equal(mbx_passes_add(p, &q), MBX_OK);
+        }
+        mbx_passes_result r = result_of(p);
+        assert_int_equal(r.nlevels, 2);
+        assert_int_equal(r.units, felt ? 2 : 13);
+        if (felt)
+            assert_int_not_equal(r.verdict, MBX_PASSES_SETTLED);
+        mbx_passes_free(p);
+    }
 }
 
 /* Levels the point does not follow are not its units: eight passes
@@ -507,7 +536,8 @@ int main(void)
         cmocka_unit_test(bad_input),
         cmocka_unit_test(levels),
         cmocka_unit_test(tau_units),
-        cmocka_unit_test(tau_and_levels),
+        cmocka_unit_test(levels_make_visits_whatever_tau),
+        cmocka_unit_test(a_felt_shift_makes_visits),
         cmocka_unit_test(levels_the_point_does_not_feel),
         cmocka_unit_test(stop_kinds),
         cmocka_unit_test(resolution_floor),

@@ -19,7 +19,8 @@ static void read_note(mbx_history_use *u, long long now)
     if (r->runs < MBX_HOSTHIST_MIN_RUNS) {
         snprintf(u->note, sizeof u->note,
                  "host history: %zu earlier run%s of %d ranks on this host and MPI (%.300s); "
-                 "it judges a run's state from %d",
+                 "from %d it says how long the host's states last (until then a run that sees "
+                 "no level change flags its points: states unknown)",
                  r->runs, r->runs == 1 ? "" : "s", u->procs, u->path, MBX_HOSTHIST_MIN_RUNS);
         return;
     }
@@ -76,8 +77,10 @@ int mbx_history_use_open(mbx_history_use *u, const char *opt, int fake, int proc
     if (rc == MBX_E_IO && errno == ENOENT) {
         u->on = 1;
         snprintf(u->note, sizeof u->note,
-                 "host history: none yet for this host and MPI; this run starts it (%.300s)",
-                 u->path);
+                 "host history: none yet for this host and MPI; this run starts it (%.300s); "
+                 "from %d runs it says how long the host's states last (until then a run that "
+                 "sees no level change flags its points: states unknown)",
+                 u->path, MBX_HOSTHIST_MIN_RUNS);
         return 0;
     }
     if (rc != MBX_OK) { /* another's or a broken file is left as it is, and not added to */

@@ -101,6 +101,7 @@ static void sched_opts_of(run_state *st, mbx_sched_opts *o)
     o->nranks = st->be->nranks;
     o->settle = st->opt.settle;
     o->host = st->hist.ref;
+    o->host_kept = st->hist.on;
     /* --raw writes every observation of a point after its row: they go
      * to disk pass by pass, not into memory (docs/hardening.md, "Scale"). */
     if (st->spool) {

@@ -79,6 +79,7 @@ static void sched_opts(const explorer *x, mbx_sched_opts *o)
      * screens' time). */
     o->settle = x->be->fake ? 0 : x->settle;
     o->host = x->hist.ref;
+    o->host_kept = x->hist.on;
     /* Headless runs on the fake replay the same order (golden screens);
      * a terminal, and real ranks, get a fresh one each run. */
     o->seed = x->headless && x->be->fake ? 0x6d6278u + x->runs
