@@ -21,7 +21,8 @@ usage: bench/honesty.sh [options]
   --fresh F          fresh launches judged against it, 4..1000 (default 6)
   --sizes LIST       the plan's sizes (default 1,64K)
   --full             the full protocol: 10 profile and 20 fresh launches at
-                     1,64,4K,64K,1M, with --time and --refine
+                     1,64,4K,64K,1M, with --time and --refine, the profile's
+                     launches 35 s apart (--profile-gap 35)
   --time             per fresh launch also the default 1 B - 4 MiB curve,
                      osu_latency (--osu) and IMB-MPI1 PingPong (--imb), timed
   --refine           one refinement job at the end
@@ -34,6 +35,10 @@ usage: bench/honesty.sh [options]
   --gap SEC          seconds between launches, 0..3600 (default 0): the
                      profile's (mpibex repeat --gap) and the fresh ones', so
                      both see how the machine drifts over the same time
+  --profile-gap SEC  seconds between the profile's launches only, 0..3600
+                     (default: --gap; 35 with --full): spread them over the
+                     minutes the fresh launches take, as a profile should
+                     span the time it serves (mpibex calibrate says so)
   --analyze DIR      only analyse a directory an earlier run left
   -h, --help         this text
 Every launch runs 2 ranks with mpibex's default settings and --raw. The
@@ -51,7 +56,7 @@ die() { # status message
 }
 
 mpibex=$root/build/mpibex
-osu="" imb="" out="" mpiexec=mpiexec analyze="" reps=1000 gap=0
+osu="" imb="" out="" mpiexec=mpiexec analyze="" reps=1000 gap=0 pgap=
 nprof="" nfresh="" sizes="" full=0 do_time=0 do_refine=0
 while [ $# -gt 0 ]; do
     case $1 in
@@ -60,7 +65,7 @@ while [ $# -gt 0 ]; do
     --time) do_time=1; shift; continue ;;
     --refine) do_refine=1; shift; continue ;;
     --mpibex | --osu | --imb | --profile-launches | --fresh | --sizes | --reps | --out | \
-        --mpiexec | --analyze | --gap)
+        --mpiexec | --analyze | --gap | --profile-gap)
         [ $# -ge 2 ] || die 2 "$1: expected a value"
         case $1 in
         --mpibex) mpibex=$2 ;;
@@ -74,6 +79,7 @@ while [ $# -gt 0 ]; do
         --mpiexec) mpiexec=$2 ;;
         --analyze) analyze=$2 ;;
         --gap) gap=$2 ;;
+        --profile-gap) pgap=$2 ;;
         esac
         shift 2 ;;
     *) die 2 "unknown option '$1' (see --help)" ;;
@@ -101,6 +107,13 @@ if ! [[ $nfresh =~ ^[0-9]{1,4}$ ]] || [ "$nfresh" -lt 4 ] || [ "$nfresh" -gt 100
 fi
 if ! [[ $gap =~ ^[0-9]{1,4}$ ]] || [ "$gap" -gt 3600 ]; then
     die 2 "--gap: expected whole seconds in 0..3600 (got '$gap')"
+fi
+if [ -z "$pgap" ]; then # --full: 10 launches over about the 8 min of 20 fresh ones
+    pgap=$gap
+    [ $full = 1 ] && [ "$gap" = 0 ] && pgap=35
+fi
+if ! [[ $pgap =~ ^[0-9]{1,4}$ ]] || [ "$pgap" -gt 3600 ]; then
+    die 2 "--profile-gap: expected whole seconds in 0..3600 (got '$pgap')"
 fi
 if ! [[ $sizes =~ ^[0-9A-Za-z,:.]+$ ]]; then
     die 2 "--sizes: expected a size list such as 1,64,4K,64K,1M (got '$sizes')"
@@ -182,7 +195,7 @@ echo "honesty: $nprof profile + $nfresh fresh launches at sizes $sizes into $out
 t_start=$(now)
 echo "honesty: profile: mpibex repeat -k $nprof" >&2
 gapopt=()
-[ "$gap" -gt 0 ] && gapopt=(--gap "$gap") # an mpibex before --gap takes none
+[ "$pgap" -gt 0 ] && gapopt=(--gap "$pgap") # an mpibex before --gap takes none
 "$mpibex" repeat -k "$nprof" "${gapopt[@]}" --mpiexec "$mpiexec" -n 2 -q -- "$out/plan.ini" -q \
     -o "$out/profile" >&2 || die 1 "the profile's repeat failed; files in $out/profile"
 # A stored profile (ci_scope=profile, pi95_* columns) when this mpibex can

@@ -80,34 +80,41 @@ def analyse_profile(profile, fresh):
     return sigma
 
 
-def settled_values(launches, key):
-    """(median, err) of the launches whose row of key is settled, and the
-    count of rows with a value that are not."""
+def launch_values(launches, key):
+    """(median, err) of every launch whose row of key has a median, as
+    mpibex calibrate takes them: an UNSETTLED or SHIFTED row's median is
+    what the next launch may repeat, but its err is no error of that
+    median, so such a row takes the mean (err/median)^2 of the SETTLED and
+    FIXED rows (0 without any); and the count of SETTLED and FIXED rows."""
     rows = [x["pts"].get(key) for x in launches]
-    vals = [value(r) for r in rows if r and r.get("status") in SETTLED]
-    vals = [v for v in vals if v]
-    return vals, sum(1 for r in rows if value(r)) - len(vals)
+    rows = [r for r in rows if value(r)]
+    settled = [value(r) for r in rows if r.get("status") in SETTLED and value(r)[1] is not None]
+    w2 = sum((e / m) ** 2 for m, e in settled) / len(settled) if settled else 0.0
+    vals = []
+    for r in rows:
+        m, e = value(r)
+        ok = r.get("status") in SETTLED and e is not None
+        vals.append((m, e if ok else m * math.sqrt(w2)))
+    return vals, len(settled)
 
 
 def profile_point(key, profile, fresh):
     """Print sigma_L of one point (profile, and the fresh launches beside
     it); return (sigma, lo, hi) or None."""
-    vals, unsettled = settled_values(profile, key)
+    vals, nset = launch_values(profile, key)
     name = "sigma_L %s %s %s" % (key[0], key[1], fmt_size(key[3] or 0))
     if len(vals) < 2:
-        print("%s: n/a (%d settled launches)" % (name, len(vals)))
+        print("%s: n/a (%d launches with a median)" % (name, len(vals)))
         return None
     meds, errs = [v[0] for v in vals], [v[1] for v in vals]
     s, lo, hi = hs.sigma_launch_ci(meds, errs)
     blo, bhi = hs.sigma_launch_boot(meds, errs)
-    fv, _ = settled_values(fresh, key)
+    fv, _ = launch_values(fresh, key)
     fresh_s = hs.sigma_launch_ci([v[0] for v in fv], [v[1] for v in fv]) if len(fv) >= 2 \
         else (None, None, None)
-    noerr = sum(1 for e in errs if e is None)
-    print("%s: %s (bootstrap %s .. %s) over %d settled launches%s%s; fresh launches: %s%s"
-          % (name, ci_text(s, lo, hi), pct(blo), pct(bhi), len(meds),
-             " (%d not settled left out)" % unsettled if unsettled else "",
-             ", %d without err (counted 0)" % noerr if noerr else "", ci_text(*fresh_s),
+    print("%s: %s (bootstrap %s .. %s) over %d launches (%d SETTLED give the err); fresh "
+          "launches: %s%s"
+          % (name, ci_text(s, lo, hi), pct(blo), pct(bhi), len(meds), nset, ci_text(*fresh_s),
              "; the launches agree better than their errs say" if hs.errs_exceed(meds, errs)
              else ""))
     return s, lo, hi
@@ -132,8 +139,8 @@ def fresh_intervals(fresh, key, s):
             continue
         m, e = v
         r = (e or 0.0) / m
-        # the analysis's own intervals need its sigma_L (2 settled profile
-        # launches at least); mpibex's are judged whether or not it has one
+        # the analysis's own intervals need its sigma_L (2 profile launches
+        # with a median at least); mpibex's are judged whether or not it has one
         kinds["prediction (analysis)"].append(
             hs.interval(m, hs.predict_half(r, s)) if s is not None else None)
         kinds["reproducibility CI (analysis)"].append(
@@ -194,7 +201,7 @@ def analyse_pairs(fresh, sigma, reps):
     loo = {}  # (size, LOO_MPIBEX or LOO_ANALYSIS) -> [(los, his, meds) per key]
     outs = {}  # size -> [launch rows outside the profile, launch rows]
     # every point of the fresh launches: a point the analysis has no sigma_L
-    # for (fewer than 2 settled profile launches) is still judged on
+    # for (fewer than 2 profile launches with a median) is still judged on
     # mpibex's own intervals
     for key in sort_keys(set().union(*[set(x["pts"]) for x in fresh])):
         kinds, meds, outside = fresh_intervals(fresh, key, sigma.get(key))
@@ -254,7 +261,7 @@ def analyse_loo(loo, n, reps):
     one included) beside it. Judged: mpibex's own ci95 where its row is
     profile-scoped, a row outside the profile counting as flagged (as in the
     pairs); the analysis's CI, from the sigma_L this script computes over
-    the settled profile launches, is a figure beside it."""
+    every profile launch with a median, is a figure beside it."""
     print("== Leave-one-out: each fresh launch's CI of the launches' median (profile scope)"
           " against the median of the other fresh launches (honest: ~94 % at 20 launches,"
           " the reference being a median of 19 noisy launches)")

@@ -45,6 +45,9 @@ const char *mbx_row_advice(mbx_point_status st, const char *reason)
     if (says(reason, "host state"))
         return "an unusual state of this host (its probe against earlier runs): run again "
                "later, or mpibex repeat -k 10";
+    if (says(reason, "1 state for"))
+        return "the probes saw one state for longer than this host's states last: its mix "
+               "is not in the interval; run again, or mpibex repeat -k 10";
     if (says(reason, "states unknown"))
         return "the first runs on a host learn how long its states last: run again "
                "(from 5 runs on, the host's history says), or mpibex repeat -k 10";

@@ -74,6 +74,22 @@ void mbx_sched_host_state(const mbx_sched *s, const spoint *p, mbx_result *out)
                        MBX_HOSTHIST_MIN_RUNS);
         return;
     }
+    double stay = mbx_sched_host_stay(s);
+    if (out->status == MBX_POINT_SETTLED && isfinite(stay)) {
+        /* The history shows the host's states switch every ~stay s, and
+         * this run's probes saw one state for all of it, 3 stays or more
+         * (shorter, the pacing's need flagged the point: cannot_cover):
+         * by chance (e^-3, 5 %, for exponential stays) or in a spell
+         * unlike the history's, its points saw one state of the mix the
+         * launch's long run would see (3 levels, stays of 3 s: the
+         * SETTLED rows of such runs read the fast level's median, 3 %
+         * short of the long-run one, true / err 2.5). */
+        double t = s->nprobe ? s->pt_t[s->nprobe - 1] - s->pt_t[0] : 0;
+        out->status = MBX_POINT_UNSETTLED;
+        mbx_snprintf_c(out->status_reason, sizeof out->status_reason,
+                       "1 state for %.2g s; host's last ~%.2g s", t, stay);
+        return;
+    }
     if (out->status != MBX_POINT_SETTLED || s->o.host.runs < MBX_HOSTHIST_MIN_RUNS ||
         !mbx_hosthist_unusual(
             &s->o.host, probes_median(s, p->pass[0].t_start, p->pass[p->npass - 1].t_end), &ratio))

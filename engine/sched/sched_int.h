@@ -136,6 +136,9 @@ void mbx_sched_widen(const mbx_sched *s, const spoint *p, mbx_passes_result *r);
 void mbx_sched_passes_opts(const mbx_sched *s, const spoint *p, mbx_passes_opts *o);
 /* The run's probes show the levels switch (their stay is the pacing's). */
 int mbx_sched_switching(const mbx_sched *s);
+/* With no level change seen, the stay the host's history shows, which the
+ * pacing takes (mbx_hosthist_dwell); NAN otherwise. */
+double mbx_sched_host_stay(const mbx_sched *s);
 
 /* sched_host.c: a SETTLED row whose passes all ran on machine level
  * `level` (MBX_PASSES_NO_LEVEL: none, or several) of a run whose probes
@@ -144,7 +147,9 @@ int mbx_sched_switching(const mbx_sched *s);
  * of the host (s->o.host) becomes UNSETTLED "host state Rx usual (N
  * runs)"; one of a run that saw no level change while the host's kept
  * history is too young to say how long its states last becomes
- * UNSETTLED "states unknown (host history N of 5)". */
+ * UNSETTLED "states unknown (host history N of 5)", and one of a run that
+ * saw no level change over 3 of the stays the history shows becomes
+ * UNSETTLED "1 state for T s; host's last ~S s". */
 void mbx_sched_one_level_only(const mbx_sched *s, int level, mbx_result *out);
 void mbx_sched_host_state(const mbx_sched *s, const spoint *p, mbx_result *out);
 

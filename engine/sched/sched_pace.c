@@ -154,7 +154,7 @@ int mbx_sched_switching(const mbx_sched *s)
  * state from one whose states outlast them; this host's earlier runs can:
  * their stay (mbx_hosthist_dwell, with the seconds watched here), or NAN
  * when the probes saw a change or the history shows no stay. */
-static double host_stay(const mbx_sched *s)
+double mbx_sched_host_stay(const mbx_sched *s)
 {
     return mbx_sched_switching(s) ? NAN : mbx_hosthist_dwell(&s->o.host, seen(s));
 }
@@ -176,7 +176,7 @@ void mbx_sched_pace_of(const mbx_sched *s, const spoint *p, mbx_pacing *out, int
                         .dwell = s->dw.mean,
                         .switching = mbx_sched_switching(s),
                         .span_cap = cap > 0 ? cap : 1e-9};
-    double host = host_stay(s);
+    double host = mbx_sched_host_stay(s);
     if (isfinite(host)) {
         in.dwell = host;
         in.switching = 1;
@@ -247,7 +247,7 @@ void mbx_sched_pacing_get(const mbx_sched *s, mbx_sched_pacing *out)
     out->cannot_cover = pc.cannot_cover;
     out->changes = s->dw.changes;
     out->dwell = s->dw.changes ? s->dw.mean : NAN;
-    out->host_dwell = host_stay(s);
+    out->host_dwell = mbx_sched_host_stay(s);
     out->probes = s->est_n;
 }
 

@@ -306,6 +306,20 @@ static void sched_paces_by_the_hosts_stays(void **state)
     assert_true(isnan(pg.host_dwell));
     for (size_t i = 0; i < 2; i++)
         assert_int_equal(rows[i].status, MBX_POINT_SETTLED);
+    /* Stays under a second: the points span 3 of them, and the probes
+     * saw one state all along, where the history says the host switches.
+     * Each point saw one state of the mix: its row says so. */
+    h.seconds = 4;
+    h.changes = 10;
+    run_with(&h, rows, &pg, &hr, &recorded);
+    assert_int_equal(pg.changes, 0);
+    assert_true(pg.host_dwell > 0.4 && pg.host_dwell < 1);
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(rows[i].status, MBX_POINT_UNSETTLED);
+        assert_non_null(strstr(rows[i].status_reason, "1 state for "));
+        assert_non_null(strstr(rows[i].status_reason, "; host's last ~0."));
+    }
+    assert_non_null(strstr(mbx_row_advice(rows[0].status, rows[0].status_reason), "one state"));
 }
 
 int main(void)
