@@ -221,28 +221,15 @@ static int levels_matter(const mbx_passes *p)
             double se = 1.2533 * sd * sqrt(1.0 / (double)g[i].n + 1.0 / (double)g[j].n);
             matter = d > log1p(p->o.eps) && !(d <= q * se);
         }
+    if (!matter && p->n >= 4) { /* t holds p->n doubles */
+        for (size_t i = 0; i < p->n; i++)
+            t[i] = p->pass[i].median;
+        (void)mbx_stats_median_sort(t, p->n); /* sorts t */
+        matter = t[p->n - 2] >= t[1] * (1.0 + MBX_PASSES_FELT_SHIFT);
+    }
     free(v);
     free(t);
     free(g);
-    if (!matter && p->n >= 4) {
-        double lo[2] = {INFINITY, INFINITY}, hi[2] = {0, 0};
-        for (size_t i = 0; i < p->n; i++) {
-            double m = p->pass[i].median;
-            if (m < lo[0]) {
-                lo[1] = lo[0];
-                lo[0] = m;
-            } else if (m < lo[1]) {
-                lo[1] = m;
-            }
-            if (m > hi[0]) {
-                hi[1] = hi[0];
-                hi[0] = m;
-            } else if (m > hi[1]) {
-                hi[1] = m;
-            }
-        }
-        matter = hi[1] >= lo[1] * (1.0 + MBX_PASSES_FELT_SHIFT);
-    }
     return matter;
 }
 
