@@ -124,12 +124,16 @@ static int cmp_pass_time(const void *a, const void *b)
  * within a level (0.05 s where the stays last a second), and units of it
  * counted a visit's passes as draws: 8 passes in one visit of the slow
  * level outvoted the fast level the run spent two thirds of its time on,
- * and settled there. Without levels, passes within tau of the unit's
- * first start share the machine's state and are one unit. */
+ * and settled there. A pass of no known level (it straddled a change, or
+ * ran after the last probe) joins the visit it follows: counted as a unit
+ * of its own, each such pass made a draw of the mix, and a point with
+ * three visits (slow, fast, slow) and three such passes settled on six
+ * units, at the slow level. Without levels, passes within tau of the
+ * unit's first start share the machine's state and are one unit. */
 static int same_unit(const mbx_passes *p, int levels, const mbx_pass *f, const mbx_pass *q)
 {
     if (levels)
-        return q->level == f->level;
+        return q->level == f->level || q->level == MBX_PASSES_NO_LEVEL;
     return p->o.tau > 0.0 && q->t_start - f->t_start < p->o.tau;
 }
 
@@ -235,7 +239,7 @@ static int levels_matter(const mbx_passes *p)
 
 /* The between-pass statistics of p into r->b, with m holding 2 p->n
  * doubles. The units are the groups of same_unit (a pass without a level
- * id is a level of its own); the spread is taken over unit medians, while
+ * id joins the visit before it); the spread is taken over unit medians, while
  * the value stays the median of all pass medians. */
 static int between_units(const mbx_passes *p, double *m, mbx_passes_result *r)
 {

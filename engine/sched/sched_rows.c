@@ -28,24 +28,52 @@ const mbx_levels *mbx_sched_levels_now(mbx_sched *s)
     return s->lv_ok ? &s->lv : NULL;
 }
 
-static int level_at(const mbx_sched *s, const mbx_levels *lv, double t)
+/* The first probe at or after run time t (nprobe when none). */
+static size_t probe_from(const mbx_sched *s, double t)
 {
-    if (!lv || lv->nlevel < 2 || s->nprobe == 0)
-        return MBX_PASSES_NO_LEVEL;
-    /* The probe just before t (or the first one). */
     size_t lo = 0, hi = s->nprobe;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (s->pt_t[mid] <= t)
+        if (s->pt_t[mid] < t)
             lo = mid + 1;
         else
             hi = mid;
     }
-    size_t k = lo ? lo - 1 : 0;
+    return lo;
+}
+
+/* The segment probe k lies in, -1 for none. */
+static int seg_of(const mbx_levels *lv, size_t k)
+{
     for (size_t g = 0; g < lv->nseg; g++)
         if (k >= lv->seg[g].begin && k < lv->seg[g].end)
-            return lv->seg[g].level;
-    return MBX_PASSES_NO_LEVEL;
+            return (int)g;
+    return -1;
+}
+
+/* The level of a pass run between t0 and t1: that of the probes around
+ * it when they lie in one segment. A pass between probes of two segments
+ * straddles a change, and one after the last probe has no probe to say
+ * the level held; both are of no known level. Passes before the first
+ * probe take its level (the probes start with the run). */
+static int level_of(const mbx_sched *s, const mbx_levels *lv, double t0, double t1)
+{
+    if (!lv || lv->nlevel < 2 || s->nprobe == 0)
+        return MBX_PASSES_NO_LEVEL;
+    size_t after = probe_from(s, t1);
+    if (after == s->nprobe)
+        return MBX_PASSES_NO_LEVEL;
+    size_t before = probe_from(s, t0);
+    before = before ? before - 1 : 0;
+    int gb = seg_of(lv, before), ga = seg_of(lv, after);
+    if (gb < 0 || gb != ga)
+        return MBX_PASSES_NO_LEVEL;
+    return lv->seg[gb].level;
+}
+
+static int level_at(const mbx_sched *s, const mbx_levels *lv, const mbx_pass *q)
+{
+    return level_of(s, lv, q->t_start, q->t_end);
 }
 
 /* A pass's place in run time: the middle of its batch. */
@@ -62,7 +90,7 @@ static int passes_of(const mbx_sched *s, const spoint *p, const mbx_levels *lv, 
     int rc = mbx_passes_create(&po, out);
     for (size_t k = 0; rc == MBX_OK && k < p->npass; k++) {
         mbx_pass ps = p->pass[k];
-        ps.level = level_at(s, lv, pass_mid(&ps));
+        ps.level = level_at(s, lv, &ps);
         rc = mbx_passes_add(*out, &ps);
     }
     if (rc) {
@@ -195,7 +223,7 @@ static int levels_apart(const mbx_sched *s, const spoint *p, const mbx_levels *l
         return MBX_E_NOMEM;
     size_t n = 0;
     for (size_t k = 0; k < p->npass; k++) {
-        int l = level_at(s, lv, pass_mid(&p->pass[k]));
+        int l = level_at(s, lv, &p->pass[k]);
         if (l != MBX_PASSES_NO_LEVEL)
             v[n++] = (lvpass){l, p->pass[k].median};
     }
@@ -483,7 +511,7 @@ size_t mbx_sched_pass_levels(const mbx_sched *s, size_t i, int *out, size_t cap)
     const mbx_levels *lv = mbx_sched_levels_now((mbx_sched *)s);
     size_t n = p->npass < cap ? p->npass : cap;
     for (size_t k = 0; k < n; k++)
-        out[k] = level_at(s, lv, pass_mid(&p->pass[k]));
+        out[k] = level_at(s, lv, &p->pass[k]);
     return n;
 }
 

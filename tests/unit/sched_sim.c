@@ -207,3 +207,32 @@ double mbx_sim_run_all(mbx_sched *s, sim *m)
     fail_msg("the scheduler never finished");
     return 0;
 }
+
+/* Take the rows the scheduler made final since the last call, as the
+ * runner does after each step (mbx_runner_take_finals). */
+static void take_rows(mbx_sched *s, mbx_result *rows, int *got, size_t nrows)
+{
+    size_t idx[64], n;
+    do {
+        n = mbx_sched_take_final(s, idx, sizeof idx / sizeof *idx);
+        for (size_t k = 0; k < n; k++)
+            if (idx[k] < nrows && !got[idx[k]] &&
+                mbx_sched_result(s, idx[k], &rows[idx[k]]) == MBX_OK)
+                got[idx[k]] = 1;
+    } while (n == sizeof idx / sizeof *idx);
+}
+
+double mbx_sim_run_rows(mbx_sched *s, sim *m, mbx_result *rows, int *got, size_t nrows)
+{
+    mbx_sched_req rq;
+    for (size_t i = 0; i < nrows; i++)
+        got[i] = 0;
+    for (long guard = 0; guard < 10000000; guard++) {
+        int k = mbx_sim_step(s, m, &rq);
+        take_rows(s, rows, got, nrows);
+        if (k == MBX_SCHED_DONE)
+            return m->now;
+    }
+    fail_msg("the scheduler never finished");
+    return 0;
+}

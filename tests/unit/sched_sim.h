@@ -72,4 +72,10 @@ size_t mbx_sim_check_paced(const mbx_sched *s, const mbx_sched_opts *o, size_t i
 /* Run to the end; returns the simulated run time. */
 double mbx_sim_run_all(mbx_sched *s, sim *m);
 
+/* Run to the end, taking each point's row (i < nrows: rows[i], got[i]
+ * set) when the scheduler makes it final, from what it knew then: the
+ * row a run writes, not one read after the run's last probe. Returns
+ * the simulated run time. */
+double mbx_sim_run_rows(mbx_sched *s, sim *m, mbx_result *rows, int *got, size_t nrows);
+
 #endif
