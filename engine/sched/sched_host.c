@@ -84,10 +84,9 @@ void mbx_sched_host_state(const mbx_sched *s, const spoint *p, mbx_result *out)
          * launch's long run would see (3 levels, stays of 3 s: the
          * SETTLED rows of such runs read the fast level's median, 3 %
          * short of the long-run one, true / err 2.5). */
-        double t = s->nprobe ? s->pt_t[s->nprobe - 1] - s->pt_t[0] : 0;
         out->status = MBX_POINT_UNSETTLED;
         mbx_snprintf_c(out->status_reason, sizeof out->status_reason,
-                       "1 state for %.2g s; host's last ~%.2g s", t, stay);
+                       "1 state for %.2g s; host's last ~%.2g s", mbx_sched_seen(s), stay);
         return;
     }
     if (out->status != MBX_POINT_SETTLED || s->o.host.runs < MBX_HOSTHIST_MIN_RUNS ||
@@ -102,7 +101,7 @@ void mbx_sched_host_state(const mbx_sched *s, const spoint *p, mbx_result *out)
 int mbx_sched_host_record(mbx_sched *s, int procs, long long now, mbx_hosthist_rec *out)
 {
     if (!s || !out || s->nprobe < MBX_PACING_MIN_PROBES ||
-        s->pt_t[s->nprobe - 1] - s->pt_t[0] < MBX_HOSTHIST_MIN_SPAN_S)
+        mbx_sched_seen(s) < MBX_HOSTHIST_MIN_SPAN_S)
         return 0;
     double m = probes_median(s, -INFINITY, INFINITY);
     if (!(m > 0) || mbx_sched_pace_update(s, 1) == MBX_E_NOMEM)
@@ -111,7 +110,7 @@ int mbx_sched_host_record(mbx_sched *s, int procs, long long now, mbx_hosthist_r
     out->when = now;
     out->procs = procs;
     out->probes = s->nprobe;
-    out->span = s->pt_t[s->nprobe - 1] - s->pt_t[0];
+    out->span = mbx_sched_seen(s);
     out->changes = s->dw.changes;
     out->probe_median = m;
     return 1;

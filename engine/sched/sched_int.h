@@ -134,6 +134,9 @@ void mbx_sched_widen(const mbx_sched *s, const spoint *p, mbx_passes_result *r);
 /* The options of point p's passes: the curve's, with the least span the
  * pacing asks and the effective-pass tau. */
 void mbx_sched_passes_opts(const mbx_sched *s, const spoint *p, mbx_passes_opts *o);
+/* Seconds the probes have watched: the first probe to the last (0 with
+ * fewer than 2). */
+double mbx_sched_seen(const mbx_sched *s);
 /* The run's probes show the levels switch (their stay is the pacing's). */
 int mbx_sched_switching(const mbx_sched *s);
 /* With no level change seen, the stay the host's history shows, which the

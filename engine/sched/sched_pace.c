@@ -72,8 +72,7 @@ int mbx_sched_pace_update(mbx_sched *s, int force)
     return MBX_OK;
 }
 
-/* Seconds the probes have watched. */
-static double seen(const mbx_sched *s)
+double mbx_sched_seen(const mbx_sched *s)
 {
     return s->nprobe >= 2 ? s->pt_t[s->nprobe - 1] - s->pt_t[0] : 0;
 }
@@ -84,7 +83,7 @@ static int mature(const mbx_sched *s)
 {
     if (s->o.probe_every < 0)
         return 1;
-    return !isfinite(s->tau) || seen(s) >= HORIZON_TAUS * s->tau;
+    return !isfinite(s->tau) || mbx_sched_seen(s) >= HORIZON_TAUS * s->tau;
 }
 
 /* The probes have bounded the memory (BOUND_SPANS). mature() stays on
@@ -95,7 +94,8 @@ static int mature(const mbx_sched *s)
  * wait and the widening only). */
 static int bounded(const mbx_sched *s)
 {
-    return !isfinite(s->tau) || seen(s) >= HORIZON_TAUS * mbx_pacing_tau_bound95(s->tau, seen(s));
+    return !isfinite(s->tau) ||
+           mbx_sched_seen(s) >= HORIZON_TAUS * mbx_pacing_tau_bound95(s->tau, mbx_sched_seen(s));
 }
 
 int mbx_sched_memory_known(const mbx_sched *s)
@@ -122,7 +122,7 @@ static double horizon_max(const mbx_sched *s)
 static int watched(const mbx_sched *s)
 {
     return s->o.probe_every < 0 ||
-           (seen(s) >= horizon(s) && (bounded(s) || seen(s) >= horizon_max(s)));
+           (mbx_sched_seen(s) >= horizon(s) && (bounded(s) || mbx_sched_seen(s) >= horizon_max(s)));
 }
 
 /* The tau the pacing and the units use: the estimate, and while it is not
@@ -131,7 +131,7 @@ static double tau_used(const mbx_sched *s)
 {
     if (mature(s))
         return s->tau;
-    double least = seen(s) / HORIZON_TAUS;
+    double least = mbx_sched_seen(s) / HORIZON_TAUS;
     return isfinite(s->tau) ? fmax(s->tau, least) : (least > 0 ? least : NAN);
 }
 
@@ -156,7 +156,7 @@ int mbx_sched_switching(const mbx_sched *s)
  * when the probes saw a change or the history shows no stay. */
 double mbx_sched_host_stay(const mbx_sched *s)
 {
-    return mbx_sched_switching(s) ? NAN : mbx_hosthist_dwell(&s->o.host, seen(s));
+    return mbx_sched_switching(s) ? NAN : mbx_hosthist_dwell(&s->o.host, mbx_sched_seen(s));
 }
 
 void mbx_sched_pace_of(const mbx_sched *s, const spoint *p, mbx_pacing *out, int *user)
@@ -216,7 +216,8 @@ double mbx_sched_due_at(const mbx_sched *s, const spoint *p)
      * watched long enough, rather than spend --max-passes before any
      * point may settle. */
     if (p->npass >= s->o.passes.min_passes && s->nprobe > 0 && !watched(s))
-        due = fmax(due, s->pt_t[0] + (seen(s) >= horizon(s) ? horizon_max(s) : horizon(s)));
+        due =
+            fmax(due, s->pt_t[0] + (mbx_sched_seen(s) >= horizon(s) ? horizon_max(s) : horizon(s)));
     return due;
 }
 
@@ -280,7 +281,7 @@ static double effective(const spoint *p, double tau)
 
 void mbx_sched_widen(const mbx_sched *s, const spoint *p, mbx_passes_result *r)
 {
-    double tau = mbx_pacing_tau_bound(s->tau, seen(s));
+    double tau = mbx_pacing_tau_bound(s->tau, mbx_sched_seen(s));
     /* One unit whose passes stand in for units (passes.c): count those. */
     size_t u = r->units >= 2 ? r->units : r->b.r;
     if (!(tau > 0) || u < 2 || !(r->b.value > 0))
