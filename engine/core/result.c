@@ -321,6 +321,12 @@ static const char *col_profile_ratio(const mbx_result *r, char *b)
 /* The launch-scoped err: before a profile widened stderr_us. */
 COL_US(col_stderr_launch, r->ci_scope == MBX_SCOPE_PROFILE ? r->launch_err : r->s.stderr_)
 
+/* A persistent operation's MPI_*_init, once per pass (NAN or 0: none). */
+static const char *col_setup(const mbx_result *r, char *b)
+{
+    return r->setup > 0 ? us(b, r->setup) : "";
+}
+
 /* A share of the run's time at a level (0: unknown, empty). */
 static const char *share(const mbx_result *r, double v, char *b)
 {

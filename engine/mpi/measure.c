@@ -100,6 +100,7 @@ void mbx_result_fill(mbx_result *out, const mbx_point_spec *spec, const mbx_summ
     out->plain_status = MBX_POINT_INVALID;
     out->overlap = b && (b->flags & MBX_BENCH_OVERLAP) ? 1 : 0;
     out->compute = NAN;
+    out->setup = NAN;
     out->events = events;
     out->status = mbx_point_judge(s, events, verdict, res);
     mbx_summary_drop_negative(&out->s);
@@ -219,6 +220,7 @@ typedef struct point_run {
     double t_begin, t_setup; /* when POINT_BEGIN was sent; how long it took */
     double companion;        /* the companion's median, seconds (NAN: none) */
     double compute;          /* MBX_BENCH_OVERLAP: ctx.compute after the set-up */
+    double setup;            /* ctx.setup_s after the set-up (NAN: none) */
     double res;              /* what one observation can resolve */
     size_t n, k, batches, invalid, events, faults;
     int redo, redo_ok; /* the batch in flight is a redo; redos still allowed */
@@ -265,6 +267,7 @@ static int point_open(mbx_engine *e, point_run *r)
     if ((rc = mbx_point_params_submit(e, &p)) < 0)
         return rc;
     r->compute = e->ctx.compute;
+    r->setup = e->ctx.setup_s;
     warm_record(e, spec->warm_light);
     r->t_setup = MPI_Wtime() - r->t_begin;
     /* What one observation can resolve: a tick, shared by the inner loop's
@@ -502,6 +505,7 @@ static void point_result(const mbx_engine *e, const point_run *r, mbx_result *ou
     out->window = e->window_stats;
     if (out->overlap)
         out->compute = r->compute;
+    out->setup = r->setup;
     if (r->n == 0)
         set_invalid(out);
 }
@@ -520,7 +524,8 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, double compani
                      .nmin = spec->nmin,
                      .nmax = spec->nmax,
                      .companion = companion,
-                     .compute = NAN};
+                     .compute = NAN,
+                     .setup = NAN};
     point_run *r = &run;
     if (spec->stop.kind == MBX_STOP_FIXED)
         r->nmin = r->nmax = spec->stop.fixed;

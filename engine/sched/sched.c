@@ -361,6 +361,8 @@ int mbx_sched_pass_done(mbx_sched *s, const mbx_sched_pass_report *rep)
     }
     s->st.passes += !pilot;
     p->last = *r;
+    if (r->setup > 0) /* NAN and 0: the benchmark makes nothing to time */
+        p->setup_sum += r->setup, p->nsetup++;
     p->batches += r->batches;
     p->wall += r->wall;
     p->invalid += r->invalid;

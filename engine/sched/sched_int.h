@@ -39,6 +39,8 @@ typedef struct spoint {
     int cut;         /* a pass took fewer observations than asked (a time bound) */
     size_t batches, invalid, events, faults;
     double wall;
+    double setup_sum; /* the passes' setup (mbx_result.setup), those that had one */
+    size_t nsetup;
     int fed; /* its value went to the curve's refinement at least once */
     int why; /* why it became final without settling: a WHY_ value */
 } spoint;

@@ -384,6 +384,7 @@ int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
     if (p->failed || p->kept || (p->npass == 0 && !p->bad))
         return MBX_E_INVAL;
     *out = p->last;
+    out->setup = p->nsetup ? p->setup_sum / (double)p->nsetup : NAN;
     out->refined = p->refined;
     out->batches = p->batches;
     out->wall = p->wall;

@@ -62,6 +62,12 @@ typedef struct mbx_bench_ctx {
      * maximum over ranks of each rank's median); rank 0's value becomes
      * mbx_result.compute. NAN until setup sets it. */
     double compute;
+    /* Set by setup on every rank of the point to the same value, when the
+     * benchmark makes something once per pass outside the timed region
+     * whose cost is worth a column (the persistent operations' MPI_*_init
+     * calls): that call's time, the maximum over ranks, seconds. Rank 0's
+     * value becomes mbx_result.setup (setup_us). NAN: none. */
+    double setup_s;
 } mbx_bench_ctx;
 
 /* Start observation i (0-based within the batch), untimed: flush the cache
@@ -166,6 +172,12 @@ const mbx_bench *mbx_bench_get(int id); /* NULL if out of range */
 /* The id of the benchmark called `name` in *id: MBX_OK, or MBX_E_UNKNOWN
  * with *id = -1 (so mbx_bench_get(*id) is NULL). */
 int mbx_bench_find(const char *name, int *id);
+
+/* The benchmarks this build lacks because its MPI library lacks their
+ * calls (the MPI-4.0 persistent collectives under an MPI 3.1), in the
+ * registry's order: the i-th one's name in *name and the reason, a few
+ * words for "not in this build: ...", in *why. 1, or 0 past the last. */
+int mbx_bench_absent(size_t i, const char **name, const char **why);
 
 /* Why benchmark b cannot measure 0 bytes ("a reduction needs at least one
  * element": every benchmark with an op), or NULL when it can (or is

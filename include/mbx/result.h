@@ -13,7 +13,9 @@
 #include "mbx/status.h"
 #include "mbx/stop.h"
 
-/* 3: points measured in passes: median_us is the median of the
+/* 4: one between-pass interval, and the profile's columns; setup_us
+ * appended since, adding to 4 (docs/csv-format.md). 3: points measured
+ * in passes: median_us is the median of the
  * pass medians, stderr_us and ci95_*_us the between-pass error of it, the
  * pass columns (44..51) follow faults. 2: the events column; n counts the
  * observations used (events left out), and no time is written negative.
@@ -158,6 +160,11 @@ typedef struct mbx_result {
      * time (the monitor's probes) at its fastest and slowest level, when
      * the probes showed two levels or more; 0: unknown (empty fields). */
     double level_share_lo, level_share_hi;
+    /* Column setup_us: what the benchmark made once per pass outside the
+     * timed region (mbx_bench_ctx.setup_s: a persistent operation's
+     * MPI_*_init), the maximum over ranks, seconds; a point measured in
+     * passes carries their mean. NAN (empty) for a benchmark without one. */
+    double setup;
 } mbx_result;
 
 /* The results columns, in file order: the one table of them
@@ -246,7 +253,8 @@ typedef struct mbx_result {
     X(LEVEL_SHARE_LO, "level_share_lo", "share", 4, 0, col_level_share_lo)                         \
     X(LEVEL_SHARE_HI, "level_share_hi", "share", 4, 0, col_level_share_hi)                         \
     X(PROFILE_RATIO, "profile_ratio", "ratio", 4, 0, col_profile_ratio)                            \
-    X(STDERR_LAUNCH_US, "stderr_launch_us", "µs", 4, 0, col_stderr_launch)
+    X(STDERR_LAUNCH_US, "stderr_launch_us", "µs", 4, 0, col_stderr_launch)                         \
+    X(SETUP_US, "setup_us", "µs", 4, 0, col_setup)
 
 #define MBX_RESULT_COL_ID_(id, name, unit, since, readers, fmt) MBX_COL_##id,
 enum { MBX_RESULT_COLUMNS(MBX_RESULT_COL_ID_) MBX_RESULT_NCOLS };

@@ -6,7 +6,8 @@
  * usage: csvcheck --columns   (the column table: name, unit)
  *        csvcheck RESULTS.csv [--env ENV.csv] [--obs OBS.csv] [--rows N]
  *                 [--bench NAME]... [--procs P] [--col NAME=VALUE]...
- *                 [--plain NAME]... [--overlap NAME]... [--sorted yes]
+ *                 [--plain NAME]... [--overlap NAME]... [--setup NAME]...
+ *                 [--sorted yes]
  * --col: every row's column NAME holds exactly VALUE.
  * --overlap: rows of benchmark NAME (an overlap one) have a positive
  * pure_comm_us and compute_us, overall_us equal to median_us and an
@@ -16,6 +17,9 @@
  * --plain: rows of benchmark NAME (an accurate one) have a positive
  * plain_us, every other row an empty one. Without it plain_us is only
  * checked to be empty or positive.
+ * --setup: rows of benchmark NAME (every row with ALL)
+ * have a positive setup_us, every other row an empty one. Without it
+ * setup_us is only checked to be empty or positive.
  * Files of format 2 (43 columns, up to faults) and 3 (the 8 pass columns
  * after it, then optionally msg_rate_per_s, then the 4 overlap columns, all
  * or none) are accepted; bandwidth_MBps and msg_rate_per_s must match the
@@ -436,8 +440,9 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *env = NULL, *obsf = NULL, *want_bench[32], *want_col[32], *plain[32], *overlap[32];
+    const char *setup[32];
     long rows = -1, procs = -1;
-    int nwant = 0, ncol = 0, nplain = 0, noverlap = 0, sorted = 0;
+    int nwant = 0, ncol = 0, nplain = 0, noverlap = 0, sorted = 0, nsetup = 0;
     for (int i = 2; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--env"))
             env = argv[i + 1];
@@ -455,6 +460,8 @@ int main(int argc, char **argv)
             plain[nplain++] = argv[i + 1];
         else if (!strcmp(argv[i], "--overlap") && noverlap < 32)
             overlap[noverlap++] = argv[i + 1];
+        else if (!strcmp(argv[i], "--setup") && nsetup < 32)
+            setup[nsetup++] = argv[i + 1];
         else if (!strcmp(argv[i], "--sorted"))
             sorted = !strcmp(argv[i + 1], "yes");
     }
@@ -503,6 +510,17 @@ int main(int argc, char **argv)
             CHECK(str(&t, r, "plain_us")[0] == '\0', "row %zu (%s): plain_us '%s', expected empty",
                   r, str(&t, r, "benchmark"), str(&t, r, "plain_us"));
         check_overlap(&t, r, overlap, noverlap);
+        int persistent = 0;
+        for (int k = 0; k < nsetup; k++)
+            persistent |= !strcmp(setup[k], "ALL") || !strcmp(str(&t, r, "benchmark"), setup[k]);
+        const char *su = mbx_csv_table_col(&t, "setup_us") >= 0 ? str(&t, r, "setup_us") : "";
+        if (persistent)
+            CHECK(num(&t, r, "setup_us") > 0, "row %zu (%s): setup_us '%s', expected a time", r,
+                  str(&t, r, "benchmark"), su);
+        else
+            CHECK(su[0] == '\0' || (nsetup == 0 && num(&t, r, "setup_us") > 0),
+                  "row %zu (%s): setup_us '%s', expected %s", r, str(&t, r, "benchmark"), su,
+                  nsetup ? "empty" : "empty or a positive time");
         if (procs > 0)
             CHECK(num(&t, r, "procs") == (double)procs, "row %zu: procs %s", r,
                   str(&t, r, "procs"));

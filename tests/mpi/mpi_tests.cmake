@@ -157,6 +157,7 @@ add_test(NAME report.real.n2
 set_tests_properties(report.real.n2 PROPERTIES TIMEOUT 180 LABELS "mpi;report" PROCESSORS 2)
 include(mpi/repeat_tests.cmake)
 include(mpi/validate_coll.cmake)
+include(mpi/validate_pcoll.cmake)
 include(mpi/fanout_tests.cmake)
 include(mpi/overlap_tests.cmake)
 include(mpi/beffio_tests.cmake)

@@ -154,6 +154,10 @@ int mbx_sim_step(mbx_sched *s, sim *m, mbx_sched_req *rq)
         r.status = MBX_POINT_SETTLED;
         r.batches = 1;
         r.wall = m->now - t0;
+        if (m->setup > 0) {
+            r.setup = m->setup * (double)++m->nsetup;
+            m->setup_sum += r.setup;
+        }
         free(sorted);
         mbx_sched_pass_report rep = {&r, m->obs, rq->nobs, t0, m->now};
         assert_int_equal(mbx_sched_pass_done(s, &rep), MBX_OK);

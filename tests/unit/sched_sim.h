@@ -31,6 +31,11 @@ typedef struct sim {
     size_t nlev;   /* 2 or 3: levels with exponential stays (level_period unused) */
     double lev_factor[3], lev_dwell[3]; /* each level's factor and mean stay, s */
     double tick;                        /* the timer's tick, s: observations rounded to it */
+    /* > 0: each pass reports a set-up time (mbx_result.setup), setup
+     * times the count of passes reported so far (1, 2, 3, ...); their
+     * sum lands in setup_sum. 0: none (the field left 0). */
+    double setup, setup_sum;
+    size_t nsetup;
     /* the models' state */
     double ou_x, ou_t;
     size_t lev;

@@ -381,6 +381,35 @@ static void preloaded_passes_count(void **state)
     mbx_sched_free(s);
 }
 
+/* setup_us: the mean of the set-up times the point's passes reported
+ * (a persistent operation's init, once per pass; the pilot, the first
+ * report of this one-point run, is not one of the row's passes), and
+ * nothing when no pass reported one. */
+static void setup_is_the_passes_mean(void **state)
+{
+    (void)state;
+    for (int with = 0; with <= 1; with++) {
+        mbx_sched_opts o;
+        mbx_sched_opts_init(&o);
+        o.probe_every = -1;
+        mbx_sched *s = mbx_sim_make(&o, 1, mbx_sim_grid8, 1);
+        sim m = {.rng = 4, .noise = 0.01, .curve_scale = {1}, .setup = with ? 1e-6 : 0};
+        mbx_sim_run_all(s, &m);
+        mbx_result out;
+        assert_int_equal(mbx_sched_result(s, 0, &out), MBX_OK);
+        if (!with) {
+            assert_false(out.setup > 0);
+        } else {
+            assert_true(m.nsetup >= 5); /* the pilot and at least 4 passes: not just the last */
+            assert_int_equal(out.passes, m.nsetup - 1);
+            double mean = (m.setup_sum - 1e-6) / (double)(m.nsetup - 1);
+            assert_true(fabs(out.setup - mean) < 1e-12);
+            assert_true(out.setup < 1e-6 * (double)m.nsetup); /* not the last pass's */
+        }
+        mbx_sched_free(s);
+    }
+}
+
 /* A point whose second pass is UNRELIABLE (an accurate benchmark whose
  * corrections were anomalous: negative observations, so no minimum) gets
  * that pass's row as it is: the first pass's median must not turn into its
@@ -616,6 +645,7 @@ int main(void)
         cmocka_unit_test(bad_options),
         cmocka_unit_test(refinement_adds_points_between_rounds),
         cmocka_unit_test(preloaded_passes_count),
+        cmocka_unit_test(setup_is_the_passes_mean),
         cmocka_unit_test(unreliable_row_is_not_widened),
         cmocka_unit_test(kept_observations_are_bounded),
         cmocka_unit_test(sink_gets_every_observation),

@@ -90,6 +90,22 @@ static int select_ids(const char *const *items, size_t nitems, int *ids, size_t 
     if (mbx_name_select(names, n, items, nitems, ids, cap, nout, why) == 0)
         return 0;
     mbx_select_why one;
+    const char *gone[64], *gone_why[64];
+    size_t ngone = 0;
+    while (ngone < 64 && mbx_bench_absent(ngone, &gone[ngone], &gone_why[ngone]))
+        ngone++;
+    for (size_t k = 0; k < nitems; k++) {
+        /* A benchmark this build lacks: say why, not "unknown". */
+        int gid[64];
+        size_t ng = 0;
+        if (mbx_name_select(names, n, &items[k], 1, ids, cap, nout, &one) < 0 &&
+            mbx_name_select(gone, ngone, &items[k], 1, gid, 64, &ng, &one) == 0 && ng > 0) {
+            snprintf(why->what, sizeof why->what, "'%s' is not in this build: %s", items[k],
+                     gone_why[gid[0]]);
+            why->suggest[0] = '\0';
+            return -1;
+        }
+    }
     for (size_t k = 0; k < nitems; k++) {
         const char *ours = foreign_name(items[k]);
         if (ours != NULL && mbx_name_select(names, n, &items[k], 1, ids, cap, nout, &one) < 0) {
@@ -135,6 +151,8 @@ void mbx_list_usage(void)
            "they select, as --bench does: a name (pingpong.send_recv), a group (pingpong:\n"
            "every pingpong.*) or a glob (coll.*, coll.i*, 'pingpong.[is]*'; quote it\n"
            "from the shell). An argument that selects nothing is an error (exit 2).\n"
+           "Without arguments, the benchmarks this build lacks (its MPI library lacks\n"
+           "their calls) follow under '# not in this build', each with the reason.\n"
            "\n"
            "  -h, --help   this help\n");
 }
@@ -156,6 +174,15 @@ static int on_item(mbx_opt_parser *p, const char *word)
 static const mbx_opt list_opts[] = {
     {"--help", "-h", NULL, 0, mbx_opt_help, 0},
 };
+
+/* What this build lacks, after the full list. */
+static void print_absent(void)
+{
+    const char *name, *why;
+    for (size_t i = 0; mbx_bench_absent(i, &name, &why); i++)
+        printf("%s%-26s not in this build: %s\n", i == 0 ? "#\n# not in this build\n" : "", name,
+               why);
+}
 
 static void print_rows(const int *ids, size_t n)
 {
@@ -207,6 +234,8 @@ int mbx_list_cmd(int argc, char **argv)
         }
     }
     print_rows(ids, n);
+    if (a.n == 0)
+        print_absent();
 done:
     free(a.items);
     free(ids);

@@ -115,6 +115,10 @@ static inline int coll_once(mbx_bench_ctx *c, enum mbx_coll_op op)
 int mbx_coll_once(mbx_bench_ctx *ctx, enum mbx_coll_op op)
 {
     mbx_coll_priv *p = ctx->priv;
+    if (p->preq != MPI_REQUEST_NULL) {
+        int rc = MPI_Start(&p->preq);
+        return rc == MPI_SUCCESS ? MPI_Wait(&p->preq, MPI_STATUS_IGNORE) : rc;
+    }
     if (!p->between || op < MBX_COLL_IBARRIER)
         return coll_once(ctx, op);
     MPI_Request q = MPI_REQUEST_NULL;
@@ -173,6 +177,9 @@ void mbx_coll_teardown(mbx_bench_ctx *c)
         return;
     if (p->made != MPI_COMM_NULL)
         (void)MPI_Comm_free(&p->made);
+    /* Before the counts it may be bound to. */
+    if (p->preq != MPI_REQUEST_NULL)
+        (void)MPI_Request_free(&p->preq);
     free(p->counts);
     free(p->displs);
     free(p);
@@ -189,6 +196,7 @@ int mbx_coll_setup(mbx_bench_ctx *c, enum mbx_coll_op op, size_t priv_size)
     c->priv = p;
     p->op = op;
     p->made = MPI_COMM_NULL;
+    p->preq = MPI_REQUEST_NULL;
     const char *hook = getenv("MBX_TEST_CORRUPT");
     p->corrupt = hook && strcmp(hook, "1") == 0;
     if (!needs_counts(op))

@@ -63,7 +63,48 @@ typedef struct mbx_coll_priv {
      * operation by mbx_coll_once (the check runs the operation with the
      * computation inserted, as the timed loop does); NULL for coll.*. */
     void (*between)(mbx_bench_ctx *ctx);
+    /* coll.*_init: the persistent request set-up made with the operation's
+     * MPI_*_init call (bound to the buffers, counts and displacements
+     * above); mbx_coll_once starts and completes it, and teardown frees
+     * it. MPI_REQUEST_NULL for every other collective. */
+    MPI_Request preq;
 } mbx_coll_priv;
+
+/* The MPI-4.0 persistent collectives, coll.NAME_init (bench_pcoll.c):
+ * X(NAME, OP, FLAGS, UNIT, BUFFERS, REDUCTION, CALL, WHAT), one each, so
+ * the registry can name them in a build whose MPI lacks them. WHAT, empty
+ * or ending in "; ", goes into the summary. FLAGS and
+ * REDUCTION are bench_pcoll.c's short macros; the rest as for coll.NAME. */
+#define MBX_PCOLL_LIST(X)                                                                          \
+    X(barrier, MBX_COLL_BARRIER, 0, 1, none, NULL, "MPI_Barrier_init", "")                         \
+    X(bcast, MBX_COLL_BCAST, RT, 1, same, NULL, "MPI_Bcast_init", "MPI_BYTE from the root; ")      \
+    X(reduce, MBX_COLL_REDUCE, RT, 4, same, SUM, "MPI_Reduce_init",                                \
+      "MPI_FLOAT MPI_SUM to the root; ")                                                           \
+    X(allreduce, MBX_COLL_ALLREDUCE, SZ, 4, same, SUM, "MPI_Allreduce_init",                       \
+      "MPI_FLOAT MPI_SUM; ")                                                                       \
+    X(reduce_scatter, MBX_COLL_REDUCE_SCATTER, SZ, 4, times_procs, SUM, "MPI_Reduce_scatter_init", \
+      "MPI_FLOAT MPI_SUM, equal counts; bytes = each rank's block of the result; ")                \
+    X(reduce_scatter_block, MBX_COLL_REDUCE_SCATTER_BLOCK, SZ, 4, times_procs, SUM,                \
+      "MPI_Reduce_scatter_block_init",                                                             \
+      "MPI_FLOAT MPI_SUM; bytes = each rank's block of the result; ")                              \
+    X(scan, MBX_COLL_SCAN, SZ, 4, same, SUM, "MPI_Scan_init", "MPI_FLOAT MPI_SUM; ")               \
+    X(exscan, MBX_COLL_EXSCAN, SZ, 4, same, SUM, "MPI_Exscan_init", "MPI_FLOAT MPI_SUM; ")         \
+    X(gather, MBX_COLL_GATHER, RT, 1, times_procs, NULL, "MPI_Gather_init",                        \
+      "to the root, bytes per rank's block; ")                                                     \
+    X(gatherv, MBX_COLL_GATHERV, RT, 1, times_procs, NULL, "MPI_Gatherv_init",                     \
+      "to the root, bytes per rank's block, equal counts; ")                                       \
+    X(scatter, MBX_COLL_SCATTER, RT, 1, times_procs, NULL, "MPI_Scatter_init",                     \
+      "from the root, bytes per rank's block; ")                                                   \
+    X(scatterv, MBX_COLL_SCATTERV, RT, 1, times_procs, NULL, "MPI_Scatterv_init",                  \
+      "from the root, bytes per rank's block, equal counts; ")                                     \
+    X(allgather, MBX_COLL_ALLGATHER, SZ, 1, times_procs, NULL, "MPI_Allgather_init",               \
+      "bytes contributed per rank; ")                                                              \
+    X(allgatherv, MBX_COLL_ALLGATHERV, SZ, 1, times_procs, NULL, "MPI_Allgatherv_init",            \
+      "bytes contributed per rank, equal counts; ")                                                \
+    X(alltoall, MBX_COLL_ALLTOALL, SZ, 1, times_procs, NULL, "MPI_Alltoall_init",                  \
+      "bytes per rank pair; ")                                                                     \
+    X(alltoallv, MBX_COLL_ALLTOALLV, SZ, 1, times_procs, NULL, "MPI_Alltoallv_init",               \
+      "bytes per rank pair, equal counts; ")
 
 /* The collectives' set-up: ctx->priv becomes a zeroed allocation of
  * priv_size bytes (at least sizeof(mbx_coll_priv), which starts it: the

@@ -1,5 +1,6 @@
 #include <string.h>
 
+#include "bench_coll.h"
 #include "mbx/bench.h"
 #include "patterns.h"
 
@@ -19,6 +20,36 @@ static const struct {
 #undef MBX_PATTERN_OPENMP
 };
 #define NTABLES (sizeof tables / sizeof tables[0])
+
+#define MBX_STR_(x) #x
+#define MBX_STR(x) MBX_STR_(x)
+/* The MPI's version as its header gives it, for the reasons below. */
+#define MPI_IS "its MPI is " MBX_STR(MPI_VERSION) "." MBX_STR(MPI_SUBVERSION)
+
+/* What the configure checks found missing (engine/mpi/CMakeLists.txt):
+ * the names the pattern files would have made, and why they did not. */
+static const struct {
+    const char *name, *why;
+} absent[] = {
+#ifndef MBX_HAVE_MPI_PCOLL
+#define ABSENT_PCOLL(x, ...)                                                                       \
+    {"coll." #x "_init", MPI_IS ", without the MPI-4.0 persistent collectives (MPI_Bcast_init)"},
+    MBX_PCOLL_LIST(ABSENT_PCOLL)
+#undef ABSENT_PCOLL
+#endif
+        {NULL, NULL}, /* never empty */
+};
+
+int mbx_bench_absent(size_t i, const char **name, const char **why)
+{
+    for (size_t k = 0; absent[k].name; k++)
+        if (k == i) {
+            *name = absent[k].name;
+            *why = absent[k].why;
+            return 1;
+        }
+    return 0;
+}
 
 size_t mbx_bench_count(void)
 {
