@@ -327,6 +327,8 @@ static const char *col_setup(const mbx_result *r, char *b)
     return r->setup > 0 ? us(b, r->setup) : "";
 }
 
+COL_TEXT(col_topology, r->topology)
+
 /* A share of the run's time at a level (0: unknown, empty). */
 static const char *share(const mbx_result *r, double v, char *b)
 {

@@ -101,6 +101,7 @@ void mbx_result_fill(mbx_result *out, const mbx_point_spec *spec, const mbx_summ
     out->overlap = b && (b->flags & MBX_BENCH_OVERLAP) ? 1 : 0;
     out->compute = NAN;
     out->setup = NAN;
+    out->topology[0] = '\0';
     out->events = events;
     out->status = mbx_point_judge(s, events, verdict, res);
     mbx_summary_drop_negative(&out->s);
@@ -221,6 +222,7 @@ typedef struct point_run {
     double companion;        /* the companion's median, seconds (NAN: none) */
     double compute;          /* MBX_BENCH_OVERLAP: ctx.compute after the set-up */
     double setup;            /* ctx.setup_s after the set-up (NAN: none) */
+    char topology[32];       /* ctx.topology after the set-up */
     double res;              /* what one observation can resolve */
     size_t n, k, batches, invalid, events, faults;
     int redo, redo_ok; /* the batch in flight is a redo; redos still allowed */
@@ -268,6 +270,7 @@ static int point_open(mbx_engine *e, point_run *r)
         return rc;
     r->compute = e->ctx.compute;
     r->setup = e->ctx.setup_s;
+    memcpy(r->topology, e->ctx.topology, sizeof r->topology);
     warm_record(e, spec->warm_light);
     r->t_setup = MPI_Wtime() - r->t_begin;
     /* What one observation can resolve: a tick, shared by the inner loop's
@@ -506,6 +509,7 @@ static void point_result(const mbx_engine *e, const point_run *r, mbx_result *ou
     if (out->overlap)
         out->compute = r->compute;
     out->setup = r->setup;
+    memcpy(out->topology, r->topology, sizeof out->topology);
     if (r->n == 0)
         set_invalid(out);
 }

@@ -65,9 +65,14 @@ typedef struct mbx_bench_ctx {
     /* Set by setup on every rank of the point to the same value, when the
      * benchmark makes something once per pass outside the timed region
      * whose cost is worth a column (the persistent operations' MPI_*_init
-     * calls): that call's time, the maximum over ranks, seconds. Rank 0's
+     * calls, a neighbourhood collective's topology): its time, the
+     * maximum over ranks, seconds. Rank 0's
      * value becomes mbx_result.setup (setup_us). NAN: none. */
     double setup_s;
+    /* Set by setup on every rank of the point: the process topology the
+     * benchmark made ("cart 2x2 periodic", "ring 4"; neigh.*), which
+     * becomes the row's topology column. Empty: none. */
+    char topology[32];
 } mbx_bench_ctx;
 
 /* Start observation i (0-based within the batch), untimed: flush the cache

@@ -162,9 +162,13 @@ typedef struct mbx_result {
     double level_share_lo, level_share_hi;
     /* Column setup_us: what the benchmark made once per pass outside the
      * timed region (mbx_bench_ctx.setup_s: a persistent operation's
-     * MPI_*_init), the maximum over ranks, seconds; a point measured in
+     * MPI_*_init, a topology), the maximum over ranks, seconds; a point measured in
      * passes carries their mean. NAN (empty) for a benchmark without one. */
     double setup;
+    /* Column topology: the process topology the point ran on, as the
+     * benchmark named it (mbx_bench_ctx.topology: "cart 2x2 periodic",
+     * "ring 4"); empty for the benchmarks that make none. */
+    char topology[32];
 } mbx_result;
 
 /* The results columns, in file order: the one table of them
@@ -254,7 +258,8 @@ typedef struct mbx_result {
     X(LEVEL_SHARE_HI, "level_share_hi", "share", 4, 0, col_level_share_hi)                         \
     X(PROFILE_RATIO, "profile_ratio", "ratio", 4, 0, col_profile_ratio)                            \
     X(STDERR_LAUNCH_US, "stderr_launch_us", "µs", 4, 0, col_stderr_launch)                         \
-    X(SETUP_US, "setup_us", "µs", 4, 0, col_setup)
+    X(SETUP_US, "setup_us", "µs", 4, 0, col_setup)                                                 \
+    X(TOPOLOGY, "topology", "text", 4, 0, col_topology)
 
 #define MBX_RESULT_COL_ID_(id, name, unit, since, readers, fmt) MBX_COL_##id,
 enum { MBX_RESULT_COLUMNS(MBX_RESULT_COL_ID_) MBX_RESULT_NCOLS };

@@ -158,6 +158,7 @@ set_tests_properties(report.real.n2 PROPERTIES TIMEOUT 180 LABELS "mpi;report" P
 include(mpi/repeat_tests.cmake)
 include(mpi/validate_coll.cmake)
 include(mpi/validate_pcoll.cmake)
+include(mpi/validate_neigh.cmake)
 include(mpi/fanout_tests.cmake)
 include(mpi/overlap_tests.cmake)
 include(mpi/beffio_tests.cmake)

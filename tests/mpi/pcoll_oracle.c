@@ -18,8 +18,7 @@ static unsigned char pat(int rank, size_t i, int round)
 }
 
 enum { GATHER, SCATTER, ALLGATHER };
-static const char *const names[] = {"coll.gather_init", "coll.scatter_init",
-                                    "coll.allgather_init"};
+static const char *const names[] = {"coll.gather_init", "coll.scatter_init", "coll.allgather_init"};
 
 static int init(int op, unsigned char *s, unsigned char *r, int n, MPI_Request *q)
 {
@@ -32,8 +31,8 @@ static int init(int op, unsigned char *s, unsigned char *r, int n, MPI_Request *
 }
 
 /* Wrong bytes this rank received in one round. */
-static long round_trip(int op, MPI_Request *q, unsigned char *s, unsigned char *r, int n,
-                       int rank, int size, int round)
+static long round_trip(int op, MPI_Request *q, unsigned char *s, unsigned char *r, int n, int rank,
+                       int size, int round)
 {
     size_t sn = op == SCATTER ? (size_t)n * (size_t)size : (size_t)n;
     size_t rn = op == SCATTER ? (size_t)n : (size_t)n * (size_t)size;

@@ -173,7 +173,9 @@ void mbx_run_print_row(const run_state *st, const mbx_result *r)
         if (r->plain_status != MBX_POINT_SETTLED)
             printf(" (%s)", mbx_point_status_name(r->plain_status));
     }
-    if (r->setup > 0) /* a persistent operation's init, once per pass, untimed */
+    if (r->topology[0]) /* neigh.*: the process topology */
+        printf("  %s", r->topology);
+    if (r->setup > 0) /* made once per pass, untimed: an init, a topology */
         printf("  setup %.4f us", r->setup * 1e6);
     if (r->status != MBX_POINT_SETTLED && r->status_reason[0])
         printf("  [%s]", r->status_reason); /* the status_reason column */

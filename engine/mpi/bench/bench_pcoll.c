@@ -97,7 +97,7 @@ static int pcoll_loop(mbx_bench_ctx *c, size_t k, double *t)
     return rc;
 }
 
-#define PCOLL_FNS(x, op, fl, u, bufs, o, call, what)                                                     \
+#define PCOLL_FNS(x, op, fl, u, bufs, o, call, what)                                               \
     static int setup_##x(mbx_bench_ctx *c)                                                         \
     {                                                                                              \
         return pcoll_setup(c, op);                                                                 \
@@ -108,11 +108,11 @@ MBX_PCOLL_LIST(PCOLL_FNS)
 #define RT (MBX_BENCH_SIZED | MBX_BENCH_ROOTED)
 #define SUM "MPI_SUM/MPI_FLOAT"
 
-#define PCOLL(x, code, fl, u, bufs, o, call, what)                                                         \
+#define PCOLL(x, code, fl, u, bufs, o, call, what)                                                 \
     {.name = "coll." #x "_init",                                                                   \
      .pattern = "coll",                                                                            \
-     .summary = call " once per pass (untimed: setup_us), then MPI_Start + MPI_Wait; " what      \
-                "max over ranks",                                                                  \
+     .summary = call " once per pass (untimed: setup_us), then MPI_Start + MPI_Wait; " what        \
+                     "max over ranks",                                                             \
      .timing = "max_over_ranks",                                                                   \
      .min_procs = 1,                                                                               \
      .flags = (fl) | MBX_BENCH_CHECKED,                                                            \
