@@ -329,6 +329,25 @@ static const char *col_setup(const mbx_result *r, char *b)
 
 COL_TEXT(col_topology, r->topology)
 
+/* part.*: the set-up rounds' figures (NAN or 0: none). */
+static const char *col_perceived(const mbx_result *r, char *b)
+{
+    uint64_t moved = r->moved ? r->moved : r->bytes;
+    return r->part_seen > 0 && moved > 0 ? fixed(b, "%.3f", (double)moved / r->part_seen / 1e6)
+                                         : "";
+}
+
+static const char *col_part_overhead(const mbx_result *r, char *b)
+{
+    return r->part_ratio > 0 ? fixed(b, "%.2f", 100.0 * (r->part_ratio - 1.0) + 0.0) : "";
+}
+
+static const char *col_early_bird(const mbx_result *r, char *b)
+{
+    return r->part_early >= 0 && r->part_seen > 0 ? fixed(b, "%.1f", 100.0 * r->part_early + 0.0)
+                                                  : "";
+}
+
 /* A share of the run's time at a level (0: unknown, empty). */
 static const char *share(const mbx_result *r, double v, char *b)
 {

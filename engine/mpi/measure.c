@@ -102,6 +102,7 @@ void mbx_result_fill(mbx_result *out, const mbx_point_spec *spec, const mbx_summ
     out->compute = NAN;
     out->setup = NAN;
     out->topology[0] = '\0';
+    out->part_seen = out->part_ratio = out->part_early = NAN;
     out->events = events;
     out->status = mbx_point_judge(s, events, verdict, res);
     mbx_summary_drop_negative(&out->s);
@@ -217,13 +218,14 @@ typedef struct point_run {
     const mbx_bench *b;
     size_t nmin, nmax;
     int window;
-    double resync;           /* the clock resync period */
-    double t_begin, t_setup; /* when POINT_BEGIN was sent; how long it took */
-    double companion;        /* the companion's median, seconds (NAN: none) */
-    double compute;          /* MBX_BENCH_OVERLAP: ctx.compute after the set-up */
-    double setup;            /* ctx.setup_s after the set-up (NAN: none) */
-    char topology[32];       /* ctx.topology after the set-up */
-    double res;              /* what one observation can resolve */
+    double resync;                            /* the clock resync period */
+    double t_begin, t_setup;                  /* when POINT_BEGIN was sent; how long it took */
+    double companion;                         /* the companion's median, seconds (NAN: none) */
+    double compute;                           /* MBX_BENCH_OVERLAP: ctx.compute after the set-up */
+    double setup;                             /* ctx.setup_s after the set-up (NAN: none) */
+    char topology[32];                        /* ctx.topology after the set-up */
+    double part_seen, part_ratio, part_early; /* part.*: ctx.part_* after the set-up */
+    double res;                               /* what one observation can resolve */
     size_t n, k, batches, invalid, events, faults;
     int redo, redo_ok; /* the batch in flight is a redo; redos still allowed */
     double raw_sum;
@@ -271,6 +273,9 @@ static int point_open(mbx_engine *e, point_run *r)
     r->compute = e->ctx.compute;
     r->setup = e->ctx.setup_s;
     memcpy(r->topology, e->ctx.topology, sizeof r->topology);
+    r->part_seen = e->ctx.part_seen_s;
+    r->part_ratio = e->ctx.part_ratio;
+    r->part_early = e->ctx.part_early;
     warm_record(e, spec->warm_light);
     r->t_setup = MPI_Wtime() - r->t_begin;
     /* What one observation can resolve: a tick, shared by the inner loop's
@@ -510,6 +515,9 @@ static void point_result(const mbx_engine *e, const point_run *r, mbx_result *ou
         out->compute = r->compute;
     out->setup = r->setup;
     memcpy(out->topology, r->topology, sizeof out->topology);
+    out->part_seen = r->part_seen;
+    out->part_ratio = r->part_ratio;
+    out->part_early = r->part_early;
     if (r->n == 0)
         set_invalid(out);
 }
@@ -529,7 +537,10 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, double compani
                      .nmax = spec->nmax,
                      .companion = companion,
                      .compute = NAN,
-                     .setup = NAN};
+                     .setup = NAN,
+                     .part_seen = NAN,
+                     .part_ratio = NAN,
+                     .part_early = NAN};
     point_run *r = &run;
     if (spec->stop.kind == MBX_STOP_FIXED)
         r->nmin = r->nmax = spec->stop.fixed;

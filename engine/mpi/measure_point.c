@@ -233,6 +233,7 @@ int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd, const void *payload)
     e->ctx.companion_median = NAN;
     e->ctx.compute = NAN;
     e->ctx.setup_s = NAN;
+    e->ctx.part_seen_s = e->ctx.part_ratio = e->ctx.part_early = NAN;
     MPI_Comm comm = MPI_COMM_NULL;
     int err = subcomm_for(e, a.procs, &comm) < 0 ? 1 : 0;
     e->bench = b;

@@ -73,6 +73,12 @@ typedef struct mbx_bench_ctx {
      * benchmark made ("cart 2x2 periodic", "ring 4"; neigh.*), which
      * becomes the row's topology column. Empty: none. */
     char topology[32];
+    /* part.*: set by setup on every rank of the point, the pair's figures
+     * of its set-up rounds (bench_part.c), NAN when unknown: the perceived
+     * time (last MPI_Pready to the receiver's completion, seconds), the
+     * partitioned over one MPI_Send's one-way time, and the early-bird
+     * share of the partitions (0..1). Rank 0's reach the row. */
+    double part_seen_s, part_ratio, part_early;
 } mbx_bench_ctx;
 
 /* Start observation i (0-based within the batch), untimed: flush the cache

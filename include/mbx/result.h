@@ -169,6 +169,13 @@ typedef struct mbx_result {
      * benchmark named it (mbx_bench_ctx.topology: "cart 2x2 periodic",
      * "ring 4"); empty for the benchmarks that make none. */
     char topology[32];
+    /* Columns perceived_MBps, overhead_pct, early_bird_pct (part.*; the
+     * last pass's set-up rounds, docs/algorithms.md, "Partitioned
+     * communication"): the perceived time, seconds (the message over it
+     * is the perceived bandwidth), the partitioned over one MPI_Send's
+     * one-way time (overhead = 100 (ratio - 1)), and the early-bird share,
+     * 0..1. NAN (or 0 from a zeroed row): empty. */
+    double part_seen, part_ratio, part_early;
 } mbx_result;
 
 /* The results columns, in file order: the one table of them
@@ -259,7 +266,10 @@ typedef struct mbx_result {
     X(PROFILE_RATIO, "profile_ratio", "ratio", 4, 0, col_profile_ratio)                            \
     X(STDERR_LAUNCH_US, "stderr_launch_us", "µs", 4, 0, col_stderr_launch)                         \
     X(SETUP_US, "setup_us", "µs", 4, 0, col_setup)                                                 \
-    X(TOPOLOGY, "topology", "text", 4, 0, col_topology)
+    X(TOPOLOGY, "topology", "text", 4, 0, col_topology)                                            \
+    X(PERCEIVED_MBPS, "perceived_MBps", "MB/s", 4, 0, col_perceived)                               \
+    X(OVERHEAD_PCT, "overhead_pct", "%", 4, 0, col_part_overhead)                                  \
+    X(EARLY_BIRD_PCT, "early_bird_pct", "%", 4, 0, col_early_bird)
 
 #define MBX_RESULT_COL_ID_(id, name, unit, since, readers, fmt) MBX_COL_##id,
 enum { MBX_RESULT_COLUMNS(MBX_RESULT_COL_ID_) MBX_RESULT_NCOLS };

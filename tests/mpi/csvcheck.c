@@ -194,7 +194,34 @@ static double moved_by(const mbx_csv_table *t, size_t r, const char *bench, doub
         *msgs = 1;
     else if (strncmp(bench, "rma.", 4) == 0) /* a window (rma.*_bw) or one operation */
         *msgs = str(t, r, "param_name")[0] != '\0' ? w : 1;
+    else if (strcmp(bench, "part.send_recv") == 0) { /* one message of param partitions */
+        *msgs = 1;
+        return w * bytes;
+    }
     return isnan(*msgs) ? bytes : *msgs * bytes;
+}
+
+/* part.send_recv's set-up figures (docs/csv-format.md): a positive
+ * perceived_MBps and a finite overhead_pct on its rows with a time, an
+ * early_bird_pct within 0..100 with more than one partition (empty with
+ * one); the three empty on every other row. */
+static void check_part(const mbx_csv_table *t, size_t r)
+{
+    const char *bench = str(t, r, "benchmark");
+    const char *pb = str(t, r, "perceived_MBps"), *ov = str(t, r, "overhead_pct");
+    const char *eb = str(t, r, "early_bird_pct");
+    if (strcmp(bench, "part.send_recv") != 0 || str(t, r, "median_us")[0] == '\0') {
+        CHECK(!pb[0] && !ov[0] && !eb[0], "row %zu (%s): part columns '%s' '%s' '%s'", r, bench, pb,
+              ov, eb);
+        return;
+    }
+    CHECK(num(t, r, "perceived_MBps") > 0, "row %zu: perceived_MBps '%s'", r, pb);
+    CHECK(isfinite(num(t, r, "overhead_pct")), "row %zu: overhead_pct '%s'", r, ov);
+    double e = num(t, r, "early_bird_pct");
+    if (num(t, r, "param") > 1)
+        CHECK(e >= 0 && e <= 100, "row %zu: early_bird_pct '%s'", r, eb);
+    else
+        CHECK(!eb[0], "row %zu: early_bird_pct '%s' with one partition", r, eb);
 }
 
 /* Every rule of one row in one place (over 80 lines), in the order of the CSV contract's columns
@@ -510,6 +537,7 @@ int main(int argc, char **argv)
             CHECK(str(&t, r, "plain_us")[0] == '\0', "row %zu (%s): plain_us '%s', expected empty",
                   r, str(&t, r, "benchmark"), str(&t, r, "plain_us"));
         check_overlap(&t, r, overlap, noverlap);
+        check_part(&t, r);
         int persistent = 0;
         for (int k = 0; k < nsetup; k++)
             persistent |= !strcmp(setup[k], "ALL") || !strcmp(str(&t, r, "benchmark"), setup[k]);

@@ -18,6 +18,9 @@
 #            skips the HUNG point and finishes the others (exit 0)
 #   retry    as ends, then --resume --retry-hung measures the HUNG point
 #            again: no HUNG row left, every point once (exit 0)
+#   part     as ends for part.send_recv, whose receive never completes at
+#            4 bytes (the hook MBX_TEST_PART_HANG=BYTES: the sender never
+#            marks its last partition ready); --resume skips the point
 set -u
 mpiexec=$1 npflag=$2 mpibex=$3 csvcheck=$4 dir=$5 case=$6
 . "$(dirname "$0")/../lib.sh"
@@ -33,7 +36,12 @@ trap 'exit 143' TERM
 rm -rf "$work"
 mkdir -p "$work"
 out=$work/r.csv
-args=(run --bench pingpong.send_recv --sizes 1:8 --passes 2 --span 0.2 -q -o "$out")
+bench=pingpong.send_recv hookvar=MBX_TEST_HANG hang_at=1:4
+if [ "$case" = part ]; then
+    bench=part.send_recv hookvar=MBX_TEST_PART_HANG hang_at=4
+fi
+bre=${bench//./\\.}
+args=(run --bench "$bench" --sizes 1:8 --passes 2 --span 0.2 -q -o "$out")
 
 # Field NAME of the row at BYTES ("" when no such row; one line per row).
 field() { # NAME BYTES
@@ -51,7 +59,7 @@ run() { # NAME HANG WATCHDOG [more args]: the run's exit code in $code
     local name=$1 hang=$2 wd=$3
     shift 3
     local start=$SECONDS
-    env MBX_FAULT_TAG="$tag" ${hang:+MBX_TEST_HANG=$hang} timeout 60 "$mpiexec" "$npflag" 2 \
+    env MBX_FAULT_TAG="$tag" ${hang:+$hookvar=$hang} timeout 60 "$mpiexec" "$npflag" 2 \
         "$mpibex" "${args[@]}" ${wd:+--watchdog "$wd"} "$@" >"$work/$name.out" 2>"$work/$name.err"
     code=$?
     took=$((SECONDS - start))
@@ -97,15 +105,15 @@ goes_on)
     [ -e "${out%.csv}.journal" ] && pass "the journal is kept" || fail "no journal"
     resume_skips
     ;;
-ends | retry)
-    run first 1:4 1:2
+ends | retry | part)
+    run first "$hang_at" 1:2
     [ "$code" -eq 3 ] && pass "exit 3" || fail "exit $code, expected 3"
     # Ended by itself (twice a bound of a few seconds, plus a start-up that
     # took up to 24 s on this loaded machine), well before timeout's 60 s.
     [ "$took" -le 45 ] && pass "ended in $took s" || fail "took $took s"
-    grep -Eq '^mpibex: watchdog: pingpong\.send_recv on 2 procs at 4 bytes has not returned within [0-9.]+ s: HUNG' "$work/first.err" &&
+    grep -Eq "^mpibex: watchdog: $bre on 2 procs at 4 bytes( \(partitions 8\))? has not returned within [0-9.]+ s: HUNG" "$work/first.err" &&
         pass "a line says the point is HUNG at its bound" || fail "no HUNG line"
-    note=$(grep -E '^mpibex: watchdog: pingpong\.send_recv on 2 procs at 4 bytes has not returned in [0-9.]+ s \(bound [0-9.]+ s\) and cannot be cancelled: the run ends; [0-9]+ points finished and are in .*r\.csv \(its HUNG row among them\); continue with --resume, which skips the HUNG point \(--retry-hung measures it again\)$' "$work/first.err")
+    note=$(grep -E "^mpibex: watchdog: $bre on 2 procs at 4 bytes( \(partitions 8\))? has not returned in "'[0-9.]+ s \(bound [0-9.]+ s\) and cannot be cancelled: the run ends; [0-9]+ points finished and are in .*r\.csv \(its HUNG row among them\); continue with --resume, which skips the HUNG point \(--retry-hung measures it again\)$' "$work/first.err")
     [ -n "$note" ] && pass "the note says why the run ended and how to go on" || fail "no closing note"
     n=$(sed -n 's/.* the run ends; \([0-9]*\) points finished.*/\1/p' <<<"$note")
     [ "${n:-x}" = "$(rows_of)" ] && pass "the CSV holds the $n rows the note counts" ||
@@ -116,7 +124,7 @@ ends | retry)
     "$csvcheck" "$out" >/dev/null && pass "complete rows (csvcheck)" || fail "csvcheck fails on $out"
     [ -e "${out%.csv}.journal" ] && pass "the journal is kept" || fail "no journal"
     mbx_tagged_gone "MBX_FAULT_TAG=$tag" && pass "no process left" || fail "processes left"
-    if [ "$case" = ends ]; then
+    if [ "$case" != retry ]; then
         resume_skips
     else
         run retry "" "" --resume --retry-hung

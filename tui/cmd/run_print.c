@@ -177,6 +177,14 @@ void mbx_run_print_row(const run_state *st, const mbx_result *r)
         printf("  %s", r->topology);
     if (r->setup > 0) /* made once per pass, untimed: an init, a topology */
         printf("  setup %.4f us", r->setup * 1e6);
+    if (r->part_seen > 0) { /* part.*: its set-up rounds' figures */
+        uint64_t mv = r->moved ? r->moved : r->bytes;
+        printf("  perceived %.1f MB/s", (double)mv / r->part_seen / 1e6);
+        if (r->part_ratio > 0)
+            printf(" overhead %+.1f %%", 100.0 * (r->part_ratio - 1.0));
+        if (r->part_early >= 0)
+            printf(" early-bird %.0f %%", 100.0 * r->part_early);
+    }
     if (r->status != MBX_POINT_SETTLED && r->status_reason[0])
         printf("  [%s]", r->status_reason); /* the status_reason column */
     /* and for a flagged point, what to do (mbx/rowview.h) */

@@ -114,8 +114,8 @@ static int make_topology(mbx_bench_ctx *c, neigh_priv *p)
     if (p->ndims == 2)
         snprintf(c->topology, sizeof c->topology, "cart %dx%d periodic", p->dims[0], p->dims[1]);
     else
-        snprintf(c->topology, sizeof c->topology, "cart %dx%dx%d periodic", p->dims[0],
-                 p->dims[1], p->dims[2]);
+        snprintf(c->topology, sizeof c->topology, "cart %dx%dx%d periodic", p->dims[0], p->dims[1],
+                 p->dims[2]);
     return MPI_Cart_create(c->comm, p->ndims, p->dims, periods, 0, &p->topo);
 }
 
@@ -298,22 +298,12 @@ NEIGH_FNS(ialltoallw, N_IALLTOALLW)
     " on the param's topology (1 ring, 2 or 3 periodic grid dimensions; default 2), made once "    \
     "per pass (setup_us); max over ranks"
 #define NEIGH(x, text)                                                                             \
-    {.name = "neigh." #x,                                                                          \
-     .pattern = "neigh",                                                                           \
-     .summary = text TOPO,                                                                         \
-     .timing = "max_over_ranks",                                                                   \
-     .min_procs = 1,                                                                               \
-     .flags = MBX_BENCH_SIZED | MBX_BENCH_PARAM,                                                   \
-     .unit = 1,                                                                                    \
-     .divisor = 1.0,                                                                               \
-     .buf_bytes = neigh_buf,                                                                       \
-     .setup = setup_##x,                                                                           \
-     .run = neigh_loop,                                                                            \
-     .teardown = neigh_teardown,                                                                   \
-     .check = neigh_check,                                                                         \
-     .param_name = "topology",                                                                     \
-     .param_default = 2,                                                                           \
-     .param_max = 3}
+    {                                                                                              \
+        .name = "neigh." #x, .pattern = "neigh", .summary = text TOPO, .timing = "max_over_ranks", \
+        .min_procs = 1, .flags = MBX_BENCH_SIZED | MBX_BENCH_PARAM, .unit = 1, .divisor = 1.0,     \
+        .buf_bytes = neigh_buf, .setup = setup_##x, .run = neigh_loop, .teardown = neigh_teardown, \
+        .check = neigh_check, .param_name = "topology", .param_default = 2, .param_max = 3         \
+    }
 
 /* The pattern's place in the registry, the picker's and `mpibex list`'s
  * order (engine/mpi/CMakeLists.txt reads this line): after the fan-out

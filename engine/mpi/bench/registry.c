@@ -37,7 +37,10 @@ static const struct {
     MBX_PCOLL_LIST(ABSENT_PCOLL)
 #undef ABSENT_PCOLL
 #endif
-        {NULL, NULL}, /* never empty */
+#ifndef MBX_HAVE_MPI_PART
+        {"part.send_recv", MPI_IS ", without MPI-4.0 partitioned communication (MPI_Psend_init)"},
+#endif
+    {NULL, NULL}, /* never empty */
 };
 
 int mbx_bench_absent(size_t i, const char **name, const char **why)
