@@ -115,7 +115,7 @@ static inline int coll_once(mbx_bench_ctx *c, enum mbx_coll_op op)
 int mbx_coll_once(mbx_bench_ctx *ctx, enum mbx_coll_op op)
 {
     mbx_coll_priv *p = ctx->priv;
-    if (p->preq != MPI_REQUEST_NULL) {
+    if (p->persistent) {
         int rc = MPI_Start(&p->preq);
         return rc == MPI_SUCCESS ? MPI_Wait(&p->preq, MPI_STATUS_IGNORE) : rc;
     }
@@ -178,7 +178,7 @@ void mbx_coll_teardown(mbx_bench_ctx *c)
     if (p->made != MPI_COMM_NULL)
         (void)MPI_Comm_free(&p->made);
     /* Before the counts it may be bound to. */
-    if (p->preq != MPI_REQUEST_NULL)
+    if (p->persistent && p->preq != MPI_REQUEST_NULL)
         (void)MPI_Request_free(&p->preq);
     free(p->counts);
     free(p->displs);

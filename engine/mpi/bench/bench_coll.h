@@ -63,10 +63,12 @@ typedef struct mbx_coll_priv {
      * operation by mbx_coll_once (the check runs the operation with the
      * computation inserted, as the timed loop does); NULL for coll.*. */
     void (*between)(mbx_bench_ctx *ctx);
-    /* coll.*_init: the persistent request set-up made with the operation's
-     * MPI_*_init call (bound to the buffers, counts and displacements
-     * above); mbx_coll_once starts and completes it, and teardown frees
-     * it. MPI_REQUEST_NULL for every other collective. */
+    /* coll.*_init (persistent 1): the request set-up made with the
+     * operation's MPI_*_init call (bound to the buffers, counts and
+     * displacements above); mbx_coll_once starts and completes it, and
+     * teardown frees it. A flag, not a test of preq: a zeroed priv (the
+     * fan-out pattern's) holds 0, which is no MPI_REQUEST_NULL. */
+    int persistent;
     MPI_Request preq;
 } mbx_coll_priv;
 

@@ -75,6 +75,7 @@ static int pcoll_setup(mbx_bench_ctx *c, enum mbx_coll_op op)
     double mine = mbx_timer_now(c->timer) - t0, most = NAN;
     if (rc != MPI_SUCCESS)
         p->preq = MPI_REQUEST_NULL;
+    p->persistent = 1;
     int arc = MPI_Allreduce(&mine, &most, 1, MPI_DOUBLE, MPI_MAX, c->comm);
     c->setup_s = most;
     return rc != MPI_SUCCESS ? rc : arc;
