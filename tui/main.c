@@ -16,6 +16,7 @@
 #include "explore.h"
 #endif
 #include "calibrate.h"
+#include "guidelines.h"
 #include "idle.h"
 #include "launcher.h"
 #include "mbx/bench.h"
@@ -90,10 +91,17 @@ static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
 } commands[] = {
-    {"list", mbx_list_cmd},           {"run", mbx_batch_run}, {"beffio", mbx_beffio_cmd},
-    {"beff", mbx_beff_cmd},           {"idle", mbx_idle_run}, {"merge", mbx_merge_cmd},
-    {"compare", mbx_compare_cmd},     {"repeat", repeat_cmd}, {"report", report_cmd},
+    {"list", mbx_list_cmd},
+    {"run", mbx_batch_run},
+    {"beffio", mbx_beffio_cmd},
+    {"beff", mbx_beff_cmd},
+    {"idle", mbx_idle_run},
+    {"merge", mbx_merge_cmd},
+    {"compare", mbx_compare_cmd},
+    {"repeat", repeat_cmd},
+    {"report", report_cmd},
     {"calibrate", mbx_calibrate_cmd},
+    {"guidelines", mbx_guidelines_cmd},
 };
 
 static int dispatch(int argc, char **argv)

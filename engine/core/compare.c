@@ -21,7 +21,7 @@ const char *const mbx_compare_columns[MBX_COMPARE_NCOLS] = {
     "hl_hi",     "q_bh",    "equiv",    "equiv_delta",
 };
 
-static void side_free(struct side *s)
+void mbx_compare_side_free(struct side *s)
 {
     for (size_t i = 0; i < s->n; i++) {
         for (int t = 0; t < NTEXT; t++)
@@ -38,8 +38,8 @@ void mbx_compare_free(mbx_compare *c)
 {
     if (c == NULL)
         return;
-    side_free(&c->s[0]);
-    side_free(&c->s[1]);
+    mbx_compare_side_free(&c->s[0]);
+    mbx_compare_side_free(&c->s[1]);
     free(c->pt);
     free(c->sa);
     free(c->cv);

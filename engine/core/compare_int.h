@@ -70,6 +70,9 @@ MBX_NODISCARD int mbx_compare_curves(mbx_compare *c, double alpha);
 int mbx_compare_key_is(const struct ckey *k, const char *const *text, unsigned long long procs,
                        unsigned long long bytes);
 
+/* Frees what side s holds and zeroes it. */
+void mbx_compare_side_free(struct side *s);
+
 /* Reads side s from path: a results CSV and its observation file, or a
  * directory of launches. MBX_OK or a negative mbx_status with msg set. */
 MBX_NODISCARD int mbx_compare_load_side(struct side *s, const char *path, char *msg, size_t msglen);

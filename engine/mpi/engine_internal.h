@@ -39,9 +39,10 @@ struct mbx_engine {
     double *obs, *scratch;
     size_t obs_cap;
 
-    int bad;       /* the last VALIDATE's worst verdict, on every rank */
-    int test_hung; /* MBX_TEST_HANG (measure_point.c) has stopped this rank once */
-    double *scan;  /* rank 0: the last PAIR_SCAN's latencies, size entries */
+    int bad;                /* the last VALIDATE's worst verdict, on every rank */
+    int test_hung;          /* MBX_TEST_HANG (measure_point.c) has stopped this rank once */
+    const char *test_label; /* rank 0: the point in flight's section (MBX_TEST_STEP) */
+    double *scan;           /* rank 0: the last PAIR_SCAN's latencies, size entries */
 
     /* Observation method (MBX_OP_METHOD) and the global clock. */
     mbx_method method;

@@ -531,6 +531,7 @@ static int measure_one(mbx_engine *e, const mbx_point_spec *spec, double compani
     const mbx_bench *b = spec_bench(e, spec);
     if (!b || !out)
         return MBX_E_INVAL;
+    e->test_label = spec->label;
     point_run run = {.spec = spec,
                      .b = b,
                      .nmin = spec->nmin,

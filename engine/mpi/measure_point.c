@@ -283,19 +283,28 @@ static void test_hang(mbx_engine *e)
         ;
 }
 
-/* Test hook: MBX_TEST_STEP=BYTES:FACTOR scales the durations of points
- * of BYTES bytes or more by FACTOR on every timing rank: a step in a real
- * run's curve that refinement must find whatever the machine's own curve
- * holds (mpi.resume.refine). */
-static double test_step(const mbx_engine *e)
+/* Test hook: MBX_TEST_STEP=BYTES:FACTOR[:NAME] scales the durations of
+ * points of BYTES bytes or more by FACTOR on every timing rank: a step in
+ * a real run's curve that refinement must find whatever the machine's own
+ * curve holds (mpi.resume.refine). With NAME, only the points of that
+ * benchmark, or of that plan section: a planted guideline violation
+ * (docs/user-guide.md, "Guidelines: guidelines"). Only rank 0 knows a
+ * point's section, so a section's step scales rank 0's reduced
+ * observations (*reduced 1), the others each rank's own. */
+static double test_step(const mbx_engine *e, int *reduced)
 {
     const char *v = getenv("MBX_TEST_STEP");
     char *end = NULL;
     unsigned long long bytes = v ? strtoull(v, &end, 10) : 0;
+    *reduced = 0;
     if (!v || end == v || *end != ':' || e->ctx.bytes < bytes)
         return 1.0;
-    double f = mbx_strtod(end + 1, NULL);
-    return f > 0 ? f : 1.0;
+    double f = mbx_strtod(end + 1, &end);
+    f = f > 0 ? f : 1.0;
+    if (!end || *end != ':' || (e->bench && strcmp(end + 1, e->bench->name) == 0))
+        return f;
+    *reduced = e->rank == 0 && e->test_label && strcmp(end + 1, e->test_label) == 0;
+    return *reduced ? f : 1.0;
 }
 #else
 static void test_hang(mbx_engine *e)
@@ -303,9 +312,10 @@ static void test_hang(mbx_engine *e)
     (void)e;
 }
 
-static double test_step(const mbx_engine *e)
+static double test_step(const mbx_engine *e, int *reduced)
 {
     (void)e;
+    *reduced = 0;
     return 1.0;
 }
 #endif
@@ -337,7 +347,9 @@ int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd)
         /* Each rank corrects with its own overhead; non-timing ranks must
          * not win the maximum. */
         double per = e->ctx.inner > 1 ? (double)e->ctx.inner : 1.0;
-        per /= test_step(e); /* 1 outside the test suite's builds */
+        int reduced;
+        double step = test_step(e, &reduced); /* 1 outside the test suite's builds */
+        per /= reduced ? 1.0 : step;
         int timed = e->ctx.timing && !failed;
         if (window) {
             /* Back to front: local[i] holds the duration still. */
@@ -378,7 +390,13 @@ int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd)
     int mrc = MPI_Ireduce(e->local, e->reduced, (int)len + 3, MPI_DOUBLE, MPI_MAX, 0, e->cmd, &req);
     if (mrc != MPI_SUCCESS)
         return MBX_MPI_FAIL(e, mrc, "MPI_Ireduce");
-    return mbx_engine_wait(e, &req, quiet);
+    int wrc = mbx_engine_wait(e, &req, quiet);
+    int reduced;
+    double step = e->rank == 0 && !window ? test_step(e, &reduced) : 1.0;
+    for (size_t i = 0; wrc == MBX_OK && e->rank == 0 && !window && reduced && i < k; i++)
+        if (e->reduced[i] != MBX_NOT_TIMED)
+            e->reduced[i] *= step;
+    return wrc;
 }
 
 /* Every rank: run the benchmark's check once, untimed, and bring the worst

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fake_models.h"
+#include "mbx/ascii.h"
 #include "mbx/backend.h"
 #include "mbx/beff.h"
 #include "mbx/beffio.h"
@@ -101,6 +102,23 @@ static int fake_level_high(const fake *f)
  * apart), at 4 bytes a timer that ticks in whole microseconds (quantized
  * pass medians); every other point keeps the model, whose time ignores the
  * level (levels the probe sees and the point does not). */
+/* MBX_TEST_STEP=BYTES:FACTOR[:NAME], as the engine reads it
+ * (measure_point.c): times of points of BYTES or more scaled by FACTOR,
+ * with NAME only those of that benchmark or plan section. */
+static double step_factor(const mbx_point_spec *sp, const mbx_bench *bn)
+{
+    const char *v = getenv("MBX_TEST_STEP");
+    char *end = NULL;
+    unsigned long long bytes = v ? strtoull(v, &end, 10) : 0;
+    if (!v || end == v || *end != ':' || sp->bytes < bytes)
+        return 1.0;
+    double f = mbx_strtod(end + 1, &end);
+    if (end && *end == ':' && strcmp(end + 1, bn->name) != 0 &&
+        !(sp->label && strcmp(end + 1, sp->label) == 0))
+        return 1.0;
+    return f > 0 ? f : 1.0;
+}
+
 static double plant_time(const fake *f, const mbx_point_spec *sp, double t)
 {
     if (f->plant && sp->bytes == 2 && fake_level_high(f))
@@ -131,7 +149,7 @@ static int fake_measure(mbx_backend *b, const mbx_point_spec *spec, mbx_progress
             return MBX_E_NOMEM;
         f->cap = nmax;
     }
-    double base = mbx_fake_time(spec);
+    double base = mbx_fake_time(spec), step = step_factor(spec, bn);
     size_t events = 0;
     mbx_summary s;
     memset(&s, 0, sizeof s);
@@ -144,7 +162,7 @@ static int fake_measure(mbx_backend *b, const mbx_point_spec *spec, mbx_progress
             double u = fake_uniform(f), noise = 0.15 * (u - 0.5);
             if (fake_uniform(f) < 0.03)
                 noise += 1.5;
-            f->obs[n + i] = plant_time(f, spec, base * (1.0 + noise));
+            f->obs[n + i] = plant_time(f, spec, step * base * (1.0 + noise));
             f->clock += f->obs[n + i] + 2e-6;
         }
         n += k;

@@ -164,6 +164,8 @@ static int do_pass(mbx_runner *rn, const mbx_sched_req *rq)
         return MBX_SCHED_PASS;
     }
     pass_spec(rq, &spec);
+    if (label)
+        spec.label = label;
     mbx_result r;
     const double *obs = NULL;
     size_t nobs = 0;

@@ -282,6 +282,10 @@ typedef struct mbx_point_spec {
     /* The first batch's size when larger than the engine's own start (8,
      * doubling): a pass of known length in one batch. 0: the default. */
     size_t batch_first;
+    /* Rank 0: the plan section the point belongs to (the runner sets it),
+     * for the test hooks that plant a step in one section's times
+     * (MBX_TEST_STEP); NULL: none. Not sent to the other ranks. */
+    const char *label;
 } mbx_point_spec;
 
 /* Rank 0: where the last point's send and receive buffers started after a

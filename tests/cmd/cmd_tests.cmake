@@ -77,3 +77,38 @@ add_test(NAME badinput.history
          COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cmd/history_check.sh $<TARGET_FILE:mpibex>
                  ${MBX_OUT}/history)
 set_tests_properties(badinput.history PROPERTIES TIMEOUT 60 LABELS "badinput;quick")
+
+# mpibex guidelines: bad input (before any job: exit 2, one line naming
+# the field), then the verdicts on the fake back end and in a 2-rank job
+# (tests/cmd/guidelines_check.sh).
+function(mbx_guidelines_bad name regex)
+  add_test(NAME badinput.guidelines_${name}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/expect_bad_input.sh "${regex}"
+                   ${MBX_OUT}/bad_guidelines_${name}.csv -- $<TARGET_FILE:mpibex> guidelines
+                   ${ARGN} -o ${MBX_OUT}/bad_guidelines_${name}.csv --fake 2)
+  set_tests_properties(badinput.guidelines_${name} PROPERTIES TIMEOUT 30 LABELS "badinput;cmd")
+endfunction()
+mbx_guidelines_bad(unknown_bench
+  "^mpibex guidelines: .*bad_rule\\.ini:1: \\[x\\] holds: unknown benchmark 'coll\\.nope' \\(see 'mpibex list'\\)$"
+  ${CMAKE_CURRENT_SOURCE_DIR}/cmd/bad_rule.ini)
+mbx_guidelines_bad(reduction_size
+  "^mpibex guidelines: sizes: \\[allreduce\\.reduce_bcast\\] compares coll\\.allreduce, which measures whole multiples of 4 bytes from 4 .*; 6 B is not one"
+  --rules allreduce.reduce_bcast --sizes 4,6)
+mbx_guidelines_bad(tolerance
+  "^mpibex guidelines: --tolerance: expected a percentage in 0\\.\\.50 \\(got '80'\\)$"
+  --tolerance 80)
+mbx_guidelines_bad(rules
+  "^mpibex guidelines: --rules: 'nope\\*' selects no rule of guidelines\\.ini \\(built in\\)$"
+  --rules nope*)
+foreach(_case planted null20 judge)
+  add_test(NAME guidelines.fake_${_case}
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cmd/guidelines_check.sh $<TARGET_FILE:mpibex>
+                   ${MBX_OUT} ${_case})
+  set_tests_properties(guidelines.fake_${_case} PROPERTIES TIMEOUT 120 LABELS "cmd;guidelines")
+endforeach()
+add_test(NAME mpi.guidelines.planted.n2
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cmd/guidelines_check.sh $<TARGET_FILE:mpibex>
+                 ${MBX_OUT} planted_real -- ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} 2
+                 ${MPIEXEC_PREFLAGS})
+set_tests_properties(mpi.guidelines.planted.n2 PROPERTIES TIMEOUT 180 LABELS "mpi;guidelines"
+                     PROCESSORS 2)

@@ -18,6 +18,7 @@ void mbx_cli_usage(void)
            "  mpibex repeat -k K [-n N] -- [opts] -o DIR     K separate launches, merged\n"
            "  mpibex calibrate DIR [-o PROFILE]              a machine profile from repeat's DIR\n"
            "  mpibex compare A B [--alpha 0.05] [-o F.csv]   A faster, slower or the same?\n"
+           "  mpiexec -n N mpibex guidelines [RULES.ini]     which performance guidelines hold\n"
            "  mpibex report FILES... -o DIR [--force]        plots (gnuplot) and an index page\n"
            "  mpiexec -n N mpibex beffio [--time S] [-o F]   b_eff_io, the effective MPI-IO "
            "bandwidth\n"
