@@ -15,8 +15,12 @@ mbx_mpi_test(mpi.warmbuf.short.n2 2 60 $<TARGET_FILE:test_warmbuf> short)
 mbx_mpi_test(badinput.buf_offset 2 60 $<TARGET_FILE:test_warmbuf> bad)
 set_tests_properties(badinput.buf_offset PROPERTIES LABELS "mpi;badinput")
 # Every benchmark of the registry at 4032 B past a page boundary, validated
-# where it has a check (about 15 s on a loaded 2-core machine).
-mbx_mpi_test(mpi.warmbuf.all.n2 2 180 $<TARGET_FILE:test_warmbuf> all)
+# where it has a check (about 15 s on a loaded 2-core machine). MPICH
+# 4.0.2's MPI_Gather_init, MPI_Scatter_init and MPI_Allgather_init move
+# wrong data at any offset: theirs may fail the check (mpi.pcoll.oracle.n2
+# holds them to a plain MPI program).
+mbx_mpi_test(mpi.warmbuf.all.n2 2 180 $<TARGET_FILE:test_warmbuf> all
+             coll.gather_init,coll.scatter_init,coll.allgather_init)
 # The fake back end refuses the same specs (no MPI calls; linked with the
 # fake's sources).
 add_executable(test_fakespec mpi/test_fakespec.c)
