@@ -46,7 +46,7 @@
 #include "mbx/status.h"
 #include "mbx/stop.h"
 
-#define MBX_PLAN_MAX_BENCH 128 /* a glob like "*" takes the whole registry */
+#define MBX_PLAN_MAX_BENCH 256 /* a glob like "*" takes the whole registry */
 #define MBX_PLAN_MAX_MEAS 64
 #define MBX_NAME_MAX 64
 #define MBX_PLAN_MAX_PROCS 256

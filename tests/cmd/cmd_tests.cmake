@@ -112,3 +112,8 @@ add_test(NAME mpi.guidelines.planted.n2
                  ${MPIEXEC_PREFLAGS})
 set_tests_properties(mpi.guidelines.planted.n2 PROPERTIES TIMEOUT 180 LABELS "mpi;guidelines"
                      PROCESSORS 2)
+
+# The whole registry through --bench '*' (tests/cmd/whole_registry.sh).
+add_test(NAME cmd.whole_registry_fake
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/cmd/whole_registry.sh $<TARGET_FILE:mpibex> ${MBX_OUT})
+set_tests_properties(cmd.whole_registry_fake PROPERTIES TIMEOUT 60 LABELS "cmd")

@@ -167,7 +167,7 @@ static void test_set_invalid(void **state)
     assert_int_equal(mbx_measurement_set(m, "bench", list, NULL, 0), MBX_OK);
     assert_int_equal(m->nbench, MBX_PLAN_MAX_BENCH);
     strcat(list, ",extra");
-    set_bad(m, "bench", list, MBX_E_INVAL, "bench: too many benchmarks; at most 128");
+    set_bad(m, "bench", list, MBX_E_INVAL, "bench: too many benchmarks; at most 256");
 
     set_bad(m, "sizes", "8,1", MBX_E_INVAL, "sizes: a list must be strictly ascending");
     set_bad(m, "sizes", "64KiB:1KiB", MBX_E_INVAL,

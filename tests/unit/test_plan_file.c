@@ -141,7 +141,7 @@ static void test_parse_limits(void **state)
     for (int i = 1; i <= MBX_PLAN_MAX_BENCH; i++) {
         pos += (size_t)snprintf(text + pos, cap - pos, ", b%d", i);
     }
-    parse_bad(text, MBX_E_INVAL, "t.ini:2: bench: too many benchmarks; at most 128");
+    parse_bad(text, MBX_E_INVAL, "t.ini:2: bench: too many benchmarks; at most 256");
     free(text);
 }
 

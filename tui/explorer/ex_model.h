@@ -13,7 +13,7 @@
 
 typedef struct explorer explorer;
 
-#define EX_MAX_BENCH 128
+#define EX_MAX_BENCH 256
 #define EX_MAX_POINTS 8192 /* refinement stops adding points here */
 #define EX_MAX_PROCS MBX_PLAN_MAX_PROCS
 #define EX_MAX_PATTERNS 16

@@ -571,6 +571,13 @@ int mbx_explore_main(int argc, char **argv)
      * CSVs, plans and forms read and write '.' under every locale; parsers
      * fold case in ASCII (mbx/ascii.h), never by LC_CTYPE's rules. */
     setlocale(LC_CTYPE, "");
+    /* The picker holds a row for every benchmark: a registry past its
+     * room is a build to fix, never benchmarks silently left out. */
+    if (mbx_bench_count() > EX_MAX_BENCH) {
+        fprintf(stderr, "mpibex: %zu benchmarks, more than the explorer's %d (EX_MAX_BENCH)\n",
+                mbx_bench_count(), EX_MAX_BENCH);
+        return 1;
+    }
     opts o;
     int rc = parse(argc, argv, &o);
     if (rc)
