@@ -92,8 +92,17 @@ mbx_guidelines_bad(unknown_bench
   "^mpibex guidelines: .*bad_rule\\.ini:1: \\[x\\] holds: unknown benchmark 'coll\\.nope' \\(see 'mpibex list'\\)$"
   ${CMAKE_CURRENT_SOURCE_DIR}/cmd/bad_rule.ini)
 mbx_guidelines_bad(reduction_size
-  "^mpibex guidelines: sizes: \\[allreduce\\.reduce_bcast\\] compares coll\\.allreduce, which measures whole multiples of 4 bytes from 4 .*; 6 B is not one"
+  "^mpibex guidelines: --sizes: \\[allreduce\\.reduce_bcast\\] compares coll\\.allreduce, which measures whole multiples of 4 bytes from 4 .*; 6 B is not one"
   --rules allreduce.reduce_bcast --sizes 4,6)
+mbx_guidelines_bad(reduction_range
+  "^mpibex guidelines: --sizes: \\[allreduce\\.reduce_bcast\\] compares coll\\.allreduce, .*; the range 1:3 holds none$"
+  --rules allreduce.reduce_bcast --sizes 1:3)
+# A given range, like the default, lets each rule take the sizes it can:
+# the reductions from 4 B, the rest from 1 B.
+add_test(NAME guidelines.sizes_range
+         COMMAND bash -c "set -o pipefail; \"$0\" guidelines --print-plan --sizes 1:64 | tr -d '\\n' | grep -Eq '\\[gl-1\\]bench = coll\\.allreduce.*sizes = 4,8,.*bench = coll\\.bcast.*sizes = 1,2,4'"
+                 $<TARGET_FILE:mpibex>)
+set_tests_properties(guidelines.sizes_range PROPERTIES TIMEOUT 30 LABELS "cmd;quick")
 mbx_guidelines_bad(tolerance
   "^mpibex guidelines: --tolerance: expected a percentage in 0\\.\\.50 \\(got '80'\\)$"
   --tolerance 80)

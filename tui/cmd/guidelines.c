@@ -68,7 +68,7 @@ typedef struct gl_state {
     mbx_gl_catalogue *cat;
     const char *cat_name;
     mbx_size_list *sizes;
-    int sizes_given;
+    enum { GL_SIZES_RANGE, GL_SIZES_LIST } sizes_given; /* a list must fit each rule */
     gl_rule *rule;
     size_t nrule, nskip;
     gl_need *need;
@@ -220,12 +220,14 @@ static int resolve_side(const gl_state *st, const mbx_gl_rule *r, const mbx_gl_s
 }
 
 /* The sizes of rule g: each of the list at which both sides measure
- * exactly (factor x size), or an error (exit 2) when the sizes were given
- * and one is not such a size. */
+ * exactly (factor x size). A range (the default or given) lets each rule
+ * take those it can, and is an error (exit 2) only when it leaves a rule
+ * none; a given list is the user's exact sizes, each one must fit. */
 static int rule_sizes(gl_state *st, gl_rule *g)
 {
     const mbx_gl_rule *r = g->r;
     int ls = (g->lb->flags & MBX_BENCH_SIZED) != 0, rs = (g->rb->flags & MBX_BENCH_SIZED) != 0;
+    const mbx_bench *last_bad = NULL;
     g->m = calloc(st->sizes->n + 1, sizeof *g->m);
     if (!g->m)
         return mbx_opt_bad(&said, "out of memory");
@@ -249,14 +251,22 @@ static int rule_sizes(gl_state *st, gl_rule *g)
             g->m[g->nm++] = m;
             continue;
         }
-        if (st->sizes_given)
+        last_bad = bad;
+        if (st->sizes_given == GL_SIZES_LIST)
             return mbx_opt_bad(&said,
-                               "sizes: [%s] compares %s, which measures whole multiples of %u "
-                               "bytes from %u (%s); %llu B is not one (give such sizes, or "
-                               "leave --sizes out)",
+                               "--sizes: [%s] compares %s, which measures whole multiples of %u "
+                               "bytes from %u (%s); %llu B is not one (give such sizes, a "
+                               "range, or leave --sizes out)",
                                r->name, bad->name, bad->unit, bad->unit,
                                bad->op ? bad->op : "its datatype", (unsigned long long)m);
     }
+    if (g->nm == 0 && last_bad)
+        return mbx_opt_bad(&said,
+                           "--sizes: [%s] compares %s, which measures whole multiples of %u "
+                           "bytes from %u (%s); the range %s holds none",
+                           r->name, last_bad->name, last_bad->unit, last_bad->unit,
+                           last_bad->op ? last_bad->op : "its datatype",
+                           st->o.sizes ? st->o.sizes : GL_SIZES_DEFAULT);
     return 0;
 }
 
@@ -344,7 +354,9 @@ static int prepare(gl_state *st, int argc, char **argv)
              : mbx_gl_parse(mbx_embedded_guidelines, st->cat_name, st->cat, msg, sizeof msg);
     if (rc < 0)
         return mbx_opt_bad(&said, "%s", msg);
-    st->sizes_given = st->o.sizes != NULL;
+    st->sizes_given = !st->o.sizes               ? GL_SIZES_RANGE
+                      : strchr(st->o.sizes, ':') ? GL_SIZES_RANGE
+                                                 : GL_SIZES_LIST;
     if (mbx_sizes_parse(st->o.sizes ? st->o.sizes : GL_SIZES_DEFAULT, st->sizes, msg, sizeof msg) <
         0)
         return mbx_opt_bad(&said, "--sizes: %s", msg);
