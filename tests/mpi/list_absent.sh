@@ -3,7 +3,7 @@
 # HAVE_PCOLL is the configure check's value (1, or empty/0 when the MPI
 # lacks the persistent collectives and partitioned communication, as Open
 # MPI 4.1 does). Lacking: `mpibex list` ends with a "not in this build"
-# section naming all 16 coll.*_init and part.send_recv with the reason,
+# section naming all 16 coll.*_init, part.send_recv and part.mt with the reason,
 # `mpibex list coll.bcast_init` and a run of it exit 2 saying why. Having:
 # no such section, and the 16 are listed as benchmarks.
 set -u
@@ -25,6 +25,8 @@ m=$(printf '%s\n' "$gone" | grep -c '^coll\.[a-z_]*_init .*not in this build: it
 [ "$n" = 16 ] || fail "expected the 16 only under the section, found $n lines"
 printf '%s\n' "$gone" | grep -q '^part\.send_recv .*not in this build: its MPI is [0-9]\.[0-9], without MPI-4.0 partitioned communication' ||
     fail "part.send_recv not named as missing"
+printf '%s\n' "$gone" | grep -q '^part\.mt .*not in this build: its MPI is [0-9]\.[0-9], without MPI-4.0 partitioned communication' ||
+    fail "part.mt not named as missing"
 err=$("$mpibex" list coll.bcast_init 2>&1 >/dev/null); rc=$?
 [ "$rc" = 2 ] || fail "mpibex list coll.bcast_init: exit $rc, expected 2"
 printf '%s\n' "$err" | grep -q "'coll.bcast_init' is not in this build: its MPI is" || fail "list: '$err'"

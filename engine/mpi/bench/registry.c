@@ -39,6 +39,7 @@ static const struct {
 #endif
 #ifndef MBX_HAVE_MPI_PART
         {"part.send_recv", MPI_IS ", without MPI-4.0 partitioned communication (MPI_Psend_init)"},
+    {"part.mt", MPI_IS ", without MPI-4.0 partitioned communication (MPI_Psend_init)"},
 #endif
     {NULL, NULL}, /* never empty */
 };
