@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mbx/bench.h"
 #include "mbx/engine.h"
 #include "mbx/rma.h"
 #include "mbx/stats.h"

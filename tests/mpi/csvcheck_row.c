@@ -338,4 +338,3 @@ void mbx_cc_check_overlap(const mbx_csv_table *t, size_t r, const char *const *n
     CHECK(isfinite(want) && fabs(want - pct) <= 0.01 + 100 * 3e-4 / pure,
           "row %zu: overlap_pct %s, the times give %.4f", r, pct_s, want);
 }
-

@@ -1,7 +1,7 @@
 # MPI tests: the real binary under mpiexec on 1, 2 and 4 ranks. These
 # machines have 2 cores and busy-polling ranks, so 4-rank tests stay small
 # and every test has a TIMEOUT.
-add_executable(csvcheck mpi/csvcheck.c)
+add_executable(csvcheck mpi/csvcheck.c mpi/csvcheck_row.c)
 target_link_libraries(csvcheck PRIVATE mbx_core)
 
 add_executable(test_cmdloop mpi/test_cmdloop.c)
