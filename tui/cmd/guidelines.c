@@ -1,11 +1,10 @@
-/* mpibex guidelines (guidelines.h): the catalogue's rules resolved against
- * the registry, the plan that measures every benchmark they name in one
- * job (grouped into sections by the sizes each needs), the run itself
- * (run's own code, with --raw), and the judgement of each rule at each
- * size from the run's pass medians or a directory's launch medians. */
+/* mpibex guidelines (guidelines.h): the plan that measures every benchmark
+ * the catalogue's rules name in one job (glplan.h, shared with the
+ * explorer's guidelines screen), the run itself (run's own code, with
+ * --raw), and the judgement of each rule at each size from the run's pass
+ * medians or a directory's launch medians. */
 #include "guidelines.h"
 
-#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 
 #include "cli.h"
 #include "core/opt.h"
+#include "glplan.h"
 #include "job.h"
 #include "mbx/ascii.h"
 #include "mbx/bench.h"
@@ -23,15 +23,10 @@
 #include "sig.h"
 #include "tprint.h"
 
-extern const char mbx_embedded_guidelines[];
-
-#define GL_SIZES_DEFAULT "1:1M"
 #define GL_OUT_DEFAULT "guidelines.csv"
 #define GL_MSG 512
 #define GL_PASS_MAX 64
-#define GL_SECTIONS_MAX 32
 #define GL_PROCS_MAX 64
-#define GL_PASSES "10" /* the least passes of a point (run's --passes) */
 
 static const mbx_opt_out said = {.prefix = "mpibex guidelines: ", .print = mbx_tprint_line};
 
@@ -43,38 +38,9 @@ typedef struct gl_opts {
     int npass;
 } gl_opts;
 
-/* One rule of the catalogue, resolved. */
-typedef struct gl_rule {
-    const mbx_gl_rule *r;
-    const mbx_bench *lb, *rb;
-    const char *skip; /* why it is not measured (not in this build), or NULL */
-    uint64_t *m;      /* the rule's sizes (0 alone for two unsized benchmarks) */
-    size_t nm;
-    int twin;            /* both sides one benchmark at one size: the right in a twin section */
-    const char *ll, *rl; /* the sections that measure the two sides */
-} gl_rule;
-
-/* What one benchmark (in its section or its twin) must be measured at. */
-typedef struct gl_need {
-    const mbx_bench *b;
-    int twin, unsized;
-    uint64_t *v;
-    size_t n, cap;
-    int section;
-} gl_need;
-
 typedef struct gl_state {
     gl_opts o;
-    mbx_gl_catalogue *cat;
-    const char *cat_name;
-    mbx_size_list *sizes;
-    enum { GL_SIZES_RANGE, GL_SIZES_LIST } sizes_given; /* a list must fit each rule */
-    gl_rule *rule;
-    size_t nrule, nskip;
-    gl_need *need;
-    size_t nneed;
-    char label[GL_SECTIONS_MAX][24];
-    size_t nsection;
+    mbx_glp p;
 } gl_state;
 
 static void gl_usage(void)
@@ -187,237 +153,26 @@ static int parse_opts(int argc, char **argv, gl_opts *o)
     return 0;
 }
 
-static int rule_selected(const gl_opts *o, const char *name)
-{
-    if (!o->rules)
-        return 1;
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", o->rules);
-    for (char *save = NULL, *g = strtok_r(buf, ",", &save); g; g = strtok_r(NULL, ",", &save))
-        if (fnmatch(g, name, 0) == 0)
-            return 1;
-    return 0;
-}
-
-/* A side's benchmark: the registry's, or why the build lacks it (*skip),
- * or an error (exit 2). */
-static int resolve_side(const gl_state *st, const mbx_gl_rule *r, const mbx_gl_side *s,
-                        const mbx_bench **b, const char **skip)
-{
-    int id;
-    if (mbx_bench_find(s->bench, &id) == MBX_OK) {
-        *b = mbx_bench_get(id);
-        return 0;
-    }
-    const char *name, *why;
-    for (size_t i = 0; mbx_bench_absent(i, &name, &why); i++)
-        if (!strcmp(name, s->bench)) {
-            *skip = why;
-            return 0;
-        }
-    return mbx_opt_bad(&said, "%s:%d: [%s] holds: unknown benchmark '%s' (see 'mpibex list')",
-                       st->cat_name, r->line, r->name, s->bench);
-}
-
-/* The sizes of rule g: each of the list at which both sides measure
- * exactly (factor x size). A range (the default or given) lets each rule
- * take those it can, and is an error (exit 2) only when it leaves a rule
- * none; a given list is the user's exact sizes, each one must fit. */
-static int rule_sizes(gl_state *st, gl_rule *g)
-{
-    const mbx_gl_rule *r = g->r;
-    int ls = (g->lb->flags & MBX_BENCH_SIZED) != 0, rs = (g->rb->flags & MBX_BENCH_SIZED) != 0;
-    const mbx_bench *last_bad = NULL;
-    g->m = calloc(st->sizes->n + 1, sizeof *g->m);
-    if (!g->m)
-        return mbx_opt_bad(&said, "out of memory");
-    if (!ls && !rs) {
-        g->m[g->nm++] = 0;
-        return 0;
-    }
-    if (ls != rs)
-        return mbx_opt_bad(&said,
-                           "%s:%d: [%s] holds: %s and %s: one varies over message size, "
-                           "the other not",
-                           st->cat_name, r->line, r->name, g->lb->name, g->rb->name);
-    for (size_t i = 0; i < st->sizes->n; i++) {
-        uint64_t m = st->sizes->v[i], a = m * (uint64_t)r->lhs.factor,
-                 b = m * (uint64_t)r->rhs.factor;
-        const mbx_bench *bad =
-            mbx_bench_align(g->lb, a) != a || (a == 0 && mbx_bench_zero_why(g->lb))   ? g->lb
-            : mbx_bench_align(g->rb, b) != b || (b == 0 && mbx_bench_zero_why(g->rb)) ? g->rb
-                                                                                      : NULL;
-        if (!bad) {
-            g->m[g->nm++] = m;
-            continue;
-        }
-        last_bad = bad;
-        if (st->sizes_given == GL_SIZES_LIST)
-            return mbx_opt_bad(&said,
-                               "--sizes: [%s] compares %s, which measures whole multiples of %u "
-                               "bytes from %u (%s); %llu B is not one (give such sizes, a "
-                               "range, or leave --sizes out)",
-                               r->name, bad->name, bad->unit, bad->unit,
-                               bad->op ? bad->op : "its datatype", (unsigned long long)m);
-    }
-    if (g->nm == 0 && last_bad)
-        return mbx_opt_bad(&said,
-                           "--sizes: [%s] compares %s, which measures whole multiples of %u "
-                           "bytes from %u (%s); the range %s holds none",
-                           r->name, last_bad->name, last_bad->unit, last_bad->unit,
-                           last_bad->op ? last_bad->op : "its datatype",
-                           st->o.sizes ? st->o.sizes : GL_SIZES_DEFAULT);
-    return 0;
-}
-
-/* The need of benchmark b (in its twin section or not), made when new. */
-static gl_need *need_of(gl_state *st, const mbx_bench *b, int twin)
-{
-    for (size_t i = 0; i < st->nneed; i++)
-        if (st->need[i].b == b && st->need[i].twin == twin)
-            return &st->need[i];
-    gl_need *n = &st->need[st->nneed++];
-    memset(n, 0, sizeof *n);
-    n->b = b;
-    n->twin = twin;
-    n->unsized = !(b->flags & MBX_BENCH_SIZED);
-    return n;
-}
-
-static int need_add(gl_need *n, uint64_t v)
-{
-    if (n->unsized)
-        return 0;
-    size_t at = 0;
-    while (at < n->n && n->v[at] < v)
-        at++;
-    if (at < n->n && n->v[at] == v)
-        return 0;
-    if (n->n == n->cap) {
-        size_t cap = n->cap ? 2 * n->cap : 32;
-        uint64_t *p = realloc(n->v, cap * sizeof *p);
-        if (!p)
-            return -1;
-        n->v = p, n->cap = cap;
-    }
-    memmove(n->v + at + 1, n->v + at, (n->n - at) * sizeof *n->v);
-    n->v[at] = v;
-    n->n++;
-    return 0;
-}
-
-static int same_sizes(const gl_need *a, const gl_need *b)
-{
-    return a->twin == b->twin && a->unsized == b->unsized && a->n == b->n &&
-           (a->n == 0 || memcmp(a->v, b->v, a->n * sizeof *a->v) == 0);
-}
-
-/* The sections: the needs of one size list (and twin-ness) share one. */
-static int group(gl_state *st)
-{
-    for (size_t i = 0; i < st->nneed; i++) {
-        gl_need *n = &st->need[i];
-        n->section = -1;
-        for (size_t j = 0; j < i && n->section < 0; j++)
-            if (same_sizes(n, &st->need[j]))
-                n->section = st->need[j].section;
-        if (n->section >= 0)
-            continue;
-        if (st->nsection == GL_SECTIONS_MAX)
-            return mbx_opt_bad(&said,
-                               "the rules need more than %d size lists; select fewer "
-                               "(--rules)",
-                               GL_SECTIONS_MAX);
-        n->section = (int)st->nsection;
-        snprintf(st->label[st->nsection], sizeof st->label[0], "gl%s-%zu", n->twin ? "-twin" : "",
-                 st->nsection + 1);
-        st->nsection++;
-    }
-    return 0;
-}
-
-/* Everything before measuring: the catalogue, the sizes, the rules
- * resolved and grouped. 0, or the exit code (2 for bad input). */
+/* Everything before measuring: the options, then the plan (glplan.h).
+ * 0, or the exit code (2 for bad input). */
 static int prepare(gl_state *st, int argc, char **argv)
 {
     int rc = parse_opts(argc, argv, &st->o);
     if (rc || st->o.help)
         return rc;
     char msg[GL_MSG];
-    st->cat = calloc(1, sizeof *st->cat);
-    st->sizes = calloc(1, sizeof *st->sizes);
-    if (!st->cat || !st->sizes)
-        return mbx_opt_bad(&said, "out of memory");
-    st->cat_name = st->o.catalogue ? st->o.catalogue : "guidelines.ini (built in)";
-    rc = st->o.catalogue
-             ? mbx_gl_load(st->o.catalogue, st->cat, msg, sizeof msg)
-             : mbx_gl_parse(mbx_embedded_guidelines, st->cat_name, st->cat, msg, sizeof msg);
-    if (rc < 0)
+    mbx_glp_opts po = {.catalogue = st->o.catalogue, .sizes = st->o.sizes, .rules = st->o.rules};
+    if (mbx_glp_build(&st->p, &po, msg, sizeof msg) < 0)
         return mbx_opt_bad(&said, "%s", msg);
-    st->sizes_given = !st->o.sizes               ? GL_SIZES_RANGE
-                      : strchr(st->o.sizes, ':') ? GL_SIZES_RANGE
-                                                 : GL_SIZES_LIST;
-    if (mbx_sizes_parse(st->o.sizes ? st->o.sizes : GL_SIZES_DEFAULT, st->sizes, msg, sizeof msg) <
-        0)
-        return mbx_opt_bad(&said, "--sizes: %s", msg);
-    st->rule = calloc(st->cat->n, sizeof *st->rule);
-    st->need = calloc(2 * st->cat->n, sizeof *st->need);
-    if (!st->rule || !st->need)
-        return mbx_opt_bad(&said, "out of memory");
-    for (size_t i = 0; i < st->cat->n; i++) {
-        const mbx_gl_rule *r = &st->cat->rule[i];
-        if (!rule_selected(&st->o, r->name))
-            continue;
-        gl_rule *g = &st->rule[st->nrule++];
-        g->r = r;
-        if ((rc = resolve_side(st, r, &r->lhs, &g->lb, &g->skip)) != 0 ||
-            (rc = resolve_side(st, r, &r->rhs, &g->rb, &g->skip)) != 0)
-            return rc;
-        if (g->skip) {
-            st->nskip++;
-            continue;
-        }
-        if ((rc = rule_sizes(st, g)) != 0)
-            return rc;
-        g->twin = g->lb == g->rb && r->lhs.factor == r->rhs.factor;
-        gl_need *nl = need_of(st, g->lb, 0), *nr = need_of(st, g->rb, g->twin);
-        for (size_t k = 0; k < g->nm; k++)
-            if (need_add(nl, g->m[k] * (uint64_t)r->lhs.factor) < 0 ||
-                need_add(nr, g->m[k] * (uint64_t)r->rhs.factor) < 0)
-                return mbx_opt_bad(&said, "out of memory");
-    }
-    if (st->nrule == 0)
-        return mbx_opt_bad(&said, "--rules: '%s' selects no rule of %s", st->o.rules, st->cat_name);
-    if (st->nrule == st->nskip)
-        return mbx_opt_bad(&said,
-                           "none of the %zu rules can be measured by this build (see "
-                           "'mpibex list')",
-                           st->nrule);
-    if ((rc = group(st)) != 0)
-        return rc;
-    for (size_t i = 0; i < st->nrule; i++) {
-        gl_rule *g = &st->rule[i];
-        if (g->skip)
-            continue;
-        g->ll = st->label[need_of(st, g->lb, 0)->section];
-        g->rl = st->label[need_of(st, g->rb, g->twin)->section];
-    }
     return 0;
 }
 
 static void state_free(gl_state *st)
 {
-    for (size_t i = 0; i < st->nrule; i++)
-        free(st->rule[i].m);
-    for (size_t i = 0; i < st->nneed; i++)
-        free(st->need[i].v);
-    free(st->rule);
-    free(st->need);
-    free(st->cat);
-    free(st->sizes);
+    mbx_glp_free(&st->p);
 }
 
-static int write_plan(const gl_state *st, FILE *f)
+static int write_plan(const mbx_glp *st, FILE *f)
 {
     fprintf(f,
             "# The plan of mpibex guidelines (%s): every benchmark its rules name,\n"
@@ -426,7 +181,7 @@ static int write_plan(const gl_state *st, FILE *f)
             st->cat_name);
     for (size_t s = 0; s < st->nsection; s++) {
         fprintf(f, "\n[%s]\nbench = ", st->label[s]);
-        const gl_need *first = NULL;
+        const mbx_glp_need *first = NULL;
         for (size_t i = 0; i < st->nneed; i++)
             if (st->need[i].section == (int)s) {
                 fprintf(f, "%s%s", first ? ", " : "", st->need[i].b->name);
@@ -452,12 +207,7 @@ static void sibling(const char *out, const char *suffix, char *buf, size_t len)
     snprintf(buf, len, "%.*s%s", (int)n, out, suffix);
 }
 
-typedef struct gl_cell {
-    size_t rule;
-    int procs;
-    uint64_t m;
-    mbx_gl_judgement j;
-} gl_cell;
+typedef mbx_glp_cell gl_cell;
 
 /* A number in the C locale (the CSV's decimal point), or empty. */
 static void fmt(char *b, size_t n, const char *f, double v)
@@ -481,7 +231,7 @@ static int write_verdicts(const gl_state *st, const gl_cell *c, size_t nc, const
         return -1;
     int rc = 0;
     for (size_t i = 0; i < nc && rc == 0; i++) {
-        const gl_rule *g = &st->rule[c[i].rule];
+        const mbx_glp_rule *g = &st->p.rule[c[i].rule];
         char v[NC][48];
         snprintf(v[3], sizeof v[3], "%d", c[i].procs);
         snprintf(v[4], sizeof v[4], "%llu", (unsigned long long)c[i].m);
@@ -533,7 +283,8 @@ static void print_report(const gl_state *st, const gl_cell *c, size_t nc, const 
         tested += c[i].j.verdict != MBX_GL_NONE;
     printf("# guidelines: %zu rules of %s, %zu judged at %zu points; tolerance %g %%, "
            "Benjamini-Hochberg at %g\n",
-           st->nrule, st->cat_name, st->nrule - st->nskip, tested, 100 * st->o.tol, st->o.alpha);
+           st->p.nrule, st->p.cat_name, st->p.nrule - st->p.nskip, tested, 100 * st->o.tol,
+           st->o.alpha);
     printf("# scope: %s (%s)\n", scope,
            strcmp(scope, "launches") == 0
                ? "launch medians: the verdicts are about the machine"
@@ -541,8 +292,8 @@ static void print_report(const gl_state *st, const gl_cell *c, size_t nc, const 
                  "launches: mpibex repeat, then --judge DIR");
     printf("# %-30s %5s %6s %8s %6s %7s  %s\n", "rule", "procs", "holds", "violated", "n.d.",
            "no data", "violated at (largest left/right, 95 % CI)");
-    for (size_t r = 0; r < st->nrule; r++) {
-        const gl_rule *g = &st->rule[r];
+    for (size_t r = 0; r < st->p.nrule; r++) {
+        const mbx_glp_rule *g = &st->p.rule[r];
         if (g->skip) {
             printf("%-32s not in this build: %s\n", g->r->name, g->skip);
             continue;
@@ -559,33 +310,13 @@ static void print_report(const gl_state *st, const gl_cell *c, size_t nc, const 
                 procs[np++] = c[i].procs;
         }
         for (size_t k = 0; k < np; k++) {
-            size_t h = 0, v = 0, u = 0, none = 0;
-            uint64_t lo = 0, hi = 0;
-            const mbx_gl_judgement *worst = NULL;
-            for (size_t i = 0; i < nc; i++) {
-                if (c[i].rule != r || c[i].procs != procs[k])
-                    continue;
-                const mbx_gl_judgement *j = &c[i].j;
-                h += j->verdict == MBX_GL_HOLDS;
-                u += j->verdict == MBX_GL_UNCLEAR;
-                none += j->verdict == MBX_GL_NONE;
-                if (j->verdict == MBX_GL_VIOLATED) {
-                    lo = v ? lo : c[i].m;
-                    hi = c[i].m;
-                    if (!worst || j->ratio > worst->ratio)
-                        worst = j;
-                    v++;
-                }
-            }
-            nviol += v > 0;
-            printf("%-32s %5d %6zu %8zu %6zu %7zu", g->r->name, procs[k], h, v, u, none);
-            if (worst) {
-                char a[16], b[16];
-                mbx_size_format(lo, a, sizeof a);
-                mbx_size_format(hi, b, sizeof b);
-                printf("  %s-%s (%.3f [%.3f, %.3f])", a, b, worst->ratio, worst->lo, worst->hi);
-            }
-            putchar('\n');
+            mbx_glp_sum sum;
+            char at[96];
+            mbx_glp_summarize(c, nc, r, procs[k], &sum);
+            mbx_glp_sum_format(&sum, at, sizeof at);
+            nviol += sum.violated > 0;
+            printf("%-32s %5d %6zu %8zu %6zu %7zu%s%s\n", g->r->name, procs[k], sum.holds,
+                   sum.violated, sum.unclear, sum.none, at[0] ? "  " : "", at);
         }
     }
     printf("# %zu rule%s violated on some process count; every point in %s (no data: a "
@@ -604,8 +335,8 @@ static int judge(gl_state *st, const char *path, const char *verdicts)
     size_t cap = 64, nc = 0;
     gl_cell *c = malloc(cap * sizeof *c);
     int rc = c ? 0 : mbx_opt_bad(&said, "out of memory");
-    for (size_t r = 0; r < st->nrule && rc == 0; r++) {
-        const gl_rule *g = &st->rule[r];
+    for (size_t r = 0; r < st->p.nrule && rc == 0; r++) {
+        const mbx_glp_rule *g = &st->p.rule[r];
         if (g->skip)
             continue;
         int procs[GL_PROCS_MAX];
@@ -632,22 +363,14 @@ static int judge(gl_state *st, const char *path, const char *verdicts)
                 nc++;
             }
     }
-    mbx_gl_judgement *js = rc == 0 ? malloc((nc ? nc : 1) * sizeof *js) : NULL;
-    if (rc == 0 && !js)
+    if (rc == 0 && mbx_glp_decide(c, nc, st->o.tol, st->o.alpha) < 0)
         rc = mbx_opt_bad(&said, "out of memory");
-    for (size_t i = 0; rc == 0 && i < nc; i++)
-        js[i] = c[i].j;
-    if (rc == 0 && mbx_gl_decide(js, nc, st->o.tol, st->o.alpha) < 0)
-        rc = mbx_opt_bad(&said, "out of memory");
-    for (size_t i = 0; rc == 0 && i < nc; i++)
-        c[i].j = js[i];
     if (rc == 0 && write_verdicts(st, c, nc, scope, verdicts) < 0) {
         mbx_tprintf(stderr, "mpibex guidelines: cannot write %s\n", verdicts);
         rc = 1;
     }
     if (rc == 0)
         print_report(st, c, nc, scope, verdicts);
-    free(js);
     free(c);
     mbx_gl_data_free(d);
     return rc;
@@ -668,7 +391,7 @@ static int gl_root(mbx_engine *e, int argc, char **argv)
     sibling(st.o.output, ".plan.ini", plan, sizeof plan);
     sibling(st.o.output, ".guidelines.csv", verdicts, sizeof verdicts);
     FILE *f = fopen(plan, "w");
-    if (!f || write_plan(&st, f) < 0) {
+    if (!f || write_plan(&st.p, f) < 0) {
         if (f)
             fclose(f);
         state_free(&st);
@@ -678,7 +401,8 @@ static int gl_root(mbx_engine *e, int argc, char **argv)
         state_free(&st);
         return mbx_opt_bad(&said, "-o: cannot write the plan %s", plan);
     }
-    char *run[GL_PASS_MAX + 10];
+    char *run[GL_PASS_MAX + 10], passes_text[16];
+    snprintf(passes_text, sizeof passes_text, "%d", MBX_GLP_PASSES);
     int n = 0;
     run[n++] = plan;
     run[n++] = "-o";
@@ -695,7 +419,7 @@ static int gl_root(mbx_engine *e, int argc, char **argv)
         passes |= !strcmp(st.o.pass[i], "--passes") || !strncmp(st.o.pass[i], "--passes=", 9);
     if (!passes) {
         run[n++] = "--passes";
-        run[n++] = GL_PASSES;
+        run[n++] = passes_text;
     }
     for (int i = 0; i < st.o.npass; i++)
         run[n++] = st.o.pass[i];
@@ -728,7 +452,7 @@ int mbx_guidelines_cmd(int argc, char **argv)
         if (!rc && st.o.help)
             gl_usage();
         else if (!rc && st.o.print_plan)
-            rc = write_plan(&st, stdout) < 0 ? 1 : 0;
+            rc = write_plan(&st.p, stdout) < 0 ? 1 : 0;
         else if (!rc && st.o.judge) {
             char verdicts[4096];
             sibling(strcmp(st.o.output, GL_OUT_DEFAULT) ? st.o.output : st.o.judge,
