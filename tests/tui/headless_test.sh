@@ -3,14 +3,16 @@
 # key script under terminal type TERM_TYPE, then compare every dump with
 # the golden file, both cut to the golden's scope (GOLDEN_DIR/scope: docs/contributing.md,
 # "Golden screens").
-# usage: headless_test.sh MPIBEX TERM_TYPE KEYS GOLDEN_DIR OUT_DIR [COLSxROWS [RANKS]]
+# usage: headless_test.sh MPIBEX TERM_TYPE KEYS GOLDEN_DIR OUT_DIR [COLSxROWS [RANKS [ARG...]]]
+# (ARG...: more options of the explorer, such as --sizes)
 # With MBX_UPDATE_GOLDEN=1 the dumps replace the golden files instead.
 set -u
 mpibex=$1 term=$2 keys=$3 golden=$4 out=$5 size=${6:-100x30} ranks=${7:-4}
+shift $(($# < 7 ? $# : 7))
 rm -rf "$out"
 mkdir -p "$out"
 LC_ALL=C.UTF-8 NO_COLOR= "$mpibex" explore --fake "$ranks" --headless "$size" --term "$term" \
-  --keys "$keys" --dump-dir "$out" --autosave none || { echo "explorer failed"; exit 1; }
+  --keys "$keys" --dump-dir "$out" --autosave none "$@" || { echo "explorer failed"; exit 1; }
 # Only what this golden is about: the title bar's tabs and the registry's
 # size where GOLDEN_DIR/scope names them (tests/tui/golden_scope.py).
 python3 "$(dirname "$0")/golden_scope.py" "$golden/scope" "$out"/*.txt ||

@@ -24,13 +24,13 @@ target_compile_definitions(test_theme PRIVATE MBX_THEMES_DIR="${CMAKE_SOURCE_DIR
 # One golden-screen test: the explorer on the fake back end of RANKS ranks
 # at COLSxROWS under terminal type TERM runs tui/keys/KEYS and its dumps are
 # compared with tui/golden/DIR (regenerate: MBX_UPDATE_GOLDEN=1 ctest -R
-# tui.golden).
+# tui.golden). Arguments after RANKS go to the explorer.
 function(mbx_golden name term keys dir size ranks)
   add_test(NAME tui.golden.${name}
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/headless_test.sh $<TARGET_FILE:mpibex> ${term}
                    ${CMAKE_CURRENT_SOURCE_DIR}/tui/keys/${keys}
                    ${CMAKE_CURRENT_SOURCE_DIR}/tui/golden/${dir}
-                   ${CMAKE_CURRENT_BINARY_DIR}/headless/${dir} ${size} ${ranks})
+                   ${CMAKE_CURRENT_BINARY_DIR}/headless/${dir} ${size} ${ranks} ${ARGN})
   set_tests_properties(tui.golden.${name} PROPERTIES TIMEOUT 60 LABELS tui)
 endfunction()
 
@@ -196,4 +196,16 @@ foreach(_case footer inspector overlay compare)
            COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/tui/screens_fit.sh $<TARGET_FILE:mpibex>
                    ${CMAKE_CURRENT_BINARY_DIR}/screens-fit-${_case} ${_case})
   set_tests_properties(tui.screens_fit.${_case} PROPERTIES TIMEOUT 60 LABELS tui)
+endforeach()
+
+# The guidelines screen on the fake back end, 4 ranks, sizes 1K:16K: two
+# rules picked with / (gather.allgather, blocking.bcast), before a run,
+# while passes land, after it with a planted violation (MBX_TEST_STEP
+# makes coll.bcast twice as slow from 4 KiB: blocking.bcast is violated
+# from 4 KiB and holds below), Enter on it (the compare view of
+# coll.bcast and coll.ibcast) and Esc back; in colour and without.
+foreach(term xterm-256color xterm-mono)
+  mbx_golden(guidelines.${term} ${term} guidelines.keys guidelines-${term} 100x30 4 --sizes 1K:16K)
+  set_tests_properties(tui.golden.guidelines.${term} PROPERTIES ENVIRONMENT
+                       "MBX_TEST_STEP=4096:2:coll.bcast")
 endforeach()

@@ -33,6 +33,7 @@ static void pair_of(const explorer *x, int *a, int *b)
 typedef struct grid_ctx {
     explorer *x;
     const mbx_bench *bn;
+    int copies;       /* of each point: 1, or 2 for a benchmark picked twice */
     mbx_ex_point tpl; /* all but the process count, root, size and copy */
 } grid_ctx;
 
@@ -68,7 +69,7 @@ static int grid_hook(void *ud, const mbx_grid_event *ev)
                        (unsigned long long)ev->bytes);
         return grid_error(x);
     case MBX_GRID_POINT:
-        for (int c = 0; c < x->sel[g->tpl.bench_id] && c < 2 && x->npts < EX_MAX_POINTS; c++) {
+        for (int c = 0; c < g->copies && c < 2 && x->npts < EX_MAX_POINTS; c++) {
             mbx_ex_point pt = g->tpl;
             pt.procs = ev->procs;
             pt.param = ev->param;
@@ -84,9 +85,11 @@ static int grid_hook(void *ud, const mbx_grid_event *ev)
     return 0;
 }
 
-/* Expand the selection and parameters into grid points; 0 if there is
- * nothing to run (with a message saying why). */
-static int plan_points(explorer *x)
+/* Expand the selection and parameters into grid points, or with gl the
+ * guidelines' plan (screens/guidelines.h: its benchmarks at their sizes,
+ * a twin section as the second copy); 0 if there is nothing to run (with
+ * a message saying why). */
+static int plan_points(explorer *x, int gl, mbx_size_list *gls)
 {
     mbx_ex_points_free(x);
     x->pts = calloc(EX_MAX_POINTS, sizeof *x->pts);
@@ -94,7 +97,8 @@ static int plan_points(explorer *x)
     if (!x->pts)
         return 0;
     for (size_t b = 0; b < mbx_bench_count() && b < EX_MAX_BENCH; b++) {
-        if (!x->sel[b])
+        int copies = gl ? mbx_ex_gl_bench(x, (int)b, gls) : x->sel[b];
+        if (!copies)
             continue;
         const mbx_bench *bn = mbx_bench_get((int)b);
         int one, pa = 0, pb = 0;
@@ -112,6 +116,7 @@ static int plan_points(explorer *x)
         }
         grid_ctx g = {.x = x,
                       .bn = bn,
+                      .copies = copies,
                       .tpl = {.bench_id = (int)b,
                               .pair_a = pa,
                               .pair_b = pb,
@@ -126,7 +131,7 @@ static int plan_points(explorer *x)
                          .nparam = x->meas.nparam,
                          .procs = pv,
                          .nprocs = np,
-                         .sizes = &x->meas.sizes,
+                         .sizes = gl && gls->n ? gls : &x->meas.sizes,
                          .root = x->meas.root,
                          .check_memory = 1,
                          .mem_per_rank = x->be->mem_per_rank};
@@ -158,6 +163,8 @@ static int apply_method(explorer *x)
 
 void mbx_ex_start_run(explorer *x)
 {
+    int gl = x->gl.want; /* the guidelines screen asked for its plan's run */
+    x->gl.want = 0;
     if (x->running)
         return;
     if (x->xp.on) { /* the run's points are being written */
@@ -175,7 +182,7 @@ void mbx_ex_start_run(explorer *x)
         x->screen = EX_PARAMS;
         return;
     }
-    if (mbx_ex_picker_count(x) == 0) {
+    if (!gl && mbx_ex_picker_count(x) == 0) {
         mbx_ex_set_msg(x, MBX_ROLE_ERROR, "select at least one benchmark first (1)");
         x->screen = EX_PICKER;
         return;
@@ -189,8 +196,13 @@ void mbx_ex_start_run(explorer *x)
         x->configured_timer = (int)x->timer;
     }
     x->scanned = 0; /* the scheduler asks for a pair scan when it needs one */
-    if (!apply_method(x) || !plan_points(x))
+    mbx_size_list *gls = gl ? malloc(sizeof *gls) : NULL;
+    x->gl.active = 0;
+    int planned = (!gl || gls) && apply_method(x) && plan_points(x, gl, gls);
+    free(gls);
+    if (!planned)
         return;
+    x->gl.active = gl;
     uint64_t largest = 0;
     for (size_t i = 0; i < x->npts; i++)
         if (x->pts[i].bytes > largest)
@@ -226,7 +238,7 @@ void mbx_ex_start_run(explorer *x)
     x->t_pause_total = 0;
     x->t_idle = 0;
     x->exported = 0;
-    x->screen = EX_RUN;
+    x->screen = gl ? EX_GUIDELINES : EX_RUN;
     if (x->autosave_path[0])
         mbx_ex_set_msg(x, MBX_ROLE_DIM, "autosaving every finished point to %s", x->autosave_path);
     mbx_ex_rma_check(x);

@@ -189,6 +189,7 @@ static int prompt_key(explorer *x, int key)
             mbx_ex_start_run(x);
         else
             mbx_ex_set_msg(x, MBX_ROLE_DIM, "no new run: the results stay");
+        x->gl.want = 0;
         return 1;
     case EX_PROMPT_QUIT:
         x->prompt = EX_PROMPT_NONE;
@@ -321,7 +322,7 @@ int mbx_ex_handle_key(explorer *x, int key)
  * click elsewhere (a tab, the footer) leaves a field or the filter. */
 static void end_typing(explorer *x)
 {
-    x->pick.filtering = 0;
+    x->pick.filtering = x->gl.filtering = 0;
     if (x->par.form.editing) {
         x->par.form.editing = 0;
         mbx_ex_params_validate(x);

@@ -48,6 +48,7 @@ typedef enum mbx_ex_action {
     EXA_INSPECT, /* the run view's point inspector */
     EXA_ERRBARS, /* the run view's error bars */
     EXA_MESSAGE,
+    EXA_GL_RUN, /* r on the guidelines screen: the rules' plan */
 } mbx_ex_action;
 
 /* Screens a binding applies to. */
@@ -56,7 +57,8 @@ typedef enum mbx_ex_action {
 #define S_RUN (1u << EX_RUN)
 #define S_RES (1u << EX_RESULTS)
 #define S_BEFF (1u << EX_BEFF)
-#define S_ALL (S_PICK | S_PARM | S_RUN | S_RES | S_BEFF)
+#define S_GL (1u << EX_GUIDELINES)
+#define S_ALL (S_PICK | S_PARM | S_RUN | S_RES | S_BEFF | S_GL)
 /* Not a screen: the series chooser open over the run view owns the keys. */
 #define S_CHOOSE (1u << EX_NSCREENS)
 

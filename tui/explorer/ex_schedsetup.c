@@ -49,7 +49,7 @@ static int sched_dim(const explorer *x, const mbx_ex_point *p)
 
 static int refinable(const explorer *x, const mbx_ex_point *p, int dim)
 {
-    if (!(x->meas.refine > 0) || x->meas.budget == 0)
+    if (!(x->meas.refine > 0) || x->meas.budget == 0 || x->gl.active)
         return 0;
     const mbx_bench *b = mbx_bench_get(p->bench_id);
     if (dim == EX_DIM_SIZE)
@@ -68,6 +68,12 @@ static uint64_t point_x(const explorer *x, const mbx_ex_point *p)
 static void sched_opts(const explorer *x, mbx_sched_opts *o)
 {
     mbx_sched_opts_init(o);
+    /* The guidelines' run: ten passes a point at least, as the command's
+     * (why: docs/user-guide.md, "Guidelines: guidelines"). */
+    if (x->gl.active && o->passes.min_passes < MBX_GLP_PASSES)
+        o->passes.min_passes = MBX_GLP_PASSES;
+    if (o->max_passes < o->passes.min_passes)
+        o->max_passes = o->passes.min_passes;
     mbx_sched_curve cv = {0};
     mbx_runner_curve_of(&x->meas, o->passes.min_passes, NULL, 0, 0, &cv);
     if (cv.eps > 0)

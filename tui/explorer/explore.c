@@ -360,6 +360,7 @@ static void teardown(explorer *x)
     mbx_ex_keysrc_free(x->keys);
     x->keys = NULL;
     mbx_ex_points_free(x);
+    mbx_ex_gl_free(x);
     mbx_ex_compare_forget(x);
     free(x->cmp.sig);
     x->cmp.sig = NULL;

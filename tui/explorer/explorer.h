@@ -29,6 +29,7 @@
 #include "profile_use.h"
 #include "screens/beff.h"
 #include "screens/compare.h"
+#include "screens/guidelines.h"
 #include "screens/params.h"
 #include "screens/picker.h"
 #include "screens/results.h"
@@ -196,6 +197,7 @@ typedef struct explorer {
     mbx_ex_params par;
     mbx_ex_results res;
     mbx_ex_beff bf;
+    mbx_ex_gl gl;
     /* the run view: x axis (mbx_ex_dim), comparison of two curves, the
      * inspector, error bars (E) */
     int xdim;

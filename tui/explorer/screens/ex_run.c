@@ -527,6 +527,12 @@ static int run_key(explorer *x, int key)
     case EXA_BANDWIDTH: x->bandwidth = !x->bandwidth; return 1;
     case EXA_XAXIS: next_xaxis(x); return 1;
     case EXA_COMPARE: toggle_compare(x); return 1;
+    case EXA_BACK: /* the compare view the guidelines screen opened: back there */
+        if (!x->gl.back || !x->cmp.on)
+            return 0;
+        x->gl.back = x->cmp.on = x->cmp.ratios = 0;
+        x->screen = EX_GUIDELINES;
+        return 1;
     case EXA_RATIOS:
         if (!x->cmp.on)
             mbx_ex_set_msg(x, MBX_ROLE_WARNING, "ratios: compare two curves first (v)");
