@@ -67,47 +67,6 @@ typedef struct opts {
     mbx_ex_cli sel;           /* `run`'s selection: --bench, --sizes, ... (ex_cli.h) */
 } opts;
 
-void mbx_explore_usage(void)
-{
-    printf("Usage: mpibex [-n N] [launcher options] [explorer options]\n"
-           "       mpiexec -n N mpibex explore [explorer options]\n"
-           "\n"
-           "Explorer options:\n"
-           "  --plan FILE          preload a plan (its benchmarks, and the first section's\n"
-           "                       parameters; a benchmark named in two sections is\n"
-           "                       measured as two curves); default: the built-in quick plan\n"
-           "  --start              start measuring at once\n"
-           "  --settle SECONDS     untimed barrier traffic before each run's first point,\n"
-           "                       0..60 (default %.1f; nothing to settle with --fake)\n"
-           "  --theme NAME|PATH    colour theme (default, light, okabe-ito, high-contrast)\n"
-           "  --theme-dir DIR      look for NAME.theme in DIR first\n"
-           "  --no-color           attributes only (also when NO_COLOR is set)\n"
-           "  --no-mouse           leave the mouse to the terminal (its own selection)\n"
-           "  --glyphs SET         braille, block or ascii (default: braille in UTF-8 locales)\n"
-           "  --autosave DIR|none  where each point is saved once it is final\n"
-           "                       (default $XDG_STATE_HOME/mpibex or ~/.local/state/mpibex;\n"
-           "                       without a home, a private directory in $TMPDIR)\n"
-           "  --fake N             a simulated back end with N ranks, no MPI (demos, tests)\n"
-           "  --headless COLSxROWS draw to a virtual screen; needs --keys (with --fake,\n"
-           "                       or under mpiexec on the job's ranks)\n"
-           "  --keys FILE          headless key script; --dump-dir DIR for its screen dumps\n"
-           "  --term TYPE          headless terminal type (default xterm-256color)\n"
-           "  --watchdog SEC[:MULT]|off  a pass not back in MULT x its expected time (at\n"
-           "                       least SEC s; 60:20) is HUNG; at twice that, exit 3\n"
-           "  --thread-level L     the MPI thread support to ask for: single (default),\n"
-           "                       funneled, serialized or multiple; pingpong.mt with more\n"
-           "                       than 1 thread needs multiple (which costs MPICH up to a\n"
-           "                       few per cent of latency)\n"
-           "\n"
-           "What to measure, as 'mpibex run' takes it (over --plan or the quick plan):\n"
-           "  --bench LIST --sizes RANGE --stop RULE --nmin N --nmax N --procs P\n"
-           "  --param LIST --root R --pair auto|A,B --refine off|EPS --budget N\n"
-           "  --rma-sync MODE --point-time SEC --validate --timer clock|wtime\n"
-           "  --sync barrier|window --clock-sync jk|hca --cache warm|cold --warmup N\n"
-           "  (see 'mpibex run --help'; run's other options are refused)\n",
-           MBX_SETTLE_DEFAULT);
-}
-
 /* The explorer cannot start: the reason on stderr (under the launcher, the
  * log) and in the status file, whose reason the launcher prints on the
  * terminal. Returns code. */

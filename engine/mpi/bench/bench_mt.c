@@ -134,18 +134,15 @@ static int mt_setup(mbx_bench_ctx *c)
 {
     if (c->rank != c->pair_a && c->rank != c->pair_b)
         return MPI_SUCCESS;
-    int64_t n = c->param ? c->param : MT_DEFAULT;
-    if (n < 1 || n > MBX_TEAM_MAX)
-        return MPI_ERR_ARG;
-    int level = MPI_THREAD_SINGLE;
-    if (n > 1 && (MPI_Query_thread(&level) != MPI_SUCCESS || level < MPI_THREAD_MULTIPLE))
-        return MPI_ERR_UNSUPPORTED_OPERATION;
+    int n, rc = mbx_team_size(c->param, MT_DEFAULT, MBX_TEAM_MAX, &n);
+    if (rc != MPI_SUCCESS)
+        return rc;
     mt_state *s = calloc(1, sizeof *s);
     if (!s)
         return MPI_ERR_NO_MEM;
     c->priv = s;
     s->c = c;
-    s->n = (int)n;
+    s->n = n;
     s->initiator = c->rank == c->pair_a;
     s->peer = s->initiator ? c->pair_b : c->pair_a;
     /* Each thread's two buffers start on their own pages. */
@@ -160,7 +157,7 @@ static int mt_setup(mbx_bench_ctx *c)
     memset(s->buf, 0x5a, s->stride * 2 * (size_t)n);
     /* Unbound ranks of the pair share the node's PUs: the responder's
      * threads start on the PUs after the initiator's. */
-    int rc = mbx_team_start(&s->team, s->n, 1, s->initiator ? 0 : s->n, mt_work, s);
+    rc = mbx_team_start(&s->team, s->n, 1, s->initiator ? 0 : s->n, mt_work, s);
     if (rc != MPI_SUCCESS) {
         mt_teardown(c);
         return rc;

@@ -144,18 +144,15 @@ static int pmt_make(mbx_bench_ctx *c, double *took)
     *took = 0.0;
     if (c->rank != c->pair_a && c->rank != c->pair_b)
         return MPI_SUCCESS;
-    int64_t n = c->param ? c->param : PMT_DEFAULT;
-    if (n < 1 || n > PMT_MAX)
-        return MPI_ERR_ARG;
-    int level = MPI_THREAD_SINGLE;
-    if (n > 1 && (MPI_Query_thread(&level) != MPI_SUCCESS || level < MPI_THREAD_MULTIPLE))
-        return MPI_ERR_UNSUPPORTED_OPERATION;
+    int n, rc = mbx_team_size(c->param, PMT_DEFAULT, PMT_MAX, &n);
+    if (rc != MPI_SUCCESS)
+        return rc;
     pmt_state *s = calloc(1, sizeof *s);
     if (!s)
         return MPI_ERR_NO_MEM;
     c->priv = s;
     s->c = c;
-    s->n = (int)n;
+    s->n = n;
     s->send = s->recv = MPI_REQUEST_NULL;
     s->initiator = c->rank == c->pair_a;
     s->peer = s->initiator ? c->pair_b : c->pair_a;
@@ -166,7 +163,7 @@ static int pmt_make(mbx_bench_ctx *c, double *took)
         return MPI_ERR_NO_MEM;
     /* Unbound ranks of the pair share the node's PUs: the responder's
      * threads start on the PUs after the initiator's. */
-    int rc = mbx_team_start(&s->team, s->n, 1, s->initiator ? 0 : s->n, pmt_work, s);
+    rc = mbx_team_start(&s->team, s->n, 1, s->initiator ? 0 : s->n, pmt_work, s);
     if (rc != MPI_SUCCESS)
         return rc;
     double t0 = mbx_timer_now(c->timer);

@@ -140,6 +140,18 @@ static int bind_one(hwloc_topology_t t, mbx_team *tm, int idx, int pu)
     return rc;
 }
 
+int mbx_team_size(long long param, long long def, int max, int *n)
+{
+    long long v = param ? param : def;
+    if (v < 1 || v > max)
+        return MPI_ERR_ARG;
+    int level = MPI_THREAD_SINGLE;
+    if (v > 1 && (MPI_Query_thread(&level) != MPI_SUCCESS || level < MPI_THREAD_MULTIPLE))
+        return MPI_ERR_UNSUPPORTED_OPERATION;
+    *n = (int)v;
+    return MPI_SUCCESS;
+}
+
 int mbx_team_start(mbx_team *tm, int n, int bind, int first, mbx_team_fn fn, void *ud)
 {
     memset(tm, 0, sizeof *tm);

@@ -40,6 +40,12 @@ typedef struct mbx_team {
     int bind_failed; /* some thread could not be bound */
 } mbx_team;
 
+/* The team size of a point whose param is `param` (0: def): *n, and
+ * MPI_SUCCESS; MPI_ERR_ARG outside 1..max, MPI_ERR_UNSUPPORTED_OPERATION
+ * when more than one thread would call MPI and the library did not grant
+ * MPI_THREAD_MULTIPLE (the front ends name the level and the remedy). */
+int mbx_team_size(long long param, long long def, int max, int *n);
+
 /* Make the team (n >= 1 threads, n <= MBX_TEAM_MAX) and bind it, thread i
  * to the (first + i)-th allowed PU modulo their number (ranks sharing a
  * node and its PUs pass different `first`); `bind` 0 leaves every thread
