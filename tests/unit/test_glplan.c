@@ -3,8 +3,8 @@
  * sizes it can (reductions from 4 B), a list must fit every rule, a rule
  * of one benchmark on both sides measures its right side in a twin
  * section, @2x doubles a side's sizes, the explorer's form list is taken
- * as a range; and a rule's summary counts its verdicts and names its
- * violated range with the largest ratio. */
+ * as a range; --rules takes globs and !GLOB exclusions; and a rule's summary counts its verdicts
+ * and names its violated range with the largest ratio. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -50,6 +50,31 @@ static void a_range_lets_reductions_start_at_4_bytes(void **state)
     assert_int_equal(n->v[0], 1);
     assert_int_equal(n->v[7], 128);
     assert_null(mbx_glp_need_of(&p, r->lb, 1));
+    mbx_glp_free(&p);
+}
+
+static void rules_take_globs_and_exclusions(void **state)
+{
+    (void)state;
+    assert_true(mbx_glp_selected(NULL, "persistent.scatter"));
+    assert_true(mbx_glp_selected("persistent.*", "persistent.scatter"));
+    assert_false(mbx_glp_selected("blocking.*", "persistent.scatter"));
+    /* an exclusion wins over an inclusion, in any order */
+    assert_false(mbx_glp_selected("persistent.*,!persistent.scatter", "persistent.scatter"));
+    assert_false(mbx_glp_selected("!persistent.scatter,persistent.*", "persistent.scatter"));
+    assert_true(mbx_glp_selected("persistent.*,!persistent.scatter", "persistent.scatterv"));
+    /* exclusions only: every other rule */
+    assert_true(mbx_glp_selected("!persistent.scatter", "blocking.bcast"));
+    assert_false(mbx_glp_selected("!persistent.sc*", "persistent.scan"));
+    mbx_glp p = {0};
+    char msg[512] = "";
+    mbx_glp_opts o = {.sizes = "4:64", .rules = "!persistent.*,!blocking.*"};
+    assert_int_equal(mbx_glp_build(&p, &o, msg, sizeof msg), MBX_OK);
+    for (size_t i = 0; i < p.nrule; i++) {
+        assert_true(strncmp(p.rule[i].r->name, "persistent.", 11) != 0);
+        assert_true(strncmp(p.rule[i].r->name, "blocking.", 9) != 0);
+    }
+    assert_true(p.nrule > 5);
     mbx_glp_free(&p);
 }
 
@@ -152,6 +177,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_range_lets_reductions_start_at_4_bytes),
         cmocka_unit_test(a_list_must_fit_every_rule),
+        cmocka_unit_test(rules_take_globs_and_exclusions),
         cmocka_unit_test(a_form_list_is_taken_as_a_range),
         cmocka_unit_test(a_null_rule_measures_its_right_side_in_a_twin),
         cmocka_unit_test(a_summary_counts_and_names_the_worst),

@@ -41,10 +41,17 @@ int mbx_glp_selected(const char *rules, const char *name)
         return 1;
     char buf[512];
     snprintf(buf, sizeof buf, "%s", rules);
-    for (char *save = NULL, *g = strtok_r(buf, ",", &save); g; g = strtok_r(NULL, ",", &save))
-        if (fnmatch(g, name, 0) == 0)
-            return 1;
-    return 0;
+    int in = 0, any_in = 0;
+    for (char *save = NULL, *g = strtok_r(buf, ",", &save); g; g = strtok_r(NULL, ",", &save)) {
+        if (g[0] == '!') { /* an exclusion wins over every inclusion */
+            if (fnmatch(g + 1, name, 0) == 0)
+                return 0;
+            continue;
+        }
+        any_in = 1;
+        in |= fnmatch(g, name, 0) == 0;
+    }
+    return in || !any_in; /* only exclusions: every other rule */
 }
 
 /* A side's benchmark: the registry's, or why the build lacks it (*skip),

@@ -60,7 +60,8 @@ typedef struct mbx_glp_opts {
     /* Instead of sizes when not NULL: a list taken as a range (the
      * explorer's form). */
     const mbx_size_list *range;
-    const char *rules; /* GLOB,...: only the rules whose names match; NULL: all */
+    const char *rules; /* GLOB,...,!GLOB: the rules whose names match, less those
+                          an !GLOB matches; NULL: all */
 } mbx_glp_opts;
 
 /* Build p (zeroed by the caller) from o. MBX_OK; MBX_E_INVAL with one
@@ -75,7 +76,9 @@ void mbx_glp_free(mbx_glp *p);
  * when the plan has none. */
 const mbx_glp_need *mbx_glp_need_of(const mbx_glp *p, const mbx_bench *b, int twin);
 
-/* Whether name matches one of the globs of rules (NULL: every name). */
+/* Whether name matches one of the globs of rules (NULL: every name) and
+ * none of its exclusions, the globs written !GLOB (a list of exclusions
+ * only: every name they do not match). */
 int mbx_glp_selected(const char *rules, const char *name);
 
 /* One rule at one size and process count, judged. */
