@@ -197,8 +197,7 @@ int mbx_coll_setup(mbx_bench_ctx *c, enum mbx_coll_op op, size_t priv_size)
     p->op = op;
     p->made = MPI_COMM_NULL;
     p->preq = MPI_REQUEST_NULL;
-    const char *hook = getenv("MBX_TEST_CORRUPT");
-    p->corrupt = hook && strcmp(hook, "1") == 0;
+    p->corrupt = mbx_test_corrupt();
     if (!needs_counts(op))
         return MPI_SUCCESS;
     /* Displacements are ints: the last block must start below INT_MAX. */

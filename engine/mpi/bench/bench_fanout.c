@@ -136,9 +136,8 @@ static int fanout_setup(mbx_bench_ctx *c, enum mbx_coll_op op)
         c->priv = p;
         p->base.op = op;
         p->base.made = MPI_COMM_NULL;
-        const char *hook = getenv("MBX_TEST_CORRUPT");
-        p->base.corrupt = hook && strcmp(hook, "1") == 0;
-        hook = getenv("MBX_TEST_ACK_INFLATE");
+        p->base.corrupt = mbx_test_corrupt();
+        const char *hook = getenv("MBX_TEST_ACK_INFLATE");
         p->inflate = hook && strcmp(hook, "1") == 0 ? 1.0 : 0.0;
         if (c->rank == c->root)
             bad = !(p->ack = calloc((size_t)c->size, sizeof *p->ack));

@@ -139,8 +139,7 @@ static int mock_setup(mbx_bench_ctx *c, enum mock_op op)
         return MPI_ERR_NO_MEM;
     c->priv = p;
     p->op = op;
-    const char *hook = getenv("MBX_TEST_CORRUPT");
-    p->corrupt = hook && strcmp(hook, "1") == 0;
+    p->corrupt = mbx_test_corrupt();
     p->counts = malloc(sizeof *p->counts * (size_t)c->size);
     p->displs = malloc(sizeof *p->displs * (size_t)c->size);
     if (!p->counts || !p->displs)

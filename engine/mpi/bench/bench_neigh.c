@@ -141,8 +141,7 @@ static int neigh_setup(mbx_bench_ctx *c, enum neigh_op op)
     c->priv = p;
     p->op = op;
     p->topo = MPI_COMM_NULL;
-    const char *hook = getenv("MBX_TEST_CORRUPT");
-    p->corrupt = hook && strcmp(hook, "1") == 0;
+    p->corrupt = mbx_test_corrupt();
     double t0 = mbx_timer_now(c->timer);
     int rc = make_topology(c, p);
     double mine = mbx_timer_now(c->timer) - t0, most = NAN;

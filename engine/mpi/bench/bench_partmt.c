@@ -226,8 +226,7 @@ static int pmt_check(mbx_bench_ctx *c, int *bad)
         return rc;
     /* Test hook: MBX_TEST_CORRUPT=1 flips a received byte, to prove the
      * check can fail. */
-    const char *hook = getenv("MBX_TEST_CORRUPT");
-    if (hook && strcmp(hook, "1") == 0 && n > 0)
+    if (mbx_test_corrupt() && n > 0)
         s->rb[0] ^= 0xff;
     for (size_t i = 0; i < n && !*bad; i++)
         *bad = s->rb[i] != pmt_byte(i, s->peer);

@@ -103,8 +103,7 @@ static int rma_setup_n(mbx_bench_ctx *c, int64_t n)
     s->pair = MPI_COMM_NULL;
     s->win = MPI_WIN_NULL;
     s->peer = MPI_GROUP_NULL;
-    const char *hook = getenv("MBX_TEST_CORRUPT");
-    s->corrupt = hook && strcmp(hook, "1") == 0;
+    s->corrupt = mbx_test_corrupt();
     int member = c->rank == c->pair_a || c->rank == c->pair_b;
     int origin = c->rank == c->pair_a;
     int rc = MPI_Comm_split(c->comm, member ? 0 : MPI_UNDEFINED, origin ? 0 : 1, &s->pair);

@@ -6,6 +6,8 @@
 #define MBX_PATTERNS_H
 
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "mbx/bench.h"
 
@@ -16,5 +18,14 @@
 #include "patterns.def"
 #undef MBX_PATTERN
 #undef MBX_PATTERN_OPENMP
+
+/* The test hook every data check honours: MBX_TEST_CORRUPT=1 in the
+ * environment makes the check flip a received byte (or result), to prove
+ * it can fail. Read in set-up or the check, never in a timed loop. */
+static inline int mbx_test_corrupt(void)
+{
+    const char *hook = getenv("MBX_TEST_CORRUPT");
+    return hook && strcmp(hook, "1") == 0;
+}
 
 #endif
