@@ -16,6 +16,15 @@ if(OpenMP_C_FOUND)
         CHECK "--procs 1 --rows 2 --bench omp.${b} ${MBX_OMP_COLS}")
     endforeach()
   endforeach()
+  # An observation planned far longer than it runs (the test hook plans
+  # 100000 times the sizing, as when other processes fill the cores after
+  # set-up: 100 s an observation) ends early, and the run goes on with
+  # every construct checked; without the early end the watchdog calls the
+  # first point HUNG (exit 3).
+  mbx_run_and_check(mpi.omp.late_observation.n1 1 120 ${MBX_OUT}/omp_late.csv
+    RUN run --bench omp.* --param 2 --stop fixed:10 --validate --span 0 -q -o ${MBX_OUT}/omp_late.csv
+    CHECK "--procs 1 --rows 8 ${MBX_OMP_COLS}")
+  set_tests_properties(mpi.omp.late_observation.n1 PROPERTIES ENVIRONMENT MBX_TEST_OMP_SLOWDOWN=100000)
   # The OpenMP settings and OMP_* variables are in the environment capture.
   add_test(NAME mpi.omp.envcap.n1
            COMMAND ${CMAKE_COMMAND} -E env OMP_PROC_BIND=close OMP_WAIT_POLICY=active

@@ -34,9 +34,22 @@
  * FORK_FACTOR times the fastest empty parallel region (capped at 1 ms), so
  * the fork and join of the standing region that the loop, barrier,
  * critical, lock and atomic tests run in is at most 1/FORK_FACTOR of an
- * observation (more where the cap applies: many threads on few cores). */
+ * observation (more where the cap applies: many threads on few cores).
+ *
+ * An observation ends early once it has run LATE_FACTOR times its planned
+ * span (at least LATE_MIN_S): a team that shares its cores with another
+ * process waits out scheduler slices at every barrier (2 threads on 2 busy
+ * cores: 12 ms a barrier, against 0.2 us idle), and an inner loop sized
+ * while the cores were free would then run for minutes. The early end is
+ * decided by thread 0, read every CHECK_EVERY* calls (a clock read amortized
+ * to under 1 % of the fastest call), and agreed by the team at a barrier,
+ * so no thread waits in a barrier the others left. Such an observation
+ * holds the mean time per call over the calls it made, scaled to inner
+ * calls, so its value stays the time per construct. */
+#include <math.h>
 #include <omp.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mbx/bench.h"
 #include "mbx/kv.h"
@@ -52,6 +65,12 @@
 #define FORK_FACTOR 50.0
 #define TRIALS 3
 #define FORK_TRIALS 8
+#define LATE_FACTOR 100.0
+#define LATE_MIN_S 0.05
+#define CHECK_EVERY 64         /* calls between clock reads in a standing region */
+#define CHECK_EVERY_FORK 16    /* the same for a region per call (a fork is slower) */
+#define CHECK_EVERY_SHARED 256 /* the same for atomic, critical, lock (12 ns a call) */
+#define NO_STOP INT64_MAX
 
 enum omp_op {
     OP_PARALLEL,
@@ -67,14 +86,23 @@ enum omp_op {
 typedef struct omp_state {
     int threads;
     double ref; /* the reference's time per call, seconds */
-    omp_lock_t lock;
-    long counter; /* atomic's target */
-    long sum;     /* the last reduction's result */
+    long sum;   /* the last reduction's result */
+    /* The early end of an observation (see the top): */
+    mbx_timer_kind timer; /* thread 0's clock */
+    double late_s;        /* an observation's span before it ends early */
+    double t_late;        /* the current observation's end, on timer */
+    int64_t done;         /* calls made by the current observation */
     /* --validate only (NULL while timing): */
     long *cnt;         /* critical, lock: executions, updated inside */
     int *mark;         /* parallel: per thread; for: per iteration */
     long *arrived;     /* barrier: the round each thread reached */
     volatile int *bad; /* set by any thread that sees a wrong state */
+    /* What the team writes while timed, each on a cache line of its own,
+     * so that no construct pays for another's traffic (reading stop_at
+     * from the atomic counter's line cost omp.atomic 3 ns a call): */
+    _Alignas(64) long counter;    /* atomic's target */
+    _Alignas(64) int64_t stop_at; /* the round after which the team leaves */
+    _Alignas(64) omp_lock_t lock;
 } omp_state;
 
 static uint64_t no_buf(uint64_t bytes, int procs)
@@ -92,6 +120,13 @@ static inline void body(void)
         a += j;
 }
 
+/* Thread 0, every `every` calls (j counts from 0): whether the
+ * observation has run past its end. */
+static inline int late(const omp_state *s, int64_t j, int every)
+{
+    return j % every == every - 1 && mbx_timer_now(s->timer) > s->t_late;
+}
+
 /* Calls made by each thread of a team that shares `inner` calls. */
 static inline int shared_calls(enum omp_op op)
 {
@@ -102,8 +137,15 @@ static void loop_for(omp_state *s, int64_t n, int dynamic)
 {
     const int nit = s->threads * FOR_ITERS;
     int *mark = s->mark;
+    int64_t done = n;
 #pragma omp parallel num_threads(s->threads)
     for (int64_t j = 0; j < n; j++) {
+        /* Written before round j's implied barrier, read after it: a thread
+         * still reading round j - 1's value never sees j - 1 here. */
+        if (omp_get_thread_num() == 0 && late(s, j, CHECK_EVERY)) {
+#pragma omp atomic write
+            s->stop_at = j;
+        }
         if (dynamic) {
 #pragma omp for schedule(dynamic, 1)
             for (int it = 0; it < nit; it++) {
@@ -119,7 +161,16 @@ static void loop_for(omp_state *s, int64_t n, int dynamic)
                     mark[it]++;
             }
         }
+        int64_t stop;
+#pragma omp atomic read
+        stop = s->stop_at;
+        if (stop == j) {
+            if (omp_get_thread_num() == 0)
+                done = j + 1;
+            break;
+        }
     }
+    s->done = done;
 }
 
 static void loop_barrier(omp_state *s, int64_t n)
@@ -127,6 +178,7 @@ static void loop_barrier(omp_state *s, int64_t n)
     long *arrived = s->arrived;
     volatile int *bad = s->bad;
     const int nt = s->threads;
+    int64_t done = n;
 #pragma omp parallel num_threads(nt)
     {
         int me = omp_get_thread_num();
@@ -135,6 +187,10 @@ static void loop_barrier(omp_state *s, int64_t n)
             if (arrived) {
 #pragma omp atomic write
                 arrived[me] = (long)j + 1;
+            }
+            if (me == 0 && late(s, j, CHECK_EVERY)) {
+#pragma omp atomic write
+                s->stop_at = j;
             }
 #pragma omp barrier
             /* After round j's barrier every thread has reached round j. */
@@ -145,16 +201,51 @@ static void loop_barrier(omp_state *s, int64_t n)
                 if (a < (long)j + 1)
                     *bad = 1;
             }
+            int64_t stop;
+#pragma omp atomic read
+            stop = s->stop_at;
+            if (stop == j) {
+                if (me == 0)
+                    done = j + 1;
+                break;
+            }
         }
     }
+    s->done = done;
 }
 
-/* n calls of op with the state's team; inner = n. */
-static void run_op(omp_state *s, enum omp_op op, int64_t n)
+/* The shared ops run in blocks of CHECK_EVERY_SHARED calls, the loop of a block
+ * as tight as without the early end. After a block thread 0 marks the
+ * observation late, and every thread leaves at its next look. No barrier
+ * follows, so the threads need not leave at the same call. */
+static inline int shared_late(omp_state *s)
+{
+    int64_t stop;
+    if (omp_get_thread_num() == 0 && mbx_timer_now(s->timer) > s->t_late) {
+#pragma omp atomic write
+        s->stop_at = 0;
+    }
+#pragma omp atomic read
+    stop = s->stop_at;
+    return stop != NO_STOP;
+}
+
+/* The end of the block of shared calls that starts at j. */
+static inline int64_t block_end(int64_t j, int64_t per)
+{
+    return per - j > CHECK_EVERY_SHARED ? j + CHECK_EVERY_SHARED : per;
+}
+
+/* Up to n calls of op with the state's team (inner = n); returns the calls
+ * made: n unless the observation ran past s->t_late. */
+static int64_t run_op(omp_state *s, enum omp_op op, int64_t n)
 {
     const int nt = s->threads;
     const int64_t per = n / nt; /* shared ops: n is a multiple of nt */
     long *cnt = s->cnt;
+    int64_t done = 0;
+    s->stop_at = NO_STOP;
+    s->done = n;
     switch (op) {
     case OP_PARALLEL:
         for (int64_t j = 0; j < n; j++) {
@@ -164,28 +255,50 @@ static void run_op(omp_state *s, enum omp_op op, int64_t n)
                 if (s->mark)
                     s->mark[omp_get_thread_num()]++;
             }
+            if (late(s, j, CHECK_EVERY_FORK)) {
+                s->done = j + 1;
+                break;
+            }
         }
         break;
     case OP_FOR_STATIC: loop_for(s, n, 0); break;
     case OP_FOR_DYNAMIC: loop_for(s, n, 1); break;
     case OP_BARRIER: loop_barrier(s, n); break;
     case OP_CRITICAL:
-#pragma omp parallel num_threads(nt)
-        for (int64_t j = 0; j < per; j++) {
+#pragma omp parallel num_threads(nt) reduction(+ : done)
+    {
+        int64_t j = 0;
+        while (j < per) {
+            for (const int64_t end = block_end(j, per); j < end; j++) {
 #pragma omp critical(mbx_omp_critical)
-            {
-                body();
-                if (cnt)
-                    (*cnt)++;
+                {
+                    body();
+                    if (cnt)
+                        (*cnt)++;
+                }
             }
+            if (shared_late(s))
+                break;
         }
+        done += j;
+    }
+        s->done = done;
         break;
     case OP_ATOMIC:
-#pragma omp parallel num_threads(nt)
-        for (int64_t j = 0; j < per; j++) {
+#pragma omp parallel num_threads(nt) reduction(+ : done)
+    {
+        int64_t j = 0;
+        while (j < per) {
+            for (const int64_t end = block_end(j, per); j < end; j++) {
 #pragma omp atomic update
-            s->counter += 1;
+                s->counter += 1;
+            }
+            if (shared_late(s))
+                break;
         }
+        done += j;
+    }
+        s->done = done;
         break;
     case OP_REDUCTION:
         for (int64_t j = 0; j < n; j++) {
@@ -198,19 +311,33 @@ static void run_op(omp_state *s, enum omp_op op, int64_t n)
             s->sum = sum;
             if (s->bad && sum != nt)
                 *s->bad = 1;
+            if (late(s, j, CHECK_EVERY_FORK)) {
+                s->done = j + 1;
+                break;
+            }
         }
         break;
     case OP_LOCK:
-#pragma omp parallel num_threads(nt)
-        for (int64_t j = 0; j < per; j++) {
-            omp_set_lock(&s->lock);
-            body();
-            if (cnt)
-                (*cnt)++;
-            omp_unset_lock(&s->lock);
+#pragma omp parallel num_threads(nt) reduction(+ : done)
+    {
+        int64_t j = 0;
+        while (j < per) {
+            for (const int64_t end = block_end(j, per); j < end; j++) {
+                omp_set_lock(&s->lock);
+                body();
+                if (cnt)
+                    (*cnt)++;
+                omp_unset_lock(&s->lock);
+            }
+            if (shared_late(s))
+                break;
         }
+        done += j;
+    }
+        s->done = done;
         break;
     }
+    return s->done;
 }
 
 /* The reference for n calls, on the calling thread alone. */
@@ -265,11 +392,14 @@ static int omp_setup(mbx_bench_ctx *c, enum omp_op op)
         return MPI_SUCCESS;
     if (c->param < 1 || c->param > THREADS_MAX || c->param > omp_get_thread_limit())
         return MPI_ERR_ARG;
-    omp_state *s = calloc(1, sizeof *s);
+    omp_state *s = aligned_alloc(_Alignof(omp_state), sizeof *s);
     if (!s)
         return MPI_ERR_NO_MEM;
+    memset(s, 0, sizeof *s);
     c->priv = s;
     s->threads = (int)c->param;
+    s->timer = c->timer;
+    s->t_late = HUGE_VAL; /* sizing and --validate run every call */
     omp_init_lock(&s->lock);
     /* The team must be as large as asked (OMP_DYNAMIC or a thread limit
      * could make it smaller). */
@@ -297,6 +427,13 @@ static int omp_setup(mbx_bench_ctx *c, enum omp_op op)
     if (want > target)
         target = want;
     c->inner = size_inner(c, s, op, target, 0);
+    /* The test hook: MBX_TEST_OMP_SLOWDOWN=F plans observations F times
+     * longer than the sizing found, as when the cores fill after set-up. */
+    const char *hook = getenv("MBX_TEST_OMP_SLOWDOWN");
+    long slow = hook ? strtol(hook, NULL, 10) : 0;
+    if (slow > 1 && slow <= 1000000)
+        c->inner *= slow;
+    s->late_s = LATE_FACTOR * target > LATE_MIN_S ? LATE_FACTOR * target : LATE_MIN_S;
     /* The reference per call, from an inner loop of its own that spans the
      * same target (a body may take less than a tick). */
     int64_t nref = size_inner(c, s, op, target, 1);
@@ -317,9 +454,12 @@ static int omp_run(mbx_bench_ctx *c, size_t k, double *t, enum omp_op op)
         if (rc != MPI_SUCCESS)
             return rc;
         double t0 = now(c);
-        run_op(s, op, inner);
-        t[i] = now(c) - t0 - ref;
+        s->t_late = t0 + s->late_s;
+        int64_t done = run_op(s, op, inner);
+        double d = now(c) - t0;
+        t[i] = (done < inner ? d * (double)inner / (double)done : d) - ref;
     }
+    s->t_late = HUGE_VAL;
     return MPI_SUCCESS;
 }
 
