@@ -12,7 +12,7 @@
 # slurmctld, slurmd and munged with their own config, key and socket (the
 # packages' services are not used; without the packages the tests skip).
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config mpich libmpich-dev libcsv-dev libcmocka-dev libncurses-dev tmux iproute2 python3 clang-format libhwloc-dev gnuplot-nox clang-14 libclang-rt-14-dev valgrind locales-all slurm-wlm munge)
+pkgs=(build-essential cmake pkg-config mpich libmpich-dev libcsv-dev libcmocka-dev libncurses-dev tmux iproute2 python3 clang-format libhwloc-dev libgsl-dev gnuplot-nox clang-14 libclang-rt-14-dev valgrind locales-all slurm-wlm munge)
 case "${1:-}" in
 --openmpi) pkgs+=(libopenmpi-dev openmpi-bin) ;;
 "") ;;
