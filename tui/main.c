@@ -12,6 +12,7 @@
 #include "benchsel.h"
 #include "cli.h"
 #include "compare_cmd.h"
+#include "pairs_cmd.h"
 #if MBX_HAVE_EXPLORER
 #include "explore.h"
 #endif
@@ -102,6 +103,7 @@ static const struct {
     {"report", report_cmd},
     {"calibrate", mbx_calibrate_cmd},
     {"guidelines", mbx_guidelines_cmd},
+    {"pairs", mbx_pairs_cmd},
 };
 
 static int dispatch(int argc, char **argv)

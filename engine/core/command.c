@@ -117,7 +117,7 @@ const char *mbx_opcode_name(int opcode)
     static const char *const names[MBX_OP_COUNT_] = {
         "NOP",        "DESCRIBE", "CONFIGURE", "POINT_BEGIN",    "BATCH",        "POINT_END",
         "QUIT",       "VALIDATE", "PAIR_SCAN", "BEFFIO_PATTERN", "BEFF_PATTERN", "METHOD",
-        "CLOCK_SYNC", "PROBE",    "THREADS",   "PREFAULT",
+        "CLOCK_SYNC", "PROBE",    "THREADS",   "PREFAULT",       "PAIRS",
     };
     if (opcode < 0 || opcode >= MBX_OP_COUNT_)
         return "?";

@@ -328,6 +328,8 @@ static const char *col_setup(const mbx_result *r, char *b)
 }
 
 COL_TEXT(col_topology, r->topology)
+COL_TEXT(col_src_host, r->src_host)
+COL_TEXT(col_dst_host, r->dst_host)
 
 /* part.*: the set-up rounds' figures (NAN or 0: none). */
 static const char *col_perceived(const mbx_result *r, char *b)

@@ -73,6 +73,7 @@ void mbx_engine_destroy(mbx_engine *e)
                 MPI_Comm_free(&e->subcomm[p]);
     free(e->subcomm);
     mbx_bufpool_free(e);
+    mbx_pairs_free(e);
     if (e->node != MPI_COMM_NULL)
         MPI_Comm_free(&e->node);
     if (e->cmd != MPI_COMM_NULL)
@@ -240,6 +241,7 @@ int mbx_engine_dispatch(mbx_engine *e, const mbx_cmd *cmd, void *payload)
     case MBX_OP_PROBE: return mbx_probe_exec(e, cmd);
     case MBX_OP_THREADS: return mbx_threads_exec(e);
     case MBX_OP_PREFAULT: return mbx_prefault_exec(e, cmd);
+    case MBX_OP_PAIRS: return mbx_pairs_exec(e, cmd, payload);
     case MBX_OP_QUIT:
         if (e->in_point)
             (void)mbx_point_end(e);

@@ -39,10 +39,11 @@ struct mbx_engine {
     double *obs, *scratch;
     size_t obs_cap;
 
-    int bad;                /* the last VALIDATE's worst verdict, on every rank */
-    int test_hung;          /* MBX_TEST_HANG (measure_point.c) has stopped this rank once */
-    const char *test_label; /* rank 0: the point in flight's section (MBX_TEST_STEP) */
-    double *scan;           /* rank 0: the last PAIR_SCAN's latencies, size entries */
+    int bad;                       /* the last VALIDATE's worst verdict, on every rank */
+    int test_hung;                 /* MBX_TEST_HANG (measure_point.c) has stopped this rank once */
+    const char *test_label;        /* rank 0: the point in flight's section (MBX_TEST_STEP) */
+    double *scan;                  /* rank 0: the last PAIR_SCAN's latencies, size entries */
+    struct mbx_pairs_state *pairs; /* MBX_OP_PAIRS (pairs_exec.c), NULL until the first */
 
     /* Observation method (MBX_OP_METHOD) and the global clock. */
     mbx_method method;
@@ -136,6 +137,9 @@ int mbx_point_begin(mbx_engine *e, const mbx_cmd *cmd, const void *payload);
 int mbx_point_batch(mbx_engine *e, const mbx_cmd *cmd);
 int mbx_point_end(mbx_engine *e);
 int mbx_point_validate(mbx_engine *e);
+/* Handler in pairs_exec.c (payload: see there), and its state freed */
+int mbx_pairs_exec(mbx_engine *e, const mbx_cmd *cmd, const void *payload);
+void mbx_pairs_free(mbx_engine *e);
 /* Handler in pairscan.c */
 int mbx_pair_scan_exec(mbx_engine *e, const mbx_cmd *cmd);
 

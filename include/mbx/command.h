@@ -43,7 +43,9 @@ typedef enum mbx_opcode {
     /* iarg = {largest bytes, round trips}, darg[0] = seconds per size: untimed ping-pongs
        of rank 0 with every rank and of ring neighbours at each protocol regime */
     MBX_OP_PREFAULT = 15,
-    MBX_OP_COUNT_ = 16
+    /* payload: one step of the node-pair matrix (pairs_exec.c); iarg[0] = 1 frees its state */
+    MBX_OP_PAIRS = 16,
+    MBX_OP_COUNT_ = 17
 } mbx_opcode;
 
 typedef struct mbx_cmd {

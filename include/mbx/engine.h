@@ -358,6 +358,42 @@ MBX_NODISCARD int mbx_engine_measure(mbx_engine *e, const mbx_point_spec *spec,
                                      mbx_progress_fn progress, void *ud, mbx_result *out,
                                      const double **obs, size_t *nobs);
 
+/* Every pair of nodes (pairs_exec.c; docs/algorithms.md, "Every pair of
+ * nodes"): one step of the node-pair matrix. */
+typedef enum mbx_pairs_mode {
+    MBX_PAIRS_SHIFT = 0, /* node i sends to i + k and serves i - k, all at once */
+    MBX_PAIRS_ONE = 1    /* src sends to dst; the other nodes idle */
+} mbx_pairs_mode;
+typedef enum mbx_pairs_metric {
+    MBX_PAIRS_LAT = 0, /* bytes out, bytes back: half the round trip */
+    MBX_PAIRS_BW = 1   /* a window of `window` messages out, 0 bytes back: its time */
+} mbx_pairs_metric;
+#define MBX_PAIRS_STEP_NODES_MAX 4096
+#define MBX_PAIRS_OBS_MAX 100000
+#define MBX_PAIRS_BYTES_MAX (1u << 30)
+#define MBX_PAIRS_WINDOW_MAX 4096
+
+typedef struct mbx_pairs_step {
+    int mode, metric; /* mbx_pairs_mode, mbx_pairs_metric */
+    uint64_t bytes;   /* 0 .. MBX_PAIRS_BYTES_MAX */
+    int window;       /* BW: 1 .. MBX_PAIRS_WINDOW_MAX */
+    int k;            /* SHIFT: 1 .. n - 1 */
+    int src, dst;     /* ONE: node indices, distinct */
+    int nobs, nwarm;  /* timed observations (1 .. MBX_PAIRS_OBS_MAX) after nwarm untimed */
+} mbx_pairs_step;
+
+/* Rank 0, collective through the command loop: run one step on the nodes
+ * nodes[0..n) (ranks ascending, nodes[0] = 0, 2 <= n <=
+ * MBX_PAIRS_STEP_NODES_MAX; a new list makes the nodes' communicator
+ * anew). t (n x nobs) receives node i's observations at t[i * nobs + j],
+ * seconds, the timer's overhead subtracted; NAN where node i sent nothing
+ * in the step. Errors: MBX_E_INVAL (a field out of range, on any rank),
+ * MBX_E_NOMEM, MBX_E_MPI (an MPI failure on any node; mbx_engine_why has
+ * rank 0's). mbx_engine_pairs_free frees the nodes' state on every rank. */
+MBX_NODISCARD int mbx_engine_pairs_step(mbx_engine *e, const int *nodes, int n,
+                                        const mbx_pairs_step *step, double *t);
+MBX_NODISCARD int mbx_engine_pairs_free(mbx_engine *e);
+
 /* Quick latency scan (rank 0 only, collective through the command loop):
  * rank 0 runs `rounds` untimed-warm 1-byte round trips with each other rank
  * in turn; lat[i] receives the median one-way latency to rank i in seconds

@@ -64,6 +64,8 @@ typedef enum mbx_ci_scope {
     MBX_SCOPE_PROFILE = 1 /* widened by a machine profile's launch component */
 } mbx_ci_scope;
 
+#define MBX_RESULT_HOST_MAX 48 /* a host column's text, with the NUL (a field's room) */
+
 typedef struct mbx_result {
     const char *benchmark; /* registry name (not owned) */
     const char *label;     /* plan section (not owned) */
@@ -176,6 +178,10 @@ typedef struct mbx_result {
      * one-way time (overhead = 100 (ratio - 1)), and the early-bird share,
      * 0..1. NAN (or 0 from a zeroed row): empty. */
     double part_seen, part_ratio, part_early;
+    /* Columns src_host and dst_host: the hosts of a node-pair cell's
+     * sender and receiver (pairs.*; mbx/pairs_run.h); empty for every
+     * other benchmark. */
+    char src_host[MBX_RESULT_HOST_MAX], dst_host[MBX_RESULT_HOST_MAX];
 } mbx_result;
 
 /* The results columns, in file order: the one table of them
@@ -269,7 +275,9 @@ typedef struct mbx_result {
     X(TOPOLOGY, "topology", "text", 4, 0, col_topology)                                            \
     X(PERCEIVED_MBPS, "perceived_MBps", "MB/s", 4, 0, col_perceived)                               \
     X(OVERHEAD_PCT, "overhead_pct", "%", 4, 0, col_part_overhead)                                  \
-    X(EARLY_BIRD_PCT, "early_bird_pct", "%", 4, 0, col_early_bird)
+    X(EARLY_BIRD_PCT, "early_bird_pct", "%", 4, 0, col_early_bird)                                 \
+    X(SRC_HOST, "src_host", "text", 4, 0, col_src_host)                                            \
+    X(DST_HOST, "dst_host", "text", 4, 0, col_dst_host)
 
 #define MBX_RESULT_COL_ID_(id, name, unit, since, readers, fmt) MBX_COL_##id,
 enum { MBX_RESULT_COLUMNS(MBX_RESULT_COL_ID_) MBX_RESULT_NCOLS };

@@ -128,7 +128,7 @@ static double moved_by(const mbx_csv_table *t, size_t r, const char *bench, doub
     *msgs = NAN;
     if (strncmp(bench, "mw.", 3) == 0)
         *msgs = 2 * w;
-    else if (strcmp(bench, "bw.uni") == 0)
+    else if (strcmp(bench, "bw.uni") == 0 || strcmp(bench, "pairs.bw") == 0)
         *msgs = w;
     else if (strcmp(bench, "bw.bi") == 0)
         *msgs = 2 * w;
@@ -137,7 +137,7 @@ static double moved_by(const mbx_csv_table *t, size_t r, const char *bench, doub
     else if (strcmp(bench, "bw.exchange") == 0)
         *msgs = 4;
     else if ((strncmp(bench, "pingpong.", 9) == 0 && strcmp(bench, "pingpong.mt") != 0) ||
-             strcmp(bench, "persist.send_recv") == 0)
+             strcmp(bench, "persist.send_recv") == 0 || strcmp(bench, "pairs.lat") == 0)
         *msgs = 1;
     else if (strncmp(bench, "rma.", 4) == 0) /* a window (rma.*_bw) or one operation */
         *msgs = str(t, r, "param_name")[0] != '\0' ? w : 1;
@@ -172,6 +172,23 @@ void mbx_cc_check_part(const mbx_csv_table *t, size_t r)
         CHECK(!eb[0], "row %zu: early_bird_pct '%s' with one partition", r, eb);
 }
 
+/* The host columns: a node-pair cell (pairs.*) names both hosts, and its
+ * ranks are two distinct ranks, sender first; every other row leaves
+ * them empty. */
+static void check_hosts(const mbx_csv_table *t, size_t r, const char *bench)
+{
+    const char *sh = str(t, r, "src_host"), *dh = str(t, r, "dst_host");
+    if (strncmp(bench, "pairs.", 6) != 0) {
+        CHECK(!sh[0] && !dh[0], "row %zu (%s): host columns '%s' '%s'", r, bench, sh, dh);
+        return;
+    }
+    int a = -1, b = -1, end = 0;
+    CHECK(sh[0] && dh[0], "row %zu (%s): src_host '%s', dst_host '%s'", r, bench, sh, dh);
+    CHECK(sscanf(str(t, r, "ranks"), "%d,%d%n", &a, &b, &end) == 2 && a >= 0 && b >= 0 && a != b &&
+              str(t, r, "ranks")[end] == '\0',
+          "row %zu (%s): ranks '%s', expected SRC,DST", r, bench, str(t, r, "ranks"));
+}
+
 /* Every rule of one row in one place (over 80 lines), in the order of the CSV contract's columns
  * (docs/csv-format.md). */
 void mbx_cc_check_row(const mbx_csv_table *t, size_t r)
@@ -196,6 +213,7 @@ void mbx_cc_check_row(const mbx_csv_table *t, size_t r)
           r, str(t, r, "plain_us"));
     check_times(t, r);
     check_rma_sync(t, r, bench);
+    check_hosts(t, r, bench);
     double passes = check_passes(t, r, bench);
     if (strcmp(status, "INVALID") == 0 || strcmp(status, "HUNG") == 0) {
         /* No valid observation (or a pass that hung, the watchdog's): no

@@ -111,17 +111,6 @@ void mbx_beff_usage(void)
            "Bandwidths are in MB/s = 1e6 bytes/s.\n");
 }
 
-static int parse_int(const char *s, long lo, long hi, long *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || end == s || *end || v < lo || v > hi)
-        return -1;
-    *out = v;
-    return 0;
-}
-
 static int on_quick(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *v)
 {
     beff_cli *c = p->dst;
@@ -165,17 +154,17 @@ static int on_count(mbx_opt_parser *p, const mbx_opt *o, const char *name, const
     long n;
     (void)o;
     if (strcmp(name, "--seed") == 0) {
-        if (parse_int(v, 0, 4294967295L, &n) < 0)
+        if (mbx_opt_whole(v, 0, 4294967295L, &n) < 0)
             return mbx_opt_bad(&p->out, "--seed: expected an integer in 0..4294967295, got '%s'",
                                v);
         c->o.seed = (unsigned)n;
         c->seed_given = 1;
     } else if (strcmp(name, "--random") == 0) {
-        if (parse_int(v, 1, MBX_BEFF_NRANDOM_MAX, &n) < 0)
+        if (mbx_opt_whole(v, 1, MBX_BEFF_NRANDOM_MAX, &n) < 0)
             return mbx_opt_bad(&p->out, "--random: expected an integer in 1..1000, got '%s'", v);
         c->o.nrandom = (int)n;
     } else {
-        if (parse_int(v, 1, 100, &n) < 0)
+        if (mbx_opt_whole(v, 1, 100, &n) < 0)
             return mbx_opt_bad(&p->out, "--reps: expected an integer in 1..100, got '%s'", v);
         c->o.reps = (int)n;
     }

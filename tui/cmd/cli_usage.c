@@ -6,33 +6,35 @@
 
 void mbx_cli_usage(void)
 {
-    printf("mpibex %s - MPI Benchmark EXplorer\n"
-           "\n"
-           "Usage:\n"
-           "  mpibex [-n N] [--launcher CMD] [--bridge auto|tty|socket] [--log FILE]\n"
-           "         [explorer options]                      the live explorer (N = 2)\n"
-           "  mpiexec -n N mpibex run [PLAN.ini] [options]   measure, print a table, write CSV\n"
-           "  mpiexec -n N mpibex beff [options]             effective bandwidth b_eff\n"
-           "  mpibex list [GLOB...]                          the benchmarks, one line each\n"
-           "  mpibex merge A.csv B.csv ... -o OUT.csv        merge the results of several runs\n"
-           "  mpibex repeat -k K [-n N] -- [opts] -o DIR     K separate launches, merged\n"
-           "  mpibex calibrate DIR [-o PROFILE]              a machine profile from repeat's DIR\n"
-           "  mpibex compare A B [--alpha 0.05] [-o F.csv]   A faster, slower or the same?\n"
-           "  mpiexec -n N mpibex guidelines [RULES.ini]     which performance guidelines hold\n"
-           "  mpibex report FILES... -o DIR [--force]        plots (gnuplot) and an index page\n"
-           "  mpiexec -n N mpibex beffio [--time S] [-o F]   b_eff_io, the effective MPI-IO "
-           "bandwidth\n"
-           "  mpiexec -n N mpibex idle [SECONDS]             CPU use of ranks waiting for work\n"
-           "  mpibex --help | --version\n"
-           "\n"
-           "Run 'mpibex explore --help' for the explorer options and 'mpibex run --help'\n"
-           "for the measurement options. Without a plan file and\n"
-           "without --bench, 'run' measures the built-in quick plan (samples/quick.ini).\n"
-           "OSU's and IMB's flags (-m, -i, -x, -msglog, -iter, -time, ...) get a line\n"
-           "naming mpibex's equivalent.\n"
-           "Documentation: man mpibex, docs/ in the source tree. cmake --install puts\n"
-           "the man page in PREFIX/share/man, samples and themes in PREFIX/share/mpibex.\n",
-           MBX_VERSION);
+    printf(
+        "mpibex %s - MPI Benchmark EXplorer\n"
+        "\n"
+        "Usage:\n"
+        "  mpibex [-n N] [--launcher CMD] [--bridge auto|tty|socket] [--log FILE]\n"
+        "         [explorer options]                      the live explorer (N = 2)\n"
+        "  mpiexec -n N mpibex run [PLAN.ini] [options]   measure, print a table, write CSV\n"
+        "  mpiexec -n N mpibex beff [options]             effective bandwidth b_eff\n"
+        "  mpibex list [GLOB...]                          the benchmarks, one line each\n"
+        "  mpibex merge A.csv B.csv ... -o OUT.csv        merge the results of several runs\n"
+        "  mpibex repeat -k K [-n N] -- [opts] -o DIR     K separate launches, merged\n"
+        "  mpibex calibrate DIR [-o PROFILE]              a machine profile from repeat's DIR\n"
+        "  mpibex compare A B [--alpha 0.05] [-o F.csv]   A faster, slower or the same?\n"
+        "  mpiexec -n N mpibex guidelines [RULES.ini]     which performance guidelines hold\n"
+        "  mpiexec -n N mpibex pairs [options]            every pair of nodes: slow nodes, links\n"
+        "  mpibex report FILES... -o DIR [--force]        plots (gnuplot) and an index page\n"
+        "  mpiexec -n N mpibex beffio [--time S] [-o F]   b_eff_io, the effective MPI-IO "
+        "bandwidth\n"
+        "  mpiexec -n N mpibex idle [SECONDS]             CPU use of ranks waiting for work\n"
+        "  mpibex --help | --version\n"
+        "\n"
+        "Run 'mpibex explore --help' for the explorer options and 'mpibex run --help'\n"
+        "for the measurement options. Without a plan file and\n"
+        "without --bench, 'run' measures the built-in quick plan (samples/quick.ini).\n"
+        "OSU's and IMB's flags (-m, -i, -x, -msglog, -iter, -time, ...) get a line\n"
+        "naming mpibex's equivalent.\n"
+        "Documentation: man mpibex, docs/ in the source tree. cmake --install puts\n"
+        "the man page in PREFIX/share/man, samples and themes in PREFIX/share/mpibex.\n",
+        MBX_VERSION);
 }
 
 /* A flat text table (over 80 lines): `mpibex run --help` is compared byte for

@@ -2,7 +2,9 @@
  * taking the value, the bad-input line, and the nearest option name. */
 #include "opt.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "mbx/names.h"
@@ -16,6 +18,17 @@ int mbx_opt_vbad(const mbx_opt_out *out, const char *fmt, va_list ap)
     if (out->print != NULL)
         out->print(out->prefix ? out->prefix : "", line);
     return 2;
+}
+
+int mbx_opt_whole(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
 }
 
 int mbx_opt_bad(const mbx_opt_out *out, const char *fmt, ...)

@@ -93,6 +93,10 @@ int mbx_opt_help(mbx_opt_parser *p, const mbx_opt *o, const char *name, const ch
  * given twice ("-o: only one output is allowed (got 'A' and 'B')"). */
 int mbx_opt_output(mbx_opt_parser *p, const mbx_opt *o, const char *name, const char *val);
 
+/* A whole number in lo..hi written in decimal, all of s: 0 with *out set,
+ * or -1 (out untouched). For handlers that name the range themselves. */
+int mbx_opt_whole(const char *s, long lo, long hi, long *out);
+
 /* Walk argv[first..argc) against p's table. Returns 0, or the first
  * nonzero code of a handler, an operand or an error line. */
 int mbx_opt_parse(mbx_opt_parser *p, int argc, char **argv, int first);

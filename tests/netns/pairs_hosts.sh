@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# mpibex pairs across four "hosts" (network namespaces, cluster.sh), one
+# rank on each: the verdicts name a slow host and a slow link, and nothing
+# where every link is alike.
+#
+#   pairs_hosts.sh MPIBEX CSVCHECK
+#
+# Planted runs (MBX_TEST_PAIRS_PLANTED, default 2): a fresh cluster of 4
+# hosts; one host drawn at random gets its traffic both ways shaped to
+# HOST_RATE (tc tbf on its eth0 and on its port of the switch: its row and
+# its column of the matrix are slow), and one pair of hosts drawn at
+# random (it may include the slow host) what each sends to the other
+# shaped to LINK_RATE (a prio qdisc on each eth0 whose filter steers the
+# peer's address to a tbf band). `mpibex pairs --metric bw` must name that
+# host, and nothing else, as slow, and name the link (one of its
+# directions at least), and no other link. Clean runs
+# (MBX_TEST_PAIRS_CLEAN, default 2): no shaping; no slow node and no slow
+# link. The figures are the verdicts' own (ratios and p values), never a
+# time asserted. MBX_TEST_PAIRS_MODE picks the schedule (default one:
+# four busy-polling ranks on two cores would share them in shift mode).
+# Bandwidth, not latency: this kernel has no netem to delay packets, and
+# a rate shapes only what queues.
+#
+# Each check prints PASS or FAIL; the exit status is non-zero on any FAIL,
+# 77 (with "SKIP: reason") when network namespaces cannot be made here.
+set -u
+. "$(dirname "$(readlink -f "$0")")/../lib.sh"
+. "$(dirname "$(readlink -f "$0")")/lib_netns.sh"
+JOB_SECONDS=150
+PLANTED=${MBX_TEST_PAIRS_PLANTED:-2}
+CLEAN=${MBX_TEST_PAIRS_CLEAN:-2}
+MODE=${MBX_TEST_PAIRS_MODE:-one}
+HOST_RATE=800mbit # the slow host's traffic, both ways
+LINK_RATE=400mbit # what the two hosts of the slow link send each other
+BUCKET=32kb
+mbx_netns_mpi_begin pairs 300 "$@"
+command -v tc >/dev/null || { echo "FAIL: tc not found"; exit 1; }
+
+# shape HOST SLOW_HOST PEER: HOST's eth0 egress (an htb; this kernel has
+# tbf, htb and the u32 filter, not prio or netem): everything at HOST_RATE
+# when HOST is the slow host (and what the switch sends it: a tbf on its
+# port vhI), what goes to PEER (empty: none) at LINK_RATE.
+shape() {
+    local h=$1 slow=$2 peer=$3 all=10gbit
+    [ "$h" = "$slow" ] && all=$HOST_RATE
+    [ "$h" = "$slow" ] || [ -n "$peer" ] || return 0
+    tcn() { ip netns exec "$h" tc "$@"; }
+    tcn qdisc add dev eth0 root handle 1: htb default 20 || return 1
+    tcn class add dev eth0 parent 1: classid 1:20 htb rate "$all" burst $BUCKET quantum 60000 || return 1
+    if [ "$h" = "$slow" ]; then
+        ip netns exec mbxsw tc qdisc add dev "vh${h#mbxh}" root tbf rate "$all" burst $BUCKET \
+            latency 100ms || return 1
+    fi
+    if [ -n "$peer" ]; then
+        tcn class add dev eth0 parent 1: classid 1:10 htb rate "$LINK_RATE" burst $BUCKET \
+            quantum 60000 || return 1
+        tcn filter add dev eth0 protocol ip parent 1:0 prio 1 u32 \
+            match ip dst "198.18.0.${peer#mbxh}/32" flowid 1:10 || return 1
+    fi
+}
+
+# run_pairs NAME [SLOW_HOST LINK_A LINK_B]: a fresh cluster of 4 hosts,
+# shaped when given; the verdicts in $work/NAME.verdicts.csv.
+run_pairs() {
+    local name=$1 slow=${2:-} a=${3:-} b=${4:-} h peer
+    "$cluster" down
+    if ! "$cluster" up 4 >"$work/$name.up" 2>&1; then
+        fail "$name: cluster.sh up 4: $(tail -1 "$work/$name.up")"
+        return 1
+    fi
+    for h in mbxh1 mbxh2 mbxh3 mbxh4; do
+        [ -n "$slow" ] || break
+        peer=""
+        [ "$h" = "$a" ] && peer=$b
+        [ "$h" = "$b" ] && peer=$a
+        shape "$h" "$slow" "$peer" || { fail "$name: tc on $h failed"; return 1; }
+    done
+    "$cluster" exec mbxh1 \
+        "$mpiexec" -launcher ssh -launcher-exec "$here/hydra-exec.sh" \
+        -hosts mbxh1,mbxh2,mbxh3,mbxh4 -ppn 1 -n 4 -iface eth0 \
+        -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES eth0 \
+        "$mpibex" pairs --metric bw --bw-bytes 64K --mode "$MODE" --time-limit 40 --seed "$RANDOM" -q \
+        -o "$work/$name.csv" </dev/null >"$work/$name.log" 2>&1 9>&- &
+    job=$!
+    mbx_netns_wait "$name" || return 1
+    [ -s "$work/$name.verdicts.csv" ] || { fail "$name: no $name.verdicts.csv"; return 1; }
+    "$csvcheck" "$work/$name.csv" --bench pairs.bw --rows 12 \
+        >"$work/$name.check" 2>&1 || {
+        fail "$name: csvcheck: $(tail -1 "$work/$name.check")"
+        return 1
+    }
+    return 0
+}
+
+# slow_of NAME KIND: the slow nodes' hosts (node) or links "src>dst"
+# (link), sorted, space-separated.
+slow_of() {
+    awk -F, -v k="$2" 'NR > 1 && $2 == k && $12 == "yes" {
+        print (k == "node" ? $6 : $6 ">" $7) }' "$work/$1.verdicts.csv" | sort | tr '\n' ' '
+}
+
+show() { grep -E "^# (  (SLOW|    )|bandwidth:|verdicts)" "$work/$1.log" | sed 's/^/    | /'; }
+
+for ((r = 1; r <= PLANTED; r++)); do
+    hosts=(mbxh1 mbxh2 mbxh3 mbxh4)
+    slow=${hosts[RANDOM % 4]}
+    i=$((RANDOM % 4))
+    j=$(((i + 1 + RANDOM % 3) % 4))
+    a=${hosts[i]} b=${hosts[j]}
+    name=planted$r
+    run_pairs "$name" "$slow" "$a" "$b" || continue
+    nodes=$(slow_of "$name" node)
+    links=$(slow_of "$name" link)
+    want_links=" $a>$b $b>$a "
+    bad_links=""
+    for l in $links; do
+        [[ $want_links == *" $l "* ]] || bad_links="$bad_links $l"
+    done
+    if [ "$nodes" = "$slow " ] && [ -n "$links" ] && [ -z "$bad_links" ]; then
+        pass "$name: slow host $slow and slow link $a-$b named (links flagged: $links)"
+    else
+        fail "$name: planted host $slow, link $a-$b; found nodes '${nodes}', links '${links}'"
+        show "$name"
+    fi
+done
+
+for ((r = 1; r <= CLEAN; r++)); do
+    name=clean$r
+    run_pairs "$name" || continue
+    nodes=$(slow_of "$name" node)
+    links=$(slow_of "$name" link)
+    if [ -z "$nodes" ] && [ -z "$links" ]; then
+        pass "$name: every link alike, no outlier found"
+    else
+        fail "$name: nothing planted, yet slow nodes '${nodes}', links '${links}'"
+        show "$name"
+    fi
+done
+mbx_finish
