@@ -233,6 +233,8 @@ static int pass(mbx_pairs_run *r, const mbx_pairs_hooks *h, int m, int step, dou
     if (rc < 0)
         return rc;
     double t1 = h->clock(h->ud);
+    r->steps_done[m]++;
+    r->step_s[m] += t1 - t0;
     int per = p->mode == 0 ? p->n : 1;
     for (int i = 0; i < per; i++) {
         int src, dst;

@@ -76,9 +76,14 @@ typedef struct mbx_pairs_run {
     int nsteps; /* steps per metric in the plan */
     int *step;  /* nsteps: shift distances, or pair indices (src * n + dst) */
     mbx_pairs_cellrun *cell;
-    size_t ncells;     /* measured cells, metric-major, then src, then dst */
-    int rounds;        /* done */
-    double wall;       /* seconds from the first step to the last */
+    size_t ncells; /* measured cells, metric-major, then src, then dst */
+    int rounds;    /* done */
+    double wall;   /* seconds from the first step to the last */
+    /* Per metric: steps run and the seconds inside them (the command, the
+     * exchange and the gather: what a step costs, for the time of a run
+     * at another N). */
+    size_t steps_done[MBX_PAIRS_METRICS];
+    double step_s[MBX_PAIRS_METRICS];
     const char *ended; /* "settled", "max-rounds N", "time-limit S s", "stopped" */
     char ended_buf[48];
 } mbx_pairs_run;

@@ -121,6 +121,10 @@ static void shift_measures_every_cell_from_its_senders_times(void **state)
         }
     /* Passes span at least min_span: the rounds were spaced. */
     assert_true(r.cell[0].r.span >= p.passes.min_span);
+    /* What a step cost: the model's 10 ms each, gaps left out. */
+    assert_int_equal((int)r.steps_done[0], r.rounds * 4);
+    assert_true(fabs(r.step_s[0] - 0.01 * (double)r.steps_done[0]) < 1e-9);
+    assert_int_equal((int)r.steps_done[1], 0);
     mbx_pairs_run_free(&r);
 }
 

@@ -334,6 +334,13 @@ int mbx_pairs_out_results(mbx_pairs_out *o, const mbx_pairs_cli *c, const mbx_pa
         settled += run->cell[i].r.verdict == MBX_PASSES_SETTLED;
     printf("# %d rounds in %.1f s, ended: %s; %zu of %zu cells SETTLED\n", run->rounds, run->wall,
            run->ended, settled, run->ncells);
+    /* What a step cost, for the time of a run at another N (docs/
+     * user-guide.md, "Every pair of nodes: pairs"). */
+    for (int m = 0; m < MBX_PAIRS_METRICS; m++)
+        if (run->steps_done[m])
+            printf("# %s steps: %zu in %.2f s, %.3f ms a step\n", m == 0 ? "latency" : "bandwidth",
+                   run->steps_done[m], run->step_s[m],
+                   1e3 * run->step_s[m] / (double)run->steps_done[m]);
     for (size_t i = 0; o->csv && i < run->ncells; i++)
         if (cell_row(o, c, run, &run->cell[i], job, nodes) < 0) {
             snprintf(msg, msglen, "-o: writing '%s' failed: %s", c->output, strerror(errno));
