@@ -39,11 +39,14 @@ static void append(char *buf, size_t len, const char *str)
 }
 
 /* The calling process's CPU binding from hwloc: OS PU indices, and when it
- * is narrower than the allowed CPUs (*bound = 1) the cores it covers. */
-static void binding_text(char *buf, size_t len, int32_t *bound)
+ * is narrower than the allowed CPUs (*bound = 1) the cores it covers;
+ * *package the package (socket) it lies in, -1 when it spans several or
+ * hwloc cannot tell. */
+static void binding_text(char *buf, size_t len, int32_t *bound, int32_t *package)
 {
     char why[96] = "";
     *bound = 0;
+    *package = -1;
     hwloc_topology_t t = mbx_hwtopo_get(why, sizeof why);
     if (!t) {
         snprintf(buf, len, "unavailable (%s)", why);
@@ -65,6 +68,13 @@ static void binding_text(char *buf, size_t len, int32_t *bound)
                 hwloc_bitmap_set(cores, c->logical_index);
                 partial |= !hwloc_bitmap_isincluded(c->cpuset, set);
             }
+        int npkg = 0;
+        for (hwloc_obj_t k = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_PACKAGE, NULL); k;
+             k = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_PACKAGE, k))
+            if (hwloc_bitmap_intersects(k->cpuset, set) && npkg++ == 0)
+                *package = (int32_t)k->logical_index;
+        if (npkg != 1)
+            *package = -1;
         int ncores = hwloc_bitmap_weight(cores);
         if (*bound && ncores > 0) {
             char list[48], note[80];
@@ -286,7 +296,7 @@ int mbx_describe_exec(mbx_engine *e)
     memset(&me, 0, sizeof me);
     if (gethostname(me.host, sizeof me.host - 1) != 0)
         snprintf(me.host, sizeof me.host, "unknown");
-    binding_text(me.binding, sizeof me.binding, &me.bound);
+    binding_text(me.binding, sizeof me.binding, &me.bound, &me.package);
     me.mem_avail = mem_available();
     me.cpu_seconds = cpu_seconds();
     MPI_Comm_rank(e->node, &me.node_rank);

@@ -55,6 +55,7 @@ typedef struct mbx_rank_info {
     int32_t node_rank, node_size; /* within its shared-memory node */
     int32_t host_id;              /* index into the job's host list (set by root) */
     int32_t bound;                /* 1 if the binding is narrower than the host's allowed CPUs */
+    int32_t package;              /* the package (socket) the binding lies in; -1: several */
     int32_t has_facts;            /* 1 on the rank that filled facts (node_rank 0) */
     mbx_host_facts facts;         /* that host's facts; zero on other ranks */
 } mbx_rank_info;

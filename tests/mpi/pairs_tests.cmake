@@ -27,3 +27,5 @@ mbx_pairs_bad_input(one_node 2 "pairs: the job's 2 ranks run on 1 host .*: the m
 mbx_pairs_bad_input(more_steps 2 "--steps: 2 asked; 2 nodes have 1 shift steps \\(1\\.\\.1\\)"
   --per rank --steps 2)
 mbx_pairs_bad_input(mode 2 "--mode: expected shift or one, got 'ring'" --mode ring)
+mbx_pairs_bad_input(one_socket 2
+  "pairs: the job's 2 ranks run on 1 socket of 1 host .*: the matrix needs 2 nodes or more" --per socket)

@@ -44,13 +44,13 @@ set_tests_properties(netns.bw_two_hosts PROPERTIES
                      RESOURCE_LOCK mbx_netns
                      SKIP_RETURN_CODE 77)
 
-# mpibex pairs on four hosts: a slow host and a slow link, drawn at random
+# mpibex pairs on five hosts: a slow host and a slow link, drawn at random
 # and shaped with tc, named by the verdicts; nothing named where every link
 # is alike (two runs of each here; the closing figures come from ten).
-add_test(NAME netns.pairs_four_hosts
+add_test(NAME netns.pairs_five_hosts
          COMMAND flock ${MBX_NETNS_LOCK} bash ${CMAKE_CURRENT_LIST_DIR}/pairs_hosts.sh
                  $<TARGET_FILE:mpibex> $<TARGET_FILE:csvcheck>)
-set_tests_properties(netns.pairs_four_hosts PROPERTIES
+set_tests_properties(netns.pairs_five_hosts PROPERTIES
                      TIMEOUT 600
                      LABELS netns
                      RESOURCE_LOCK mbx_netns

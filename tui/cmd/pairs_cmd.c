@@ -41,8 +41,9 @@ static void usage(void)
            "  --lat-bytes SIZE    latency message (default 8)\n"
            "  --bw-bytes SIZE     bandwidth message (default 1MiB), 1B..1GiB\n"
            "  --window N          bandwidth: messages in flight per observation (default 16)\n"
-           "  --per node|rank     one rank per host (default; the lowest of each host), or\n"
-           "                      every rank a node of its own\n"
+           "  --per WHAT          node: one rank per host (default; the lowest of each);\n"
+           "                      socket: one per socket of each host (ranks bound within\n"
+           "                      one socket); rank: every rank a node of its own\n"
            "  --steps K           measure K steps of the schedule, drawn at random (seeded):\n"
            "                      K shifts of N-1, or K pairs of N(N-1) with --mode one\n"
            "  --eps X             target relative error of each cell (default 0.05)\n"
@@ -97,11 +98,13 @@ static int on_per(mbx_opt_parser *p, const mbx_opt *o, const char *name, const c
     mbx_pairs_cli *c = p->dst;
     (void)o, (void)name;
     if (!strcmp(v, "node"))
-        c->per_rank = 0;
+        c->per = MBX_PER_NODE;
     else if (!strcmp(v, "rank"))
-        c->per_rank = 1;
+        c->per = MBX_PER_RANK;
+    else if (!strcmp(v, "socket"))
+        c->per = MBX_PER_SOCKET;
     else
-        return mbx_opt_bad(&p->out, "--per: expected node or rank, got '%s'", v);
+        return mbx_opt_bad(&p->out, "--per: expected node, socket or rank, got '%s'", v);
     return 0;
 }
 
@@ -233,19 +236,35 @@ int mbx_pairs_parse(int argc, char **argv, mbx_pairs_cli *c, char *msg, size_t m
     return rc;
 }
 
-/* The nodes: the lowest rank of each host, or every rank. */
-static int pick_nodes(const mbx_job_info *job, int per_rank, int *nodes)
+/* The nodes: the lowest rank of each host (of each socket of each host),
+ * or every rank. */
+static int pick_nodes(const mbx_job_info *job, int per, int *nodes)
 {
     int n = 0;
     for (int r = 0; r < job->nranks; r++) {
         int first = 1;
-        for (int q = 0; !per_rank && q < r; q++)
-            if (!strcmp(job->rank[q].host, job->rank[r].host))
+        for (int q = 0; per != MBX_PER_RANK && q < r; q++)
+            if (!strcmp(job->rank[q].host, job->rank[r].host) &&
+                (per == MBX_PER_NODE || job->rank[q].package == job->rank[r].package))
                 first = 0;
         if (first)
             nodes[n++] = r;
     }
     return n;
+}
+
+/* --per socket needs every rank within one socket: 0, or 2 with the line. */
+static int sockets_known(const mbx_job_info *job, char *msg, size_t len)
+{
+    for (int r = 0; r < job->nranks; r++)
+        if (job->rank[r].package < 0) {
+            snprintf(msg, len,
+                     "--per socket: rank %d on %s is bound to CPUs of several sockets (%s); bind "
+                     "each rank within one (mpiexec -bind-to core), or use --per node",
+                     r, job->rank[r].host, job->rank[r].binding);
+            return 2;
+        }
+    return 0;
 }
 
 typedef struct pairs_ctx {
@@ -334,12 +353,18 @@ static int pairs_root(mbx_engine *e, int argc, char **argv)
     int *nodes = malloc((size_t)job->nranks * sizeof *nodes);
     if (!nodes)
         return fail("out of memory");
-    c.plan.n = pick_nodes(job, c.per_rank, nodes);
+    if (c.per == MBX_PER_SOCKET && sockets_known(job, msg, sizeof msg)) {
+        mbx_tprintf(stderr, "mpibex: %s\n", msg);
+        free(nodes);
+        return 2;
+    }
+    c.plan.n = pick_nodes(job, c.per, nodes);
     if (c.plan.n < 2) {
         mbx_tprintf(stderr,
-                    "mpibex: pairs: the job's %d rank%s run on 1 host (%s): the matrix needs 2 "
+                    "mpibex: pairs: the job's %d rank%s run on 1 %s (%s): the matrix needs 2 "
                     "nodes or more (more hosts, or --per rank)\n",
-                    job->nranks, job->nranks == 1 ? "" : "s", job->rank[0].host);
+                    job->nranks, job->nranks == 1 ? "" : "s",
+                    c.per == MBX_PER_SOCKET ? "socket of 1 host" : "host", job->rank[0].host);
         free(nodes);
         return 2;
     }

@@ -14,11 +14,15 @@
 
 #define MBX_PAIRS_MSG 512
 
+/* What a node of the matrix is: the lowest rank of each host, of each
+ * socket (package) of each host, or every rank. */
+typedef enum mbx_pairs_per { MBX_PER_NODE = 0, MBX_PER_RANK = 1, MBX_PER_SOCKET = 2 } mbx_pairs_per;
+
 typedef struct mbx_pairs_cli {
     mbx_pairs_plan plan;
     mbx_pairs_opts verdict;
     const char *output;
-    int per_rank; /* every rank a node */
+    int per; /* mbx_pairs_per: what a node is */
     int quiet, help, force, seed_given;
 } mbx_pairs_cli;
 

@@ -60,8 +60,10 @@ int mbx_pairs_out_open(mbx_pairs_out *o, const mbx_pairs_cli *c, mbx_engine *e, 
 static void node_name(const mbx_pairs_cli *c, const mbx_job_info *job, const int *nodes, int i,
                       char *buf, size_t len)
 {
-    if (c->per_rank)
+    if (c->per == MBX_PER_RANK)
         snprintf(buf, len, "%s:%d", job->rank[nodes[i]].host, nodes[i]);
+    else if (c->per == MBX_PER_SOCKET)
+        snprintf(buf, len, "%s:s%d", job->rank[nodes[i]].host, (int)job->rank[nodes[i]].package);
     else
         snprintf(buf, len, "%s", job->rank[nodes[i]].host);
 }
@@ -72,7 +74,10 @@ void mbx_pairs_out_head(const mbx_pairs_out *o, const mbx_pairs_cli *c, const mb
     const mbx_pairs_plan *p = &c->plan;
     (void)o;
     printf("# mpibex %s pairs: %d nodes (%s) of %d ranks on %d host%s\n", MBX_VERSION, p->n,
-           c->per_rank ? "every rank" : "one rank per host, its lowest", job->nranks, job->nhosts,
+           c->per == MBX_PER_RANK     ? "every rank"
+           : c->per == MBX_PER_SOCKET ? "one rank per socket of each host, its lowest"
+                                      : "one rank per host, its lowest",
+           job->nranks, job->nhosts,
            job->nhosts == 1 ? "" : "s");
     for (int i = 0; i < p->n; i++) {
         char name[96];
