@@ -112,6 +112,10 @@
     {"report.bad.bad_number", REPORT, 0, NULL, 2,
      "/badnum\\.csv:2: bytes: expected a whole number >= 0 \\(got 'abc'\\)$",
      {"@/badnum.csv", "-o", "@/out"}},
+    {"report.bad.pairs_ranks", REPORT, 0, NULL, 2,
+     "/pairsranks\\.csv:3: ranks: expected SRC,DST, the world ranks of a pairs\\.lat cell's "
+     "sender and receiver \\(got '2'\\)$",
+     {"@/pairsranks.csv", "-o", "@/out"}},
     {"report.bad.field_count", REPORT, 0, NULL, 2, "/short\\.csv:2: 3 fields, the header has 5$",
      {"@/short.csv", "-o", "@/out"}},
     {"report.bad.quote", REPORT, 0, NULL, 2, "'.*/quote\\.csv' is not valid CSV",

@@ -18,6 +18,21 @@
 #               marks (report_fixtures.py check_overlay); --overlay bench
 #               splits them again
 #   real -- MPIEXEC -n 2 [PREFLAGS]   two real runs (--raw) compared
+#   pairs_slow_node   report_pairs/four_hosts.csv and its verdicts file: the
+#               Node pairs section names the slow host mbxh3 (and no other),
+#               its heatmap boxes mbxh3's row and column; beside a run's
+#               results (report_fixtures.py) both are drawn
+#   pairs_no_verdicts   the same CSV without its verdicts file: the page says
+#               they were not found, the heatmap is drawn all the same
+#   pairs_per_rank    report_pairs/per_rank.csv (two ranks of one host, latency
+#               and bandwidth; a verdicts file without rows): host:rank
+#               labels, a heatmap per metric, no verdicts below 4 nodes
+# The samples in report_pairs/ come from real runs, trimmed to the columns
+# the report reads: four_hosts from `mpibex pairs --metric bw --bw-bytes 64K
+# --mode one --time-limit 20` on tests/netns/cluster.sh's four hosts (one
+# rank each) with every host's egress shaped as in tests/netns/pairs_hosts.sh
+# and mbxh3's traffic both ways to a quarter of the others' rate;
+# per_rank from `mpiexec -n 2 mpibex pairs --per rank` on one machine.
 set -u
 . "$(dirname "$0")/../lib.sh"
 mode=$1 mpibex=$2 dir=$3
@@ -73,6 +88,23 @@ common_checks() { # OUT INPUTS...
 }
 
 pp=pingpong.send_recv-p2
+samples=$here/report_pairs
+
+# pairs_ok OUT: the report ran, gnuplot said nothing, the pages exist.
+pairs_ok() {
+    [ "$code" -eq 0 ] || fail "exit $code"
+    for f in index.html index.md plots.gp; do
+        [ -s "$1/$f" ] || fail "missing or empty: $1/$f"
+    done
+    [ ! -e "$1/gnuplot.log" ] || fail "gnuplot.log left behind (gnuplot wrote to stderr)"
+    grep -q '<h2>Node pairs</h2>' "$1/index.html" || fail "no Node pairs section"
+}
+
+# slow_rows HTML KIND: the first cells of the table after "Slow KIND".
+slow_rows() {
+    awk -v k="<p>Slow $2" 'index($0, k) == 1 { on = 1 } on && /<\/table>/ { exit }
+        on && /^<tr><td>/ { sub(/^<tr><td>/, ""); sub(/<\/td>.*/, ""); print }' "$1"
+}
 ar=coll.allreduce-p2-MPI_SUM_MPI_FLOAT
 mw=mw.send_recv-p2-root0-pieces4
 
@@ -231,8 +263,55 @@ real)
     grep -q 'No machine-level verdict: ' "$dir/out/index.html" ||
         fail "two runs were given a machine-level verdict"
     ;;
+pairs_slow_node)
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    report "$dir/out" "$samples/four_hosts.csv"
+    pairs_ok "$dir/out"
+    expect_files "$dir/out" nodepairs-A-bandwidth
+    no_files "$dir/out" nodepairs-A-latency
+    html=$dir/out/index.html
+    [ "$(slow_rows "$html" node)" = mbxh3 ] || fail "slow nodes: '$(slow_rows "$html" node)', want mbxh3"
+    [ -z "$(slow_rows "$html" link)" ] || fail "a slow link where none was found"
+    grep -q 'scope: this launch&#39;s passes' "$html" || fail "no scope of the verdicts"
+    grep -q 'tolerance 20 %, alpha 0.05' "$html" || fail "no tolerance and alpha"
+    gp=$dir/out/plots.gp
+    grep -q "^set ytics (.*'mbxh3 SLOW' 2" "$gp" || fail "mbxh3's row is not labelled SLOW"
+    [ "$(grep -c '^set object rect' "$gp")" -eq 2 ] || fail "want two boxes: mbxh3's row and column"
+    dat=$dir/out/data/nodepairs-A-bandwidth.dat
+    [ "$(grep -c '^[0-9]' "$dat")" -eq 16 ] || fail "$dat: not a 4 x 4 grid"
+    [ "$(grep -c '^\([0-9]\) \1 NaN' "$dat")" -eq 4 ] || fail "$dat: the diagonal is not blank"
+    grep -q '^report: wrote .*: 1 input, 0 series, 1 plot$' "$dir/err.txt" || fail "progress"
+    # Beside a run's results: its plots, and the matrix as B.
+    fixtures
+    report "$dir/mix" "$dir/in/a.csv" "$samples/four_hosts.csv"
+    pairs_ok "$dir/mix"
+    expect_files "$dir/mix" $pp-latency $pp-bandwidth nodepairs-B-bandwidth
+    [ "$(slow_rows "$dir/mix/index.html" node)" = mbxh3 ] || fail "mix: mbxh3 not named slow"
+    ;;
+pairs_no_verdicts)
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    cp "$samples/four_hosts.csv" "$dir/alone.csv"
+    report "$dir/out" "$dir/alone.csv"
+    pairs_ok "$dir/out"
+    expect_files "$dir/out" nodepairs-A-bandwidth
+    grep -q "<p>Verdicts not found: no verdicts file beside the input (.*/alone\.verdicts\.csv)" \
+        "$dir/out/index.html" || fail "the page does not say the verdicts were not found"
+    grep -q 'SLOW\|^set object' "$dir/out/plots.gp" && fail "slow marks without verdicts"
+    ;;
+pairs_per_rank)
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    report "$dir/out" "$samples/per_rank.csv"
+    pairs_ok "$dir/out"
+    expect_files "$dir/out" nodepairs-A-latency nodepairs-A-bandwidth
+    grep -q "^set xtics ('vm:0' 0, 'vm:1' 1)" "$dir/out/plots.gp" || fail "labels are not host:rank"
+    grep -q '<p>Verdicts: none for the latency in .*per_rank\.verdicts\.csv (mpibex pairs gives them for 4 nodes' \
+        "$dir/out/index.html" || fail "no word on the missing verdicts of 2 nodes"
+    ;;
 *)
-    echo "usage: report_check.sh synthetic|single|force|fakegp|nognuplot|sized|overlay|real MPIBEX DIR ..." >&2
+    echo "usage: report_check.sh synthetic|single|force|fakegp|nognuplot|sized|overlay|real|pairs_slow_node|pairs_no_verdicts|pairs_per_rank MPIBEX DIR ..." >&2
     exit 2
     ;;
 esac

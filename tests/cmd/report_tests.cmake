@@ -19,6 +19,11 @@ mbx_report_test(nognuplot 30 nognuplot $<TARGET_FILE:mpibex> ${MBX_OUT}/report_n
 foreach(_kind fail warn silent)
   mbx_report_test(gnuplot_${_kind} 30 fakegp $<TARGET_FILE:mpibex> ${MBX_OUT}/report_gp_${_kind} ${_kind})
 endforeach()
+# Node pairs (mpibex pairs) drawn as heatmaps, from the samples in cmd/report_pairs/.
+mbx_report_test(pairs_slow_node_named 60 pairs_slow_node $<TARGET_FILE:mpibex> ${MBX_OUT}/report_pairs_slow)
+mbx_report_test(pairs_heatmap_without_verdicts 60 pairs_no_verdicts $<TARGET_FILE:mpibex>
+                ${MBX_OUT}/report_pairs_nov)
+mbx_report_test(pairs_per_rank_labels 60 pairs_per_rank $<TARGET_FILE:mpibex> ${MBX_OUT}/report_pairs_rank)
 
 # Bad input: report.bad.*, in process (tests/cmd/test_badinput.c).
 

@@ -277,7 +277,8 @@ static void merge_fixtures(void)
 }
 
 /* report: the synthetic runs of report_fixtures.py, a non-empty directory,
- * one without launches, a bad number, a short row, an open quote. */
+ * one without launches, a bad number, a short row, an open quote, a
+ * node-pair row whose ranks are one rank instead of SRC,DST. */
 static void report_fixtures(void)
 {
     char d[600], cmd[2048];
@@ -295,6 +296,9 @@ static void report_fixtures(void)
         "benchmark,procs,bytes,median_us,status\npingpong.send_recv,2,abc,1.0,SETTLED\n");
     put(d, "short.csv", "benchmark,procs,bytes,median_us,status\npingpong.send_recv,2,8\n");
     put(d, "quote.csv", "benchmark,procs,bytes,median_us,status\n\"pingpong,2\n");
+    put(d, "pairsranks.csv",
+        "benchmark,procs,bytes,median_us,status,ranks\npairs.lat,4,8,1.0,SETTLED,\"0,1\"\n"
+        "pairs.lat,4,8,1.0,SETTLED,2\n");
     static const char nul[] = "benchmark,procs,bytes,median_us,status\n"
                               "pingpong.send_recv\0EVIL,2,8,1.0,SETTLED\n";
     put_bytes(d, "nul.csv", nul, sizeof nul - 1);

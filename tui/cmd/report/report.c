@@ -258,7 +258,7 @@ static int check_plots(const mbx_rpt *r, char *msg, size_t msglen)
             }
         }
     }
-    return 0;
+    return mbx_rpt_check_heatmaps(r, msg, msglen);
 }
 
 static void letter(char *buf, size_t len, size_t i)
@@ -382,9 +382,15 @@ int mbx_report_write(const char *const *inputs, size_t n, const char *dir, const
     }
     if (rc == 0)
         rc = prepare_dir(dir, o->force, &r, &claim, msg, msglen);
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        progress(o, "%s: %s, %zu %s", r.in[i].letter, inputs[i], r.in[i].npt,
-                 mbx_rpt_pl(r.in[i].npt, "point", "points"));
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        size_t nc = r.in[i].pairs.ncell;
+        char cells[64] = "";
+        if (nc > 0)
+            snprintf(cells, sizeof cells, ", %zu node-pair %s", nc,
+                     mbx_rpt_pl(nc, "cell", "cells"));
+        progress(o, "%s: %s, %zu %s%s", r.in[i].letter, inputs[i], r.in[i].npt,
+                 mbx_rpt_pl(r.in[i].npt, "point", "points"), cells);
+    }
     if (rc == 0 && (mbx_rpt_group(&r) != 0 || mbx_rpt_figures(&r) != 0))
         rc = 1;
     if (rc == 0 && (r.drawn = calloc(r.nfig ? r.nfig : 1, sizeof *r.drawn)) == NULL)
@@ -428,7 +434,8 @@ void mbx_report_usage(void)
            "or more inputs, the first is A: each other input's ratio to A per point, with\n"
            "Wilcoxon significance marks when both have samples (directories of launches,\n"
            "or results written with --raw). Directories also get the launch-to-launch\n"
-           "spread.\n"
+           "spread. Rows of 'mpibex pairs' are drawn as a heatmap per metric (sender by\n"
+           "receiver) with the slow nodes and links of OUT.verdicts.csv beside OUT.csv.\n"
            "\n"
            "Options:\n"
            "  -o, --output DIR  the report directory (created; required)\n"
@@ -445,7 +452,8 @@ void mbx_report_usage(void)
            "\n"
            "DIR gets index.html, index.md, NAME-latency|bandwidth|compare|spread.png/.svg,\n"
            "plots.gp and data/SERIES-PLOT-INPUT.dat with each point's status, refined and\n"
-           "remeasured ('gnuplot plots.gp' in DIR draws the plots again).\n"
+           "remeasured ('gnuplot plots.gp' in DIR draws the plots again); node pairs\n"
+           "get nodepairs-INPUT-latency|bandwidth.png/.svg.\n"
            "Needs gnuplot (Debian: apt-get install gnuplot-nox).\n"
            "Exit status: 0 written, 1 writing or gnuplot failed, 2 bad input.\n");
 }

@@ -7,7 +7,9 @@
  * series of one kind share a plot (mbx_report_overlay). The report
  * directory gets gnuplot plots as PNG and SVG, the gnuplot script that drew
  * them (plots.gp) with its data (data/SERIES-PLOT-INPUT.dat), and index.md
- * and index.html.
+ * and index.html. The rows of `mpibex pairs` (pairs.lat, pairs.bw) form
+ * no series: they are drawn as a heatmap per input and metric
+ * (nodepairs-INPUT-METRIC), with the verdicts of OUT.verdicts.csv.
  * Front end only (it runs gnuplot); no MPI, no curses. */
 #ifndef MBX_REPORT_H
 #define MBX_REPORT_H

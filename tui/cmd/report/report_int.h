@@ -9,6 +9,7 @@
 
 #include "mbx/compare.h"
 #include "mbx/kv.h"
+#include "mbx/pairs_run.h"
 #include "report.h"
 
 typedef enum mbx_rpt_kind {
@@ -38,6 +39,48 @@ typedef struct mbx_rpt_point {
     int dup;            /* 1: its key came earlier in the same input (not plotted) */
 } mbx_rpt_point;
 
+/* One directed cell of `mpibex pairs` (pairs_out.c): a results row of
+ * pairs.lat or pairs.bw. Such rows form no series; they are drawn as the
+ * node-pair matrix (report_pairs.c). */
+typedef struct mbx_rpt_cell {
+    mbx_rpt_point p; /* the row (med: µs; bw: MB/s of a pairs.bw cell) */
+    int metric;      /* 0 latency, 1 bandwidth (mbx_pairs_bench_name) */
+    int src, dst;    /* world ranks: the ranks column "SRC,DST" */
+    size_t s, d;     /* src and dst as node indices (mbx_rpt_pairs_index) */
+    size_t seq;      /* file order: of two cells at one place the first counts */
+    char *src_host, *dst_host, *topology; /* "" when the file has no such column */
+} mbx_rpt_cell;
+
+/* One row of OUT.verdicts.csv (pairs_out.c). */
+typedef struct mbx_rpt_verdict {
+    int metric;                /* 0, 1 */
+    int link;                  /* 0: a node (its name in src_host), 1: a link */
+    char *src_host, *dst_host; /* node names: "host", or "host:rank" with --per rank */
+    double effect, lo, hi, p;  /* effect (node) or ratio to the model (link), 95 %, Holm p */
+    int slow;
+} mbx_rpt_verdict;
+
+/* An input's node-pair matrix: its cells, nodes and verdicts. */
+typedef struct mbx_rpt_pairs {
+    mbx_rpt_cell *cell; /* sorted by metric, sender, receiver (mbx_rpt_pairs_index) */
+    size_t ncell, cap;
+    size_t n;           /* nodes: the ranks the cells name */
+    int *rank;          /* node i's world rank, ascending as pairs numbers its nodes */
+    char **host;        /* node i's host ("" when the file names none) */
+    char **label;       /* node i's name: its host, or host:rank when nodes share a host */
+    size_t dups;        /* cells whose sender and receiver came earlier (not drawn) */
+    char *vpath;        /* the verdicts sidecar looked for */
+    int vfound;         /* 1: it was read */
+    char vnote[600];    /* a sentence: why there are no verdicts (not found, not read) */
+    mbx_rpt_verdict *v; /* its rows */
+    size_t nv;
+    /* Per metric m: it has cells; its heatmap is in plots.gp; the test of
+     * its verdicts, their tolerance and alpha (its first row's). */
+    int has[MBX_PAIRS_METRICS], drawn[MBX_PAIRS_METRICS];
+    char *test[MBX_PAIRS_METRICS];
+    double tol[MBX_PAIRS_METRICS], alpha[MBX_PAIRS_METRICS];
+} mbx_rpt_pairs;
+
 typedef struct mbx_rpt_input {
     const char *path; /* as given (not owned) */
     char *name;       /* display name */
@@ -53,6 +96,8 @@ typedef struct mbx_rpt_input {
     int comparable;     /* has samples for a Wilcoxon test (launches, or an obs sidecar) */
     int passes;         /* results: some point was measured in passes (lo..hi between passes) */
     char why_not[512];  /* when not comparable */
+    /* results: the rows of mpibex pairs (none: ncell 0) */
+    mbx_rpt_pairs pairs;
 } mbx_rpt_input;
 
 typedef struct mbx_rpt_series {
@@ -134,6 +179,8 @@ typedef struct mbx_rpt {
  * input, 1 when out of memory. */
 int mbx_rpt_load(mbx_rpt_input *in, const char *path, char *msg, size_t msglen);
 void mbx_rpt_input_free(mbx_rpt_input *in);
+/* The strings of a point (not the point). */
+void mbx_rpt_point_free(mbx_rpt_point *p);
 
 /* The point's identity as mbx_compare matches it (mbx_pid_key: benchmark,
  * label, procs, bytes, root, op, param, rma_sync); caller frees. NULL when
@@ -176,6 +223,44 @@ void mbx_rpt_gp_str(FILE *f, const char *s);
 int mbx_rpt_procs_log(mbx_rpt_range xr); /* a process axis spanning more than 16x is log2 */
 void mbx_rpt_plot_frame(FILE *gp, int by_procs, int plot, size_t nkey, mbx_rpt_range xr);
 void mbx_rpt_plot_yrange(FILE *gp, int plot, mbx_rpt_range yr);
+
+/* report_pairs.c: the metric of a node-pair benchmark (0 pairs.lat,
+ * 1 pairs.bw), or -1 for any other. */
+int mbx_rpt_pairs_metric(const char *bench);
+/* Add the results row p of metric m (its strings now owned by pp) with its
+ * ranks, src_host, dst_host and topology fields; 0, 2 and a message when
+ * ranks is not "SRC,DST" (file name:line), 1 when out of memory. On an
+ * error p is left to the caller to free. */
+int mbx_rpt_pairs_add(mbx_rpt_pairs *pp, mbx_rpt_point *p, int m, const char *const f[4],
+                      const char *name, size_t line, char *msg, size_t msglen);
+/* After the last row: number the nodes, sort the cells, count the
+ * duplicates, and read the verdicts sidecar of path (a missing or bad
+ * one is a note). 0 or 1 (no memory). */
+int mbx_rpt_pairs_index(mbx_rpt_pairs *pp, const char *path);
+/* The node whose name (as the verdicts file gives it) is name, or
+ * SIZE_MAX. */
+size_t mbx_rpt_pairs_node(const mbx_rpt_pairs *pp, const char *name);
+/* Whether node i is slow in metric m's verdicts. */
+int mbx_rpt_pairs_slow(const mbx_rpt_pairs *pp, int m, size_t i);
+void mbx_rpt_pairs_free(mbx_rpt_pairs *pp);
+/* What metric m is, for titles: "latency" or "bandwidth"; its unit. */
+const char *mbx_rpt_pairs_what(int m);
+const char *mbx_rpt_pairs_unit(int m);
+/* A cell's value as drawn: µs or MB/s; NAN when it has none. */
+double mbx_rpt_cell_value(const mbx_rpt_cell *c);
+
+/* report_heatmap.c: the heatmaps of every input's node pairs into plots.gp
+ * (gp) and data/; sets pairs.drawn. 0, or 1 and a message. */
+int mbx_rpt_write_heatmaps(mbx_rpt *r, FILE *gp, char *msg, size_t msglen);
+/* Every heatmap the script was to draw exists and is not empty; 0, or 1
+ * and a message naming the first missing file. */
+int mbx_rpt_check_heatmaps(const mbx_rpt *r, char *msg, size_t msglen);
+/* The stem of input i's heatmap of metric m: "nodepairs-A-latency". */
+void mbx_rpt_heatmap_stem(char *buf, size_t len, const mbx_rpt *r, size_t i, int m);
+
+/* report_pairs_page.c: the "Node pairs" section, when an input has cells. */
+struct mbx_rpt_doc;
+void mbx_rpt_pairs_page(struct mbx_rpt_doc *d, const mbx_rpt *r);
 
 /* report_page.c: index.md and index.html in r->dir. 0 or 1. */
 int mbx_rpt_write_pages(const mbx_rpt *r, char *msg, size_t msglen);

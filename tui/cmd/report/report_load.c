@@ -73,6 +73,10 @@ enum {
     K_LEVELS,
     K_REASON,
     K_SCOPE,
+    K_RANKS, /* the node-pair columns (results only) */
+    K_SRC_HOST,
+    K_DST_HOST,
+    K_TOPOLOGY,
     NK
 };
 /* A results file's columns, by the column table's ids (mbx/result.h);
@@ -100,7 +104,11 @@ static const int results_ids[NK] = {MBX_COL_BENCHMARK,
                                     MBX_COL_LEVELS,
                                     MBX_COL_STATUS_REASON,
 
-                                    MBX_COL_CI_SCOPE};
+                                    MBX_COL_CI_SCOPE,
+                                    MBX_COL_RANKS,
+                                    MBX_COL_SRC_HOST,
+                                    MBX_COL_DST_HOST,
+                                    MBX_COL_TOPOLOGY};
 /* A merged file has no passes, refined or remeasured (NULL). */
 static const char *const merged_cols[NK] = {"benchmark",
                                             "procs",
@@ -125,7 +133,11 @@ static const char *const merged_cols[NK] = {"benchmark",
                                             NULL,
                                             NULL,
 
-                                            "ci_scope"};
+                                            "ci_scope",
+                                            NULL,
+                                            NULL,
+                                            NULL,
+                                            NULL};
 /* Without the columns the column table marks MBX_READ_REPORT (a merged
  * file has them too, under the same names) the file is not one of ours;
  * the rest read as empty. */
@@ -179,12 +191,17 @@ static int parse_num(const char *s, double max, double *v)
     return mbx_csv_number(s, max, 1, v) == MBX_OK;
 }
 
-static char *dup_field(const char *const *f, const int *col, int k)
+static const char *field(const char *const *f, const int *col, int k)
 {
-    return strdup(col[k] >= 0 ? f[col[k]] : "");
+    return col[k] >= 0 ? f[col[k]] : "";
 }
 
-static void free_point(mbx_rpt_point *p)
+static char *dup_field(const char *const *f, const int *col, int k)
+{
+    return strdup(field(f, col, k));
+}
+
+void mbx_rpt_point_free(mbx_rpt_point *p)
 {
     free(p->bench);
     free(p->label);
@@ -249,14 +266,6 @@ static int add_row(mbx_rpt_input *in, const char *const *f, const int *col, cons
         return 2;
     }
     p.bytes = bytes;
-    if (in->npt == in->cap) {
-        size_t cap = in->cap ? 2 * in->cap : 64;
-        mbx_rpt_point *pt = realloc(in->pt, cap * sizeof *pt);
-        if (pt == NULL)
-            goto nomem;
-        in->pt = pt;
-        in->cap = cap;
-    }
     p.bench = dup_field(f, col, K_BENCH);
     p.label = dup_field(f, col, K_LABEL);
     p.root = dup_field(f, col, K_ROOT);
@@ -270,11 +279,30 @@ static int add_row(mbx_rpt_input *in, const char *const *f, const int *col, cons
     if (!p.bench || !p.label || !p.root || !p.op || !p.param || !p.param_name || !p.status ||
         !p.rma_sync || !p.reason || !p.scope)
         goto nomem;
+    /* A node-pair cell is a place in a matrix, not a point of a curve:
+     * its rows differ only in ranks (docs/user-guide.md, "Reports"). */
+    int m = in->kind == MBX_RPT_RESULTS ? mbx_rpt_pairs_metric(p.bench) : -1;
+    if (m >= 0) {
+        const char *pf[4] = {field(f, col, K_RANKS), field(f, col, K_SRC_HOST),
+                             field(f, col, K_DST_HOST), field(f, col, K_TOPOLOGY)};
+        int rc = mbx_rpt_pairs_add(&in->pairs, &p, m, pf, name, line, msg, msglen);
+        if (rc != 0)
+            mbx_rpt_point_free(&p);
+        return rc;
+    }
+    if (in->npt == in->cap) {
+        size_t cap = in->cap ? 2 * in->cap : 64;
+        mbx_rpt_point *pt = realloc(in->pt, cap * sizeof *pt);
+        if (pt == NULL)
+            goto nomem;
+        in->pt = pt;
+        in->cap = cap;
+    }
     in->pt[in->npt++] = p;
     in->passes |= p.passes > 0;
     return 0;
 nomem:
-    free_point(&p);
+    mbx_rpt_point_free(&p);
     mbx_report_msgf(msg, msglen, "out of memory");
     return 1;
 }
@@ -354,12 +382,16 @@ static int load_csv(mbx_rpt_input *in, const char *path, char *msg, size_t msgle
         mbx_report_msgf(msg, msglen, "'%s' is empty: not an mpibex results or merged CSV", path);
         return 2;
     }
-    if (rc == 0 && in->npt == 0) {
+    if (rc == 0 && in->npt == 0 && in->pairs.ncell == 0) {
         mbx_report_msgf(msg, msglen, "'%s' has no data rows", path);
         rc = 2;
     }
     if (rc != 0)
         return rc;
+    if (in->pairs.ncell > 0 && mbx_rpt_pairs_index(&in->pairs, path) != 0) {
+        mbx_report_msgf(msg, msglen, "out of memory");
+        return 1;
+    }
     if ((in->env_path = mbx_csv_sidecar(path, ".env.csv")) == NULL)
         return 1;
     if (read_env(&in->env, in->env_path, in->env_note, sizeof in->env_note) <= 0) {
@@ -530,12 +562,13 @@ int mbx_rpt_load(mbx_rpt_input *in, const char *path, char *msg, size_t msglen)
 void mbx_rpt_input_free(mbx_rpt_input *in)
 {
     for (size_t i = 0; i < in->npt; i++)
-        free_point(&in->pt[i]);
+        mbx_rpt_point_free(&in->pt[i]);
     free(in->pt);
     free(in->name);
     free(in->env_path);
     mbx_kv_free(&in->env);
     mbx_kv_free(&in->repeat);
+    mbx_rpt_pairs_free(&in->pairs);
 }
 
 char *mbx_rpt_point_key(const mbx_rpt_point *p)

@@ -35,8 +35,12 @@ static void inputs(mbx_rpt_doc *d, const mbx_rpt *r)
     mbx_rpt_table_begin(d, hdr, "lllllll");
     for (size_t i = 0; i < r->nin; i++) {
         const mbx_rpt_input *in = &r->in[i];
-        char kind[64], pts[32];
-        snprintf(pts, sizeof pts, "%zu", in->npt);
+        char kind[64], pts[64];
+        if (in->pairs.ncell > 0)
+            snprintf(pts, sizeof pts, "%zu, and %zu node-pair %s", in->npt, in->pairs.ncell,
+                     mbx_rpt_pl(in->pairs.ncell, "cell", "cells"));
+        else
+            snprintf(pts, sizeof pts, "%zu", in->npt);
         const char *cell[] = {in->letter,
                               in->name,
                               in->path,
@@ -161,6 +165,8 @@ static void plots(mbx_rpt_doc *d, const mbx_rpt *r)
         [MBX_REPORT_OVERLAY_BENCH] = "one benchmark with one label and parameters",
         [MBX_REPORT_OVERLAY_ALL] = "every benchmark"};
     char marks[600] = "";
+    if (r->nfig == 0) /* only node pairs, which have a section of their own */
+        return;
     mbx_rpt_heading(d, 2, "Plots");
     mbx_rpt_para(
         d,
@@ -250,6 +256,10 @@ static void results(mbx_rpt_doc *d, const mbx_rpt *r)
         char h[600];
         snprintf(h, sizeof h, "%s: %s", in->letter, in->name);
         mbx_rpt_heading(d, 3, h);
+        if (in->npt == 0) { /* only node pairs: their cells are in their section */
+            mbx_rpt_para(d, "No points besides the node pairs (see Node pairs).");
+            continue;
+        }
         if (!res)
             mbx_rpt_para(d,
                          "median_us is the median of the launches' medians; min_us and max_us are "
@@ -551,6 +561,7 @@ int mbx_rpt_write_pages(const mbx_rpt *r, char *msg, size_t msglen)
     summary(&d, r, date);
     /* The plots first; the tables after them, the long environment last and folded. */
     plots(&d, r);
+    mbx_rpt_pairs_page(&d, r);
     inputs(&d, r);
     comparisons(&d, r);
     results(&d, r);

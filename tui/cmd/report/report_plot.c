@@ -534,6 +534,8 @@ int mbx_rpt_write_plots(mbx_rpt *r, char *msg, size_t msglen)
             plot_fig(&c, f, MBX_RPT_CMP);
         plot_fig(&c, f, MBX_RPT_SPREAD);
     }
+    if (!c.err && mbx_rpt_write_heatmaps(r, c.gp, msg, msglen) != 0)
+        c.err = 1;
     if ((ferror(c.gp) | fclose(c.gp)) && !c.err) {
         snprintf(msg, msglen, "writing '%s' failed", path);
         c.err = 1;
