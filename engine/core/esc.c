@@ -95,9 +95,12 @@ static void put_ascii(out *o, sink k, unsigned char c)
         return;
     case SINK_GNUPLOT:
         /* Not '' (gnuplot 5.4 misreads '''x' and 'a''''b'): close the
-         * literal, join a double-quoted quote, open it again. */
+         * literal, join a double-quoted quote, open it again. The quote
+         * is written \047: gnuplot's macro scanner, which runs before its
+         * parser, toggles its single-quote flag on a ' inside double
+         * quotes too, and would expand an @name later on the line. */
         if (c == '\'')
-            put(o, "'.\"'\".'", 7);
+            put(o, "'.\"\\047\".'", 10);
         else
             put(o, &ch, 1);
         return;

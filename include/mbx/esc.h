@@ -19,8 +19,8 @@
 
 #include "mbx/status.h"
 
-/* Worst case of every sink: 7 bytes per input byte, quotes and the NUL. */
-#define MBX_ESC_MAX(n) ((size_t)(n)*7 + 3)
+/* Worst case of every sink: 10 bytes per input byte, quotes and the NUL. */
+#define MBX_ESC_MAX(n) ((size_t)(n)*10 + 3)
 
 /* A terminal (stdout, stderr): every control character (including ESC, so
  * no CSI or OSC sequence can start), DEL, the C1 range as UTF-8
@@ -43,10 +43,12 @@ MBX_NODISCARD mbx_status mbx_esc_md(const char *s, char *out, size_t len);
 /* A complete gnuplot string expression: single-quoted literals, the only
  * quoting in which gnuplot expands neither backquotes (a shell command),
  * nor @macros, nor backslash escapes. A ' closes the literal and is joined
- * as "'" ('it'."'".'s': gnuplot 5.4 misreads doubled quotes at the start of
- * a literal or two pairs in a row); line breaks and the other controls
- * become the text `\xNN`, so the expression stays on its line. Use it with
- * `noenhanced` so that ^ _ { } @ & ~ stay text. */
+ * as "\047" ('it'."\047".'s': gnuplot 5.4 misreads doubled quotes at the
+ * start of a literal or two pairs in a row, and a raw ' even inside double
+ * quotes flips its macro scanner, which would then expand an @name later
+ * on the line); line breaks and the other controls become the text
+ * `\xNN`, so the expression stays on its line. Use it with `noenhanced`
+ * so that ^ _ { } @ & ~ stay text. */
 MBX_NODISCARD mbx_status mbx_esc_gnuplot(const char *s, char *out, size_t len);
 
 #endif

@@ -52,7 +52,9 @@ def hostile(mark, tag):
         "sq'; system('touch %s/%s-sq') #" % (mark, tag),
         "nl\nset output '%s/%s-nl'\nprint 'x" % (mark, tag),
         "esc\x1b[2J\x1b[31mred\x1b]0;OWNED-TITLE\x07\x9b1m\udc9bx\u202e",
-        "<script>alert(1)</script>|`md`|&amp;@png_term",
+        # a quote, then a macro: gnuplot expands @name where its macro
+        # scanner, which toggles on every ', thinks it is outside quotes
+        "<script>alert(1)</script>|`md`|&amp;'@png_term",
         # gnuplot 5.4 misreads '' at the start of a literal and two in a row
         "'<touch %s/%s-lt''''x'" % (mark, tag),
     ]
@@ -174,6 +176,25 @@ def gp_code(line):
     return "".join(out), q
 
 
+def gp_macros(line):
+    """The @names gnuplot's macro scanner expands in a line, before parsing
+    it: its quote flags differ from the parser's (a ' toggles one even
+    inside double quotes, a \\ inside double quotes escapes the next "),
+    so a text can look quoted to the parser and not to the scanner."""
+    names, sq, dq, esc = [], False, False, False
+    for i, c in enumerate(line):
+        if c == "@" and not sq and not dq:
+            names.append(re.match(r"\w*", line[i + 1:]).group(0))
+        if c == '"' and not esc:
+            dq = not dq
+        elif c == "'":
+            sq = not sq
+        elif c == "#" and not sq and not dq:
+            break
+        esc = c == "\\" and dq and not esc
+    return names
+
+
 def check_gp(path):
     bad = 0
     shown_fails = [0]
@@ -201,6 +222,9 @@ def check_gp(path):
         for m in re.finditer(r"@(\w+)", code):
             if m.group(1) not in ("png_term", "svg_term"):
                 bad |= fail("%s:%d: a macro @%s" % (path, n, m.group(1)))
+        for name in gp_macros(line):
+            if name not in ("png_term", "svg_term") or not re.match(r"set terminal @", line):
+                bad |= fail("%s:%d: gnuplot would expand @%s: %r" % (path, n, name, line))
         if re.search(r"(^|;)\s*set\s+(output|print|table)\b", code) and not re.search(
                 r"set output '[A-Za-z0-9._+-]+\.(png|svg)'$", line):
             bad |= fail("%s:%d: output to an unexpected place: %r" % (path, n, line))

@@ -95,15 +95,18 @@ static void gnuplot_known(void **state)
 {
     (void)state;
     expect(mbx_esc_gnuplot, "", "''");
-    expect(mbx_esc_gnuplot, "it's", "'it'.\"'\".'s'");
-    expect(mbx_esc_gnuplot, "'<x''", "''.\"'\".'<x'.\"'\".''.\"'\".''");
+    expect(mbx_esc_gnuplot, "it's", "'it'.\"\\047\".'s'");
+    expect(mbx_esc_gnuplot, "'<x''", "''.\"\\047\".'<x'.\"\\047\".''.\"\\047\".''");
+    /* A quote, then a macro: gnuplot's macro scanner must not see the
+     * literal end (no raw ' between the literals). */
+    expect(mbx_esc_gnuplot, "q'@png_term", "'q'.\"\\047\".'@png_term'");
     expect(mbx_esc_gnuplot, "a`touch x`\"b\" @m \\n", "'a`touch x`\"b\" @m \\n'");
     expect(mbx_esc_gnuplot, "l1\nl2\r", "'l1\\x0al2\\x0d'");
 }
 
 /* Each hostile input in each sink: no raw control byte out; a gnuplot
  * expression starts and ends with a quote and has no other quote but in
- * the joins '."'".' of a quote. */
+ * the joins '."\047".' of a quote. */
 static void hostile_all(void **state)
 {
     (void)state;
@@ -119,8 +122,8 @@ static void hostile_all(void **state)
                 assert_true(n >= 2 && out[0] == '\'' && out[n - 1] == '\'');
                 for (size_t j = 1; j + 1 < n; j++) {
                     if (out[j] == '\'') {
-                        assert_memory_equal(out + j, "'.\"'\".'", 7);
-                        j += 6;
+                        assert_memory_equal(out + j, "'.\"\\047\".'", 10);
+                        j += 9;
                     }
                 }
             }
@@ -145,10 +148,10 @@ static void truncation(void **state)
     assert_string_equal(out, "ab");
     assert_int_equal(mbx_esc_gnuplot("abcdef", out, 5), MBX_E_RANGE);
     assert_string_equal(out, "'ab'");
-    assert_int_equal(mbx_esc_gnuplot("a'b", out, 10), MBX_E_RANGE);
+    assert_int_equal(mbx_esc_gnuplot("a'b", out, 13), MBX_E_RANGE);
     assert_string_equal(out, "'a'");
-    assert_int_equal(mbx_esc_gnuplot("a'b", out, 11), MBX_E_RANGE);
-    assert_string_equal(out, "'a'.\"'\".''");
+    assert_int_equal(mbx_esc_gnuplot("a'b", out, 14), MBX_E_RANGE);
+    assert_string_equal(out, "'a'.\"\\047\".''");
     assert_int_equal(mbx_esc_gnuplot("x", out, 2), MBX_E_RANGE);
     assert_string_equal(out, "");
     assert_int_equal(mbx_esc_html("&", out, 5), MBX_E_RANGE);
