@@ -77,8 +77,7 @@ void mbx_pairs_out_head(const mbx_pairs_out *o, const mbx_pairs_cli *c, const mb
            c->per == MBX_PER_RANK     ? "every rank"
            : c->per == MBX_PER_SOCKET ? "one rank per socket of each host, its lowest"
                                       : "one rank per host, its lowest",
-           job->nranks, job->nhosts,
-           job->nhosts == 1 ? "" : "s");
+           job->nranks, job->nhosts, job->nhosts == 1 ? "" : "s");
     for (int i = 0; i < p->n; i++) {
         char name[96];
         node_name(c, job, nodes, i, name, sizeof name);
