@@ -345,11 +345,21 @@ int mbx_pairs_out_results(mbx_pairs_out *o, const mbx_pairs_cli *c, const mbx_pa
             printf("# %s steps: %zu in %.2f s, %.3f ms a step\n", m == 0 ? "latency" : "bandwidth",
                    run->steps_done[m], run->step_s[m],
                    1e3 * run->step_s[m] / (double)run->steps_done[m]);
-    for (size_t i = 0; o->csv && i < run->ncells; i++)
-        if (cell_row(o, c, run, &run->cell[i], job, nodes) < 0) {
+    /* A cell a stopped run never reached has no observation: no row. */
+    size_t unmeasured = 0;
+    for (size_t i = 0; i < run->ncells; i++) {
+        if (run->cell[i].nobs == 0) {
+            unmeasured++;
+            continue;
+        }
+        if (o->csv && cell_row(o, c, run, &run->cell[i], job, nodes) < 0) {
             snprintf(msg, msglen, "-o: writing '%s' failed: %s", c->output, strerror(errno));
             return MBX_E_IO;
         }
+    }
+    if (unmeasured)
+        printf("# %zu of %zu cells never measured (the run ended first): no row for them\n",
+               unmeasured, run->ncells);
     mbx_csv_writer *w = NULL;
     if (o->verdict_path &&
         mbx_csv_writer_open(o->verdict_path, verdict_cols, VERDICT_NCOLS, &w) < 0) {
