@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mbx/grow.h"
 #include "mbx/pairs_run.h"
 #include "mbx/stats.h"
 
@@ -251,16 +252,8 @@ static int pass(mbx_pairs_run *r, const mbx_pairs_hooks *h, int m, int step, dou
         if (n == 0)
             continue; /* nothing usable: the cell waits for the next round */
         mbx_pairs_cellrun *x = &r->cell[ci];
-        if (x->nobs + n > x->obs_cap) {
-            size_t cap = x->obs_cap ? 2 * x->obs_cap : 64;
-            while (cap < x->nobs + n)
-                cap *= 2;
-            double *o = realloc(x->obs, cap * sizeof *o);
-            if (!o)
-                return MBX_E_NOMEM;
-            x->obs = o;
-            x->obs_cap = cap;
-        }
+        if ((rc = mbx_grow((void **)&x->obs, &x->obs_cap, x->nobs + n, sizeof *x->obs)) < 0)
+            return rc;
         memcpy(x->obs + x->nobs, scratch, n * sizeof *scratch);
         x->nobs += n;
         mbx_pass ps = {.median = mbx_stats_median_sort(scratch, n),

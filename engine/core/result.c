@@ -77,6 +77,20 @@ mbx_point_status mbx_point_judge(const mbx_summary *s, size_t events, mbx_stop_v
     return MBX_POINT_SETTLED;
 }
 
+void mbx_result_take_passes(mbx_result *r, const mbx_passes_result *p, size_t passes)
+{
+    r->iid_stderr = r->s.stderr_;
+    r->iid_ci_lo = r->s.ci_lo;
+    r->iid_ci_hi = r->s.ci_hi;
+    r->s.median = p->b.value;
+    r->s.stderr_ = p->b.se;
+    r->s.ci_lo = p->b.ci_lo > 0 ? p->b.ci_lo : 0.0;
+    r->s.ci_hi = p->b.ci_hi;
+    r->s.ci_exact = p->b.ci_exact;
+    r->passes = passes;
+    r->pass_span = p->span;
+}
+
 void mbx_summary_drop_negative(mbx_summary *s)
 {
     /* The CI cut to where a time can be still holds what it held. */

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "engine_internal.h"
+#include "mbx/grow.h"
 
 #define PAIRS_MAGIC 0x53524150u /* "PARS" */
 #define PAIRS_HEAD 10           /* i32 fields before the node list */
@@ -47,7 +48,7 @@ struct mbx_pairs_state {
     size_t cap;
     MPI_Request *req; /* a window's receives and sends, and 2 more */
     MPI_Status *st;   /* real statuses: GCC flags MPI_STATUSES_IGNORE as a zero-size array */
-    size_t nreq;
+    size_t nreq, nst;
     double *out; /* nobs + 1 (the error flag) on every node; rank 0: n x that */
     size_t out_cap;
     double *all;
@@ -131,23 +132,10 @@ static int room(struct mbx_pairs_state *s, size_t bytes, size_t nreq, size_t nou
         memset(s->sbuf, 0x5a, bytes); /* resident before the first timed send */
         memset(s->rbuf, 0, 2 * bytes);
     }
-    if (nreq > s->nreq) {
-        MPI_Request *r = realloc(s->req, nreq * sizeof *r);
-        if (r)
-            s->req = r;
-        MPI_Status *st = r ? realloc(s->st, nreq * sizeof *st) : NULL;
-        if (!st)
-            return MBX_E_NOMEM;
-        s->st = st;
-        s->nreq = nreq;
-    }
-    if (nout > s->out_cap) {
-        double *o = realloc(s->out, nout * sizeof *o);
-        if (!o)
-            return MBX_E_NOMEM;
-        s->out = o;
-        s->out_cap = nout;
-    }
+    if (mbx_grow((void **)&s->req, &s->nreq, nreq, sizeof *s->req) < 0 ||
+        mbx_grow((void **)&s->st, &s->nst, nreq, sizeof *s->st) < 0 ||
+        mbx_grow((void **)&s->out, &s->out_cap, nout, sizeof *s->out) < 0)
+        return MBX_E_NOMEM;
     return MBX_OK;
 }
 
@@ -309,13 +297,9 @@ int mbx_pairs_exec(mbx_engine *e, const mbx_cmd *cmd, const void *payload)
         for (int j = 0; j < a.nobs; j++)
             s->out[j] = NAN;
     s->out[a.nobs] = fail ? 1.0 : 0.0;
-    if (e->rank == 0 && s->all_cap < per * (size_t)a.n) {
-        double *all = realloc(s->all, per * (size_t)a.n * sizeof *all);
-        if (!all)
-            return MBX_E_NOMEM; /* the others wait in the gather: the job ends as on an MPI error */
-        s->all = all;
-        s->all_cap = per * (size_t)a.n;
-    }
+    if (e->rank == 0 &&
+        mbx_grow((void **)&s->all, &s->all_cap, per * (size_t)a.n, sizeof *s->all) < 0)
+        return MBX_E_NOMEM; /* the others wait in the gather: the job ends as on an MPI error */
     /* Nodes without a part in the step (one-pair mode) wait here asleep. */
     MPI_Request req;
     mrc = MPI_Igather(s->out, (int)per, MPI_DOUBLE, s->all, (int)per, MPI_DOUBLE, 0, s->comm, &req);

@@ -403,20 +403,11 @@ int mbx_sched_result(mbx_sched *s, size_t i, mbx_result *out)
         rc = pooled_stats(s, p, out);
     if (rc)
         return rc;
-    out->iid_stderr = out->s.stderr_;
-    out->iid_ci_lo = out->s.ci_lo;
-    out->iid_ci_hi = out->s.ci_hi;
-    out->s.median = r.b.value;
-    out->s.stderr_ = r.b.se;
-    out->s.ci_lo = r.b.ci_lo > 0 ? r.b.ci_lo : 0.0;
-    out->s.ci_hi = r.b.ci_hi;
-    out->s.ci_exact = r.b.ci_exact;
+    mbx_result_take_passes(out, &r, p->npass);
     if (p->nobs == 0)
         out->s.n = r.n_obs;
-    out->passes = p->npass;
     out->nmin = p->per_pass;
     out->nmax = p->per_pass * s->cv[p->curve].max_passes;
-    out->pass_span = r.span;
     /* Passes at two or more machine levels that this point's own medians
      * tell apart: the value mixes them, and the row says so (the per-level
      * medians are beside it). Levels it cannot tell apart are one. */

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mbx/passes.h"
 #include "mbx/stats.h"
 #include "mbx/status.h"
 #include "mbx/stop.h"
@@ -334,6 +335,12 @@ double mbx_result_msg_rate(const mbx_result *r);
  * UNSETTLED when events > 0 or the rule was not met; else SETTLED. */
 mbx_point_status mbx_point_judge(const mbx_summary *s, size_t events, mbx_stop_verdict verdict,
                                  double res);
+
+/* A point measured in passes (mbx/passes.h): the pooled observations'
+ * figures already in r->s move to the iid columns, and the value, its
+ * error and its CI become p's between-pass ones (the CI cut at 0 below);
+ * passes and pass_span are set from `passes` and p. */
+void mbx_result_take_passes(mbx_result *r, const mbx_passes_result *p, size_t passes);
 
 /* Corrected times can be negative (overhead subtracted from a duration
  * shorter than it); such a value is no time: every location statistic

@@ -160,19 +160,8 @@ static int cell_row(mbx_pairs_out *o, const mbx_pairs_cli *c, const mbx_pairs_ru
     free(scratch);
     if (src < 0)
         return src;
-    r.iid_stderr = r.s.stderr_;
-    r.iid_ci_lo = r.s.ci_lo;
-    r.iid_ci_hi = r.s.ci_hi;
-    r.s.median = pr->b.value;
-    r.s.stderr_ = pr->b.se;
-    r.s.ci_lo = pr->b.ci_lo;
-    r.s.ci_hi = pr->b.ci_hi;
-    r.s.ci_exact = pr->b.ci_exact;
-    char rule[40];
-    snprintf(rule, sizeof rule, "stderr:%g", p->passes.eps);
-    char why[80];
-    if (mbx_stop_parse(rule, &r.stop, why, sizeof why) < 0)
-        return MBX_E_INVAL;
+    mbx_result_take_passes(&r, pr, mbx_passes_count(x->passes));
+    r.stop = (mbx_stop_rule){.kind = MBX_STOP_STDERR, .eps = p->passes.eps};
     r.nmin = (size_t)p->nobs[x->metric];
     r.nmax = r.nmin * (size_t)p->max_rounds;
     r.status = pr->verdict == MBX_PASSES_SETTLED ? MBX_POINT_SETTLED : MBX_POINT_UNSETTLED;
@@ -189,8 +178,6 @@ static int cell_row(mbx_pairs_out *o, const mbx_pairs_cli *c, const mbx_pairs_ru
         r.msgs = 1;
     }
     snprintf(r.ranks, sizeof r.ranks, "%d,%d", nodes[x->src], nodes[x->dst]);
-    r.passes = mbx_passes_count(x->passes);
-    r.pass_span = pr->span;
     r.probe = r.probe_after = r.plain = r.compute = r.setup = NAN;
     r.level_lo = r.level_hi = NAN;
     r.plain_status = MBX_POINT_INVALID;

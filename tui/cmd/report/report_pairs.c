@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "mbx/csvio.h"
+#include "mbx/grow.h"
 #include "mbx/pairs_run.h"
 #include "report_int.h"
 
@@ -67,14 +68,8 @@ int mbx_rpt_pairs_add(mbx_rpt_pairs *pp, mbx_rpt_point *p, int m, const char *co
                         name, line, p->bench, f[0]);
         return 2;
     }
-    if (pp->ncell == pp->cap) {
-        size_t cap = pp->cap ? 2 * pp->cap : 64;
-        mbx_rpt_cell *cell = realloc(pp->cell, cap * sizeof *cell);
-        if (cell == NULL)
-            goto nomem;
-        pp->cell = cell;
-        pp->cap = cap;
-    }
+    if (mbx_grow((void **)&pp->cell, &pp->cap, pp->ncell + 1, sizeof *pp->cell) < 0)
+        goto nomem;
     c.src_host = strdup(f[1]);
     c.dst_host = strdup(f[2]);
     c.topology = strdup(f[3]);
