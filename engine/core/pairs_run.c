@@ -95,6 +95,7 @@ void mbx_pairs_run_free(mbx_pairs_run *r)
     for (size_t i = 0; i < r->ncells; i++) {
         mbx_passes_free(r->cell[i].passes);
         free(r->cell[i].obs);
+        free(r->cell[i].pm);
     }
     free(r->cell);
     free(r->step);
@@ -261,8 +262,10 @@ static int pass(mbx_pairs_run *r, const mbx_pairs_hooks *h, int m, int step, dou
                        .t_start = t0,
                        .t_end = t1,
                        .level = MBX_PASSES_NO_LEVEL};
-        if ((rc = mbx_passes_add(r->cell[ci].passes, &ps)) < 0)
+        if ((rc = mbx_passes_add(x->passes, &ps)) < 0 ||
+            (rc = mbx_grow((void **)&x->pm, &x->pm_cap, x->npm + 1, sizeof *x->pm)) < 0)
             return rc;
+        x->pm[x->npm++] = ps.median;
     }
     return MBX_OK;
 }
@@ -355,4 +358,31 @@ int mbx_pairs_run_plan(const mbx_pairs_plan *p, const mbx_pairs_hooks *h, mbx_pa
     free(t);
     free(scratch);
     return rc < 0 ? rc : MBX_OK;
+}
+
+int mbx_pairs_run_fit(const mbx_pairs_run *r, int m, const mbx_pairs_opts *o, mbx_pairs_fit *out,
+                      char *msg, size_t msglen)
+{
+    if (!r || !out)
+        return MBX_E_INVAL;
+    memset(out, 0, sizeof *out);
+    mbx_pairs_cell *cell = malloc((r->ncells ? r->ncells : 1) * sizeof *cell);
+    if (!cell)
+        return MBX_E_NOMEM;
+    size_t nc = 0;
+    for (size_t i = 0; i < r->ncells; i++) {
+        const mbx_pairs_cellrun *x = &r->cell[i];
+        if (x->metric != m)
+            continue;
+        int ok = x->r.b.r > 0 && isfinite(x->r.b.value) && x->r.b.value > 0;
+        int ci = ok && x->r.b.r >= 2 && x->r.b.ci_lo > 0 && x->r.b.ci_hi >= x->r.b.ci_lo;
+        cell[nc++] = (mbx_pairs_cell){.src = x->src,
+                                      .dst = x->dst,
+                                      .value = ok ? x->r.b.value : NAN,
+                                      .lo = ci ? x->r.b.ci_lo : NAN,
+                                      .hi = ci ? x->r.b.ci_hi : NAN};
+    }
+    int rc = mbx_pairs_fit_model(cell, nc, r->plan.n, o, out, msg, msglen);
+    free(cell);
+    return rc;
 }

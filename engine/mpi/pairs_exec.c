@@ -26,6 +26,7 @@
  * leaves the n x nobs times (seconds, NAN where a node did not time) in
  * the engine's pairs state, read by mbx_engine_pairs_step. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -351,4 +352,30 @@ int mbx_engine_pairs_free(mbx_engine *e)
     mbx_cmd c = {.opcode = MBX_OP_PAIRS};
     c.iarg[0] = 1;
     return mbx_engine_submit(e, &c, NULL);
+}
+
+int mbx_pairs_pick_nodes(const mbx_job_info *job, int per, int *nodes, char *msg, size_t msglen)
+{
+    if (!job || !nodes)
+        return MBX_E_INVAL;
+    for (int r = 0; per == MBX_PER_SOCKET && r < job->nranks; r++)
+        if (job->rank[r].package < 0) {
+            if (msg)
+                snprintf(msg, msglen,
+                         "--per socket: rank %d on %s is bound to CPUs of several sockets (%s); "
+                         "bind each rank within one (mpiexec -bind-to core), or use --per node",
+                         r, job->rank[r].host, job->rank[r].binding);
+            return MBX_E_INVAL;
+        }
+    int n = 0;
+    for (int r = 0; r < job->nranks; r++) {
+        int first = 1;
+        for (int q = 0; per != MBX_PER_RANK && q < r; q++)
+            if (!strcmp(job->rank[q].host, job->rank[r].host) &&
+                (per == MBX_PER_NODE || job->rank[q].package == job->rank[r].package))
+                first = 0;
+        if (first)
+            nodes[n++] = r;
+    }
+    return n;
 }

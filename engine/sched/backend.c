@@ -3,8 +3,10 @@
  * (simulated ranks) is in backend_fake.c. */
 #include "mbx/backend.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "mbx/bench.h"
 #include "mbx/envfile.h"
@@ -112,6 +114,78 @@ static double eng_now(mbx_backend *b)
     return MPI_Wtime();
 }
 
+/* ---- every pair of nodes ---- */
+
+static int eng_pairs_nodes(mbx_backend *b, int per, int *rank, char (*host)[MBX_HOST_MAX],
+                           char *msg, size_t msglen)
+{
+    const mbx_job_info *job;
+    int rc = mbx_engine_describe(b->impl, &job);
+    if (rc < 0)
+        return rc;
+    int n = mbx_pairs_pick_nodes(job, per, rank, msg, msglen);
+    for (int i = 0; i < n; i++)
+        snprintf(host[i], MBX_HOST_MAX, "%s", job->rank[rank[i]].host);
+    return n;
+}
+
+typedef struct eng_pairs_ctx {
+    mbx_engine *e;
+    const int *rank;
+    int n;
+    mbx_pairs_progress_fn cb;
+    void *ud;
+} eng_pairs_ctx;
+
+static int eng_pairs_step(void *ud, const mbx_pairs_req *q, double *t)
+{
+    eng_pairs_ctx *c = ud;
+    mbx_pairs_step s = {.mode = q->mode,
+                        .metric = q->metric,
+                        .bytes = q->bytes,
+                        .window = q->window,
+                        .k = q->k,
+                        .src = q->src,
+                        .dst = q->dst,
+                        .nobs = q->nobs,
+                        .nwarm = q->nwarm};
+    return mbx_engine_pairs_step(c->e, c->rank, c->n, &s, t);
+}
+
+static double eng_pairs_clock(void *ud)
+{
+    (void)ud;
+    return MPI_Wtime();
+}
+
+static void eng_pairs_sleep(void *ud, double s)
+{
+    (void)ud;
+    struct timespec ts = {.tv_sec = (time_t)s, .tv_nsec = (long)((s - floor(s)) * 1e9)};
+    nanosleep(&ts, NULL);
+}
+
+static int eng_pairs_progress(void *ud, const mbx_pairs_run *r, size_t done, size_t total)
+{
+    eng_pairs_ctx *c = ud;
+    return c->cb ? c->cb(c->ud, r, done, total) : 0;
+}
+
+static int eng_pairs(mbx_backend *b, const mbx_pairs_plan *p, const int *rank,
+                     mbx_pairs_progress_fn cb, void *ud, mbx_pairs_run *out, char *msg,
+                     size_t msglen)
+{
+    eng_pairs_ctx c = {.e = b->impl, .rank = rank, .n = p->n, .cb = cb, .ud = ud};
+    mbx_pairs_hooks h = {.step = eng_pairs_step,
+                         .clock = eng_pairs_clock,
+                         .sleep = eng_pairs_sleep,
+                         .progress = eng_pairs_progress,
+                         .ud = &c};
+    int rc = mbx_pairs_run_plan(p, &h, out, msg, msglen);
+    int rf = mbx_engine_pairs_free(b->impl);
+    return rc < 0 ? rc : rf;
+}
+
 static int eng_set_largest(mbx_backend *b, uint64_t largest)
 {
     mbx_warmup_info w;
@@ -201,6 +275,8 @@ int mbx_backend_engine(mbx_engine *e, int thread_asked, int thread_granted, mbx_
     out->thread_granted = thread_granted;
     out->beff = eng_beff;
     out->beffio = eng_beffio;
+    out->pairs_nodes = eng_pairs_nodes;
+    out->pairs = eng_pairs;
     out->impl = e;
     return MBX_OK;
 }

@@ -517,6 +517,21 @@ static void fake_model_of_env(fake *f)
     f->plant = getenv("MBX_TEST_FAKE_PLANT") != NULL;
 }
 
+static int fake_pairs_nodes(mbx_backend *b, int per, int *rank, char (*host)[MBX_HOST_MAX],
+                            char *msg, size_t msglen)
+{
+    (void)msg, (void)msglen;
+    return mbx_fake_pairs_nodes(b->nranks, per, rank, host);
+}
+
+static int fake_pairs(mbx_backend *b, const mbx_pairs_plan *p, const int *rank,
+                      mbx_pairs_progress_fn cb, void *ud, mbx_pairs_run *out, char *msg,
+                      size_t msglen)
+{
+    (void)rank;
+    return mbx_fake_pairs(&((fake *)b->impl)->clock, p, cb, ud, out, msg, msglen);
+}
+
 static double fake_now(mbx_backend *b)
 {
     return ((fake *)b->impl)->clock;
@@ -531,9 +546,10 @@ void mbx_backend_fake(int nranks, mbx_backend *out)
         fake_model_of_env(f);
     }
     out->nranks = nranks;
-    out->nhosts = 1;
+    out->nhosts = mbx_fake_hosts(nranks);
     out->mem_per_rank = (uint64_t)8 << 30;
-    snprintf(out->desc, sizeof out->desc, "%d ranks on 1 host, fake back end (simulated)", nranks);
+    snprintf(out->desc, sizeof out->desc, "%d ranks on %d host%s, fake back end (simulated)",
+             nranks, out->nhosts, out->nhosts == 1 ? "" : "s");
     out->configure = fake_configure;
     out->measure = fake_measure;
     out->environment = fake_environment;
@@ -544,6 +560,8 @@ void mbx_backend_fake(int nranks, mbx_backend *out)
     out->probe = fake_probe;
     out->beff = fake_beff;
     out->beffio = fake_beffio;
+    out->pairs_nodes = f ? fake_pairs_nodes : NULL;
+    out->pairs = f ? fake_pairs : NULL;
     out->on_request = f ? fake_on_request : NULL;
     out->thread_asked = out->thread_granted = MPI_THREAD_SINGLE;
     out->fake = 1;

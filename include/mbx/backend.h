@@ -6,6 +6,7 @@
 #include "mbx/beff_run.h"
 #include "mbx/beffio_run.h"
 #include "mbx/engine.h"
+#include "mbx/pairs_run.h"
 
 typedef struct mbx_backend mbx_backend;
 
@@ -58,6 +59,19 @@ struct mbx_backend {
     /* The text of the last MPI failure (mbx_engine_why: "MPI_Send: ..."),
      * "" when none; NULL in the fake, which calls no MPI. */
     const char *(*why)(mbx_backend *b);
+    /* Every pair of nodes (include/mbx/pairs_run.h): pairs_nodes puts the
+     * nodes of `per` (mbx_pairs_per) in rank (their ranks, ascending) and
+     * host (their host names), both nranks entries, and returns how many,
+     * or MBX_E_INVAL with one line in msg (--per socket with a rank bound
+     * across sockets). pairs runs plan p (p->n of them) over those ranks,
+     * cb after each pass as in mbx_pairs_hooks (non-zero stops: MBX_E_ABORTED
+     * with the cells so far), into *out (free with mbx_pairs_run_free), and
+     * frees the nodes' state on every rank after. The fake makes the
+     * times up from a model (mbx_backend_fake). */
+    int (*pairs_nodes)(mbx_backend *b, int per, int *rank, char (*host)[MBX_HOST_MAX], char *msg,
+                       size_t msglen);
+    int (*pairs)(mbx_backend *b, const mbx_pairs_plan *p, const int *rank, mbx_pairs_progress_fn cb,
+                 void *ud, mbx_pairs_run *out, char *msg, size_t msglen);
     int nhosts;                       /* hosts of the job; the fake: 1 */
     int thread_asked, thread_granted; /* the MPI thread level (job.h); the fake: single */
     /* After set_method with a cold cache: the bytes the rank with the least
@@ -115,7 +129,14 @@ const char *mbx_backend_strerror(mbx_backend *b, int rc, char *buf, size_t len);
  * quick to catch with kill), read from the environment when it is made:
  * MBX_TEST_FAKE_STOP_PASSES=K raises SIGTERM after the K-th pass the
  * runner reports, MBX_TEST_FAKE_STOP_DONE=1 raises SIGINT when the run's
- * last request is done (in the end's summaries and sort). */
+ * last request is done (in the end's summaries and sort).
+ * Its node pairs (pairs, pairs_nodes): MBX_TEST_FAKE_HOSTS=H spreads the
+ * ranks over H hosts "fake01".. in blocks (default 1 host), one package
+ * each; a cell's latency is 1.5 us and its bandwidth 6 GB/s (a window's
+ * time), times a factor of the sender and of the receiver, +-3 % from a
+ * hash of the cell and the pass. MBX_TEST_FAKE_SLOW_NODE=I makes node I
+ * (an index into the nodes) 2x slower in its row and its column, and
+ * MBX_TEST_FAKE_SLOW_LINK=S:D the cell S -> D 3x. */
 void mbx_backend_fake(int nranks, mbx_backend *out);
 void mbx_backend_fake_free(mbx_backend *b);
 

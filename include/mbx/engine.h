@@ -395,6 +395,17 @@ MBX_NODISCARD int mbx_engine_pairs_step(mbx_engine *e, const int *nodes, int n,
                                         const mbx_pairs_step *step, double *t);
 MBX_NODISCARD int mbx_engine_pairs_free(mbx_engine *e);
 
+/* What a node of the matrix is: the lowest rank of each host, of each
+ * socket (package) of each host, or every rank. */
+typedef enum mbx_pairs_per { MBX_PER_NODE = 0, MBX_PER_RANK = 1, MBX_PER_SOCKET = 2 } mbx_pairs_per;
+
+/* The nodes of job for `per` (mbx_pairs_per): their ranks, ascending, into
+ * nodes (job->nranks entries); returns how many. MBX_E_INVAL with one
+ * line in msg when per is MBX_PER_SOCKET and a rank is bound to CPUs of
+ * several sockets (the line names it, its binding and the remedy). */
+MBX_NODISCARD int mbx_pairs_pick_nodes(const mbx_job_info *job, int per, int *nodes, char *msg,
+                                       size_t msglen);
+
 /* Quick latency scan (rank 0 only, collective through the command loop):
  * rank 0 runs `rounds` untimed-warm 1-byte round trips with each other rank
  * in turn; lat[i] receives the median one-way latency to rank i in seconds

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "mbx/pairs.h"
 #include "mbx/passes.h"
 #include "mbx/status.h"
 
@@ -69,6 +70,10 @@ typedef struct mbx_pairs_cellrun {
      * row's pooled statistics: rank 0 keeps 8 bytes an observation. */
     double *obs;
     size_t nobs, obs_cap;
+    /* Its pass medians in the order they were taken (seconds): the
+     * explorer's inspector draws them over time. */
+    double *pm;
+    size_t npm, pm_cap;
 } mbx_pairs_cellrun;
 
 typedef struct mbx_pairs_run {
@@ -123,6 +128,13 @@ void mbx_pairs_run_free(mbx_pairs_run *r);
 
 /* The cell src -> dst of metric m, or NULL when the plan left it out. */
 const mbx_pairs_cellrun *mbx_pairs_run_cell(const mbx_pairs_run *r, int metric, int src, int dst);
+
+/* The verdicts (mbx/pairs.h) on metric m's cells of r as they stand
+ * (each cell's r: its value and between-pass CI; a cell with no pass is
+ * left out, one with one pass has no CI): mbx_pairs_fit_model's result
+ * and errors. */
+MBX_NODISCARD int mbx_pairs_run_fit(const mbx_pairs_run *r, int m, const mbx_pairs_opts *o,
+                                    mbx_pairs_fit *out, char *msg, size_t msglen);
 
 /* "pairs.lat" / "pairs.bw"; "shift" / "one pair". */
 const char *mbx_pairs_bench_name(int metric);

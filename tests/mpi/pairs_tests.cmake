@@ -29,3 +29,14 @@ mbx_pairs_bad_input(more_steps 2 "--steps: 2 asked; 2 nodes have 1 shift steps \
 mbx_pairs_bad_input(mode 2 "--mode: expected shift or one, got 'ring'" --mode ring)
 mbx_pairs_bad_input(one_socket 2
   "pairs: the job's 2 ranks run on 1 socket of 1 host .*: the matrix needs 2 nodes or more" --per socket)
+
+# The explorer's pairs screen headless on 2 real ranks, a node per rank:
+# the run to its time limit, both cells shaded, the cursor's value, the
+# inspector, no verdicts on two nodes and why; a node per host refused on
+# one host.
+if(TARGET mbx_explorer)
+  add_test(NAME mpi.explore_pairs.n2
+           COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/explore_pairs.sh ${MBX_OUT}/explore_pairs
+                   ${MBX_MPIEXEC} 2 ${MPIEXEC_PREFLAGS} $<TARGET_FILE:mpibex>)
+  set_tests_properties(mpi.explore_pairs.n2 PROPERTIES TIMEOUT 180 LABELS mpi PROCESSORS 2)
+endif()

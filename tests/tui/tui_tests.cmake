@@ -209,3 +209,22 @@ foreach(term xterm-256color xterm-mono)
   set_tests_properties(tui.golden.guidelines.${term} PROPERTIES ENVIRONMENT
                        "MBX_TEST_STEP=4096:2:coll.bcast")
 endforeach()
+
+# The pairs screen on the fake back end of 5 hosts, one rank each, with a
+# planted slow node (node 2, fake03: 2x its row and column) and slow link
+# (fake01 -> fake04: 3x): the form, the heatmap live and at the end with
+# the verdicts naming both, the cursor, the cell inspector, bandwidth; in
+# 256 colours, 8 colours and none at 120x40 and at 80x24; the shades in
+# block and ASCII glyphs; and 40 fake ranks a node each, where a cell of
+# the map is a block of nodes (and z one node a cell, scrolled).
+set(_mbx_pairs_env "MBX_TEST_FAKE_HOSTS=5;MBX_TEST_FAKE_SLOW_NODE=2;MBX_TEST_FAKE_SLOW_LINK=0:3")
+foreach(term xterm-256color xterm xterm-mono)
+  mbx_golden(pairs.${term} ${term} pairs.keys pairs-${term} 120x40 5)
+  set_tests_properties(tui.golden.pairs.${term} PROPERTIES ENVIRONMENT "${_mbx_pairs_env}")
+endforeach()
+mbx_golden(pairs.80x24 xterm-256color pairs.keys pairs-80x24 80x24 5)
+mbx_golden(pairs.glyphs xterm-mono pairs_glyphs.keys pairs-glyphs 80x24 5)
+mbx_golden(pairs.blocks xterm-256color pairs_big.keys pairs-blocks 80x24 40)
+set_tests_properties(tui.golden.pairs.80x24 tui.golden.pairs.glyphs PROPERTIES
+                     ENVIRONMENT "${_mbx_pairs_env}")
+set_tests_properties(tui.golden.pairs.blocks PROPERTIES ENVIRONMENT "MBX_TEST_FAKE_SLOW_NODE=2")

@@ -236,37 +236,6 @@ int mbx_pairs_parse(int argc, char **argv, mbx_pairs_cli *c, char *msg, size_t m
     return rc;
 }
 
-/* The nodes: the lowest rank of each host (of each socket of each host),
- * or every rank. */
-static int pick_nodes(const mbx_job_info *job, int per, int *nodes)
-{
-    int n = 0;
-    for (int r = 0; r < job->nranks; r++) {
-        int first = 1;
-        for (int q = 0; per != MBX_PER_RANK && q < r; q++)
-            if (!strcmp(job->rank[q].host, job->rank[r].host) &&
-                (per == MBX_PER_NODE || job->rank[q].package == job->rank[r].package))
-                first = 0;
-        if (first)
-            nodes[n++] = r;
-    }
-    return n;
-}
-
-/* --per socket needs every rank within one socket: 0, or 2 with the line. */
-static int sockets_known(const mbx_job_info *job, char *msg, size_t len)
-{
-    for (int r = 0; r < job->nranks; r++)
-        if (job->rank[r].package < 0) {
-            snprintf(msg, len,
-                     "--per socket: rank %d on %s is bound to CPUs of several sockets (%s); bind "
-                     "each rank within one (mpiexec -bind-to core), or use --per node",
-                     r, job->rank[r].host, job->rank[r].binding);
-            return 2;
-        }
-    return 0;
-}
-
 typedef struct pairs_ctx {
     mbx_engine *e;
     const int *nodes;
@@ -353,12 +322,11 @@ static int pairs_root(mbx_engine *e, int argc, char **argv)
     int *nodes = malloc((size_t)job->nranks * sizeof *nodes);
     if (!nodes)
         return fail("out of memory");
-    if (c.per == MBX_PER_SOCKET && sockets_known(job, msg, sizeof msg)) {
+    if ((c.plan.n = mbx_pairs_pick_nodes(job, c.per, nodes, msg, sizeof msg)) < 0) {
         mbx_tprintf(stderr, "mpibex: %s\n", msg);
         free(nodes);
         return 2;
     }
-    c.plan.n = pick_nodes(job, c.per, nodes);
     if (c.plan.n < 2) {
         mbx_tprintf(stderr,
                     "mpibex: pairs: the job's %d rank%s run on 1 %s (%s): the matrix needs 2 "

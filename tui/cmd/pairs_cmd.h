@@ -14,10 +14,6 @@
 
 #define MBX_PAIRS_MSG 512
 
-/* What a node of the matrix is: the lowest rank of each host, of each
- * socket (package) of each host, or every rank. */
-typedef enum mbx_pairs_per { MBX_PER_NODE = 0, MBX_PER_RANK = 1, MBX_PER_SOCKET = 2 } mbx_pairs_per;
-
 typedef struct mbx_pairs_cli {
     mbx_pairs_plan plan;
     mbx_pairs_opts verdict;

@@ -248,26 +248,9 @@ static int verdicts(const mbx_pairs_cli *c, const mbx_pairs_run *run, int m,
                MBX_PAIRS_VERDICT_MIN_NODES, p->n);
         return 0;
     }
-    mbx_pairs_cell *cell = malloc(run->ncells * sizeof *cell);
-    if (!cell)
-        return MBX_E_NOMEM;
-    size_t nc = 0;
-    for (size_t i = 0; i < run->ncells; i++) {
-        const mbx_pairs_cellrun *x = &run->cell[i];
-        if (x->metric != m)
-            continue;
-        int ok = x->r.b.r > 0 && isfinite(x->r.b.value) && x->r.b.value > 0;
-        int ci = ok && x->r.b.r >= 2 && x->r.b.ci_lo > 0 && x->r.b.ci_hi >= x->r.b.ci_lo;
-        cell[nc++] = (mbx_pairs_cell){.src = x->src,
-                                      .dst = x->dst,
-                                      .value = ok ? x->r.b.value : NAN,
-                                      .lo = ci ? x->r.b.ci_lo : NAN,
-                                      .hi = ci ? x->r.b.ci_hi : NAN};
-    }
     mbx_pairs_fit fit;
     char why[MBX_PAIRS_MSG];
-    int rc = mbx_pairs_fit_model(cell, nc, p->n, &c->verdict, &fit, why, sizeof why);
-    free(cell);
+    int rc = mbx_pairs_run_fit(run, m, &c->verdict, &fit, why, sizeof why);
     if (rc < 0) {
         printf("# verdicts (%s): none: %s\n", what, why);
         return rc == MBX_E_NOMEM ? rc : 0;

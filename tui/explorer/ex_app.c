@@ -176,6 +176,10 @@ void mbx_ex_start_run(explorer *x)
                        x->bf.io ? "b_eff_io" : "b_eff");
         return;
     }
+    if (x->pr.running) {
+        mbx_ex_set_msg(x, MBX_ROLE_ERROR, "the pairs run is on: cancel it first (6, c)");
+        return;
+    }
     x->msg[0] = '\0';
     if (!mbx_ex_params_ok(x)) {
         mbx_ex_set_msg(x, MBX_ROLE_ERROR, "fix the parameters first (2)");

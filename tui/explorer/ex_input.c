@@ -263,6 +263,7 @@ static int app_action(explorer *x, mbx_ex_action a)
     case EXA_RUNVIEW: x->screen = EX_RUN; return 1;
     case EXA_RESULTS: x->screen = EX_RESULTS; return 1;
     case EXA_BEFF: x->screen = EX_BEFF; return 1;
+    case EXA_PAIRS: x->screen = EX_PAIRS; return 1;
     case EXA_START: start_again(x); return 1;
     case EXA_PAUSE:
         if (!x->running) {
@@ -275,6 +276,9 @@ static int app_action(explorer *x, mbx_ex_action a)
     case EXA_CANCEL:
         if (x->xp.on) {
             mbx_ex_export_abandon(x, "export stopped");
+        } else if (x->pr.running) {
+            x->pr.cancel = 1;
+            mbx_ex_set_msg(x, MBX_ROLE_WARNING, "cancelling the pairs run");
         } else if (x->bf.running) {
             x->bf.cancel = 1;
             mbx_ex_set_msg(x, MBX_ROLE_WARNING, "cancelling %s", x->bf.io ? "b_eff_io" : "b_eff");
@@ -328,6 +332,7 @@ static void end_typing(explorer *x)
         mbx_ex_params_validate(x);
     }
     x->bf.form.editing = 0;
+    x->pr.form.editing = 0;
 }
 
 int mbx_ex_handle_mouse(explorer *x, const mbx_ex_mouse *m)

@@ -48,7 +48,11 @@ typedef enum mbx_ex_action {
     EXA_INSPECT, /* the run view's point inspector */
     EXA_ERRBARS, /* the run view's error bars */
     EXA_MESSAGE,
-    EXA_GL_RUN, /* r on the guidelines screen: the rules' plan */
+    EXA_GL_RUN,      /* r on the guidelines screen: the rules' plan */
+    EXA_PAIRS,       /* the pairs screen */
+    EXA_PAIRS_START, /* r on the pairs screen: its form's run */
+    EXA_PAIRS_FORM,  /* f on the pairs screen: the form or the matrix */
+    EXA_PAIRS_ZOOM,  /* z on the pairs screen: blocks of nodes or one a cell */
 } mbx_ex_action;
 
 /* Screens a binding applies to. */
@@ -58,7 +62,8 @@ typedef enum mbx_ex_action {
 #define S_RES (1u << EX_RESULTS)
 #define S_BEFF (1u << EX_BEFF)
 #define S_GL (1u << EX_GUIDELINES)
-#define S_ALL (S_PICK | S_PARM | S_RUN | S_RES | S_BEFF | S_GL)
+#define S_PAIRS (1u << EX_PAIRS)
+#define S_ALL (S_PICK | S_PARM | S_RUN | S_RES | S_BEFF | S_GL | S_PAIRS)
 /* Not a screen: the series chooser open over the run view owns the keys. */
 #define S_CHOOSE (1u << EX_NSCREENS)
 

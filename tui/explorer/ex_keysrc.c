@@ -160,7 +160,7 @@ static int script_next(mbx_ex_keysrc *k, explorer *x)
             return ERR;
         }
         if (k->waiting) {
-            if (x->running || x->bf.running || x->xp.on)
+            if (x->running || x->bf.running || x->pr.running || x->xp.on)
                 return ERR;
             k->waiting = 0;
         }

@@ -57,7 +57,7 @@ static int tick(explorer *x, int wait_ms)
     }
     if (mbx_stop_signal || (x->term && mbx_term_lost(x->term)))
         x->quit = x->cancel = 1;
-    if (!x->headless && (changed || ((x->running || x->bf.running || x->xp.on) &&
+    if (!x->headless && (changed || ((x->running || x->bf.running || x->pr.running || x->xp.on) &&
                                      wall() - x->last_draw >= REDRAW_S))) {
         mbx_ex_draw(x);
         x->last_draw = wall();
@@ -86,6 +86,12 @@ int mbx_ex_main_loop(explorer *x)
                 mbx_ex_export_step(x);
             tick(x, 0);
             if (!x->xp.on && !x->headless) /* written or stopped: its last frame */
+                mbx_ex_draw(x), x->last_draw = wall();
+            continue;
+        }
+        if (x->pr.running) {
+            mbx_ex_pairs_run(x);
+            if (!x->headless)
                 mbx_ex_draw(x), x->last_draw = wall();
             continue;
         }

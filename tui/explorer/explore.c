@@ -276,6 +276,7 @@ static int setup_explorer(explorer *x, const opts *o, char *msg, size_t msglen)
     mbx_ex_params_init(x, &plan->meas[0]);
     free(plan);
     mbx_ex_beff_init(x);
+    mbx_ex_pairs_init(x);
 
     if (o->autosave && !strcmp(o->autosave, "none")) {
         x->autosave_dir[0] = '\0';
@@ -320,6 +321,7 @@ static void teardown(explorer *x)
     x->keys = NULL;
     mbx_ex_points_free(x);
     mbx_ex_gl_free(x);
+    mbx_ex_pairs_free(x);
     mbx_ex_compare_forget(x);
     free(x->cmp.sig);
     x->cmp.sig = NULL;

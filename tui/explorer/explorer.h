@@ -30,6 +30,7 @@
 #include "screens/beff.h"
 #include "screens/compare.h"
 #include "screens/guidelines.h"
+#include "screens/pairs.h"
 #include "screens/params.h"
 #include "screens/picker.h"
 #include "screens/results.h"
@@ -198,6 +199,7 @@ typedef struct explorer {
     mbx_ex_results res;
     mbx_ex_beff bf;
     mbx_ex_gl gl;
+    mbx_ex_pairs pr;
     /* the run view: x axis (mbx_ex_dim), comparison of two curves, the
      * inspector, error bars (E) */
     int xdim;

@@ -278,19 +278,14 @@ static void step_glyph(const explorer *x, int g, char *out)
 }
 
 /* The pass medians over time, one cell a pass (the last ones when more
- * than fit), and under them the machine level of each pass: two rows. */
-static int panel_passes(explorer *x, const mbx_rect *r, const mbx_ex_point *p, int y)
+ * than fit), and under them the machine level of each pass (lv, nl of
+ * them; NULL: no levels): two rows. */
+int mbx_ex_draw_passes(explorer *x, const mbx_rect *r, const double *pm, size_t n, const int *lv,
+                       size_t nl, int y)
 {
     int x0 = r->x + 1, lw = 7, room = r->w - 1 - lw;
-    size_t n = 0;
-    const double *pm = p->pm;
-    n = p->npm;
     if (room < 4 || !pm || !n)
         return y;
-    int *lv = malloc(n * sizeof *lv);
-    size_t nl = lv && x->sched && p->sp < mbx_sched_points(x->sched)
-                    ? mbx_sched_pass_levels(x->sched, p->sp, lv, n)
-                    : 0;
     size_t first = n > (size_t)room ? n - (size_t)room : 0;
     double lo = INFINITY, hi = 0;
     for (size_t i = first; i < n; i++)
@@ -308,7 +303,6 @@ static int panel_passes(explorer *x, const mbx_rect *r, const mbx_ex_point *p, i
         mbx_ex_put(x, y, x0 + lw + (int)(i - first), 1, role, g);
         mbx_ex_put(x, y + 1, x0 + lw + (int)(i - first), 1, role, d);
     }
-    free(lv);
     char span[40], a[16], b[16];
     mbx_axis_format(lo, MBX_AXIS_SECONDS, x->utf8, a, sizeof a);
     mbx_axis_format(hi, MBX_AXIS_SECONDS, x->utf8, b, sizeof b);
@@ -317,6 +311,20 @@ static int panel_passes(explorer *x, const mbx_rect *r, const mbx_ex_point *p, i
     if (used + (int)strlen(span) <= r->w - 1)
         mbx_ex_put(x, y, x0 + used, r->w - 1 - used, MBX_ROLE_DIM, span);
     return y + 2;
+}
+
+static int panel_passes(explorer *x, const mbx_rect *r, const mbx_ex_point *p, int y)
+{
+    size_t n = p->npm;
+    if (!p->pm || !n)
+        return y;
+    int *lv = malloc(n * sizeof *lv);
+    size_t nl = lv && x->sched && p->sp < mbx_sched_points(x->sched)
+                    ? mbx_sched_pass_levels(x->sched, p->sp, lv, n)
+                    : 0;
+    y = mbx_ex_draw_passes(x, r, p->pm, n, lv, nl, y);
+    free(lv);
+    return y;
 }
 
 /* The observations: the point's own (final) or the scheduler's so far. */
@@ -335,11 +343,9 @@ static const double *point_obs(const explorer *x, const mbx_ex_point *p, size_t 
 /* A histogram of the observations between their 1st and 99th percentile
  * (those outside go to the end bins) in h rows of bars, one a column,
  * and the range under it. */
-static void panel_hist(explorer *x, const mbx_rect *r, const mbx_ex_point *p, int y, int h)
+void mbx_ex_draw_hist(explorer *x, const mbx_rect *r, const double *o, size_t n, int y, int h)
 {
     int x0 = r->x + 1, w = r->w - 2;
-    size_t n = 0;
-    const double *o = point_obs(x, p, &n);
     if (h < 2 || w < 8 || !o || n < 2)
         return;
     double *v = malloc(n * sizeof *v);
@@ -382,6 +388,13 @@ static void panel_hist(explorer *x, const mbx_rect *r, const mbx_ex_point *p, in
     mbx_ex_put_cut(x, y + rows, x0, w, MBX_ROLE_DIM, t);
     free(v);
     free(cnt);
+}
+
+static void panel_hist(explorer *x, const mbx_rect *r, const mbx_ex_point *p, int y, int h)
+{
+    size_t n = 0;
+    const double *o = point_obs(x, p, &n);
+    mbx_ex_draw_hist(x, r, o, n, y, h);
 }
 
 void mbx_ex_draw_inspector(explorer *x, const mbx_rect *r, const mbx_ex_view *v)

@@ -62,6 +62,13 @@ const mbx_ex_point *mbx_ex_insp_point(explorer *x, const mbx_ex_view *v, int *s)
 /* The inspector's panel in r: the point's statistics, pass medians over
  * time with their levels, a histogram of its observations. */
 void mbx_ex_draw_inspector(explorer *x, const mbx_rect *r, const mbx_ex_view *v);
+/* The inspector's panels over any point's figures (the pairs screen's
+ * cells too): pm[0..n) pass medians over time with the level of each
+ * (lv, nl of them; NULL, 0: none), two rows from y, returns the next; a
+ * histogram of the observations o[0..n) in h rows from y. */
+int mbx_ex_draw_passes(explorer *x, const mbx_rect *r, const double *pm, size_t n, const int *lv,
+                       size_t nl, int y);
+void mbx_ex_draw_hist(explorer *x, const mbx_rect *r, const double *o, size_t n, int y, int h);
 /* The inspector's keys (i, arrows, h j k l, Esc); 1 when taken. */
 int mbx_ex_insp_key(explorer *x, int key);
 
