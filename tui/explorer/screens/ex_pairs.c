@@ -109,6 +109,9 @@ void mbx_ex_pairs_init(explorer *x)
 static void free_run(mbx_ex_pairs *p)
 {
     mbx_pairs_run_free(&p->run);
+    free(p->cache);
+    p->cache = NULL;
+    p->ncache = 0;
     for (int m = 0; m < MBX_PAIRS_METRICS; m++) {
         mbx_pairs_fit_free(&p->fit[m]);
         p->fitted[m] = 0;

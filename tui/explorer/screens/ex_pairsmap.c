@@ -36,13 +36,30 @@ static const char *shade(const explorer *x, int level, char *buf)
     return x->glyphs == MBX_GLYPHS_BLOCK ? shades_block[level] : shades_braille[level];
 }
 
-int mbx_ex_pairs_cell_now(const explorer *x, int m, int src, int dst, mbx_passes_result *out)
+int mbx_ex_pairs_cell_now(explorer *x, int m, int src, int dst, mbx_passes_result *out)
 {
-    const mbx_pairs_cellrun *c = mbx_pairs_run_cell(&x->pr.run, m, src, dst);
-    if (!c || !c->passes || mbx_passes_count(c->passes) == 0)
+    mbx_ex_pairs *p = &x->pr;
+    const mbx_pairs_cellrun *c = mbx_pairs_run_cell(&p->run, m, src, dst);
+    if (!c || !c->passes)
         return 0;
-    return mbx_passes_result_get(c->passes, out) == MBX_OK && isfinite(out->b.value) &&
-           out->b.value > 0;
+    size_t np = mbx_passes_count(c->passes), i = (size_t)(c - p->run.cell);
+    if (np == 0)
+        return 0;
+    /* A cell's figures change only with a pass: kept until its next. */
+    if (p->ncache != p->run.ncells) {
+        free(p->cache);
+        p->cache = calloc(p->run.ncells, sizeof *p->cache);
+        p->ncache = p->cache ? p->run.ncells : 0;
+    }
+    if (p->cache && p->cache[i].passes == np) {
+        *out = p->cache[i].r;
+        return p->cache[i].ok;
+    }
+    int ok = mbx_passes_result_get(c->passes, out) == MBX_OK && isfinite(out->b.value) &&
+             out->b.value > 0;
+    if (p->cache)
+        p->cache[i] = (mbx_ex_pairs_cached){.passes = np, .ok = ok, .r = *out};
+    return ok;
 }
 
 /* Node i as the text names it: its host, and its rank unless a node is
@@ -68,7 +85,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* The median cell so far: the shades are a cell's time over it. */
-static double typical(const explorer *x, int m)
+static double typical(explorer *x, int m)
 {
     const mbx_ex_pairs *p = &x->pr;
     double *v = malloc((p->run.ncells + 1) * sizeof *v);
@@ -90,7 +107,7 @@ static double typical(const explorer *x, int m)
 
 /* The level of the block of nodes from (s0, d0), b a side: its slowest
  * cell's; -1 none measured, -2 the diagonal only. */
-static int block_level(const explorer *x, int m, int s0, int d0, int b, double typ)
+static int block_level(explorer *x, int m, int s0, int d0, int b, double typ)
 {
     int n = x->pr.n, lv = -1, diag = 0;
     for (int s = s0; s < s0 + b && s < n; s++)

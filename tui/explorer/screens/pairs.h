@@ -27,6 +27,13 @@ enum {
 
 #define EXP_LEVELS 5 /* the heatmap's shades: ratio to the typical cell */
 
+/* A cell's figures as of its last pass (mbx_ex_pairs_cell_now). */
+typedef struct mbx_ex_pairs_cached {
+    size_t passes; /* 0: none yet */
+    int ok;
+    mbx_passes_result r;
+} mbx_ex_pairs_cached;
+
 typedef struct mbx_ex_pairs {
     mbx_ex_form form;
     char field[EXP_NFIELDS][32];
@@ -44,6 +51,8 @@ typedef struct mbx_ex_pairs {
     mbx_pairs_plan plan;
     mbx_pairs_run run; /* filled as passes land; freed at the next run */
     size_t pdone, ptotal;
+    mbx_ex_pairs_cached *cache; /* by the run's cell index */
+    size_t ncache;
     /* per metric: the verdicts so far (after each round) */
     mbx_pairs_fit fit[MBX_PAIRS_METRICS];
     int fitted[MBX_PAIRS_METRICS];
@@ -69,6 +78,6 @@ void mbx_ex_draw_pairs_map(explorer *x, const mbx_rect *area);
 /* A click in the matrix: the cursor to that cell; 1 when taken. */
 int mbx_ex_pairs_click(explorer *x, const struct mbx_ex_mouse *m);
 /* A cell's figures as they stand (its passes so far): 0 when it has none. */
-int mbx_ex_pairs_cell_now(const explorer *x, int m, int src, int dst, mbx_passes_result *out);
+int mbx_ex_pairs_cell_now(explorer *x, int m, int src, int dst, mbx_passes_result *out);
 
 #endif
