@@ -23,7 +23,7 @@ code=$?
 [ $code -eq 0 ] && pass "exit 0" || fail "exit $code: $(tail -n 3 "$work/run/err")"
 done=$(grep -v '^@' "$work/run/done.txt" 2>/dev/null)
 echo "$done" | sed -n '4,12p'
-grep -qE '^ done: [0-2] of 4 cells SETTLED in [0-9]+ rounds, [0-9.]+ s \((settled|time-limit 3 s|max-rounds 200)\)' <<<"$done" &&
+grep -qE '^ done: [0-4] of 4 cells SETTLED in [0-9]+ rounds, [0-9.]+ s \((settled|time-limit 3 s|max-rounds 200)\)' <<<"$done" &&
     pass "the message line: $(grep -oE 'done: .*' <<<"$done" | head -1)" ||
     fail "no done line with the cells SETTLED and the end"
 grep -qE '^ 2 nodes, shift; round [0-9]+, pass 2/2;' <<<"$done" &&
