@@ -2,12 +2,13 @@
 # the tests of mpibex inside a real allocation (sourced after tests/lib.sh
 # and tests/netns/lib_netns.sh, whose mbx_netns_begin it calls).
 #
-# Layout (three hosts, cluster.sh up 3):
-#   mbxh1, mbxh2  compute nodes: one slurmd each (slurmd -N mbxhI, its own
+# Layout (N compute nodes, default 2, and a login node: cluster.sh up N+1):
+#   mbxh1..mbxhN  compute nodes: one slurmd each (slurmd -N mbxhI, its own
 #                 spool directory, pid and log file; the same port 6818 in
 #                 each host's own network namespace)
-#   mbxh3         the login node: slurmctld, and the user's shell (salloc,
-#                 srun, sbatch, mpibex). The machine's own namespace has no
+#   mbxhN+1       the login node (mbxh3 with two compute nodes, mbxh6 with
+#                 five): slurmctld, and the user's shell (salloc, srun,
+#                 sbatch, mpibex). The machine's own namespace has no
 #                 route to 198.18.0.0/24 and its host name is unknown to
 #                 the compute nodes, so the "login shell" is a namespace
 #                 host as well: every address used is one cluster.sh made.
@@ -22,11 +23,14 @@
 # protocol that MPICH's libmpi speaks (Slurm's mpi/pmi2 plugin answers
 # both PMI-1 and PMI-2 clients on PMI_FD).
 #
-# mbx_slurm_begin NAME: mbx_netns_begin (exit 77 with the reason where
+# mbx_slurm_begin NAME [NODES]: NODES compute nodes (2, the default, to 7:
+# cluster.sh makes at most 8 hosts) in $MBX_SLURM_NODES, the login node
+# in $MBX_SLURM_LOGIN; mbx_netns_begin (exit 77 with the reason where
 # namespaces cannot be made), then exit 77 where the Slurm or munge
 # daemons are not installed; sets $slurm_conf.
-# mbx_slurm_up: hosts, munged, slurmctld, two slurmd; waits until sinfo
-# shows both nodes idle (fails with the daemons' logs otherwise).
+# mbx_slurm_up: hosts, munged, slurmctld, a slurmd on each compute node;
+# waits until sinfo shows them all idle (fails with the daemons' logs
+# otherwise).
 # mbx_slurm_down: every job cancelled, the daemons and the hosts gone.
 # mbx_slurm_login CMD...: CMD on the login node, with the cluster's
 # client environment.
@@ -35,7 +39,15 @@ MBX_SLURM_NODES="mbxh1 mbxh2"
 MBX_SLURM_LOGIN=mbxh3
 
 mbx_slurm_begin() {
-    local name=$1 tool
+    local name=$1 nodes=${2:-2} tool i
+    case "$nodes" in '' | *[!0-9]*) nodes=0 ;; esac
+    if [ "$nodes" -lt 2 ] || [ "$nodes" -gt 7 ]; then
+        echo "FAIL: mbx_slurm_begin: NODES must be 2..7 (cluster.sh makes at most 8 hosts), not '${2:-}'"
+        exit 1
+    fi
+    MBX_SLURM_NODES=mbxh1
+    for ((i = 2; i <= nodes; i++)); do MBX_SLURM_NODES="$MBX_SLURM_NODES mbxh$i"; done
+    MBX_SLURM_LOGIN=mbxh$((nodes + 1))
     if [ "${MBX_TEST_MPI:-mpich}" != mpich ]; then
         echo "SKIP: these tests start MPICH ranks with srun --mpi=pmi2; this build's MPI is $MBX_TEST_MPI"
         exit 77
@@ -68,7 +80,7 @@ mbx_slurm_config() {
     {
         echo "# mbx-slurm: written by tests/slurm/lib_slurm.sh for one test"
         echo "ClusterName=mbx"
-        echo "SlurmctldHost=$MBX_SLURM_LOGIN(198.18.0.3)"
+        echo "SlurmctldHost=$MBX_SLURM_LOGIN(198.18.0.${MBX_SLURM_LOGIN#mbxh})"
         echo "SlurmUser=root"
         echo "SlurmdUser=root"
         echo "AuthType=auth/munge"
@@ -102,15 +114,20 @@ mbx_slurm_config() {
         echo "SlurmdTimeout=60"
         echo "MessageTimeout=10"
         echo "PropagateResourceLimits=NONE"
-        # Both nodes are this machine's two cores. A job of one task a
+        # Every node is this machine's two cores. A job of one task a
         # node would have each task bound to core 0 of its node, the same
         # core, where two busy-polling ranks take turns by time slices
-        # (milliseconds a message). mbxh2 keeps core 0 for its system
-        # (CpuSpecList), so its one CPU for jobs is core 1: mbxh1 offers
-        # 2 CPUs (cores 0, 1), mbxh2 1 (core 1).
-        local hw="Sockets=1 CoresPerSocket=2 ThreadsPerCore=1"
-        echo "NodeName=mbxh1 NodeAddr=198.18.0.1 CPUs=2 $hw State=UNKNOWN"
-        echo "NodeName=mbxh2 NodeAddr=198.18.0.2 CPUs=2 $hw CpuSpecList=0 State=UNKNOWN"
+        # (milliseconds a message). The even nodes (mbxh2, mbxh4, ...)
+        # keep core 0 for their system (CpuSpecList), so their one CPU
+        # for jobs is core 1: the odd nodes offer 2 CPUs (cores 0, 1),
+        # the even ones 1 (core 1). With two nodes, a one-task-a-node job
+        # has its ranks on different cores; with more, some share one.
+        local hw="Sockets=1 CoresPerSocket=2 ThreadsPerCore=1" spec
+        for n in $MBX_SLURM_NODES; do
+            spec=""
+            [ $((${n#mbxh} % 2)) -eq 0 ] && spec=" CpuSpecList=0"
+            echo "NodeName=$n NodeAddr=198.18.0.${n#mbxh} CPUs=2 $hw$spec State=UNKNOWN"
+        done
         echo "PartitionName=mbx Nodes=${MBX_SLURM_NODES// /,} Default=YES MaxTime=INFINITE State=UP"
     } >"$slurm_conf"
     for n in $MBX_SLURM_NODES; do mkdir -p "$work/spool/$n"; done
@@ -131,10 +148,11 @@ mbx_slurm_logs() {
 }
 
 mbx_slurm_up() {
-    local n i
+    local n i hosts=$((${MBX_SLURM_LOGIN#mbxh})) count
+    count=$(echo "$MBX_SLURM_NODES" | wc -w)
     "$cluster" down
-    if ! "$cluster" up 3 >"$work/up.log" 2>&1; then
-        echo "FAIL: cluster.sh up 3: $(tail -1 "$work/up.log")"
+    if ! "$cluster" up "$hosts" >"$work/up.log" 2>&1; then
+        echo "FAIL: cluster.sh up $hosts: $(tail -1 "$work/up.log")"
         exit 1
     fi
     mbx_slurm_config
@@ -153,10 +171,10 @@ mbx_slurm_up() {
             { echo "FAIL: slurmd -N $n did not start"; mbx_slurm_logs; exit 1; }
     done
     for ((i = 0; i < 150; i++)); do
-        [ "$(mbx_slurm_login sinfo -h -N -o '%N %t' 2>/dev/null | grep -c ' idle$')" -eq 2 ] && return 0
+        [ "$(mbx_slurm_login sinfo -h -N -o '%N %t' 2>/dev/null | grep -c ' idle$')" -eq "$count" ] && return 0
         sleep 0.2
     done
-    echo "FAIL: sinfo does not show two idle nodes within 30 s: $(mbx_slurm_login sinfo -h -N -o '%N %t' 2>&1 | tr '\n' ';')"
+    echo "FAIL: sinfo does not show $count idle nodes within 30 s: $(mbx_slurm_login sinfo -h -N -o '%N %t' 2>&1 | tr '\n' ';')"
     mbx_slurm_logs
     exit 1
 }
