@@ -117,15 +117,20 @@ mbx_slurm_config() {
         # Every node is this machine's two cores. A job of one task a
         # node would have each task bound to core 0 of its node, the same
         # core, where two busy-polling ranks take turns by time slices
-        # (milliseconds a message). The even nodes (mbxh2, mbxh4, ...)
-        # keep core 0 for their system (CpuSpecList), so their one CPU
-        # for jobs is core 1: the odd nodes offer 2 CPUs (cores 0, 1),
-        # the even ones 1 (core 1). With two nodes, a one-task-a-node job
-        # has its ranks on different cores; with more, some share one.
-        local hw="Sockets=1 CoresPerSocket=2 ThreadsPerCore=1" spec
+        # (milliseconds a message). With two nodes, mbxh2 keeps core 0 for
+        # its system (CpuSpecList), so its one CPU for jobs is core 1:
+        # mbxh1 offers 2 CPUs (cores 0, 1), mbxh2 1 (core 1), and such a
+        # job has its ranks on different cores. With more nodes than cores
+        # no placement keeps every pair apart: each node offers both cores,
+        # and a job asks for them (salloc -c 2: each task bound to both,
+        # the kernel moves the busy ones apart). --cpu-bind=none does not
+        # do it: a step's tasks stay within its CPUs on the node, one a
+        # task by default.
+        local hw="Sockets=1 CoresPerSocket=2 ThreadsPerCore=1" spec count
+        count=$(echo "$MBX_SLURM_NODES" | wc -w)
         for n in $MBX_SLURM_NODES; do
             spec=""
-            [ $((${n#mbxh} % 2)) -eq 0 ] && spec=" CpuSpecList=0"
+            [ "$count" -eq 2 ] && [ "$n" = mbxh2 ] && spec=" CpuSpecList=0"
             echo "NodeName=$n NodeAddr=198.18.0.${n#mbxh} CPUs=2 $hw$spec State=UNKNOWN"
         done
         echo "PartitionName=mbx Nodes=${MBX_SLURM_NODES// /,} Default=YES MaxTime=INFINITE State=UP"
