@@ -25,7 +25,8 @@ set(MBX_HEAVY_TESTS mpi.scale.n16 mpi.beff.n4 netns.beff_two_hosts mpi.quick.n4 
     mpi.validate.pingpong.send_recv_anytag.n4 mpi.validate.pingpong.send_irecv.n4
     mpi.validate.rma.lock.n4 mpi.validate.rma.lock_all.n4 mpi.validate.bw.uni.n4
     mpi.validate.bw.bi.n4 netns.pingpong_two_hosts netns.bw_two_hosts
-    slurm.salloc_explore slurm.srun_pty slurm.sbatch_run slurm.sbatch_cancel slurm.sbatch_timelimit)
+    slurm.salloc_explore slurm.srun_pty slurm.sbatch_run slurm.sbatch_cancel slurm.sbatch_timelimit
+    slurm.salloc_pairs)
 get_property(_mbx_tests DIRECTORY PROPERTY TESTS)
 foreach(_t IN LISTS MBX_HEAVY_TESTS)
   if(_t IN_LIST _mbx_tests)

@@ -1,7 +1,8 @@
 # mpibex inside a real Slurm allocation: a Slurm cluster made by
-# each test on the namespace hosts of tests/netns/cluster.sh (slurmctld and
-# the login shell on mbxh3, one slurmd on each of mbxh1 and mbxh2, a private
-# munged; tests/slurm/lib_slurm.sh). Root, namespaces and Debian's
+# each test on the namespace hosts of tests/netns/cluster.sh (one slurmd on
+# each compute node, mbxh1 and mbxh2 unless the test asks for more,
+# slurmctld and the login shell on the next host, mbxh3 with two compute
+# nodes, a private munged; tests/slurm/lib_slurm.sh). Root, namespaces and Debian's
 # slurm-wlm and munge are needed; without them a test exits 77 (skipped)
 # with the reason, as it does under another MPI than MPICH (the tests start
 # MPICH ranks with srun --mpi=pmi2). The namespace names are fixed: the
@@ -38,3 +39,15 @@ mbx_slurm_test(sbatch_run sbatch_run 240 $<TARGET_FILE:mpibex> $<TARGET_FILE:csv
 # job finishes the run.
 mbx_slurm_test(sbatch_cancel sbatch_stop 180 cancel $<TARGET_FILE:mpibex> $<TARGET_FILE:csvcheck>)
 mbx_slurm_test(sbatch_timelimit sbatch_stop 240 timelimit $<TARGET_FILE:mpibex> $<TARGET_FILE:csvcheck>)
+
+# salloc -N 5 -n 5 on a cluster of five compute nodes (mbxh1..mbxh5, the
+# login node mbxh6), then srun mpibex pairs --metric bw as a step: one node
+# drawn at random slowed both ways and one pair of nodes a slow link, with
+# tc as in netns.pairs_five_hosts (tests/netns/lib_pairs.sh); the printed
+# verdicts and OUT.verdicts.csv name that node by its Slurm node name, and
+# the link, and nothing else but links of the slow node; the CSV's
+# src_host/dst_host are the node names; squeue empty after. One planted
+# run here (MBX_TEST_PAIRS_PLANTED=K and MBX_TEST_PAIRS_CLEAN=K by hand
+# run K, each a step of the one allocation). The timeout has room for the
+# netns lock (120 s), one run (at most 30 s of rounds) and the cluster.
+mbx_slurm_test(salloc_pairs salloc_pairs 300 $<TARGET_FILE:mpibex> $<TARGET_FILE:csvcheck>)
