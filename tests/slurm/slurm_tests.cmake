@@ -48,6 +48,8 @@ mbx_slurm_test(sbatch_timelimit sbatch_stop 240 timelimit $<TARGET_FILE:mpibex> 
 # the link, and nothing else but links of the slow node; the CSV's
 # src_host/dst_host are the node names; squeue empty after. One planted
 # run here (MBX_TEST_PAIRS_PLANTED=K and MBX_TEST_PAIRS_CLEAN=K by hand
-# run K, each a step of the one allocation). The timeout has room for the
-# netns lock (120 s), one run (at most 30 s of rounds) and the cluster.
+# run K, each a step of the one allocation; by hand, 10 of 10 planted and
+# 3 of 3 clean runs passed, about 35 s a test of one run). The timeout has
+# room for the netns lock (120 s), one run (at most 30 s of rounds) and
+# the cluster.
 mbx_slurm_test(salloc_pairs salloc_pairs 300 $<TARGET_FILE:mpibex> $<TARGET_FILE:csvcheck>)
