@@ -20,8 +20,9 @@
 # base rate alone) must name none. Every run is a step of the one
 # allocation, re-shaped in between; each exits 0, its CSV parses
 # (csvcheck, 20 cells) and its src_host/dst_host columns hold the five
-# Slurm node names. Then explorer_pairs (below: the explorer's pairs screen
-# in the same allocation), the allocation ended, squeue empty and no
+# Slurm node names. Then explorer_pairs (below): the explorer's pairs
+# screen in the same allocation finds the last plant too. Then the
+# allocation ended, squeue empty and no
 # process but slurmd left on a compute node. The figures are the
 # verdicts' own (ratios and p values), never a time asserted.
 #
@@ -201,18 +202,66 @@ for ((r = 1; r <= CLEAN; r++)); do
     run_pairs "clean$r" "" "" ""
 done
 
-# ---------------------------------------------------------------------------
-# explorer_pairs: the explorer's pairs screen in the same allocation.
-# PENDING: for now it only says so. To come: `mpibex -n 5` typed in the
-# shell of salloc (the launcher starts the ranks with srun), key 6 opens
-# the pairs screen, r runs it, and the verdict lines it prints (the same
-# `#` lines as the batch command) are judged with mbx_pairs_slow_lines
-# (on a dump of the screen) and mbx_pairs_judge against the plant still
-# in place: $plant_slow, $plant_a, $plant_b (all empty when the last run
-# was a clean one), then q to quit and the prompt back.
-# ---------------------------------------------------------------------------
+# explorer_pairs: the explorer's pairs screen in the same allocation, as a
+# user runs it: `mpibex -n 5` typed in the shell of salloc (the launcher
+# starts the ranks with srun; rank 0 reaches the terminal through the
+# socket bridge), 6 opens the pairs screen, the form set to the batch
+# run's settings (bandwidth, one pair at a time, 64K x 4, 30 s), r runs
+# it. Once the message line says done, the verdicts beside the matrix
+# ("slow node mbxhN ..." and "slow link mbxhA -> mbxhB ...") are judged
+# by mbx_pairs_judge against the plant still in place ($plant_slow,
+# $plant_a, $plant_b: empty after a clean run); then q, and the prompt
+# comes back with exit 0.
 explorer_pairs() {
-    echo "INFO: explorer step: pending"
+    local log=$work/explorer.log dump=$work/explorer_pairs.txt nodes links k
+    T resize-window -t main -x 120 -y 40 2>/dev/null
+    T send-keys -t main "clear; $mpibex -n 5 --autosave none --log $log; echo EXPLORER-EXIT=\$?" Enter
+    mbx_netns_explorer_up " (mpibex -n 5 in the allocation)"
+    if grep -qE "bridge: rank 0 connected from" "$log"; then
+        pass "explorer: $(grep -m1 "bridge: rank 0 connected" "$log")"
+    else
+        fail "explorer: the launcher's log has no bridge connection"
+    fi
+    T send-keys -t main 6
+    wait_for "pairs: every pair of nodes" 10 || { fail "explorer: 6 did not open the pairs screen"; show_screen; }
+    # metric: both -> latency -> bandwidth; mode: shift -> one; per: node;
+    # latency size kept; bandwidth size, window and time limit typed.
+    T send-keys -t main Right Right Down Right Down Down Down Enter
+    T send-keys -t main -l 64K
+    T send-keys -t main Enter Down Enter
+    T send-keys -t main -l 4
+    T send-keys -t main Enter Down Down Enter
+    T send-keys -t main -l 30
+    T send-keys -t main Enter
+    sleep 0.5
+    screen >"$work/explorer_form.txt"
+    for k in "< bandwidth >" "< one >" "64K" "time limit     30"; do
+        grep -qF -- "$k" "$work/explorer_form.txt" || fail "explorer: the form does not show '$k'"
+    done
+    T send-keys -t main r
+    if ! wait_for "^ done: [0-9]+ of 20 cells SETTLED" $STEP_SECONDS; then
+        fail "explorer: the pairs run did not end within $STEP_SECONDS s"
+        show_screen
+        T send-keys -t main c q
+        return 1
+    fi
+    screen >"$dump"
+    sed 's/^/    | /' "$dump"
+    pass "explorer: $(grep -oE "done: [0-9]+ of 20 cells SETTLED[^(]*\([^)]*\)" "$dump")"
+    nodes=$(sed -nE 's/^.* slow node ([^ ]+) [0-9.]+x .*$/\1/p' "$dump" | sort | tr '\n' ' ')
+    links=$(sed -nE 's/^.* slow link ([^ ]+) -> ([^ ]+) [0-9.]+x.*$/\1>\2/p' "$dump" | sort | tr '\n' ' ')
+    if grep -qE "no outlier found| slow (node|link) " "$dump"; then
+        mbx_pairs_judge "explorer" "$plant_slow" "$plant_a" "$plant_b" "$nodes" "$links"
+    else
+        fail "explorer: no verdicts on the screen"
+    fi
+    T send-keys -t main q
+    if wait_for "^EXPLORER-EXIT=0" 30; then
+        pass "explorer: q quits, exit 0"
+    else
+        fail "explorer: no exit 0 after q"
+        show_screen
+    fi
 }
 explorer_pairs
 

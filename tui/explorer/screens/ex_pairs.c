@@ -95,7 +95,7 @@ void mbx_ex_pairs_init(explorer *x)
                             .screen = EX_PAIRS,
                             .label_w = 15,
                             .value_x = 17,
-                            .value_w = 12,
+                            .value_w = 14,
                             .changed = changed,
                             .locked = locked};
     static const char *const init[EXP_NFIELDS] = {"both", "shift", "node", "8",
@@ -389,9 +389,13 @@ static void draw_pairs(explorer *x, const mbx_rect *body)
         mbx_size_format(p->plan.bytes[0], lat, sizeof lat);
         mbx_size_format(p->plan.bytes[1], bw, sizeof bw);
         snprintf(line, sizeof line,
-                 "%s, %s mode, a node per %s; latency %s%s, bandwidth %s%s x %d; steps %s; "
+                 "%s; %s; %s; latency %s%s, bandwidth %s%s x %d; steps %s; "
                  "limit %s s  (f: the form)",
-                 p->field[EXP_METRIC], p->field[EXP_MODE], p->field[EXP_PER], lat,
+                 p->field[EXP_METRIC], p->plan.mode ? "one pair at a time" : "shift",
+                 p->per == MBX_PER_RANK     ? "every rank a node"
+                 : p->per == MBX_PER_SOCKET ? "a rank per socket"
+                                            : "a rank per host",
+                 lat,
                  mbx_ascii_isdigit((unsigned char)lat[strlen(lat) - 1]) ? " B" : "", bw,
                  mbx_ascii_isdigit((unsigned char)bw[strlen(bw) - 1]) ? " B" : "", p->plan.window,
                  p->field[EXP_STEPS], p->field[EXP_LIMIT]);
