@@ -309,7 +309,8 @@ int mbx_pairs_out_results(mbx_pairs_out *o, const mbx_pairs_cli *c, const mbx_pa
     printf("# %d rounds in %.1f s, ended: %s; %zu of %zu cells SETTLED\n", run->rounds, run->wall,
            run->ended, settled, run->ncells);
     /* What a step cost, for the time of a run at another N (docs/
-     * user-guide.md, "Every pair of nodes: pairs"). */
+     * user-guide.md, "Every pair of nodes: pairs", "How long a run
+     * takes"). */
     for (int m = 0; m < MBX_PAIRS_METRICS; m++)
         if (run->steps_done[m])
             printf("# %s steps: %zu in %.2f s, %.3f ms a step\n", m == 0 ? "latency" : "bandwidth",
