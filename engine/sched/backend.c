@@ -171,19 +171,26 @@ static int eng_pairs_progress(void *ud, const mbx_pairs_run *r, size_t done, siz
     return c->cb ? c->cb(c->ud, r, done, total) : 0;
 }
 
-static int eng_pairs(mbx_backend *b, const mbx_pairs_plan *p, const int *rank,
-                     mbx_pairs_progress_fn cb, void *ud, mbx_pairs_run *out, char *msg,
-                     size_t msglen)
+int mbx_pairs_run_engine(mbx_engine *e, const mbx_pairs_plan *p, const int *rank,
+                         mbx_pairs_progress_fn cb, void *ud, mbx_pairs_run *out, char *msg,
+                         size_t msglen)
 {
-    eng_pairs_ctx c = {.e = b->impl, .rank = rank, .n = p->n, .cb = cb, .ud = ud};
+    eng_pairs_ctx c = {.e = e, .rank = rank, .n = p ? p->n : 0, .cb = cb, .ud = ud};
     mbx_pairs_hooks h = {.step = eng_pairs_step,
                          .clock = eng_pairs_clock,
                          .sleep = eng_pairs_sleep,
                          .progress = eng_pairs_progress,
                          .ud = &c};
     int rc = mbx_pairs_run_plan(p, &h, out, msg, msglen);
-    int rf = mbx_engine_pairs_free(b->impl);
+    int rf = mbx_engine_pairs_free(e);
     return rc < 0 ? rc : rf;
+}
+
+static int eng_pairs(mbx_backend *b, const mbx_pairs_plan *p, const int *rank,
+                     mbx_pairs_progress_fn cb, void *ud, mbx_pairs_run *out, char *msg,
+                     size_t msglen)
+{
+    return mbx_pairs_run_engine(b->impl, p, rank, cb, ud, out, msg, msglen);
 }
 
 static int eng_set_largest(mbx_backend *b, uint64_t largest)

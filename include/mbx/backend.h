@@ -99,6 +99,16 @@ int mbx_backend_settle(mbx_backend *b, double secs, int (*stop)(void *ud), void 
  * the error of describing the job. */
 int mbx_backend_engine(mbx_engine *e, int thread_asked, int thread_granted, mbx_backend *out);
 
+/* Every pair of nodes over the MPI engine (the engine back end's pairs,
+ * and `mpibex pairs`): plan p over the ranks rank[0..p->n) through the
+ * engine's steps (MPI_Wtime; the gap between rounds slept), cb after each
+ * pass (non-zero stops: MBX_E_ABORTED, the cells so far in *out), then
+ * the nodes' state freed on every rank. mbx_pairs_run_plan's errors, or
+ * the free's. */
+MBX_NODISCARD int mbx_pairs_run_engine(mbx_engine *e, const mbx_pairs_plan *p, const int *rank,
+                                       mbx_pairs_progress_fn cb, void *ud, mbx_pairs_run *out,
+                                       char *msg, size_t msglen);
+
 /* rc's text for a message: mbx_strerror(rc), and for MBX_E_MPI the failed
  * call and MPI_Error_string's text when the back end recorded them
  * ("MPI error (MPI_Send: Invalid rank, error stack: ...)"), for

@@ -1,13 +1,12 @@
 /* `mpibex pairs`: every pair of nodes, latency and bandwidth (docs/
  * user-guide.md, "Every pair of nodes: pairs"). Rank 0 checks everything
  * first (exit 2, one stderr line), picks one rank per host (or every
- * rank), runs the plan through mbx_pairs_run_plan with the engine's
- * MBX_OP_PAIRS steps, then prints each metric's matrix and the verdicts
+ * rank), runs the plan through mbx_pairs_run_engine (the engine's
+ * MBX_OP_PAIRS steps), then prints each metric's matrix and the verdicts
  * (pairs_out.c) and writes a row per directed cell to -o OUT.csv.
  * SIGINT stops between passes (exit 128 + signal), the cells so far
  * written. */
 #include <errno.h>
-#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +17,7 @@
 #include "core/opt.h"
 #include "job.h"
 #include "mbx/ascii.h"
+#include "mbx/backend.h"
 #include "mbx/output.h"
 #include "mbx/sizes.h"
 #include "pairs_cmd.h"
@@ -237,40 +237,9 @@ int mbx_pairs_parse(int argc, char **argv, mbx_pairs_cli *c, char *msg, size_t m
 }
 
 typedef struct pairs_ctx {
-    mbx_engine *e;
-    const int *nodes;
-    int n;
     int quiet, tty;
     double t0, last;
 } pairs_ctx;
-
-static int step_engine(void *ud, const mbx_pairs_req *q, double *t)
-{
-    pairs_ctx *x = ud;
-    mbx_pairs_step s = {.mode = q->mode,
-                        .metric = q->metric,
-                        .bytes = q->bytes,
-                        .window = q->window,
-                        .k = q->k,
-                        .src = q->src,
-                        .dst = q->dst,
-                        .nobs = q->nobs,
-                        .nwarm = q->nwarm};
-    return mbx_engine_pairs_step(x->e, x->nodes, x->n, &s, t);
-}
-
-static double clock_mpi(void *ud)
-{
-    (void)ud;
-    return MPI_Wtime();
-}
-
-static void sleep_s(void *ud, double s)
-{
-    (void)ud;
-    struct timespec ts = {.tv_sec = (time_t)s, .tv_nsec = (long)((s - floor(s)) * 1e9)};
-    nanosleep(&ts, NULL);
-}
 
 static int progress(void *ud, const mbx_pairs_run *r, size_t done, size_t total)
 {
@@ -353,14 +322,14 @@ static int pairs_root(mbx_engine *e, int argc, char **argv)
         code = fail(msg);
     }
     mbx_pairs_out_head(&out, &c, job, nodes);
-    pairs_ctx x = {.e = e, .nodes = nodes, .n = c.plan.n, .quiet = c.quiet};
+    pairs_ctx x = {.quiet = c.quiet};
     x.tty = isatty(STDERR_FILENO) && !isatty(STDOUT_FILENO);
     x.t0 = x.last = MPI_Wtime();
-    mbx_pairs_hooks h = {
-        .step = step_engine, .clock = clock_mpi, .sleep = sleep_s, .progress = progress, .ud = &x};
     mbx_pairs_run run;
     memset(&run, 0, sizeof run);
-    rc = code ? MBX_OK : mbx_pairs_run_plan(&c.plan, &h, &run, msg, sizeof msg);
+    /* the run, then the nodes' state freed on every rank */
+    rc = code ? MBX_OK
+              : mbx_pairs_run_engine(e, &c.plan, nodes, progress, &x, &run, msg, sizeof msg);
     if (x.tty && !c.quiet)
         fprintf(stderr, "\r\033[K");
     if (!code && rc < 0 && rc != MBX_E_ABORTED) {
@@ -382,8 +351,6 @@ static int pairs_root(mbx_engine *e, int argc, char **argv)
     mbx_pairs_run_free(&run);
     if (mbx_pairs_out_close(&out, msg, sizeof msg) < 0 && !code)
         code = fail(msg);
-    if (mbx_engine_pairs_free(e) < 0 && !code)
-        code = fail("freeing the pairs state failed");
     free(nodes);
     return code;
 }

@@ -395,8 +395,7 @@ static void draw_pairs(explorer *x, const mbx_rect *body)
                  p->per == MBX_PER_RANK     ? "every rank a node"
                  : p->per == MBX_PER_SOCKET ? "a rank per socket"
                                             : "a rank per host",
-                 lat,
-                 mbx_ascii_isdigit((unsigned char)lat[strlen(lat) - 1]) ? " B" : "", bw,
+                 lat, mbx_ascii_isdigit((unsigned char)lat[strlen(lat) - 1]) ? " B" : "", bw,
                  mbx_ascii_isdigit((unsigned char)bw[strlen(bw) - 1]) ? " B" : "", p->plan.window,
                  p->field[EXP_STEPS], p->field[EXP_LIMIT]);
         mbx_ex_put_cut(x, y++, body->x + 1, body->w - 1, MBX_ROLE_DIM, line);
