@@ -43,7 +43,8 @@ static void add(ovl *o, const char *label, const char *text)
 }
 
 static const char mouse_help[] =
-    "click a tab, a row, a field, a benchmark (a pattern's box: all of it) or a column's name "
+    "click a tab, a row, a field, a cell of the pairs matrix, a benchmark (a pattern's box: all of "
+    "it) or a column's name "
     "(sorts); the wheel scrolls, with Shift or over the column names sideways; Shift with the "
     "mouse selects text in most terminals (or start with --no-mouse)";
 static const char edit_help[] =
