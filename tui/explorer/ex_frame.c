@@ -40,7 +40,7 @@ static int tab_span(int width, int s, int *len)
         const char *name = width < 120 ? screens[i]->brief : screens[i]->name;
         *len = (int)strlen(name) + 2;
         if (i < s)
-            col += *len + 1;
+            col += *len; /* a tab's own blanks part it from the next */
     }
     return col;
 }
