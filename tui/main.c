@@ -10,6 +10,7 @@
 #include "beff_cmd.h"
 #include "beffio_cmd.h"
 #include "benchsel.h"
+#include "check_cmd.h"
 #include "cli.h"
 #include "compare_cmd.h"
 #include "pairs_cmd.h"
@@ -92,17 +93,12 @@ static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
 } commands[] = {
-    {"list", mbx_list_cmd},
-    {"run", mbx_batch_run},
-    {"beffio", mbx_beffio_cmd},
-    {"beff", mbx_beff_cmd},
-    {"idle", mbx_idle_run},
-    {"merge", mbx_merge_cmd},
-    {"compare", mbx_compare_cmd},
-    {"repeat", repeat_cmd},
-    {"report", report_cmd},
-    {"calibrate", mbx_calibrate_cmd},
-    {"guidelines", mbx_guidelines_cmd},
+    {"list", mbx_list_cmd},           {"run", mbx_batch_run},
+    {"beffio", mbx_beffio_cmd},       {"beff", mbx_beff_cmd},
+    {"idle", mbx_idle_run},           {"merge", mbx_merge_cmd},
+    {"compare", mbx_compare_cmd},     {"check", mbx_check_cmd},
+    {"repeat", repeat_cmd},           {"report", report_cmd},
+    {"calibrate", mbx_calibrate_cmd}, {"guidelines", mbx_guidelines_cmd},
     {"pairs", mbx_pairs_cmd},
 };
 

@@ -19,6 +19,7 @@ void mbx_cli_usage(void)
         "  mpibex repeat -k K [-n N] -- [opts] -o DIR     K separate launches, merged\n"
         "  mpibex calibrate DIR [-o PROFILE]              a machine profile from repeat's DIR\n"
         "  mpibex compare A B [--alpha 0.05] [-o F.csv]   A faster, slower or the same?\n"
+        "  mpibex check BASE CUR [--tolerance 5%%]         regressed? exit 0/1, 3 undecided\n"
         "  mpiexec -n N mpibex guidelines [RULES.ini]     which performance guidelines hold\n"
         "  mpiexec -n N mpibex pairs [options]            every pair of nodes: slow nodes, links\n"
         "  mpibex report FILES... -o DIR [--force]        plots (gnuplot) and an index page\n"
