@@ -128,18 +128,29 @@ bad:
     return MBX_E_INVAL;
 }
 
-/* bench = comma list of names or globs; no empty entry. */
+/* bench = comma list of names or globs (spaces after the commas are
+ * dropped); no empty entry. */
 static int parse_bench(const char *v, mbx_check_rule *rule, char *why, size_t len)
 {
-    int ok = *v != '\0' && v[strlen(v) - 1] != ',' && *v != ',' && !strstr(v, ",,");
-    for (const char *c = v; ok && *c; c++)
+    char *list = strdup(v);
+    if (!list)
+        return MBX_E_NOMEM;
+    size_t n = 0;
+    for (const char *c = v; *c; c++)
+        if (*c != ' ' && *c != '\t')
+            list[n++] = *c;
+    list[n] = '\0';
+    int ok = n > 0 && list[n - 1] != ',' && *list != ',' && !strstr(list, ",,");
+    for (const char *c = list; ok && *c; c++)
         ok = isgraph((unsigned char)*c);
     if (!ok) {
+        free(list);
         say(why, len,
             "expected a comma list of benchmark names or globs (such as pingpong.*), got '%s'", v);
         return MBX_E_INVAL;
     }
-    return (rule->bench = strdup(v)) ? MBX_OK : MBX_E_NOMEM;
+    rule->bench = list;
+    return MBX_OK;
 }
 
 static const char *const keys[] = {"bench", "sizes", "tolerance", "direction"};

@@ -57,6 +57,7 @@ mbx_launcher_bad(no_terminal "^mpibex: the explorer needs a terminal; for batch 
 
 include(cmd/merge_tests.cmake)
 include(cmd/compare_tests.cmake)
+include(cmd/check_tests.cmake)
 include(cmd/report_tests.cmake)
 include(cmd/csv_widths_tests.cmake)
 
