@@ -267,31 +267,34 @@ static void print_table(const mbx_check_row *r, size_t n, int all)
     }
 }
 
-/* The report of --junit into path (claimed: never an input; an existing
- * file is replaced, as a CI job's report is every run). 0, or 2 after a
- * message. */
-static int write_junit(const opts *o, const mbx_check_row *rows, size_t n, const char *none_why)
+/* The report of --junit into the claimed path (claim_junit); 0, or 2
+ * after a message. */
+static int write_junit(const opts *o, const mbx_output *claim, const mbx_check_row *rows, size_t n,
+                       const char *none_why)
 {
-    mbx_output claim = {0};
+    if (claim->kind == MBX_OUTPUT_DISCARD)
+        return 0;
+    FILE *f = fopen(o->junit, "w");
+    int bad = !f || mbx_check_junit(f, "mpibex check", rows, n, none_why) < 0;
+    int err = errno;
+    if (f && fclose(f) != 0 && !bad)
+        bad = 1, err = errno;
+    return bad ? mbx_opt_bad(&said, "--junit: cannot write '%s': %s", o->junit, strerror(err)) : 0;
+}
+
+/* Claim --junit's path before anything is read (mbx/output.h): never an
+ * input; an existing file is replaced, as a CI job's report is every
+ * run. 0, or 2 after a message. */
+static int claim_junit(const opts *o, mbx_output *claim)
+{
     char msg[512];
     mbx_output_req req = {.path = o->junit,
                           .flags = MBX_OUTPUT_FORCE | MBX_OUTPUT_ALLOW_DISCARD,
                           .inputs = o->in,
                           .ninputs = o->nin};
-    if (mbx_output_claim(&req, &claim, msg, sizeof msg) < 0)
+    if (o->junit && mbx_output_claim(&req, claim, msg, sizeof msg) < 0)
         return mbx_opt_bad(&said, "--junit: %s", msg);
-    int rc = 0;
-    if (claim.kind != MBX_OUTPUT_DISCARD) {
-        FILE *f = fopen(o->junit, "w");
-        int bad = !f || mbx_check_junit(f, "mpibex check", rows, n, none_why) < 0;
-        int err = errno;
-        if (f && fclose(f) != 0 && !bad)
-            bad = 1, err = errno;
-        if (bad)
-            rc = mbx_opt_bad(&said, "--junit: cannot write '%s': %s", o->junit, strerror(err));
-    }
-    mbx_output_release(&claim);
-    return rc;
+    return 0;
 }
 
 /* Judge every point of c; *rows is the caller's to free. */
@@ -318,7 +321,8 @@ static int judge(const mbx_compare *c, const opts *o, const mbx_check_rules *rul
 }
 
 /* The check once both sides are loaded. */
-static int report(const mbx_compare *c, const opts *o, const mbx_check_rules *rules)
+static int report(const mbx_compare *c, const opts *o, const mbx_check_rules *rules,
+                  const mbx_output *claim)
 {
     mbx_compare_summary s;
     mbx_compare_summarize(c, &s);
@@ -344,7 +348,7 @@ static int report(const mbx_compare *c, const opts *o, const mbx_check_rules *ru
             advise(s.scope == MBX_CMP_SCOPE_LAUNCHES ? s.k : 0);
     }
     if (o->junit) {
-        int jr = write_junit(o, rows, n,
+        int jr = write_junit(o, claim, rows, n,
                              s.scope == MBX_CMP_SCOPE_NONE ? "no verdict: scope none" : NULL);
         rc = jr ? jr : rc;
     }
@@ -385,7 +389,9 @@ int mbx_check_cmd(int argc, char **argv)
         mbx_check_rules_free(&rules);
         return mbx_opt_bad(&said, "--rules: %s", msg);
     }
-    if ((rc = too_few_launches(&o)) != 0) {
+    mbx_output claim = {0};
+    if ((rc = claim_junit(&o, &claim)) != 0 || (rc = too_few_launches(&o)) != 0) {
+        mbx_output_release(&claim);
         mbx_check_rules_free(&rules);
         return rc;
     }
@@ -394,8 +400,9 @@ int mbx_check_cmd(int argc, char **argv)
     if (mbx_compare_load_opts(o.in[0], o.in[1], &co, &c, msg, sizeof msg) < 0)
         rc = mbx_opt_bad(&said, "%s", msg);
     else
-        rc = report(c, &o, &rules);
+        rc = report(c, &o, &rules, &claim);
     mbx_compare_free(c);
+    mbx_output_release(&claim);
     mbx_check_rules_free(&rules);
     return rc;
 }
