@@ -35,3 +35,6 @@ mbx_check_bad(rules_key
 mbx_check_bad(rules_missing "^mpibex check: --rules: cannot read '.*/nope\\.ini': No such file or directory$"
   ${_d}/base ${_d}/cur --rules ${_d}/nope.ini)
 mbx_check_bad(one_input "^mpibex check: expected BASELINE and CURRENT .*, got 1$" ${_d}/base)
+
+# The JUnit writer: escaping and counts (tests/cmd/test_check_junit.c).
+mbx_cmocka_test(cmd test_check_junit mbx_cmd)
