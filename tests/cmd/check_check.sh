@@ -7,7 +7,9 @@
 #               4 KiB, 16 KiB and 64 KiB, the table has those three rows; the
 #               JUnit file parses (python3 xml.etree) with 5 testcases and 3
 #               failures; the same launches with the sides swapped pass
-#               (faster never fails) and fail under --direction both
+#               (faster never fails) and fail under --direction both; repeat
+#               records of a baseline series before the current one add the
+#               time-order line
 #   identical   two sets of 10 launches of the same settings: exit 0,
 #               every point equivalent, no table
 #   undecided   one launch a side: exit 3 and the repeat advice; two single
@@ -81,6 +83,20 @@ regression)
     [ "$code" -eq 1 ] || fail "faster under --direction both: exit $code, want 1"
     grep -q '^check: 3 of 5 points changed beyond 5 % (slower: none; faster: pingpong.send_recv 4 KiB, 16 KiB, 64 KiB)' \
         "$dir/both.txt" || fail "--direction both: wrong summary"
+    # Repeat records that put every baseline launch before every current
+    # one: a line says a drift between the series reads as a change.
+    record() { # DIR FIRST_MINUTE
+        { echo "key,value"
+          for l in 1 2 3 4 5 6 7 8 9 10; do
+              printf 'launch.%02d.start,2026-03-01T10:%02d:%02d+0000\n' "$l" "$2" $((l * 5))
+          done; } >"$1/repeat.csv"
+    }
+    record "$dir/base" 0
+    record "$dir/cur" 10
+    run_check "$dir/order" "$dir/base" "$dir/cur"
+    [ "$code" -eq 1 ] || fail "with repeat records: exit $code, want 1"
+    grep -q "^check: time order: the baseline's launches all started before the current setting's (555 s between" \
+        "$dir/order.txt" || fail "no time-order line"
     ;;
 identical)
     launches "$dir/a" 10

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "core/opt.h"
+#include "isotime.h"
 #include "mbx/esc.h"
 #include "mbx/file.h"
 #include "mbx/output.h"
@@ -320,6 +321,22 @@ static int judge(const mbx_compare *c, const opts *o, const mbx_check_rules *rul
     return MBX_OK;
 }
 
+/* When the repeat records say every baseline launch started before every
+ * current one (as when a pipeline keeps its baseline), a drift of the
+ * machine between the two series reads as a change (docs/user-guide.md,
+ * "Comparing two settings fairly"): one line says so; the verdicts stand. */
+static void print_time_order(const opts *o)
+{
+    long long a0, a1, b0, b1;
+    if (mbx_repeat_window(o->in[0], &a0, &a1) != 0 || mbx_repeat_window(o->in[1], &b0, &b1) != 0 ||
+        (a1 >= b0 && b1 >= a0))
+        return;
+    printf("check: time order: the %s's launches all started before the %s's (%lld s between "
+           "the two series): a drift of the machine between them reads as a change\n",
+           a1 < b0 ? "baseline" : "current setting", a1 < b0 ? "current setting" : "baseline",
+           a1 < b0 ? b0 - a1 : a0 - b1);
+}
+
 /* The check once both sides are loaded. */
 static int report(const mbx_compare *c, const opts *o, const mbx_check_rules *rules,
                   const mbx_output *claim)
@@ -341,6 +358,8 @@ static int report(const mbx_compare *c, const opts *o, const mbx_check_rules *ru
     } else {
         tally t = count(rows, n);
         print_summary(rows, n, scope);
+        if (s.scope == MBX_CMP_SCOPE_LAUNCHES)
+            print_time_order(o);
         if (!o->quiet)
             print_table(rows, n, o->all);
         rc = t.fails ? CHECK_EXIT_REGRESSION : t.open ? CHECK_EXIT_UNDECIDED : 0;
