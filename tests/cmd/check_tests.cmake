@@ -34,6 +34,15 @@ mbx_check_bad(rules_key
   ${_d}/base ${_d}/cur --rules ${CMAKE_CURRENT_SOURCE_DIR}/cmd/check_bad_key.ini)
 mbx_check_bad(rules_missing "^mpibex check: --rules: cannot read '.*/nope\\.ini': No such file or directory$"
   ${_d}/base ${_d}/cur --rules ${_d}/nope.ini)
+# A report inside an input directory (launch files, a repeat's records)
+# or beside an input file as its sidecar would destroy the input.
+file(MAKE_DIRECTORY ${_d}/launches)
+add_test(NAME check.bad.junit_in_input
+         COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/mpi/expect_bad_input.sh
+                 "^mpibex check: --junit: '.*/launches/launch-01\\.csv' is part of the input '.*/launches'; write the report elsewhere$"
+                 ${_d}/launches/launch-01.csv
+                 -- $<TARGET_FILE:mpibex> check ${_d}/launches ${_d}/cur --junit ${_d}/launches/launch-01.csv)
+set_tests_properties(check.bad.junit_in_input PROPERTIES TIMEOUT 30 LABELS "cmd;check;badinput")
 mbx_check_bad(one_input "^mpibex check: expected BASELINE and CURRENT .*, got 1$" ${_d}/base)
 
 # The JUnit writer: escaping and counts (tests/cmd/test_check_junit.c).

@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "core/opt.h"
 #include "isotime.h"
+#include "mbx/csvio.h"
 #include "mbx/esc.h"
 #include "mbx/file.h"
 #include "mbx/output.h"
@@ -283,12 +284,49 @@ static int write_junit(const opts *o, const mbx_output *claim, const mbx_check_r
     return bad ? mbx_opt_bad(&said, "--junit: cannot write '%s': %s", o->junit, strerror(err)) : 0;
 }
 
+static int same_file(const char *x, const char *y)
+{
+    struct stat a, b;
+    return strcmp(x, y) == 0 ||
+           (stat(x, &a) == 0 && stat(y, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino);
+}
+
+/* Whether writing the report to out would touch input in: a file in the
+ * directory of launches in, or the results file in or a sidecar of it. */
+static int touches_input(const char *out, const char *in)
+{
+    struct stat sb;
+    if (stat(in, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        const char *slash = strrchr(out, '/');
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - out) : 1, slash ? out : ".");
+        return same_file(dir, in);
+    }
+    static const char *const sidecars[] = {".obs.csv", ".env.csv"};
+    int hit = same_file(out, in);
+    for (size_t i = 0; !hit && i < 2; i++) {
+        char *sc = mbx_csv_sidecar(in, sidecars[i]);
+        hit = sc && same_file(out, sc);
+        free(sc);
+    }
+    return hit;
+}
+
 /* Claim --junit's path before anything is read (mbx/output.h): never an
- * input; an existing file is replaced, as a CI job's report is every
+ * input, nor a file in an input directory or beside an input file as its
+ * sidecar; an existing file is replaced, as a CI job's report is every
  * run. 0, or 2 after a message. */
 static int claim_junit(const opts *o, mbx_output *claim)
 {
     char msg[512];
+    if (o->junit && strcmp(o->junit, "-") == 0)
+        return mbx_opt_bad(&said, "--junit: expected a file name, got '-' (the report is a file)");
+    for (size_t i = 0; o->junit && i < o->nin; i++)
+        if (touches_input(o->junit, o->in[i]))
+            return mbx_opt_bad(&said,
+                               "--junit: '%s' is part of the input '%s'; write the report "
+                               "elsewhere",
+                               o->junit, o->in[i]);
     mbx_output_req req = {.path = o->junit,
                           .flags = MBX_OUTPUT_FORCE | MBX_OUTPUT_ALLOW_DISCARD,
                           .inputs = o->in,
