@@ -198,7 +198,7 @@ static void list_points(const mbx_check_row *r, size_t n, mbx_check_verdict v, c
 }
 
 typedef struct tally {
-    size_t n, fails, slower, faster, equivalent, undecided, open;
+    size_t n, fails, slower, faster, faster_ok, equivalent, undecided, open;
     int one_tol; /* every point has the first point's tolerance */
 } tally;
 
@@ -209,6 +209,7 @@ static tally count(const mbx_check_row *r, size_t n)
         t.fails += r[i].fails != 0;
         t.slower += r[i].fails && r[i].v == MBX_CHECK_SLOWER;
         t.faster += r[i].fails && r[i].v == MBX_CHECK_FASTER;
+        t.faster_ok += !r[i].fails && r[i].v == MBX_CHECK_FASTER;
         t.equivalent += r[i].v == MBX_CHECK_EQUIVALENT;
         t.undecided += r[i].v == MBX_CHECK_UNDECIDED;
         t.open += r[i].open != 0;
@@ -232,8 +233,8 @@ static void print_summary(const mbx_check_row *r, size_t n, const char *scope)
         printf("check: %zu of %zu point%s changed beyond %s (slower: %s; faster: %s)", t.fails, n,
                n == 1 ? "" : "s", tol, t.slower ? slow : "none", fast);
     printf("; %zu equivalent", t.equivalent);
-    if (t.faster == 0 && t.fails < n - t.equivalent - t.undecided)
-        printf("; %zu faster", n - t.equivalent - t.undecided - t.fails);
+    if (t.faster_ok)
+        printf("; %zu faster", t.faster_ok);
     if (t.undecided)
         printf("; %zu undecided (%zu could still fail)", t.undecided, t.open);
     printf("; scope %s\n", scope);
