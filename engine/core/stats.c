@@ -183,6 +183,10 @@ int mbx_stats_summarize(const double *x, size_t n, double *scratch, mbx_summary 
     r.ci_lo = s[lo - 1];
     r.ci_hi = s[hi - 1];
 
+    if (mbx_quantile_sorted(s, n, 0.90, &r.p90) != MBX_OK ||
+        mbx_quantile_sorted(s, n, 0.99, &r.p99) != MBX_OK)
+        return MBX_E_INVAL; /* not reached: p is in range and s is set */
+
     double iqr = r.q3 - r.q1;
     double fence_lo = r.q1 - 1.5 * iqr, fence_hi = r.q3 + 1.5 * iqr;
     for (size_t i = 0; i < n; i++)

@@ -12,24 +12,28 @@
  *    with l the largest index such that P(B <= l-1) <= 0.025 for
  *    B ~ Binomial(n, 1/2) and u = n + 1 - l; when n is too small for any
  *    such l (n < 6) the interval is [min, max] and ci_exact is 0;
- *  - outliers are Tukey's: values below q1 - 1.5 IQR or above q3 + 1.5 IQR.
+ *  - outliers are Tukey's: values below q1 - 1.5 IQR or above q3 + 1.5 IQR;
+ *  - P90 and P99 are type-7 quantiles with the order-statistic 95 % CI of
+ *    mbx/quantile.h (empty below 36 and 368 observations).
  * Undefined values (stddev and stderr for n = 1) are NAN, never zero. */
 #ifndef MBX_STATS_H
 #define MBX_STATS_H
 
 #include <stddef.h>
 
+#include "mbx/quantile.h"
 #include "mbx/status.h"
 
 typedef struct mbx_summary {
     size_t n;
     double mean, tmean, median, min, max, q1, q3;
-    double stddev;       /* sample standard deviation (n-1), NAN if n < 2 */
-    double stderr_;      /* standard error of the trimmed mean, NAN if n < 2 */
-    double ci_lo, ci_hi; /* 95 % CI of the median */
-    int ci_exact;        /* 1 if [ci_lo, ci_hi] has coverage >= 95 % */
-    size_t outliers;     /* Tukey outliers */
-    double sum;          /* sum of all observations (for the tick/EPS rule) */
+    double stddev;         /* sample standard deviation (n-1), NAN if n < 2 */
+    double stderr_;        /* standard error of the trimmed mean, NAN if n < 2 */
+    double ci_lo, ci_hi;   /* 95 % CI of the median */
+    int ci_exact;          /* 1 if [ci_lo, ci_hi] has coverage >= 95 % */
+    size_t outliers;       /* Tukey outliers */
+    double sum;            /* sum of all observations (for the tick/EPS rule) */
+    mbx_quantile p90, p99; /* tail percentiles with their 95 % CIs */
 } mbx_summary;
 
 /* Summarize x[0..n). n >= 1. `scratch` must hold n doubles (it receives
