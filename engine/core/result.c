@@ -6,6 +6,7 @@
 
 #include "mbx/ascii.h"
 #include "mbx/csvio.h"
+#include "msg.h"
 
 const char *const mbx_obs_columns[MBX_OBS_NCOLS] = {"benchmark", "procs", "bytes", "obs", "time_us",
                                                     "label",     "root",  "param", "pass"};
@@ -96,8 +97,13 @@ void mbx_summary_drop_negative(mbx_summary *s)
     /* The CI cut to where a time can be still holds what it held. */
     if (s->ci_lo < 0 && s->ci_hi >= 0)
         s->ci_lo = 0;
-    double *f[] = {&s->mean, &s->tmean, &s->median, &s->min,  &s->max,
-                   &s->q1,   &s->q3,    &s->ci_lo,  &s->ci_hi};
+    mbx_quantile *q[] = {&s->p90, &s->p99};
+    for (size_t i = 0; i < 2; i++)
+        if (q[i]->ci_lo < 0 && q[i]->ci_hi >= 0)
+            q[i]->ci_lo = 0;
+    double *f[] = {&s->mean,      &s->tmean,     &s->median,    &s->min,       &s->max,
+                   &s->q1,        &s->q3,        &s->ci_lo,     &s->ci_hi,     &s->p90.value,
+                   &s->p90.ci_lo, &s->p90.ci_hi, &s->p99.value, &s->p99.ci_lo, &s->p99.ci_hi};
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)
         if (*f[i] < 0)
             *f[i] = NAN;
@@ -378,6 +384,59 @@ static const char *col_level_share_lo(const mbx_result *r, char *b)
 static const char *col_level_share_hi(const mbx_result *r, char *b)
 {
     return share(r, r->level_share_hi, b);
+}
+
+/* The tail percentiles (docs/csv-format.md, p90_us ...; mbx/quantile.h):
+ * of the pooled observations the summary was made from. need 0 marks a
+ * summary that never saw them (an INVALID or HUNG row's, or one zeroed),
+ * and so does n 0. */
+static const mbx_quantile *tail(const mbx_result *r, int p99)
+{
+    const mbx_quantile *q = p99 ? &r->s.p99 : &r->s.p90;
+    return r->s.n > 0 && q->need > 0 && isfinite(q->value) ? q : NULL;
+}
+
+#define COL_TAIL_US(fn, p99, field)                                                                \
+    static const char *fn(const mbx_result *r, char *b)                                            \
+    {                                                                                              \
+        const mbx_quantile *q = tail(r, p99);                                                      \
+        return q ? us(b, q->field) : "";                                                           \
+    }
+COL_TAIL_US(col_p90, 0, value)
+COL_TAIL_US(col_p90_lo, 0, ci_lo)
+COL_TAIL_US(col_p90_hi, 0, ci_hi)
+COL_TAIL_US(col_p99, 1, value)
+COL_TAIL_US(col_p99_lo, 1, ci_lo)
+COL_TAIL_US(col_p99_hi, 1, ci_hi)
+
+/* Whose quantiles they are: this job's observations, as if independent. */
+static const char *col_tail_scope(const mbx_result *r, char *b)
+{
+    (void)b;
+    return tail(r, 0) || tail(r, 1) ? "observations-of-one-job" : "";
+}
+
+/* Why an interval is empty where its percentile is not. */
+static int no_ci(const mbx_quantile *q)
+{
+    return q && !(isfinite(q->ci_lo) && isfinite(q->ci_hi));
+}
+
+static const char *col_tail_reason(const mbx_result *r, char *b)
+{
+    const mbx_quantile *q90 = tail(r, 0), *q99 = tail(r, 1);
+    if (no_ci(q90) && no_ci(q99) && q90->lo == 0 && q99->lo == 0)
+        mbx_msgf(b, MBX_RESULT_FIELD_MAX, "n too small for P90 (>= %zu) and P99 (>= %zu)",
+                 q90->need, q99->need);
+    else if (no_ci(q99) && q99->lo == 0)
+        mbx_msgf(b, MBX_RESULT_FIELD_MAX, "n too small for P99: needs >= %zu observations",
+                 q99->need);
+    else if (no_ci(q90) && q90->lo == 0)
+        mbx_msgf(b, MBX_RESULT_FIELD_MAX, "n too small for P90: needs >= %zu observations",
+                 q90->need);
+    else
+        return "";
+    return b;
 }
 
 #define COL_ENTRY_(id, name, unit, since, readers, fmt) {name, unit, since, readers},

@@ -278,7 +278,15 @@ typedef struct mbx_result {
     X(OVERHEAD_PCT, "overhead_pct", "%", 4, 0, col_part_overhead)                                  \
     X(EARLY_BIRD_PCT, "early_bird_pct", "%", 4, 0, col_early_bird)                                 \
     X(SRC_HOST, "src_host", "text", 4, 0, col_src_host)                                            \
-    X(DST_HOST, "dst_host", "text", 4, 0, col_dst_host)
+    X(DST_HOST, "dst_host", "text", 4, 0, col_dst_host)                                            \
+    X(P90_US, "p90_us", "µs", 4, 0, col_p90)                                                       \
+    X(P90_CI95_LO_US, "p90_ci95_lo_us", "µs", 4, 0, col_p90_lo)                                    \
+    X(P90_CI95_HI_US, "p90_ci95_hi_us", "µs", 4, 0, col_p90_hi)                                    \
+    X(P99_US, "p99_us", "µs", 4, 0, col_p99)                                                       \
+    X(P99_CI95_LO_US, "p99_ci95_lo_us", "µs", 4, 0, col_p99_lo)                                    \
+    X(P99_CI95_HI_US, "p99_ci95_hi_us", "µs", 4, 0, col_p99_hi)                                    \
+    X(TAIL_SCOPE, "tail_scope", "", 4, 0, col_tail_scope)                                          \
+    X(TAIL_REASON, "tail_reason", "text", 4, 0, col_tail_reason)
 
 #define MBX_RESULT_COL_ID_(id, name, unit, since, readers, fmt) MBX_COL_##id,
 enum { MBX_RESULT_COLUMNS(MBX_RESULT_COL_ID_) MBX_RESULT_NCOLS };
@@ -344,7 +352,8 @@ void mbx_result_take_passes(mbx_result *r, const mbx_passes_result *p, size_t pa
 
 /* Corrected times can be negative (overhead subtracted from a duration
  * shorter than it); such a value is no time: every location statistic
- * (mean, tmean, median, min, max, q1, q3, CI bounds) below 0 becomes NAN,
+ * (mean, tmean, median, min, max, q1, q3, p90, p99, CI bounds) below 0
+ * becomes NAN,
  * which is written as an empty field, except a CI's lower bound below 0
  * under an upper bound of 0 or more, which becomes 0 (the interval cut to
  * where a time can be). stddev and stderr are kept. */

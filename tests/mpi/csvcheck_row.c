@@ -189,6 +189,43 @@ static void check_hosts(const mbx_csv_table *t, size_t r, const char *bench)
           "row %zu (%s): ranks '%s', expected SRC,DST", r, bench, str(t, r, "ranks"));
 }
 
+/* The tail percentiles (p90_us .. tail_reason; absent columns read as
+ * empty): all empty when both percentiles are (a percentile below 0, an
+ * overhead correction's, is empty alone); else each interval around its
+ * percentile, q3 <= P90 <= P99, an interval only from K observations on
+ * (36, 368), the scope named, and a reason exactly when an interval is
+ * missing. */
+static void check_tails(const mbx_csv_table *t, size_t r, const char *bench)
+{
+    static const char *const cols[] = {"p90_us",     "p90_ci95_lo_us", "p90_ci95_hi_us",
+                                       "p99_us",     "p99_ci95_lo_us", "p99_ci95_hi_us",
+                                       "tail_scope", "tail_reason"};
+    int has90 = str(t, r, "p90_us")[0] != '\0', has99 = str(t, r, "p99_us")[0] != '\0';
+    if (!has90 && !has99) {
+        for (size_t c = 0; c < sizeof cols / sizeof *cols; c++)
+            CHECK(!str(t, r, cols[c])[0], "row %zu (%s): %s '%s' without a percentile", r, bench,
+                  cols[c], str(t, r, cols[c]));
+        return;
+    }
+    double p90 = num(t, r, "p90_us"), p99 = num(t, r, "p99_us"), n = num(t, r, "n");
+    double l90 = num(t, r, "p90_ci95_lo_us"), h90 = num(t, r, "p90_ci95_hi_us");
+    double l99 = num(t, r, "p99_ci95_lo_us"), h99 = num(t, r, "p99_ci95_hi_us");
+    CHECK(le_def(l90, p90) && le_def(p90, h90), "row %zu (%s): p90 %s outside [%s, %s]", r, bench,
+          str(t, r, "p90_us"), str(t, r, "p90_ci95_lo_us"), str(t, r, "p90_ci95_hi_us"));
+    CHECK(le_def(l99, p99) && le_def(p99, h99), "row %zu (%s): p99 %s outside [%s, %s]", r, bench,
+          str(t, r, "p99_us"), str(t, r, "p99_ci95_lo_us"), str(t, r, "p99_ci95_hi_us"));
+    CHECK(le_def(num(t, r, "q3_us"), p90) && le_def(p90, p99),
+          "row %zu (%s): q3 %s, p90 %s, p99 %s", r, bench, str(t, r, "q3_us"), str(t, r, "p90_us"),
+          str(t, r, "p99_us"));
+    CHECK(isnan(l90) || n >= 36, "row %zu (%s): a P90 interval from n = %g", r, bench, n);
+    CHECK(isnan(l99) || n >= 368, "row %zu (%s): a P99 interval from n = %g", r, bench, n);
+    CHECK(!strcmp(str(t, r, "tail_scope"), "observations-of-one-job"),
+          "row %zu (%s): tail_scope '%s'", r, bench, str(t, r, "tail_scope"));
+    int missing = (has90 && isnan(h90)) || (has99 && isnan(h99));
+    CHECK(missing == (str(t, r, "tail_reason")[0] != '\0'), "row %zu (%s): tail_reason '%s'", r,
+          bench, str(t, r, "tail_reason"));
+}
+
 /* Every rule of one row in one place (over 80 lines), in the order of the CSV contract's columns
  * (docs/csv-format.md). */
 void mbx_cc_check_row(const mbx_csv_table *t, size_t r)
@@ -214,6 +251,7 @@ void mbx_cc_check_row(const mbx_csv_table *t, size_t r)
     check_times(t, r);
     check_rma_sync(t, r, bench);
     check_hosts(t, r, bench);
+    check_tails(t, r, bench);
     double passes = check_passes(t, r, bench);
     if (strcmp(status, "INVALID") == 0 || strcmp(status, "HUNG") == 0) {
         /* No valid observation (or a pass that hung, the watchdog's): no

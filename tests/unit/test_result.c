@@ -14,6 +14,7 @@
 #include "mbx/csvio.h"
 #include "mbx/kv.h"
 #include "mbx/result.h"
+#include "mbx/stats.h"
 
 static mbx_result sample(void)
 {
@@ -270,6 +271,66 @@ static void ci_scope_names_the_launch(void **state)
     assert_string_equal(f.field[col("ci_scope")], "");
 }
 
+/* The tail percentiles: the summary's P90 and P99 with their intervals,
+ * a reason where n is below an interval's K, nothing on a row without
+ * them (a zeroed summary, an INVALID row's n of 0, a negative value). */
+static void tail_percentiles_with_reason_and_scope(void **state)
+{
+    (void)state;
+    assert_int_equal(col("p90_us"), 73);
+    assert_int_equal(col("tail_reason"), 80);
+    assert_int_equal(MBX_RESULT_NCOLS, 81);
+    double x[400], scratch[400];
+    for (size_t i = 0; i < 400; i++)
+        x[i] = (double)(i + 1) * 1e-6; /* 1 .. 400 us */
+    mbx_result r = sample();
+    mbx_result_fields f;
+    mbx_result_format(&r, &f); /* sample() never summarized: no percentiles */
+    assert_string_equal(f.field[col("p90_us")], "");
+    assert_string_equal(f.field[col("tail_scope")], "");
+    assert_string_equal(f.field[col("tail_reason")], "");
+
+    assert_int_equal(mbx_stats_summarize(x, 400, scratch, &r.s), MBX_OK);
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("p90_us")], "360.1000"); /* h = 359.1 */
+    assert_string_equal(f.field[col("p99_us")], "396.0100");
+    assert_true(f.field[col("p90_ci95_lo_us")][0] && f.field[col("p99_ci95_hi_us")][0]);
+    assert_string_equal(f.field[col("tail_scope")], "observations-of-one-job");
+    assert_string_equal(f.field[col("tail_reason")], "");
+
+    assert_int_equal(mbx_stats_summarize(x, 50, scratch, &r.s), MBX_OK);
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("p90_ci95_lo_us")], "41.0000");
+    assert_string_equal(f.field[col("p90_ci95_hi_us")], "50.0000");
+    assert_string_equal(f.field[col("p99_us")], "49.5100");
+    assert_string_equal(f.field[col("p99_ci95_lo_us")], "");
+    assert_string_equal(f.field[col("p99_ci95_hi_us")], "");
+    assert_string_equal(f.field[col("tail_reason")],
+                        "n too small for P99: needs >= 368 observations");
+
+    assert_int_equal(mbx_stats_summarize(x, 20, scratch, &r.s), MBX_OK);
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("p90_ci95_lo_us")], "");
+    assert_string_equal(f.field[col("tail_reason")],
+                        "n too small for P90 (>= 36) and P99 (>= 368)");
+
+    r.s.n = 0; /* INVALID and HUNG rows */
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("p90_us")], "");
+    assert_string_equal(f.field[col("tail_scope")], "");
+    assert_string_equal(f.field[col("tail_reason")], "");
+
+    for (size_t i = 0; i < 400; i++)
+        x[i] -= 393e-6; /* an overhead correction larger than most values */
+    assert_int_equal(mbx_stats_summarize(x, 400, scratch, &r.s), MBX_OK);
+    mbx_summary_drop_negative(&r.s);
+    mbx_result_format(&r, &f);
+    assert_string_equal(f.field[col("p90_us")], "");
+    assert_string_equal(f.field[col("p99_us")], "3.0100");
+    assert_string_equal(f.field[col("p90_ci95_hi_us")], "");
+    assert_string_equal(f.field[col("p99_ci95_lo_us")], "0.0000"); /* x(392) = -1 us, cut to 0 */
+}
+
 /* A row a machine profile widened (mbx/profile.h) says so, and only it
  * has a prediction interval (format 4's last columns). */
 static void ci_scope_names_a_profile(void **state)
@@ -381,6 +442,7 @@ int main(void)
         cmocka_unit_test(rma_sync_is_appended_and_empty_elsewhere),
         cmocka_unit_test(ci_scope_names_the_launch),
         cmocka_unit_test(ci_scope_names_a_profile),
+        cmocka_unit_test(tail_percentiles_with_reason_and_scope),
         cmocka_unit_test(round_trip_through_libcsv),
         cmocka_unit_test(seq_and_reason),
         cmocka_unit_test(kv_values_stay_on_one_line),
