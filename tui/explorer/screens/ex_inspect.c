@@ -198,6 +198,28 @@ static int status_role(const mbx_ex_point *p)
 }
 
 /* Head, value, counts and status: four rows from y; returns the next. */
+/* One percentile and its 95 % interval as the CSV has them (p90_us ...,
+ * docs/csv-format.md): "P90 1.2µs 1.1µs..1.3µs", or "n<368" for an
+ * interval that needs more observations. 0 (nothing written) for a row
+ * without the percentile. */
+#define TAIL_ROOM 6 /* rows kept below for the passes (2) and a histogram (4) */
+static int tail_text(const explorer *x, const char *name, const mbx_quantile *q, size_t n,
+                     char *out, size_t len)
+{
+    char v[16], lo[16], hi[16];
+    if (n == 0 || q->need == 0 || !(isfinite(q->value) && q->value >= 0))
+        return 0;
+    mbx_axis_format(q->value, MBX_AXIS_SECONDS, x->utf8, v, sizeof v);
+    if (isfinite(q->ci_lo) && isfinite(q->ci_hi)) {
+        mbx_axis_format(q->ci_lo, MBX_AXIS_SECONDS, x->utf8, lo, sizeof lo);
+        mbx_axis_format(q->ci_hi, MBX_AXIS_SECONDS, x->utf8, hi, sizeof hi);
+        snprintf(out, len, "%s %s %s..%s", name, v, lo, hi);
+    } else {
+        snprintf(out, len, "%s %s n<%zu", name, v, q->need);
+    }
+    return 1;
+}
+
 static int panel_text(explorer *x, const mbx_rect *r, const mbx_ex_view *v, int s,
                       const mbx_ex_point *p, int y)
 {
@@ -260,6 +282,16 @@ static int panel_text(explorer *x, const mbx_rect *r, const mbx_ex_view *v, int 
     const char *advice = done ? mbx_row_advice(p->r.status, p->r.status_reason) : NULL;
     if (advice && y < r->y + r->h - 1)
         mbx_ex_put_cut(x, y++, x0, w, MBX_ROLE_DIM, advice);
+    /* The tail of this job's observations (tail_scope), once final, where
+     * the passes and a histogram of 3 rows still fit below (the histogram
+     * shows the tail too, on a small screen). */
+    if (done && r->y + r->h - y >= 2 + TAIL_ROOM &&
+        tail_text(x, "P90", &p->r.s.p90, p->r.s.n, t, 100) +
+                tail_text(x, "P99", &p->r.s.p99, p->r.s.n, t + 100, sizeof t - 100) ==
+            2) {
+        mbx_ex_put_cut(x, y++, x0, w, MBX_ROLE_NORMAL, t);
+        mbx_ex_put_cut(x, y++, x0, w, MBX_ROLE_NORMAL, t + 100);
+    }
     return y;
 }
 
