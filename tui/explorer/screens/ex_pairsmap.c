@@ -204,7 +204,7 @@ static int label_len(const mbx_ex_pairs *p)
 }
 
 /* The map from (y, x0) in mw x mh; returns the columns it took. */
-static int draw_map(explorer *x, int m, int y, int x0, int mw, int mh)
+static int draw_map(explorer *x, int m, double typ, int y, int x0, int mw, int mh)
 {
     mbx_ex_pairs *p = &x->pr;
     int ll = label_len(p), lw = ll + 1, lrows = ll;
@@ -214,7 +214,6 @@ static int draw_map(explorer *x, int m, int y, int x0, int mw, int mh)
         geometry(x, mw, mh - lrows - 1, lw);
     }
     int b = p->map_block, cw = p->map_cw;
-    double typ = typical(x, m);
     p->map_x = x0 + lw, p->map_y = y + lrows;
     /* column labels: one character a row, the last at the bottom */
     for (int c = 0; c < p->map_cols; c++) {
@@ -294,7 +293,7 @@ static void value_text(const mbx_ex_pairs *p, int m, const mbx_passes_result *r,
     }
 }
 
-static int side_legend(explorer *x, int m, int y, int x0, int w)
+static int side_legend(explorer *x, int m, double typ, int y, int x0, int w)
 {
     mbx_ex_pairs *p = &x->pr;
     char t[160];
@@ -307,7 +306,6 @@ static int side_legend(explorer *x, int m, int y, int x0, int w)
         mbx_ex_put(x, y, x0, 2, level_role[l], g);
         mbx_ex_put_cut(x, y++, x0 + 3, w - 3, MBX_ROLE_DIM, bound_text[l]);
     }
-    double typ = typical(x, m);
     if (typ > 0) {
         snprintf(t, sizeof t, "median cell %.4g %s; darker is slower", shown(p, m, typ),
                  m == 0 ? "us" : "MB/s");
@@ -434,7 +432,9 @@ void mbx_ex_draw_pairs_map(explorer *x, const mbx_rect *a)
         return;
     int m = p->metric, sw = a->w >= 60 ? SIDE_W : 0;
     int mw = a->w - sw - 2, mh = a->y + a->h - y;
-    int used = draw_map(x, m, y, a->x + 1, mw, mh);
+    /* the median cell once a frame: the map's shades and the legend's */
+    double typ = typical(x, m);
+    int used = draw_map(x, m, typ, y, a->x + 1, mw, mh);
     if (!sw)
         return;
     /* the side column next to the map, as wide as the rest allows */
@@ -444,7 +444,7 @@ void mbx_ex_draw_pairs_map(explorer *x, const mbx_rect *a)
         side_inspect(x, m, &side);
         return;
     }
-    int sy = side_legend(x, m, y, side.x + 1, sw - 1);
+    int sy = side_legend(x, m, typ, y, side.x + 1, sw - 1);
     sy = side_cursor(x, m, sy, side.x + 1, sw - 1);
     side_verdicts(x, m, sy, side.x + 1, sw - 1, side.y + side.h);
 }
