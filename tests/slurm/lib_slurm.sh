@@ -282,3 +282,20 @@ mbx_slurm_job_gone() {
     done
     return 1
 }
+
+# mbx_slurm_leave JOBID: `exit` in the shell of salloc (the tmux pane
+# main), then salloc's "Relinquishing job allocation JOBID", squeue empty
+# (its header only) and no process left on a compute node but slurmd.
+mbx_slurm_leave() {
+    local jobid=$1 after
+    T send-keys -t main "exit" Enter
+    wait_for "Relinquishing job allocation $jobid" 15 && pass "salloc: allocation $jobid relinquished" ||
+        { fail "salloc did not relinquish $jobid"; show_screen; }
+    mbx_slurm_settled
+    after=$(mbx_slurm_login squeue)
+    echo "INFO: squeue after:"
+    echo "$after" | sed 's/^/    | /'
+    [ "$(echo "$after" | grep -c .)" -eq 1 ] && pass "squeue after the allocation: header only" ||
+        fail "squeue still lists jobs"
+    mbx_slurm_no_leftovers
+}

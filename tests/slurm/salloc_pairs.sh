@@ -266,15 +266,6 @@ explorer_pairs() {
 explorer_pairs
 
 # Leave the allocation: squeue empty, nothing left on the nodes.
-T send-keys -t main "exit" Enter
-wait_for "Relinquishing job allocation $jobid" 15 && pass "salloc: allocation $jobid relinquished" ||
-    { fail "salloc did not relinquish $jobid"; show_screen; }
-mbx_slurm_settled
-after=$(mbx_slurm_login squeue)
-echo "INFO: squeue after:"
-echo "$after" | sed 's/^/    | /'
-[ "$(echo "$after" | grep -c .)" -eq 1 ] && pass "squeue after the allocation: header only" ||
-    fail "squeue still lists jobs"
-mbx_slurm_no_leftovers
+mbx_slurm_leave "$jobid"
 
 mbx_finish
